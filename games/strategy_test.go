@@ -1,0 +1,144 @@
+package games
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// selfPlay plays a whole game between two strategies, each with its own
+// seeded generator, and returns it.
+func selfPlay(t *testing.T, sx, so Strategy, seed uint64) *Game {
+	t.Helper()
+	rngs := map[Mark]*rand.Rand{
+		X: rand.New(rand.NewPCG(seed, 1)),
+		O: rand.New(rand.NewPCG(seed, 2)),
+	}
+	strat := map[Mark]Strategy{X: sx, O: so}
+	g := NewTicTacToe()
+	for !g.Result().Over {
+		m := g.Turn()
+		c := strat[m].Choose(g.Board(), m, rngs[m])
+		if err := g.Play(m, c); err != nil {
+			t.Fatalf("seed %d: %s chose %d: %v", seed, m, c, err)
+		}
+	}
+	return g
+}
+
+func TestPerfectVersusPerfectDraws(t *testing.T) {
+	games := map[string]bool{}
+	for seed := range uint64(300) {
+		g := selfPlay(t, Perfect, Perfect, seed)
+		if r := g.Result(); r.Winner != Empty {
+			t.Fatalf("seed %d: %s\n%s", seed, r, g.Board())
+		}
+		games[fmt.Sprint(g.Moves())] = true
+	}
+	// Ties are broken at random, so the seeds do not all play one game.
+	if len(games) < 20 {
+		t.Errorf("300 seeds gave only %d different games", len(games))
+	}
+}
+
+func TestPerfectNeverLosesToRandom(t *testing.T) {
+	wins := 0
+	for seed := range uint64(500) {
+		for _, perfect := range []Mark{X, O} {
+			sx, so := Random, Perfect
+			if perfect == X {
+				sx, so = Perfect, Random
+			}
+			g := selfPlay(t, sx, so, seed)
+			r := g.Result()
+			if r.Winner == perfect.Opponent() {
+				t.Fatalf("seed %d: perfect %s lost: %s\n%s", seed, perfect, r, g.Board())
+			}
+			if r.Winner == perfect {
+				wins++
+			}
+		}
+	}
+	if wins < 500 {
+		t.Errorf("perfect won only %d of 1000 games against random", wins)
+	}
+}
+
+func TestSameSeedSameGame(t *testing.T) {
+	for _, s := range []Strategy{Perfect, Random} {
+		a := selfPlay(t, s, s, 42)
+		b := selfPlay(t, s, s, 42)
+		if fmt.Sprint(a.Moves()) != fmt.Sprint(b.Moves()) {
+			t.Errorf("%s: seed 42 gave %v then %v", s, a.Moves(), b.Moves())
+		}
+	}
+}
+
+func TestPerfectTakesTheWinAndBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	// X X 3 / O O 6 / 7 8 9, X to move: 3 wins at once (6 would block
+	// O but only wins later).
+	b := Board{X, X, Empty, O, O, Empty, Empty, Empty, Empty}
+	for range 20 {
+		if c := Perfect.Choose(b, X, rng); c != 3 {
+			t.Fatalf("X chose %d, want the win at 3", c)
+		}
+	}
+	// X X 3 / 4 O 6 / 7 8 9, O to move: must block at 3.
+	b = Board{X, X, Empty, Empty, O, Empty, Empty, Empty, Empty}
+	for range 20 {
+		if c := Perfect.Choose(b, O, rng); c != 3 {
+			t.Fatalf("O chose %d, want the block at 3", c)
+		}
+	}
+	// An unreachable board (as the player may guess after a refusal) is
+	// searched on the spot: O O 3 / 4 5 6 / 7 8 9 with O to move wins at 3.
+	b = Board{O, O, Empty, Empty, Empty, Empty, Empty, Empty, Empty}
+	if c := Perfect.Choose(b, O, rng); c != 3 {
+		t.Fatalf("O chose %d on a guessed board, want 3", c)
+	}
+	if c := Perfect.Choose(Board{X, O, X, X, O, O, O, X, X}, X, rng); c != 0 {
+		t.Errorf("full board: chose %d, want 0", c)
+	}
+}
+
+func TestRandomCoversFreeCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	b := Board{X, Empty, O, Empty, X, Empty, Empty, O, Empty}
+	seen := map[int]int{}
+	for range 600 {
+		c := Random.Choose(b, O, rng)
+		if b.Cell(c) != Empty {
+			t.Fatalf("chose taken cell %d", c)
+		}
+		seen[c]++
+	}
+	for _, c := range b.Free() {
+		if seen[c] < 50 { // 100 expected for each of 6 cells
+			t.Errorf("cell %d chosen %d times of 600", c, seen[c])
+		}
+	}
+}
+
+func TestParseStrategy(t *testing.T) {
+	for s, want := range map[string]Strategy{"perfect": Perfect, " Random": Random} {
+		if got, err := ParseStrategy(s); err != nil || got != want || got.String() != want.String() {
+			t.Errorf("ParseStrategy(%q) = %v, %v", s, got, err)
+		}
+	}
+	if _, err := ParseStrategy("clever"); err == nil || err.Error() != `strategy "clever": must be perfect or random` {
+		t.Errorf("bad strategy: %v", err)
+	}
+	if Strategy(9).String() != "Strategy(9)" {
+		t.Errorf("unknown strategy string %q", Strategy(9))
+	}
+}
+
+func BenchmarkPerfectChooseOpening(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	solved() // the table is built once per process
+	b.ResetTimer()
+	for b.Loop() {
+		Perfect.Choose(Board{}, X, rng)
+	}
+}

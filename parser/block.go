@@ -1,0 +1,232 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// block is an open [[RELAY]] block.
+type block struct {
+	active bool
+	skip   bool   // over the size limit and already reported: look for the end only
+	line   int64  // where it started
+	buf    []byte // the block from its opening marker on, prefixes removed
+	scan   jsonScan
+}
+
+// jsonScan follows just enough of JSON's lexical structure to tell whether
+// a position is inside a string and whether a value is complete.
+type jsonScan struct {
+	inString bool
+	escaped  bool
+	seen     bool // any non-blank byte
+	depth    int  // open objects and arrays
+}
+
+func (s *jsonScan) feed(b string) {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case s.inString:
+			switch {
+			case s.escaped:
+				s.escaped = false
+			case c == '\\':
+				s.escaped = true
+			case c == '"':
+				s.inString = false
+			}
+		case c == '"':
+			s.inString, s.seen = true, true
+		case c == '{' || c == '[':
+			s.depth++
+			s.seen = true
+		case c == '}' || c == ']':
+			s.depth--
+			s.seen = true
+		case c != ' ' && c != '\t':
+			s.seen = true
+		}
+	}
+}
+
+// complete reports whether what was scanned could be a whole JSON value.
+func (s *jsonScan) complete() bool { return s.seen && !s.inString && s.depth <= 0 }
+
+// opensBlock reports whether rest (a line without its prefix) opens a block:
+// the marker, then nothing or the start of a JSON object.
+func opensBlock(rest string) bool {
+	if !strings.HasPrefix(rest, blockOpen) {
+		return false
+	}
+	after := strings.TrimLeft(rest[len(blockOpen):], " \t\u00a0")
+	return after == "" || after[0] == '{'
+}
+
+// openBlock starts a block at rest, which opensBlock accepted.
+func (p *Parser) openBlock(n int64, rest string, out []Event) []Event {
+	b := &p.blk
+	b.active, b.skip, b.line, b.scan = true, false, n, jsonScan{}
+	b.buf = append(b.buf[:0], blockOpen...)
+	out, _ = p.addContent("", rest[len(blockOpen):], out)
+	return out
+}
+
+// blockLine handles a line inside an open block. again is true when the line
+// did not belong to the block and must be read as new input.
+func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again bool) {
+	b := &p.blk
+	rest, _, pre := stripPrefix(line)
+	if strings.HasPrefix(rest, blockClose) {
+		return p.closeBlock("\n", out), false
+	}
+	if b.scan.inString {
+		// A CLI word-wrapped a long JSON string: join the row back.
+		_, k := leadingBlanks(line)
+		out, _ = p.addContent(" ", line[k:], out)
+		return out, false
+	}
+	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) {
+		if !b.skip {
+			out = append(out, Event{Err: newError(b.line, ErrUnterminatedBlock,
+				"a new command started on line "+strconv.FormatInt(n, 10))})
+		}
+		p.resetBlock()
+		return out, true
+	}
+	out, _ = p.addContent("\n", trimBorder(rest, pre), out)
+	return out, false
+}
+
+// addContent appends sep and one line's worth of block text, and closes the
+// block when the text ends with an end marker outside a JSON string after a
+// complete value.
+func (p *Parser) addContent(sep, text string, out []Event) ([]Event, bool) {
+	b := &p.blk
+	if pre, ok := strings.CutSuffix(text, blockClose); ok {
+		s := b.scan
+		s.feed(sep)
+		s.feed(pre)
+		if s.complete() {
+			out = p.appendBlock(sep, pre, out)
+			return p.closeBlock("", out), true
+		}
+	}
+	b.scan.feed(sep)
+	b.scan.feed(text)
+	return p.appendBlock(sep, text, out), false
+}
+
+// appendBlock buffers sep and text unless that makes the block too large,
+// in which case it reports the error once and drops the buffer.
+func (p *Parser) appendBlock(sep, text string, out []Event) []Event {
+	b := &p.blk
+	if b.skip {
+		return out
+	}
+	if len(b.buf)-len(blockOpen)+len(sep)+len(text) > p.max {
+		b.skip, b.buf = true, nil
+		return append(out, Event{Err: newError(b.line, ErrTooLarge, "block over "+strconv.Itoa(p.max)+" bytes")})
+	}
+	b.buf = append(b.buf, sep...)
+	b.buf = append(b.buf, text...)
+	return out
+}
+
+// closeBlock ends the block, emitting its command or error; sep goes before
+// the end marker in the command's source.
+func (p *Parser) closeBlock(sep string, out []Event) []Event {
+	b := &p.blk
+	if !b.skip {
+		src := string(b.buf) + sep + blockClose
+		cmd, err := decodeBlock(b.line, b.buf[len(blockOpen):])
+		if err != nil {
+			out = append(out, Event{Err: err})
+		} else {
+			cmd.Source = src
+			out = append(out, Event{Command: cmd})
+		}
+	}
+	p.resetBlock()
+	return out
+}
+
+func (p *Parser) resetBlock() {
+	buf := p.blk.buf[:0]
+	if cap(buf) > 64<<10 {
+		buf = nil // do not keep a huge buffer for the next block
+	}
+	p.blk = block{buf: buf}
+}
+
+// blockFields are the fields a block may have, in the order they are
+// checked.
+var blockFields = []string{"to", "type", "body", "data", "topic", "correlation_id", "in_reply_to"}
+
+const fieldList = "to, type, body, data, topic, correlation_id, in_reply_to"
+
+func malformed(line int64, detail string) *ParseError {
+	return newError(line, ErrMalformedBlock, detail)
+}
+
+// decodeBlock reads a block's JSON into a command.
+func decodeBlock(line int64, js []byte) (*Command, *ParseError) {
+	js = bytes.TrimSpace(js)
+	if len(js) == 0 {
+		return nil, malformed(line, "no JSON object between [[RELAY]] and [[/RELAY]]")
+	}
+	if js[0] != '{' {
+		return nil, malformed(line, "want one JSON object")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(js, &m); err != nil {
+		return nil, malformed(line, err.Error())
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if !slices.Contains(blockFields, k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		slices.Sort(keys)
+		return nil, malformed(line, "unknown field "+strconv.Quote(keys[0])+" (fields: "+fieldList+")")
+	}
+	c := &Command{Kind: KindRelay, Line: line}
+	strs := []*string{&c.To, &c.Type, &c.Body, nil, &c.Topic, &c.CorrelationID, &c.InReplyTo}
+	for i, name := range blockFields {
+		raw, ok := m[name]
+		if !ok || strs[i] == nil {
+			continue
+		}
+		if raw[0] != '"' {
+			return nil, malformed(line, "field "+strconv.Quote(name)+" must be a string")
+		}
+		if err := json.Unmarshal(raw, strs[i]); err != nil {
+			return nil, malformed(line, "field "+strconv.Quote(name)+": "+err.Error())
+		}
+	}
+	if _, ok := m["to"]; !ok {
+		return nil, malformed(line, `missing "to"`)
+	}
+	if !ValidName(c.To) {
+		return nil, invalidTarget(line, c.To)
+	}
+	if c.Type == "" {
+		c.Type = "message"
+	}
+	if raw, ok := m["data"]; ok && string(raw) != "null" {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return nil, malformed(line, "field \"data\": "+err.Error())
+		}
+		c.Data = buf.Bytes()
+	}
+	if c.Type == "message" && c.Body == "" && c.Data == nil {
+		return nil, newError(line, ErrEmptyBody, `block has no "body" or "data"`)
+	}
+	return c, nil
+}

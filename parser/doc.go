@@ -1,0 +1,86 @@
+// Package parser extracts relay commands from an agent's terminal output.
+//
+// Input is a stream of committed terminal lines (plain text as the screen
+// shows it, each with its absolute line number); output is a stream of
+// events, each either a [Command] or a [ParseError]. The package is pure: no
+// I/O, no goroutines, and a [Parser] is not safe for concurrent use (one per
+// agent terminal).
+//
+// # Where a command is recognised
+//
+// Only at the start of a line, after removing terminal escape sequences and
+// control characters, leading whitespace, and the prompt, bullet and border
+// glyphs agent CLIs draw in front of text: `>` `$` `-` `*` (Markdown, shells,
+// Aider), `⏺` `●` `⎿` `│` (Claude Code), `•` `›` `└` `▌` (Codex), `✦` (Gemini
+// CLI), `❯` (shell prompts) and a few other bullets (`◦` `▪` `‣` `⁃` `▎` `┃`
+// `║`). A glyph counts only when whitespace follows it, so `-@relay:x` or
+// `*@relay:x*` is plain text; glyphs may repeat (`> > @relay:…`). When a line
+// starts with a box border (`│ > @relay:bob hi │`), a matching border at its
+// end is removed too. Numbered lists (`1. @relay:…`) are not prefixes.
+//
+// Lines inside a Markdown code fence are never commands. A fence is a line
+// that, after the same prefix removal, starts with three or more backticks or
+// tildes; it closes at a line of the same character, at least as long, with
+// nothing after it (CommonMark's rule, so a ```` fence can contain ``` lines).
+// A fence left open hides every later line: the parser cannot tell a
+// forgotten fence from a long one.
+//
+// # Commands
+//
+// Inline: `@relay:<to> <body>` on one line is a message to <to> (type
+// "message"); `@thinking:<to> <body>` is the same with kind thinking. <to> is
+// the text up to the first blank. When it is a valid target (see
+// [ValidName]) the rest of the line, trimmed, is the body. When it is
+// non-empty but invalid (`@relay:bob, hi`, `@relay:<to> …`) the author
+// evidently meant to send something, so the result is an error event naming
+// the bad target; `@relay:` followed by nothing or by a blank is plain text.
+// An empty body is an error event (there is nothing to deliver). Matching is
+// case-sensitive.
+//
+// Under a bullet (`⏺ @relay:bob …`), agent CLIs word-wrap long paragraphs
+// with a hanging indent. The rows that follow with exactly that indent (the
+// width, in characters, of everything before `@relay:`) and no bullet of
+// their own continue the body, joined with one space. A blank row, a row with
+// another indent, a row starting with a bullet glyph, a row that itself
+// starts a command, block or fence, or a gap in the line numbers ends it.
+// Such a command is held back until that happens or until [Parser.Flush]
+// ([Parser.Pending] reports it); a command not under a bullet glyph (no glyph
+// or only a box border before it) is returned by the [Parser.Feed] call that
+// saw it.
+//
+// Block: a line that is `[[RELAY]]` (after prefix removal; the JSON may start
+// on the same line, so what follows the marker must be empty or start with
+// `{`, else the line is plain text) opens a block. It closes at a line that
+// starts with `[[/RELAY]]` (after prefix removal; text after the marker is
+// ignored), or at a line that ends with `[[/RELAY]]` where the JSON before
+// the marker is a complete value and the marker is not inside a JSON string —
+// so `…"body":"x"}[[/RELAY]]` closes and `"a [[/RELAY]] b"` mid-line never
+// does. A whole block may sit on one line. Each block line loses its prefix
+// (indentation and glyphs, as above) before it is read as JSON; this is safe
+// because a JSON line never starts with a glyph followed by a blank. When a
+// line ends inside a JSON string, the CLI must have word-wrapped a long
+// string (JSON strings cannot hold raw newlines), so the next line loses only
+// its indentation and is joined with one space.
+//
+// The block holds one JSON object with the fields to (required, a valid
+// target), type (default "message"), body, data (any JSON value; null is the
+// same as absent), topic, correlation_id and in_reply_to (strings). Unknown
+// fields, wrong types, a missing or invalid to, a message with neither body
+// nor data, malformed JSON or more than [Options.MaxBlock] bytes of JSON each
+// yield one error event carrying the line the block started on, and parsing
+// goes on after the block. An oversized block is skipped up to its end marker
+// without being buffered. A line starting `[[RELAY]]`, `@relay:` or
+// `@thinking:` inside a block (never valid JSON) means the author forgot the
+// end marker: the open block becomes an "unterminated relay block" error and
+// the line is read as new input. An open block is not [Parser.Pending] —
+// agents may pause in the middle of one — and [Parser.Flush] reports it as
+// unterminated.
+//
+// Escape: `\@relay:`, `\@thinking:`, `\[[RELAY]]` and `\[[/RELAY]]` at the
+// start of a line (after prefix removal) are literal text. [EscapeLine]
+// produces exactly that, so text typed into an agent and echoed back by its
+// terminal is never read as a command.
+//
+// Bodies keep wide characters and emoji intact. Inline commands are limited
+// to [Options.MaxBlock] bytes of source text as well.
+package parser

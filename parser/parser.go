@@ -1,0 +1,278 @@
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// DefaultMaxBlock is the default for [Options.MaxBlock]: 1 MiB.
+const DefaultMaxBlock = 1 << 20
+
+// Options configure a [Parser].
+type Options struct {
+	// MaxBlock is the largest block (bytes of JSON between the markers) or
+	// inline command (bytes of source text, continuation rows included)
+	// accepted. Zero or less means DefaultMaxBlock.
+	MaxBlock int
+}
+
+// Parser turns committed terminal lines into events. Create one per
+// terminal with [New]; it is not safe for concurrent use.
+type Parser struct {
+	max   int
+	fence fence
+	held  held
+	blk   block
+}
+
+// fence is an open Markdown code fence: n (≥ 3) times char; n is 0 when no
+// fence is open.
+type fence struct {
+	char byte
+	n    int
+}
+
+// held is an inline command under a bullet, waiting for its continuation
+// rows.
+type held struct {
+	active bool
+	skip   bool // over the size limit and already reported: swallow its rows
+	kind   Kind
+	to     string
+	line   int64  // where it started
+	last   int64  // the last row it took
+	hang   int    // hanging indent, in characters
+	first  string // the body as far as the first line goes
+	src    []byte // the source lines, joined with "\n"
+}
+
+// New returns a parser at the start of a terminal's output.
+func New(opts Options) *Parser {
+	if opts.MaxBlock <= 0 {
+		opts.MaxBlock = DefaultMaxBlock
+	}
+	return &Parser{max: opts.MaxBlock}
+}
+
+// Feed parses one committed line with absolute line number n (increasing;
+// gaps allowed) and returns the events it completes, in order: usually none.
+func (p *Parser) Feed(n int64, text string) []Event {
+	line := clean(text)
+	var out []Event
+	if p.held.active {
+		if p.continues(n, line) {
+			return p.extend(n, line)
+		}
+		out = p.finishHeld(out)
+	}
+	if p.blk.active {
+		var again bool
+		if out, again = p.blockLine(n, line, out); !again {
+			return out
+		}
+	}
+	return p.plainLine(n, line, out)
+}
+
+// Flush ends the input as far as anything held back is concerned, because
+// the output ended or went quiet: it returns a held bullet command (or its
+// error) and reports an open block as unterminated. An open code fence stays
+// open.
+func (p *Parser) Flush() []Event {
+	var out []Event
+	if p.held.active {
+		out = p.finishHeld(out)
+	}
+	if p.blk.active {
+		if !p.blk.skip {
+			out = append(out, Event{Err: newError(p.blk.line, ErrUnterminatedBlock, "")})
+		}
+		p.resetBlock()
+	}
+	return out
+}
+
+// Pending reports whether a command under a bullet is held back waiting for
+// continuation rows; the caller should Flush after a quiet period. An open
+// block does not count: agents pause inside blocks, and the end marker will
+// come.
+func (p *Parser) Pending() bool { return p.held.active && !p.held.skip }
+
+// plainLine handles a line outside any block.
+func (p *Parser) plainLine(n int64, line string, out []Event) []Event {
+	rest, _, pre := stripPrefix(line)
+	rest = trimBorder(rest, pre)
+	if p.fence.n > 0 {
+		if closesFence(rest, p.fence) {
+			p.fence = fence{}
+		}
+		return out
+	}
+	if rest == "" {
+		return out
+	}
+	switch rest[0] {
+	case '`', '~':
+		if f, ok := opensFence(rest); ok {
+			p.fence = f
+		}
+	case '@':
+		if strings.HasPrefix(rest, relayMarker) {
+			return p.inline(n, line, KindRelay, rest[len(relayMarker):], pre, out)
+		}
+		if strings.HasPrefix(rest, thinkingMarker) {
+			return p.inline(n, line, KindThinking, rest[len(thinkingMarker):], pre, out)
+		}
+	case '[':
+		if opensBlock(rest) {
+			return p.openBlock(n, rest, out)
+		}
+	}
+	return out
+}
+
+// inline handles `@relay:` or `@thinking:` at the start of line; after is
+// the text following the marker.
+func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefix, out []Event) []Event {
+	end := strings.IndexFunc(after, unicode.IsSpace)
+	if end < 0 {
+		end = len(after)
+	}
+	to := after[:end]
+	if to == "" {
+		return out // "@relay:" alone or "@relay: x" reads as prose
+	}
+	if !ValidName(to) {
+		return append(out, Event{Err: invalidTarget(n, to)})
+	}
+	body := strings.TrimSpace(after[end:])
+	if pre.glyph == bullet {
+		// Wait for rows with the bullet's hanging indent.
+		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols}
+		if len(line) > p.max {
+			p.held.skip = true
+			return append(out, Event{Err: tooLarge(n, p.max)})
+		}
+		p.held.first = strings.Clone(body)
+		p.held.src = append(p.held.src[:0], line...)
+		return out
+	}
+	if len(line) > p.max {
+		return append(out, Event{Err: tooLarge(n, p.max)})
+	}
+	return append(out, commandEvent(kind, to, body, n, line))
+}
+
+// continues reports whether line, numbered n, continues the held command's
+// body.
+func (p *Parser) continues(n int64, line string) bool {
+	if n != p.held.last+1 {
+		return false
+	}
+	cols, k := leadingBlanks(line)
+	if cols != p.held.hang || k == len(line) {
+		return false
+	}
+	r := line[k:]
+	return !startsWithGlyph(r) && !startsSomething(r)
+}
+
+// startsSomething reports whether a row (without indentation) starts a
+// command, block or fence of its own, and so cannot continue a body.
+func startsSomething(r string) bool {
+	return strings.HasPrefix(r, relayMarker) || strings.HasPrefix(r, thinkingMarker) ||
+		strings.HasPrefix(r, blockOpen) || strings.HasPrefix(r, "```") || strings.HasPrefix(r, "~~~")
+}
+
+// extend adds a continuation row to the held command.
+func (p *Parser) extend(n int64, line string) []Event {
+	h := &p.held
+	h.last = n
+	if h.skip {
+		return nil
+	}
+	if len(h.src)+1+len(line) > p.max {
+		h.skip, h.src, h.first = true, nil, ""
+		return []Event{{Err: tooLarge(h.line, p.max)}}
+	}
+	h.src = append(h.src, '\n')
+	h.src = append(h.src, line...)
+	return nil
+}
+
+// finishHeld emits the held command (or its error) and forgets it.
+func (p *Parser) finishHeld(out []Event) []Event {
+	h := p.held
+	p.held = held{src: h.src[:0]}
+	if cap(h.src) > 64<<10 {
+		p.held.src = nil // do not keep a huge buffer for the next command
+	}
+	if h.skip {
+		return out
+	}
+	src := string(h.src)
+	body := h.first
+	if i := strings.IndexByte(src, '\n'); i >= 0 {
+		var b strings.Builder
+		b.Grow(len(src))
+		b.WriteString(body)
+		for _, row := range strings.Split(src[i+1:], "\n") {
+			row = strings.TrimSpace(row)
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(row)
+		}
+		body = b.String()
+	}
+	return append(out, commandEvent(h.kind, h.to, body, h.line, src))
+}
+
+// commandEvent returns the inline command, or an error when body is empty.
+func commandEvent(kind Kind, to, body string, line int64, src string) Event {
+	if body == "" {
+		marker := relayMarker
+		if kind == KindThinking {
+			marker = thinkingMarker
+		}
+		return Event{Err: newError(line, ErrEmptyBody, "nothing after "+marker+to)}
+	}
+	return Event{Command: &Command{Kind: kind, To: to, Type: "message", Body: body, Line: line, Source: src}}
+}
+
+func invalidTarget(line int64, to string) *ParseError {
+	if len(to) > 80 {
+		to = to[:77] + "..."
+	}
+	return newError(line, ErrInvalidTarget, strconv.Quote(to)+
+		` (want a name of up to 64 letters, digits, "_", "." or "-" starting with a letter or digit, "*" or "swarm")`)
+}
+
+func tooLarge(line int64, max int) *ParseError {
+	return newError(line, ErrTooLarge, "over "+strconv.Itoa(max)+" bytes")
+}
+
+// opensFence reports whether rest opens a code fence: three or more
+// backticks or tildes (a backtick fence's info string has no backtick).
+func opensFence(rest string) (fence, bool) {
+	c := rest[0]
+	k := 0
+	for k < len(rest) && rest[k] == c {
+		k++
+	}
+	if k < 3 || c == '`' && strings.IndexByte(rest[k:], '`') >= 0 {
+		return fence{}, false
+	}
+	return fence{char: c, n: k}, true
+}
+
+// closesFence reports whether rest closes f: at least as many of its
+// characters and nothing else.
+func closesFence(rest string, f fence) bool {
+	k := 0
+	for k < len(rest) && rest[k] == f.char {
+		k++
+	}
+	return k >= f.n && strings.TrimRight(rest[k:], " \t\u00a0") == ""
+}

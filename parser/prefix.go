@@ -1,0 +1,168 @@
+package parser
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Markers a line is tested for once its prefix is removed.
+const (
+	relayMarker    = "@relay:"
+	thinkingMarker = "@thinking:"
+	blockOpen      = "[[RELAY]]"
+	blockClose     = "[[/RELAY]]"
+)
+
+// glyphClass tells how a prefix glyph affects a command after it.
+type glyphClass uint8
+
+const (
+	notGlyph glyphClass = iota
+	// bullet: prompts, list bullets and result markers; a command after one
+	// may continue on rows with its hanging indent.
+	bullet
+	// border: a box's vertical edge; its twin may close the line.
+	border
+)
+
+// classify returns the class of the glyph r.
+func classify(r rune) glyphClass {
+	switch r {
+	case '>', '$', '-', '*',
+		'⏺', '●', '⎿', // Claude Code: assistant bullet (macOS / Linux), tool result
+		'•', '›', '└', '▌', '▎', // Codex: bullet, prompt, exec output, composer bars
+		'✦',                // Gemini CLI
+		'❯',                // shell prompts (starship, pure)
+		'◦', '▪', '‣', '⁃': // list bullets
+		return bullet
+	case '│', '┃', '║':
+		return border
+	}
+	return notGlyph
+}
+
+// isBlank reports whether r is the kind of blank that separates prefix
+// glyphs: space, tab or no-break space.
+func isBlank(r rune) bool { return r == ' ' || r == '\t' || r == '\u00a0' }
+
+// blankAt returns the byte length of the blank starting at s[i], or 0.
+func blankAt(s string, i int) int {
+	if i >= len(s) {
+		return 0
+	}
+	switch s[i] {
+	case ' ', '\t':
+		return 1
+	case 0xc2:
+		if i+1 < len(s) && s[i+1] == 0xa0 {
+			return 2
+		}
+	}
+	return 0
+}
+
+// prefix describes what stripPrefix removed from the start of a line.
+type prefix struct {
+	cols   int        // width in characters (the hanging indent of what follows)
+	glyph  glyphClass // class of the last glyph removed, notGlyph if none
+	border rune       // the first glyph when it was a box border, else 0
+}
+
+// stripPrefix removes leading blanks and prompt, bullet and border glyphs
+// (each followed by a blank) from s. It returns the rest and the byte length
+// of what was removed.
+func stripPrefix(s string) (rest string, n int, p prefix) {
+	i := 0
+	for i < len(s) {
+		if w := blankAt(s, i); w > 0 {
+			i += w
+			p.cols++
+			continue
+		}
+		var r rune
+		var w int
+		if c := s[i]; c < utf8.RuneSelf {
+			r, w = rune(c), 1
+		} else {
+			r, w = utf8.DecodeRuneInString(s[i:])
+		}
+		class := classify(r)
+		if class == notGlyph || blankAt(s, i+w) == 0 {
+			break
+		}
+		if class == border && p.glyph == notGlyph {
+			p.border = r
+		}
+		p.glyph = class
+		i += w
+		p.cols++
+	}
+	return s[i:], i, p
+}
+
+// trimBorder removes the closing twin of a line's opening box border, and
+// the blanks before it, from the end of rest.
+func trimBorder(rest string, p prefix) string {
+	if p.border == 0 {
+		return rest
+	}
+	t := strings.TrimRight(rest, " \t\u00a0")
+	if b, w := utf8.DecodeLastRuneInString(t); b == p.border {
+		return strings.TrimRight(t[:len(t)-w], " \t\u00a0")
+	}
+	return rest
+}
+
+// leadingBlanks returns the number of blank characters at the start of s and
+// their byte length.
+func leadingBlanks(s string) (cols, n int) {
+	for n < len(s) {
+		w := blankAt(s, n)
+		if w == 0 {
+			break
+		}
+		n += w
+		cols++
+	}
+	return cols, n
+}
+
+// startsWithGlyph reports whether s starts with a prefix glyph followed by a
+// blank: a bullet of its own.
+func startsWithGlyph(s string) bool {
+	if s == "" {
+		return false
+	}
+	r, w := utf8.DecodeRuneInString(s)
+	return classify(r) != notGlyph && blankAt(s, w) > 0
+}
+
+// clean returns s without terminal escape sequences and control characters
+// (tabs are kept). Committed lines normally have none, so the common case
+// only scans s.
+func clean(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' || c == 0x7f || c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0 {
+			return cleanSlow(s)
+		}
+	}
+	return s
+}
+
+func cleanSlow(s string) string {
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = ansi.Strip(s)
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r < 0x20 && r != '\t' || r >= 0x7f && r < 0xa0 {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -68,7 +68,7 @@ const swarmName = "swarm"
 // RunPlayer reads in on a goroutine of its own, which ends when in reports
 // EOF or an error; a caller that returns before that must close in.
 func RunPlayer(ctx context.Context, in io.Reader, out io.Writer, opts PlayerOptions) error {
-	if opts.Mark != X && opts.Mark != O {
+	if opts.Mark != MarkX && opts.Mark != MarkO {
 		return fmt.Errorf("tic-tac-toe player: %w", ErrBadMark)
 	}
 	if opts.Opponent == "" {
@@ -92,7 +92,7 @@ func RunPlayer(ctx context.Context, in io.Reader, out io.Writer, opts PlayerOpti
 
 	p.printf("tic-tac-toe: I play %s against %s (strategy %s, seed %d). X moves first.\n%s\n",
 		opts.Mark, opts.Opponent, opts.Strategy, opts.Seed, p.game.Board())
-	if opts.Mark == X {
+	if opts.Mark == MarkX {
 		if err := p.move(ctx); err != nil {
 			return err
 		}

@@ -208,8 +208,8 @@ func TestPlayersCompleteAGameThroughFakeSwarm(t *testing.T) {
 		t.Run(fmt.Sprintf("%s-%s-%d", mt.sx, mt.so, mt.seed), func(t *testing.T) {
 			s := &fakeSwarm{ref: NewReferee("xena", "otto")}
 			s.players = map[string]*terminal{
-				"xena": startPlayer(t, "xena", PlayerOptions{Mark: X, Opponent: "otto", Strategy: mt.sx, Seed: mt.seed}),
-				"otto": startPlayer(t, "otto", PlayerOptions{Mark: O, Opponent: "xena", Strategy: mt.so, Seed: mt.seed}),
+				"xena": startPlayer(t, "xena", PlayerOptions{Mark: MarkX, Opponent: "otto", Strategy: mt.sx, Seed: mt.seed}),
+				"otto": startPlayer(t, "otto", PlayerOptions{Mark: MarkO, Opponent: "xena", Strategy: mt.so, Seed: mt.seed}),
 			}
 			var pumps sync.WaitGroup
 			for name := range s.players {
@@ -260,8 +260,8 @@ func TestPlayerSameSeedSameGame(t *testing.T) {
 	game := func() string {
 		s := &fakeSwarm{ref: NewReferee("a", "b")}
 		s.players = map[string]*terminal{
-			"a": startPlayer(t, "a", PlayerOptions{Mark: X, Opponent: "b", Strategy: Perfect, Seed: 99}),
-			"b": startPlayer(t, "b", PlayerOptions{Mark: O, Opponent: "a", Strategy: Random, Seed: 99}),
+			"a": startPlayer(t, "a", PlayerOptions{Mark: MarkX, Opponent: "b", Strategy: Perfect, Seed: 99}),
+			"b": startPlayer(t, "b", PlayerOptions{Mark: MarkO, Opponent: "a", Strategy: Random, Seed: 99}),
 		}
 		var pumps sync.WaitGroup
 		for name := range s.players {
@@ -281,7 +281,7 @@ func TestPlayerSameSeedSameGame(t *testing.T) {
 }
 
 func TestPlayerExitsOnGameOver(t *testing.T) {
-	o := startPlayer(t, "o", PlayerOptions{Mark: O, Opponent: "x"})
+	o := startPlayer(t, "o", PlayerOptions{Mark: MarkO, Opponent: "x"})
 	o.waitFor(0, `^tic-tac-toe: I play O against x`)
 	o.deliver("00000001", "swarm", "game over: X wins (O forfeits)")
 	if err := o.exit(); err != nil {
@@ -291,7 +291,7 @@ func TestPlayerExitsOnGameOver(t *testing.T) {
 }
 
 func TestPlayerExitsAtEndOfInput(t *testing.T) {
-	o := startPlayer(t, "o", PlayerOptions{Mark: O, Opponent: "x"})
+	o := startPlayer(t, "o", PlayerOptions{Mark: MarkO, Opponent: "x"})
 	o.waitFor(0, `^tic-tac-toe:`)
 	o.in.Close()
 	if err := o.exit(); err != nil {
@@ -304,7 +304,7 @@ func TestPlayerStopsWithContext(t *testing.T) {
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	done := make(chan error, 1)
-	go func() { done <- RunPlayer(ctx, inR, io.Discard, PlayerOptions{Mark: O, Opponent: "x"}) }()
+	go func() { done <- RunPlayer(ctx, inR, io.Discard, PlayerOptions{Mark: MarkO, Opponent: "x"}) }()
 	cancel()
 	select {
 	case err := <-done:
@@ -321,7 +321,7 @@ func TestPlayerRejectsBadOptions(t *testing.T) {
 	if err := RunPlayer(ctx, strings.NewReader(""), io.Discard, PlayerOptions{Opponent: "o"}); !errors.Is(err, ErrBadMark) {
 		t.Errorf("no mark: %v", err)
 	}
-	if err := RunPlayer(ctx, strings.NewReader(""), io.Discard, PlayerOptions{Mark: X}); err == nil {
+	if err := RunPlayer(ctx, strings.NewReader(""), io.Discard, PlayerOptions{Mark: MarkX}); err == nil {
 		t.Errorf("no opponent: accepted")
 	}
 }
@@ -329,7 +329,7 @@ func TestPlayerRejectsBadOptions(t *testing.T) {
 // TestPlayerWaitsForAnnouncementThenGivesUp plays X against the test and
 // never announces the end: X exits on its own once AnnounceTimeout passes.
 func TestPlayerWaitsForAnnouncementThenGivesUp(t *testing.T) {
-	x := startPlayer(t, "x", PlayerOptions{Mark: X, Opponent: "o", Strategy: Perfect, Seed: 3,
+	x := startPlayer(t, "x", PlayerOptions{Mark: MarkX, Opponent: "o", Strategy: Perfect, Seed: 3,
 		AnnounceTimeout: 50 * time.Millisecond})
 	g := NewTicTacToe()
 	moveRx := regexp.MustCompile(`^@relay:o move (\d)$`)
@@ -338,14 +338,14 @@ func TestPlayerWaitsForAnnouncementThenGivesUp(t *testing.T) {
 		i = x.waitFor(i, `^@relay:o move \d$`)
 		line, _ := x.next(i)
 		i++
-		if err := g.Play(X, int(moveRx.FindStringSubmatch(line)[1][0]-'0')); err != nil {
+		if err := g.Play(MarkX, int(moveRx.FindStringSubmatch(line)[1][0]-'0')); err != nil {
 			t.Fatal(err)
 		}
 		if g.Result().Over {
 			break
 		}
 		c := g.Board().Free()[0]
-		if err := g.Play(O, c); err != nil {
+		if err := g.Play(MarkO, c); err != nil {
 			t.Fatal(err)
 		}
 		x.deliver(fmt.Sprintf("%08d", n), "o", fmt.Sprintf("move %d", c))
@@ -359,7 +359,7 @@ func TestPlayerWaitsForAnnouncementThenGivesUp(t *testing.T) {
 // TestPlayerRepicksAfterRefusal: a refused move is taken back and another
 // cell is played, unless swarm says it is not the player's turn.
 func TestPlayerRepicksAfterRefusal(t *testing.T) {
-	x := startPlayer(t, "x", PlayerOptions{Mark: X, Opponent: "o", Strategy: Random, Seed: 5})
+	x := startPlayer(t, "x", PlayerOptions{Mark: MarkX, Opponent: "o", Strategy: Random, Seed: 5})
 	moveRx := regexp.MustCompile(`^@relay:o move (\d)$`)
 	i := x.waitFor(0, moveRx.String())
 	line, _ := x.next(i)
@@ -404,7 +404,7 @@ func boardLines(t *testing.T, term *terminal, i int) []string {
 // impossible moves and duplicates change nothing; line endings and paste
 // markers around a message do not hide it.
 func TestPlayerIgnoresNoise(t *testing.T) {
-	o := startPlayer(t, "o", PlayerOptions{Mark: O, Opponent: "x", Strategy: Perfect, Seed: 1})
+	o := startPlayer(t, "o", PlayerOptions{Mark: MarkO, Opponent: "x", Strategy: Perfect, Seed: 1})
 	o.waitFor(0, `^tic-tac-toe:`)
 	o.typeLine("@relay:x move 1")                                   // its own output echoed
 	o.typeLine("relay #00000000 from x] move 1")                    // not the format

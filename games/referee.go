@@ -74,9 +74,9 @@ func (r *Referee) Players() (x, o string) { return r.x, r.o }
 func (r *Referee) MarkOf(name string) Mark {
 	switch name {
 	case r.x:
-		return X
+		return MarkX
 	case r.o:
-		return O
+		return MarkO
 	}
 	return Empty
 }
@@ -84,9 +84,9 @@ func (r *Referee) MarkOf(name string) Mark {
 // NameOf returns the name of the agent playing m, "" for Empty.
 func (r *Referee) NameOf(m Mark) string {
 	switch m {
-	case X:
+	case MarkX:
 		return r.x
-	case O:
+	case MarkO:
 		return r.o
 	}
 	return ""
@@ -166,4 +166,21 @@ func (r *Referee) Summary() string {
 		moves = append(moves, m.String())
 	}
 	return g.Result().String() + ": " + strings.Join(moves, ", ")
+}
+
+// TicTacToeRules is the brief for an agent (an AI CLI, say) playing m
+// against the agent named opponent: the rules, how to move, and the notices
+// swarm sends it.
+func TicTacToeRules(m Mark, opponent string) string {
+	first := "You move first."
+	if m != MarkX {
+		first = "Your opponent moves first; wait for its move."
+	}
+	return fmt.Sprintf(`You are playing tic-tac-toe as %[1]s against %[2]s. %[3]s
+The cells are numbered 1 to 9: 1 2 3 / 4 5 6 / 7 8 9. Three of your marks in a row, column or diagonal wins.
+To move, print a line of its own: @relay:%[2]s move N   (N is a free cell; nothing else on that line)
+Your opponent's moves reach you as: [relay #<id> from %[2]s] move N. A message whose id you have already seen is a repeat; ignore it.
+swarm referees every move. An illegal move (not your turn, a taken cell, a cell outside 1-9) is not delivered; you receive [relay #<id> from swarm] %[4]s: <why>, and then you choose another cell. After %[5]d illegal moves you forfeit.
+When the game ends swarm sends you "%[6]s: <result>"; then the game is finished.`,
+		m, opponent, first, IllegalMovePrefix, MaxIllegalMoves, GameOverPrefix)
 }

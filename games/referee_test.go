@@ -19,13 +19,13 @@ func TestRefereeVerdicts(t *testing.T) {
 		{"alice", "swarm", "move 5", Verdict{}},
 		{"alice", "alice", "move 5", Verdict{}},
 		// Moves.
-		{"alice", "bob", "move 5", Verdict{Move: true, Legal: true, Cell: 5, Mark: X}},
-		{"alice", "bob", "move 1", Verdict{Move: true, Cell: 1, Mark: X, Reason: "illegal move: it is O's turn"}},
-		{"bob", "alice", "move 5", Verdict{Move: true, Cell: 5, Mark: O, Reason: "illegal move: cell 5 is taken"}},
-		{"bob", "*", "move 12", Verdict{Move: true, Mark: O, Reason: "illegal move: cell 12 is out of range (1-9)"}},
-		{"bob", "alice", "Move 1, corner", Verdict{Move: true, Legal: true, Cell: 1, Mark: O}},
+		{"alice", "bob", "move 5", Verdict{Move: true, Legal: true, Cell: 5, Mark: MarkX}},
+		{"alice", "bob", "move 1", Verdict{Move: true, Cell: 1, Mark: MarkX, Reason: "illegal move: it is O's turn"}},
+		{"bob", "alice", "move 5", Verdict{Move: true, Cell: 5, Mark: MarkO, Reason: "illegal move: cell 5 is taken"}},
+		{"bob", "*", "move 12", Verdict{Move: true, Mark: MarkO, Reason: "illegal move: cell 12 is out of range (1-9)"}},
+		{"bob", "alice", "Move 1, corner", Verdict{Move: true, Legal: true, Cell: 1, Mark: MarkO}},
 		// O's third illegal move in the game (not in a row) forfeits it.
-		{"bob", "alice", "move 2", Verdict{Move: true, Cell: 2, Mark: O,
+		{"bob", "alice", "move 2", Verdict{Move: true, Cell: 2, Mark: MarkO,
 			Reason: "illegal move: it is X's turn; O forfeits after 3 illegal moves"}},
 	}
 	for i, s := range steps {
@@ -36,13 +36,13 @@ func TestRefereeVerdicts(t *testing.T) {
 		}
 	}
 	g := r.Game()
-	if moves := g.Moves(); len(moves) != 2 || moves[0] != (Move{X, 5}) || moves[1] != (Move{O, 1}) {
+	if moves := g.Moves(); len(moves) != 2 || moves[0] != (Move{MarkX, 5}) || moves[1] != (Move{MarkO, 1}) {
 		t.Fatalf("moves = %v", moves)
 	}
-	if r.Illegal(X) != 1 || r.Illegal(O) != 3 {
-		t.Errorf("illegal counts X=%d O=%d, want 1 and 3", r.Illegal(X), r.Illegal(O))
+	if r.Illegal(MarkX) != 1 || r.Illegal(MarkO) != 3 {
+		t.Errorf("illegal counts X=%d O=%d, want 1 and 3", r.Illegal(MarkX), r.Illegal(MarkO))
 	}
-	if want := (Result{Over: true, Winner: X, Forfeit: true}); r.Result() != want {
+	if want := (Result{Over: true, Winner: MarkX, Forfeit: true}); r.Result() != want {
 		t.Errorf("result = %+v, want %+v", r.Result(), want)
 	}
 }
@@ -60,11 +60,11 @@ func TestRefereeWinAndResult(t *testing.T) {
 			t.Fatalf("move %d refused: %s", c, v.Reason)
 		}
 	}
-	want := Result{Over: true, Winner: X, Line: [3]int{1, 2, 3}}
+	want := Result{Over: true, Winner: MarkX, Line: [3]int{1, 2, 3}}
 	if v.Result != want || r.Result() != want {
 		t.Fatalf("result = %+v / %+v, want %+v", v.Result, r.Result(), want)
 	}
-	if v.Board != r.Game().Board() || v.Board.Cell(3) != X {
+	if v.Board != r.Game().Board() || v.Board.Cell(3) != MarkX {
 		t.Errorf("verdict board:\n%s", v.Board)
 	}
 	if got := GameOverNotice(v.Result); got != "game over: X wins (1-2-3)" {
@@ -78,7 +78,7 @@ func TestRefereeWinAndResult(t *testing.T) {
 	if !v.Move || v.Legal || v.Reason != "illegal move: the game is over: X wins (1-2-3)" || v.Result != want {
 		t.Errorf("move after the end: %+v", v)
 	}
-	if r.Illegal(O) != 0 {
+	if r.Illegal(MarkO) != 0 {
 		t.Errorf("a move after the end counted as illegal")
 	}
 }
@@ -102,12 +102,12 @@ func TestRefereeForfeit(t *testing.T) {
 			t.Errorf("move %d: result %s", i, v.Result)
 		}
 	}
-	want := Result{Over: true, Winner: X, Forfeit: true}
+	want := Result{Over: true, Winner: MarkX, Forfeit: true}
 	if r.Result() != want || r.Result().String() != "X wins (O forfeits)" {
 		t.Fatalf("result = %+v", r.Result())
 	}
-	if r.Illegal(O) != 3 || r.Illegal(X) != 0 {
-		t.Errorf("illegal counts X=%d O=%d", r.Illegal(X), r.Illegal(O))
+	if r.Illegal(MarkO) != 3 || r.Illegal(MarkX) != 0 {
+		t.Errorf("illegal counts X=%d O=%d", r.Illegal(MarkX), r.Illegal(MarkO))
 	}
 	if v := r.Judge("X", "O", "move 1"); v.Legal {
 		t.Errorf("a move after the forfeit was accepted")
@@ -119,10 +119,10 @@ func TestRefereeNames(t *testing.T) {
 	if x, o := r.Players(); x != "a" || o != "b" {
 		t.Errorf("players = %s, %s", x, o)
 	}
-	if r.MarkOf("a") != X || r.MarkOf("b") != O || r.MarkOf("c") != Empty {
+	if r.MarkOf("a") != MarkX || r.MarkOf("b") != MarkO || r.MarkOf("c") != Empty {
 		t.Errorf("MarkOf wrong")
 	}
-	if r.NameOf(X) != "a" || r.NameOf(O) != "b" || r.NameOf(Empty) != "" {
+	if r.NameOf(MarkX) != "a" || r.NameOf(MarkO) != "b" || r.NameOf(Empty) != "" {
 		t.Errorf("NameOf wrong")
 	}
 }
@@ -159,5 +159,18 @@ func TestRefereeConcurrentReaders(t *testing.T) {
 	wg.Wait()
 	if !r.Result().Over {
 		t.Fatalf("game not over: %s", r.Result())
+	}
+}
+
+func TestTicTacToeRules(t *testing.T) {
+	x := TicTacToeRules(MarkX, "O")
+	for _, want := range []string{"as X against O", "You move first.", "@relay:O move N", "[relay #<id> from O] move N",
+		"illegal move: <why>", "After 3 illegal moves you forfeit", `"game over: <result>"`} {
+		if !strings.Contains(x, want) {
+			t.Errorf("rules for X lack %q:\n%s", want, x)
+		}
+	}
+	if o := TicTacToeRules(MarkO, "X"); !strings.Contains(o, "as O against X. Your opponent moves first") || !strings.Contains(o, "@relay:X move N") {
+		t.Errorf("rules for O:\n%s", o)
 	}
 }

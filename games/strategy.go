@@ -71,7 +71,7 @@ func (s Strategy) Choose(b Board, m Mark, rng *rand.Rand) int {
 // its minimax score for the side to move; see minimax.
 var solved = sync.OnceValue(func() map[Board]int {
 	scores := make(map[Board]int, 6000)
-	minimax(Board{}, X, scores)
+	minimax(Board{}, MarkX, scores)
 	return scores
 })
 

@@ -11,10 +11,10 @@ import (
 func selfPlay(t *testing.T, sx, so Strategy, seed uint64) *Game {
 	t.Helper()
 	rngs := map[Mark]*rand.Rand{
-		X: rand.New(rand.NewPCG(seed, 1)),
-		O: rand.New(rand.NewPCG(seed, 2)),
+		MarkX: rand.New(rand.NewPCG(seed, 1)),
+		MarkO: rand.New(rand.NewPCG(seed, 2)),
 	}
-	strat := map[Mark]Strategy{X: sx, O: so}
+	strat := map[Mark]Strategy{MarkX: sx, MarkO: so}
 	g := NewTicTacToe()
 	for !g.Result().Over {
 		m := g.Turn()
@@ -44,9 +44,9 @@ func TestPerfectVersusPerfectDraws(t *testing.T) {
 func TestPerfectNeverLosesToRandom(t *testing.T) {
 	wins := 0
 	for seed := range uint64(500) {
-		for _, perfect := range []Mark{X, O} {
+		for _, perfect := range []Mark{MarkX, MarkO} {
 			sx, so := Random, Perfect
-			if perfect == X {
+			if perfect == MarkX {
 				sx, so = Perfect, Random
 			}
 			g := selfPlay(t, sx, so, seed)
@@ -78,36 +78,36 @@ func TestPerfectTakesTheWinAndBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	// X X 3 / O O 6 / 7 8 9, X to move: 3 wins at once (6 would block
 	// O but only wins later).
-	b := Board{X, X, Empty, O, O, Empty, Empty, Empty, Empty}
+	b := Board{MarkX, MarkX, Empty, MarkO, MarkO, Empty, Empty, Empty, Empty}
 	for range 20 {
-		if c := Perfect.Choose(b, X, rng); c != 3 {
+		if c := Perfect.Choose(b, MarkX, rng); c != 3 {
 			t.Fatalf("X chose %d, want the win at 3", c)
 		}
 	}
 	// X X 3 / 4 O 6 / 7 8 9, O to move: must block at 3.
-	b = Board{X, X, Empty, Empty, O, Empty, Empty, Empty, Empty}
+	b = Board{MarkX, MarkX, Empty, Empty, MarkO, Empty, Empty, Empty, Empty}
 	for range 20 {
-		if c := Perfect.Choose(b, O, rng); c != 3 {
+		if c := Perfect.Choose(b, MarkO, rng); c != 3 {
 			t.Fatalf("O chose %d, want the block at 3", c)
 		}
 	}
 	// An unreachable board (as the player may guess after a refusal) is
 	// searched on the spot: O O 3 / 4 5 6 / 7 8 9 with O to move wins at 3.
-	b = Board{O, O, Empty, Empty, Empty, Empty, Empty, Empty, Empty}
-	if c := Perfect.Choose(b, O, rng); c != 3 {
+	b = Board{MarkO, MarkO, Empty, Empty, Empty, Empty, Empty, Empty, Empty}
+	if c := Perfect.Choose(b, MarkO, rng); c != 3 {
 		t.Fatalf("O chose %d on a guessed board, want 3", c)
 	}
-	if c := Perfect.Choose(Board{X, O, X, X, O, O, O, X, X}, X, rng); c != 0 {
+	if c := Perfect.Choose(Board{MarkX, MarkO, MarkX, MarkX, MarkO, MarkO, MarkO, MarkX, MarkX}, MarkX, rng); c != 0 {
 		t.Errorf("full board: chose %d, want 0", c)
 	}
 }
 
 func TestRandomCoversFreeCells(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	b := Board{X, Empty, O, Empty, X, Empty, Empty, O, Empty}
+	b := Board{MarkX, Empty, MarkO, Empty, MarkX, Empty, Empty, MarkO, Empty}
 	seen := map[int]int{}
 	for range 600 {
-		c := Random.Choose(b, O, rng)
+		c := Random.Choose(b, MarkO, rng)
 		if b.Cell(c) != Empty {
 			t.Fatalf("chose taken cell %d", c)
 		}
@@ -139,6 +139,6 @@ func BenchmarkPerfectChooseOpening(b *testing.B) {
 	solved() // the table is built once per process
 	b.ResetTimer()
 	for b.Loop() {
-		Perfect.Choose(Board{}, X, rng)
+		Perfect.Choose(Board{}, MarkX, rng)
 	}
 }

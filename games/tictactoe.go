@@ -30,14 +30,14 @@ type Mark byte
 // The marks. X moves first.
 const (
 	Empty Mark = 0
-	X     Mark = 'X'
-	O     Mark = 'O'
+	MarkX Mark = 'X'
+	MarkO Mark = 'O'
 )
 
 // String returns "X", "O" or "empty".
 func (m Mark) String() string {
 	switch m {
-	case X, O:
+	case MarkX, MarkO:
 		return string(rune(m))
 	case Empty:
 		return "empty"
@@ -49,10 +49,10 @@ func (m Mark) String() string {
 // Opponent returns the other player's mark (Empty for Empty).
 func (m Mark) Opponent() Mark {
 	switch m {
-	case X:
-		return O
-	case O:
-		return X
+	case MarkX:
+		return MarkO
+	case MarkO:
+		return MarkX
 	default:
 		return Empty
 	}
@@ -62,9 +62,9 @@ func (m Mark) Opponent() Mark {
 func ParseMark(s string) (Mark, error) {
 	switch strings.ToUpper(strings.TrimSpace(s)) {
 	case "X":
-		return X, nil
+		return MarkX, nil
 	case "O":
-		return O, nil
+		return MarkO, nil
 	}
 	return Empty, fmt.Errorf("mark %q: %w", s, ErrBadMark)
 }
@@ -225,7 +225,7 @@ type Game struct {
 
 // NewTicTacToe starts a game with an empty board and X to move.
 func NewTicTacToe() *Game {
-	return &Game{turn: X}
+	return &Game{turn: MarkX}
 }
 
 // Play puts m in cell (1..9). It fails, changing nothing, when the game is
@@ -236,7 +236,7 @@ func (g *Game) Play(m Mark, cell int) error {
 	switch {
 	case g.result.Over:
 		return moveErr(ErrGameOver, "the game is over: %s", g.result)
-	case m != X && m != O:
+	case m != MarkX && m != MarkO:
 		return moveErr(ErrBadMark, "mark %s cannot play: %s", m, ErrBadMark)
 	case m != g.turn:
 		return moveErr(ErrNotYourTurn, "it is %s's turn", g.turn)
@@ -262,7 +262,7 @@ func (g *Game) Forfeit(m Mark) error {
 	if g.result.Over {
 		return moveErr(ErrGameOver, "the game is over: %s", g.result)
 	}
-	if m != X && m != O {
+	if m != MarkX && m != MarkO {
 		return fmt.Errorf("forfeit %s: %w", m, ErrBadMark)
 	}
 	g.result = Result{Over: true, Winner: m.Opponent(), Forfeit: true}

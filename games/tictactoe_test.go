@@ -11,7 +11,7 @@ import (
 func play(t *testing.T, cells ...int) *Game {
 	t.Helper()
 	g := NewTicTacToe()
-	m := X
+	m := MarkX
 	for _, c := range cells {
 		if err := g.Play(m, c); err != nil {
 			t.Fatalf("play %s %d: %v", m, c, err)
@@ -23,7 +23,7 @@ func play(t *testing.T, cells ...int) *Game {
 
 func TestEveryLineWins(t *testing.T) {
 	for _, line := range Lines {
-		for _, winner := range []Mark{X, O} {
+		for _, winner := range []Mark{MarkX, MarkO} {
 			t.Run(fmt.Sprintf("%s%v", winner, line), func(t *testing.T) {
 				// The loser's filler cells: the first cells outside the line
 				// that together make no line of the loser's own.
@@ -48,16 +48,16 @@ func TestEveryLineWins(t *testing.T) {
 				}
 				// X moves first; when O is to win, X plays a filler first.
 				var order []Move
-				if winner == X {
+				if winner == MarkX {
 					for i := range 3 {
-						order = append(order, Move{X, line[i]})
+						order = append(order, Move{MarkX, line[i]})
 						if i < 2 {
-							order = append(order, Move{O, filler[i]})
+							order = append(order, Move{MarkO, filler[i]})
 						}
 					}
 				} else {
 					for i := range 3 {
-						order = append(order, Move{X, filler[i]}, Move{O, line[i]})
+						order = append(order, Move{MarkX, filler[i]}, Move{MarkO, line[i]})
 					}
 				}
 				for _, mv := range order {
@@ -93,7 +93,7 @@ func TestDraw(t *testing.T) {
 	if len(g.Moves()) != 9 {
 		t.Errorf("moves = %d, want 9", len(g.Moves()))
 	}
-	err := g.Play(X, 1)
+	err := g.Play(MarkX, 1)
 	if !errors.Is(err, ErrGameOver) || err.Error() != "the game is over: draw" {
 		t.Errorf("play after a draw: %v", err)
 	}
@@ -107,10 +107,10 @@ func TestPlayErrors(t *testing.T) {
 		want error
 		msg  string
 	}{
-		{X, 1, ErrNotYourTurn, "it is O's turn"},
-		{O, 5, ErrCellTaken, "cell 5 is taken"},
-		{O, 0, ErrOutOfRange, "cell 0 is out of range (1-9)"},
-		{O, 10, ErrOutOfRange, "cell 10 is out of range (1-9)"},
+		{MarkX, 1, ErrNotYourTurn, "it is O's turn"},
+		{MarkO, 5, ErrCellTaken, "cell 5 is taken"},
+		{MarkO, 0, ErrOutOfRange, "cell 0 is out of range (1-9)"},
+		{MarkO, 10, ErrOutOfRange, "cell 10 is out of range (1-9)"},
 		{Empty, 1, ErrBadMark, "mark empty cannot play: mark must be X or O"},
 	}
 	for _, c := range cases {
@@ -120,21 +120,21 @@ func TestPlayErrors(t *testing.T) {
 		}
 	}
 	// Nothing changed.
-	if got := g.Moves(); len(got) != 1 || got[0] != (Move{X, 5}) || g.Turn() != O {
+	if got := g.Moves(); len(got) != 1 || got[0] != (Move{MarkX, 5}) || g.Turn() != MarkO {
 		t.Fatalf("game changed by illegal moves: moves %v, turn %s", got, g.Turn())
 	}
 }
 
 func TestForfeit(t *testing.T) {
 	g := play(t, 1)
-	if err := g.Forfeit(O); err != nil {
+	if err := g.Forfeit(MarkO); err != nil {
 		t.Fatal(err)
 	}
 	r := g.Result()
-	if !r.Over || r.Winner != X || !r.Forfeit || r.String() != "X wins (O forfeits)" {
+	if !r.Over || r.Winner != MarkX || !r.Forfeit || r.String() != "X wins (O forfeits)" {
 		t.Fatalf("result = %+v (%s)", r, r)
 	}
-	if err := g.Forfeit(X); !errors.Is(err, ErrGameOver) {
+	if err := g.Forfeit(MarkX); !errors.Is(err, ErrGameOver) {
 		t.Errorf("second forfeit: %v, want ErrGameOver", err)
 	}
 }
@@ -142,10 +142,10 @@ func TestForfeit(t *testing.T) {
 func TestCloneIsIndependent(t *testing.T) {
 	g := play(t, 1, 2)
 	c := g.Clone()
-	if err := c.Play(X, 3); err != nil {
+	if err := c.Play(MarkX, 3); err != nil {
 		t.Fatal(err)
 	}
-	if len(g.Moves()) != 2 || g.Board().Cell(3) != Empty || g.Turn() != X {
+	if len(g.Moves()) != 2 || g.Board().Cell(3) != Empty || g.Turn() != MarkX {
 		t.Fatalf("original changed through its clone: %v", g.Moves())
 	}
 }
@@ -167,12 +167,12 @@ func TestBoardString(t *testing.T) {
 }
 
 func TestMarkStrings(t *testing.T) {
-	for m, want := range map[Mark]string{X: "X", O: "O", Empty: "empty", 'Z': "Mark(90)"} {
+	for m, want := range map[Mark]string{MarkX: "X", MarkO: "O", Empty: "empty", 'Z': "Mark(90)"} {
 		if m.String() != want {
 			t.Errorf("%d: %q, want %q", byte(m), m.String(), want)
 		}
 	}
-	for s, want := range map[string]Mark{"x": X, " O ": O} {
+	for s, want := range map[string]Mark{"x": MarkX, " O ": MarkO} {
 		if m, err := ParseMark(s); err != nil || m != want {
 			t.Errorf("ParseMark(%q) = %s, %v", s, m, err)
 		}

@@ -1,0 +1,864 @@
+package supervisor
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// DefaultConfigFile is the config file swarm reads in the current directory.
+const DefaultConfigFile = "swarm.toml"
+
+// Defaults applied to what a config file leaves out.
+const (
+	DefaultQuiet       = 300 * time.Millisecond
+	DefaultMaxRestarts = 5
+	DefaultWarn        = 30 * time.Second
+	DefaultStale       = 100 * time.Second
+	DefaultDead        = 5 * time.Minute
+)
+
+// ErrInvalidConfig is wrapped by every error about the contents of a config
+// file; the error itself is a *ConfigError naming the file and line.
+var ErrInvalidConfig = errors.New("invalid config")
+
+// ErrConfigExists is returned by WriteStarterConfig when the file exists.
+var ErrConfigExists = errors.New("config file already exists")
+
+// ConfigError is one problem in a config file, at a line (and column, for
+// syntax errors) when it has one. It reads "swarm.toml:7: unknown key
+// "cmdd" in agent "alice" (did you mean "cmd"?)".
+type ConfigError struct {
+	File   string // as given to LoadConfig or ParseConfig
+	Line   int    // 1-based; 0 when the problem is not at one line
+	Column int    // 1-based; 0 when unknown
+	Msg    string
+}
+
+// Error returns "file:line:column: msg", leaving out what is unknown.
+func (e *ConfigError) Error() string {
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	default:
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+}
+
+// Unwrap returns ErrInvalidConfig.
+func (e *ConfigError) Unwrap() error { return ErrInvalidConfig }
+
+// RestartPolicy says when a supervised agent is started again after it
+// exits.
+type RestartPolicy int
+
+const (
+	// RestartOnFailure restarts after a non-zero exit or a signal.
+	RestartOnFailure RestartPolicy = iota
+	// RestartNever leaves the agent stopped.
+	RestartNever
+	// RestartAlways restarts after any exit that swarm did not ask for.
+	RestartAlways
+)
+
+// String returns the spelling used in swarm.toml.
+func (p RestartPolicy) String() string {
+	switch p {
+	case RestartNever:
+		return "never"
+	case RestartOnFailure:
+		return "on-failure"
+	case RestartAlways:
+		return "always"
+	}
+	return fmt.Sprintf("RestartPolicy(%d)", int(p))
+}
+
+// ParseRestartPolicy reads "never", "on-failure" or "always".
+func ParseRestartPolicy(s string) (RestartPolicy, error) {
+	for _, p := range []RestartPolicy{RestartNever, RestartOnFailure, RestartAlways} {
+		if s == p.String() {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("restart policy %q is not never, on-failure or always", s)
+}
+
+// Config is a parsed swarm.toml; see the starter file (WriteStarterConfig)
+// for the keys a user writes. Every field is filled in: defaults are applied
+// and paths are absolute.
+type Config struct {
+	// Path is the absolute path of the file read ("" for a config built in
+	// code).
+	Path string
+	// BaseBranch is the git branch task branches start from and merge into;
+	// "" means the branch checked out when swarm starts.
+	BaseBranch string
+	// Quiet is the default readiness quiet period of the agents.
+	Quiet time.Duration
+	// Heartbeat holds the liveness thresholds.
+	Heartbeat HeartbeatConfig
+	// Agents in the order the file lists them.
+	Agents []AgentConfig
+}
+
+// HeartbeatConfig holds the liveness thresholds: an agent silent for Warn is
+// WARN, for Stale is STALE, for Dead is DEAD. Warn < Stale < Dead.
+type HeartbeatConfig struct {
+	Warn, Stale, Dead time.Duration
+}
+
+// AgentConfig is one [[agent]] of swarm.toml.
+type AgentConfig struct {
+	// Name is unique in the swarm (compared without regard to case), matches
+	// [A-Za-z0-9][A-Za-z0-9_.-]{0,63}, and is none of swarm, human, *.
+	Name string
+	// Argv is the command to run: ["/bin/sh", "-c", cmd] for a cmd written
+	// as a string, the array itself for a cmd written as an array.
+	Argv []string
+	// Cmd is the command as written, for display.
+	Cmd string
+	// Dir is the absolute working directory (the file's directory unless
+	// dir says otherwise; dir is relative to the file and may start with ~/).
+	Dir string
+	// Env is added to the agent's environment (after SWARM_AGENT and
+	// SWARM_DIR, which it may not set).
+	Env map[string]string
+	// Restart is the restart policy (default on-failure) and MaxRestarts
+	// how many restarts in a row are allowed before the agent is stopped
+	// (default 5).
+	Restart     RestartPolicy
+	MaxRestarts int
+	// Quiet is how long the agent's output must be quiet before a message
+	// is typed in (default: the top-level quiet, itself 300ms by default);
+	// 0 suits line-oriented programs.
+	Quiet time.Duration
+	// Confirm makes swarm watch the agent's screen for each message it
+	// types in (default true); false counts an injected message as delivered,
+	// for programs that do not echo their input.
+	Confirm bool
+	// Brief makes swarm type the standard brief into the agent once it is
+	// ready at start (default false); BriefText is appended to it.
+	Brief     bool
+	BriefText string
+	// Worktree gives each task of the agent its own git worktree and branch.
+	Worktree bool
+	// Thinking makes the agent receive @thinking messages.
+	Thinking bool
+}
+
+// LoadConfig reads and validates the config file at path. A missing file is
+// an error that wraps fs.ErrNotExist; an invalid one is a *ConfigError.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such file (swarm init writes a starter one): %w", path, fs.ErrNotExist)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return ParseConfig(path, data)
+}
+
+// ParseConfig validates data as the contents of the config file at path;
+// path names the file in errors and is the base of relative dirs. It returns
+// the first problem found, in the order of the file.
+//
+// Durations are strings with a unit, as Go writes them: "300ms", "30s",
+// "1m30s". A bare number is accepted only for zero (quiet = 0), because
+// whether 300 would mean milliseconds or seconds is anybody's guess.
+func ParseConfig(path string, data []byte) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			line, col := de.Position()
+			return nil, &ConfigError{File: path, Line: line, Column: col,
+				Msg: "syntax error: " + strings.TrimPrefix(de.Error(), "toml: ")}
+		}
+		return nil, &ConfigError{File: path, Msg: err.Error()}
+	}
+	c := &configParser{file: path, dir: filepath.Dir(abs), lines: keyLines(data)}
+	cfg, err := c.parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Path = abs
+	return cfg, nil
+}
+
+// WriteStarterConfig writes the commented starter swarm.toml to path. It
+// never overwrites: an existing file gives an error wrapping
+// ErrConfigExists.
+func WriteStarterConfig(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s: %w; edit it, or remove it to start over", path, ErrConfigExists)
+	}
+	if err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	_, err = f.WriteString(StarterConfig)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("write config %s: %w", path, err)
+	}
+	return nil
+}
+
+// StarterConfig is the file `swarm init` writes. It loads as it is: two
+// built-in tic-tac-toe players that run on any machine, and commented
+// examples for AI coding agents.
+const StarterConfig = `# swarm.toml: the agents swarm runs, one [[agent]] table each.
+# Run them with "swarm" (terminal UI) or "swarm up --headless".
+#
+# Durations are strings with a unit: "300ms", "30s", "5m" (a bare 0 means none).
+# Values shown are the defaults unless a comment says otherwise.
+
+# The git branch task branches start from and merge into
+# (default: the branch checked out when swarm starts).
+# base_branch = "main"
+
+# A message is typed into an agent once its output has been quiet this long
+# (each agent may set its own).
+quiet = "300ms"
+
+# An agent with no output and no heartbeat for this long is shown as
+# WARN, STALE, then DEAD.
+[heartbeat]
+warn = "30s"
+stale = "100s"
+dead = "5m"
+
+# Two built-in tic-tac-toe players, so that "swarm" shows something on any
+# machine: X and O relay their moves to each other ("@relay:O move 5"),
+# play one game, and exit.
+[[agent]]
+name = "X"
+cmd = ["swarm", "agent", "tictactoe", "--mark", "X", "--opponent", "O"]
+restart = "never"
+quiet = 0                # reads whole lines: needs no quiet period
+
+[[agent]]
+name = "O"
+cmd = ["swarm", "agent", "tictactoe", "--mark", "O", "--opponent", "X", "--strategy", "random"]
+restart = "never"
+quiet = 0
+
+# Every key an agent may have:
+#
+# [[agent]]
+# name = "alice"           # required: letters, digits, _ . - (not swarm, human)
+# cmd = "claude"           # required: a string runs with /bin/sh -c;
+#                          # an array such as ["aider", "--no-pretty"] runs directly
+# dir = "."                # working directory, relative to this file
+# env = { FOO = "bar" }    # added to the environment (swarm also sets
+#                          # SWARM_AGENT, SWARM_DIR and TERM)
+# restart = "on-failure"   # never | on-failure | always
+# max_restarts = 5         # restarts in a row before the agent is stopped
+# quiet = "300ms"          # 0 for programs that read whole lines
+# confirm = true           # false: a message typed in counts as delivered
+#                          # (for programs that do not echo what they read)
+# brief = false            # true: type in who it is, its peers and how to use
+#                          # @relay once it is ready; a string: the same, plus
+#                          # that text
+# worktree = false         # true: each task in its own git worktree and branch
+# thinking = false         # true: also receive @thinking messages
+
+# AI coding agents: uncomment, and remove the tic-tac-toe players above.
+#
+# [[agent]]
+# name = "claude"
+# cmd = "claude"
+# brief = true
+# worktree = true
+# quiet = "1s"
+#
+# [[agent]]
+# name = "codex"
+# cmd = "codex"
+# brief = "You review the changes the other agents make."
+# worktree = true
+# quiet = "1s"
+#
+# [[agent]]
+# name = "aider"
+# cmd = ["aider", "--no-auto-commits"]
+# brief = true
+# worktree = true
+`
+
+// Names that are not agents: the orchestrator, the human, and everyone.
+var reservedNames = []string{"swarm", "human", "*"}
+
+// ErrBadAgentName is wrapped by CheckAgentName's errors.
+var ErrBadAgentName = errors.New("bad agent name")
+
+// CheckAgentName reports whether name can name an agent: it matches
+// [A-Za-z0-9][A-Za-z0-9_.-]{0,63} and is not reserved (swarm, human and *,
+// in any case). The error is one line naming the problem.
+func CheckAgentName(name string) error {
+	switch {
+	case slices.Contains(reservedNames, strings.ToLower(name)):
+		return &nameError{fmt.Sprintf("agent name %q is reserved (swarm, human and * are not agents)", name)}
+	case !agentNameRx.MatchString(name):
+		return &nameError{fmt.Sprintf("agent name %q is invalid: use 1 to 64 letters, digits, _ . - starting with a letter or digit", name)}
+	}
+	return nil
+}
+
+// nameError reads as its message alone and matches ErrBadAgentName.
+type nameError struct{ msg string }
+
+func (e *nameError) Error() string { return e.msg }
+func (e *nameError) Unwrap() error { return ErrBadAgentName }
+
+var (
+	agentNameRx = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	envNameRx   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+)
+
+var (
+	topKeys       = []string{"base_branch", "quiet", "heartbeat", "agent"}
+	heartbeatKeys = []string{"warn", "stale", "dead"}
+	agentKeys     = []string{"name", "cmd", "dir", "env", "restart", "max_restarts", "quiet", "confirm", "brief", "worktree", "thinking"}
+)
+
+// configParser turns the decoded document into a Config, naming the line of
+// each problem.
+type configParser struct {
+	file  string
+	dir   string         // the config file's directory, absolute
+	lines map[string]int // key path → line; see keyLines
+}
+
+func (c *configParser) errorf(path []string, format string, args ...any) error {
+	return &ConfigError{File: c.file, Line: c.line(path), Msg: fmt.Sprintf(format, args...)}
+}
+
+// line returns the line of path, or of its nearest ancestor with one.
+func (c *configParser) line(path []string) int {
+	for n := len(path); n > 0; n-- {
+		if l, ok := c.lines[pathKey(path[:n])]; ok {
+			return l
+		}
+	}
+	return 0
+}
+
+// keys returns the keys of table m in the order of the file.
+func (c *configParser) keys(path []string, m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		la, lb := c.line(append(path[:len(path):len(path)], a)), c.line(append(path[:len(path):len(path)], b))
+		if la != lb {
+			return la - lb
+		}
+		return strings.Compare(a, b)
+	})
+	return keys
+}
+
+func (c *configParser) parse(doc map[string]any) (*Config, error) {
+	cfg := &Config{
+		Quiet:     DefaultQuiet,
+		Heartbeat: HeartbeatConfig{Warn: DefaultWarn, Stale: DefaultStale, Dead: DefaultDead},
+	}
+	for _, k := range c.keys(nil, doc) {
+		v, path := doc[k], []string{k}
+		var err error
+		switch k {
+		case "base_branch":
+			cfg.BaseBranch, err = c.branch(path, v)
+		case "quiet":
+			cfg.Quiet, err = c.duration(path, "quiet", v)
+		case "heartbeat":
+			err = c.heartbeat(path, v, &cfg.Heartbeat)
+		case "agent":
+			// Read after the top-level keys: agents inherit quiet.
+		default:
+			err = c.errorf(path, "unknown key %q%s", k, suggest(k, topKeys))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	agents, err := c.agents(doc["agent"], cfg.Quiet)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Agents = agents
+	return cfg, nil
+}
+
+func (c *configParser) branch(path []string, v any) (string, error) {
+	s, ok := v.(string)
+	switch {
+	case !ok:
+		return "", c.errorf(path, "base_branch must be a string such as \"main\", not %s", typeName(v))
+	case s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, " \t\n~^:?*[\\") || strings.Contains(s, ".."):
+		return "", c.errorf(path, "base_branch %q is not a valid git branch name", s)
+	}
+	return s, nil
+}
+
+func (c *configParser) heartbeat(path []string, v any, h *HeartbeatConfig) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return c.errorf(path, "heartbeat must be a table ([heartbeat]), not %s", typeName(v))
+	}
+	for _, k := range c.keys(path, m) {
+		kp := append(path[:1:1], k)
+		var dst *time.Duration
+		switch k {
+		case "warn":
+			dst = &h.Warn
+		case "stale":
+			dst = &h.Stale
+		case "dead":
+			dst = &h.Dead
+		default:
+			return c.errorf(kp, "unknown key %q in [heartbeat]%s", k, suggest(k, heartbeatKeys))
+		}
+		d, err := c.duration(kp, "heartbeat "+k, m[k])
+		if err != nil {
+			return err
+		}
+		if d == 0 {
+			return c.errorf(kp, "heartbeat %s must be more than 0", k)
+		}
+		*dst = d
+	}
+	if h.Warn >= h.Stale || h.Stale >= h.Dead {
+		return c.errorf(path, "heartbeat thresholds must grow: warn (%s) < stale (%s) < dead (%s)", h.Warn, h.Stale, h.Dead)
+	}
+	return nil
+}
+
+// duration reads a duration; what names it in errors.
+func (c *configParser) duration(path []string, what string, v any) (time.Duration, error) {
+	switch v := v.(type) {
+	case string:
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return 0, c.errorf(path, "%s %q is not a duration such as \"300ms\" or \"30s\"", what, v)
+		}
+		if d < 0 {
+			return 0, c.errorf(path, "%s %q is negative", what, v)
+		}
+		return d, nil
+	case int64:
+		if v == 0 {
+			return 0, nil
+		}
+		return 0, c.errorf(path, "%s = %d needs a unit: write \"%dms\" or \"%ds\"", what, v, v, v)
+	default:
+		return 0, c.errorf(path, "%s must be a duration such as \"300ms\", not %s", what, typeName(v))
+	}
+}
+
+func (c *configParser) agents(v any, quiet time.Duration) ([]AgentConfig, error) {
+	path := []string{"agent"}
+	if v == nil {
+		return nil, c.errorf(nil, "no agents defined; add an [[agent]] table with a name and a cmd")
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, c.errorf(path, "agent must be an array of tables: write [[agent]], not %s", typeName(v))
+	}
+	if len(list) == 0 {
+		return nil, c.errorf(path, "no agents defined; add an [[agent]] table with a name and a cmd")
+	}
+	seen := map[string]string{} // lower-case name → as first written
+	seenLine := map[string]int{}
+	var agents []AgentConfig
+	for i, item := range list {
+		ap := []string{"agent", "#" + strconv.Itoa(i)}
+		m, ok := item.(map[string]any)
+		if !ok {
+			return nil, c.errorf(ap, "agent #%d must be a table, not %s", i+1, typeName(item))
+		}
+		a, err := c.agent(ap, i, m, quiet)
+		if err != nil {
+			return nil, err
+		}
+		key := strings.ToLower(a.Name)
+		if first, dup := seen[key]; dup {
+			return nil, c.errorf(append(ap, "name"), "agent name %q is already used by the agent on line %d (%q); names must be unique, ignoring case",
+				a.Name, seenLine[key], first)
+		}
+		seen[key], seenLine[key] = a.Name, c.line(append(ap, "name"))
+		agents = append(agents, a)
+	}
+	return agents, nil
+}
+
+func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Duration) (AgentConfig, error) {
+	a := AgentConfig{
+		Dir: c.dir, Restart: RestartOnFailure, MaxRestarts: DefaultMaxRestarts,
+		Quiet: quiet, Confirm: true,
+	}
+	label := fmt.Sprintf("agent #%d", i+1)
+
+	// The name first, so that every later message can say whose key it is.
+	nameV, ok := m["name"]
+	if !ok {
+		return a, c.errorf(ap, "%s has no name", label)
+	}
+	np := append(ap[:2:2], "name")
+	name, ok := nameV.(string)
+	if !ok {
+		return a, c.errorf(np, "%s: name must be a string, not %s", label, typeName(nameV))
+	}
+	if err := CheckAgentName(name); err != nil {
+		return a, c.errorf(np, "%v", err)
+	}
+	a.Name = name
+	label = fmt.Sprintf("agent %q", name)
+
+	for _, k := range c.keys(ap, m) {
+		v, kp := m[k], append(ap[:2:2], k)
+		var err error
+		switch k {
+		case "name":
+		case "cmd":
+			a.Argv, a.Cmd, err = c.command(kp, label, v)
+		case "dir":
+			a.Dir, err = c.workdir(kp, label, v)
+		case "env":
+			a.Env, err = c.env(kp, label, v)
+		case "restart":
+			s, ok := v.(string)
+			if !ok {
+				return a, c.errorf(kp, "%s: restart must be \"never\", \"on-failure\" or \"always\", not %s", label, typeName(v))
+			}
+			if a.Restart, err = ParseRestartPolicy(s); err != nil {
+				err = c.errorf(kp, "%s: %v", label, err)
+			}
+		case "max_restarts":
+			n, ok := v.(int64)
+			switch {
+			case !ok:
+				err = c.errorf(kp, "%s: max_restarts must be a whole number, not %s", label, typeName(v))
+			case n < 0 || n > 1_000_000:
+				err = c.errorf(kp, "%s: max_restarts %d is out of range (0 or more)", label, n)
+			}
+			a.MaxRestarts = int(n)
+		case "quiet":
+			a.Quiet, err = c.duration(kp, label+": quiet", v)
+		case "confirm":
+			a.Confirm, err = c.boolean(kp, label, k, v)
+		case "worktree":
+			a.Worktree, err = c.boolean(kp, label, k, v)
+		case "thinking":
+			a.Thinking, err = c.boolean(kp, label, k, v)
+		case "brief":
+			switch v := v.(type) {
+			case bool:
+				a.Brief = v
+			case string:
+				a.Brief, a.BriefText = true, strings.TrimSpace(v)
+			default:
+				err = c.errorf(kp, "%s: brief must be true, false or a string of extra instructions, not %s", label, typeName(v))
+			}
+		default:
+			err = c.errorf(kp, "unknown key %q in %s%s", k, label, suggest(k, agentKeys))
+		}
+		if err != nil {
+			return a, err
+		}
+	}
+	if a.Argv == nil {
+		return a, c.errorf(ap, "%s has no cmd", label)
+	}
+	return a, nil
+}
+
+func (c *configParser) boolean(path []string, label, key string, v any) (bool, error) {
+	b, ok := v.(bool)
+	if !ok {
+		return false, c.errorf(path, "%s: %s must be true or false, not %s", label, key, typeName(v))
+	}
+	return b, nil
+}
+
+func (c *configParser) command(path []string, label string, v any) (argv []string, display string, err error) {
+	switch v := v.(type) {
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return nil, "", c.errorf(path, "%s: cmd is empty", label)
+		}
+		return []string{"/bin/sh", "-c", v}, v, nil
+	case []any:
+		if len(v) == 0 {
+			return nil, "", c.errorf(path, "%s: cmd is empty", label)
+		}
+		quoted := make([]string, len(v))
+		for i, w := range v {
+			s, ok := w.(string)
+			if !ok {
+				return nil, "", c.errorf(path, "%s: cmd element %d must be a string, not %s", label, i+1, typeName(w))
+			}
+			if i == 0 && strings.TrimSpace(s) == "" {
+				return nil, "", c.errorf(path, "%s: cmd has an empty program name", label)
+			}
+			argv = append(argv, s)
+			quoted[i] = shellQuote(s)
+		}
+		return argv, strings.Join(quoted, " "), nil
+	default:
+		return nil, "", c.errorf(path, "%s: cmd must be a string or an array of strings, not %s", label, typeName(v))
+	}
+}
+
+func (c *configParser) workdir(path []string, label string, v any) (string, error) {
+	s, ok := v.(string)
+	if !ok || s == "" {
+		return "", c.errorf(path, "%s: dir must be a path (a non-empty string)", label)
+	}
+	dir := s
+	if dir == "~" || strings.HasPrefix(dir, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", c.errorf(path, "%s: dir %q: %v", label, s, err)
+		}
+		dir = filepath.Join(home, dir[1:])
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(c.dir, dir)
+	}
+	dir = filepath.Clean(dir)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", c.errorf(path, "%s: dir %q does not exist (%s)", label, s, dir)
+	case err != nil:
+		return "", c.errorf(path, "%s: dir %q: %v", label, s, err)
+	case !info.IsDir():
+		return "", c.errorf(path, "%s: dir %q is not a directory (%s)", label, s, dir)
+	}
+	return dir, nil
+}
+
+func (c *configParser) env(path []string, label string, v any) (map[string]string, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, c.errorf(path, "%s: env must be a table such as { FOO = \"bar\" }, not %s", label, typeName(v))
+	}
+	env := make(map[string]string, len(m))
+	for _, k := range c.keys(path, m) {
+		kp := append(path[:len(path):len(path)], k)
+		switch {
+		case !envNameRx.MatchString(k):
+			return nil, c.errorf(kp, "%s: env name %q is invalid: use letters, digits and _, not starting with a digit", label, k)
+		case k == "SWARM_AGENT" || k == "SWARM_DIR":
+			return nil, c.errorf(kp, "%s: env %s is set by swarm and cannot be overridden", label, k)
+		}
+		switch val := m[k].(type) {
+		case string:
+			env[k] = val
+		case int64:
+			env[k] = strconv.FormatInt(val, 10)
+		case bool:
+			env[k] = strconv.FormatBool(val)
+		default:
+			return nil, c.errorf(kp, "%s: env %s must be a string, not %s", label, k, typeName(val))
+		}
+	}
+	return env, nil
+}
+
+// typeName names a decoded TOML value's type for an error message.
+func typeName(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("the string %q", v)
+	case int64:
+		return fmt.Sprintf("the number %d", v)
+	case float64:
+		return fmt.Sprintf("the number %v", v)
+	case bool:
+		return fmt.Sprintf("%t", v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	default:
+		return "a date or time"
+	}
+}
+
+// suggest returns ` (did you mean "x"?)` for the known key closest to k, if
+// it is close enough to be a typo.
+func suggest(k string, known []string) string {
+	best, bestD := "", 3
+	for _, w := range known {
+		if d := editDistance(strings.ToLower(k), w); d < bestD {
+			best, bestD = w, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// shellQuote quotes s for display as one shell word when it needs it.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// pathKey joins a key path for the line index. Array elements are "#i".
+func pathKey(path []string) string { return strings.Join(path, "\x00") }
+
+// keyLines maps the path of every key, table header and array element in a
+// syntactically valid document to its line, e.g. agent/#1/cmd → 12 (as
+// pathKey joins it). The decoder has already checked the document, so a
+// parse error here only ends the index early.
+func keyLines(data []byte) map[string]int {
+	lines := map[string]int{}
+	var p unstable.Parser
+	p.Reset(data)
+	lineOf := func(r unstable.Range) int {
+		return bytes.Count(data[:r.Offset], []byte("\n")) + 1
+	}
+	arrays := map[string]int{} // array of tables → elements so far
+	// resolve turns a header's dotted key into a path, stepping into the
+	// last element of any array of tables it passes through.
+	resolve := func(parts []string) []string {
+		var path []string
+		for _, k := range parts {
+			path = append(path, k)
+			if n, ok := arrays[pathKey(path)]; ok {
+				path = append(path, "#"+strconv.Itoa(n-1))
+			}
+		}
+		return path
+	}
+	record := func(path []string, line int) {
+		if _, ok := lines[pathKey(path)]; !ok {
+			lines[pathKey(path)] = line
+		}
+	}
+	var keyValue func(table []string, kv *unstable.Node)
+	var value func(path []string, v *unstable.Node)
+	value = func(path []string, v *unstable.Node) {
+		switch v.Kind {
+		case unstable.InlineTable:
+			it := v.Children()
+			for it.Next() {
+				if n := it.Node(); n.Kind == unstable.KeyValue {
+					keyValue(path, n)
+				}
+			}
+		case unstable.Array:
+			it := v.Children()
+			for i := 0; it.Next(); {
+				n := it.Node()
+				if n.Kind == unstable.Comment {
+					continue
+				}
+				ep := append(path[:len(path):len(path)], "#"+strconv.Itoa(i))
+				if n.Raw.Length > 0 {
+					record(ep, lineOf(n.Raw))
+				}
+				value(ep, n)
+				i++
+			}
+		}
+	}
+	keyValue = func(table []string, kv *unstable.Node) {
+		path := append([]string(nil), table...)
+		it := kv.Key()
+		line := 0
+		for it.Next() {
+			k := it.Node()
+			if line == 0 {
+				line = lineOf(k.Raw)
+			}
+			path = append(path, string(k.Data))
+			record(path, line)
+		}
+		value(path, kv.Value())
+	}
+	headerKey := func(n *unstable.Node) (parts []string, line int) {
+		it := n.Key()
+		for it.Next() {
+			k := it.Node()
+			if line == 0 {
+				line = lineOf(k.Raw)
+			}
+			parts = append(parts, string(k.Data))
+		}
+		return parts, line
+	}
+	var table []string
+	for p.NextExpression() {
+		e := p.Expression()
+		switch e.Kind {
+		case unstable.Table:
+			parts, line := headerKey(e)
+			table = resolve(parts)
+			record(table, line)
+		case unstable.ArrayTable:
+			parts, line := headerKey(e)
+			base := append(resolve(parts[:len(parts)-1]), parts[len(parts)-1])
+			n := arrays[pathKey(base)]
+			arrays[pathKey(base)] = n + 1
+			record(base, line)
+			table = append(base, "#"+strconv.Itoa(n))
+			record(table, line)
+		case unstable.KeyValue:
+			keyValue(table, e)
+		}
+	}
+	return lines
+}

@@ -123,7 +123,8 @@ type errorJSON struct {
 // MarshalJSON encodes a command as {"kind","to","type","body","data",
 // "topic","correlation_id","in_reply_to","line"} (data and the three
 // strings after it omitted when empty) and an error as {"error","line"}.
-// HTML characters are not escaped.
+// It does not escape HTML characters; json.Marshal of an Event escapes them
+// again unless its encoder has SetEscapeHTML(false).
 func (e Event) MarshalJSON() ([]byte, error) {
 	var v any
 	switch {

@@ -1,0 +1,517 @@
+package parser
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// describe renders an event compactly for table comparisons:
+// `relay bob "body" @2` (plus type, data, topic, … when set) or
+// `error ErrX @2`.
+func describe(e Event) string {
+	switch {
+	case e.Command != nil && e.Err != nil:
+		return "both command and error"
+	case e.Command != nil:
+		c := e.Command
+		s := fmt.Sprintf("%s %s %q @%d", c.Kind, c.To, c.Body, c.Line)
+		if c.Type != "message" {
+			s += " type=" + c.Type
+		}
+		if c.Data != nil {
+			s += " data=" + string(c.Data)
+		}
+		if c.Topic != "" {
+			s += " topic=" + c.Topic
+		}
+		if c.CorrelationID != "" {
+			s += " corr=" + c.CorrelationID
+		}
+		if c.InReplyTo != "" {
+			s += " reply=" + c.InReplyTo
+		}
+		return s
+	case e.Err != nil:
+		for _, s := range []struct {
+			name string
+			err  error
+		}{
+			{"ErrInvalidTarget", ErrInvalidTarget}, {"ErrEmptyBody", ErrEmptyBody},
+			{"ErrMalformedBlock", ErrMalformedBlock}, {"ErrTooLarge", ErrTooLarge},
+			{"ErrUnterminatedBlock", ErrUnterminatedBlock},
+		} {
+			if errors.Is(*e.Err, s.err) {
+				return fmt.Sprintf("error %s @%d", s.name, e.Err.Line)
+			}
+		}
+		return "error without sentinel: " + e.Err.Reason
+	}
+	return "empty event"
+}
+
+// feedAll feeds lines numbered 1, 2, … (a line "#gap" skips a number
+// instead) and returns the events from Feed calls and from the final Flush.
+func feedAll(p *Parser, lines []string) (fed, flushed []Event) {
+	n := int64(0)
+	for _, l := range lines {
+		n++
+		if l == "#gap" {
+			continue
+		}
+		fed = append(fed, p.Feed(n, l)...)
+	}
+	return fed, p.Flush()
+}
+
+type tcase struct {
+	name    string
+	max     int
+	lines   []string
+	want    []string
+	flushed int // how many of want come from Flush rather than Feed
+}
+
+func runCases(t *testing.T, cases []tcase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New(Options{MaxBlock: tc.max})
+			fed, flushed := feedAll(p, tc.lines)
+			var got []string
+			for _, e := range append(fed, flushed...) {
+				got = append(got, describe(e))
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("events (-want +got):\n%s", diff)
+			}
+			if len(flushed) != tc.flushed {
+				t.Errorf("%d events came from Flush, want %d", len(flushed), tc.flushed)
+			}
+			if p.Pending() {
+				t.Errorf("Pending after Flush")
+			}
+		})
+	}
+}
+
+func TestInline(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "relay", lines: []string{"@relay:bob please review auth.go"},
+			want: []string{`relay bob "please review auth.go" @1`}},
+		{name: "thinking", lines: []string{"@thinking:* trying the other approach"},
+			want: []string{`thinking * "trying the other approach" @1`}},
+		{name: "body trimmed", lines: []string{"@relay:bob    lots of space   "},
+			want: []string{`relay bob "lots of space" @1`}},
+		{name: "tab separates target", lines: []string{"@relay:bob\thi"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "everyone", lines: []string{"@relay:* standup in 5"},
+			want: []string{`relay * "standup in 5" @1`}},
+		{name: "swarm", lines: []string{"@relay:swarm status please"},
+			want: []string{`relay swarm "status please" @1`}},
+		{name: "name characters", lines: []string{"@relay:Agent_2.b-c hi"},
+			want: []string{`relay Agent_2.b-c "hi" @1`}},
+		{name: "64 character name", lines: []string{"@relay:" + strings.Repeat("a", 64) + " hi"},
+			want: []string{`relay ` + strings.Repeat("a", 64) + ` "hi" @1`}},
+		{name: "wide characters and emoji kept", lines: []string{"@relay:bob 日本語のテキスト 🎉👍🏽 done ✅"},
+			want: []string{`relay bob "日本語のテキスト 🎉👍🏽 done ✅" @1`}},
+		{name: "line numbers with gaps", lines: []string{"x", "#gap", "#gap", "@relay:bob hi"},
+			want: []string{`relay bob "hi" @4`}},
+		{name: "two commands on two lines", lines: []string{"@relay:bob same", "@relay:bob same"},
+			want: []string{`relay bob "same" @1`, `relay bob "same" @2`}},
+		{name: "mid-line is text", lines: []string{"tell @relay:bob hi", "use `@relay:bob hi` to send"}},
+		{name: "case-sensitive", lines: []string{"@Relay:bob hi", "@RELAY:bob hi"}},
+		{name: "marker alone is text", lines: []string{"@relay:", "@relay:   ", "@thinking:"}},
+		{name: "blank after marker is text", lines: []string{"@relay: bob hi"}},
+		{name: "invalid target", lines: []string{"@relay:bob, please look", "@relay:<to> <body>", "@thinking:-x hi"},
+			want: []string{"error ErrInvalidTarget @1", "error ErrInvalidTarget @2", "error ErrInvalidTarget @3"}},
+		{name: "65 character name", lines: []string{"@relay:" + strings.Repeat("a", 65) + " hi"},
+			want: []string{"error ErrInvalidTarget @1"}},
+		{name: "empty body", lines: []string{"@relay:bob", "@thinking:bob    "},
+			want: []string{"error ErrEmptyBody @1", "error ErrEmptyBody @2"}},
+		{name: "errors then a valid command", lines: []string{"@relay:bob,", "@relay:bob", "@relay:bob fine"},
+			want: []string{"error ErrInvalidTarget @1", "error ErrEmptyBody @2", `relay bob "fine" @3`}},
+		{name: "escape sequences removed", lines: []string{"\x1b[1;32m@relay:bob\x1b[0m \x1b[3mhello\x1b[23m", "\x1b]0;title\x07@relay:carol hi"},
+			want: []string{`relay bob "hello" @1`, `relay carol "hi" @2`}},
+		{name: "control characters removed", lines: []string{"@relay:bob a\x08b\x00c\x7fd"},
+			want: []string{`relay bob "abcd" @1`}},
+		{name: "too large", max: 30, lines: []string{"@relay:bob " + strings.Repeat("x", 30), "@relay:bob ok"},
+			want: []string{"error ErrTooLarge @1", `relay bob "ok" @2`}},
+	})
+}
+
+func TestEscape(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "escaped relay", lines: []string{`\@relay:bob hi`, `\@thinking:bob hi`}},
+		{name: "escaped under a bullet", lines: []string{`⏺ \@relay:bob hi`, `  continued`, `> \@relay:bob hi`}},
+		{name: "escaped block marker", lines: []string{`\[[RELAY]]`, `{"to":"bob","body":"hi"}`, `\[[/RELAY]]`, `@relay:bob after`},
+			want: []string{`relay bob "after" @4`}},
+		{name: "double backslash is still text", lines: []string{`\\@relay:bob hi`}},
+	})
+}
+
+func TestPrefixes(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "indentation only: not a bullet", lines: []string{"    @relay:bob hi", "    more"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "quote", lines: []string{"> @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "nested quote", lines: []string{"> > @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "shell prompt", lines: []string{"$ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "markdown dash", lines: []string{"- @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "markdown star", lines: []string{"  * @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "claude bullet macOS", lines: []string{"⏺ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "claude bullet linux", lines: []string{"● @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "claude tool result", lines: []string{"  ⎿  @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "codex bullet", lines: []string{"• @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "codex prompt", lines: []string{"› @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "codex exec output", lines: []string{"  └ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "codex composer", lines: []string{"▌ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "gemini", lines: []string{"✦ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "starship prompt", lines: []string{"❯ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
+		{name: "no-break space", lines: []string{"\u00a0\u00a0@relay:bob hi"}, want: []string{`relay bob "hi" @1`}},
+		{name: "box border both sides", lines: []string{"│ @relay:bob hi there        │"},
+			want: []string{`relay bob "hi there" @1`}},
+		{name: "claude input box", lines: []string{"╭──────────────────────────╮", "│ > @relay:bob hi          │", "╰──────────────────────────╯"},
+			want: []string{`relay bob "hi" @2`}},
+		{name: "border kept when not opened by one", lines: []string{"@relay:bob a │"},
+			want: []string{`relay bob "a │" @1`}},
+		{name: "glyph needs a blank after it", lines: []string{"-@relay:bob hi", "*@relay:bob hi*", ">@relay:bob hi", "⏺@relay:bob hi"}},
+		{name: "numbered list is not a prefix", lines: []string{"1. @relay:bob hi"}},
+		{name: "other text before", lines: []string{"# @relay:bob hi", "x @relay:bob hi", "`@relay:bob hi`"}},
+	})
+}
+
+func TestBulletContinuation(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "claude wrapped paragraph",
+			lines: []string{"⏺ @relay:bob please review auth.go, especially the token", "  refresh path, and tell me whether the tests", "  cover expiry.", ""},
+			want:  []string{`relay bob "please review auth.go, especially the token refresh path, and tell me whether the tests cover expiry." @1`}},
+		{name: "codex wrapped", lines: []string{"• @relay:alice the migration is done and the", "  benchmarks are in BENCHMARKS.md"},
+			want: []string{`relay alice "the migration is done and the benchmarks are in BENCHMARKS.md" @1`}, flushed: 1},
+		{name: "tool result hang of five", lines: []string{"  ⎿  @relay:bob first part", "     second part", "  ⎿  other"},
+			want: []string{`relay bob "first part second part" @1`}},
+		{name: "body starts on the next row", lines: []string{"⏺ @relay:bob", "  please review"},
+			want: []string{`relay bob "please review" @1`}, flushed: 1},
+		{name: "nothing follows: empty", lines: []string{"⏺ @relay:bob", "other"},
+			want: []string{"error ErrEmptyBody @1"}},
+		{name: "nothing follows at flush: empty", lines: []string{"⏺ @relay:bob"},
+			want: []string{"error ErrEmptyBody @1"}, flushed: 1},
+		{name: "blank row ends", lines: []string{"⏺ @relay:bob one", "", "  two"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "gap ends", lines: []string{"⏺ @relay:bob one", "#gap", "  two"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "deeper indent ends", lines: []string{"⏺ @relay:bob one", "    two"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "shallower indent ends", lines: []string{"⏺ @relay:bob one", " two"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "new bullet ends", lines: []string{"⏺ @relay:bob one", "⏺ Done.", "  two"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "bullet at the hang ends", lines: []string{"- @relay:bob one", "  - sub item"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "dash word continues", lines: []string{"⏺ @relay:bob run it with", "  --force and -v"},
+			want: []string{`relay bob "run it with --force and -v" @1`}, flushed: 1},
+		{name: "command row ends and counts", lines: []string{"⏺ @relay:bob one", "  @relay:carol two"},
+			want: []string{`relay bob "one" @1`, `relay carol "two" @2`}},
+		{name: "fence row ends", lines: []string{"⏺ @relay:bob one", "  ```", "  @relay:bob hidden", "  ```"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "block row ends", lines: []string{"⏺ @relay:bob one", `  [[RELAY]]{"to":"carol","body":"two"}[[/RELAY]]`},
+			want: []string{`relay bob "one" @1`, `relay carol "two" @2`}},
+		{name: "held until a line ends it", lines: []string{"⏺ @relay:bob one", "plain"},
+			want: []string{`relay bob "one" @1`}},
+		{name: "wide characters joined", lines: []string{"⏺ @relay:bob 日本語 🎉", "  続き ✅"},
+			want: []string{`relay bob "日本語 🎉 続き ✅" @1`}, flushed: 1},
+		{name: "thinking continues too", lines: []string{"✦ @thinking:* first", "  second"},
+			want: []string{`thinking * "first second" @1`}, flushed: 1},
+		{name: "invalid target is not held", lines: []string{"⏺ @relay:bob: hi", "  more"},
+			want: []string{"error ErrInvalidTarget @1"}},
+		{name: "too large", max: 40, lines: []string{"⏺ @relay:bob first row", "  second row that is long", "  third", "@relay:bob next"},
+			want: []string{"error ErrTooLarge @1", `relay bob "next" @4`}},
+		{name: "first row too large", max: 16, lines: []string{"⏺ @relay:bob first row", "  second", "@relay:bob ok"},
+			want: []string{"error ErrTooLarge @1", `relay bob "ok" @3`}},
+	})
+}
+
+func TestFences(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "fence hides commands", lines: []string{"```", "@relay:bob hidden", "[[RELAY]]", `{"to":"bob","body":"x"}`, "[[/RELAY]]", "```", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @7`}},
+		{name: "fence with info string", lines: []string{"```sh", "@relay:bob hidden", "```", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @4`}},
+		{name: "fence with prefixes", lines: []string{"⏺ Here is how:", "  ```go", "  @relay:bob hidden", "  ```", "⏺ @relay:bob seen"},
+			want: []string{`relay bob "seen" @5`}, flushed: 1},
+		{name: "fence in a quote", lines: []string{"> ```", "> @relay:bob hidden", "> ```", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @4`}},
+		{name: "tilde fence", lines: []string{"~~~", "@relay:bob hidden", "```", "@relay:bob hidden", "~~~", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @6`}},
+		{name: "nested: longer outer fence", lines: []string{"````markdown", "```", "@relay:bob hidden", "```", "@relay:bob hidden", "````", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @7`}},
+		{name: "info string does not close", lines: []string{"```", "```python", "@relay:bob hidden", "```", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @5`}},
+		{name: "longer closer closes", lines: []string{"```", "@relay:bob hidden", "`````", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @4`}},
+		{name: "inline code span is not a fence", lines: []string{"```@relay:bob```", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @2`}},
+		{name: "two backticks are not a fence", lines: []string{"``", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @2`}},
+		{name: "unclosed fence hides the rest", lines: []string{"```", "@relay:bob hidden", "[[RELAY]]"}},
+		{name: "fence survives flush", lines: []string{"```"}},
+		{name: "escaped fence-like marker inside", lines: []string{"```", `\@relay:bob x`, "```", "@relay:bob seen"},
+			want: []string{`relay bob "seen" @4`}},
+	})
+}
+
+func TestBlocks(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "basic", lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "all fields", lines: []string{"[[RELAY]]", `{"to":"swarm","type":"task_done","body":"done","data":{ "reason" : [1, 2] },`,
+			`"topic":"auth","correlation_id":"c1","in_reply_to":"m9"}`, "[[/RELAY]]"},
+			want: []string{`relay swarm "done" @1 type=task_done data={"reason":[1,2]} topic=auth corr=c1 reply=m9`}},
+		{name: "pretty-printed", lines: []string{"[[RELAY]]", "{", `  "to": "bob",`, `  "body": "line one\nline two"`, "}", "[[/RELAY]]"},
+			want: []string{`relay bob "line one\nline two" @1`}},
+		{name: "body kept as written", lines: []string{`[[RELAY]]{"to":"bob","body":"  indented\n"}[[/RELAY]]`},
+			want: []string{`relay bob "  indented\n" @1`}},
+		{name: "JSON on the marker line", lines: []string{`[[RELAY]] {"to":"bob",`, `"body":"hi"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "one line", lines: []string{`[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`, "@relay:carol next"},
+			want: []string{`relay bob "hi" @1`, `relay carol "next" @2`}},
+		{name: "end marker after the JSON", lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}[[/RELAY]]`, "@relay:carol next"},
+			want: []string{`relay bob "hi" @1`, `relay carol "next" @3`}},
+		{name: "end marker inside a string mid-line", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a [[/RELAY]] b"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "a [[/RELAY]] b" @1`}},
+		{name: "string ending in the marker is not the end", lines: []string{"[[RELAY]]", `{"to":"bob","body":"x[[/RELAY]]"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "x[[/RELAY]]" @1`}},
+		{name: "marker at end of an incomplete object is content", lines: []string{"[[RELAY]]", `{"to":"bob", "a":[[/RELAY]]`, "[[/RELAY]]", "@relay:bob next"},
+			want: []string{"error ErrMalformedBlock @1", `relay bob "next" @4`}},
+		{name: "text after the end marker ignored", lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}`, "[[/RELAY]] sent!"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "default type and no body with type", lines: []string{`[[RELAY]]{"to":"swarm","type":"task_start"}[[/RELAY]]`},
+			want: []string{`relay swarm "" @1 type=task_start`}},
+		{name: "data without body", lines: []string{`[[RELAY]]{"to":"bob","data":{"move":5}}[[/RELAY]]`},
+			want: []string{`relay bob "" @1 data={"move":5}`}},
+		{name: "data null is absent", lines: []string{`[[RELAY]]{"to":"bob","body":"x","data":null}[[/RELAY]]`},
+			want: []string{`relay bob "x" @1`}},
+		{name: "data any value", lines: []string{`[[RELAY]]{"to":"bob","body":"x","data":[1, "two"]}[[/RELAY]]`, `[[RELAY]]{"to":"bob","body":"x","data":7}[[/RELAY]]`},
+			want: []string{`relay bob "x" @1 data=[1,"two"]`, `relay bob "x" @2 data=7`}},
+		{name: "wide characters and emoji", lines: []string{`[[RELAY]]{"to":"bob","body":"日本語 🎉 \u2705"}[[/RELAY]]`},
+			want: []string{`relay bob "日本語 🎉 ✅" @1`}},
+		{name: "claude indents under the bullet", lines: []string{"⏺ [[RELAY]]", "  {", `    "to": "bob",`, `    "body": "hi"`, "  }", "  [[/RELAY]]", "⏺ @relay:carol next"},
+			want: []string{`relay bob "hi" @1`, `relay carol "next" @7`}, flushed: 1},
+		{name: "quoted on every line", lines: []string{"> [[RELAY]]", `> {"to":"bob",`, `> "body":"hi"}`, "> [[/RELAY]]"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "box borders on every line", lines: []string{"│ [[RELAY]]                  │", `│ {"to":"bob","body":"hi"}   │`, "│ [[/RELAY]]                 │"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "wrapped long string joined", lines: []string{"⏺ [[RELAY]]", `  {"to":"bob","body":"this is a long body that`, `  the CLI wrapped at the width"}`, "  [[/RELAY]]"},
+			want: []string{`relay bob "this is a long body that the CLI wrapped at the width" @1`}},
+		{name: "wrapped string ending in the marker", lines: []string{"[[RELAY]]", `{"to":"bob","body":"see [[/RELAY]]`, `more"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "see [[/RELAY]] more" @1`}},
+		{name: "line numbers: block line is its start", lines: []string{"x", "#gap", "[[RELAY]]", "#gap", `{"to":"bob","body":"hi"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "hi" @3`}},
+		{name: "block then inline on the next line", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"}`, "[[/RELAY]]", "@relay:carol b"},
+			want: []string{`relay bob "a" @1`, `relay carol "b" @4`}},
+		{name: "inline then block", lines: []string{"@relay:carol b", "[[RELAY]]", `{"to":"bob","body":"a"}`, "[[/RELAY]]"},
+			want: []string{`relay carol "b" @1`, `relay bob "a" @2`}},
+		{name: "prose after the marker is not a block", lines: []string{"[[RELAY]] blocks carry JSON", "@relay:bob next"},
+			want: []string{`relay bob "next" @2`}},
+		{name: "stray end marker is text", lines: []string{"[[/RELAY]]", "@relay:bob next"},
+			want: []string{`relay bob "next" @2`}},
+		{name: "empty one-line block is text", lines: []string{"[[RELAY]][[/RELAY]]"}},
+		{name: "escape sequences in block lines", lines: []string{"\x1b[2m[[RELAY]]\x1b[0m", "\x1b[36m{\"to\":\"bob\",\"body\":\"hi\"}\x1b[0m", "\x1b[2m[[/RELAY]]\x1b[0m"},
+			want: []string{`relay bob "hi" @1`}},
+	})
+}
+
+func TestBlockErrors(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "malformed JSON, then a command", lines: []string{"[[RELAY]]", `{"to":"bob","body":}`, "[[/RELAY]]", "@relay:bob next"},
+			want: []string{"error ErrMalformedBlock @1", `relay bob "next" @4`}},
+		{name: "not an object", lines: []string{"[[RELAY]]", `["to","bob"]`, "[[/RELAY]]"},
+			want: []string{"error ErrMalformedBlock @1"}},
+		{name: "two objects", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"}`, `{"to":"bob","body":"b"}`, "[[/RELAY]]"},
+			want: []string{"error ErrMalformedBlock @1"}},
+		{name: "text after the object", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"} thanks`, "[[/RELAY]]"},
+			want: []string{"error ErrMalformedBlock @1"}},
+		{name: "empty", lines: []string{"[[RELAY]]", "[[/RELAY]]"},
+			want: []string{"error ErrMalformedBlock @1"}},
+		{name: "missing to", lines: []string{`[[RELAY]]{"body":"hi"}[[/RELAY]]`},
+			want: []string{"error ErrMalformedBlock @1"}},
+		{name: "invalid to", lines: []string{`[[RELAY]]{"to":"bob smith","body":"hi"}[[/RELAY]]`, `[[RELAY]]{"to":"","body":"hi"}[[/RELAY]]`},
+			want: []string{"error ErrInvalidTarget @1", "error ErrInvalidTarget @2"}},
+		{name: "wrong types", lines: []string{
+			`[[RELAY]]{"to":7,"body":"hi"}[[/RELAY]]`, `[[RELAY]]{"to":"bob","body":{"a":1}}[[/RELAY]]`,
+			`[[RELAY]]{"to":"bob","body":"x","type":null}[[/RELAY]]`, `[[RELAY]]{"to":"bob","body":"x","topic":["a"]}[[/RELAY]]`,
+			`[[RELAY]]{"to":"bob","body":"x","correlation_id":1}[[/RELAY]]`, `[[RELAY]]{"to":"bob","body":"x","in_reply_to":true}[[/RELAY]]`},
+			want: []string{"error ErrMalformedBlock @1", "error ErrMalformedBlock @2", "error ErrMalformedBlock @3",
+				"error ErrMalformedBlock @4", "error ErrMalformedBlock @5", "error ErrMalformedBlock @6"}},
+		{name: "unknown field", lines: []string{`[[RELAY]]{"to":"bob","message":"hi"}[[/RELAY]]`},
+			want: []string{"error ErrMalformedBlock @1"}},
+		{name: "message with nothing to say", lines: []string{`[[RELAY]]{"to":"bob"}[[/RELAY]]`, `[[RELAY]]{"to":"bob","type":"message","body":""}[[/RELAY]]`},
+			want: []string{"error ErrEmptyBody @1", "error ErrEmptyBody @2"}},
+		{name: "oversized, then commands", max: 64, lines: []string{"[[RELAY]]", `{"to":"bob",`, `"body":"` + strings.Repeat("x", 100) + `",`,
+			`"topic":"` + strings.Repeat("y", 100) + `"}`, "[[/RELAY]]", "@relay:bob next", `[[RELAY]]{"to":"bob","body":"small"}[[/RELAY]]`},
+			want: []string{"error ErrTooLarge @1", `relay bob "next" @6`, `relay bob "small" @7`}},
+		{name: "oversized on one line", max: 64, lines: []string{`[[RELAY]]{"to":"bob","body":"` + strings.Repeat("x", 100) + `"}[[/RELAY]]`, "@relay:bob next"},
+			want: []string{"error ErrTooLarge @1", `relay bob "next" @2`}},
+		{name: "oversized with a string marker mid-line", max: 64, lines: []string{"[[RELAY]]", `{"to":"bob","body":"` + strings.Repeat("x", 100) + ` [[/RELAY]] still in"}`, "@relay:bob not a command: inside the block", "[[/RELAY]]", "@relay:bob next"},
+			want: []string{"error ErrTooLarge @1", `relay bob "not a command: inside the block" @3`, `relay bob "next" @5`}},
+		{name: "exactly at the limit", max: 24, lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}`, "[[/RELAY]]"},
+			want: []string{"error ErrTooLarge @1"}},
+		{name: "just under the limit", max: 25, lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "hi" @1`}},
+		{name: "unterminated at flush", lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}`},
+			want: []string{"error ErrUnterminatedBlock @1"}, flushed: 1},
+		{name: "oversized and unterminated reports once", max: 8, lines: []string{"[[RELAY]]", `{"to":"bob","body":"hi"}`},
+			want: []string{"error ErrTooLarge @1"}},
+		{name: "new block ends an unterminated one", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"}`, "[[RELAY]]", `{"to":"bob","body":"b"}`, "[[/RELAY]]"},
+			want: []string{"error ErrUnterminatedBlock @1", `relay bob "b" @3`}},
+		{name: "inline ends an unterminated one", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"}`, "@relay:carol b", "[[/RELAY]]"},
+			want: []string{"error ErrUnterminatedBlock @1", `relay carol "b" @3`}},
+		{name: "errors then valid commands", lines: []string{"[[RELAY]]", "not json", "[[/RELAY]]", `[[RELAY]]{"to":"bob"}[[/RELAY]]`, "@relay:bob,", `[[RELAY]]{"to":"bob","body":"ok"}[[/RELAY]]`, "@relay:bob fine"},
+			want: []string{"error ErrMalformedBlock @1", "error ErrEmptyBody @4", "error ErrInvalidTarget @5", `relay bob "ok" @6`, `relay bob "fine" @7`}},
+	})
+}
+
+func TestPending(t *testing.T) {
+	p := New(Options{})
+	if evs := p.Feed(1, "@relay:bob now"); len(evs) != 1 || p.Pending() {
+		t.Fatalf("command not under a bullet: %d events, Pending %v; want 1 event, not pending", len(evs), p.Pending())
+	}
+	if evs := p.Feed(2, "⏺ @relay:bob held"); len(evs) != 0 || !p.Pending() {
+		t.Fatalf("command under a bullet: %d events, Pending %v; want 0 events, pending", len(evs), p.Pending())
+	}
+	if evs := p.Feed(3, "  more"); len(evs) != 0 || !p.Pending() {
+		t.Fatalf("continuation: %d events, Pending %v; want 0 events, pending", len(evs), p.Pending())
+	}
+	evs := p.Flush()
+	if len(evs) != 1 || evs[0].Command == nil || evs[0].Command.Body != "held more" || p.Pending() {
+		t.Fatalf("Flush = %v, Pending %v; want the held command with body %q", evs, p.Pending(), "held more")
+	}
+	if evs := p.Flush(); len(evs) != 0 {
+		t.Fatalf("second Flush = %v, want nothing", evs)
+	}
+	p.Feed(4, "[[RELAY]]")
+	if p.Pending() {
+		t.Fatalf("an open block counts as pending")
+	}
+}
+
+func TestSource(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"inline", []string{"  $ @relay:bob hi"}, "  $ @relay:bob hi"},
+		{"inline without escapes", []string{"\x1b[1m@relay:bob hi\x1b[0m"}, "@relay:bob hi"},
+		{"continued", []string{"⏺ @relay:bob a", "  b"}, "⏺ @relay:bob a\n  b"},
+		{"block", []string{"⏺ [[RELAY]]", `  {"to":"bob",`, `  "body":"hi"}`, "  [[/RELAY]]"}, "[[RELAY]]\n{\"to\":\"bob\",\n\"body\":\"hi\"}\n[[/RELAY]]"},
+		{"one-line block", []string{`[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`}, `[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fed, flushed := feedAll(New(Options{}), tc.lines)
+			evs := append(fed, flushed...)
+			if len(evs) != 1 || evs[0].Command == nil {
+				t.Fatalf("events %v, want one command", evs)
+			}
+			if got := evs[0].Command.Source; got != tc.want {
+				t.Errorf("Source = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMarshalJSON(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"inline", []string{"@relay:bob <b> & 🎉"},
+			`{"kind":"relay","to":"bob","type":"message","body":"<b> & 🎉","line":1}`},
+		{"thinking", []string{"@thinking:* hmm"},
+			`{"kind":"thinking","to":"*","type":"message","body":"hmm","line":1}`},
+		{"block with everything", []string{`[[RELAY]]{"to":"swarm","type":"heartbeat","body":"b","data":{"status": "idle"},"topic":"t","correlation_id":"c","in_reply_to":"r"}[[/RELAY]]`},
+			`{"kind":"relay","to":"swarm","type":"heartbeat","body":"b","data":{"status":"idle"},"topic":"t","correlation_id":"c","in_reply_to":"r","line":1}`},
+		{"empty fields omitted", []string{`[[RELAY]]{"to":"swarm","type":"task_start"}[[/RELAY]]`},
+			`{"kind":"relay","to":"swarm","type":"task_start","body":"","line":1}`},
+		{"error", []string{"x", "@relay:bob"},
+			`{"error":"empty relay message: nothing after @relay:bob","line":2}`},
+		{"malformed", []string{"[[RELAY]]", `{"to":"bob","body":}`, "[[/RELAY]]"},
+			`{"error":"malformed relay block: invalid character '}' looking for beginning of value","line":1}`},
+		{"unknown field", []string{`[[RELAY]]{"to":"bob","from":"alice","body":"x"}[[/RELAY]]`},
+			`{"error":"malformed relay block: unknown field \"from\" (fields: to, type, body, data, topic, correlation_id, in_reply_to)","line":1}`},
+		{"unterminated", []string{"[[RELAY]]"},
+			`{"error":"unterminated relay block","line":1}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fed, flushed := feedAll(New(Options{}), tc.lines)
+			evs := append(fed, flushed...)
+			if len(evs) != 1 {
+				t.Fatalf("%d events, want 1", len(evs))
+			}
+			b, err := evs[0].MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tc.want {
+				t.Errorf("MarshalJSON =\n  %s\nwant\n  %s", b, tc.want)
+			}
+			var buf strings.Builder
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(evs[0]); err != nil || buf.String() != tc.want+"\n" {
+				t.Errorf("json.Encoder = %q, %v; want the same", buf.String(), err)
+			}
+		})
+	}
+	if _, err := json.Marshal(Event{}); err == nil {
+		t.Errorf("marshalling an empty event succeeded")
+	}
+}
+
+func TestParseError(t *testing.T) {
+	_, flushed := feedAll(New(Options{}), []string{"a", "b", "[[RELAY]]"})
+	if len(flushed) != 1 || flushed[0].Err == nil {
+		t.Fatalf("Flush = %v, want one error", flushed)
+	}
+	var err error = flushed[0].Err
+	if got, want := err.Error(), "line 3: unterminated relay block"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if !errors.Is(err, ErrUnterminatedBlock) {
+		t.Errorf("errors.Is(%v, ErrUnterminatedBlock) = false", err)
+	}
+	var pe *ParseError
+	if !errors.As(fmt.Errorf("agent bob: %w", err), &pe) || pe.Line != 3 {
+		t.Errorf("errors.As through a wrap failed: %v", pe)
+	}
+}
+
+func TestValidName(t *testing.T) {
+	valid := []string{"*", "swarm", "human", "a", "A1", "bob", "x.y_z-1", "0", strings.Repeat("n", 64)}
+	invalid := []string{"", "**", "-a", "_a", ".a", "a b", "a/b", "a:b", "bob,", "é", "a\n", strings.Repeat("n", 65), "@bob"}
+	for _, s := range valid {
+		if !ValidName(s) {
+			t.Errorf("ValidName(%q) = false, want true", s)
+		}
+	}
+	for _, s := range invalid {
+		if ValidName(s) {
+			t.Errorf("ValidName(%q) = true, want false", s)
+		}
+	}
+}
+
+func TestKindString(t *testing.T) {
+	for k, want := range map[Kind]string{KindRelay: "relay", KindThinking: "thinking", Kind(0): "Kind(0)"} {
+		if got := k.String(); got != want {
+			t.Errorf("Kind(%d).String() = %q, want %q", int(k), got, want)
+		}
+	}
+}

@@ -38,10 +38,13 @@ type Command struct {
 	To string
 	// Type is "message" unless a block says otherwise.
 	Type string
-	// Body is the message text, trimmed.
+	// Body is the message text: trimmed for inline commands, as written in
+	// a block.
 	Body string
 	// Data is the block's data field, compacted; nil when absent or null.
-	Data          json.RawMessage
+	Data json.RawMessage
+	// Topic, CorrelationID and InReplyTo come from a block's topic,
+	// correlation_id and in_reply_to fields; empty for inline commands.
 	Topic         string
 	CorrelationID string
 	InReplyTo     string

@@ -2,8 +2,11 @@ package parser
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // heldBytes is the memory the parser holds for unfinished commands.
@@ -76,4 +79,40 @@ func FuzzParser(f *testing.F) {
 			t.Fatalf("after Flush: Pending %v, holding %d bytes", p.Pending(), p.heldBytes())
 		}
 	})
+}
+
+// TestOversizedBoundedMemory: a block or bullet command far over MaxBlock is
+// skipped without being buffered, and parsing goes on after it.
+func TestOversizedBoundedMemory(t *testing.T) {
+	row := `"` + strings.Repeat("x", 98) + `",`
+	p := New(Options{}) // 1 MiB
+	n := int64(1)
+	var evs []Event
+	evs = append(evs, p.Feed(n, `[[RELAY]]{"to":"bob","body":"big","data":[`)...)
+	for range 40_000 { // about 4 MB
+		n++
+		evs = append(evs, p.Feed(n, row)...)
+		if held := p.heldBytes(); held > DefaultMaxBlock+len(blockOpen)+len(row) {
+			t.Fatalf("holding %d bytes after line %d", held, n)
+		}
+	}
+	evs = append(evs, p.Feed(n+1, `"end"]}`)...)
+	evs = append(evs, p.Feed(n+2, "[[/RELAY]]")...)
+	evs = append(evs, p.Feed(n+3, "⏺ @relay:bob "+strings.Repeat("y", 100))...)
+	for i := range 20_000 { // about 2 MB of continuation rows
+		evs = append(evs, p.Feed(n+4+int64(i), "  "+strings.Repeat("z", 100))...)
+		if held := p.heldBytes(); held > DefaultMaxBlock+200 {
+			t.Fatalf("holding %d bytes in a bullet command", held)
+		}
+	}
+	evs = append(evs, p.Feed(n+30_000, "@relay:bob after")...)
+	evs = append(evs, p.Flush()...)
+	var got []string
+	for _, e := range evs {
+		got = append(got, describe(e))
+	}
+	want := []string{"error ErrTooLarge @1", fmt.Sprintf("error ErrTooLarge @%d", n+3), fmt.Sprintf(`relay bob "after" @%d`, n+30_000)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("events (-want +got):\n%s", diff)
+	}
 }

@@ -78,7 +78,8 @@ func (p *Parser) Feed(n int64, text string) []Event {
 // Flush ends the input as far as anything held back is concerned, because
 // the output ended or went quiet: it returns a held bullet command (or its
 // error) and reports an open block as unterminated. An open code fence stays
-// open.
+// open: an agent pausing in the middle of a code block is common, and
+// closing the fence early would turn its closing line into an opening one.
 func (p *Parser) Flush() []Event {
 	var out []Event
 	if p.held.active {
@@ -182,7 +183,8 @@ func (p *Parser) continues(n int64, line string) bool {
 // command, block or fence of its own, and so cannot continue a body.
 func startsSomething(r string) bool {
 	return strings.HasPrefix(r, relayMarker) || strings.HasPrefix(r, thinkingMarker) ||
-		strings.HasPrefix(r, blockOpen) || strings.HasPrefix(r, "```") || strings.HasPrefix(r, "~~~")
+		strings.HasPrefix(r, blockOpen) || strings.HasPrefix(r, blockClose) ||
+		strings.HasPrefix(r, "```") || strings.HasPrefix(r, "~~~")
 }
 
 // extend adds a continuation row to the held command.
@@ -246,7 +248,7 @@ func invalidTarget(line int64, to string) *ParseError {
 		to = to[:77] + "..."
 	}
 	return newError(line, ErrInvalidTarget, strconv.Quote(to)+
-		` (want a name of up to 64 letters, digits, "_", "." or "-" starting with a letter or digit, "*" or "swarm")`)
+		` is not an agent name ([A-Za-z0-9][A-Za-z0-9_.-]{0,63}), "*" or "swarm"`)
 }
 
 func tooLarge(line int64, max int) *ParseError {

@@ -1,0 +1,132 @@
+package bus
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+)
+
+// Agent process states the supervisor records. Other values are allowed;
+// only AgentRunning counts as alive.
+const (
+	AgentStarting   = "starting"
+	AgentRunning    = "running"
+	AgentRestarting = "restarting"
+	AgentStopped    = "stopped"
+	AgentExited     = "exited"
+)
+
+// Agent is a registered agent: a name messages can be addressed to.
+type Agent struct {
+	Name     string
+	Cmd      string
+	State    string // AgentRunning, AgentStopped, … (free-form)
+	Reason   string // why it is in State, e.g. "exit status 1"
+	Pid      int
+	Restarts int
+	Started  time.Time // when it last entered AgentRunning
+	Updated  time.Time
+}
+
+// Alive reports whether the agent is recorded as running and, when a pid
+// is known, that process still exists on this machine. A swarm that was
+// killed leaves its agents recorded as running; the pid check catches that.
+func (a Agent) Alive() bool {
+	if a.State != AgentRunning {
+		return false
+	}
+	if a.Pid <= 0 {
+		return true
+	}
+	err := syscall.Kill(a.Pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// RegisterAgent adds a or replaces the agent with the same name. Messages
+// to the name are queued from then on.
+func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
+	if err := ValidName(a.Name); err != nil {
+		return fmt.Errorf("register agent: %w", err)
+	}
+	now := time.Now()
+	_, err := b.w.ExecContext(ctx, `INSERT INTO agents (name, cmd, state, reason, pid, restarts, started_ms, updated_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET cmd = excluded.cmd, state = excluded.state, reason = excluded.reason,
+			pid = excluded.pid, restarts = excluded.restarts, started_ms = excluded.started_ms, updated_ms = excluded.updated_ms`,
+		a.Name, a.Cmd, a.State, a.Reason, a.Pid, a.Restarts, msOrZero(a.Started), ms(now))
+	if err != nil {
+		return fmt.Errorf("register agent %s: %w", a.Name, err)
+	}
+	b.notify()
+	return nil
+}
+
+// SetAgentState records the process state of a registered agent. Entering
+// AgentRunning also sets Started to now.
+func (b *Bus) SetAgentState(ctx context.Context, name, state, reason string, pid int) error {
+	now := ms(time.Now())
+	res, err := b.w.ExecContext(ctx, `UPDATE agents SET state = ?1, reason = ?2, pid = ?3, updated_ms = ?4,
+		started_ms = CASE WHEN ?1 = 'running' AND state != 'running' THEN ?4 ELSE started_ms END
+		WHERE name = ?5`, state, reason, pid, now, name)
+	if err != nil {
+		return fmt.Errorf("set agent %s state: %w", name, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("set agent %s state: %w %q", name, ErrUnknownAgent, name)
+	}
+	b.notify()
+	return nil
+}
+
+const agentCols = `name, cmd, state, reason, pid, restarts, started_ms, updated_ms`
+
+func scanAgent(s scanner) (Agent, error) {
+	var a Agent
+	var started, updated int64
+	if err := s.Scan(&a.Name, &a.Cmd, &a.State, &a.Reason, &a.Pid, &a.Restarts, &started, &updated); err != nil {
+		return Agent{}, err
+	}
+	a.Started, a.Updated = fromMS(started), fromMS(updated)
+	return a, nil
+}
+
+// Agents returns the registered agents by name.
+func (b *Bus) Agents(ctx context.Context) ([]Agent, error) {
+	rows, err := b.r.QueryContext(ctx, `SELECT `+agentCols+` FROM agents ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("agents: %w", err)
+	}
+	defer rows.Close()
+	var out []Agent
+	for rows.Next() {
+		a, err := scanAgent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("agents: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Agent returns the registered agent name, or an error wrapping
+// ErrUnknownAgent.
+func (b *Bus) Agent(ctx context.Context, name string) (Agent, error) {
+	a, err := scanAgent(b.r.QueryRowContext(ctx, `SELECT `+agentCols+` FROM agents WHERE name = ?`, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Agent{}, fmt.Errorf("%w %q", ErrUnknownAgent, name)
+	}
+	if err != nil {
+		return Agent{}, fmt.Errorf("agent %s: %w", name, err)
+	}
+	return a, nil
+}
+
+func msOrZero(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return ms(t)
+}

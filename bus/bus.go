@@ -1,0 +1,269 @@
+package bus
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Options configures Open.
+type Options struct {
+	// Dir is the bus directory (usually .swarm). It is created with mode
+	// 0700 if missing; the database inside is created with mode 0600.
+	Dir string
+	// BusyTimeout is how long a write waits for another process's write
+	// transaction to finish. Default 5 s.
+	BusyTimeout time.Duration
+	// PollInterval is how often a subscribed Bus checks for writes made by
+	// other connections or processes. Default 20 ms.
+	PollInterval time.Duration
+	// ReadConns is the size of the read connection pool. Default 4.
+	ReadConns int
+}
+
+// Bus is an open bus database. Create it with Open and release it with Close.
+type Bus struct {
+	dir  string
+	path string
+	opts Options
+	w    *sql.DB // the single writer connection, transactions BEGIN IMMEDIATE
+	r    *sql.DB // read pool
+	st   statements
+
+	mu       sync.Mutex
+	closed   bool
+	subs     map[chan struct{}]struct{}
+	pollStop context.CancelFunc
+	pollDone chan struct{}
+}
+
+// File and directory names inside the bus directory.
+const (
+	dbName   = "bus.db"
+	blobsDir = "blobs"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migrations returns the schema migrations in order; the schema version of
+// a database is the number of migrations applied to it.
+func migrations() []string {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		panic(err) // the pattern is a constant
+	}
+	sort.Strings(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		b, err := migrationFS.ReadFile(n)
+		if err != nil {
+			panic(err) // embedded at build time
+		}
+		out[i] = string(b)
+	}
+	return out
+}
+
+// SchemaVersion is the schema version this build writes.
+var SchemaVersion = len(migrations())
+
+// Open opens (creating if needed) the bus in opts.Dir, migrating an older
+// schema. A database written by a newer swarm fails with ErrSchemaTooNew and
+// a file that is not a SQLite database with ErrCorrupt.
+func Open(opts Options) (*Bus, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("open bus: no directory given")
+	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 5 * time.Second
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = 20 * time.Millisecond
+	}
+	if opts.ReadConns <= 0 {
+		opts.ReadConns = 4
+	}
+	if err := os.MkdirAll(opts.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open bus: %w", err)
+	}
+	path := filepath.Join(opts.Dir, dbName)
+	// SQLite would create the file 0644; create it first so it is private.
+	// The -wal and -shm files inherit the database file's mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open bus: %w", err)
+	}
+	f.Close()
+
+	b := &Bus{dir: opts.Dir, path: path, opts: opts, subs: map[chan struct{}]struct{}{}}
+	dsn := path + "?_busy_timeout=" + strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10) +
+		"&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
+	if b.w, err = sql.Open("sqlite", dsn+"&_txlock=immediate"); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	b.w.SetMaxOpenConns(1)
+	b.w.SetMaxIdleConns(1)
+	if b.r, err = sql.Open("sqlite", dsn+"&_query_only=1"); err != nil {
+		b.w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	b.r.SetMaxOpenConns(opts.ReadConns)
+	b.r.SetMaxIdleConns(opts.ReadConns)
+
+	ctx, cancel := context.WithTimeout(context.Background(), opts.BusyTimeout+5*time.Second)
+	defer cancel()
+	if err := b.migrate(ctx); err != nil {
+		b.w.Close()
+		b.r.Close()
+		return nil, err
+	}
+	if err := b.prepareStatements(ctx); err != nil {
+		b.st.close()
+		b.w.Close()
+		b.r.Close()
+		return nil, b.openErr(err)
+	}
+	return b, nil
+}
+
+// migrate brings the schema up to SchemaVersion in one transaction.
+func (b *Bus) migrate(ctx context.Context) error {
+	migs := migrations()
+	tx, err := b.w.BeginTx(ctx, nil)
+	if err != nil {
+		return b.openErr(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`); err != nil {
+		return b.openErr(err)
+	}
+	version := 0
+	var v string
+	switch err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return b.openErr(err)
+	default:
+		if version, err = strconv.Atoi(v); err != nil {
+			return fmt.Errorf("open %s: schema version %q is not a number: %w", b.path, v, ErrCorrupt)
+		}
+	}
+	if version > len(migs) {
+		return fmt.Errorf("open %s: %w: the file has schema version %d, this swarm knows up to %d; upgrade swarm",
+			b.path, ErrSchemaTooNew, version, len(migs))
+	}
+	if version == len(migs) {
+		return nil
+	}
+	for i := version; i < len(migs); i++ {
+		if _, err := tx.ExecContext(ctx, migs[i]); err != nil {
+			return fmt.Errorf("open %s: migrate to schema version %d: %w", b.path, i+1, b.openErr(err))
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('schema_version', ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(len(migs))); err != nil {
+		return b.openErr(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return b.openErr(err)
+	}
+	return nil
+}
+
+// openErr turns SQLite's "not a database" and "malformed" codes into
+// ErrCorrupt with the file name, so the user learns which file is bad.
+func (b *Bus) openErr(err error) error {
+	if isCorrupt(err) {
+		return fmt.Errorf("open %s: %w (%v)", b.path, ErrCorrupt, err)
+	}
+	return fmt.Errorf("open %s: %w", b.path, err)
+}
+
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return true
+	}
+	return false
+}
+
+// Dir returns the bus directory.
+func (b *Bus) Dir() string { return b.dir }
+
+// Close stops the change poller and closes the database. Subscription
+// channels are not closed; they simply receive nothing more.
+func (b *Bus) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	stop, done := b.pollStop, b.pollDone
+	b.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
+	return errors.Join(b.st.close(), b.r.Close(), b.w.Close())
+}
+
+// write runs fn in one IMMEDIATE transaction on the writer connection and
+// wakes subscribers if fn reports a change and the commit succeeds.
+func (b *Bus) write(ctx context.Context, fn func(tx *sql.Tx) (changed bool, err error)) error {
+	tx, err := b.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	changed, err := fn(tx)
+	if err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if changed {
+		b.notify()
+	}
+	return nil
+}
+
+// read runs fn in one read transaction so that its queries see one snapshot.
+func (b *Bus) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := b.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// ms converts t to the Unix milliseconds stored in the database.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMS converts stored Unix milliseconds back to a local time; zero stays
+// the zero time.
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}

@@ -1,0 +1,213 @@
+package bus
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// DeliveryState is where one message stands with one recipient.
+type DeliveryState int
+
+// Delivery states. Queued and Injected are open (the message is pending);
+// the others are final.
+const (
+	DeliveryQueued    DeliveryState = iota // stored, not yet typed into the recipient
+	DeliveryInjected                       // typed in, confirmation not seen yet
+	DeliveryConfirmed                      // the recipient has it
+	DeliveryFailed                         // gave up (unknown recipient, retries exhausted, …); the author was told
+	DeliveryExpired                        // TTL passed before confirmation
+)
+
+var deliveryStateNames = [...]string{"queued", "injected", "confirmed", "failed", "expired"}
+
+// String returns "queued", "injected", "confirmed", "failed" or "expired".
+func (s DeliveryState) String() string {
+	if s < 0 || int(s) >= len(deliveryStateNames) {
+		return fmt.Sprintf("DeliveryState(%d)", int(s))
+	}
+	return deliveryStateNames[s]
+}
+
+// ParseDeliveryState is the inverse of DeliveryState.String.
+func ParseDeliveryState(s string) (DeliveryState, error) {
+	for i, n := range deliveryStateNames {
+		if n == s {
+			return DeliveryState(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown delivery state %q", s)
+}
+
+// Delivery is the state of one message for one recipient.
+type Delivery struct {
+	MessageID string
+	Recipient string
+	State     DeliveryState
+	Attempts  int // how many times it was injected
+	Updated   time.Time
+	Error     string // why it failed
+}
+
+// scanDelivery reads seq, recipient, state, attempts, updated_ms, error.
+func scanDelivery(s scanner, seq *int64) (Delivery, error) {
+	var d Delivery
+	var state string
+	var updated int64
+	if err := s.Scan(seq, &d.Recipient, &state, &d.Attempts, &updated, &d.Error); err != nil {
+		return Delivery{}, err
+	}
+	st, err := ParseDeliveryState(state)
+	if err != nil {
+		return Delivery{}, err
+	}
+	d.State, d.Updated = st, fromMS(updated)
+	return d, nil
+}
+
+// Pending returns up to limit messages waiting for recipient (queued or
+// injected, not yet confirmed) in seq order, each with only recipient's
+// delivery in Deliveries. Messages whose TTL has passed are marked expired
+// and skipped. limit <= 0 means all.
+func (b *Bus) Pending(ctx context.Context, recipient string, limit int) ([]Message, error) {
+	var out []Message
+	after := int64(0)
+	for {
+		want := limit - len(out)
+		if limit <= 0 {
+			want = -1
+		}
+		var page []Message
+		err := b.read(ctx, func(tx *sql.Tx) error {
+			rows, err := tx.QueryContext(ctx, `SELECT `+messageCols+`, d.recipient, d.state, d.attempts, d.updated_ms, d.error
+				FROM deliveries d JOIN messages m ON m.seq = d.seq
+				WHERE d.recipient = ? AND d.state IN ('queued', 'injected') AND d.seq > ?
+				ORDER BY d.seq LIMIT ?`, recipient, after, want)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var d Delivery
+				var state string
+				var updated int64
+				m, err := b.scanMessage(rows, &d.Recipient, &state, &d.Attempts, &updated, &d.Error)
+				if err != nil {
+					return err
+				}
+				if d.State, err = ParseDeliveryState(state); err != nil {
+					return err
+				}
+				d.MessageID, d.Updated = m.ID, fromMS(updated)
+				m.Deliveries = []Delivery{d}
+				page = append(page, m)
+			}
+			return rows.Err()
+		})
+		if err != nil {
+			return nil, fmt.Errorf("pending for %s: %w", recipient, err)
+		}
+		now := time.Now()
+		var expired []Message
+		for _, m := range page {
+			if m.TTL > 0 && !now.Before(m.Time.Add(m.TTL)) {
+				expired = append(expired, m)
+				continue
+			}
+			out = append(out, m)
+		}
+		if len(expired) == 0 || len(page) == 0 {
+			return out, nil
+		}
+		if err := b.expire(ctx, recipient, expired, now); err != nil {
+			return nil, fmt.Errorf("pending for %s: %w", recipient, err)
+		}
+		after = page[len(page)-1].Seq
+		if limit > 0 && len(out) >= limit {
+			return out, nil
+		}
+	}
+}
+
+// expire marks recipient's open deliveries of ms expired.
+func (b *Bus) expire(ctx context.Context, recipient string, msgs []Message, now time.Time) error {
+	return b.write(ctx, func(tx *sql.Tx) (bool, error) {
+		for _, m := range msgs {
+			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = 'expired', updated_ms = ?, error = 'expired'
+				WHERE seq = ? AND recipient = ? AND state IN ('queued', 'injected')`, ms(now), m.Seq, recipient); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+}
+
+// MarkInjected records that msgID was typed into recipient's terminal:
+// the delivery becomes injected and its attempt count grows by one.
+func (b *Bus) MarkInjected(ctx context.Context, msgID, recipient string) error {
+	return b.markDelivery(ctx, msgID, recipient, DeliveryInjected, "")
+}
+
+// MarkConfirmed records that recipient has msgID. Confirming twice is a
+// no-op.
+func (b *Bus) MarkConfirmed(ctx context.Context, msgID, recipient string) error {
+	return b.markDelivery(ctx, msgID, recipient, DeliveryConfirmed, "")
+}
+
+// MarkFailed gives up delivering msgID to recipient and, in the same
+// transaction, queues a notice from swarm to the author naming the
+// recipient and reason. Failing twice is a no-op.
+func (b *Bus) MarkFailed(ctx context.Context, msgID, recipient, reason string) error {
+	return b.markDelivery(ctx, msgID, recipient, DeliveryFailed, reason)
+}
+
+func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to DeliveryState, reason string) error {
+	now := time.Now()
+	err := b.write(ctx, func(tx *sql.Tx) (bool, error) {
+		m, err := b.messageByID(ctx, tx, msgID)
+		if err != nil {
+			return false, err
+		}
+		var cur *Delivery
+		for i := range m.Deliveries {
+			if m.Deliveries[i].Recipient == recipient {
+				cur = &m.Deliveries[i]
+			}
+		}
+		if cur == nil {
+			return false, fmt.Errorf("no delivery to %s: %w", recipient, ErrNotFound)
+		}
+		open := cur.State == DeliveryQueued || cur.State == DeliveryInjected
+		if !open {
+			if cur.State == to && to != DeliveryInjected {
+				return false, nil // already done
+			}
+			return false, fmt.Errorf("delivery to %s is already %s: %w", recipient, cur.State, ErrDeliveryFinal)
+		}
+		attempts := cur.Attempts
+		if to == DeliveryInjected {
+			attempts++
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, attempts = ?, updated_ms = ?, error = ?
+			WHERE seq = ? AND recipient = ?`, to.String(), attempts, ms(now), reason, m.Seq, recipient); err != nil {
+			return false, err
+		}
+		if to != DeliveryFailed {
+			return true, nil
+		}
+		if n, ok := failureNotice(m, recipient, reason); ok {
+			if err := b.prepare(&n, now); err != nil {
+				return false, err
+			}
+			if err := b.insert(ctx, tx, []Message{n}, now); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("mark #%s %s for %s: %w", ShortID(msgID), to, recipient, err)
+	}
+	return nil
+}

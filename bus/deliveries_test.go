@@ -1,0 +1,265 @@
+package bus
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func bodies(ms []Message) []string {
+	out := []string{}
+	for _, m := range ms {
+		out = append(out, m.Body)
+	}
+	return out
+}
+
+func pendingBodies(t *testing.T, b *Bus, who string, limit int) []string {
+	t.Helper()
+	p, err := b.Pending(ctx, who, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range p {
+		if len(m.Deliveries) != 1 || m.Deliveries[0].Recipient != who {
+			t.Fatalf("pending message %s has deliveries %+v", m.Body, m.Deliveries)
+		}
+	}
+	return bodies(p)
+}
+
+func TestPendingLifecycle(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "bob", "carol")
+	var ids []string
+	for i := range 4 {
+		ids = append(ids, publish(t, b, Message{From: "alice", To: "bob", Body: fmt.Sprint(i)}).ID)
+	}
+	publish(t, b, Message{From: "alice", To: "carol", Body: "for carol"})
+	if diff := cmp.Diff([]string{"0", "1", "2", "3"}, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+	if diff := cmp.Diff([]string{"0", "1"}, pendingBodies(t, b, "bob", 2)); diff != "" {
+		t.Error(diff)
+	}
+
+	// Injected stays pending (not confirmed yet) and counts attempts.
+	for range 2 {
+		if err := b.MarkInjected(ctx, ids[0], "bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _ := b.Pending(ctx, "bob", 1)
+	if d := p[0].Deliveries[0]; d.State != DeliveryInjected || d.Attempts != 2 {
+		t.Errorf("after two injections: %+v", d)
+	}
+	if err := b.MarkConfirmed(ctx, ids[0], "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkConfirmed(ctx, ids[0], "bob"); err != nil {
+		t.Errorf("confirming twice: %v", err)
+	}
+	if err := b.MarkConfirmed(ctx, ids[1], "bob"); err != nil { // confirmation seen without an injection record
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"2", "3"}, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+	m, _ := b.Message(ctx, ids[0])
+	if d := m.Deliveries[0]; d.State != DeliveryConfirmed || d.Attempts != 2 {
+		t.Errorf("confirmed delivery: %+v", d)
+	}
+
+	// Final states refuse other changes.
+	if err := b.MarkInjected(ctx, ids[0], "bob"); !errors.Is(err, ErrDeliveryFinal) {
+		t.Errorf("inject confirmed: %v", err)
+	}
+	if err := b.MarkFailed(ctx, ids[0], "bob", "x"); !errors.Is(err, ErrDeliveryFinal) {
+		t.Errorf("fail confirmed: %v", err)
+	}
+	if err := b.MarkConfirmed(ctx, ids[0], "carol"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no such delivery: %v", err)
+	}
+	if err := b.MarkConfirmed(ctx, "no-such-id", "bob"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no such message: %v", err)
+	}
+}
+
+func TestMarkFailedNotifiesAuthor(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "alice", "bob")
+	m := publish(t, b, Message{From: "alice", To: "bob", Body: "hi"})
+	if err := b.MarkInjected(ctx, m.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkFailed(ctx, m.ID, "bob", "not confirmed after 3 attempts"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkFailed(ctx, m.ID, "bob", "again"); err != nil {
+		t.Errorf("failing twice: %v", err)
+	}
+	if got := pendingBodies(t, b, "bob", 0); len(got) != 0 {
+		t.Errorf("bob still has %v", got)
+	}
+	want := []string{"message #" + ShortID(m.ID) + " to bob failed: not confirmed after 3 attempts"}
+	if diff := cmp.Diff(want, pendingBodies(t, b, "alice", 0)); diff != "" {
+		t.Error(diff)
+	}
+	stored, _ := b.Message(ctx, m.ID)
+	if d := stored.Deliveries[0]; d.State != DeliveryFailed || d.Error != "not confirmed after 3 attempts" || d.Attempts != 1 {
+		t.Errorf("failed delivery: %+v", d)
+	}
+	// A failed notice does not produce another notice.
+	n, _ := b.Pending(ctx, "alice", 0)
+	last, _ := b.LastSeq(ctx)
+	if err := b.MarkFailed(ctx, n[0].ID, "alice", "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if now, _ := b.LastSeq(ctx); now != last {
+		t.Errorf("failing a notice published %d more messages", now-last)
+	}
+}
+
+func TestPendingExpiresTTL(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "bob")
+	old := time.Now().Add(-time.Hour)
+	expired := publish(t, b, Message{From: "alice", To: "bob", Body: "stale", Time: old, TTL: time.Minute})
+	publish(t, b, Message{From: "alice", To: "bob", Body: "fresh", TTL: time.Hour})
+	publish(t, b, Message{From: "alice", To: "bob", Body: "forever"})
+	if diff := cmp.Diff([]string{"fresh"}, pendingBodies(t, b, "bob", 1)); diff != "" {
+		t.Error(diff)
+	}
+	if diff := cmp.Diff([]string{"fresh", "forever"}, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+	m, _ := b.Message(ctx, expired.ID)
+	if m.Deliveries[0].State != DeliveryExpired {
+		t.Errorf("stale delivery is %v", m.Deliveries[0].State)
+	}
+	if err := b.MarkConfirmed(ctx, expired.ID, "bob"); !errors.Is(err, ErrDeliveryFinal) {
+		t.Errorf("confirm expired: %v", err)
+	}
+}
+
+func TestPendingSurvivesCrash(t *testing.T) {
+	// A separate process publishes and is killed without closing the bus
+	// or marking anything delivered; the messages are pending on reopen,
+	// in order.
+	dir := t.TempDir()
+	b, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(t, b, "bob")
+	m0 := publish(t, b, Message{From: "alice", To: "bob", Body: "before"})
+	if err := b.MarkInjected(ctx, m0.ID, "bob"); err != nil { // typed in, never confirmed
+		t.Fatal(err)
+	}
+	b.Close()
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "BUS_HELPER=publish", "BUS_DIR="+dir, "BUS_N=50")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("helper said %q, %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	b, err = Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	want := []string{"before"}
+	for i := range 50 {
+		want = append(want, fmt.Sprint(i))
+	}
+	if diff := cmp.Diff(want, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestConcurrentPublishersKeepEverythingInOrder(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "sink")
+	other, err := Open(Options{Dir: b.Dir()}) // a second connection set, as another process would have
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	const senders, each = 8, 40
+	var wg sync.WaitGroup
+	errs := make(chan error, senders)
+	for s := range senders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bus := b
+			if s%2 == 1 {
+				bus = other
+			}
+			for i := range each {
+				if _, err := bus.Publish(ctx, Message{From: fmt.Sprintf("g%d", s), To: "sink", Body: fmt.Sprintf("g%d %d", s, i)}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	p, err := b.Pending(ctx, "sink", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p) != senders*each {
+		t.Fatalf("%d pending, want %d", len(p), senders*each)
+	}
+	next := map[string]int{}
+	for _, m := range p {
+		var sender string
+		var i int
+		fmt.Sscanf(m.Body, "%s %d", &sender, &i)
+		if i != next[sender] || !strings.HasPrefix(m.Body, m.From+" ") {
+			t.Fatalf("message %q out of order (want %s %d)", m.Body, sender, next[sender])
+		}
+		next[sender]++
+	}
+}
+
+func TestDeliveryStateStrings(t *testing.T) {
+	for s := DeliveryQueued; s <= DeliveryExpired; s++ {
+		back, err := ParseDeliveryState(s.String())
+		if err != nil || back != s {
+			t.Errorf("%v round trip: %v %v", s, back, err)
+		}
+	}
+	if _, err := ParseDeliveryState("lost"); err == nil {
+		t.Error("ParseDeliveryState(lost) succeeded")
+	}
+}

@@ -1,0 +1,190 @@
+package bus
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Status is what an agent says it is doing in a heartbeat.
+type Status int
+
+// Heartbeat statuses.
+const (
+	StatusIdle Status = iota
+	StatusWorking
+	StatusBlocked
+)
+
+var statusNames = [...]string{"idle", "working", "blocked"}
+
+// String returns "idle", "working" or "blocked".
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// ParseStatus is the inverse of Status.String (case-insensitive).
+func ParseStatus(s string) (Status, error) {
+	for i, n := range statusNames {
+		if strings.EqualFold(n, strings.TrimSpace(s)) {
+			return Status(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown status %q (want idle, working or blocked)", s)
+}
+
+// Heartbeat is an agent's latest sign of life.
+type Heartbeat struct {
+	Agent    string
+	Status   Status
+	Progress float64 // 0..1
+	Task     string  // task id it works on, if any
+	Time     time.Time
+}
+
+// heartbeatMinGap is how often an unchanged heartbeat is written at most.
+const heartbeatMinGap = time.Second
+
+// Beat records hb as the agent's latest heartbeat (Time defaults to now).
+// A repeat with the same status, progress and task less than a second
+// after the stored one is not written, so chatty agents cost nothing; any
+// change is always written.
+func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
+	if err := ValidName(hb.Agent); err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	if hb.Status < StatusIdle || hb.Status > StatusBlocked {
+		return fmt.Errorf("heartbeat %s: invalid status %d", hb.Agent, hb.Status)
+	}
+	if math.IsNaN(hb.Progress) || hb.Progress < 0 || hb.Progress > 1 {
+		return fmt.Errorf("heartbeat %s: progress %v is not between 0 and 1", hb.Agent, hb.Progress)
+	}
+	if hb.Time.IsZero() {
+		hb.Time = time.Now()
+	}
+	res, err := b.w.ExecContext(ctx, `INSERT INTO heartbeats (agent, status, progress, task, ts_ms) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (agent) DO UPDATE SET status = excluded.status, progress = excluded.progress, task = excluded.task, ts_ms = excluded.ts_ms
+		WHERE heartbeats.status != excluded.status OR heartbeats.progress != excluded.progress
+			OR heartbeats.task != excluded.task OR excluded.ts_ms - heartbeats.ts_ms >= ?`,
+		hb.Agent, hb.Status.String(), hb.Progress, hb.Task, ms(hb.Time), heartbeatMinGap.Milliseconds())
+	if err != nil {
+		return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		b.notify()
+	}
+	return nil
+}
+
+// Heartbeats returns every agent's latest heartbeat, by agent name.
+func (b *Bus) Heartbeats(ctx context.Context) ([]Heartbeat, error) {
+	rows, err := b.r.QueryContext(ctx, `SELECT agent, status, progress, task, ts_ms FROM heartbeats ORDER BY agent`)
+	if err != nil {
+		return nil, fmt.Errorf("heartbeats: %w", err)
+	}
+	defer rows.Close()
+	var out []Heartbeat
+	for rows.Next() {
+		var hb Heartbeat
+		var status string
+		var ts int64
+		if err := rows.Scan(&hb.Agent, &status, &hb.Progress, &hb.Task, &ts); err != nil {
+			return nil, fmt.Errorf("heartbeats: %w", err)
+		}
+		if hb.Status, err = ParseStatus(status); err != nil {
+			return nil, fmt.Errorf("heartbeats: %w", err)
+		}
+		hb.Time = fromMS(ts)
+		out = append(out, hb)
+	}
+	return out, rows.Err()
+}
+
+// Level is how worrying an agent's silence is.
+type Level int
+
+// Liveness levels, from fine to gone.
+const (
+	LevelOK Level = iota
+	LevelWarn
+	LevelStale
+	LevelDead
+)
+
+var levelNames = [...]string{"OK", "WARN", "STALE", "DEAD"}
+
+// String returns "OK", "WARN", "STALE" or "DEAD".
+func (l Level) String() string {
+	if l < 0 || int(l) >= len(levelNames) {
+		return fmt.Sprintf("Level(%d)", int(l))
+	}
+	return levelNames[l]
+}
+
+// Thresholds are the ages at which an agent's level worsens.
+type Thresholds struct {
+	Warn, Stale, Dead time.Duration
+}
+
+// DefaultThresholds are those of DESIGN.md §7.
+var DefaultThresholds = Thresholds{Warn: 30 * time.Second, Stale: 100 * time.Second, Dead: 5 * time.Minute}
+
+// Level maps the age of an agent's last sign of life to a level. An agent
+// whose process is not alive is always LevelDead.
+func (t Thresholds) Level(age time.Duration, alive bool) Level {
+	switch {
+	case !alive || age >= t.Dead:
+		return LevelDead
+	case age >= t.Stale:
+		return LevelStale
+	case age >= t.Warn:
+		return LevelWarn
+	default:
+		return LevelOK
+	}
+}
+
+// Health is an agent with its latest heartbeat and liveness level.
+type Health struct {
+	Agent Agent
+	Beat  Heartbeat     // zero Time if it never sent one
+	Age   time.Duration // since the later of its last heartbeat and its start
+	Alive bool          // Agent.Alive()
+	Level Level
+}
+
+// Health returns every registered agent's liveness at now under th.
+func (b *Bus) Health(ctx context.Context, th Thresholds, now time.Time) ([]Health, error) {
+	agents, err := b.Agents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	beats, err := b.Heartbeats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byAgent := make(map[string]Heartbeat, len(beats))
+	for _, hb := range beats {
+		byAgent[hb.Agent] = hb
+	}
+	out := make([]Health, len(agents))
+	for i, a := range agents {
+		h := Health{Agent: a, Beat: byAgent[a.Name], Alive: a.Alive()}
+		last := h.Beat.Time
+		if a.Started.After(last) {
+			last = a.Started
+		}
+		if last.IsZero() {
+			last = a.Updated
+		}
+		h.Age = max(now.Sub(last), 0)
+		h.Level = th.Level(h.Age, h.Alive)
+		out[i] = h
+	}
+	return out, nil
+}

@@ -1,0 +1,268 @@
+package bus
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Publish stores m and its deliveries in one transaction and returns the
+// stored message with ID, Seq, Time and Deliveries set. An empty ID gets a
+// new UUIDv7; an ID that is already stored makes Publish a no-op returning
+// the stored message.
+func (b *Bus) Publish(ctx context.Context, m Message) (Message, error) {
+	out, err := b.PublishBatch(ctx, []Message{m})
+	if err != nil {
+		return Message{}, err
+	}
+	return out[0], nil
+}
+
+// PublishBatch publishes msgs in one transaction: all are stored or none.
+// The result is in the order of msgs; each entry is as Publish returns it.
+func (b *Bus) PublishBatch(ctx context.Context, msgs []Message) ([]Message, error) {
+	if len(msgs) == 0 {
+		return nil, nil
+	}
+	now := fromMS(ms(time.Now())) // the precision stored, so results equal later reads
+	out := make([]Message, len(msgs))
+	for i, m := range msgs {
+		if err := b.prepare(&m, now); err != nil {
+			return nil, err
+		}
+		out[i] = m
+	}
+	err := b.write(ctx, func(tx *sql.Tx) (bool, error) {
+		return true, b.insert(ctx, tx, out, now)
+	})
+	if err != nil {
+		if len(out) == 1 {
+			return nil, fmt.Errorf("publish %s: %w", out[0].ID, err)
+		}
+		return nil, fmt.Errorf("publish %d messages: %w", len(out), err)
+	}
+	return out, nil
+}
+
+// prepare validates m, fills defaults and moves a large body to a blob.
+func (b *Bus) prepare(m *Message, now time.Time) error {
+	m.Seq, m.Deliveries, m.PayloadRef = 0, nil, ""
+	if m.ID == "" {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("publish: new id: %w", err)
+		}
+		m.ID = id.String()
+	}
+	if len(m.ID) > 128 || strings.TrimSpace(m.ID) != m.ID {
+		return fmt.Errorf("publish %q: %w: id must be at most 128 characters without surrounding spaces", m.ID, ErrInvalidMessage)
+	}
+	if m.From == "" || m.From == Everyone || !validParty(m.From) {
+		return fmt.Errorf("publish %s: %w: sender %q is not a valid name", m.ID, ErrInvalidMessage, m.From)
+	}
+	if m.To == "" {
+		return fmt.Errorf("publish %s: %w: no recipient", m.ID, ErrInvalidMessage)
+	}
+	if m.Kind == "" {
+		m.Kind = KindMessage
+	}
+	if len(m.Data) > 0 {
+		if !json.Valid(m.Data) {
+			return fmt.Errorf("publish %s: %w", m.ID, ErrInvalidData)
+		}
+	} else {
+		m.Data = nil
+	}
+	if m.TTL < 0 {
+		return fmt.Errorf("publish %s: %w: negative TTL", m.ID, ErrInvalidMessage)
+	}
+	if m.Time.IsZero() {
+		m.Time = now
+	}
+	m.Time = fromMS(ms(m.Time))
+	if len(m.Body) > bodyInlineMax {
+		ref, err := b.writeBlob([]byte(m.Body))
+		if err != nil {
+			return fmt.Errorf("publish %s: %w", m.ID, err)
+		}
+		m.PayloadRef = ref
+	}
+	return nil
+}
+
+// insert stores prepared messages with their deliveries and any failure
+// notices, inside tx. Messages whose id is already stored are replaced by
+// the stored version. Seqs are assigned here as MAX(seq)+1 onwards, which
+// is safe because tx holds the database's write lock; knowing them up front
+// lets messages and deliveries go in as multi-row INSERTs, several times
+// faster than one statement per row.
+func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.Time) error {
+	stored, next, agents, err := b.lookup(ctx, tx, msgs)
+	if err != nil {
+		return err
+	}
+	var mrows, drows [][]any
+	add := func(m *Message) {
+		next++
+		m.Seq = next
+		mrows = append(mrows, messageRow(m))
+		if m.LogOnly {
+			return
+		}
+		m.Deliveries = resolve(m.ID, m.From, m.To, agents, now)
+		for _, d := range m.Deliveries {
+			drows = append(drows, []any{m.Seq, d.Recipient, d.State.String(), ms(now), d.Error})
+		}
+	}
+	first := map[string]int{} // id → index in msgs of its first occurrence
+	var notices []Message
+	for i := range msgs {
+		m := &msgs[i]
+		if _, ok := stored[m.ID]; ok {
+			continue
+		}
+		if _, ok := first[m.ID]; ok {
+			continue
+		}
+		first[m.ID] = i
+		add(m)
+		for _, d := range m.Deliveries {
+			if d.State != DeliveryFailed {
+				continue
+			}
+			if n, ok := failureNotice(*m, d.Recipient, d.Error); ok {
+				if err := b.prepare(&n, now); err != nil {
+					return err
+				}
+				notices = append(notices, n)
+				add(&notices[len(notices)-1])
+			}
+		}
+	}
+	if err := execChunked(ctx, tx, b.st.insMsg, mrows); err != nil {
+		return err
+	}
+	if err := execChunked(ctx, tx, b.st.insDel, drows); err != nil {
+		return err
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		if _, ok := stored[m.ID]; ok {
+			s, err := b.messageByID(ctx, tx, m.ID)
+			if err != nil {
+				return err
+			}
+			*m = s
+		} else if j := first[m.ID]; j != i {
+			*m = msgs[j]
+			m.Deliveries = append([]Delivery(nil), msgs[j].Deliveries...)
+		}
+	}
+	return nil
+}
+
+// lookup returns which of msgs' ids are already stored, the largest seq
+// and the registered agents.
+func (b *Bus) lookup(ctx context.Context, tx *sql.Tx, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]bool, err error) {
+	ids := make([]string, len(msgs))
+	for i, m := range msgs {
+		ids[i] = m.ID
+	}
+	arg, err := json.Marshal(ids)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	rows, err := tx.StmtContext(ctx, b.st.lookup).QueryContext(ctx, string(arg))
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer rows.Close()
+	stored, agents = map[string]bool{}, map[string]bool{}
+	for rows.Next() {
+		var kind int
+		var name string
+		var seq int64
+		if err := rows.Scan(&kind, &name, &seq); err != nil {
+			return nil, 0, nil, err
+		}
+		switch kind {
+		case 0:
+			stored[name] = true
+		case 1:
+			maxSeq = seq
+		case 2:
+			agents[name] = true
+		}
+	}
+	return stored, maxSeq, agents, rows.Err()
+}
+
+func messageRow(m *Message) []any {
+	body := m.Body
+	if m.PayloadRef != "" {
+		body = ""
+	}
+	var data any
+	if m.Data != nil {
+		data = string(m.Data)
+	}
+	return []any{m.Seq, m.ID, ShortID(m.ID), ms(m.Time), m.From, m.To, m.Topic, string(m.Kind), body, data,
+		m.CorrelationID, m.InReplyTo, m.Priority, m.TTL.Milliseconds(), m.PayloadRef, m.LogOnly}
+}
+
+// resolve decides the deliveries of a new message (see the package doc).
+func resolve(id, from, to string, agents map[string]bool, now time.Time) []Delivery {
+	d := func(r string, s DeliveryState, e string) Delivery {
+		return Delivery{MessageID: id, Recipient: r, State: s, Updated: now, Error: e}
+	}
+	switch {
+	case to == Human:
+		return []Delivery{d(Human, DeliveryConfirmed, "")}
+	case to == Swarm:
+		return []Delivery{d(Swarm, DeliveryQueued, "")}
+	case to == Everyone:
+		names := make([]string, 0, len(agents))
+		for n := range agents {
+			if n != from {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		out := make([]Delivery, len(names))
+		for i, n := range names {
+			out[i] = d(n, DeliveryQueued, "")
+		}
+		return out
+	case agents[to]:
+		return []Delivery{d(to, DeliveryQueued, "")}
+	case !namePattern.MatchString(to):
+		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("invalid agent name %q", to))}
+	default:
+		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("unknown agent %q", to))}
+	}
+}
+
+// failureNotice is the notice that tells m's author that the delivery to
+// recipient failed. Notices about swarm's own notices are not sent, so a
+// failure can never cascade.
+func failureNotice(m Message, recipient, reason string) (Message, bool) {
+	if m.From == Swarm && m.Kind == KindNotice {
+		return Message{}, false
+	}
+	data, _ := json.Marshal(map[string]string{"message_id": m.ID, "recipient": recipient, "reason": reason})
+	return Message{
+		From:          Swarm,
+		To:            m.From,
+		Kind:          KindNotice,
+		Body:          fmt.Sprintf("message #%s to %s failed: %s", ShortID(m.ID), recipient, reason),
+		Data:          data,
+		InReplyTo:     m.ID,
+		CorrelationID: m.CorrelationID,
+	}, true
+}

@@ -2,16 +2,27 @@
 // messages between them through an embedded SQLite bus.
 //
 // main.go only declares the command line and wires it to the packages that
-// do the work; it holds no logic of its own.
+// do the work; it holds no logic of its own beyond parsing and printing.
 package main
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
 
 	"github.com/alecthomas/kong"
+
+	"swarm/bus"
 )
 
 // version is overridden at build time with -ldflags "-X main.version=…".
@@ -27,19 +38,66 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-// Globals are the flags every command accepts.
-type Globals struct {
-	Dir string `help:"Bus directory (default: $SWARM_DIR, else .swarm in the current directory)." placeholder:"DIR"`
+// usageError is an error the user fixes by changing the command line.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
 
+// Globals are the flags every command accepts, and the process context.
+type Globals struct {
+	Dir string `help:"Bus directory. $SWARM_DIR, when set, takes precedence; the default is .swarm in the current directory." placeholder:"DIR"`
+
+	ctx    context.Context
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+}
+
+// busDir is $SWARM_DIR, else --dir, else .swarm. The environment wins so
+// that an agent, which swarm starts with SWARM_DIR set, always talks to the
+// bus of the swarm that runs it.
+func (g *Globals) busDir() string {
+	if d := os.Getenv("SWARM_DIR"); d != "" {
+		return d
+	}
+	if g.Dir != "" {
+		return g.Dir
+	}
+	return ".swarm"
+}
+
+// identity is who the caller is: $SWARM_AGENT inside an agent, else human.
+func (g *Globals) identity() string {
+	if a := os.Getenv("SWARM_AGENT"); a != "" {
+		return a
+	}
+	return bus.Human
+}
+
+// open opens the bus. Commands that only read refuse to create one, so a
+// typo in --dir is an error instead of a new empty bus.
+func (g *Globals) open(create bool) (*bus.Bus, error) {
+	dir := g.busDir()
+	if !create {
+		if _, err := os.Stat(filepath.Join(dir, "bus.db")); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no bus in %s (nothing was sent there yet; set $SWARM_DIR or --dir to use another)", dir)
+		}
+	}
+	return bus.Open(bus.Options{Dir: dir})
 }
 
 // CLI is the whole command line.
 type CLI struct {
 	Globals
 
-	Version versionCmd `cmd:"" help:"Print swarm's version."`
+	Send      sendCmd      `cmd:"" help:"Send a message; prints its id."`
+	Inbox     inboxCmd     `cmd:"" help:"Show messages to and from an agent, with delivery state."`
+	Log       logCmd       `cmd:"" help:"Show all traffic on the bus in order."`
+	Status    statusCmd    `cmd:"" help:"Show agents with their heartbeats, and tasks by state."`
+	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
+	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
+	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`
+	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
 
 type versionCmd struct{}
@@ -49,19 +107,643 @@ func (versionCmd) Run(g *Globals) error {
 	return nil
 }
 
+// ---- messages ----
+
+type sendCmd struct {
+	To    string   `arg:"" help:"Recipient: an agent name, \"*\" for every agent but you, \"swarm\" or \"human\"."`
+	Body  []string `arg:"" help:"Message text (words are joined with spaces; \"-\" reads it from stdin)."`
+	Type  string   `help:"Message kind, e.g. message, notice, task_done." default:"message" placeholder:"KIND"`
+	Data  string   `help:"JSON value attached to the message." placeholder:"JSON"`
+	Topic string   `help:"Topic or thread name." placeholder:"TOPIC"`
+}
+
+func (c *sendCmd) Run(g *Globals) error {
+	body := strings.Join(c.Body, " ")
+	if body == "-" {
+		in, err := io.ReadAll(g.stdin)
+		if err != nil {
+			return fmt.Errorf("send: read stdin: %w", err)
+		}
+		body = strings.TrimSuffix(string(in), "\n")
+	}
+	if c.Data != "" && !json.Valid([]byte(c.Data)) {
+		var v any
+		return fmt.Errorf("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
+	}
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	m, err := b.Publish(g.ctx, bus.Message{From: g.identity(), To: c.To, Kind: bus.Kind(c.Type),
+		Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic})
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	fmt.Fprintln(g.stdout, m.ID)
+	for _, d := range m.Deliveries {
+		if d.State == bus.DeliveryFailed {
+			return fmt.Errorf("send: %s (message #%s stored as failed)", d.Error, bus.ShortID(m.ID))
+		}
+	}
+	return nil
+}
+
+type inboxCmd struct {
+	Agent string `arg:"" optional:"" help:"Agent whose inbox to show (default: you, $SWARM_AGENT or human)."`
+	Limit int    `help:"Show only the latest N messages (0: all)." default:"0" placeholder:"N"`
+	JSON  bool   `name:"json" help:"Print one JSON object per line."`
+}
+
+func (c *inboxCmd) Run(g *Globals) error {
+	agent := c.Agent
+	if agent == "" {
+		agent = g.identity()
+	}
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	ms, err := b.Inbox(g.ctx, agent, c.Limit)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(g.stdout)
+	for _, m := range ms {
+		if err := printMessage(w, m, m.StateFor(agent), c.JSON); err != nil {
+			return err
+		}
+	}
+	if len(ms) == 0 && !c.JSON {
+		fmt.Fprintf(w, "no messages to or from %s\n", agent)
+	}
+	return w.Flush()
+}
+
+type logCmd struct {
+	Follow bool `short:"f" help:"Keep printing new messages as they arrive (until interrupted)."`
+	Limit  int  `help:"Start with only the latest N messages (0: all)." default:"0" placeholder:"N"`
+	JSON   bool `name:"json" help:"Print one JSON object per line."`
+}
+
+func (c *logCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	wake, unsubscribe := b.Subscribe() // before the first read, so nothing falls in between
+	defer unsubscribe()
+	after := int64(0)
+	if c.Limit > 0 {
+		last, err := b.LastSeq(g.ctx)
+		if err != nil {
+			return err
+		}
+		after = max(0, last-int64(c.Limit))
+	}
+	w := bufio.NewWriter(g.stdout)
+	for {
+		page, err := b.Messages(g.ctx, after, 500)
+		if err != nil {
+			if g.ctx.Err() != nil {
+				return nil // interrupted while following
+			}
+			return err
+		}
+		for _, m := range page {
+			if err := printMessage(w, m, m.State(), c.JSON); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if len(page) > 0 {
+			after = page[len(page)-1].Seq
+			continue
+		}
+		if !c.Follow {
+			return nil
+		}
+		select {
+		case <-wake:
+		case <-g.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// printMessage writes m as a JSON line or as one aligned, readable line.
+func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
+	if asJSON {
+		line, err := bus.EncodeRecord(bus.NewRecord(m, state))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(line)
+		return err
+	}
+	body := oneLine(m.Body)
+	if m.Kind != bus.KindMessage {
+		body = "[" + oneLine(string(m.Kind)) + "] " + body
+	}
+	if m.Topic != "" {
+		body = "(" + oneLine(m.Topic) + ") " + body
+	}
+	_, err := fmt.Fprintf(w, "%s  #%s  %-10s → %-10s %-10s %s\n",
+		m.Time.Local().Format(time.TimeOnly), bus.ShortID(m.ID), oneLine(m.From), oneLine(m.To), state, body)
+	return err
+}
+
+// oneLine makes text safe to print on one terminal line: newlines become
+// ⏎ and other control characters are dropped, so a message can never
+// move the cursor or recolour the reader's terminal.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n':
+			return '⏎'
+		case r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// ---- status ----
+
+type statusCmd struct {
+	JSON bool `name:"json" help:"Print one JSON object with \"agents\" and \"tasks\" arrays."`
+}
+
+type agentJSON struct {
+	Name      string     `json:"name"`
+	Cmd       string     `json:"cmd"`
+	State     string     `json:"state"`
+	Reason    string     `json:"reason,omitempty"`
+	Pid       int        `json:"pid,omitempty"`
+	Restarts  int        `json:"restarts"`
+	Alive     bool       `json:"alive"`
+	Level     string     `json:"level"`
+	AgeS      float64    `json:"age_s"`
+	Heartbeat *beatJSON  `json:"heartbeat,omitempty"`
+	Task      *taskBrief `json:"task,omitempty"`
+}
+
+type beatJSON struct {
+	Status   string    `json:"status"`
+	Progress float64   `json:"progress"`
+	Task     string    `json:"task,omitempty"`
+	TS       time.Time `json:"ts"`
+}
+
+type taskBrief struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	State string `json:"state"`
+}
+
+type taskJSON struct {
+	ID          string      `json:"id"`
+	Title       string      `json:"title"`
+	Description string      `json:"description,omitempty"`
+	Assignee    string      `json:"assignee"`
+	CreatedBy   string      `json:"created_by"`
+	State       string      `json:"state"`
+	Created     time.Time   `json:"created"`
+	Updated     time.Time   `json:"updated"`
+	Branch      string      `json:"branch,omitempty"`
+	Worktree    string      `json:"worktree,omitempty"`
+	Base        string      `json:"base,omitempty"`
+	Events      []eventJSON `json:"events,omitempty"`
+}
+
+type eventJSON struct {
+	From  string    `json:"from"`
+	To    string    `json:"to"`
+	Actor string    `json:"actor"`
+	Note  string    `json:"note,omitempty"`
+	TS    time.Time `json:"ts"`
+}
+
+func newTaskJSON(t bus.Task) taskJSON {
+	return taskJSON{ID: t.ID, Title: t.Title, Description: t.Description, Assignee: t.Assignee, CreatedBy: t.CreatedBy,
+		State: t.State.String(), Created: t.Created, Updated: t.Updated, Branch: t.Branch, Worktree: t.Worktree, Base: t.Base}
+}
+
+func (c *statusCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	health, err := b.Health(g.ctx, bus.DefaultThresholds, time.Now())
+	if err != nil {
+		return err
+	}
+	tasks, err := b.Tasks(g.ctx, bus.TaskFilter{})
+	if err != nil {
+		return err
+	}
+	agents := make([]agentJSON, len(health))
+	for i, h := range health {
+		a := agentJSON{Name: h.Agent.Name, Cmd: h.Agent.Cmd, State: h.Agent.State, Reason: h.Agent.Reason, Pid: h.Agent.Pid,
+			Restarts: h.Agent.Restarts, Alive: h.Alive, Level: h.Level.String(), AgeS: h.Age.Round(time.Millisecond).Seconds()}
+		if !h.Beat.Time.IsZero() {
+			a.Heartbeat = &beatJSON{Status: h.Beat.Status.String(), Progress: h.Beat.Progress, Task: h.Beat.Task, TS: h.Beat.Time}
+		}
+		if t, err := b.CurrentTask(g.ctx, h.Agent.Name); err == nil {
+			a.Task = &taskBrief{ID: t.ID, Title: t.Title, State: t.State.String()}
+		} else if !errors.Is(err, bus.ErrNotFound) {
+			return err
+		}
+		agents[i] = a
+	}
+	if c.JSON {
+		out := struct {
+			Agents []agentJSON `json:"agents"`
+			Tasks  []taskJSON  `json:"tasks"`
+		}{Agents: agents, Tasks: []taskJSON{}}
+		for _, t := range tasks {
+			out.Tasks = append(out.Tasks, newTaskJSON(t))
+		}
+		enc := json.NewEncoder(g.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	if len(agents) == 0 {
+		fmt.Fprintln(tw, "no agents registered")
+	} else {
+		fmt.Fprintln(tw, "AGENT\tPROCESS\tPID\tLIVENESS\tAGE\tSTATUS\tTASK")
+		for _, a := range agents {
+			pid, status, task := "-", "-", "-"
+			if a.Pid > 0 {
+				pid = fmt.Sprint(a.Pid)
+			}
+			if a.Heartbeat != nil {
+				status = a.Heartbeat.Status
+				if a.Heartbeat.Progress > 0 {
+					status += fmt.Sprintf(" %.0f%%", a.Heartbeat.Progress*100)
+				}
+			}
+			if a.Task != nil {
+				task = a.Task.ID + " " + a.Task.State
+			}
+			proc := oneLine(a.State)
+			if a.Reason != "" {
+				proc += " (" + oneLine(a.Reason) + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, proc, pid, a.Level,
+				age(time.Duration(a.AgeS*float64(time.Second))), status, task)
+		}
+	}
+	fmt.Fprintln(tw)
+	if len(tasks) == 0 {
+		fmt.Fprintln(tw, "no tasks")
+		return tw.Flush()
+	}
+	byState := map[bus.TaskState][]bus.Task{}
+	for _, t := range tasks {
+		byState[t.State] = append(byState[t.State], t)
+	}
+	for _, s := range []bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview,
+		bus.TaskApproved, bus.TaskCompleted, bus.TaskFailed, bus.TaskCancelled} {
+		if len(byState[s]) == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s (%d)\n", s, len(byState[s]))
+		for _, t := range byState[s] {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, t.Assignee, oneLine(t.Title))
+		}
+	}
+	return tw.Flush()
+}
+
+// age formats a duration the way a person glances at it: 7s, 3m05s, 2h04m.
+func age(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+}
+
+// ---- tasks ----
+
+type taskCmd struct {
+	Add            taskAddCmd            `cmd:"" help:"Create a task for an agent; prints its id."`
+	List           taskListCmd           `cmd:"" help:"List tasks."`
+	Show           taskShowCmd           `cmd:"" help:"Show a task and its history."`
+	Start          taskStartCmd          `cmd:"" help:"Start a task (→ WORKING). ID defaults to your current task."`
+	Done           taskDoneCmd           `cmd:"" help:"Finish a task and submit it for review (→ IN_REVIEW). ID defaults to your current task."`
+	Fail           taskFailCmd           `cmd:"" help:"Give up a task (→ FAILED). ID defaults to your current task."`
+	Approve        taskApproveCmd        `cmd:"" help:"Approve a task in review (→ APPROVED)."`
+	RequestChanges taskRequestChangesCmd `cmd:"" name:"request-changes" help:"Send a task in review back to its agent (→ WORKING); --note says what to change."`
+	Cancel         taskCancelCmd         `cmd:"" help:"Cancel a task (→ CANCELLED)."`
+	Retry          taskRetryCmd          `cmd:"" help:"Assign a failed task again (→ ASSIGNED)."`
+}
+
+type taskAddCmd struct {
+	To    string   `required:"" help:"Agent that gets the task (must be registered)." placeholder:"AGENT"`
+	Title []string `arg:"" help:"Task title (words are joined with spaces)."`
+	Desc  string   `help:"Longer description." placeholder:"TEXT"`
+}
+
+func (c *taskAddCmd) Run(g *Globals) error {
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	t, err := b.CreateTask(g.ctx, bus.NewTask{Title: strings.Join(c.Title, " "), Description: c.Desc,
+		Assignee: c.To, CreatedBy: g.identity()})
+	if err != nil {
+		return fmt.Errorf("task add: %w", err)
+	}
+	fmt.Fprintln(g.stdout, t.ID)
+	return nil
+}
+
+type taskListCmd struct {
+	Agent string   `help:"Only tasks assigned to AGENT." placeholder:"AGENT"`
+	State []string `help:"Only tasks in these states (repeatable or comma-separated)." placeholder:"STATE"`
+	JSON  bool     `name:"json" help:"Print one JSON object per line."`
+}
+
+func (c *taskListCmd) Run(g *Globals) error {
+	f := bus.TaskFilter{Assignee: c.Agent}
+	for _, s := range c.State {
+		st, err := bus.ParseTaskState(s)
+		if err != nil {
+			return usageError("task list: --state: %v", err)
+		}
+		f.States = append(f.States, st)
+	}
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	tasks, err := b.Tasks(g.ctx, f)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(g.stdout)
+		enc.SetEscapeHTML(false)
+		for _, t := range tasks {
+			if err := enc.Encode(newTaskJSON(t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(tasks) == 0 {
+		fmt.Fprintln(g.stdout, "no tasks")
+		return nil
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tASSIGNEE\tUPDATED\tTITLE")
+	for _, t := range tasks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.State, t.Assignee, t.Updated.Local().Format(time.TimeOnly), oneLine(t.Title))
+	}
+	return tw.Flush()
+}
+
+type taskShowCmd struct {
+	ID   string `arg:"" help:"Task id (or a unique prefix)."`
+	JSON bool   `name:"json" help:"Print one JSON object with the task and its events."`
+}
+
+func (c *taskShowCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	t, err := b.Task(g.ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	events, err := b.TaskEvents(g.ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out := newTaskJSON(t)
+		for _, e := range events {
+			out.Events = append(out.Events, eventJSON{From: e.From.String(), To: e.To.String(), Actor: e.Actor, Note: e.Note, TS: e.Time})
+		}
+		enc := json.NewEncoder(g.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "task\t%s\n", t.ID)
+	fmt.Fprintf(tw, "title\t%s\n", oneLine(t.Title))
+	fmt.Fprintf(tw, "state\t%s\n", t.State)
+	fmt.Fprintf(tw, "assignee\t%s\n", t.Assignee)
+	fmt.Fprintf(tw, "created\t%s by %s\n", t.Created.Local().Format(time.DateTime), t.CreatedBy)
+	if t.Branch != "" {
+		fmt.Fprintf(tw, "branch\t%s (base %s, worktree %s)\n", t.Branch, t.Base, t.Worktree)
+	}
+	if t.Description != "" {
+		fmt.Fprintf(tw, "description\t%s\n", oneLine(t.Description))
+	}
+	fmt.Fprintln(tw, "history")
+	for _, e := range events {
+		from := e.From.String()
+		if from == "" {
+			from = "created"
+		}
+		note := ""
+		if e.Note != "" {
+			note = "  " + oneLine(e.Note)
+		}
+		fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s\n", e.Time.Local().Format(time.TimeOnly), from, e.To, e.Actor, note)
+	}
+	return tw.Flush()
+}
+
+// taskOwnArgs are the arguments of start, done and fail: an agent reports
+// on its own task, so the id is optional.
+type taskOwnArgs struct {
+	ID string `arg:"" optional:"" help:"Task id or unique prefix (default: your current task)."`
+}
+
+type taskStartCmd struct {
+	taskOwnArgs
+	Note string `help:"Note recorded with the transition." placeholder:"TEXT"`
+}
+
+func (c *taskStartCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, true, bus.TaskNone, bus.TaskWorking, c.Note)
+}
+
+type taskDoneCmd struct {
+	taskOwnArgs
+	Note string `help:"Note recorded with the transition, e.g. a summary for the reviewer." placeholder:"TEXT"`
+}
+
+func (c *taskDoneCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, true, bus.TaskNone, bus.TaskInReview, c.Note)
+}
+
+type taskFailCmd struct {
+	taskOwnArgs
+	Reason string `aliases:"note" help:"Why the task failed (--note works too)." placeholder:"TEXT"`
+}
+
+func (c *taskFailCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, true, bus.TaskNone, bus.TaskFailed, c.Reason)
+}
+
+// taskReviewArgs are the arguments of a reviewer's move on a named task.
+type taskReviewArgs struct {
+	ID   string `arg:"" help:"Task id or unique prefix."`
+	Note string `help:"Note recorded with the transition." placeholder:"TEXT"`
+}
+
+type taskApproveCmd struct{ taskReviewArgs }
+
+func (c *taskApproveCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, false, bus.TaskNone, bus.TaskApproved, c.Note)
+}
+
+// taskRequestChangesCmd only moves a task that is in review, so it cannot
+// be mistaken for sending a CONFLICTED task back to work.
+type taskRequestChangesCmd struct{ taskReviewArgs }
+
+func (c *taskRequestChangesCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, false, bus.TaskInReview, bus.TaskWorking, c.Note)
+}
+
+type taskCancelCmd struct{ taskReviewArgs }
+
+func (c *taskCancelCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, false, bus.TaskNone, bus.TaskCancelled, c.Note)
+}
+
+type taskRetryCmd struct{ taskReviewArgs }
+
+func (c *taskRetryCmd) Run(g *Globals) error {
+	return moveTask(g, c.ID, false, bus.TaskNone, bus.TaskAssigned, c.Note)
+}
+
+// moveTask transitions a task (from a required state, unless from is
+// TaskNone) and prints what happened. With current set, an empty id means
+// the caller's current task.
+func moveTask(g *Globals, id string, current bool, from, to bus.TaskState, note string) error {
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	me := g.identity()
+	if id == "" && current {
+		t, err := b.CurrentTask(g.ctx, me)
+		if err != nil {
+			return fmt.Errorf("no task id given and %w", err)
+		}
+		id = t.ID
+	}
+	before, err := b.Task(g.ctx, id)
+	if err != nil {
+		return err
+	}
+	var after bus.Task
+	if from != bus.TaskNone {
+		after, err = b.TransitionFrom(g.ctx, before.ID, from, to, me, note)
+	} else {
+		after, err = b.Transition(g.ctx, before.ID, to, me, note)
+	}
+	if err != nil {
+		return err
+	}
+	if before.State == after.State {
+		fmt.Fprintf(g.stdout, "task %s is already %s\n", after.ID, after.State)
+		return nil
+	}
+	fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
+	return nil
+}
+
+// ---- heartbeat and export ----
+
+type heartbeatCmd struct {
+	Status   string  `help:"What you are doing: idle, working or blocked." enum:"idle,working,blocked" default:"working"`
+	Progress float64 `help:"Progress on the current task, 0 to 1." default:"0" placeholder:"F"`
+	Task     string  `help:"Id of the task you work on." placeholder:"ID"`
+}
+
+func (c *heartbeatCmd) Run(g *Globals) error {
+	if c.Progress < 0 || c.Progress > 1 {
+		return usageError("heartbeat: --progress %v is not between 0 and 1", c.Progress)
+	}
+	me := g.identity()
+	if me == bus.Human {
+		return errors.New("heartbeat: only agents send heartbeats; $SWARM_AGENT is not set")
+	}
+	status, err := bus.ParseStatus(c.Status)
+	if err != nil {
+		return usageError("heartbeat: %v", err)
+	}
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return b.Beat(g.ctx, bus.Heartbeat{Agent: me, Status: status, Progress: c.Progress, Task: c.Task})
+}
+
+type exportCmd struct {
+	Out string `help:"JSONL file to append to (default: export.jsonl in the bus directory)." placeholder:"FILE"`
+}
+
+func (c *exportCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	out := c.Out
+	if out == "" {
+		out = filepath.Join(b.Dir(), "export.jsonl")
+	}
+	n, err := b.Export(g.ctx, out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "exported %d messages to %s\n", n, out)
+	return nil
+}
+
+// ---- entry point ----
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // run parses args and runs the chosen command. It returns the exit status:
 // 0 success, 1 failure, 2 usage error. Errors are one line on stderr.
-func run(args []string, stdout, stderr io.Writer) (code int) {
-	cli := CLI{Globals: Globals{stdout: stdout, stderr: stderr}}
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	cli := CLI{Globals: Globals{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}}
 	exited := false
 	parser, err := kong.New(&cli,
 		kong.Name("swarm"),
 		kong.Description("Run supervised AI coding agents side by side and relay messages between them."),
-		kong.UsageOnError(),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(c int) { exited, code = true, c }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
@@ -70,7 +752,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, "swarm:", err)
 		return 1
 	}
-	ctx, err := parser.Parse(args)
+	kctx, err := parser.Parse(args)
 	if exited { // --help
 		return code
 	}
@@ -78,8 +760,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, "swarm:", err)
 		return 2
 	}
-	if err := ctx.Run(&cli.Globals); err != nil {
-		fmt.Fprintln(stderr, "swarm:", err)
+	if err := kctx.Run(&cli.Globals); err != nil {
+		fmt.Fprintln(stderr, "swarm:", oneLine(err.Error()))
 		var ee *exitError
 		if errors.As(err, &ee) {
 			return ee.code

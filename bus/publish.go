@@ -51,36 +51,45 @@ func (b *Bus) PublishBatch(ctx context.Context, msgs []Message) ([]Message, erro
 }
 
 // prepare validates m, fills defaults and moves a large body to a blob.
+// A blob written for a message whose transaction then fails is left
+// behind; it is harmless and reused if the same body is published again.
 func (b *Bus) prepare(m *Message, now time.Time) error {
 	m.Seq, m.Deliveries, m.PayloadRef = 0, nil, ""
-	if m.ID == "" {
-		id, err := uuid.NewV7()
-		if err != nil {
-			return fmt.Errorf("publish: new id: %w", err)
-		}
-		m.ID = id.String()
+	// Errors name the caller's id if it chose one, else the recipient.
+	label := fmt.Sprintf("message to %q", m.To)
+	if m.ID != "" {
+		label = m.ID
 	}
 	if len(m.ID) > 128 || strings.TrimSpace(m.ID) != m.ID {
 		return fmt.Errorf("publish %q: %w: id must be at most 128 characters without surrounding spaces", m.ID, ErrInvalidMessage)
 	}
 	if m.From == "" || m.From == Everyone || !validParty(m.From) {
-		return fmt.Errorf("publish %s: %w: sender %q is not a valid name", m.ID, ErrInvalidMessage, m.From)
+		return fmt.Errorf("publish %s: %w: sender %q is not a valid name", label, ErrInvalidMessage, m.From)
 	}
 	if m.To == "" {
-		return fmt.Errorf("publish %s: %w: no recipient", m.ID, ErrInvalidMessage)
-	}
-	if m.Kind == "" {
-		m.Kind = KindMessage
+		return fmt.Errorf("publish %s: %w: no recipient", label, ErrInvalidMessage)
 	}
 	if len(m.Data) > 0 {
 		if !json.Valid(m.Data) {
-			return fmt.Errorf("publish %s: %w", m.ID, ErrInvalidData)
+			var v any
+			detail := json.Unmarshal(m.Data, &v)
+			return fmt.Errorf("publish %s: %w: %v", label, ErrInvalidData, detail)
 		}
 	} else {
 		m.Data = nil
 	}
 	if m.TTL < 0 {
-		return fmt.Errorf("publish %s: %w: negative TTL", m.ID, ErrInvalidMessage)
+		return fmt.Errorf("publish %s: %w: negative TTL", label, ErrInvalidMessage)
+	}
+	if m.Kind == "" {
+		m.Kind = KindMessage
+	}
+	if m.ID == "" {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("publish %s: new id: %w", label, err)
+		}
+		m.ID = id.String()
 	}
 	if m.Time.IsZero() {
 		m.Time = now
@@ -89,7 +98,7 @@ func (b *Bus) prepare(m *Message, now time.Time) error {
 	if len(m.Body) > bodyInlineMax {
 		ref, err := b.writeBlob([]byte(m.Body))
 		if err != nil {
-			return fmt.Errorf("publish %s: %w", m.ID, err)
+			return fmt.Errorf("publish %s: %w", label, err)
 		}
 		m.PayloadRef = ref
 	}

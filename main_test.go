@@ -1,0 +1,601 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"swarm/bus"
+)
+
+// swarmBin is the swarm binary built once for these tests: the CLI is
+// tested as users run it, as separate processes.
+var swarmBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "swarm-cli-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	swarmBin = filepath.Join(dir, "swarm")
+	if out, err := exec.Command("go", "build", "-o", swarmBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one user's environment: a bus directory and an identity.
+type env struct {
+	t     *testing.T
+	cwd   string
+	dir   string // $SWARM_DIR; empty: unset
+	agent string // $SWARM_AGENT; empty: unset
+	stdin string
+}
+
+func newEnv(t *testing.T) *env {
+	cwd := t.TempDir()
+	return &env{t: t, cwd: cwd, dir: filepath.Join(cwd, "bus")}
+}
+
+func (e *env) as(agent string) *env {
+	c := *e
+	c.agent = agent
+	return &c
+}
+
+func (e *env) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(swarmBin, args...)
+	cmd.Dir = e.cwd
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SWARM_DIR=") && !strings.HasPrefix(kv, "SWARM_AGENT=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	if e.dir != "" {
+		cmd.Env = append(cmd.Env, "SWARM_DIR="+e.dir)
+	}
+	if e.agent != "" {
+		cmd.Env = append(cmd.Env, "SWARM_AGENT="+e.agent)
+	}
+	cmd.Stdin = strings.NewReader(e.stdin)
+	return cmd
+}
+
+// run runs swarm and returns stdout, stderr and the exit status.
+func (e *env) run(args ...string) (string, string, int) {
+	e.t.Helper()
+	cmd := e.command(args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		e.t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// ok runs swarm, requires success and returns stdout.
+func (e *env) ok(args ...string) string {
+	e.t.Helper()
+	out, errOut, code := e.run(args...)
+	if code != 0 {
+		e.t.Fatalf("swarm %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+	return out
+}
+
+// fails runs swarm, requires exit status code and a one-line error on
+// stderr containing every want, and returns stdout.
+func (e *env) fails(code int, args []string, want ...string) string {
+	e.t.Helper()
+	out, errOut, got := e.run(args...)
+	if got != code {
+		e.t.Fatalf("swarm %s: exit %d, want %d (stderr %q)", strings.Join(args, " "), got, code, errOut)
+	}
+	if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "swarm: ") {
+		e.t.Errorf("swarm %s: stderr is not one error line: %q", strings.Join(args, " "), errOut)
+	}
+	for _, w := range want {
+		if !strings.Contains(errOut, w) {
+			e.t.Errorf("swarm %s: stderr %q lacks %q", strings.Join(args, " "), errOut, w)
+		}
+	}
+	return out
+}
+
+// register registers agents in the env's bus, as a running swarm would.
+func (e *env) register(names ...string) {
+	e.t.Helper()
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer b.Close()
+	for _, n := range names {
+		if err := b.RegisterAgent(e.t.Context(), bus.Agent{Name: n, Cmd: "sh", State: bus.AgentRunning}); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("not a JSON line: %q: %v", line, err)
+		}
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+var uuidLine = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\n$`)
+
+func TestVersionHelpAndUsageErrors(t *testing.T) {
+	e := newEnv(t)
+	if out := e.ok("version"); out != "swarm dev\n" {
+		t.Errorf("version: %q", out)
+	}
+	for _, args := range [][]string{{"--help"}, {"task", "add", "--help"}, {"heartbeat", "--help"}} {
+		if out := e.ok(args...); !strings.Contains(out, "Usage: swarm") {
+			t.Errorf("%v: %q", args, out)
+		}
+	}
+	e.fails(2, []string{"frobnicate"}, "unexpected argument frobnicate")
+	e.fails(2, []string{"send", "bob"}, "expected")
+	e.fails(2, []string{"task", "add", "title"}, "--to")
+	e.fails(2, []string{"heartbeat", "--status", "sleeping"}, "--status")
+	e.fails(2, []string{"task", "list", "--state", "stale"}, "unknown task state")
+}
+
+func TestSendInboxAndLog(t *testing.T) {
+	e := newEnv(t)
+	e.register("alice", "bob")
+	id := e.as("alice").ok("send", "bob", "please", "review", "auth.go")
+	if !uuidLine.MatchString(id) {
+		t.Fatalf("send printed %q, want a UUIDv7 line", id)
+	}
+	id = strings.TrimSpace(id)
+	e.ok("send", "--type", "notice", "--data", `{"file":"auth.go","lines":[1,2]}`, "--topic", "review", "alice", "looks", "good")
+	bobStdin := e.as("bob")
+	bobStdin.stdin = "line one\nline two\n"
+	bobStdin.ok("send", "alice", "-")
+
+	out := e.ok("inbox", "bob")
+	if !strings.Contains(out, "#"+bus.ShortID(id)) || !strings.Contains(out, "please review auth.go") ||
+		!strings.Contains(out, "queued") || !strings.Contains(out, "alice") {
+		t.Errorf("inbox bob:\n%s", out)
+	}
+	if !regexp.MustCompile(`(?m)^\d\d:\d\d:\d\d  #[0-9a-f]{8}  `).MatchString(out) {
+		t.Errorf("inbox lines should start with HH:MM:SS and a short id:\n%s", out)
+	}
+	if !strings.Contains(out, "line one⏎line two") {
+		t.Errorf("multi-line body not shown on one line:\n%s", out)
+	}
+	if strings.Contains(out, "looks good") {
+		t.Errorf("bob's inbox shows a message between human and alice:\n%s", out)
+	}
+
+	lines := jsonLines(t, e.ok("inbox", "bob", "--json"))
+	if len(lines) != 2 {
+		t.Fatalf("bob --json: %d lines", len(lines))
+	}
+	for _, k := range []string{"id", "seq", "ts", "from", "to", "kind", "body", "state"} {
+		if _, ok := lines[0][k]; !ok {
+			t.Errorf("inbox --json line lacks %q: %v", k, lines[0])
+		}
+	}
+	if lines[0]["id"] != id || lines[0]["from"] != "alice" || lines[0]["state"] != "queued" || lines[1]["body"] != "line one\nline two" {
+		t.Errorf("bob --json: %v", lines)
+	}
+
+	// Identity defaults: $SWARM_AGENT, else human.
+	alice := jsonLines(t, e.as("alice").ok("inbox", "--json"))
+	if len(alice) != 3 {
+		t.Fatalf("alice's inbox: %v", alice)
+	}
+	notice := alice[1]
+	if notice["kind"] != "notice" || notice["topic"] != "review" || notice["from"] != "human" {
+		t.Errorf("notice line: %v", notice)
+	}
+	if data, _ := json.Marshal(notice["data"]); string(data) != `{"file":"auth.go","lines":[1,2]}` {
+		t.Errorf("data: %s", data)
+	}
+	if human := jsonLines(t, e.ok("inbox", "--json")); len(human) != 1 || human[0]["body"] != "looks good" {
+		t.Errorf("human's inbox: %v", human)
+	}
+
+	all := jsonLines(t, e.ok("log", "--json"))
+	if len(all) != 3 || all[0]["seq"].(float64) != 1 || all[2]["seq"].(float64) != 3 {
+		t.Errorf("log --json: %v", all)
+	}
+	if out := e.ok("log", "--limit", "1"); strings.Count(out, "\n") != 1 || !strings.Contains(out, "line one") {
+		t.Errorf("log --limit 1:\n%s", out)
+	}
+	if out := e.ok("inbox", "nobody"); !strings.Contains(out, "no messages to or from nobody") {
+		t.Errorf("empty inbox: %q", out)
+	}
+}
+
+func TestSendErrors(t *testing.T) {
+	e := newEnv(t)
+	e.register("bob")
+	e.fails(1, []string{"send", "--data", `{"a":`, "bob", "hi"}, "--data is not valid JSON")
+	out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`, "stored as failed")
+	if !uuidLine.MatchString(out) {
+		t.Errorf("the failed message's id should still be printed: %q", out)
+	}
+	e.as("bad name!").fails(1, []string{"send", "bob", "hi"}, "not a valid name")
+	// The notice about carol reached human's inbox.
+	if in := e.ok("inbox"); !strings.Contains(in, `to carol failed: unknown agent "carol"`) {
+		t.Errorf("human inbox:\n%s", in)
+	}
+}
+
+func TestReadCommandsNeedAnExistingBus(t *testing.T) {
+	e := newEnv(t)
+	for _, args := range [][]string{{"log"}, {"inbox", "bob"}, {"status"}, {"task", "list"}, {"export"}} {
+		e.fails(1, args, "no bus in "+e.dir)
+	}
+	if _, err := os.Stat(e.dir); !os.IsNotExist(err) {
+		t.Errorf("a read command created %s", e.dir)
+	}
+}
+
+func TestBusDirPrecedence(t *testing.T) {
+	e := newEnv(t)
+	e.dir = ""
+	flagDir := filepath.Join(e.cwd, "flagdir")
+	e.ok("send", "human", "to the default")
+	e.ok("--dir", flagDir, "send", "human", "to the flag dir")
+	if out := e.ok("log"); !strings.Contains(out, "to the default") || strings.Contains(out, "flag dir") {
+		t.Errorf("default .swarm:\n%s", out)
+	}
+	if fi, err := os.Stat(filepath.Join(e.cwd, ".swarm")); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf(".swarm: %v %v", fi, err)
+	}
+	if fi, err := os.Stat(filepath.Join(e.cwd, ".swarm", "bus.db")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("bus.db: %v %v", fi, err)
+	}
+	e.dir = filepath.Join(e.cwd, "envdir")
+	e.ok("send", "human", "to the env dir")
+	// $SWARM_DIR wins over --dir.
+	if out := e.ok("--dir", flagDir, "log"); !strings.Contains(out, "to the env dir") || strings.Contains(out, "flag dir") {
+		t.Errorf("$SWARM_DIR should win:\n%s", out)
+	}
+}
+
+func TestLogFollow(t *testing.T) {
+	e := newEnv(t)
+	e.register("bob")
+	e.ok("send", "bob", "before")
+	cmd := e.command("log", "--follow", "--json")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	next := func() map[string]any {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("log --follow ended early: %s", stderr.String())
+			}
+			return jsonLines(t, l)[0]
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("timed out waiting for log --follow output")
+		}
+		return nil
+	}
+	if m := next(); m["body"] != "before" {
+		t.Errorf("first line %v", m)
+	}
+	e.as("alice").ok("send", "bob", "while following")
+	if m := next(); m["body"] != "while following" || m["from"] != "alice" {
+		t.Errorf("followed line %v", m)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for range lines {
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("log --follow after SIGINT: %v (%s)", err, stderr.String())
+	}
+}
+
+func TestStatus(t *testing.T) {
+	e := newEnv(t)
+	e.register("alice", "bob")
+	id := strings.TrimSpace(e.ok("task", "add", "--to", "bob", "Fix", "login"))
+	e.as("bob").ok("task", "start")
+	e.as("bob").ok("heartbeat", "--status", "blocked", "--progress", "0.25", "--task", id)
+	out := e.ok("status")
+	for _, want := range []string{"AGENT", "alice", "bob", "blocked 25%", id + " WORKING", "WORKING (1)", "Fix login", "OK"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	var st struct {
+		Agents []struct {
+			Name      string  `json:"name"`
+			Level     string  `json:"level"`
+			AgeS      float64 `json:"age_s"`
+			Heartbeat *struct {
+				Status   string  `json:"status"`
+				Progress float64 `json:"progress"`
+				Task     string  `json:"task"`
+			} `json:"heartbeat"`
+			Task *struct{ ID, State string } `json:"task"`
+		} `json:"agents"`
+		Tasks []struct{ ID, Title, Assignee, State string } `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(e.ok("status", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Agents) != 2 || len(st.Tasks) != 1 {
+		t.Fatalf("status --json: %+v", st)
+	}
+	bob := st.Agents[1]
+	if bob.Name != "bob" || bob.Level != "OK" || bob.AgeS < 0 || bob.Heartbeat == nil || bob.Heartbeat.Status != "blocked" ||
+		bob.Heartbeat.Progress != 0.25 || bob.Heartbeat.Task != id || bob.Task == nil || bob.Task.State != "WORKING" {
+		t.Errorf("bob: %+v", bob)
+	}
+	if st.Tasks[0].ID != id || st.Tasks[0].Title != "Fix login" || st.Tasks[0].Assignee != "bob" {
+		t.Errorf("tasks: %+v", st.Tasks)
+	}
+	empty := newEnv(t)
+	empty.ok("send", "human", "x")
+	if out := empty.ok("status"); !strings.Contains(out, "no agents registered") || !strings.Contains(out, "no tasks") {
+		t.Errorf("empty status:\n%s", out)
+	}
+	if out := empty.ok("status", "--json"); !strings.Contains(out, `"agents":[]`) || !strings.Contains(out, `"tasks":[]`) {
+		t.Errorf("empty status --json: %s", out)
+	}
+}
+
+func TestHeartbeatErrors(t *testing.T) {
+	e := newEnv(t)
+	e.fails(1, []string{"heartbeat"}, "SWARM_AGENT")
+	e.as("bob").fails(2, []string{"heartbeat", "--progress", "1.5"}, "between 0 and 1")
+	e.as("bob").ok("heartbeat")
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	hbs, err := b.Heartbeats(t.Context())
+	if err != nil || len(hbs) != 1 || hbs[0].Agent != "bob" || hbs[0].Status != bus.StatusWorking {
+		t.Errorf("heartbeats %+v %v", hbs, err)
+	}
+}
+
+var taskIDLine = regexp.MustCompile(`^[a-z2-7]{6}\n$`)
+
+func TestTaskLifecycle(t *testing.T) {
+	e := newEnv(t)
+	e.register("bob")
+	bob := e.as("bob")
+	out := e.ok("task", "add", "--to", "bob", "--desc", "Users cannot log in", "Fix", "login")
+	if !taskIDLine.MatchString(out) {
+		t.Fatalf("task add printed %q, want the id alone", out)
+	}
+	id := strings.TrimSpace(out)
+	e.fails(1, []string{"task", "add", "--to", "ghost", "x"}, `unknown agent "ghost"`)
+
+	steps := []struct {
+		who  *env
+		args []string
+		want string
+	}{
+		{bob, []string{"task", "start"}, "task " + id + ": ASSIGNED → WORKING"},
+		{bob, []string{"task", "start"}, "task " + id + " is already WORKING"},
+		{bob, []string{"task", "done", "--note", "fixed the cookie"}, "WORKING → IN_REVIEW"},
+		{e, []string{"task", "request-changes", id, "--note", "add a test"}, "IN_REVIEW → WORKING"},
+		{bob, []string{"task", "done", id[:4]}, "WORKING → IN_REVIEW"},
+		{e, []string{"task", "approve", id}, "IN_REVIEW → APPROVED"},
+	}
+	for _, s := range steps {
+		if got := s.who.ok(s.args...); !strings.Contains(got, s.want) {
+			t.Errorf("%v: %q, want %q", s.args, got, s.want)
+		}
+	}
+	// An invalid move names the task, its state and the allowed moves.
+	e.fails(1, []string{"task", "retry", id}, "task "+id+" is APPROVED", "cannot move to ASSIGNED", "COMPLETED, CONFLICTED, FAILED, CANCELLED")
+	e.fails(1, []string{"task", "request-changes", id}, "is APPROVED, not IN_REVIEW")
+	e.fails(1, []string{"task", "show", "zzzzzz"}, "task zzzzzz: not found")
+
+	var shown struct {
+		ID, Title, Description, Assignee, State string
+		Events                                  []struct{ From, To, Actor, Note string }
+	}
+	if err := json.Unmarshal([]byte(e.ok("task", "show", id, "--json")), &shown); err != nil {
+		t.Fatal(err)
+	}
+	if shown.ID != id || shown.Title != "Fix login" || shown.Description != "Users cannot log in" || shown.Assignee != "bob" || shown.State != "APPROVED" {
+		t.Errorf("show --json: %+v", shown)
+	}
+	var path []string
+	for _, ev := range shown.Events {
+		path = append(path, ev.From+">"+ev.To+" "+ev.Actor+" "+ev.Note)
+	}
+	want := []string{">ASSIGNED human ", "ASSIGNED>WORKING bob ", "WORKING>IN_REVIEW bob fixed the cookie",
+		"IN_REVIEW>WORKING human add a test", "WORKING>IN_REVIEW bob ", "IN_REVIEW>APPROVED human "}
+	if strings.Join(path, "|") != strings.Join(want, "|") {
+		t.Errorf("events:\n%s\nwant\n%s", strings.Join(path, "\n"), strings.Join(want, "\n"))
+	}
+	human := e.ok("task", "show", id)
+	for _, w := range []string{"Fix login", "APPROVED", "history", "created → ASSIGNED", "IN_REVIEW → WORKING", "add a test"} {
+		if !strings.Contains(human, w) {
+			t.Errorf("task show lacks %q:\n%s", w, human)
+		}
+	}
+
+	// fail --reason, retry, cancel.
+	id2 := strings.TrimSpace(e.ok("task", "add", "--to", "bob", "Second"))
+	bob.ok("task", "start", id2)
+	if got := bob.ok("task", "fail", "--reason", "cannot reproduce"); !strings.Contains(got, "WORKING → FAILED") {
+		t.Errorf("fail: %q", got)
+	}
+	if got := e.ok("task", "retry", id2, "--note", "try again"); !strings.Contains(got, "FAILED → ASSIGNED") {
+		t.Errorf("retry: %q", got)
+	}
+	if got := e.ok("task", "cancel", id2); !strings.Contains(got, "ASSIGNED → CANCELLED") {
+		t.Errorf("cancel: %q", got)
+	}
+	e.fails(1, []string{"task", "start", id2}, "is CANCELLED, which is final")
+	e.fails(1, []string{"task", "done"}, "no task id given and human has no current task")
+
+	list := e.ok("task", "list")
+	for _, w := range []string{"ID", "STATE", id, "APPROVED", id2, "CANCELLED", "Second"} {
+		if !strings.Contains(list, w) {
+			t.Errorf("task list lacks %q:\n%s", w, list)
+		}
+	}
+	if lines := jsonLines(t, e.ok("task", "list", "--json", "--state", "cancelled")); len(lines) != 1 || lines[0]["id"] != id2 {
+		t.Errorf("task list --json --state cancelled: %v", lines)
+	}
+	if out := e.ok("task", "list", "--agent", "nobody"); out != "no tasks\n" {
+		t.Errorf("empty list: %q", out)
+	}
+}
+
+func TestExport(t *testing.T) {
+	e := newEnv(t)
+	e.register("bob")
+	for i := range 3 {
+		e.ok("send", "bob", fmt.Sprint("m", i))
+	}
+	def := filepath.Join(e.dir, "export.jsonl")
+	if out := e.ok("export"); out != "exported 3 messages to "+def+"\n" {
+		t.Errorf("export: %q", out)
+	}
+	if out := e.ok("export"); out != "exported 0 messages to "+def+"\n" {
+		t.Errorf("second export: %q", out)
+	}
+	e.ok("send", "bob", "m3")
+	custom := filepath.Join(e.cwd, "out.jsonl")
+	if out := e.ok("export", "--out", custom); !strings.HasPrefix(out, "exported 4 messages") {
+		t.Errorf("export --out: %q", out)
+	}
+	data, _ := os.ReadFile(def)
+	if lines := jsonLines(t, string(data)); len(lines) != 3 || lines[2]["body"] != "m2" {
+		t.Errorf("default export file: %v", lines)
+	}
+}
+
+func TestConcurrentPublishersAcrossProcesses(t *testing.T) {
+	// 8 goroutines in this process and 4 separate processes running
+	// `swarm send` one message at a time, all at once: nothing is lost and
+	// every sender's messages stay in order.
+	e := newEnv(t)
+	e.register("sink")
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const goroutines, perGoroutine = 8, 50
+	const processes, perProcess = 4, 8
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines+processes)
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perGoroutine {
+				from := fmt.Sprintf("g%d", g)
+				if _, err := b.Publish(t.Context(), bus.Message{From: from, To: "sink", Body: fmt.Sprintf("%s %d", from, i)}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for p := range processes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			from := fmt.Sprintf("p%d", p)
+			for i := range perProcess {
+				cmd := e.as(from).command("send", "sink", fmt.Sprintf("%s %d", from, i))
+				if out, err := cmd.CombinedOutput(); err != nil {
+					errs <- fmt.Errorf("%s: %v: %s", from, err, out)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	pending, err := b.Pending(t.Context(), "sink", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := goroutines*perGoroutine + processes*perProcess; len(pending) != want {
+		t.Fatalf("%d messages pending for sink, want %d", len(pending), want)
+	}
+	next := map[string]int{}
+	for _, m := range pending {
+		want := fmt.Sprintf("%s %d", m.From, next[m.From])
+		if m.Body != want {
+			t.Fatalf("got %q, want %q next from %s", m.Body, want, m.From)
+		}
+		next[m.From]++
+	}
+	if len(next) != goroutines+processes {
+		t.Errorf("%d senders seen", len(next))
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	if got := oneLine("a\nb\tc\x1b[31md\x07e\u009bf"); got != "a⏎b c[31mdef" {
+		t.Errorf("oneLine = %q", got)
+	}
+	for d, want := range map[time.Duration]string{7 * time.Second: "7s", 185 * time.Second: "3m05s", 2*time.Hour + 4*time.Minute: "2h04m"} {
+		if got := age(d); got != want {
+			t.Errorf("age(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

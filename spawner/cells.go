@@ -1,0 +1,177 @@
+package spawner
+
+import (
+	"strings"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// x/vt keeps no record of which rows the terminal wrapped. The screen marks
+// the last cell of such a row by prefixing its hyperlink parameters: the mark
+// then moves with the cell when the emulator scrolls or inserts lines, goes
+// into the scrollback with it, and disappears when the program overwrites or
+// erases that cell, which is exactly the lifetime of a wrap. A program cannot
+// forge the mark: the parser drops NUL bytes from OSC strings.
+const (
+	markPrefix = "\x00swarm-"
+	// markWrap: the row continues on the next row.
+	markWrap = markPrefix + "w:"
+	// markPad: the row continues on the next row, and its last cell is
+	// padding left where a wide character did not fit.
+	markPad = markPrefix + "p:"
+)
+
+// cellAt returns the cell at column x of one row, nil past its end.
+type cellAt func(x int) *uv.Cell
+
+// wrapOf reports whether c carries a wrap mark, and whether it is padding.
+func wrapOf(c *uv.Cell) (wrapped, pad bool) {
+	if c == nil || !strings.HasPrefix(c.Link.Params, markPrefix) {
+		return false, false
+	}
+	return true, strings.HasPrefix(c.Link.Params, markPad)
+}
+
+// setWrap marks c as the last cell of a wrapped row, keeping any hyperlink
+// it has.
+func setWrap(c *uv.Cell, pad bool) {
+	params := c.Link.Params
+	if strings.HasPrefix(params, markPrefix) {
+		params = params[len(markWrap):]
+	}
+	if pad {
+		c.Link.Params = markPad + params
+	} else {
+		c.Link.Params = markWrap + params
+	}
+}
+
+// realLink returns c's hyperlink without a wrap mark.
+func realLink(c *uv.Cell) uv.Link {
+	l := c.Link
+	if strings.HasPrefix(l.Params, markPrefix) {
+		l.Params = l.Params[len(markWrap):]
+	}
+	return l
+}
+
+// lineWrap reports whether a scrollback line (trailing blanks trimmed by
+// x/vt) is a wrapped row of a screen width wide.
+func lineWrap(l uv.Line, width int) (wrapped, pad bool) {
+	if len(l) != width || width == 0 {
+		return false, false
+	}
+	return wrapOf(&l[width-1])
+}
+
+// appendText appends the plain text of one row of width cells: wide
+// characters once, blank cells as spaces, the padding cell of a pad-wrapped
+// row left out. Trailing blanks are trimmed unless the row is wrapped, where
+// they are part of the line.
+func appendText(b []byte, cell cellAt, width int) []byte {
+	start := len(b)
+	wrapped, pad := false, false
+	if width > 0 {
+		wrapped, pad = wrapOf(cell(width - 1))
+	}
+	end := width
+	if pad {
+		end--
+	}
+	for x := 0; x < end; x++ {
+		c := cell(x)
+		if c == nil {
+			break
+		}
+		switch {
+		case c.Content == "" && c.Width == 0:
+			// The second column of a wide character.
+		case c.Content == "":
+			b = append(b, ' ')
+		default:
+			b = append(b, c.Content...)
+		}
+	}
+	if !wrapped {
+		n := len(b)
+		for n > start && b[n-1] == ' ' {
+			n--
+		}
+		b = b[:n]
+	}
+	return b
+}
+
+// renderRow renders one row of cells as text with SGR styles and
+// hyperlinks, trailing blanks trimmed and the style reset at the end. It
+// follows ultraviolet's line renderer, minus the wrap marks.
+func renderRow(sb *strings.Builder, cell cellAt, width int) {
+	var pen uv.Style
+	var link uv.Link
+	pending := 0
+	for x := 0; x < width; x++ {
+		c := cell(x)
+		if c == nil {
+			break
+		}
+		if c.Content == "" && c.Width == 0 {
+			continue
+		}
+		cl := realLink(c)
+		blank := (c.Content == " " || c.Content == "") && c.Style.IsZero() && cl.IsZero()
+		if blank {
+			if !pen.IsZero() {
+				sb.WriteString(ansi.ResetStyle)
+				pen = uv.Style{}
+			}
+			if !link.IsZero() {
+				sb.WriteString(ansi.ResetHyperlink())
+				link = uv.Link{}
+			}
+			pending++
+			continue
+		}
+		for ; pending > 0; pending-- {
+			sb.WriteByte(' ')
+		}
+		if c.Style.IsZero() && !pen.IsZero() {
+			sb.WriteString(ansi.ResetStyle)
+			pen = uv.Style{}
+		}
+		if !c.Style.Equal(&pen) {
+			sb.WriteString(c.Style.Diff(&pen))
+			pen = c.Style
+		}
+		if cl != link {
+			if !link.IsZero() {
+				sb.WriteString(ansi.ResetHyperlink())
+			}
+			if !cl.IsZero() {
+				sb.WriteString(ansi.SetHyperlink(cl.URL, cl.Params))
+			}
+			link = cl
+		}
+		if c.Content == "" {
+			sb.WriteByte(' ')
+		} else {
+			sb.WriteString(c.Content)
+		}
+	}
+	if !link.IsZero() {
+		sb.WriteString(ansi.ResetHyperlink())
+	}
+	if !pen.IsZero() {
+		sb.WriteString(ansi.ResetStyle)
+	}
+}
+
+// lineCell returns a cellAt over a scrollback line.
+func lineCell(l uv.Line) cellAt {
+	return func(x int) *uv.Cell {
+		if x < 0 || x >= len(l) {
+			return nil
+		}
+		return &l[x]
+	}
+}

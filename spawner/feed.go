@@ -1,0 +1,476 @@
+package spawner
+
+import (
+	"strconv"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
+)
+
+// The screen runs its own ANSI parser (the same state machine x/vt uses) in
+// front of the emulator and feeds the emulator one piece at a time, so that
+// it knows what each piece did:
+//
+//   - a print segment is text plus sequences that cannot move the cursor
+//     off its row (SGR, CR, tabs, erase in line, OSC…); any row change
+//     during it is the terminal wrapping, and the row is marked wrapped;
+//   - a structural token (LF, cursor movement, scrolling, erase in
+//     display…) is fed alone, and the cursor before and after it says
+//     whether a line was left downwards or the program went back up.
+//
+// Feeding in pieces also fixes two x/vt behaviours that would make the
+// result depend on where writes are cut or drop characters: x/vt ends a
+// grapheme cluster at the end of every write (so "e" + U+0301 split across
+// writes loses the accent), and it drops a wide character that reaches the
+// last column. The screen cuts only at cluster boundaries, holds back a
+// trailing cluster until more output comes, and wraps wide characters
+// itself.
+const (
+	// maxSegment bounds one print segment, and so the rows x/vt can push
+	// into its scrollback before the screen collects them.
+	maxSegment = 4096
+	// maxHold bounds the held-back cluster; a longer one is fed as is.
+	maxHold = 256
+)
+
+type tokKind uint8
+
+const (
+	tokControl tokKind = iota + 1
+	tokCSI
+	tokESC
+	tokString // OSC, DCS, APC, PM, SOS
+)
+
+// token is the last sequence the front parser completed.
+type token struct {
+	kind   tokKind
+	ctrl   byte
+	cmd    ansi.Cmd
+	params []ansi.Param
+}
+
+func (t *token) param(i, def int) int {
+	v, _, _ := ansi.Params(t.params).Param(i, def)
+	return v
+}
+
+type feeder struct {
+	front   *ansi.Parser
+	tok     token
+	tokDone bool
+	// inRun: a run of printable text is open; it starts at runStart in the
+	// current buffer and may continue in the next write.
+	inRun    bool
+	runStart int
+	// segStart is where the bytes not yet fed start in the current buffer.
+	segStart int
+	// hold is the trailing cluster of the last write, not yet fed.
+	hold []byte
+	// partialFed: the current token began in an earlier write, whose
+	// bytes were already fed.
+	partialFed bool
+	// printMode: the emulator is being fed a print segment.
+	printMode bool
+	// moves counts cursor moves of the main emulator.
+	moves int
+	// wideEdge: a wide character just filled the last column, which x/vt
+	// does not treat as a pending wrap.
+	wideEdge bool
+}
+
+func (s *Screen) initFeeder() {
+	s.front = ansi.NewParser()
+	s.front.SetDataSize(1) // string contents are the emulator's business
+	str := func() { s.tok.kind, s.tokDone = tokString, true }
+	s.front.SetHandler(ansi.Handler{
+		Execute: func(b byte) { s.tok.kind, s.tok.ctrl, s.tokDone = tokControl, b, true },
+		HandleCsi: func(cmd ansi.Cmd, p ansi.Params) {
+			s.tok.kind, s.tok.cmd, s.tokDone = tokCSI, cmd, true
+			s.tok.params = append(s.tok.params[:0], p...)
+		},
+		HandleEsc: func(cmd ansi.Cmd) { s.tok.kind, s.tok.cmd, s.tokDone = tokESC, cmd, true },
+		HandleDcs: func(ansi.Cmd, ansi.Params, []byte) { str() },
+		HandleOsc: func(int, []byte) { str() },
+		HandlePm:  func([]byte) { str() },
+		HandleApc: func([]byte) { str() },
+		HandleSos: func([]byte) { str() },
+	})
+}
+
+func isText(st parser.State) bool { return st == parser.GroundState || st == parser.Utf8State }
+
+// consume runs p through the front parser and feeds the emulator.
+func (s *Screen) consume(p []byte) {
+	buf, off := p, 0
+	if len(s.hold) > 0 {
+		// The held cluster was parsed already; it starts the open run.
+		buf = append(s.hold, p...)
+		off = len(s.hold)
+		s.hold = nil
+	}
+	s.runStart, s.segStart = 0, 0
+	tokStart := off
+	for i := off; i < len(buf); i++ {
+		prev := s.front.State()
+		s.tokDone = false
+		s.front.Advance(buf[i])
+		if !s.tokDone && isText(prev) && isText(s.front.State()) {
+			if !s.inRun {
+				s.inRun, s.runStart = true, i
+			}
+			tokStart = i + 1
+			continue
+		}
+		if s.inRun {
+			s.inRun = false
+			s.runText(buf, s.runStart, i)
+		}
+		if !s.tokDone {
+			continue // inside a sequence
+		}
+		if s.inert() {
+			tokStart = i + 1
+			if tokStart-s.segStart >= maxSegment {
+				s.feedSeg(buf, tokStart)
+			}
+			s.partialFed = false
+			continue
+		}
+		s.feedSeg(buf, tokStart)
+		s.token(buf[tokStart : i+1])
+		s.segStart, tokStart = i+1, i+1
+		s.partialFed = false
+	}
+	if s.inRun {
+		h := s.heldFrom(buf, s.runStart)
+		s.runText(buf, s.runStart, h)
+		s.feedSeg(buf, h)
+		s.hold = append([]byte(nil), buf[h:]...)
+		return
+	}
+	s.feedSeg(buf, len(buf))
+	if tokStart < len(buf) {
+		s.partialFed = true
+	}
+}
+
+// applyHeld feeds the held-back cluster, for readers of the screen.
+func (s *Screen) applyHeld() {
+	if len(s.hold) == 0 {
+		return
+	}
+	buf := s.hold
+	s.hold = nil
+	s.segStart = 0
+	s.runText(buf, 0, len(buf))
+	s.feedSeg(buf, len(buf))
+}
+
+// inert reports whether the completed token cannot move the cursor to
+// another row, so it can go into a print segment. It also ends a pending
+// wide-character wrap when the token moves the cursor.
+func (s *Screen) inert() bool {
+	t := &s.tok
+	keepsEdge := false
+	ok := false
+	switch t.kind {
+	case tokString:
+		ok, keepsEdge = true, true
+	case tokControl:
+		switch t.ctrl {
+		case '\n', '\v', '\f', 0x84, 0x85, 0x8d: // LF VT FF IND NEL RI
+		default:
+			ok = true
+		}
+	case tokESC:
+		switch {
+		case t.cmd.Intermediate() >= '(' && t.cmd.Intermediate() <= '+': // character sets
+			ok, keepsEdge = true, true
+		case t.cmd.Intermediate() == 0:
+			switch t.cmd.Final() {
+			case '7', '=', '>', 'H', 'n', 'o', '|', '}', '~':
+				ok = true
+			}
+		}
+	case tokCSI:
+		c := t.cmd
+		switch {
+		case c.Prefix() == 0 && c.Intermediate() == 0:
+			switch c.Final() {
+			case 'm':
+				ok, keepsEdge = true, true
+			case 'K', 'X', '@', 'P', 'G', '`', 'a', 'C', 'D', 'I', 'Z', 'b', 'n', 'c', 'g', 'h', 'l':
+				ok = true
+			}
+		case c.Prefix() == '?' && (c.Final() == 'h' || c.Final() == 'l'):
+			ok = true
+			for _, p := range t.params {
+				switch p.Param(0) {
+				case 47, 1047, 1048, 1049:
+					ok = false
+				}
+			}
+		case c.Prefix() == '?' && (c.Final() == 'n' || c.Final() == 'W'),
+			c.Prefix() == '>' && c.Final() == 'c',
+			c.Intermediate() == ' ' && c.Final() == 'q',
+			c.Intermediate() == '$' && c.Final() == 'p':
+			ok = true
+		}
+	}
+	if ok && !keepsEdge {
+		s.wideEdge = false
+	}
+	return ok
+}
+
+// feedSeg feeds buf[segStart:upto] as a print segment.
+func (s *Screen) feedSeg(buf []byte, upto int) {
+	if upto > s.segStart {
+		s.writePrint(buf[s.segStart:upto])
+		s.segStart = upto
+	}
+}
+
+func (s *Screen) writePrint(b []byte) {
+	if s.alt != nil {
+		_, _ = s.alt.Write(b)
+		return
+	}
+	s.printMode = true
+	_, _ = s.main.Write(b)
+	s.printMode = false
+	s.harvest()
+}
+
+// cursorMoved is the main emulator's cursor callback. In a print segment a
+// move to a lower row is the terminal wrapping: the row above the cursor
+// (where the content that was on the cursor's row is now, even when the
+// wrap scrolled) continues on the cursor's row.
+func (s *Screen) cursorMoved(old, new uv.Position) {
+	s.moves++
+	if s.printMode && new.Y > old.Y {
+		if c := s.main.CellAt(s.cols-1, new.Y-1); c != nil {
+			setWrap(c, false)
+		}
+	}
+}
+
+// clusterAt returns the length and width of the grapheme cluster at
+// buf[j:end], segmented as x/vt segments it.
+func clusterAt(buf []byte, j, end int) (n, w int) {
+	if c := buf[j]; c < 0x80 && (j+1 >= end || buf[j+1] < 0x80) {
+		if c == 0x7f {
+			return 1, 0
+		}
+		return 1, 1
+	}
+	cl, w := ansi.FirstGraphemeCluster(buf[j:end], ansi.GraphemeWidth)
+	if len(cl) == 0 {
+		return 1, 1
+	}
+	return len(cl), w
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// runText walks the complete clusters of buf[start:end] (part of a run of
+// printable text): it wraps wide characters x/vt would mishandle and keeps
+// print segments under maxSegment, cutting only between clusters.
+func (s *Screen) runText(buf []byte, start, end int) {
+	if !s.wideEdge && end-s.segStart < maxSegment && isASCII(buf[start:end]) {
+		return
+	}
+	main := s.alt == nil
+	for j := start; j < end; {
+		n, w := clusterAt(buf, j, end)
+		if j-s.segStart >= maxSegment {
+			s.feedSeg(buf, j)
+		}
+		if main && s.wideEdge && w > 0 {
+			s.feedSeg(buf, j)
+			s.wrapNow(false)
+			s.wideEdge = false
+		}
+		if main && w >= 2 {
+			s.feedSeg(buf, j)
+			s.feedWide(buf[j : j+n])
+			s.segStart = j + n
+		}
+		j += n
+	}
+}
+
+// heldFrom returns where the last, possibly incomplete, cluster of the open
+// run starting at start begins: the bytes from there are held back. A run
+// ending in the middle of a character holds the cluster before it too,
+// since the character may extend it.
+func (s *Screen) heldFrom(buf []byte, start int) int {
+	end := len(buf)
+	if s.front.State() == parser.Utf8State {
+		for end > start && buf[end-1]&0xc0 == 0x80 && len(buf)-end < 4 {
+			end--
+		}
+		if end > start && buf[end-1] >= 0xc0 {
+			end--
+		}
+	}
+	// Find a certain cluster boundary: an ASCII byte after an ASCII byte.
+	k := end - 1
+	for k > start && !(buf[k] < 0x80 && buf[k-1] < 0x80) {
+		if end-k > maxHold {
+			return len(buf)
+		}
+		k--
+	}
+	if k < start {
+		k = start
+	}
+	last := end
+	for j := k; j < end; {
+		n, _ := clusterAt(buf, j, end)
+		last = j
+		j += n
+	}
+	if len(buf)-last > maxHold {
+		return len(buf)
+	}
+	return last
+}
+
+// feedWide feeds one wide cluster to the main emulator and repairs what
+// x/vt does at the right margin: a wide character that does not fit in the
+// last column is blanked instead of wrapped, and one that ends in the last
+// column leaves no pending wrap, so the next character would overwrite it.
+func (s *Screen) feedWide(cl []byte) {
+	w := s.cols
+	moves := s.moves
+	s.writePrint(cl)
+	if !s.awm || w < 3 {
+		return
+	}
+	if s.moves == moves {
+		// Written into the last column without moving: blanked.
+		s.wrapNow(true)
+		s.writePrint(cl)
+	}
+	pos := s.main.CursorPosition()
+	if pos.X == w-1 {
+		if c := s.main.CellAt(w-2, pos.Y); c != nil && c.Width >= 2 && c.Content == string(cl) {
+			s.wideEdge = true
+		}
+	}
+}
+
+// wrapNow wraps the cursor to the next row as the terminal would have.
+func (s *Screen) wrapNow(pad bool) {
+	s.writePrint([]byte("\r\n"))
+	if pos := s.main.CursorPosition(); pad && pos.Y > 0 {
+		if c := s.main.CellAt(s.cols-1, pos.Y-1); c != nil {
+			if wrapped, _ := wrapOf(c); wrapped {
+				setWrap(c, true)
+			}
+		}
+	}
+}
+
+// token feeds a structural token.
+func (s *Screen) token(tb []byte) {
+	t := &s.tok
+	if t.kind == tokCSI && t.cmd.Prefix() == '?' && (t.cmd.Final() == 'h' || t.cmd.Final() == 'l') && s.switchesScreen() {
+		s.switchScreen(t.cmd.Final() == 'h')
+		return
+	}
+	if t.kind == tokCSI && t.cmd == 'r' {
+		tb = s.clampMargins(tb)
+	}
+	if s.alt != nil {
+		if t.kind != tokESC || t.cmd != 'c' {
+			_, _ = s.alt.Write(tb)
+			return
+		}
+		// A full reset returns to the main screen.
+		s.leaveAlt()
+		tb = []byte("\x1bc")
+	}
+	s.mainToken(tb)
+}
+
+func (s *Screen) switchesScreen() bool {
+	for _, p := range s.tok.params {
+		switch p.Param(0) {
+		case 47, 1047, 1049:
+			return true
+		}
+	}
+	return false
+}
+
+// switchScreen enters or leaves the alternate screen. The screen uses a
+// second emulator rather than x/vt's own alternate screen, whose scrollback
+// (up to 10,000 rows of cells) cannot be bounded or read. Other modes in
+// the same sequence go to the emulator in use.
+func (s *Screen) switchScreen(on bool) {
+	if s.partialFed {
+		// The emulator has the start of this sequence: cancel it.
+		_, _ = s.active().Write([]byte{ansi.CAN})
+	}
+	var rest []byte
+	for _, p := range s.tok.params {
+		switch v := p.Param(0); v {
+		case 47, 1047, 1049:
+		default:
+			if len(rest) > 0 {
+				rest = append(rest, ';')
+			}
+			rest = strconv.AppendInt(rest, int64(v), 10)
+		}
+	}
+	seq := func(final byte) []byte {
+		return append(append([]byte("\x1b[?"), rest...), final)
+	}
+	if on {
+		if s.alt == nil {
+			s.alt, s.altPipe = s.newEmulator(false)
+		}
+		if len(rest) > 0 {
+			_, _ = s.alt.Write(seq('h'))
+		}
+		return
+	}
+	if len(rest) > 0 {
+		_, _ = s.active().Write(seq('l'))
+	}
+	s.leaveAlt()
+}
+
+func (s *Screen) leaveAlt() {
+	if s.alt == nil {
+		return
+	}
+	_ = s.altPipe.Close()
+	s.alt, s.altPipe = nil, nil
+}
+
+// clampMargins rewrites a DECSTBM whose bottom margin is below the screen,
+// which x/vt accepts and then moves the cursor off the screen.
+func (s *Screen) clampMargins(tb []byte) []byte {
+	t := &s.tok
+	top := max(t.param(0, 1), 1)
+	bottom := t.param(1, s.rows)
+	if bottom <= s.rows {
+		return tb
+	}
+	if s.partialFed {
+		_, _ = s.active().Write([]byte{ansi.CAN})
+	}
+	return []byte("\x1b[" + strconv.Itoa(top) + ";" + strconv.Itoa(s.rows) + "r")
+}

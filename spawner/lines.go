@@ -1,0 +1,542 @@
+package spawner
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// rowState is what the screen knows about the logical line starting at a
+// row of the main screen. It moves with the row when the screen scrolls or
+// inserts and deletes lines.
+type rowState struct {
+	rec     string // the text last committed for this line
+	hasRec  bool
+	pending bool   // left downwards inside the redraw zone, not committed
+	ptext   string // its text when left
+}
+
+// ghost is committed text that was replaced at its position: the same text
+// turning up at another position soon after is the line moving, not a new
+// line.
+type ghost struct {
+	text string
+	at   int64 // tracker.processed when it was replaced
+}
+
+type tracker struct {
+	shadow []rowState
+	// top and bot are the scroll region of the main screen: rows [top, bot).
+	top, bot int
+	// zone is the highest row the cursor went back up to in its last trip
+	// up; lines at or below it are held back until output settles. -1:
+	// none. goingUp: that trip is still going (no downward move since).
+	zone    int
+	goingUp bool
+	// base counts the rows scrolled off the top.
+	base int64
+	// carry is the start of a wrapped line whose first rows scrolled off
+	// while it continues at row top; carryState is that line's state.
+	carryOn    bool
+	carry      []byte
+	carryN     int64
+	carryState rowState
+	ghosts     []ghost
+	processed  int64
+	out        []Line
+	// erasing: rows x/vt pushes into its scrollback now come from an erase
+	// of the display, not from scrolling.
+	erasing  bool
+	lineBuf  []byte
+	detached []rowState
+}
+
+func (s *Screen) initTracker() {
+	s.shadow = make([]rowState, s.rows)
+	s.top, s.bot = 0, s.rows
+	s.zone = -1
+}
+
+// resized keeps the states of the rows that remain.
+func (s *Screen) resized() {
+	old := s.shadow
+	s.shadow = make([]rowState, s.rows)
+	copy(s.shadow, old)
+	s.top, s.bot = 0, s.rows
+	if s.zone >= s.rows {
+		s.zone = s.rows - 1
+	}
+	s.wideEdge = false
+}
+
+// state returns the state of the logical line starting at row r.
+func (s *Screen) state(r int) *rowState {
+	if r == s.top && s.carryOn {
+		return &s.carryState
+	}
+	return &s.shadow[r]
+}
+
+func (s *Screen) wrappedRow(y int) bool {
+	w, _ := wrapOf(s.main.CellAt(s.cols-1, y))
+	return w
+}
+
+// span returns the rows of the logical line containing row r.
+func (s *Screen) span(r int) (start, end int) {
+	start, end = r, r
+	for start > 0 && s.wrappedRow(start-1) {
+		start--
+	}
+	for end < s.rows-1 && s.wrappedRow(end) {
+		end++
+	}
+	return start, end
+}
+
+// lineText returns the text of the logical line on rows [start, end].
+func (s *Screen) lineText(start, end int) string {
+	b := s.lineBuf[:0]
+	if start == s.top && s.carryOn {
+		b = append(b, s.carry...)
+	}
+	for y := start; y <= end; y++ {
+		b = appendText(b, rowCells(s.main, y), s.cols)
+	}
+	b = capLine(b)
+	s.lineBuf = b
+	return string(b)
+}
+
+func capLine(b []byte) []byte {
+	if len(b) <= maxLineBytes {
+		return b
+	}
+	n := maxLineBytes
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return b[:n]
+}
+
+func (s *Screen) lineN(start int) int64 {
+	if start == s.top && s.carryOn {
+		return s.carryN
+	}
+	return s.base + int64(start)
+}
+
+// commit commits text as the line of st, unless that is what it shows
+// already or the text is a committed line that moved here.
+func (s *Screen) commit(st *rowState, text string, n int64) {
+	st.pending, st.ptext = false, ""
+	s.processed++
+	if st.hasRec && st.rec == text {
+		return
+	}
+	if text != "" && s.moved(st, text) {
+		st.rec, st.hasRec = text, true
+		return
+	}
+	if st.hasRec && st.rec != "" {
+		s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed})
+		if len(s.ghosts) > 2*s.rows {
+			s.ghosts = s.ghosts[1:]
+		}
+	}
+	st.rec, st.hasRec = text, true
+	s.out = append(s.out, Line{N: n, Text: text, Time: time.Now()})
+}
+
+// moved reports whether text is a committed line that left its position in
+// the current redraw: a ghost replaced within the last two screenfuls of
+// lines, or a line whose position no longer shows it. The old position
+// gives up its record.
+func (s *Screen) moved(self *rowState, text string) bool {
+	horizon := int64(2 * s.rows)
+	for len(s.ghosts) > 0 && s.processed-s.ghosts[0].at > horizon {
+		s.ghosts = s.ghosts[1:]
+	}
+	for i := len(s.ghosts) - 1; i >= 0; i-- {
+		if s.ghosts[i].text == text {
+			s.ghosts = append(s.ghosts[:i], s.ghosts[i+1:]...)
+			return true
+		}
+	}
+	for r := 0; r < s.rows; r++ {
+		st := s.state(r)
+		if st == self || !st.hasRec || st.rec != text {
+			continue
+		}
+		start, end := s.span(r)
+		if start != r {
+			// A stale record: the row became part of a wrapped line.
+			st.rec, st.hasRec = "", false
+			continue
+		}
+		if s.lineText(start, end) != text {
+			st.rec, st.hasRec = "", false
+			return true
+		}
+	}
+	return false
+}
+
+// cursorAfter handles the cursor's move from row r0 (where the row it was
+// on is after the token; -1 when that row is gone) to row y1; lf says the
+// token was a line feed.
+func (s *Screen) cursorAfter(r0, y1 int, lf bool) {
+	if r0 < 0 || r0 >= s.rows {
+		return
+	}
+	start, end := s.span(r0)
+	switch {
+	case y1 < r0:
+		s.upTo(y1)
+	case y1 > r0:
+		s.downward()
+		if y1 > end {
+			s.leave(start, end, lf)
+		}
+	}
+}
+
+// leave: the cursor left the line on rows [start, end] downwards. A blank
+// line counts only when a line feed left it: a cursor jump from an empty
+// row is not output.
+func (s *Screen) leave(start, end int, lf bool) {
+	text := s.lineText(start, end)
+	if text == "" && !lf {
+		return
+	}
+	st := s.state(start)
+	if s.zone >= 0 && end >= s.zone {
+		if st.hasRec && st.rec == text {
+			st.pending, st.ptext = false, ""
+			return
+		}
+		st.pending, st.ptext = true, text
+		return
+	}
+	s.commit(st, text, s.lineN(start))
+}
+
+// upTo: the cursor went up to row y. A trip up (Ink erasing its frame line
+// by line) may take several moves; the zone starts at the first and ends
+// at the highest row reached.
+func (s *Screen) upTo(y int) {
+	if !s.goingUp || y < s.zone {
+		s.zone = y
+	}
+	s.goingUp = true
+}
+
+// downward: the cursor moved down, ending a trip up. Lines held back above
+// the zone are out of the redraw now and are committed.
+func (s *Screen) downward() {
+	if !s.goingUp {
+		return
+	}
+	s.goingUp = false
+	for r := 0; r < s.zone; {
+		start, end := s.span(r)
+		if st := s.state(start); st.pending && end < s.zone {
+			s.commitPending(start, end, st)
+		}
+		r = end + 1
+	}
+}
+
+// commitPending commits a held-back line with the text it shows now,
+// unless it was erased since.
+func (s *Screen) commitPending(start, end int, st *rowState) {
+	text := s.lineText(start, end)
+	if text == "" && st.ptext != "" {
+		st.pending, st.ptext = false, ""
+		return
+	}
+	s.commit(st, text, s.lineN(start))
+}
+
+// settle commits the held-back lines and, when final, every other line
+// whose text is not committed, and closes the redraw zone.
+func (s *Screen) settle(final bool) {
+	for r := 0; r < s.rows; {
+		start, end := s.span(r)
+		st := s.state(start)
+		switch {
+		case st.pending:
+			s.commitPending(start, end, st)
+		case final:
+			if text := s.lineText(start, end); text != "" {
+				s.commit(st, text, s.lineN(start))
+			}
+		}
+		r = end + 1
+	}
+	s.zone, s.goingUp = -1, false
+}
+
+// harvest collects the rows x/vt pushed into its scrollback and returns how
+// many scrolled off (rather than being erased).
+func (s *Screen) harvest() int {
+	sb := s.main.Scrollback()
+	n := sb.Len()
+	if n == 0 {
+		return 0
+	}
+	if s.erasing {
+		for _, l := range sb.Lines() {
+			s.keep(l)
+		}
+		n = 0
+	} else {
+		s.scrolled(sb.Lines())
+	}
+	sb.Clear()
+	return n
+}
+
+// keep adds a row to the scrollback the UI shows.
+func (s *Screen) keep(l uv.Line) {
+	cell := lineCell(l)
+	wrapped, _ := lineWrap(l, s.cols)
+	text := string(appendText(nil, cell, s.cols))
+	var sb strings.Builder
+	renderRow(&sb, cell, s.cols)
+	h := histLine{text: text, wrapped: wrapped}
+	if styled := sb.String(); styled != text {
+		h.styled = styled
+	}
+	s.hist.push(h)
+}
+
+// scrolled handles rows that scrolled off the top of the region: each is
+// the end of its logical line (committed now if it has not been with this
+// text) or, when wrapped, the start of one that goes on below.
+func (s *Screen) scrolled(lines []uv.Line) {
+	top, bot := s.top, min(s.bot, s.rows)
+	h := max(bot-top, 0)
+	k := len(lines)
+	det := s.detached[:0]
+	for j := range k {
+		if j < h {
+			det = append(det, s.shadow[top+j])
+		} else {
+			det = append(det, rowState{})
+		}
+	}
+	s.detached = det
+	s.shiftUp(top, bot, min(k, h))
+	for j, l := range lines {
+		wrapped, _ := lineWrap(l, s.cols)
+		s.lineBuf = appendText(s.lineBuf[:0], lineCell(l), s.cols)
+		st := det[j]
+		if s.carryOn {
+			st = s.carryState
+		}
+		switch {
+		case wrapped:
+			if !s.carryOn {
+				s.carryOn, s.carryN, s.carry = true, s.base+int64(top), s.carry[:0]
+			}
+			s.carryState = st
+			s.carry = capLine(append(s.carry, s.lineBuf...))
+		case s.carryOn:
+			s.carry = capLine(append(s.carry, s.lineBuf...))
+			text, n := string(s.carry), s.carryN
+			s.dropCarry()
+			s.final(&st, text, n)
+		default:
+			s.final(&st, string(s.lineBuf), s.base+int64(top))
+		}
+		s.base++
+		s.keep(l)
+	}
+}
+
+// final commits a line that left the screen, unless it is blank and was
+// never written as a blank line.
+func (s *Screen) final(st *rowState, text string, n int64) {
+	if text == "" && !(st.pending && st.ptext == "") {
+		return
+	}
+	s.commit(st, text, n)
+}
+
+func (s *Screen) dropCarry() {
+	s.carryOn = false
+	s.carry = s.carry[:0]
+	s.carryState = rowState{}
+}
+
+func (s *Screen) clearPending() {
+	for i := range s.shadow {
+		s.shadow[i].pending, s.shadow[i].ptext = false, ""
+	}
+}
+
+// shiftUp moves rows [a+n, b) up to a; rows [a, a+n) are gone.
+func (s *Screen) shiftUp(a, b, n int) {
+	if n <= 0 || a >= b {
+		return
+	}
+	copy(s.shadow[a:b], s.shadow[a+n:b])
+	clear(s.shadow[b-n : b])
+	if s.zone >= a && s.zone < b {
+		s.zone = max(a, s.zone-n)
+	}
+}
+
+// shiftDown moves rows [a, b-n) down by n; rows pushed past b are gone.
+func (s *Screen) shiftDown(a, b, n int) {
+	if n <= 0 || a >= b {
+		return
+	}
+	copy(s.shadow[a+n:b], s.shadow[a:b-n])
+	clear(s.shadow[a : a+n])
+	if s.zone >= a && s.zone < b {
+		s.zone = min(b-1, s.zone+n)
+	}
+}
+
+type opKind uint8
+
+const (
+	opNone    opKind = iota
+	opDown           // rows [a, b) move down by n
+	opUpDrop         // rows [a, a+n) deleted, [a+n, b) move up
+	opErase          // the display is erased (x/vt pushes it to its scrollback)
+	opErase3         // display and scrollback erased
+	opReset          // full reset
+	opMargins        // scroll region becomes [a, b)
+)
+
+// rowOp is how a structural token moves rows without scrolling them off
+// (scrolling off is seen in x/vt's scrollback). It mirrors x/vt.
+type rowOp struct {
+	kind    opKind
+	a, b, n int
+}
+
+func (s *Screen) rowOp(y int) rowOp {
+	t := &s.tok
+	top, bot := s.top, min(s.bot, s.rows)
+	switch t.kind {
+	case tokControl:
+		if t.ctrl == 0x8d && y == top { // RI
+			return rowOp{kind: opDown, a: top, b: bot, n: 1}
+		}
+	case tokESC:
+		switch t.cmd {
+		case 'M':
+			if y == top {
+				return rowOp{kind: opDown, a: top, b: bot, n: 1}
+			}
+		case 'c':
+			return rowOp{kind: opReset}
+		}
+	case tokCSI:
+		if t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+			return rowOp{}
+		}
+		switch t.cmd.Final() {
+		case 'T': // SD
+			if n := t.param(0, 1); n > 0 && bot > top {
+				return rowOp{kind: opDown, a: top, b: bot, n: min(n, bot-top)}
+			}
+		case 'L': // IL
+			if n := t.param(0, 1); n > 0 && y >= top && y < bot {
+				return rowOp{kind: opDown, a: y, b: bot, n: min(n, bot-y)}
+			}
+		case 'M': // DL; at the top of the region x/vt pushes the rows out
+			if n := t.param(0, 1); n > 0 && y > top && y < bot {
+				return rowOp{kind: opUpDrop, a: y, b: bot, n: min(n, bot-y)}
+			}
+		case 'J':
+			switch t.param(0, 0) {
+			case 2:
+				return rowOp{kind: opErase}
+			case 3:
+				return rowOp{kind: opErase3}
+			}
+		case 'r': // DECSTBM, as x/vt validates it
+			a := max(t.param(0, 1), 1)
+			b := t.param(1, s.rows)
+			if b < 1 {
+				b = s.rows
+			}
+			if a < b {
+				return rowOp{kind: opMargins, a: a - 1, b: min(b, s.rows)}
+			}
+		}
+	}
+	return rowOp{}
+}
+
+// mainToken feeds a structural token to the main emulator and follows what
+// it did to the rows and the cursor.
+func (s *Screen) mainToken(tb []byte) {
+	pos := s.main.CursorPosition()
+	top, bot := s.top, min(s.bot, s.rows)
+	op := s.rowOp(pos.Y)
+	s.erasing = op.kind == opErase
+	_, _ = s.main.Write(tb)
+	pushed := s.harvest()
+	s.erasing = false
+	r0 := pos.Y
+	if pushed > 0 && r0 >= top && r0 < bot {
+		r0 -= min(pushed, bot-top)
+		if r0 < top {
+			r0 = -1
+		}
+	}
+	switch op.kind {
+	case opDown:
+		s.shiftDown(op.a, op.b, op.n)
+		if op.a == s.top {
+			s.dropCarry()
+		}
+		if r0 >= op.a && r0 < op.b {
+			if r0 += op.n; r0 >= op.b {
+				r0 = -1
+			}
+		}
+	case opUpDrop:
+		s.shiftUp(op.a, op.b, op.n)
+		switch {
+		case r0 >= op.a && r0 < op.a+op.n:
+			r0 = -1
+		case r0 >= op.a+op.n && r0 < op.b:
+			r0 -= op.n
+		}
+	case opErase, opErase3, opReset:
+		s.clearPending()
+		s.dropCarry()
+		if op.kind == opErase3 {
+			s.hist.clear()
+		}
+		if op.kind == opReset {
+			s.top, s.bot = 0, s.rows
+		}
+		r0 = -1
+	case opMargins:
+		s.top, s.bot = op.a, op.b
+	}
+	s.wideEdge = false
+	s.cursorAfter(r0, s.main.CursorPosition().Y, s.lineFeed())
+}
+
+// lineFeed reports whether the token is a line feed: LF, VT, FF, IND.
+func (s *Screen) lineFeed() bool {
+	t := &s.tok
+	switch t.kind {
+	case tokControl:
+		return t.ctrl == '\n' || t.ctrl == '\v' || t.ctrl == '\f' || t.ctrl == 0x84
+	case tokESC:
+		return t.cmd == 'D'
+	}
+	return false
+}

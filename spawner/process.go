@@ -1,0 +1,382 @@
+package spawner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/creack/pty"
+)
+
+var (
+	// ErrNoCommand is returned by Start when Options.Argv is empty.
+	ErrNoCommand = errors.New("no command to run")
+	// ErrExited is returned by writes, resizes and signals to a process
+	// that has exited.
+	ErrExited = errors.New("process has exited")
+)
+
+// DefaultSettle is how long output must be quiet before the lines a
+// redrawing program held back are committed, when Options.Settle is zero.
+const DefaultSettle = 250 * time.Millisecond
+
+// drainTimeout bounds the wait for the rest of the output after the
+// process exited, in case something outside its process group still holds
+// the terminal open.
+const drainTimeout = 2 * time.Second
+
+// Options describe a program to run in a PTY.
+type Options struct {
+	// Argv is the program and its arguments; Argv[0] is looked up in PATH.
+	Argv []string
+	// Dir is the working directory; empty means the current one.
+	Dir string
+	// Env is added to the environment swarm runs with. TERM=xterm-256color
+	// is always set.
+	Env []string
+	// Rows and Cols are the terminal size; 24×80 when zero.
+	Rows, Cols int
+	// Scrollback is the screen's scrollback in rows; DefaultScrollback
+	// when zero, none when negative.
+	Scrollback int
+	// OnLine receives the committed lines, in order, from the output
+	// goroutine. It may block briefly; output waits meanwhile.
+	OnLine func(Line)
+	// OnOutput is called after each chunk of output reached the screen
+	// (for a UI to redraw). Keep it cheap.
+	OnOutput func()
+	// Settle is how long output must be quiet before held-back lines are
+	// committed (see the package documentation). Zero means DefaultSettle;
+	// negative means only when the process exits.
+	Settle time.Duration
+}
+
+// ExitStatus is how a process ended.
+type ExitStatus struct {
+	// Code is the exit code, or -1 when a signal ended the process.
+	Code int
+	// Signal is the signal that ended the process, 0 if none did.
+	Signal syscall.Signal
+}
+
+// String describes the status, e.g. "exit code 1" or "killed by signal 9
+// (killed)".
+func (e ExitStatus) String() string {
+	if e.Signal != 0 {
+		return fmt.Sprintf("killed by signal %d (%s)", int(e.Signal), e.Signal)
+	}
+	return fmt.Sprintf("exit code %d", e.Code)
+}
+
+// Success reports whether the process exited with code 0.
+func (e ExitStatus) Success() bool { return e.Signal == 0 && e.Code == 0 }
+
+// Process is a program running in its own session and process group on a
+// PTY, with a Screen fed by its output. Everything written to the PTY goes
+// through one FIFO writer.
+type Process struct {
+	opts   Options
+	cmd    *exec.Cmd
+	pid    int
+	master *os.File
+	screen *Screen
+	w      *fifo
+
+	chunks   chan []byte
+	readDone chan struct{}
+	exited   chan struct{}
+	done     chan struct{}
+	status   ExitStatus
+	waitErr  error
+	lastOut  atomic.Int64
+	closeM   sync.Once
+}
+
+// Start runs opts.Argv in a new PTY. The process leads its own session
+// and process group.
+func Start(opts Options) (*Process, error) {
+	if len(opts.Argv) == 0 {
+		return nil, ErrNoCommand
+	}
+	rows, cols := opts.Rows, opts.Cols
+	if rows <= 0 {
+		rows = 24
+	}
+	if cols <= 0 {
+		cols = 80
+	}
+	rows, cols = min(rows, 0xffff), min(cols, 0xffff)
+	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
+	cmd.Dir = opts.Dir
+	cmd.Env = append(append(os.Environ(), opts.Env...), "TERM=xterm-256color")
+	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)},
+		&syscall.SysProcAttr{Setsid: true, Setctty: true})
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
+	}
+	master, err := pollable(ptmx)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
+	}
+	p := &Process{
+		opts:     opts,
+		cmd:      cmd,
+		pid:      cmd.Process.Pid,
+		master:   master,
+		chunks:   make(chan []byte, 16),
+		readDone: make(chan struct{}),
+		exited:   make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	p.w = newFIFO(master)
+	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}})
+	go p.read()
+	go p.output()
+	go p.wait()
+	return p, nil
+}
+
+// pollable returns the PTY master as a non-blocking file on Go's poller,
+// so that closing it ends a blocked read or write. creack/pty hands it
+// over in blocking mode.
+func pollable(ptmx *os.File) (*os.File, error) {
+	fd, err := syscall.Dup(int(ptmx.Fd()))
+	_ = ptmx.Close()
+	if err != nil {
+		return nil, fmt.Errorf("dup pty: %w", err)
+	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		_ = syscall.Close(fd)
+		return nil, fmt.Errorf("pty non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
+}
+
+// read copies the PTY's output into chunks until it ends: EIO once every
+// holder of the terminal has closed it, or the master being closed.
+func (p *Process) read() {
+	defer close(p.readDone)
+	defer close(p.chunks)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := p.master.Read(buf)
+		if n > 0 {
+			p.chunks <- bytes.Clone(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// output is the output goroutine: it feeds the screen and hands out the
+// committed lines. After the process exited and its output ended it
+// flushes the screen, releases the PTY and closes Done.
+func (p *Process) output() {
+	defer close(p.done)
+	settle := p.opts.Settle
+	if settle == 0 {
+		settle = DefaultSettle
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for running := true; running; {
+		select {
+		case c, ok := <-p.chunks:
+			if !ok {
+				running = false
+				break
+			}
+			p.lastOut.Store(time.Now().UnixNano())
+			_, _ = p.screen.Write(c)
+			p.emit(p.screen.TakeLines())
+			if p.opts.OnOutput != nil {
+				p.opts.OnOutput()
+			}
+			if settle > 0 {
+				timer.Reset(settle)
+			}
+		case <-timer.C:
+			p.emit(p.screen.Settle())
+		}
+	}
+	<-p.exited
+	p.emit(p.screen.Flush())
+	p.closeMaster()
+	p.w.close()
+	_ = p.screen.Close()
+}
+
+func (p *Process) emit(lines []Line) {
+	if p.opts.OnLine == nil {
+		return
+	}
+	for _, l := range lines {
+		p.opts.OnLine(l)
+	}
+}
+
+func (p *Process) closeMaster() {
+	p.closeM.Do(func() { _ = p.master.Close() })
+}
+
+// wait reaps the process, then ends whatever is left of its process group
+// and makes sure the output goroutine finishes.
+func (p *Process) wait() {
+	err := p.cmd.Wait()
+	p.status, p.waitErr = exitStatus(p.cmd, err)
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	close(p.exited)
+	timer := time.NewTimer(drainTimeout)
+	defer timer.Stop()
+	select {
+	case <-p.readDone:
+	case <-timer.C:
+		p.closeMaster()
+	}
+}
+
+func exitStatus(cmd *exec.Cmd, err error) (ExitStatus, error) {
+	ps := cmd.ProcessState
+	if ps == nil {
+		return ExitStatus{Code: -1}, fmt.Errorf("wait for %s: %w", cmd.Path, err)
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitStatus{Code: -1, Signal: ws.Signal()}, nil
+	}
+	return ExitStatus{Code: ps.ExitCode()}, nil
+}
+
+// Write writes b to the PTY through the FIFO writer: b is written whole,
+// never interleaved with another call's bytes. It returns once b is
+// written, or ErrExited.
+func (p *Process) Write(b []byte) error {
+	return p.WriteContext(context.Background(), b)
+}
+
+// WriteContext is Write with a context. If ctx ends before b's turn comes,
+// b is not written and ctx.Err() is returned; if it ends while b is being
+// written (a program not reading its input), ctx.Err() is returned and the
+// write still completes in the background, whole.
+func (p *Process) WriteContext(ctx context.Context, b []byte) error {
+	select {
+	case <-p.exited:
+		return ErrExited
+	default:
+	}
+	r := &writeReq{b: bytes.Clone(b), done: make(chan error, 1)}
+	if !p.w.push(r) {
+		return ErrExited
+	}
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done():
+		r.state.CompareAndSwap(reqQueued, reqCancelled)
+		return ctx.Err()
+	}
+}
+
+// Screen returns the process's screen.
+func (p *Process) Screen() *Screen { return p.screen }
+
+// Resize changes the size of the PTY (the program gets SIGWINCH) and of
+// the screen.
+func (p *Process) Resize(rows, cols int) error {
+	rows, cols = min(max(rows, 1), 0xffff), min(max(cols, 1), 0xffff)
+	select {
+	case <-p.exited:
+		return ErrExited
+	default:
+	}
+	p.screen.Resize(rows, cols)
+	ws := pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}
+	conn, err := p.master.SyscallConn()
+	if err != nil {
+		return ErrExited
+	}
+	var ioErr error
+	// Control rather than Fd: Fd would put the master back into blocking
+	// mode.
+	err = conn.Control(func(fd uintptr) {
+		_, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
+		if e != 0 {
+			ioErr = e
+		}
+	})
+	if err != nil {
+		return ErrExited
+	}
+	if ioErr != nil {
+		return fmt.Errorf("resize pty: %w", ioErr)
+	}
+	return nil
+}
+
+// Signal sends sig to the process group.
+func (p *Process) Signal(sig syscall.Signal) error {
+	select {
+	case <-p.exited:
+		return ErrExited
+	default:
+	}
+	if err := syscall.Kill(-p.pid, sig); err != nil {
+		return fmt.Errorf("signal %d: %w", p.pid, err)
+	}
+	return nil
+}
+
+// Stop sends SIGTERM to the process group and SIGKILL if the process has
+// not exited after grace, then waits until Done.
+func (p *Process) Stop(grace time.Duration) error {
+	select {
+	case <-p.exited:
+	default:
+		_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+		timer := time.NewTimer(grace)
+		select {
+		case <-p.exited:
+		case <-timer.C:
+			_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+			<-p.exited
+		}
+		timer.Stop()
+	}
+	<-p.done
+	return nil
+}
+
+// Wait waits until Done and returns how the process ended. The error is
+// set only when waiting for it failed.
+func (p *Process) Wait() (ExitStatus, error) {
+	<-p.done
+	return p.status, p.waitErr
+}
+
+// Done is closed once the process has exited and every line of its output
+// was handed to OnLine.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Pid returns the process id, which is also its process group id.
+func (p *Process) Pid() int { return p.pid }
+
+// LastOutput returns when the process last wrote output; zero if never.
+func (p *Process) LastOutput() time.Time {
+	n := p.lastOut.Load()
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n)
+}

@@ -1,0 +1,415 @@
+package spawner
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// DefaultScrollback is the number of rows a screen keeps once they leave
+// its top, when ScreenOptions.Scrollback or Options.Scrollback is zero.
+const DefaultScrollback = 10000
+
+// ErrClosed is returned by writes to a closed Screen.
+var ErrClosed = errors.New("screen closed")
+
+// maxLineBytes bounds one committed line. A line the terminal wrapped over
+// more rows than the screen has is assembled from the rows that scroll off;
+// past this size the rest is dropped (the parser refuses anything over
+// 1 MiB anyway).
+const maxLineBytes = 2 << 20
+
+// Line is one committed line of output.
+type Line struct {
+	// N is the line's absolute number: rows scrolled off the top of the
+	// screen so far plus its row. A line repainted in place keeps its
+	// number, so N can repeat or go back when a program redraws lines
+	// above the cursor.
+	N int64
+	// Text is the line as the screen shows it: no escape sequences,
+	// trailing blanks trimmed, leading blanks kept, rows the terminal
+	// wrapped joined, wide characters and emoji intact.
+	Text string
+	// Time is when the line was committed.
+	Time time.Time
+}
+
+// ScreenOptions configure a Screen.
+type ScreenOptions struct {
+	// Rows and Cols are the screen size; 24×80 when zero.
+	Rows, Cols int
+	// Scrollback is the number of rows kept after they scroll off the top;
+	// DefaultScrollback when zero, none when negative.
+	Scrollback int
+	// Replies receives the emulator's answers to terminal queries (cursor
+	// position, device attributes). nil discards them. It must not block
+	// for long: the screen waits for each answer to be taken.
+	Replies io.Writer
+	// NewlineMode makes a line feed also return the carriage, as a
+	// terminal does for programs whose output the tty translates. For
+	// plain text files; output read from a PTY has its carriage returns.
+	NewlineMode bool
+}
+
+// Cursor is a cell position, 0-based.
+type Cursor struct{ X, Y int }
+
+// Snapshot is a copy of a screen's visible state.
+type Snapshot struct {
+	Rows, Cols int
+	// Lines are the visible rows as plain text, trailing blanks trimmed.
+	Lines []string
+	// Cursor is the cursor position; CursorVisible whether the program
+	// shows it.
+	Cursor        Cursor
+	CursorVisible bool
+	// AltScreen is set while the program draws on the alternate screen.
+	AltScreen bool
+	// BracketedPaste is set while the program asked for bracketed paste.
+	BracketedPaste bool
+	// Title is the window title the program set.
+	Title string
+}
+
+// Screen is a VT screen: it applies a program's output and turns it into
+// committed lines (see the package documentation). It is safe for
+// concurrent use.
+type Screen struct {
+	mu     sync.Mutex
+	rows   int
+	cols   int
+	closed bool
+
+	main *vt.Emulator
+	alt  *vt.Emulator // non-nil while the program is on the alternate screen
+	// altPipe and mainPipe close the emulators' reply pipes, ending their
+	// copy goroutines.
+	mainPipe, altPipe io.Closer
+	replies           io.Writer
+	wg                sync.WaitGroup
+
+	feeder
+	tracker
+
+	hist           history
+	title          string
+	bracketedPaste bool
+	cursorHidden   bool
+	awm            bool // auto-wrap, of the main screen
+}
+
+// NewScreen returns a screen with no process behind it, for replaying
+// recorded output, tests and benchmarks. Close it when done.
+func NewScreen(opts ScreenOptions) *Screen {
+	if opts.Rows <= 0 {
+		opts.Rows = 24
+	}
+	if opts.Cols <= 0 {
+		opts.Cols = 80
+	}
+	if opts.Scrollback == 0 {
+		opts.Scrollback = DefaultScrollback
+	}
+	s := &Screen{
+		rows:    opts.Rows,
+		cols:    opts.Cols,
+		replies: opts.Replies,
+		awm:     true,
+		hist:    history{max: opts.Scrollback},
+	}
+	if s.replies == nil {
+		s.replies = io.Discard
+	}
+	s.main, s.mainPipe = s.newEmulator(true)
+	s.initFeeder()
+	s.initTracker()
+	if opts.NewlineMode {
+		_, _ = s.main.WriteString("\x1b[20h")
+	}
+	return s
+}
+
+// newEmulator makes an emulator of the current size whose replies are
+// copied to s.replies until its pipe is closed. x/vt's own scrollback only
+// carries rows from the emulator to the screen, so it is kept small; main
+// says whether the screen tracks its cursor.
+func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
+	e := vt.NewEmulator(s.cols, s.rows)
+	e.SetScrollbackSize(queueRows(s.rows))
+	cb := vt.Callbacks{
+		Title:            func(t string) { s.title = t },
+		CursorVisibility: func(visible bool) { s.cursorHidden = !visible },
+		EnableMode:       func(m ansi.Mode) { s.mode(m, true, main) },
+		DisableMode:      func(m ansi.Mode) { s.mode(m, false, main) },
+	}
+	if main {
+		cb.CursorPosition = s.cursorMoved
+	}
+	e.SetCallbacks(cb)
+	// Closing the write end of the reply pipe ends the copy without
+	// Emulator.Close, whose flag Read checks unlocked.
+	pipe, _ := e.InputPipe().(io.Closer)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_, _ = io.Copy(s.replies, e)
+	}()
+	return e, pipe
+}
+
+// queueRows is the size of x/vt's scrollback: large enough for every row
+// one emulator write can push out (a print segment is at most maxSegment
+// bytes, a sequence pushes at most a screenful).
+func queueRows(rows int) int { return maxSegment + 2*rows + 16 }
+
+func (s *Screen) mode(m ansi.Mode, on, main bool) {
+	switch m {
+	case ansi.ModeBracketedPaste:
+		s.bracketedPaste = on
+	case ansi.ModeAutoWrap:
+		if main {
+			s.awm = on
+		}
+	}
+}
+
+// Write feeds program output to the screen. Chunk boundaries may fall
+// anywhere, inside an escape sequence or a character, without changing the
+// result. A trailing incomplete character cluster is held back until more
+// output comes or the screen is read.
+func (s *Screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, ErrClosed
+	}
+	s.consume(p)
+	return len(p), nil
+}
+
+// TakeLines returns the lines committed since the last call, in order.
+func (s *Screen) TakeLines() []Line {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.take()
+}
+
+func (s *Screen) take() []Line {
+	out := s.out
+	s.out = nil
+	return out
+}
+
+// Settle commits the lines held back because the program was redrawing
+// around them (see the package documentation) and returns every line
+// committed since the last TakeLines. Call it once output has been quiet
+// for a while.
+func (s *Screen) Settle() []Line {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	s.settle(false)
+	return s.take()
+}
+
+// Flush ends the stream: it commits everything still uncommitted (held
+// back lines, the cursor line and any other non-blank line not committed
+// with its current text) and returns every line committed since the last
+// TakeLines.
+func (s *Screen) Flush() []Line {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	s.settle(true)
+	return s.take()
+}
+
+// Resize changes the screen size. Rows and columns below 1 count as 1.
+// Rows are kept from the top; nothing is reflowed.
+func (s *Screen) Resize(rows, cols int) {
+	rows, cols = max(rows, 1), max(cols, 1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || (rows == s.rows && cols == s.cols) {
+		return
+	}
+	s.applyHeld()
+	s.rows, s.cols = rows, cols
+	s.main.Resize(cols, rows)
+	s.main.SetScrollbackSize(queueRows(rows))
+	if s.alt != nil {
+		s.alt.Resize(cols, rows)
+		s.alt.SetScrollbackSize(queueRows(rows))
+	}
+	s.harvest()
+	s.resized()
+}
+
+// Size returns the screen's rows and columns.
+func (s *Screen) Size() (rows, cols int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rows, s.cols
+}
+
+// active is the emulator the program currently draws on.
+func (s *Screen) active() *vt.Emulator {
+	if s.alt != nil {
+		return s.alt
+	}
+	return s.main
+}
+
+func rowCells(e *vt.Emulator, y int) cellAt {
+	return func(x int) *uv.Cell { return e.CellAt(x, y) }
+}
+
+// Snapshot returns a copy of the visible state.
+func (s *Screen) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	e := s.active()
+	pos := e.CursorPosition()
+	snap := Snapshot{
+		Rows: s.rows, Cols: s.cols,
+		Lines:          make([]string, s.rows),
+		Cursor:         Cursor{X: pos.X, Y: pos.Y},
+		CursorVisible:  !s.cursorHidden,
+		AltScreen:      s.alt != nil,
+		BracketedPaste: s.bracketedPaste,
+		Title:          s.title,
+	}
+	var b []byte
+	for y := range s.rows {
+		b = appendText(b[:0], rowCells(e, y), s.cols)
+		snap.Lines[y] = strings.TrimRight(string(b), " ")
+	}
+	return snap
+}
+
+// Render returns the visible screen, or the view scrolled back by
+// scrollOffset rows into the scrollback, as rows of text with SGR styles
+// and hyperlinks, joined by newlines, trailing blanks trimmed. The
+// alternate screen has no scrollback: the offset is ignored there.
+func (s *Screen) Render(scrollOffset int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	e := s.active()
+	n := s.hist.len()
+	if s.alt != nil {
+		n = 0
+	}
+	off := min(max(scrollOffset, 0), n)
+	var sb strings.Builder
+	for i := range s.rows {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		idx := n - off + i
+		if idx < n {
+			h := s.hist.at(idx)
+			if h.styled != "" {
+				sb.WriteString(h.styled)
+			} else {
+				sb.WriteString(h.text)
+			}
+			continue
+		}
+		renderRow(&sb, rowCells(e, idx-n), s.cols)
+	}
+	return sb.String()
+}
+
+// ScrollbackLen returns the number of rows in the scrollback.
+func (s *Screen) ScrollbackLen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hist.len()
+}
+
+// Search returns the indexes of the rows containing query, ignoring case:
+// scrollback rows first (0 is the oldest), then the visible rows, in the
+// numbering Render uses (visible row y is ScrollbackLen()+y).
+func (s *Screen) Search(query string) []int {
+	if query == "" {
+		return nil
+	}
+	q := strings.ToLower(query)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	var hits []int
+	n := s.hist.len()
+	for i := range n {
+		if strings.Contains(strings.ToLower(s.hist.at(i).text), q) {
+			hits = append(hits, i)
+		}
+	}
+	e := s.active()
+	var b []byte
+	for y := range s.rows {
+		b = appendText(b[:0], rowCells(e, y), s.cols)
+		if strings.Contains(strings.ToLower(string(b)), q) {
+			hits = append(hits, n+y)
+		}
+	}
+	return hits
+}
+
+// Contains reports whether text shows on the visible screen or in the last
+// screenful of scrollback, rows the terminal wrapped joined.
+func (s *Screen) Contains(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	var b []byte
+	n := s.hist.len()
+	for i := max(0, n-s.rows); i < n; i++ {
+		h := s.hist.at(i)
+		b = append(b, h.text...)
+		if !h.wrapped {
+			if strings.Contains(string(b), text) {
+				return true
+			}
+			b = b[:0]
+		}
+	}
+	e := s.active()
+	for y := range s.rows {
+		b = appendText(b, rowCells(e, y), s.cols)
+		if wrapped, _ := wrapOf(e.CellAt(s.cols-1, y)); !wrapped || y == s.rows-1 {
+			if strings.Contains(string(b), text) {
+				return true
+			}
+			b = b[:0]
+		}
+	}
+	return false
+}
+
+// Close stops the screen's goroutines. Later writes fail with ErrClosed;
+// the screen can still be read.
+func (s *Screen) Close() error {
+	s.mu.Lock()
+	if !s.closed {
+		s.applyHeld()
+		s.closed = true
+	}
+	pipes := []io.Closer{s.mainPipe, s.altPipe}
+	s.mu.Unlock()
+	for _, p := range pipes {
+		if p != nil {
+			_ = p.Close()
+		}
+	}
+	s.wg.Wait()
+	return nil
+}

@@ -1,0 +1,443 @@
+package spawner
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// feed writes data to a fresh screen in the given chunk sizes (0: whole)
+// and returns the committed lines as "N:text".
+func feed(t testing.TB, opts ScreenOptions, data string, cut func(int) []int) []string {
+	t.Helper()
+	s := NewScreen(opts)
+	defer s.Close()
+	var out []string
+	add := func(ls []Line) {
+		for _, l := range ls {
+			out = append(out, fmt.Sprintf("%d:%s", l.N, l.Text))
+		}
+	}
+	prev := 0
+	for _, c := range append(cut(len(data)), len(data)) {
+		if _, err := s.Write([]byte(data[prev:c])); err != nil {
+			t.Fatal(err)
+		}
+		add(s.TakeLines())
+		prev = c
+	}
+	add(s.Flush())
+	return out
+}
+
+func whole(int) []int { return nil }
+
+func at(k int) func(int) []int { return func(int) []int { return []int{k} } }
+
+func bytewise(n int) []int {
+	cuts := make([]int, 0, n)
+	for i := 1; i < n; i++ {
+		cuts = append(cuts, i)
+	}
+	return cuts
+}
+
+// texts drops the line numbers.
+func texts(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l[strings.IndexByte(l, ':')+1:]
+	}
+	return out
+}
+
+// inkFrames renders frames the way Ink's log-update does: erase the
+// previous frame line by line going up, then write the new one. The
+// newlines are CRLF, as the tty delivers them.
+func inkFrames(frames ...[]string) string {
+	var sb strings.Builder
+	prev := 0
+	for _, f := range frames {
+		for i := range prev {
+			sb.WriteString("\x1b[2K")
+			if i < prev-1 {
+				sb.WriteString("\x1b[1A")
+			}
+		}
+		if prev > 0 {
+			sb.WriteString("\x1b[G")
+		}
+		sb.WriteString(strings.Join(f, "\r\n"))
+		prev = len(f)
+	}
+	return sb.String()
+}
+
+func repeatFrames(n int, f func(i int) []string) [][]string {
+	var out [][]string
+	for i := range n {
+		out = append(out, f(i))
+	}
+	return out
+}
+
+var lineCases = []struct {
+	name       string
+	rows, cols int
+	newline    bool
+	in         string
+	want       []string
+}{
+	{name: "plain lines", in: "hello\r\nworld\r\n", want: []string{"hello", "world"}},
+	{name: "cursor line at the end", in: "one\r\n$ ", want: []string{"one", "$"}},
+	{name: "leading blanks kept", in: "   indented\r\n", want: []string{"   indented"}},
+	{name: "blank lines", in: "a\r\n\r\n\r\nb\r\n", want: []string{"a", "", "", "b"}},
+	{name: "newline mode", newline: true, in: "a\nb\n", want: []string{"a", "b"}},
+	{name: "bare line feed keeps the column", in: "ab\ncd\r\n", want: []string{"ab", "  cd"}},
+	{name: "carriage return overwrites", in: "10%\r20%\r100%\r\n@relay:bob done\r\n", want: []string{"100%", "@relay:bob done"}},
+	{name: "backspace", in: "abc\b\bXY\r\n", want: []string{"aXY"}},
+	{name: "erase in line", in: "hello world\r\x1b[Khi\r\n", want: []string{"hi"}},
+	{name: "tab", in: "a\tb\r\n", want: []string{"a       b"}},
+	{name: "colours", in: "\x1b[1;31m@relay:bob\x1b[0m \x1b[38;5;42mhi\x1b[m\r\n", want: []string{"@relay:bob hi"}},
+	{name: "same line twice", in: "@relay:bob ok\r\n@relay:bob ok\r\n", want: []string{"@relay:bob ok", "@relay:bob ok"}},
+	{
+		name: "wrapped line joined", cols: 10,
+		in:   "@relay:bob this body is longer than ten\r\nnext\r\n",
+		want: []string{"@relay:bob this body is longer than ten", "next"},
+	},
+	{name: "blank at the wrap point kept", cols: 5, in: "abcd efgh\r\n", want: []string{"abcd efgh"}},
+	{name: "full-width line not joined with the next", cols: 5, in: "abcde\r\nfgh\r\n", want: []string{"abcde", "fgh"}},
+	{
+		name: "wrapped line longer than the screen", rows: 3, cols: 10,
+		in:   strings.Repeat("0123456789", 9) + "end\r\nafter\r\n",
+		want: []string{strings.Repeat("0123456789", 9) + "end", "after"},
+	},
+	{name: "wide characters", cols: 20, in: "@relay:bob 你好, 世界\r\n", want: []string{"@relay:bob 你好, 世界"}},
+	{name: "wide character ending in the last column", cols: 6, in: "abcd你好x\r\n", want: []string{"abcd你好x"}},
+	{name: "wide character not fitting the last column", cols: 6, in: "abcde你x\r\n", want: []string{"abcde你x"}},
+	{name: "wide characters wrapping", cols: 5, in: "你好世界你好世界\r\n", want: []string{"你好世界你好世界"}},
+	{
+		name: "emoji", cols: 12,
+		in:   "@relay:bob 👍🏽 and 👨‍👩‍👧 and 🇫🇷 ok\r\n",
+		want: []string{"@relay:bob 👍🏽 and 👨‍👩‍👧 and 🇫🇷 ok"},
+	},
+	{name: "combining mark", in: "cafe\u0301\r\n", want: []string{"cafe\u0301"}},
+	{
+		name: "spinner on one line", in: "⠋ working\r⠙ working\r⠹ working\r\x1b[2Kdone\r\n@relay:bob hi\r\n",
+		want: []string{"done", "@relay:bob hi"},
+	},
+	{
+		name: "scrolling", rows: 3,
+		in:   "1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n7\r\n",
+		want: []string{"1", "2", "3", "4", "5", "6", "7"},
+	},
+	{
+		name: "region redrawn with the same text",
+		in:   "@relay:bob hi\r\nstatus 1" + strings.Repeat("\x1b[2K\x1b[1A\x1b[2K\x1b[G@relay:bob hi\r\nstatus 2", 50) + "\r\n",
+		want: []string{"@relay:bob hi", "status 2"},
+	},
+	{
+		name: "ink region redrawn 50 times",
+		in: inkFrames(repeatFrames(50, func(i int) []string {
+			return []string{"⠋ working " + fmt.Sprint(i), "@relay:bob hi", "> "}
+		})...),
+		want: []string{"⠋ working 0", "@relay:bob hi", "⠋ working 49", ">"},
+	},
+	{
+		name: "ink region growing above the relay line",
+		in: inkFrames(
+			[]string{"@relay:bob hi", "status"},
+			[]string{"thinking 1", "@relay:bob hi", "status"},
+			[]string{"thinking 1", "thinking 2", "@relay:bob hi", "status"},
+			[]string{"thinking 1", "thinking 2", "thinking 3", "@relay:bob hi", "status"},
+		),
+		want: []string{"@relay:bob hi", "thinking 1", "thinking 2", "thinking 3", "status"},
+	},
+	{
+		name: "ink region shrinking above the relay line",
+		in: inkFrames(
+			[]string{"a", "b", "@relay:bob hi", "status"},
+			[]string{"a", "@relay:bob hi", "status"},
+			[]string{"@relay:bob hi", "status"},
+		),
+		want: []string{"a", "b", "@relay:bob hi", "status"},
+	},
+	{
+		name: "ink streaming a line is committed once, complete",
+		in: inkFrames(
+			[]string{"⠋", "> "},
+			[]string{"@relay:bob please", "⠙", "> "},
+			[]string{"@relay:bob please review", "⠹", "> "},
+			[]string{"@relay:bob please review auth.go", "⠸", "> "},
+			[]string{"@relay:bob please review auth.go", "> "},
+		),
+		want: []string{"⠋", "@relay:bob please review auth.go", ">"},
+	},
+	{
+		name: "ink static output above the region",
+		in: inkFrames(
+			[]string{"⠋ 1", "> "},
+			[]string{"@relay:bob one", "⠙ 2", "> "},
+			[]string{"@relay:bob one", "@relay:bob two", "⠹ 3", "> "},
+		),
+		want: []string{"⠋ 1", "@relay:bob one", "@relay:bob two", "⠹ 3", ">"},
+	},
+	{
+		name: "screen cleared and redrawn",
+		in:   "@relay:bob hi\r\nstatus\r\n\x1b[H\x1b[2J@relay:bob hi\r\nstatus\r\n\x1b[H\x1b[J@relay:bob hi\r\nstatus\r\n",
+		want: []string{"@relay:bob hi", "status"},
+	},
+	{
+		name: "alternate screen",
+		in:   "before\r\n\x1b[?1049h\x1b[H@relay:bob from vim\r\n~\r\n~\x1b[?1049lafter\r\n",
+		want: []string{"before", "after"},
+	},
+	{
+		name: "alternate screen together with other modes",
+		in:   "a\r\n\x1b[?1049;25h@relay:x y\r\nz\x1b[?25;1049lb\r\n",
+		want: []string{"a", "b"},
+	},
+	{
+		name: "scroll region with a status row", rows: 4,
+		in: "\x1b[1;3r\x1b[4;1Hstatus 0\x1b[1;1H" +
+			"l1\r\nl2\r\nl3\r\n\x1b7\x1b[4;1H\x1b[2Kstatus 1\x1b8l4\r\nl5\r\n\x1b7\x1b[4;1H\x1b[2Kstatus 2\x1b8",
+		want: []string{"l1", "l2", "l3", "l4", "l5", "status 2"},
+	},
+	{
+		name: "insert and delete lines",
+		in:   "one\r\ntwo\r\nthree\r\n\x1b[2A\x1b[Linserted\r\n\x1b[3B",
+		want: []string{"one", "two", "three", "inserted"},
+	},
+	{name: "terminal queries", in: "\x1b[6n\x1b[c\x1b[>c\x1b[5nok\r\n", want: []string{"ok"}},
+	{name: "hyperlink", in: "\x1b]8;;https://example.com\x07link\x1b]8;;\x07 text\r\n", want: []string{"link text"}},
+	{name: "title and unknown sequences", in: "\x1b]0;title\x07\x1bP1$r\x1b\\\x1b[?2026hx\x1b[?2026l\r\n", want: []string{"x"}},
+}
+
+func TestCommittedLines(t *testing.T) {
+	for _, tc := range lineCases {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := ScreenOptions{Rows: tc.rows, Cols: tc.cols, NewlineMode: tc.newline}
+			got := feed(t, opts, tc.in, whole)
+			if diff := cmp.Diff(tc.want, texts(got)); diff != "" {
+				t.Fatalf("lines (-want +got):\n%s", diff)
+			}
+			// Cut anywhere: same lines, same numbers.
+			for k := 1; k < len(tc.in); k++ {
+				if split := feed(t, opts, tc.in, at(k)); !cmp.Equal(got, split) {
+					t.Fatalf("cut at %d of %q:\n%s", k, tc.in, cmp.Diff(got, split))
+				}
+			}
+			if one := feed(t, opts, tc.in, bytewise); !cmp.Equal(got, one) {
+				t.Fatalf("one byte at a time:\n%s", cmp.Diff(got, one))
+			}
+		})
+	}
+}
+
+func TestLineNumbers(t *testing.T) {
+	got := feed(t, ScreenOptions{Rows: 3}, "a\r\nb\r\nc\r\nd\r\ne\r\n", whole)
+	want := []string{"0:a", "1:b", "2:c", "3:d", "4:e"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestRedrawZoneWaitsForSettle(t *testing.T) {
+	s := NewScreen(ScreenOptions{})
+	defer s.Close()
+	_, _ = s.Write([]byte(inkFrames([]string{"⠋", "> "}, []string{"@relay:bob hi", "⠙", "> "})))
+	if got := texts(lineStrings(s.TakeLines())); !cmp.Equal(got, []string{"⠋"}) {
+		t.Fatalf("before settling: %q", got)
+	}
+	if got := texts(lineStrings(s.Settle())); !cmp.Equal(got, []string{"@relay:bob hi", "⠙"}) {
+		t.Fatalf("settled: %q", got)
+	}
+	// Settled lines are not committed again by a later redraw of the
+	// same frame.
+	_, _ = s.Write([]byte("\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[G@relay:bob hi\r\n⠙\r\n> "))
+	if got := lineStrings(s.Flush()); !cmp.Equal(got, []string{"2:>"}) {
+		t.Fatalf("after redraw: %q, want only the cursor line", got)
+	}
+}
+
+func lineStrings(ls []Line) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = fmt.Sprintf("%d:%s", l.N, l.Text)
+	}
+	return out
+}
+
+func TestSnapshot(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 10})
+	defer s.Close()
+	_, _ = s.Write([]byte("\x1b]2;my title\x07\x1b[?2004hab你\r\n\x1b[31mred\x1b[m"))
+	got := s.Snapshot()
+	want := Snapshot{
+		Rows: 3, Cols: 10, Lines: []string{"ab你", "red", ""},
+		Cursor: Cursor{X: 3, Y: 1}, CursorVisible: true,
+		BracketedPaste: true, Title: "my title",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	_, _ = s.Write([]byte("\x1b[?2004l\x1b[?25l\x1b[?1049hfull"))
+	got = s.Snapshot()
+	if !got.AltScreen || got.BracketedPaste || got.CursorVisible || got.Lines[0] != "full" {
+		t.Fatalf("alternate screen snapshot: %+v", got)
+	}
+	_, _ = s.Write([]byte("\x1b[?1049l"))
+	if got = s.Snapshot(); got.AltScreen || got.Lines[1] != "red" {
+		t.Fatalf("back on the main screen: %+v", got)
+	}
+}
+
+func TestHeldBackClusterShowsOnRead(t *testing.T) {
+	s := NewScreen(ScreenOptions{})
+	defer s.Close()
+	_, _ = s.Write([]byte("$ "))
+	_, _ = s.Write([]byte("e"))
+	if got := s.Snapshot().Lines[0]; got != "$ e" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestRender(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 2, Cols: 20})
+	defer s.Close()
+	_, _ = s.Write([]byte("\x1b[1;31mbold red\x1b[m plain\r\n\x1b[4munder\x1b[m 你好\r\nlast"))
+	got := s.Render(0)
+	want := "\x1b[4munder\x1b[m 你好\nlast"
+	if got != want {
+		t.Fatalf("Render(0) = %q, want %q", got, want)
+	}
+	if got := s.Render(1); got != "\x1b[31;1mbold red\x1b[m plain\n\x1b[4munder\x1b[m 你好" {
+		t.Fatalf("Render(1) = %q", got)
+	}
+	if s.Render(5) != s.Render(1) {
+		t.Fatal("Render past the scrollback is not clamped")
+	}
+}
+
+func TestRenderHidesWrapMarks(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 5})
+	defer s.Close()
+	_, _ = s.Write([]byte("abcdefgh"))
+	if got := s.Render(0); got != "abcde\nfgh\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestScrollbackSearchContains(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 10, Scrollback: 5})
+	defer s.Close()
+	for i := range 10 {
+		fmt.Fprintf(s, "line %d\r\n", i)
+	}
+	_, _ = s.Write([]byte("[relay #abcdef12 from x]"))
+	if n := s.ScrollbackLen(); n != 5 {
+		t.Fatalf("scrollback %d rows, want 5 (capped)", n)
+	}
+	// The marker wraps over the three rows of the screen, so lines 0-9
+	// scrolled off; the scrollback keeps 5-9 (index 0 is the oldest).
+	if got := s.Search("LINE 7"); !cmp.Equal(got, []int{2}) {
+		t.Fatalf("Search(LINE 7) = %v", got)
+	}
+	if got := s.Search("#ab"); !cmp.Equal(got, []int{5}) {
+		t.Fatalf("Search(#ab) = %v", got)
+	}
+	if !s.Contains("#abcdef12 from x") {
+		t.Fatal("Contains misses text wrapped over rows")
+	}
+	if !s.Contains("line 8") || s.Contains("line 6") {
+		t.Fatal("Contains should see the last screenful of scrollback only")
+	}
+}
+
+func TestResize(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 5, Cols: 20})
+	defer s.Close()
+	_, _ = s.Write([]byte("one\r\ntwo\r\n"))
+	s.Resize(3, 8)
+	_, _ = s.Write([]byte("three is long\r\n"))
+	snap := s.Snapshot()
+	if snap.Rows != 3 || snap.Cols != 8 || len(snap.Lines) != 3 {
+		t.Fatalf("snapshot %+v", snap)
+	}
+	got := texts(lineStrings(s.Flush()))
+	if want := []string{"one", "two", "three is long"}; !cmp.Equal(want, got) {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
+}
+
+func TestReplies(t *testing.T) {
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	w := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	})
+	s := NewScreen(ScreenOptions{Replies: w})
+	_, _ = s.Write([]byte("\x1b[3;5H\x1b[6n"))
+	_ = s.Close() // waits for the reply to be copied
+	mu.Lock()
+	defer mu.Unlock()
+	if got := buf.String(); got != "\x1b[3;5R" {
+		t.Fatalf("reply %q", got)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func TestClosedScreen(t *testing.T) {
+	s := NewScreen(ScreenOptions{})
+	_, _ = s.Write([]byte("still readable"))
+	_ = s.Close()
+	if _, err := s.Write([]byte("x")); err != ErrClosed {
+		t.Fatalf("write after close: %v", err)
+	}
+	if s.Snapshot().Lines[0] != "still readable" {
+		t.Fatal("screen not readable after close")
+	}
+}
+
+func TestConcurrentReaders(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 5, Cols: 20})
+	defer s.Close()
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_ = s.Snapshot()
+				_ = s.Render(2)
+				_ = s.Contains("x")
+			}
+		}()
+	}
+	for i := range 300 {
+		fmt.Fprintf(s, "\x1b[3%dmline %d\x1b[m\r\n", i%8, i)
+		if i%50 == 0 {
+			s.Resize(5+i%3, 20+i%7)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	if n := len(s.TakeLines()); n != 300 {
+		t.Fatalf("%d lines, want 300", n)
+	}
+}

@@ -1,0 +1,386 @@
+package spawner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// lineLog collects a process's committed lines.
+type lineLog struct {
+	mu    sync.Mutex
+	lines []Line
+}
+
+func (l *lineLog) add(x Line) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, x)
+}
+
+func (l *lineLog) texts() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, len(l.lines))
+	for i, x := range l.lines {
+		out[i] = x.Text
+	}
+	return out
+}
+
+func (l *lineLog) has(text string) bool {
+	for _, t := range l.texts() {
+		if t == text {
+			return true
+		}
+	}
+	return false
+}
+
+// start runs argv and makes sure it is gone when the test ends.
+func start(t *testing.T, opts Options, log *lineLog) *Process {
+	t.Helper()
+	if log != nil {
+		opts.OnLine = log.add
+	}
+	p, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.Stop(time.Second)
+		waitGroupGone(t, p.Pid())
+	})
+	return p
+}
+
+// eventually polls cond until it holds or the deadline passes.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func waitDone(t *testing.T, p *Process) ExitStatus {
+	t.Helper()
+	select {
+	case <-p.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("process did not finish")
+	}
+	st, err := p.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// groupAlive reports whether any live (not zombie) process is in process
+// group pgid.
+func groupAlive(pgid int) bool {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, d := range dirs {
+		b, err := os.ReadFile(d)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may contain spaces.
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) >= 3 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+func waitGroupGone(t *testing.T, pgid int) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("process group %d to end", pgid), func() bool { return !groupAlive(pgid) })
+}
+
+func TestProcessLines(t *testing.T) {
+	var log lineLog
+	script := `printf 'plain\n\033[1;32m@relay:bob green\033[0m\n'
+printf '10%%\r50%%\r100%%\n'
+printf '\033[2K\033[1A\033[2K\033[G@relay:bob repainted\n'
+printf 'no newline at exit'`
+	p := start(t, Options{Argv: []string{"sh", "-c", script}}, &log)
+	st := waitDone(t, p)
+	if !st.Success() {
+		t.Fatalf("status %v", st)
+	}
+	want := []string{"plain", "@relay:bob green", "100%", "@relay:bob repainted", "no newline at exit"}
+	if diff := cmp.Diff(want, log.texts()); diff != "" {
+		t.Fatalf("lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestProcessPythonRedraws(t *testing.T) {
+	var log lineLog
+	script := `
+import sys, time
+w = sys.stdout.write
+for i in range(0, 101, 20):
+    w("\rprogress %3d%%" % i); sys.stdout.flush(); time.sleep(0.01)
+w("\n")
+# an Ink-like region redrawn with the relay line moving down a row
+frames = [["@relay:bob hi", "status"], ["thinking", "@relay:bob hi", "status"]]
+prev = 0
+for f in frames * 3:
+    if prev:
+        w("\x1b[2K" + "\x1b[1A\x1b[2K" * (prev - 1) + "\x1b[G")
+    w("\n".join(f)); sys.stdout.flush(); time.sleep(0.01)
+    prev = len(f)
+w("\n\u4f60\u597d \U0001F44D\n")
+`
+	p := start(t, Options{Argv: []string{"python3", "-c", script}, Cols: 40}, &log)
+	waitDone(t, p)
+	relays := 0
+	for _, l := range log.texts() {
+		if l == "@relay:bob hi" {
+			relays++
+		}
+	}
+	if relays != 1 || !log.has("progress 100%") || !log.has("你好 👍") {
+		t.Fatalf("lines %q: want one relay line, the final progress and the wide characters", log.texts())
+	}
+}
+
+func TestProcessResize(t *testing.T) {
+	var log lineLog
+	p := start(t, Options{Argv: []string{"sh", "-c", "stty size; read x; stty size; read y"}, Rows: 24, Cols: 80}, &log)
+	eventually(t, "first size", func() bool { return p.Screen().Contains("24 80") })
+	if err := p.Resize(30, 100); err != nil {
+		t.Fatal(err)
+	}
+	if r, c := p.Screen().Size(); r != 30 || c != 100 {
+		t.Fatalf("screen %dx%d after resize", r, c)
+	}
+	if err := p.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "second size", func() bool { return log.has("30 100") })
+	if err := p.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, p)
+	if err := p.Resize(10, 10); !errors.Is(err, ErrExited) {
+		t.Fatalf("resize after exit: %v", err)
+	}
+}
+
+func TestProcessStopKillsAfterGrace(t *testing.T) {
+	p := start(t, Options{Argv: []string{"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`}}, nil)
+	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
+	if err := p.Stop(100 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := p.Wait()
+	if st.Signal != syscall.SIGKILL || st.Code != -1 {
+		t.Fatalf("status %v, want killed by SIGKILL", st)
+	}
+	waitGroupGone(t, p.Pid())
+}
+
+func TestProcessStopTerm(t *testing.T) {
+	p := start(t, Options{Argv: []string{"sleep", "60"}}, nil)
+	if err := p.Stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := p.Wait(); st.Signal != syscall.SIGTERM {
+		t.Fatalf("status %v, want SIGTERM", st)
+	}
+}
+
+func TestProcessExitCodeAndSignal(t *testing.T) {
+	p := start(t, Options{Argv: []string{"sh", "-c", "exit 3"}}, nil)
+	if st := waitDone(t, p); st.Code != 3 || st.Signal != 0 || st.String() != "exit code 3" {
+		t.Fatalf("status %+v %q", st, st)
+	}
+	p = start(t, Options{Argv: []string{"sh", "-c", "echo up; sleep 60"}}, nil)
+	eventually(t, "up", func() bool { return p.Screen().Contains("up") })
+	if err := p.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitDone(t, p); st.Signal != syscall.SIGINT {
+		t.Fatalf("status %v, want SIGINT", st)
+	}
+	if err := p.Signal(syscall.SIGINT); !errors.Is(err, ErrExited) {
+		t.Fatalf("signal after exit: %v", err)
+	}
+}
+
+func TestProcessTerminalQuery(t *testing.T) {
+	var log lineLog
+	script := `
+import os, sys, termios, tty
+fd = sys.stdin.fileno()
+old = termios.tcgetattr(fd)
+tty.setraw(fd)
+os.write(1, b"\x1b[3;5H\x1b[6n")
+r = b""
+while not r.endswith(b"R"):
+    r += os.read(fd, 1)
+termios.tcsetattr(fd, termios.TCSADRAIN, old)
+print("\nreply=" + r[1:].decode())
+`
+	p := start(t, Options{Argv: []string{"python3", "-c", script}}, &log)
+	waitDone(t, p)
+	if !log.has("reply=[3;5R") {
+		t.Fatalf("lines %q: the cursor position report did not arrive", log.texts())
+	}
+}
+
+func TestProcessWritesDoNotInterleave(t *testing.T) {
+	var log lineLog
+	p := start(t, Options{Argv: []string{"sh", "-c", "stty -echo; echo ready; cat"}}, &log)
+	eventually(t, "ready", func() bool { return log.has("ready") })
+	const writers, each, size = 6, 15, 300
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			msg := []byte(strings.Repeat(string(rune('A'+w)), size) + "\r")
+			for range each {
+				if err := p.Write(msg); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	eventually(t, "all lines echoed", func() bool { return len(log.texts()) >= 1+writers*each })
+	counts := map[byte]int{}
+	for _, l := range log.texts()[1:] {
+		if len(l) != size || strings.Count(l, l[:1]) != size {
+			t.Fatalf("interleaved line %q", l)
+		}
+		counts[l[0]]++
+	}
+	for w := range writers {
+		if c := counts[byte('A'+w)]; c != each {
+			t.Fatalf("writer %c: %d lines, want %d", 'A'+w, c, each)
+		}
+	}
+}
+
+func TestProcessWriteContextCancel(t *testing.T) {
+	// The program never reads: once the terminal's input buffer is full a
+	// write blocks, and the context must still end the wait.
+	p := start(t, Options{Argv: []string{"sh", "-c", "stty -icanon -echo; echo ready; sleep 60"}}, nil)
+	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	big := []byte(strings.Repeat("x", 1<<20))
+	if err := p.WriteContext(ctx, big); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("blocked write: %v", err)
+	}
+	// Queued behind it: cancelled before its turn.
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	if err := p.WriteContext(ctx2, []byte("y")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("queued write: %v", err)
+	}
+	if err := p.Stop(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Write([]byte("z")); !errors.Is(err, ErrExited) {
+		t.Fatalf("write after exit: %v", err)
+	}
+}
+
+func TestProcessDeliversEverythingBeforeExit(t *testing.T) {
+	var log lineLog
+	p := start(t, Options{Argv: []string{"sh", "-c", `i=0; while [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done; printf '@relay:bob last'`}}, &log)
+	waitDone(t, p)
+	got := log.texts()
+	if len(got) != 2001 || got[0] != "line 0" || got[1999] != "line 1999" || got[2000] != "@relay:bob last" {
+		t.Fatalf("%d lines, first %q, last %q", len(got), got[:min(3, len(got))], got[max(0, len(got)-2):])
+	}
+}
+
+func TestProcessGroupEndsWithIt(t *testing.T) {
+	p := start(t, Options{Argv: []string{"sh", "-c", "sleep 60 & echo started"}}, nil)
+	waitDone(t, p)
+	waitGroupGone(t, p.Pid())
+}
+
+func TestProcessEnvAndDir(t *testing.T) {
+	var log lineLog
+	dir := t.TempDir()
+	p := start(t, Options{Argv: []string{"sh", "-c", `echo "$TERM $SWARM_TEST"; pwd`}, Env: []string{"SWARM_TEST=yes", "TERM=dumb"}, Dir: dir}, &log)
+	waitDone(t, p)
+	want := []string{"xterm-256color yes", dir}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		want[1] = real
+	}
+	if diff := cmp.Diff(want, log.texts()); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	if _, err := Start(Options{}); !errors.Is(err, ErrNoCommand) {
+		t.Fatalf("no argv: %v", err)
+	}
+	_, err := Start(Options{Argv: []string{"/nonexistent/agent"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "start /nonexistent/agent: ") {
+		t.Fatalf("missing program: %v", err)
+	}
+}
+
+func TestProcessSettlesHeldLines(t *testing.T) {
+	var log lineLog
+	// An Ink-style frame, then the program waits: the held-back line is
+	// committed once output is quiet, not only at exit.
+	script := `printf '⠋\r\n> '; printf '\033[2K\033[1A\033[2K\033[G@relay:bob hi\r\n⠙\r\n> '; read x`
+	p := start(t, Options{Argv: []string{"sh", "-c", script}, Settle: 50 * time.Millisecond}, &log)
+	eventually(t, "the held-back line", func() bool { return log.has("@relay:bob hi") })
+	select {
+	case <-p.Done():
+		t.Fatal("committed only at exit")
+	default:
+	}
+	_ = p.Write([]byte("\r"))
+	waitDone(t, p)
+}
+
+// TestNoGoroutinesLeft runs last in this file's order of declaration; it
+// checks that finished processes and closed screens leave no goroutine of
+// this package behind.
+func TestNoGoroutinesLeft(t *testing.T) {
+	p := start(t, Options{Argv: []string{"sh", "-c", "printf '\\033[6n'; echo bye"}}, nil)
+	waitDone(t, p)
+	s := NewScreen(ScreenOptions{})
+	_, _ = s.Write([]byte("\x1b[?1049h\x1b[6n"))
+	_ = s.Close()
+	eventually(t, "goroutines to end", func() bool {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, "swarm/spawner.") && !strings.Contains(g, "TestNoGoroutinesLeft") && !strings.Contains(g, "testing.tRunner") {
+				return false
+			}
+		}
+		return true
+	})
+}

@@ -27,7 +27,7 @@ type Options struct {
 	// transaction to finish. Default 5 s.
 	BusyTimeout time.Duration
 	// PollInterval is how often a subscribed Bus checks for writes made by
-	// other connections or processes. Default 20 ms.
+	// other connections or processes. Default 10 ms.
 	PollInterval time.Duration
 	// ReadConns is the size of the read connection pool. Default 4.
 	ReadConns int
@@ -91,7 +91,7 @@ func Open(opts Options) (*Bus, error) {
 		opts.BusyTimeout = 5 * time.Second
 	}
 	if opts.PollInterval <= 0 {
-		opts.PollInterval = 20 * time.Millisecond
+		opts.PollInterval = 10 * time.Millisecond
 	}
 	if opts.ReadConns <= 0 {
 		opts.ReadConns = 4

@@ -30,6 +30,14 @@ func (s DeliveryState) String() string {
 	return deliveryStateNames[s]
 }
 
+// open is the stored "open" flag: 1 while the message is pending.
+func (s DeliveryState) open() int {
+	if s == DeliveryQueued || s == DeliveryInjected {
+		return 1
+	}
+	return 0
+}
+
 // ParseDeliveryState is the inverse of DeliveryState.String.
 func ParseDeliveryState(s string) (DeliveryState, error) {
 	for i, n := range deliveryStateNames {
@@ -78,33 +86,8 @@ func (b *Bus) Pending(ctx context.Context, recipient string, limit int) ([]Messa
 		if limit <= 0 {
 			want = -1
 		}
-		var page []Message
-		err := b.read(ctx, func(tx *sql.Tx) error {
-			rows, err := tx.QueryContext(ctx, `SELECT `+messageCols+`, d.recipient, d.state, d.attempts, d.updated_ms, d.error
-				FROM deliveries d JOIN messages m ON m.seq = d.seq
-				WHERE d.recipient = ? AND d.state IN ('queued', 'injected') AND d.seq > ?
-				ORDER BY d.seq LIMIT ?`, recipient, after, want)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			for rows.Next() {
-				var d Delivery
-				var state string
-				var updated int64
-				m, err := b.scanMessage(rows, &d.Recipient, &state, &d.Attempts, &updated, &d.Error)
-				if err != nil {
-					return err
-				}
-				if d.State, err = ParseDeliveryState(state); err != nil {
-					return err
-				}
-				d.MessageID, d.Updated = m.ID, fromMS(updated)
-				m.Deliveries = []Delivery{d}
-				page = append(page, m)
-			}
-			return rows.Err()
-		})
+		// One query, so no read transaction is needed for a consistent view.
+		page, err := b.pendingPage(ctx, recipient, after, want)
 		if err != nil {
 			return nil, fmt.Errorf("pending for %s: %w", recipient, err)
 		}
@@ -130,12 +113,42 @@ func (b *Bus) Pending(ctx context.Context, recipient string, limit int) ([]Messa
 	}
 }
 
+// pendingPage returns up to limit (-1: all) open deliveries to recipient
+// after seq after, with their messages.
+func (b *Bus) pendingPage(ctx context.Context, recipient string, after int64, limit int) ([]Message, error) {
+	rows, err := b.r.QueryContext(ctx, `SELECT `+messageCols+`, d.recipient, d.state, d.attempts, d.updated_ms, d.error
+		FROM deliveries d JOIN messages m ON m.seq = d.seq
+		WHERE d.recipient = ? AND d.open = 1 AND d.seq > ?
+		ORDER BY d.seq LIMIT ?`, recipient, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var page []Message
+	for rows.Next() {
+		var d Delivery
+		var state string
+		var updated int64
+		m, err := b.scanMessage(rows, &d.Recipient, &state, &d.Attempts, &updated, &d.Error)
+		if err != nil {
+			return nil, err
+		}
+		if d.State, err = ParseDeliveryState(state); err != nil {
+			return nil, err
+		}
+		d.MessageID, d.Updated = m.ID, fromMS(updated)
+		m.Deliveries = []Delivery{d}
+		page = append(page, m)
+	}
+	return page, rows.Err()
+}
+
 // expire marks recipient's open deliveries of ms expired.
 func (b *Bus) expire(ctx context.Context, recipient string, msgs []Message, now time.Time) error {
 	return b.write(ctx, func(tx *sql.Tx) (bool, error) {
 		for _, m := range msgs {
-			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = 'expired', updated_ms = ?, error = 'expired'
-				WHERE seq = ? AND recipient = ? AND state IN ('queued', 'injected')`, ms(now), m.Seq, recipient); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = 'expired', open = 0, updated_ms = ?, error = 'expired'
+				WHERE seq = ? AND recipient = ? AND open = 1`, ms(now), m.Seq, recipient); err != nil {
 				return false, err
 			}
 		}
@@ -189,8 +202,8 @@ func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to Deli
 		if to == DeliveryInjected {
 			attempts++
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, attempts = ?, updated_ms = ?, error = ?
-			WHERE seq = ? AND recipient = ?`, to.String(), attempts, ms(now), reason, m.Seq, recipient); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, open = ?, attempts = ?, updated_ms = ?, error = ?
+			WHERE seq = ? AND recipient = ?`, to.String(), to.open(), attempts, ms(now), reason, m.Seq, recipient); err != nil {
 			return false, err
 		}
 		if to != DeliveryFailed {

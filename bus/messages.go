@@ -292,8 +292,12 @@ func (b *Bus) Inbox(ctx context.Context, agent string, limit int) ([]Message, er
 	}
 	var out []Message
 	err := b.read(ctx, func(tx *sql.Tx) error {
+		// Each branch reads its index backwards and stops after limit rows,
+		// so the cost does not grow with the size of the log.
 		rows, err := tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.seq IN (
-				SELECT seq FROM (SELECT seq FROM deliveries WHERE recipient = ?1 ORDER BY seq DESC LIMIT ?2)
+				SELECT seq FROM (SELECT seq FROM deliveries WHERE recipient = ?1 AND open = 0 ORDER BY seq DESC LIMIT ?2)
+				UNION
+				SELECT seq FROM (SELECT seq FROM deliveries WHERE recipient = ?1 AND open = 1 ORDER BY seq DESC LIMIT ?2)
 				UNION
 				SELECT seq FROM (SELECT seq FROM messages WHERE from_name = ?1 ORDER BY seq DESC LIMIT ?2)
 			) ORDER BY m.seq DESC LIMIT ?2`, agent, limit)

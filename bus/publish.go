@@ -126,7 +126,7 @@ func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.T
 		}
 		m.Deliveries = resolve(m.ID, m.From, m.To, agents, now)
 		for _, d := range m.Deliveries {
-			drows = append(drows, []any{m.Seq, d.Recipient, d.State.String(), ms(now), d.Error})
+			drows = append(drows, []any{m.Seq, d.Recipient, d.State.String(), d.State.open(), ms(now), d.Error})
 		}
 	}
 	first := map[string]int{} // id → index in msgs of its first occurrence
@@ -179,15 +179,19 @@ func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.T
 // lookup returns which of msgs' ids are already stored, the largest seq
 // and the registered agents.
 func (b *Bus) lookup(ctx context.Context, tx *sql.Tx, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]bool, err error) {
-	ids := make([]string, len(msgs))
-	for i, m := range msgs {
-		ids[i] = m.ID
+	st, arg := b.st.lookup1, msgs[0].ID
+	if len(msgs) > 1 {
+		ids := make([]string, len(msgs))
+		for i, m := range msgs {
+			ids[i] = m.ID
+		}
+		js, err := json.Marshal(ids)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		st, arg = b.st.lookup, string(js)
 	}
-	arg, err := json.Marshal(ids)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	rows, err := tx.StmtContext(ctx, b.st.lookup).QueryContext(ctx, string(arg))
+	rows, err := tx.StmtContext(ctx, st).QueryContext(ctx, arg)
 	if err != nil {
 		return nil, 0, nil, err
 	}

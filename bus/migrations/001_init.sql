@@ -38,19 +38,22 @@ CREATE TABLE messages (
 -- each and cut batched publishing to a third. Looking up a short id scans.
 CREATE INDEX messages_from ON messages(from_name, seq);
 
+-- open is 1 while the delivery is queued or injected, 0 once it is final.
+-- The one secondary index, (recipient, open, seq), serves both a
+-- recipient's next pending messages (open = 1, in seq order, however many
+-- delivered messages there are) and its inbox (both values of open).
+-- Every index costs a page write per commit, so there is only one.
 CREATE TABLE deliveries (
 	seq        INTEGER NOT NULL REFERENCES messages(seq),
 	recipient  TEXT NOT NULL,
 	state      TEXT NOT NULL,
+	open       INTEGER NOT NULL,
 	attempts   INTEGER NOT NULL DEFAULT 0,
 	updated_ms INTEGER NOT NULL,
 	error      TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (seq, recipient)
 ) WITHOUT ROWID;
-CREATE INDEX deliveries_recipient ON deliveries(recipient, seq);
--- Only open deliveries are in this index, so finding a recipient's next
--- message costs the same with ten or ten million delivered messages.
-CREATE INDEX deliveries_pending ON deliveries(recipient, seq) WHERE state IN ('queued', 'injected');
+CREATE INDEX deliveries_mailbox ON deliveries(recipient, open, seq);
 
 CREATE TABLE heartbeats (
 	agent    TEXT PRIMARY KEY,

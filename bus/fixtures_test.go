@@ -1,4 +1,0 @@
-package bus
-
-// cleanupFixtures removes fixtures built for benchmarks (see bench_test.go).
-func cleanupFixtures() {}

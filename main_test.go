@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -264,6 +265,32 @@ func TestReadCommandsNeedAnExistingBus(t *testing.T) {
 	if _, err := os.Stat(e.dir); !os.IsNotExist(err) {
 		t.Errorf("a read command created %s", e.dir)
 	}
+}
+
+func TestBrokenBusGivesOneClearLine(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(e.dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(e.dir, "bus.db")
+	if err := os.WriteFile(db, bytes.Repeat([]byte("not sqlite "), 100), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.fails(1, []string{"log"}, db, "corrupt or not a swarm bus")
+	e.fails(1, []string{"send", "human", "x"}, db, "corrupt or not a swarm bus")
+
+	newer := newEnv(t)
+	newer.ok("send", "human", "x")
+	b, err := sql.Open("sqlite", filepath.Join(newer.dir, "bus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Exec(`UPDATE meta SET value = '42' WHERE key = 'schema_version'`)
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer.fails(1, []string{"status"}, "schema version 42", "upgrade swarm")
 }
 
 func TestBusDirPrecedence(t *testing.T) {

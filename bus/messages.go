@@ -38,7 +38,7 @@ type Message struct {
 	Data          json.RawMessage // optional JSON value
 	CorrelationID string
 	InReplyTo     string
-	Priority      int
+	Priority      int           // carried for consumers; Pending keeps seq order regardless
 	TTL           time.Duration // deliveries not confirmed within TTL of Time expire; 0 = never
 	PayloadRef    string        // set by the bus when Body lives in a blob ("sha256:<hex>")
 	LogOnly       bool          // store and log it, create no deliveries

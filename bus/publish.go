@@ -130,7 +130,6 @@ func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.T
 		}
 	}
 	first := map[string]int{} // id → index in msgs of its first occurrence
-	var notices []Message
 	for i := range msgs {
 		m := &msgs[i]
 		if _, ok := stored[m.ID]; ok {
@@ -149,8 +148,7 @@ func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.T
 				if err := b.prepare(&n, now); err != nil {
 					return err
 				}
-				notices = append(notices, n)
-				add(&notices[len(notices)-1])
+				add(&n)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package spawner
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -78,6 +79,9 @@ type feeder struct {
 	// wideEdge: a wide character just filled the last column, which x/vt
 	// does not treat as a pending wrap.
 	wideEdge bool
+	// scratch for eachCluster
+	dec    []byte
+	bounds []bound
 }
 
 func (s *Screen) initFeeder() {
@@ -116,7 +120,9 @@ func (s *Screen) consume(p []byte) {
 		prev := s.front.State()
 		s.tokDone = false
 		s.front.Advance(buf[i])
-		if !s.tokDone && isText(prev) && isText(s.front.State()) {
+		// Text: printed characters, including a UTF-8 lead byte that cuts a
+		// string sequence short, and bytes the parser ignores in ground.
+		if st := s.front.State(); !s.tokDone && isText(st) && (isText(prev) || st == parser.Utf8State) {
 			if !s.inRun {
 				s.inRun, s.runStart = true, i
 			}
@@ -129,6 +135,18 @@ func (s *Screen) consume(p []byte) {
 		}
 		if !s.tokDone {
 			continue // inside a sequence
+		}
+		if seq := s.clamped(); seq != nil {
+			// A count x/vt would loop over: feed it bounded.
+			s.feedSeg(buf, tokStart)
+			if s.partialFed {
+				_, _ = s.active().Write([]byte{ansi.CAN})
+			}
+			s.inert()
+			s.writePrint(seq)
+			s.segStart, tokStart = i+1, i+1
+			s.partialFed = false
+			continue
 		}
 		if s.inert() {
 			tokStart = i + 1
@@ -225,6 +243,29 @@ func (s *Screen) inert() bool {
 	return ok
 }
 
+// clamped returns a bounded copy of a CSI whose count x/vt would spend
+// time proportional to (repeat a character, erase, tab), or nil when the
+// count is reasonable: a program cannot stall the screen with
+// ESC[999999999b.
+func (s *Screen) clamped() []byte {
+	t := &s.tok
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+		return nil
+	}
+	limit := s.cols
+	switch t.cmd.Final() {
+	case 'b':
+		limit = s.rows * s.cols
+	case 'X', 'I', 'Z':
+	default:
+		return nil
+	}
+	if n := t.param(0, 1); n <= limit {
+		return nil
+	}
+	return []byte("\x1b[" + strconv.Itoa(limit) + string(rune(t.cmd.Final())))
+}
+
 // feedSeg feeds buf[segStart:upto] as a print segment.
 func (s *Screen) feedSeg(buf []byte, upto int) {
 	if upto > s.segStart {
@@ -257,22 +298,6 @@ func (s *Screen) cursorMoved(old, new uv.Position) {
 	}
 }
 
-// clusterAt returns the length and width of the grapheme cluster at
-// buf[j:end], segmented as x/vt segments it.
-func clusterAt(buf []byte, j, end int) (n, w int) {
-	if c := buf[j]; c < 0x80 && (j+1 >= end || buf[j+1] < 0x80) {
-		if c == 0x7f {
-			return 1, 0
-		}
-		return 1, 1
-	}
-	cl, w := ansi.FirstGraphemeCluster(buf[j:end], ansi.GraphemeWidth)
-	if len(cl) == 0 {
-		return 1, 1
-	}
-	return len(cl), w
-}
-
 func isASCII(b []byte) bool {
 	for _, c := range b {
 		if c >= 0x80 {
@@ -280,6 +305,96 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
+}
+
+func printable(r rune) bool { return r >= 0x20 && r < 0x7f }
+
+// unitAt returns the unit the parser reads at buf[j] in text: its length,
+// its rune (-1 for a byte the parser ignores) and whether it is complete
+// before end. A UTF-8 lead byte takes the following bytes whatever they
+// are; an invalid sequence is U+FFFD.
+func unitAt(buf []byte, j, end int) (n int, r rune, ok bool) {
+	c := buf[j]
+	switch {
+	case c < 0x80:
+		return 1, rune(c), true
+	case c >= 0xc2 && c <= 0xf4:
+		n = 2
+		if c >= 0xf0 {
+			n = 4
+		} else if c >= 0xe0 {
+			n = 3
+		}
+		if j+n > end {
+			return end - j, 0, false
+		}
+		r, size := utf8.DecodeRune(buf[j : j+n])
+		if size != n {
+			r = utf8.RuneError
+		}
+		return n, r, true
+	default:
+		return 1, -1, true
+	}
+}
+
+// bound maps a unit's offset in the raw bytes to its offset in the decoded
+// text.
+type bound struct{ raw, dec int }
+
+// eachCluster calls f for each grapheme cluster of the run buf[start:end],
+// as x/vt forms them: a printable ASCII character always starts a new
+// cluster, and the runes after it are segmented together (decoded, as the
+// parser hands them over). It returns where the complete units end.
+func (s *Screen) eachCluster(buf []byte, start, end int, f func(j, n, w int)) int {
+	for j := start; j < end; {
+		n, r, ok := unitAt(buf, j, end)
+		if !ok {
+			return j
+		}
+		if printable(r) && (j+1 >= end || printable(rune(buf[j+1]))) {
+			f(j, 1, 1)
+			j++
+			continue
+		}
+		if r < 0 {
+			j += n
+			continue
+		}
+		// A stretch: up to one ASCII character and the runes after it.
+		s.dec, s.bounds = s.dec[:0], s.bounds[:0]
+		k := j
+		for k < end {
+			n, r, ok := unitAt(buf, k, end)
+			if !ok || (printable(r) && k > j) {
+				break
+			}
+			s.bounds = append(s.bounds, bound{raw: k, dec: len(s.dec)})
+			if r >= 0 {
+				s.dec = utf8.AppendRune(s.dec, r)
+			}
+			k += n
+		}
+		bi := 0
+		for d := 0; d < len(s.dec); {
+			cl, w := ansi.FirstGraphemeCluster(s.dec[d:], ansi.GraphemeWidth)
+			if len(cl) == 0 {
+				break
+			}
+			a := s.bounds[bi].raw
+			d += len(cl)
+			for bi < len(s.bounds) && s.bounds[bi].dec < d {
+				bi++
+			}
+			b := k
+			if bi < len(s.bounds) {
+				b = s.bounds[bi].raw
+			}
+			f(a, b-a, w)
+		}
+		j = k
+	}
+	return end
 }
 
 // runText walks the complete clusters of buf[start:end] (part of a run of
@@ -290,8 +405,7 @@ func (s *Screen) runText(buf []byte, start, end int) {
 		return
 	}
 	main := s.alt == nil
-	for j := start; j < end; {
-		n, w := clusterAt(buf, j, end)
+	s.eachCluster(buf, start, end, func(j, n, w int) {
 		if j-s.segStart >= maxSegment {
 			s.feedSeg(buf, j)
 		}
@@ -305,45 +419,29 @@ func (s *Screen) runText(buf []byte, start, end int) {
 			s.feedWide(buf[j : j+n])
 			s.segStart = j + n
 		}
-		j += n
-	}
+	})
 }
 
-// heldFrom returns where the last, possibly incomplete, cluster of the open
-// run starting at start begins: the bytes from there are held back. A run
-// ending in the middle of a character holds the cluster before it too,
-// since the character may extend it.
+// heldFrom returns where the last cluster of the open run starting at
+// start begins: the bytes from there are held back, since the next write
+// may extend that cluster. When the run ends inside a character, that
+// character and the cluster before it are held. A cluster longer than
+// maxHold is fed; a partial character never is.
 func (s *Screen) heldFrom(buf []byte, start int) int {
 	end := len(buf)
-	if s.front.State() == parser.Utf8State {
-		for end > start && buf[end-1]&0xc0 == 0x80 && len(buf)-end < 4 {
-			end--
-		}
-		if end > start && buf[end-1] >= 0xc0 {
-			end--
-		}
+	if s.front.State() != parser.Utf8State && isASCII(buf[start:]) {
+		return max(start, end-1)
 	}
-	// Find a certain cluster boundary: an ASCII byte after an ASCII byte.
-	k := end - 1
-	for k > start && !(buf[k] < 0x80 && buf[k-1] < 0x80) {
-		if end-k > maxHold {
-			return len(buf)
-		}
-		k--
+	last := -1
+	complete := s.eachCluster(buf, start, end, func(j, _, _ int) { last = j })
+	h := complete
+	if last >= 0 {
+		h = last
 	}
-	if k < start {
-		k = start
+	if end-h > maxHold {
+		h = complete
 	}
-	last := end
-	for j := k; j < end; {
-		n, _ := clusterAt(buf, j, end)
-		last = j
-		j += n
-	}
-	if len(buf)-last > maxHold {
-		return len(buf)
-	}
-	return last
+	return h
 }
 
 // feedWide feeds one wide cluster to the main emulator and repairs what
@@ -364,7 +462,7 @@ func (s *Screen) feedWide(cl []byte) {
 	}
 	pos := s.main.CursorPosition()
 	if pos.X == w-1 {
-		if c := s.main.CellAt(w-2, pos.Y); c != nil && c.Width >= 2 && c.Content == string(cl) {
+		if c := s.main.CellAt(w-2, pos.Y); c != nil && c.Width >= 2 {
 			s.wideEdge = true
 		}
 	}

@@ -212,6 +212,7 @@ var lineCases = []struct {
 		in:   "one\r\ntwo\r\nthree\r\n\x1b[2A\x1b[Linserted\r\n\x1b[3B",
 		want: []string{"one", "two", "three", "inserted"},
 	},
+	{name: "huge repeat and erase counts", rows: 2, cols: 5, in: "ab\x1b[999999999b\r\n\x1b[999999999X\x1b[99999999Ix\r\n", want: []string{"abbbbbbbbbbb", "    x"}},
 	{name: "terminal queries", in: "\x1b[6n\x1b[c\x1b[>c\x1b[5nok\r\n", want: []string{"ok"}},
 	{name: "hyperlink", in: "\x1b]8;;https://example.com\x07link\x1b]8;;\x07 text\r\n", want: []string{"link text"}},
 	{name: "title and unknown sequences", in: "\x1b]0;title\x07\x1bP1$r\x1b\\\x1b[?2026hx\x1b[?2026l\r\n", want: []string{"x"}},

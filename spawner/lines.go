@@ -303,12 +303,14 @@ func (s *Screen) harvest() int {
 func (s *Screen) keep(l uv.Line) {
 	cell := lineCell(l)
 	wrapped, _ := lineWrap(l, s.cols)
-	text := string(appendText(nil, cell, s.cols))
-	var sb strings.Builder
-	renderRow(&sb, cell, s.cols)
-	h := histLine{text: text, wrapped: wrapped}
-	if styled := sb.String(); styled != text {
-		h.styled = styled
+	h := histLine{text: string(appendText(nil, cell, s.cols)), wrapped: wrapped}
+	for i := range l {
+		if lk := realLink(&l[i]); !l[i].Style.IsZero() || !lk.IsZero() {
+			var sb strings.Builder
+			renderRow(&sb, cell, s.cols)
+			h.styled = sb.String()
+			break
+		}
 	}
 	s.hist.push(h)
 }

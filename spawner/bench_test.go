@@ -1,0 +1,105 @@
+package spawner
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// agentOutput returns about size bytes of ANSI-heavy terminal output of the
+// kind agent CLIs produce: coloured log lines (some wider than the
+// screen), a progress bar redrawn with carriage returns, an Ink-style
+// region redrawn with cursor-up and erase, relay lines and blocks, wide
+// characters and emoji, all with CRLF line ends.
+func agentOutput(size int) []byte {
+	var b strings.Builder
+	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "\x1b[2m%02d:%02d\x1b[0m \x1b[1;32mINFO\x1b[0m \x1b[36mbuild\x1b[0m compiling \x1b[33mgithub.com/example/module%d/pkg\x1b[0m with flags \x1b[35m-race -count=1\x1b[0m in %d ms\r\n", i/60%60, i%60, i, i*7%1000)
+		switch i % 8 {
+		case 0:
+			for p := 0; p <= 100; p += 10 {
+				fmt.Fprintf(&b, "\r\x1b[36m[%-20s]\x1b[0m %3d%%", strings.Repeat("=", p/5), p)
+			}
+			b.WriteString("\r\n")
+		case 1:
+			// Ink: three frames of a four-line region.
+			for f := range 3 {
+				if f > 0 {
+					b.WriteString("\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[G")
+				}
+				fmt.Fprintf(&b, "\x1b[35m%s\x1b[0m Thinking… \x1b[2m(%ds · esc to interrupt)\x1b[0m\r\n", spin[(i+f)%len(spin)], f)
+				b.WriteString("⏺ \x1b[1m@relay:bob\x1b[0m please review auth.go and reply\r\n")
+				b.WriteString("\x1b[2m╭────────────────────────────────────────╮\x1b[0m\r\n")
+				b.WriteString("\x1b[2m│\x1b[0m > ")
+			}
+			b.WriteString("\r\n")
+		case 2:
+			fmt.Fprintf(&b, "@relay:alice build %d is green 你好 👍🏽\r\n", i)
+		case 3:
+			fmt.Fprintf(&b, "[[RELAY]]\r\n{\"to\":\"bob\",\"type\":\"message\",\"body\":\"step %d done\",\"data\":{\"n\":%d}}\r\n[[/RELAY]]\r\n", i, i)
+		case 4:
+			fmt.Fprintf(&b, "\x1b[31m  --- FAIL: TestSomething/case_%d (0.00s)\x1b[0m a long explanation that wraps past the right margin of an eighty column terminal\r\n", i)
+		}
+	}
+	return []byte(b.String())
+}
+
+func benchScreen(b *testing.B, data []byte, chunk int) {
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	lines := 0
+	for b.Loop() {
+		s := NewScreen(ScreenOptions{Rows: 24, Cols: 80})
+		for i := 0; i < len(data); i += chunk {
+			_, _ = s.Write(data[i:min(i+chunk, len(data))])
+			lines += len(s.TakeLines())
+		}
+		lines += len(s.Flush())
+		_ = s.Close()
+	}
+	if lines == 0 {
+		b.Fatal("no lines")
+	}
+}
+
+// BenchmarkScreen is the screen alone over ANSI-heavy output in 4 KiB
+// chunks (a PTY read is at most this size with most programs).
+func BenchmarkScreen(b *testing.B) { benchScreen(b, agentOutput(1<<20), 4096) }
+
+// BenchmarkScreenPlain is the screen over uncoloured 80-column lines.
+func BenchmarkScreenPlain(b *testing.B) {
+	line := strings.Repeat("plain text ", 7) + "end\r\n"
+	benchScreen(b, []byte(strings.Repeat(line, (1<<20)/len(line))), 4096)
+}
+
+// BenchmarkScreenMemory measures the heap held by one screen whose
+// scrollback is full: 10,000 rows of 100 columns with colours. Reported
+// as MB-inuse (HeapInuse after minus before, with the screen alive).
+func BenchmarkScreenMemory(b *testing.B) {
+	var data strings.Builder
+	for i := range 10_100 {
+		fmt.Fprintf(&data, "\x1b[32m%05d\x1b[0m %s \x1b[1mbold\x1b[0m %s\r\n", i, strings.Repeat("x", 40), strings.Repeat("y", 40))
+	}
+	in := []byte(data.String())
+	var ms runtime.MemStats
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.HeapInuse
+		s := NewScreen(ScreenOptions{Rows: 50, Cols: 100})
+		for i := 0; i < len(in); i += 4096 {
+			_, _ = s.Write(in[i:min(i+4096, len(in))])
+			s.TakeLines()
+		}
+		if n := s.ScrollbackLen(); n != DefaultScrollback {
+			b.Fatalf("scrollback %d rows", n)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse-before)/(1<<20), "MB-inuse")
+		runtime.KeepAlive(s)
+		_ = s.Close()
+	}
+}

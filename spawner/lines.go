@@ -301,6 +301,9 @@ func (s *Screen) harvest() int {
 
 // keep adds a row to the scrollback the UI shows.
 func (s *Screen) keep(l uv.Line) {
+	if s.hist.max <= 0 {
+		return
+	}
 	cell := lineCell(l)
 	wrapped, _ := lineWrap(l, s.cols)
 	h := histLine{text: string(appendText(nil, cell, s.cols)), wrapped: wrapped}

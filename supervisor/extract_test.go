@@ -1,0 +1,249 @@
+package supervisor
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"swarm/parser"
+)
+
+// updateGolden rewrites the transcripts' expected events. The flag is
+// shared with any other test in the package that registers -update.
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files from the code's output")
+	}
+}
+
+const transcriptDir = "../testdata/transcripts"
+
+// extractAll runs Extract over raw fed in the given cuts and returns the
+// events as JSON lines.
+func extractAll(t testing.TB, raw []byte, cuts []int, opts ExtractOptions) string {
+	t.Helper()
+	var out bytes.Buffer
+	err := Extract(&cutReader{data: raw, cuts: cuts}, opts, func(ev parser.Event) {
+		b, err := ev.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// cutReader returns data in reads that end exactly at cuts (ascending
+// offsets); after the last cut, the rest at once.
+type cutReader struct {
+	data []byte
+	cuts []int
+	off  int
+}
+
+func (r *cutReader) Read(p []byte) (int, error) {
+	if r.off >= len(r.data) {
+		return 0, io.EOF
+	}
+	end := len(r.data)
+	for len(r.cuts) > 0 && r.cuts[0] <= r.off {
+		r.cuts = r.cuts[1:]
+	}
+	if len(r.cuts) > 0 {
+		end = r.cuts[0]
+	}
+	end = min(end, r.off+len(p))
+	n := copy(p, r.data[r.off:end])
+	r.off += n
+	return n, nil
+}
+
+// cutSets returns the ways a transcript is cut into reads, so that every
+// byte offset is a read boundary in some run: for a short transcript each
+// offset alone (the input cut in two); for a longer one, runs cut every
+// 128 bytes at each of the 128 phases (a separate run per offset would cost
+// a screen per byte); for the oversized block (1 MiB of output, half a
+// second a run), cuts around the markers only.
+func cutSets(raw []byte) [][]int {
+	var sets [][]int
+	switch n := len(raw); {
+	case n <= 1024:
+		for k := 1; k < n; k++ {
+			sets = append(sets, []int{k})
+		}
+	case n <= 64<<10:
+		const m = 128
+		for phase := 1; phase <= m; phase++ {
+			var cuts []int
+			for k := phase; k < n; k += m {
+				cuts = append(cuts, k)
+			}
+			sets = append(sets, cuts)
+		}
+	default:
+		sets = append(sets, []int{5, 13, 27}, []int{n / 2}, []int{n - 60, n - 47, n - 30, n - 2})
+	}
+	return sets
+}
+
+// TestTranscripts plays testdata/transcripts/NAME.raw through the screen
+// and the parser and compares the events with NAME.golden: read whole, cut
+// at every offset (see cutSets), and one byte at a time.
+func TestTranscripts(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(transcriptDir, "*.raw"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no transcripts in %s: %v", transcriptDir, err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".raw")
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := extractAll(t, raw, nil, ExtractOptions{})
+			golden := filepath.Join(transcriptDir, name+".golden")
+			if updateGolden() {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test ./supervisor/ -run TestTranscripts -update creates it)", err)
+			}
+			if got != string(want) {
+				t.Fatalf("events differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
+			}
+			for _, cuts := range cutSets(raw) {
+				if split := extractAll(t, raw, cuts, ExtractOptions{}); split != got {
+					t.Fatalf("cut at bytes %v:\ngot:\n%s\nwant:\n%s", cuts, split, got)
+				}
+			}
+			if len(raw) > 64<<10 {
+				return // one byte at a time: a million screen writes
+			}
+			var one bytes.Buffer
+			err = Extract(iotest.OneByteReader(bytes.NewReader(raw)), ExtractOptions{}, func(ev parser.Event) {
+				b, _ := ev.MarshalJSON()
+				one.Write(b)
+				one.WriteByte('\n')
+			})
+			if err != nil || one.String() != got {
+				t.Fatalf("one byte at a time (%v):\ngot:\n%s\nwant:\n%s", err, one.String(), got)
+			}
+		})
+	}
+}
+
+func TestExtractOptions(t *testing.T) {
+	// Plain text with bare line feeds, on a narrow screen.
+	in := "@relay:bob a message wider than twenty columns\nnext\n"
+	got := extractAll(t, []byte(in), nil, ExtractOptions{Cols: 20, NewlineMode: true, ChunkSize: 3})
+	want := `{"kind":"relay","to":"bob","type":"message","body":"a message wider than twenty columns","line":0}` + "\n"
+	if got != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+}
+
+func TestExtractReadError(t *testing.T) {
+	err := Extract(iotest.ErrReader(fmt.Errorf("disk gone")), ExtractOptions{}, func(parser.Event) {})
+	if err == nil || err.Error() != "read terminal output: disk gone" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// FuzzExtract plays arbitrary bytes through the screen and the parser on
+// a small screen: no panic, and cutting the input in two changes no event.
+func FuzzExtract(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(transcriptDir, "*.raw"))
+	for _, file := range files {
+		if raw, err := os.ReadFile(file); err == nil && len(raw) < 8<<10 {
+			f.Add(raw, uint16(len(raw)/3), uint8(10), uint8(40))
+		}
+	}
+	f.Add([]byte("[[RELAY]]\r\n{\"to\":\"bob\",\"body\":\"\x1b[31mx\"}\r\n[[/RELAY]]\r\n\x1b[?1049h@relay:a b\x1b[?1049l"), uint16(20), uint8(3), uint8(8))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, rows, cols uint8) {
+		opts := ExtractOptions{Rows: int(rows%30) + 1, Cols: int(cols%120) + 1, Parser: parser.Options{MaxBlock: 4096}}
+		whole := extractAll(t, data, nil, opts)
+		k := int(cut) % (len(data) + 1)
+		if split := extractAll(t, data, []int{k}, opts); split != whole {
+			t.Fatalf("cut at %d:\ngot:\n%s\nwant:\n%s", k, split, whole)
+		}
+	})
+}
+
+// agentOutput returns about size bytes of ANSI-heavy terminal output of
+// the kind agent CLIs produce: coloured log lines (some wider than the
+// screen), a progress bar redrawn with carriage returns, an Ink-style
+// region redrawn with cursor-up and erase, relay lines and blocks, wide
+// characters and emoji, all with CRLF line ends. (The spawner's screen
+// benchmark uses the same mix.)
+func agentOutput(size int) []byte {
+	var b strings.Builder
+	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "\x1b[2m%02d:%02d\x1b[0m \x1b[1;32mINFO\x1b[0m \x1b[36mbuild\x1b[0m compiling \x1b[33mgithub.com/example/module%d/pkg\x1b[0m with flags \x1b[35m-race -count=1\x1b[0m in %d ms\r\n", i/60%60, i%60, i, i*7%1000)
+		switch i % 8 {
+		case 0:
+			for p := 0; p <= 100; p += 10 {
+				fmt.Fprintf(&b, "\r\x1b[36m[%-20s]\x1b[0m %3d%%", strings.Repeat("=", p/5), p)
+			}
+			b.WriteString("\r\n")
+		case 1:
+			for f := range 3 {
+				if f > 0 {
+					b.WriteString("\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[G")
+				}
+				fmt.Fprintf(&b, "\x1b[35m%s\x1b[0m Thinking… \x1b[2m(%ds · esc to interrupt)\x1b[0m\r\n", spin[(i+f)%len(spin)], f)
+				b.WriteString("⏺ \x1b[1m@relay:bob\x1b[0m please review auth.go and reply\r\n")
+				b.WriteString("\x1b[2m╭────────────────────────────────────────╮\x1b[0m\r\n")
+				b.WriteString("\x1b[2m│\x1b[0m > ")
+			}
+			b.WriteString("\r\n")
+		case 2:
+			fmt.Fprintf(&b, "@relay:alice build %d is green 你好 👍🏽\r\n", i)
+		case 3:
+			fmt.Fprintf(&b, "[[RELAY]]\r\n{\"to\":\"bob\",\"type\":\"message\",\"body\":\"step %d done\",\"data\":{\"n\":%d}}\r\n[[/RELAY]]\r\n", i, i)
+		case 4:
+			fmt.Fprintf(&b, "\x1b[31m  --- FAIL: TestSomething/case_%d (0.00s)\x1b[0m a long explanation that wraps past the right margin of an eighty column terminal\r\n", i)
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkExtract is one agent's output pipeline, screen and parser, over
+// 1 MiB of ANSI-heavy output read 4 KiB at a time. Goal: at least 4 MB/s.
+func BenchmarkExtract(b *testing.B) {
+	data := agentOutput(1 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	commands := 0
+	for b.Loop() {
+		commands = 0
+		err := Extract(bytes.NewReader(data), ExtractOptions{ChunkSize: 4096}, func(ev parser.Event) {
+			if ev.Command != nil {
+				commands++
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(commands), "commands")
+}

@@ -52,7 +52,7 @@ func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
 		return fmt.Errorf("register agent: %w", err)
 	}
 	now := time.Now()
-	_, err := b.w.ExecContext(ctx, `INSERT INTO agents (name, cmd, state, reason, pid, restarts, started_ms, updated_ms)
+	_, err := b.exec(ctx, `INSERT INTO agents (name, cmd, state, reason, pid, restarts, started_ms, updated_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET cmd = excluded.cmd, state = excluded.state, reason = excluded.reason,
 			pid = excluded.pid, restarts = excluded.restarts, started_ms = excluded.started_ms, updated_ms = excluded.updated_ms`,
@@ -68,7 +68,7 @@ func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
 // AgentRunning also sets Started to now.
 func (b *Bus) SetAgentState(ctx context.Context, name, state, reason string, pid int) error {
 	now := ms(time.Now())
-	res, err := b.w.ExecContext(ctx, `UPDATE agents SET state = ?1, reason = ?2, pid = ?3, updated_ms = ?4,
+	res, err := b.exec(ctx, `UPDATE agents SET state = ?1, reason = ?2, pid = ?3, updated_ms = ?4,
 		started_ms = CASE WHEN ?1 = 'running' AND state != 'running' THEN ?4 ELSE started_ms END
 		WHERE name = ?5`, state, reason, pid, now, name)
 	if err != nil {

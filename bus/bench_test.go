@@ -201,7 +201,7 @@ func buildFixture(dir string) error {
 			batch = batch[:0]
 		}
 	}
-	_, err = bus.w.ExecContext(ctx, `UPDATE deliveries SET state = 'confirmed', open = 0, attempts = 1 WHERE seq <= ?`, fixtureSize-20)
+	_, err = bus.exec(ctx, `UPDATE deliveries SET state = 'confirmed', open = 0, attempts = 1 WHERE seq <= ?`, fixtureSize-20)
 	return err
 }
 

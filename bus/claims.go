@@ -17,7 +17,7 @@ func (b *Bus) Claim(ctx context.Context, key, owner string, lease time.Duration)
 		return false, fmt.Errorf("claim %q: key, owner and a positive lease are required", key)
 	}
 	now := time.Now()
-	res, err := b.w.ExecContext(ctx, `INSERT INTO task_claims (key, owner, lease_until_ms) VALUES (?1, ?2, ?3)
+	res, err := b.exec(ctx, `INSERT INTO task_claims (key, owner, lease_until_ms) VALUES (?1, ?2, ?3)
 		ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, lease_until_ms = excluded.lease_until_ms
 		WHERE task_claims.owner = excluded.owner OR task_claims.lease_until_ms <= ?4`,
 		key, owner, ms(now.Add(lease)), ms(now))
@@ -38,7 +38,7 @@ func (b *Bus) Renew(ctx context.Context, key, owner string, lease time.Duration)
 	if lease <= 0 {
 		return fmt.Errorf("renew %s: lease must be positive", key)
 	}
-	res, err := b.w.ExecContext(ctx, `UPDATE task_claims SET lease_until_ms = ? WHERE key = ? AND owner = ?`,
+	res, err := b.exec(ctx, `UPDATE task_claims SET lease_until_ms = ? WHERE key = ? AND owner = ?`,
 		ms(time.Now().Add(lease)), key, owner)
 	if err != nil {
 		return fmt.Errorf("renew %s: %w", key, err)
@@ -52,7 +52,7 @@ func (b *Bus) Renew(ctx context.Context, key, owner string, lease time.Duration)
 // Release gives up owner's lease on key. Releasing a key nobody holds is a
 // no-op; releasing one held by someone else fails with ErrNotOwner.
 func (b *Bus) Release(ctx context.Context, key, owner string) error {
-	return b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	return b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		var holder string
 		err := tx.QueryRowContext(ctx, `SELECT owner FROM task_claims WHERE key = ?`, key).Scan(&holder)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -2,7 +2,6 @@ package bus
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -31,7 +30,7 @@ func (s DeliveryState) String() string {
 }
 
 // open is the stored "open" flag: 1 while the message is pending.
-func (s DeliveryState) open() int {
+func (s DeliveryState) open() int64 {
 	if s == DeliveryQueued || s == DeliveryInjected {
 		return 1
 	}
@@ -145,7 +144,7 @@ func (b *Bus) pendingPage(ctx context.Context, recipient string, after int64, li
 
 // expire marks recipient's open deliveries of ms expired.
 func (b *Bus) expire(ctx context.Context, recipient string, msgs []Message, now time.Time) error {
-	return b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	return b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		for _, m := range msgs {
 			if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = 'expired', open = 0, updated_ms = ?, error = 'expired'
 				WHERE seq = ? AND recipient = ? AND open = 1`, ms(now), m.Seq, recipient); err != nil {
@@ -177,7 +176,7 @@ func (b *Bus) MarkFailed(ctx context.Context, msgID, recipient, reason string) e
 
 func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to DeliveryState, reason string) error {
 	now := time.Now()
-	err := b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		m, err := b.messageByID(ctx, tx, msgID)
 		if err != nil {
 			return false, err

@@ -67,7 +67,7 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 	if hb.Time.IsZero() {
 		hb.Time = time.Now()
 	}
-	res, err := b.w.ExecContext(ctx, `INSERT INTO heartbeats (agent, status, progress, task, ts_ms) VALUES (?, ?, ?, ?, ?)
+	res, err := b.exec(ctx, `INSERT INTO heartbeats (agent, status, progress, task, ts_ms) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (agent) DO UPDATE SET status = excluded.status, progress = excluded.progress, task = excluded.task, ts_ms = excluded.ts_ms
 		WHERE heartbeats.status != excluded.status OR heartbeats.progress != excluded.progress
 			OR heartbeats.task != excluded.task OR excluded.ts_ms - heartbeats.ts_ms >= ?`,

@@ -85,9 +85,9 @@ func TestPublishSameIDIsNoOp(t *testing.T) {
 	}
 }
 
+// TestPublishResolvesRecipients runs the table through Publish and through
+// PublishBatch, where a message shares its transaction with others.
 func TestPublishResolvesRecipients(t *testing.T) {
-	b := openTest(t)
-	register(t, b, "alice", "bob", "carol")
 	cases := []struct {
 		to      string
 		want    map[string]string
@@ -101,33 +101,59 @@ func TestPublishResolvesRecipients(t *testing.T) {
 		{"dave", map[string]string{"dave": "failed"}, 1},
 		{"no such!", map[string]string{"no such!": "failed"}, 1},
 	}
-	for _, c := range cases {
-		t.Run(c.to, func(t *testing.T) {
-			last, _ := b.LastSeq(ctx)
-			m := publish(t, b, Message{From: "alice", To: c.to, Body: "hi"})
-			if diff := cmp.Diff(c.want, states(m)); diff != "" {
-				t.Error(diff)
-			}
-			after, err := b.Messages(ctx, last, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(after) != 1+c.notices {
-				t.Fatalf("%d new messages, want %d", len(after), 1+c.notices)
-			}
-			if c.notices == 1 {
-				n := after[1]
-				if n.From != "swarm" || n.To != "alice" || n.Kind != KindNotice || n.InReplyTo != m.ID {
-					t.Errorf("notice = %+v", n)
+	for _, batch := range []bool{false, true} {
+		b := openTest(t)
+		register(t, b, "alice", "bob", "carol")
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s batch=%v", c.to, batch), func(t *testing.T) {
+				last, _ := b.LastSeq(ctx)
+				m := Message{From: "alice", To: c.to, Body: "hi"}
+				if batch {
+					out, err := b.PublishBatch(ctx, []Message{m, {From: "alice", To: "human", Body: "filler"}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					m = out[0]
+				} else {
+					m = publish(t, b, m)
 				}
-				if !strings.Contains(n.Body, c.to) || !strings.Contains(n.Body, ShortID(m.ID)) {
-					t.Errorf("notice body %q should name the recipient and the message", n.Body)
+				if diff := cmp.Diff(c.want, states(m)); diff != "" {
+					t.Error(diff)
 				}
-				if d := m.Deliveries[0]; !strings.Contains(d.Error, fmt.Sprintf("%q", c.to)) {
-					t.Errorf("delivery error %q", d.Error)
+				stored, err := b.Message(ctx, m.ID)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-		})
+				if diff := cmp.Diff(m, stored); diff != "" {
+					t.Errorf("returned and stored message differ:\n%s", diff)
+				}
+				after, err := b.Messages(ctx, last, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var notices []Message
+				for _, n := range after {
+					if n.Kind == KindNotice {
+						notices = append(notices, n)
+					}
+				}
+				if len(notices) != c.notices {
+					t.Fatalf("%d notices, want %d", len(notices), c.notices)
+				}
+				if c.notices == 1 {
+					n := notices[0]
+					if n.From != "swarm" || n.To != "alice" || n.InReplyTo != m.ID || states(n)["alice"] != "queued" {
+						t.Errorf("notice = %+v", n)
+					}
+					if !strings.Contains(n.Body, c.to) || !strings.Contains(n.Body, ShortID(m.ID)) {
+						t.Errorf("notice body %q should name the recipient and the message", n.Body)
+					}
+					if d := m.Deliveries[0]; !strings.Contains(d.Error, fmt.Sprintf("%q", c.to)) {
+						t.Errorf("delivery error %q", d.Error)
+					}
+				}
+			})
+		}
 	}
 }
 

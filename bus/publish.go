@@ -2,7 +2,7 @@ package bus
 
 import (
 	"context"
-	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -38,7 +38,7 @@ func (b *Bus) PublishBatch(ctx context.Context, msgs []Message) ([]Message, erro
 		}
 		out[i] = m
 	}
-	err := b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		return true, b.insert(ctx, tx, out, now)
 	})
 	if err != nil {
@@ -111,22 +111,23 @@ func (b *Bus) prepare(m *Message, now time.Time) error {
 // is safe because tx holds the database's write lock; knowing them up front
 // lets messages and deliveries go in as multi-row INSERTs, several times
 // faster than one statement per row.
-func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.Time) error {
-	stored, next, agents, err := b.lookup(ctx, tx, msgs)
+func (b *Bus) insert(ctx context.Context, tx querier, msgs []Message, now time.Time) error {
+	stored, next, agents, err := b.lookup(ctx, msgs)
 	if err != nil {
 		return err
 	}
-	var mrows, drows [][]any
+	var mrows []*Message
+	var drows []deliveryRow
 	add := func(m *Message) {
 		next++
 		m.Seq = next
-		mrows = append(mrows, messageRow(m))
+		mrows = append(mrows, m)
 		if m.LogOnly {
 			return
 		}
 		m.Deliveries = resolve(m.ID, m.From, m.To, agents, now)
 		for _, d := range m.Deliveries {
-			drows = append(drows, []any{m.Seq, d.Recipient, d.State.String(), d.State.open(), ms(now), d.Error})
+			drows = append(drows, deliveryRow{m.Seq, d})
 		}
 	}
 	first := map[string]int{} // id → index in msgs of its first occurrence
@@ -152,10 +153,17 @@ func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.T
 			}
 		}
 	}
-	if err := execChunked(ctx, tx, b.st.insMsg, mrows); err != nil {
+	err = b.execRows(ctx, b.st.insMsg, len(mrows), func(args []driver.NamedValue, i int) []driver.NamedValue {
+		return mrows[i].appendArgs(args)
+	})
+	if err != nil {
 		return err
 	}
-	if err := execChunked(ctx, tx, b.st.insDel, drows); err != nil {
+	err = b.execRows(ctx, b.st.insDel, len(drows), func(args []driver.NamedValue, i int) []driver.NamedValue {
+		r := drows[i]
+		return appendArgs(args, r.seq, r.d.Recipient, r.d.State.String(), r.d.State.open(), ms(r.d.Updated), r.d.Error)
+	})
+	if err != nil {
 		return err
 	}
 	for i := range msgs {
@@ -176,7 +184,7 @@ func (b *Bus) insert(ctx context.Context, tx *sql.Tx, msgs []Message, now time.T
 
 // lookup returns which of msgs' ids are already stored, the largest seq
 // and the registered agents.
-func (b *Bus) lookup(ctx context.Context, tx *sql.Tx, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]bool, err error) {
+func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]bool, err error) {
 	st, arg := b.st.lookup1, msgs[0].ID
 	if len(msgs) > 1 {
 		ids := make([]string, len(msgs))
@@ -189,7 +197,7 @@ func (b *Bus) lookup(ctx context.Context, tx *sql.Tx, msgs []Message) (stored ma
 		}
 		st, arg = b.st.lookup, string(js)
 	}
-	rows, err := tx.StmtContext(ctx, st).QueryContext(ctx, arg)
+	rows, err := st.QueryContext(ctx, arg)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -214,7 +222,16 @@ func (b *Bus) lookup(ctx context.Context, tx *sql.Tx, msgs []Message) (stored ma
 	return stored, maxSeq, agents, rows.Err()
 }
 
-func messageRow(m *Message) []any {
+// deliveryRow is a delivery waiting to be inserted for message seq.
+type deliveryRow struct {
+	seq int64
+	d   Delivery
+}
+
+// appendArgs appends m's column values in the order of the messages
+// INSERT. Only driver.Value types (int64, not int): they go to the driver
+// without database/sql's conversion.
+func (m *Message) appendArgs(args []driver.NamedValue) []driver.NamedValue {
 	body := m.Body
 	if m.PayloadRef != "" {
 		body = ""
@@ -223,8 +240,16 @@ func messageRow(m *Message) []any {
 	if m.Data != nil {
 		data = string(m.Data)
 	}
-	return []any{m.Seq, m.ID, ShortID(m.ID), ms(m.Time), m.From, m.To, m.Topic, string(m.Kind), body, data,
-		m.CorrelationID, m.InReplyTo, m.Priority, m.TTL.Milliseconds(), m.PayloadRef, m.LogOnly}
+	return appendArgs(args, m.Seq, m.ID, ShortID(m.ID), ms(m.Time), m.From, m.To, m.Topic, string(m.Kind), body, data,
+		m.CorrelationID, m.InReplyTo, int64(m.Priority), m.TTL.Milliseconds(), m.PayloadRef, m.LogOnly)
+}
+
+// appendArgs appends values as positional arguments.
+func appendArgs(args []driver.NamedValue, values ...any) []driver.NamedValue {
+	for _, v := range values {
+		args = append(args, driver.NamedValue{Ordinal: len(args) + 1, Value: v})
+	}
+	return args
 }
 
 // resolve decides the deliveries of a new message (see the package doc).

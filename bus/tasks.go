@@ -165,7 +165,7 @@ func (b *Bus) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 	now := time.Now()
 	t := Task{Title: nt.Title, Description: nt.Description, Assignee: nt.Assignee, CreatedBy: nt.CreatedBy,
 		State: TaskAssigned, Created: fromMS(ms(now)), Updated: fromMS(ms(now))}
-	err := b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM agents WHERE name = ?`, nt.Assignee).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -199,7 +199,7 @@ func (b *Bus) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 	return t, nil
 }
 
-func insertEvent(ctx context.Context, tx *sql.Tx, e TaskEvent) error {
+func insertEvent(ctx context.Context, tx querier, e TaskEvent) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO task_events (task_id, from_state, to_state, actor, note, ts_ms) VALUES (?, ?, ?, ?, ?, ?)`,
 		e.TaskID, e.From.String(), e.To.String(), e.Actor, e.Note, ms(e.Time))
 	return err
@@ -228,7 +228,7 @@ func (b *Bus) transition(ctx context.Context, id string, from, to TaskState, act
 		return Task{}, fmt.Errorf("task %s: %w: no such state %v", id, ErrInvalidTransition, to)
 	}
 	var t Task
-	err := b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		var err error
 		if t, err = taskByRef(ctx, tx, id); err != nil {
 			return false, err
@@ -418,7 +418,7 @@ func (b *Bus) CurrentTask(ctx context.Context, agent string) (Task, error) {
 
 // SetTaskGit records the task's git branch, worktree and base branch.
 func (b *Bus) SetTaskGit(ctx context.Context, id, branch, worktree, base string) error {
-	return b.write(ctx, func(tx *sql.Tx) (bool, error) {
+	return b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		t, err := taskByRef(ctx, tx, id)
 		if err != nil {
 			return false, err

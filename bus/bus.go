@@ -260,14 +260,20 @@ func (b *Bus) write(ctx context.Context, fn func(ctx context.Context, tx querier
 	if _, err := b.st.begin.ExecContext(ctx); err != nil {
 		return err
 	}
+	finished := false
+	defer func() {
+		if !finished { // fn failed or panicked: leave the connection outside any transaction
+			b.st.rollback.ExecContext(ctx)
+		}
+	}()
 	changed, err := fn(ctx, b.wc)
-	if err == nil {
-		_, err = b.st.commit.ExecContext(ctx)
-	}
 	if err != nil {
-		b.st.rollback.ExecContext(ctx) // fails harmlessly if the commit ended the transaction
 		return err
 	}
+	if _, err := b.st.commit.ExecContext(ctx); err != nil {
+		return err // the deferred ROLLBACK ends the transaction if COMMIT did not
+	}
+	finished = true
 	if changed {
 		b.notify()
 	}

@@ -84,8 +84,8 @@ func migrations() []string {
 	return out
 }
 
-// SchemaVersion is the schema version this build writes.
-var SchemaVersion = len(migrations())
+// schemaVersion is the schema version this build writes.
+var schemaVersion = len(migrations())
 
 // Open opens (creating if needed) the bus in opts.Dir, migrating an older
 // schema. A database written by a newer swarm fails with ErrSchemaTooNew and
@@ -152,7 +152,7 @@ func Open(opts Options) (*Bus, error) {
 	return b, nil
 }
 
-// migrate brings the schema up to SchemaVersion in one transaction.
+// migrate brings the schema up to schemaVersion in one transaction.
 func (b *Bus) migrate(ctx context.Context) error {
 	migs := migrations()
 	tx, err := b.w.BeginTx(ctx, nil)

@@ -158,8 +158,8 @@ func TestOpenMigratesEmptyDatabase(t *testing.T) {
 	if err := b.r.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil {
 		t.Fatal(err)
 	}
-	if v != "1" || SchemaVersion != 1 {
-		t.Errorf("schema version = %s (SchemaVersion %d), want 1", v, SchemaVersion)
+	if v != "1" || schemaVersion != 1 {
+		t.Errorf("schema version = %s (schemaVersion %d), want 1", v, schemaVersion)
 	}
 	register(t, b, "bob")
 	publish(t, b, Message{From: "human", To: "bob", Body: "works"})

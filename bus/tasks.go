@@ -89,6 +89,7 @@ type TransitionError struct {
 	Allowed []TaskState // moves allowed from From
 }
 
+// Error names the task, its state, the refused target and the allowed moves.
 func (e *TransitionError) Error() string {
 	if len(e.Allowed) == 0 {
 		return fmt.Sprintf("task %s is %s, which is final: it cannot move to %s", e.Task, e.From, e.To)

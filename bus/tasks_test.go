@@ -349,6 +349,11 @@ func TestParseTaskState(t *testing.T) {
 			}
 		}
 	}
+	for _, s := range taskStates() {
+		if want := len(specMoves[s.String()]) == 0; s.Final() != want {
+			t.Errorf("%v.Final() = %v", s, s.Final())
+		}
+	}
 	if _, err := ParseTaskState("STALE"); err == nil {
 		t.Error("STALE is computed, never a stored state")
 	}

@@ -1,0 +1,266 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// dialog is a modal box with the keys while it is open. It closes itself
+// by clearing Model.dialog.
+type dialog interface {
+	update(m *Model, msg tea.Msg) tea.Cmd
+	focus() tea.Cmd
+	view(w int) []string
+}
+
+// newInput returns a text input with a steady cursor (a blinking one
+// would redraw the screen twice a second for nothing).
+func newInput(placeholder string, width int) textinput.Model {
+	ti := textinput.New()
+	ti.Prompt = ""
+	ti.Placeholder = placeholder
+	st := ti.Styles()
+	st.Cursor.Blink = false
+	ti.SetStyles(st)
+	ti.SetWidth(width)
+	return ti
+}
+
+// dialogWidth is the outer width of dialogs in a window w cells wide.
+func dialogWidth(w int) int { return min(w-4, 72) }
+
+// ---- forms ----
+
+// formDialog is a titled form of labelled text fields; enter on the last
+// field submits, tab moves between fields, esc cancels.
+type formDialog struct {
+	title  string
+	labels []string
+	inputs []textinput.Model
+	cur    int
+	err    string
+	hint   string
+	submit func(values []string) (tea.Cmd, error)
+}
+
+func (d *formDialog) focus() tea.Cmd {
+	for i := range d.inputs {
+		d.inputs[i].Blur()
+	}
+	return d.inputs[d.cur].Focus()
+}
+
+func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "esc":
+			m.dialog = nil
+			return nil
+		case "tab", "down":
+			d.cur = (d.cur + 1) % len(d.inputs)
+			return d.focus()
+		case "shift+tab", "up":
+			d.cur = (d.cur - 1 + len(d.inputs)) % len(d.inputs)
+			return d.focus()
+		case "enter":
+			if d.cur < len(d.inputs)-1 {
+				d.cur++
+				return d.focus()
+			}
+			vals := make([]string, len(d.inputs))
+			for i, in := range d.inputs {
+				vals[i] = strings.TrimSpace(in.Value())
+			}
+			cmd, err := d.submit(vals)
+			if err != nil {
+				d.err = err.Error()
+				return nil
+			}
+			m.dialog = nil
+			return cmd
+		}
+	}
+	var cmd tea.Cmd
+	d.inputs[d.cur], cmd = d.inputs[d.cur].Update(msg)
+	return cmd
+}
+
+func (d *formDialog) view(w int) []string {
+	iw := w - 4
+	lw := 0
+	for _, l := range d.labels {
+		lw = max(lw, len(l))
+	}
+	var lines []string
+	for i, in := range d.inputs {
+		in.SetWidth(max(iw-lw-3, 4))
+		label := fmt.Sprintf("%*s: ", lw, d.labels[i])
+		if i == d.cur {
+			label = styleKey.Render(label)
+		} else {
+			label = styleDim.Render(label)
+		}
+		lines = append(lines, " "+label+in.View())
+	}
+	lines = append(lines, "")
+	if d.err != "" {
+		for _, l := range wrapPlain(d.err, iw) {
+			lines = append(lines, " "+styleError.Render(l))
+		}
+	}
+	lines = append(lines, " "+styleDim.Render(d.hint))
+	return box(w, len(lines)+2, frame{border: frameDialog, color: colorAccent, bold: true}, d.title, "", lines)
+}
+
+// newSendDialog asks for a recipient and a body and sends the message as
+// the human.
+func newSendDialog(m *Model, to string) dialog {
+	w := dialogWidth(m.width)
+	toIn := newInput("agent name, * or swarm", w)
+	toIn.SetValue(to)
+	d := &formDialog{
+		title:  "Send a message",
+		labels: []string{"to", "message"},
+		inputs: []textinput.Model{toIn, newInput("what to say", w)},
+		cur:    1,
+		hint:   "enter send · tab next field · esc cancel",
+	}
+	if to == "" {
+		d.cur = 0
+	}
+	ctx, sw := m.ctx, m.sw
+	d.submit = func(v []string) (tea.Cmd, error) {
+		if v[0] == "" {
+			return nil, errors.New("say who the message is for")
+		}
+		if v[1] == "" {
+			return nil, errors.New("the message is empty")
+		}
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(ctx, readTimeout)
+			defer cancel()
+			msg, err := sw.Send(ctx, bus.Message{To: v[0], Body: v[1]})
+			if err != nil {
+				return actionMsg{err: fmt.Errorf("send to %s: %w", v[0], err)}
+			}
+			return actionMsg{text: fmt.Sprintf("sent #%s to %s", bus.ShortID(msg.ID), msg.To)}
+		}, nil
+	}
+	return d
+}
+
+// newAgentDialog asks for a name and a command and starts the agent.
+func newAgentDialog(m *Model) dialog {
+	w := dialogWidth(m.width)
+	d := &formDialog{
+		title:  "New agent",
+		labels: []string{"name", "command"},
+		inputs: []textinput.Model{newInput("e.g. reviewer", w), newInput("e.g. claude, or any shell command", w)},
+		hint:   "enter start · tab next field · esc cancel",
+	}
+	sw, dir := m.sw, m.opts.Dir
+	d.submit = func(v []string) (tea.Cmd, error) {
+		ac, err := supervisor.NewAgentConfig(v[0], v[1], dir)
+		if err != nil {
+			return nil, err
+		}
+		return func() tea.Msg {
+			if err := sw.AddAgent(ac); err != nil {
+				return actionMsg{err: fmt.Errorf("new agent %s: %w", ac.Name, err)}
+			}
+			return actionMsg{text: fmt.Sprintf("started agent %s", ac.Name)}
+		}, nil
+	}
+	return d
+}
+
+// newNoteDialog asks for the note of a change request.
+func newNoteDialog(m *Model, t bus.Task, then func(note string) tea.Cmd) dialog {
+	d := &formDialog{
+		title:  fmt.Sprintf("Request changes on %s", t.ID),
+		labels: []string{"note"},
+		inputs: []textinput.Model{newInput("what should change (sent to "+t.Assignee+")", dialogWidth(m.width))},
+		hint:   "enter send back to " + t.Assignee + " · esc cancel",
+	}
+	d.submit = func(v []string) (tea.Cmd, error) {
+		if v[0] == "" {
+			return nil, errors.New("the note is empty: say what should change")
+		}
+		return then(v[0]), nil
+	}
+	return d
+}
+
+// ---- confirmation ----
+
+// confirmDialog asks a yes/no question; y or enter confirms.
+type confirmDialog struct {
+	title, text string
+	yes         func() tea.Cmd
+}
+
+func newConfirm(title, text string, yes func() tea.Cmd) dialog {
+	return &confirmDialog{title: title, text: text, yes: yes}
+}
+
+func (d *confirmDialog) focus() tea.Cmd { return nil }
+
+func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch k.String() {
+	case "y", "Y", "enter":
+		m.dialog = nil
+		return d.yes()
+	case "n", "N", "esc", "q":
+		m.dialog = nil
+	}
+	return nil
+}
+
+func (d *confirmDialog) view(w int) []string {
+	w = min(w, max(len(d.text)+6, 36))
+	var lines []string
+	for _, l := range wrapPlain(d.text, w-4) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "", " "+styleKey.Render("y")+" yes   "+styleKey.Render("n")+" no")
+	return box(w, len(lines)+2, frame{border: frameDialog, color: colorWarn, bold: true}, d.title, "", lines)
+}
+
+// ---- search ----
+
+// searchInput is the query being typed for a pane's scrollback search; it
+// shows in the status line.
+type searchInput struct {
+	agent string
+	ti    textinput.Model
+}
+
+func newSearchInput(agent string, w int) *searchInput {
+	return &searchInput{agent: agent, ti: newInput("", max(w-20, 10))}
+}
+
+func (s *searchInput) focus() tea.Cmd { return s.ti.Focus() }
+
+func (s *searchInput) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	s.ti, cmd = s.ti.Update(msg)
+	return cmd
+}
+
+func (s *searchInput) value() string { return s.ti.Value() }
+
+func (s *searchInput) view() string {
+	return styleKey.Render("search "+s.agent+": /") + s.ti.View()
+}

@@ -1,0 +1,32 @@
+// Package tui is swarm's terminal UI: a Bubble Tea program over a running
+// supervisor that shows every agent as a live terminal pane, with the
+// agent list, inboxes, the task board, the message log and, in the demo,
+// the game board.
+//
+// # Modes
+//
+// In normal mode keys drive the UI (see KeyMap; `?` lists them all). Enter
+// attaches to the selected pane: from then on every key — ctrl keys,
+// arrows, function keys, alt combinations and pastes — goes to that agent
+// until the prefix key ctrl+] detaches. ctrl+] was chosen because shells,
+// editors and agent CLIs leave it alone (unlike ctrl+q, ctrl+s, ctrl+b,
+// ctrl+c or esc). `[` or pgup enters scroll mode for the selected pane,
+// where `/` searches its scrollback.
+//
+// # Rendering and concurrency
+//
+// One goroutine (the bridge) forwards the supervisor's events into the
+// program. Lifecycle, message, delivery, task, liveness and game events are
+// forwarded one by one and never dropped; screen-changed notices are
+// gathered and sent at most once per frame, so a flood of output costs a
+// bounded number of renders. Each pane keeps its rendered screen and is
+// rendered again only when its agent's screen changed, it was resized or
+// scrolled. Update never blocks: bus reads, task actions and keystrokes
+// for agents run in tea.Cmds that report back with messages; keystrokes
+// for one agent are written in order, one batch at a time. Pane sizes are
+// pushed to the agents' terminals (Resize) after the window has stopped
+// changing for a moment, and only when they changed.
+//
+// Errors — a refused task move, an agent that will not start, a delivery
+// that failed — are shown in the status line; they never end the UI.
+package tui

@@ -1,0 +1,454 @@
+package tui
+
+import (
+	"context"
+
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+func TestMain(m *testing.M) {
+	// Golden files show clock times; make them independent of the
+	// machine's zone.
+	time.Local = time.UTC
+	os.Exit(m.Run())
+}
+
+// t0 is the fixed "now" of the model tests.
+var t0 = time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+
+// fakeScreen is an agent's terminal in the fake: plain rows, a
+// scrollback and a cursor.
+type fakeScreen struct {
+	size       int // rows of the terminal (the last Resize)
+	rows       []string
+	scrollback []string
+	cursor     supervisor.ScreenSnapshot
+}
+
+// visible returns the screen's rows, as many as the terminal has.
+func (s *fakeScreen) visible() []string {
+	out := make([]string, s.size)
+	copy(out, s.rows)
+	return out
+}
+
+// fakeSwarm is a Backend over a real bus in a temporary directory, with
+// agents whose screens the test writes and whose inputs it records.
+type fakeSwarm struct {
+	b *bus.Bus
+
+	mu       sync.Mutex
+	agents   []supervisor.AgentInfo
+	screens  map[string]*fakeScreen
+	keys     map[string][]uv.Key
+	pastes   map[string][]string
+	resizes  []string // "name rows×cols"
+	restarts []string
+	stops    []string
+	added    []supervisor.AgentConfig
+	game     *supervisor.GameState
+	renders  map[string]int // Render calls per agent
+	// sendKeyGate, when set, is waited on by SendKey (an agent that does
+	// not read its input).
+	sendKeyGate chan struct{}
+}
+
+func newFakeSwarm(t *testing.T, names ...string) *fakeSwarm {
+	t.Helper()
+	b, err := bus.Open(bus.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	f := &fakeSwarm{
+		b:       b,
+		screens: map[string]*fakeScreen{},
+		keys:    map[string][]uv.Key{},
+		pastes:  map[string][]string{},
+		renders: map[string]int{},
+	}
+	for i, n := range names {
+		f.addRunning(t, n, 1000+i)
+	}
+	return f
+}
+
+// addRunning registers a running agent with an empty screen.
+func (f *fakeSwarm) addRunning(t *testing.T, name string, pid int) {
+	t.Helper()
+	if err := f.b.RegisterAgent(context.Background(), bus.Agent{Name: name, Cmd: "sh", State: bus.AgentRunning}); err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.agents = append(f.agents, supervisor.AgentInfo{
+		Name: name, Cmd: "sh", State: supervisor.StateRunning, Pid: pid,
+		Started: t0.Add(-time.Minute), LastOutput: t0.Add(-3 * time.Second), Level: bus.LevelOK, Rows: 24, Cols: 80,
+	})
+	f.screens[name] = &fakeScreen{size: 24, cursor: supervisor.ScreenSnapshot{CursorVisible: true}}
+}
+
+// setScreen sets an agent's visible rows.
+func (f *fakeSwarm) setScreen(name string, rows ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.screens[name].rows = rows
+}
+
+// setScrollback sets the rows that have scrolled off an agent's screen.
+func (f *fakeSwarm) setScrollback(name string, rows ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.screens[name].scrollback = rows
+}
+
+func (f *fakeSwarm) setAgent(name string, fn func(*supervisor.AgentInfo)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.agents {
+		if f.agents[i].Name == name {
+			fn(&f.agents[i])
+		}
+	}
+}
+
+func (f *fakeSwarm) Agents() []supervisor.AgentInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.agents)
+}
+
+func (f *fakeSwarm) screen(name string) (*fakeScreen, error) {
+	s, ok := f.screens[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", supervisor.ErrUnknownAgent, name)
+	}
+	return s, nil
+}
+
+func (f *fakeSwarm) Render(name string, offset int) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, err := f.screen(name)
+	if err != nil {
+		return "", err
+	}
+	f.renders[name]++
+	all := append(slices.Clone(s.scrollback), s.visible()...)
+	off := min(max(offset, 0), len(s.scrollback))
+	top := len(s.scrollback) - off
+	return strings.Join(all[top:top+s.size], "\n"), nil
+}
+
+func (f *fakeSwarm) Snapshot(name string) (supervisor.ScreenSnapshot, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, err := f.screen(name)
+	if err != nil {
+		return supervisor.ScreenSnapshot{}, err
+	}
+	snap := s.cursor
+	snap.Lines = slices.Clone(s.rows)
+	return snap, nil
+}
+
+func (f *fakeSwarm) ScrollbackLen(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, err := f.screen(name)
+	if err != nil {
+		return 0
+	}
+	return len(s.scrollback)
+}
+
+func (f *fakeSwarm) Search(name, query string) []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, err := f.screen(name)
+	if err != nil {
+		return nil
+	}
+	var hits []int
+	for i, r := range append(slices.Clone(s.scrollback), s.visible()...) {
+		if strings.Contains(strings.ToLower(ansi.Strip(r)), strings.ToLower(query)) {
+			hits = append(hits, i)
+		}
+	}
+	return hits
+}
+
+func (f *fakeSwarm) Resize(name string, rows, cols int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resizes = append(f.resizes, fmt.Sprintf("%s %d×%d", name, rows, cols))
+	if s, ok := f.screens[name]; ok {
+		s.size = rows
+	}
+	return nil
+}
+
+func (f *fakeSwarm) SendKey(name string, k uv.Key) error {
+	if f.sendKeyGate != nil {
+		<-f.sendKeyGate
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.screens[name]; !ok {
+		return fmt.Errorf("%w %q", supervisor.ErrUnknownAgent, name)
+	}
+	f.keys[name] = append(f.keys[name], k)
+	return nil
+}
+
+func (f *fakeSwarm) Paste(name, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pastes[name] = append(f.pastes[name], text)
+	return nil
+}
+
+// typed returns the keys an agent got, as keystroke names.
+func (f *fakeSwarm) typed(name string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, k := range f.keys[name] {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+func (f *fakeSwarm) Restart(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.restarts = append(f.restarts, name)
+	return nil
+}
+
+func (f *fakeSwarm) StopAgent(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stops = append(f.stops, name)
+	for i := range f.agents {
+		if f.agents[i].Name == name {
+			f.agents[i].State = supervisor.StateStopped
+		}
+	}
+	return nil
+}
+
+func (f *fakeSwarm) AddAgent(ac supervisor.AgentConfig) error {
+	f.mu.Lock()
+	for _, a := range f.agents {
+		if a.Name == ac.Name {
+			f.mu.Unlock()
+			return fmt.Errorf("%w: %q", supervisor.ErrAgentExists, ac.Name)
+		}
+	}
+	f.added = append(f.added, ac)
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeSwarm) Send(ctx context.Context, m bus.Message) (bus.Message, error) {
+	m.From = bus.Human
+	return f.b.Publish(ctx, m)
+}
+
+func (f *fakeSwarm) Game() (supervisor.GameState, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.game == nil {
+		return supervisor.GameState{}, false
+	}
+	return *f.game, true
+}
+
+func (f *fakeSwarm) Bus() *bus.Bus { return f.b }
+
+func (f *fakeSwarm) Approve(ctx context.Context, id, note string) (bus.Task, error) {
+	return f.b.Transition(ctx, id, bus.TaskApproved, bus.Human, note)
+}
+
+func (f *fakeSwarm) RequestChanges(ctx context.Context, id, note string) (bus.Task, error) {
+	return f.b.TransitionFrom(ctx, id, bus.TaskInReview, bus.TaskWorking, bus.Human, note)
+}
+
+func (f *fakeSwarm) Cancel(ctx context.Context, id, note string) (bus.Task, error) {
+	return f.b.Transition(ctx, id, bus.TaskCancelled, bus.Human, note)
+}
+
+func (f *fakeSwarm) Retry(ctx context.Context, id, note string) (bus.Task, error) {
+	return f.b.TransitionFrom(ctx, id, bus.TaskFailed, bus.TaskAssigned, bus.Human, note)
+}
+
+// mergingSwarm is a fake with the optional merge hook.
+type mergingSwarm struct {
+	*fakeSwarm
+	merged []string
+}
+
+func (f *mergingSwarm) Merge(ctx context.Context, id string) (bus.Task, error) {
+	f.merged = append(f.merged, id)
+	return f.b.Transition(ctx, id, bus.TaskCompleted, bus.Human, "merged")
+}
+
+// harness drives a Model synchronously: every message goes to Update and
+// every command it returns is run, its message fed back, until nothing is
+// left.
+type harness struct {
+	t    *testing.T
+	m    *Model
+	sw   Backend
+	quit bool
+}
+
+func newHarness(t *testing.T, sw Backend, w, h int, opts Options) *harness {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return t0 }
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	m := NewModel(ctx, sw, opts)
+	m.manualClock = true
+	hs := &harness{t: t, m: m, sw: sw}
+	hs.run(m.Init())
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	return hs
+}
+
+// send delivers msg and runs what follows from it.
+func (h *harness) send(msgs ...tea.Msg) {
+	h.t.Helper()
+	queue := slices.Clone(msgs)
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 10000 {
+			h.t.Fatal("the model does not settle: more than 10000 messages")
+		}
+		msg := queue[0]
+		queue = queue[1:]
+		switch msg := msg.(type) {
+		case nil:
+			continue
+		case tea.BatchMsg:
+			for _, c := range msg {
+				queue = append(queue, h.exec(c))
+			}
+			continue
+		case tea.QuitMsg:
+			h.quit = true
+			continue
+		}
+		_, cmd := h.m.Update(msg)
+		queue = append(queue, h.exec(cmd))
+	}
+}
+
+// run runs a command and delivers its message.
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	h.send(h.exec(cmd))
+}
+
+// exec runs a command, failing the test if it does not return in time.
+func (h *harness) exec(cmd tea.Cmd) tea.Msg {
+	h.t.Helper()
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		return msg
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("a command did not return within 10s")
+		return nil
+	}
+}
+
+// keys sends key presses named as in tea.Key.String: "a", "enter",
+// "ctrl+]", "space"…
+func (h *harness) keys(names ...string) {
+	h.t.Helper()
+	for _, n := range names {
+		h.send(keyPress(n))
+	}
+}
+
+// typeText sends each character of s as a key press.
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		if r == ' ' {
+			h.send(keyPress("space"))
+			continue
+		}
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// screen is the window as a person reads it.
+func (h *harness) screen() string {
+	return ansi.Strip(h.m.Render())
+}
+
+// keyPress builds the key press a terminal would report for a name.
+func keyPress(name string) tea.KeyPressMsg {
+	special := map[string]tea.Key{
+		"enter":     {Code: tea.KeyEnter},
+		"esc":       {Code: tea.KeyEscape},
+		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+		"space":     {Code: tea.KeySpace, Text: " "},
+		"up":        {Code: tea.KeyUp},
+		"down":      {Code: tea.KeyDown},
+		"left":      {Code: tea.KeyLeft},
+		"right":     {Code: tea.KeyRight},
+		"pgup":      {Code: tea.KeyPgUp},
+		"pgdown":    {Code: tea.KeyPgDown},
+		"backspace": {Code: tea.KeyBackspace},
+		"f5":        {Code: tea.KeyF5},
+		"ctrl+]":    {Code: ']', Mod: tea.ModCtrl},
+		"ctrl+c":    {Code: 'c', Mod: tea.ModCtrl},
+		"ctrl+d":    {Code: 'd', Mod: tea.ModCtrl},
+		"alt+x":     {Code: 'x', Mod: tea.ModAlt},
+	}
+	if k, ok := special[name]; ok {
+		return tea.KeyPressMsg(k)
+	}
+	r := []rune(name)
+	if len(r) != 1 {
+		panic("keyPress: unknown key " + name)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: name}
+}
+
+// publish stores a message with a fixed id and time.
+func publish(t *testing.T, b *bus.Bus, n int, from, to, body string) bus.Message {
+	t.Helper()
+	m, err := b.Publish(context.Background(), bus.Message{
+		ID:   fmt.Sprintf("01900000-0000-7000-8000-0000000a%04d", n),
+		Time: t0.Add(time.Duration(n-100) * time.Second),
+		From: from, To: to, Body: body,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

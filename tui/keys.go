@@ -1,0 +1,96 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap is every key of the UI with its help text. The attached mode has
+// exactly one key of its own, Detach; everything else typed while attached
+// goes to the agent.
+type KeyMap struct {
+	// Selecting panes. Selection is linear, in the order of the agent
+	// list; `l` is the log, so hjkl is not a set here.
+	Next, Prev           key.Binding
+	Attach, Detach, Zoom key.Binding
+
+	// Scrollback of the selected pane.
+	Scroll                         key.Binding
+	LineUp, LineDown               key.Binding
+	PageUp, PageDown               key.Binding
+	Top, Bottom                    key.Binding
+	Search, SearchNext, SearchPrev key.Binding
+
+	// Panels.
+	Inbox, Tasks, Log, Game key.Binding
+
+	// Dialogs and agent actions.
+	Send, NewAgent, Restart, Stop key.Binding
+
+	// Task actions (the task selected on the board, else the selected
+	// agent's current task).
+	Approve, RequestChanges, CancelTask, Merge, Retry key.Binding
+
+	Help, Close, Quit key.Binding
+}
+
+// DefaultKeyMap returns the keys of DESIGN.md §9.
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Next: b("tab/→/↓/j", "next pane", "right", "down", "j", "tab"),
+		Prev: b("S-tab/←/↑/k", "previous pane", "left", "up", "k", "shift+tab"),
+
+		Attach: b("enter", "attach", "enter"),
+		Detach: b("ctrl+]", "detach", "ctrl+]"),
+		Zoom:   b("z", "zoom pane", "z"),
+
+		Scroll:     b("[/pgup", "scroll mode", "[", "pgup"),
+		LineUp:     b("↑/k", "line up", "up", "k"),
+		LineDown:   b("↓/j", "line down", "down", "j"),
+		PageUp:     b("pgup/^u", "page up", "pgup", "ctrl+u"),
+		PageDown:   b("pgdn/^d", "page down", "pgdown", "ctrl+d", "space"),
+		Top:        b("g/home", "oldest", "g", "home"),
+		Bottom:     b("G", "newest, leave", "G", "end"),
+		Search:     b("/", "search", "/"),
+		SearchNext: b("n", "next match", "n"),
+		SearchPrev: b("N", "prev match", "N"),
+
+		Inbox: b("i", "inbox", "i"),
+		Tasks: b("t", "task board", "t"),
+		Log:   b("l", "message log", "l"),
+		Game:  b("g", "game board", "g"),
+
+		Send:     b("s", "send message", "s"),
+		NewAgent: b("n", "new agent", "n"),
+		Restart:  b("R", "restart agent", "R"),
+		Stop:     b("x", "stop agent", "x"),
+
+		Approve:        b("a", "approve task", "a"),
+		RequestChanges: b("r", "request changes", "r"),
+		CancelTask:     b("c", "cancel task", "c"),
+		Merge:          b("m", "merge task", "m"),
+		Retry:          b("y", "retry task", "y"),
+
+		Help:  b("?", "all keys", "?"),
+		Close: b("esc", "close, back", "esc"),
+		Quit:  b("q", "quit", "q", "ctrl+c"),
+	}
+}
+
+// helpGroup is a titled column of the full help.
+type helpGroup struct {
+	title    string
+	bindings []key.Binding
+}
+
+// fullHelp lists every key, grouped, for the `?` screen.
+func (k KeyMap) fullHelp() []helpGroup {
+	return []helpGroup{
+		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach, k.Zoom}},
+		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev}},
+		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game, k.Close}},
+		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
+		{"tasks", []key.Binding{k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry}},
+		{"general", []key.Binding{k.Help, k.Quit}},
+	}
+}

@@ -1,0 +1,152 @@
+package tui
+
+// rect is a rectangle of cells; x and y are 0-based from the top left of
+// the window.
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool {
+	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+}
+
+func (r rect) empty() bool { return r.w <= 0 || r.h <= 0 }
+
+// cell is one pane of the grid.
+type cell struct {
+	name string
+	r    rect
+}
+
+// layout is where everything goes for one window size and UI state.
+type layout struct {
+	w, h   int
+	agents rect     // the agent list (left)
+	game   rect     // the game board, under the agent list; empty when hidden
+	panes  rect     // the area the pane grid fills
+	rows   [][]cell // the pane grid, row by row
+	panel  rect     // inbox, tasks or log; empty when closed
+	status int      // row of the status line
+	help   int      // row of the help line
+}
+
+// Minimum window size the UI draws in.
+const (
+	minWidth  = 40
+	minHeight = 10
+)
+
+// gameBoxHeight is the height of the game board box.
+const gameBoxHeight = 12
+
+// sidebarWidth is the width of the agent list for a window width.
+func sidebarWidth(w int) int {
+	return min(max(w/5, 22), 34)
+}
+
+// computeLayout lays out the window: the sidebar on the left, the pane
+// grid (or the zoomed pane) to its right, an open panel under the grid,
+// and the status and help lines at the bottom.
+func computeLayout(w, h int, names []string, zoomed string, panel, game bool) layout {
+	l := layout{w: w, h: h, status: h - 2, help: h - 1}
+	if w < minWidth || h < minHeight {
+		return l
+	}
+	mainH := h - 2
+	sw := sidebarWidth(w)
+	side := rect{0, 0, sw, mainH}
+	if game && mainH-gameBoxHeight >= 6 {
+		l.game = rect{0, mainH - gameBoxHeight, sw, gameBoxHeight}
+		side.h = mainH - gameBoxHeight
+	}
+	l.agents = side
+	main := rect{sw, 0, w - sw, mainH}
+	if panel {
+		ph := min(max(mainH*2/5, 8), mainH-5)
+		l.panel = rect{main.x, main.y + main.h - ph, main.w, ph}
+		main.h -= ph
+	}
+	l.panes = main
+	if zoomed != "" {
+		l.rows = [][]cell{{{name: zoomed, r: main}}}
+		return l
+	}
+	l.rows = tile(main, names)
+	return l
+}
+
+// tile splits area into a grid for the panes: the number of columns that
+// gives the panes the most room, counting a row as two columns because a
+// terminal cell is about twice as tall as it is wide. A short last row is
+// stretched to the full width.
+func tile(area rect, names []string) [][]cell {
+	n := len(names)
+	if n == 0 {
+		return nil
+	}
+	bestCols, bestScore := 1, -1
+	for c := 1; c <= n; c++ {
+		r := (n + c - 1) / c
+		score := min(area.w/c, 2*(area.h/r))
+		if score > bestScore {
+			bestCols, bestScore = c, score
+		}
+	}
+	cols := bestCols
+	nrows := (n + cols - 1) / cols
+	var rows [][]cell
+	y := area.y
+	for i := range nrows {
+		h := split(area.h, nrows, i)
+		start := i * cols
+		end := min(start+cols, n)
+		k := end - start
+		x := area.x
+		var row []cell
+		for j := range k {
+			w := split(area.w, k, j)
+			row = append(row, cell{name: names[start+j], r: rect{x, y, w, h}})
+			x += w
+		}
+		rows = append(rows, row)
+		y += h
+	}
+	return rows
+}
+
+// split returns the size of part i when total is divided into n parts,
+// the remainder going to the first parts.
+func split(total, n, i int) int {
+	s := total / n
+	if i < total%n {
+		s++
+	}
+	return s
+}
+
+// cellOf returns the pane at window position (x, y).
+func (l layout) cellOf(x, y int) (cell, bool) {
+	for _, row := range l.rows {
+		for _, c := range row {
+			if c.r.contains(x, y) {
+				return c, true
+			}
+		}
+	}
+	return cell{}, false
+}
+
+// cellNamed returns the pane of an agent, if it is laid out.
+func (l layout) cellNamed(name string) (cell, bool) {
+	for _, row := range l.rows {
+		for _, c := range row {
+			if c.name == name {
+				return c, true
+			}
+		}
+	}
+	return cell{}, false
+}
+
+// inner is a pane's terminal size: its rectangle minus the border.
+func inner(r rect) (rows, cols int) {
+	return max(r.h-2, 1), max(r.w-2, 1)
+}

@@ -1,0 +1,1014 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// panelKind is which panel is open under the panes.
+type panelKind int
+
+// Panels.
+const (
+	panelNone panelKind = iota
+	panelInbox
+	panelTasks
+	panelLog
+)
+
+var panelNames = [...]string{"none", "inbox", "tasks", "log"}
+
+// String names the panel.
+func (p panelKind) String() string {
+	if int(p) < len(panelNames) {
+		return panelNames[p]
+	}
+	return "unknown"
+}
+
+// Mode is what keys currently do.
+type Mode int
+
+// Modes.
+const (
+	ModeNormal   Mode = iota // keys drive the UI
+	ModeAttached             // keys go to the selected agent
+	ModeScroll               // keys scroll the selected pane
+	ModeSearch               // typing a search of the selected pane
+	ModeDialog               // a dialog has the keys
+	ModeHelp                 // the key list is shown
+)
+
+var modeNames = [...]string{"NORMAL", "ATTACHED", "SCROLL", "SEARCH", "DIALOG", "HELP"}
+
+// String names the mode as the status line shows it.
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return "unknown"
+}
+
+// status is the status line's message.
+type status struct {
+	text string
+	err  bool
+	at   time.Time
+}
+
+// statusTTL is how long an informational message stays; errors stay
+// until the next message.
+const statusTTL = 8 * time.Second
+
+// Model is the root Bubble Tea model: it owns the layout, the focus and
+// the routing of keys, and holds plain children (panes, panels, dialogs).
+type Model struct {
+	ctx  context.Context
+	sw   Backend
+	opts Options
+	keys KeyMap
+	help help.Model
+
+	width, height int
+	lay           layout
+
+	agents   []supervisor.AgentInfo
+	meta     map[string]agentMeta
+	selected string // agent name
+	attached bool
+	zoomed   bool
+	panes    map[string]*pane
+
+	panel    panelKind
+	showGame bool
+	game     supervisor.GameState
+	hasGame  bool
+
+	inbox inboxPanel
+	tasks taskPanel
+	log   logPanel
+
+	dialog   dialog
+	showHelp bool
+	search   *searchInput
+
+	status status
+
+	metaLoad  loader
+	inputs    map[string]*inputQueue
+	resizeGen int
+	gone      bool // the supervisor's event stream ended
+
+	// manualClock (tests) turns the clock tick off and fires delayed
+	// messages at once, so that commands can be run synchronously.
+	manualClock bool
+}
+
+// NewModel returns the UI's root model over sw. ctx bounds the commands
+// the model starts (bus reads and actions).
+func NewModel(ctx context.Context, sw Backend, opts Options) *Model {
+	opts.defaults()
+	m := &Model{
+		ctx:    ctx,
+		sw:     sw,
+		opts:   opts,
+		keys:   DefaultKeyMap(),
+		help:   help.New(),
+		meta:   map[string]agentMeta{},
+		panes:  map[string]*pane{},
+		inputs: map[string]*inputQueue{},
+	}
+	m.help.Styles.ShortKey = styleKey
+	m.help.Styles.ShortDesc = styleDim
+	m.help.Styles.ShortSeparator = styleDim
+	m.refreshAgents()
+	if g, ok := sw.Game(); ok && opts.Game {
+		m.game, m.hasGame, m.showGame = g, true, true
+	}
+	if len(m.agents) > 0 {
+		m.selected = m.agents[0].Name
+	}
+	return m
+}
+
+// Init starts the clock and the first reads of the bus.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.tick(), m.loadMeta())
+}
+
+// tickMsg is the once-a-second clock: heartbeat ages, status expiry.
+type tickMsg time.Time
+
+func (m *Model) tick() tea.Cmd {
+	if m.manualClock {
+		return nil
+	}
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// after delivers msg after d (at once with the manual clock).
+func (m *Model) after(d time.Duration, msg tea.Msg) tea.Cmd {
+	if m.manualClock {
+		return func() tea.Msg { return msg }
+	}
+	return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+}
+
+// Mode returns what keys currently do.
+func (m *Model) Mode() Mode {
+	switch {
+	case m.dialog != nil:
+		return ModeDialog
+	case m.showHelp:
+		return ModeHelp
+	case m.attached:
+		return ModeAttached
+	case m.search != nil:
+		return ModeSearch
+	}
+	if p := m.selectedPane(); p != nil && p.scrolling {
+		return ModeScroll
+	}
+	return ModeNormal
+}
+
+// refreshAgents reads the agents' runtime state (memory, not I/O) and
+// keeps the selection and the panes in step with it.
+func (m *Model) refreshAgents() tea.Cmd {
+	old := m.names()
+	m.agents = m.sw.Agents()
+	for _, a := range m.agents {
+		if _, ok := m.panes[a.Name]; !ok {
+			m.panes[a.Name] = &pane{name: a.Name, dirty: true}
+		}
+	}
+	if m.selected == "" && len(m.agents) > 0 {
+		m.selected = m.agents[0].Name
+	}
+	if !slices.Equal(old, m.names()) {
+		return m.relayout()
+	}
+	return nil
+}
+
+func (m *Model) names() []string {
+	out := make([]string, len(m.agents))
+	for i, a := range m.agents {
+		out[i] = a.Name
+	}
+	return out
+}
+
+func (m *Model) agentInfo(name string) (supervisor.AgentInfo, bool) {
+	for _, a := range m.agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return supervisor.AgentInfo{}, false
+}
+
+func (m *Model) selectedPane() *pane {
+	if m.selected == "" {
+		return nil
+	}
+	return m.panes[m.selected]
+}
+
+// relayout recomputes the layout; panes whose size changed render again
+// and a resize of the agents' terminals is scheduled.
+func (m *Model) relayout() tea.Cmd {
+	zoomed := ""
+	if m.zoomed {
+		zoomed = m.selected
+	}
+	m.lay = computeLayout(m.width, m.height, m.names(), zoomed, m.panel != panelNone, m.showGame && m.hasGame)
+	m.help.SetWidth(m.width)
+	m.resizeGen++
+	return m.after(m.opts.ResizeDelay, resizeMsg{gen: m.resizeGen})
+}
+
+// resizeMsg fires when the window has kept its size for ResizeDelay.
+type resizeMsg struct{ gen int }
+
+// resizedMsg reports the outcome of resizing one agent's terminal.
+type resizedMsg struct {
+	agent      string
+	rows, cols int
+	err        error
+}
+
+// applySizes resizes the terminal of every laid-out pane whose inside
+// size differs from what its agent last got.
+func (m *Model) applySizes() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, row := range m.lay.rows {
+		for _, c := range row {
+			p := m.panes[c.name]
+			if p == nil {
+				continue
+			}
+			rows, cols := inner(c.r)
+			if p.rows == rows && p.cols == cols {
+				continue
+			}
+			p.rows, p.cols = rows, cols
+			p.invalidate()
+			name, sw := c.name, m.sw
+			cmds = append(cmds, func() tea.Msg {
+				return resizedMsg{agent: name, rows: rows, cols: cols, err: sw.Resize(name, rows, cols)}
+			})
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// setStatus shows an informational message.
+func (m *Model) setStatus(format string, args ...any) {
+	m.status = status{text: fmt.Sprintf(format, args...), at: m.opts.Now()}
+}
+
+// setError shows an error; it stays until the next message.
+func (m *Model) setError(err error) {
+	m.status = status{text: err.Error(), err: true, at: m.opts.Now()}
+}
+
+// Update routes a message: window and clock first, then results of
+// commands and supervisor events, then keys and the mouse to whatever
+// has the focus.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, m.relayout()
+	case tickMsg:
+		cmd := m.refreshAgents()
+		if !m.status.err && m.status.text != "" && m.opts.Now().Sub(m.status.at) > statusTTL {
+			m.status = status{}
+		}
+		return m, tea.Batch(cmd, m.tick())
+	case resizeMsg:
+		if msg.gen != m.resizeGen {
+			return m, nil
+		}
+		return m, m.applySizes()
+	case resizedMsg:
+		if msg.err != nil {
+			m.setError(fmt.Errorf("resize %s to %dx%d: %w", msg.agent, msg.cols, msg.rows, msg.err))
+		}
+		if p := m.panes[msg.agent]; p != nil {
+			p.invalidate()
+		}
+		return m, nil
+	case ScreensMsg:
+		for _, name := range msg.Agents {
+			if p := m.panes[name]; p != nil {
+				p.invalidate()
+			}
+		}
+		return m, nil
+	case EventMsg:
+		return m, m.onEvent(msg.Event)
+	case swarmGoneMsg:
+		m.gone = true
+		m.setError(fmt.Errorf("the swarm stopped; press q to leave"))
+		return m, nil
+	case metaMsg:
+		return m, m.onMeta(msg)
+	case inboxMsg:
+		return m, m.inbox.loaded(m, msg)
+	case tasksMsg:
+		return m, m.tasks.loaded(m, msg)
+	case taskEventsMsg:
+		m.tasks.eventsLoaded(m, msg)
+		return m, nil
+	case logMsg:
+		return m, m.log.loaded(m, msg)
+	case actionMsg:
+		if msg.err != nil {
+			m.setError(msg.err)
+		} else if msg.text != "" {
+			m.setStatus("%s", msg.text)
+		}
+		return m, msg.then
+	case inputSentMsg:
+		return m, m.inputSent(msg)
+	case searchMsg:
+		m.searchDone(msg)
+		return m, nil
+	case tea.PasteMsg:
+		return m, m.onPaste(msg)
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case tea.MouseClickMsg:
+		return m, m.onClick(msg)
+	case tea.MouseWheelMsg:
+		return m, m.onWheel(msg)
+	}
+	if m.dialog != nil {
+		// Cursor blinks and other internal messages of the text inputs.
+		return m, m.dialog.update(m, msg)
+	}
+	return m, nil
+}
+
+// onEvent applies one supervisor event.
+func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
+	var cmds []tea.Cmd
+	switch ev.Kind {
+	case supervisor.EventAgentStarted, supervisor.EventAgentStopped, supervisor.EventAgentRestarting:
+		cmds = append(cmds, m.refreshAgents())
+		if p := m.panes[ev.Agent]; p != nil {
+			p.invalidate()
+		}
+		cmds = append(cmds, m.loadMeta())
+	case supervisor.EventAgentExited, supervisor.EventAgentGaveUp:
+		cmds = append(cmds, m.refreshAgents())
+		if p := m.panes[ev.Agent]; p != nil {
+			p.invalidate()
+		}
+		if ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0 {
+			m.setError(fmt.Errorf("%s", strings.TrimPrefix(supervisor.FormatEvent(ev), ev.Time.Local().Format("15:04:05.000")+" ")))
+		}
+		if ev.Agent == m.selected && m.attached {
+			m.attached = false
+		}
+	case supervisor.EventLevel:
+		cmds = append(cmds, m.refreshAgents())
+	case supervisor.EventMessage, supervisor.EventDelivered:
+		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventDeliveryFailed:
+		m.setError(fmt.Errorf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text))
+		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventTask:
+		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventGame:
+		if ev.Game != nil {
+			m.game, m.hasGame = *ev.Game, true
+			if m.opts.Game && !m.showGame && m.lay.game.empty() {
+				m.showGame = true
+				cmds = append(cmds, m.relayout())
+			}
+		}
+	case supervisor.EventNotice:
+		m.setStatus("%s: %s", ev.Agent, ev.Text)
+	}
+	return tea.Batch(cmds...)
+}
+
+// reloadPanel reloads the open panel if ev concerns it.
+func (m *Model) reloadPanel(ev supervisor.Event) tea.Cmd {
+	switch m.panel {
+	case panelInbox:
+		return m.inbox.load(m)
+	case panelTasks:
+		return m.tasks.load(m)
+	case panelLog:
+		if ev.Kind == supervisor.EventMessage || ev.Kind == supervisor.EventDelivered || ev.Kind == supervisor.EventDeliveryFailed {
+			return m.log.load(m)
+		}
+	}
+	return nil
+}
+
+// onKey routes a key press to what has the focus.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	switch m.Mode() {
+	case ModeDialog:
+		return m.dialog.update(m, k)
+	case ModeHelp:
+		if key.Matches(k, m.keys.Help, m.keys.Close, m.keys.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	case ModeAttached:
+		return m.attachedKey(k)
+	case ModeSearch:
+		return m.searchKey(k)
+	case ModeScroll:
+		if cmd, ok := m.scrollKey(k); ok {
+			return cmd
+		}
+	}
+	return m.normalKey(k)
+}
+
+// normalKey handles a key in normal mode (and the keys scroll mode leaves
+// to it).
+func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.keys
+	if m.panel != panelNone {
+		if cmd, ok := m.panelKey(k); ok {
+			return cmd
+		}
+	}
+	switch {
+	case key.Matches(k, keys.Next):
+		return m.moveSelection(1)
+	case key.Matches(k, keys.Prev):
+		return m.moveSelection(-1)
+	case key.Matches(k, keys.Attach):
+		return m.attach()
+	case key.Matches(k, keys.Zoom):
+		if m.selected == "" {
+			return nil
+		}
+		m.zoomed = !m.zoomed
+		return m.relayout()
+	case key.Matches(k, keys.Scroll):
+		p := m.selectedPane()
+		if p == nil {
+			return nil
+		}
+		p.sbLen = m.sw.ScrollbackLen(p.name)
+		if k.String() == "pgup" {
+			p.scrollTo(p.sbLen - max(m.paneRows(p.name)-1, 1))
+		} else {
+			p.scrollTo(p.sbLen)
+		}
+		return nil
+	case key.Matches(k, keys.Inbox):
+		return m.togglePanel(panelInbox)
+	case key.Matches(k, keys.Tasks):
+		return m.togglePanel(panelTasks)
+	case key.Matches(k, keys.Log):
+		return m.togglePanel(panelLog)
+	case key.Matches(k, keys.Game):
+		if !m.hasGame {
+			m.setStatus("there is no game in this swarm")
+			return nil
+		}
+		m.showGame = !m.showGame
+		return m.relayout()
+	case key.Matches(k, keys.Send):
+		m.dialog = newSendDialog(m, m.selected)
+		return m.dialog.focus()
+	case key.Matches(k, keys.NewAgent):
+		m.dialog = newAgentDialog(m)
+		return m.dialog.focus()
+	case key.Matches(k, keys.Restart):
+		return m.confirmAgent("Restart", m.sw.Restart, "restarting %s")
+	case key.Matches(k, keys.Stop):
+		return m.confirmAgent("Stop", m.sw.StopAgent, "stopping %s")
+	case key.Matches(k, keys.Approve, keys.RequestChanges, keys.CancelTask, keys.Merge, keys.Retry):
+		return m.taskAction(k)
+	case key.Matches(k, keys.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(k, keys.Close):
+		if m.panel != panelNone {
+			return m.togglePanel(m.panel)
+		}
+		if m.zoomed {
+			m.zoomed = false
+			return m.relayout()
+		}
+		return nil
+	case key.Matches(k, keys.Quit):
+		return m.quit()
+	}
+	return nil
+}
+
+// quit leaves at once when nothing runs, else asks first.
+func (m *Model) quit() tea.Cmd {
+	running := 0
+	for _, a := range m.agents {
+		if a.State == supervisor.StateRunning || a.State == supervisor.StateStarting || a.State == supervisor.StateBackoff {
+			running++
+		}
+	}
+	if running == 0 || m.gone {
+		return tea.Quit
+	}
+	text := fmt.Sprintf("Quit swarm? %d running agent%s will be stopped.", running, plural(running))
+	m.dialog = newConfirm("Quit", text, func() tea.Cmd { return tea.Quit })
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// moveSelection selects the next (+1) or previous (-1) agent.
+func (m *Model) moveSelection(d int) tea.Cmd {
+	if len(m.agents) == 0 {
+		return nil
+	}
+	names := m.names()
+	i := slices.Index(names, m.selected)
+	i = (i + d + len(names)) % len(names)
+	return m.selectAgent(names[i])
+}
+
+// selectAgent selects an agent (and, zoomed, shows its pane instead).
+func (m *Model) selectAgent(name string) tea.Cmd {
+	if name == m.selected {
+		return nil
+	}
+	m.selected = name
+	var cmds []tea.Cmd
+	if m.zoomed {
+		cmds = append(cmds, m.relayout())
+	}
+	if m.panel == panelInbox {
+		m.inbox.reset(name)
+		cmds = append(cmds, m.inbox.load(m))
+	}
+	return tea.Batch(cmds...)
+}
+
+// attach sends every following key to the selected agent.
+func (m *Model) attach() tea.Cmd {
+	a, ok := m.agentInfo(m.selected)
+	if !ok {
+		return nil
+	}
+	if a.State != supervisor.StateRunning {
+		m.setError(fmt.Errorf("cannot attach: %s is %s", a.Name, a.State))
+		return nil
+	}
+	if p := m.selectedPane(); p != nil && p.scrolling {
+		p.stopScrolling()
+	}
+	m.attached = true
+	m.setStatus("attached to %s — every key goes to it; ctrl+] detaches", a.Name)
+	return nil
+}
+
+// attachedKey sends a key to the attached agent; the prefix key detaches.
+func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, m.keys.Detach) {
+		m.attached = false
+		m.setStatus("detached from %s", m.selected)
+		return nil
+	}
+	return m.queueInput(m.selected, inputItem{key: k.Key()})
+}
+
+func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
+	switch m.Mode() {
+	case ModeAttached:
+		return m.queueInput(m.selected, inputItem{paste: p.Content, isPaste: true})
+	case ModeDialog:
+		return m.dialog.update(m, p)
+	case ModeSearch:
+		return m.search.update(p)
+	}
+	return nil
+}
+
+// togglePanel opens a panel (closing another) or closes it.
+func (m *Model) togglePanel(p panelKind) tea.Cmd {
+	if m.panel == p {
+		m.panel = panelNone
+		return m.relayout()
+	}
+	m.panel = p
+	var load tea.Cmd
+	switch p {
+	case panelInbox:
+		m.inbox.reset(m.selected)
+		load = m.inbox.load(m)
+	case panelTasks:
+		load = m.tasks.load(m)
+	case panelLog:
+		m.log.reset()
+		load = m.log.load(m)
+	}
+	return tea.Batch(m.relayout(), load)
+}
+
+// panelKey gives the open panel the keys it scrolls or selects with.
+func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	page := max(m.lay.panel.h-3, 1)
+	var d int
+	switch k.String() {
+	case "up", "k":
+		d = -1
+	case "down", "j":
+		d = 1
+	case "pgup":
+		d = -page
+	case "pgdown":
+		d = page
+	default:
+		return nil, false
+	}
+	switch m.panel {
+	case panelInbox:
+		m.inbox.scroll.by(-d)
+	case panelLog:
+		m.log.scroll.by(-d)
+	case panelTasks:
+		return m.tasks.move(m, d), true
+	}
+	return nil, true
+}
+
+// confirmAgent asks before restarting or stopping the selected agent.
+func (m *Model) confirmAgent(verb string, do func(string) error, done string) tea.Cmd {
+	name := m.selected
+	if name == "" {
+		return nil
+	}
+	text := fmt.Sprintf("%s agent %s?", verb, name)
+	m.dialog = newConfirm(verb, text, func() tea.Cmd {
+		return func() tea.Msg {
+			if err := do(name); err != nil {
+				return actionMsg{err: fmt.Errorf("%s %s: %w", strings.ToLower(verb), name, err)}
+			}
+			return actionMsg{text: fmt.Sprintf(done, name)}
+		}
+	})
+	return nil
+}
+
+// actionMsg reports the outcome of an action run in a command; then, if
+// set, runs next.
+type actionMsg struct {
+	text string
+	err  error
+	then tea.Cmd
+}
+
+// taskAction applies a, r, c, m or y to the task selected on the board,
+// else to the selected agent's current task.
+func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
+	t, ok := m.targetTask()
+	if !ok {
+		m.setError(fmt.Errorf("no task selected: open the task board (t) and pick one"))
+		return nil
+	}
+	ctx, sw, keys := m.ctx, m.sw, m.keys
+	run := func(verb string, f func(context.Context) (bus.Task, error)) tea.Cmd {
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			nt, err := f(ctx)
+			if err != nil {
+				return actionMsg{err: fmt.Errorf("%s task %s: %w", verb, t.ID, err)}
+			}
+			return actionMsg{text: fmt.Sprintf("task %s is %s", nt.ID, nt.State)}
+		}
+	}
+	switch {
+	case key.Matches(k, keys.Approve):
+		return run("approve", func(ctx context.Context) (bus.Task, error) { return sw.Approve(ctx, t.ID, "") })
+	case key.Matches(k, keys.Retry):
+		return run("retry", func(ctx context.Context) (bus.Task, error) { return sw.Retry(ctx, t.ID, "") })
+	case key.Matches(k, keys.Merge):
+		mg, ok := sw.(Merger)
+		if !ok {
+			m.setError(fmt.Errorf("merge task %s: merging is not available in this swarm yet", t.ID))
+			return nil
+		}
+		return run("merge", func(ctx context.Context) (bus.Task, error) { return mg.Merge(ctx, t.ID) })
+	case key.Matches(k, keys.CancelTask):
+		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, t.Title, t.State)
+		m.dialog = newConfirm("Cancel task", text, func() tea.Cmd {
+			return run("cancel", func(ctx context.Context) (bus.Task, error) { return sw.Cancel(ctx, t.ID, "cancelled from the UI") })
+		})
+		return nil
+	case key.Matches(k, keys.RequestChanges):
+		m.dialog = newNoteDialog(m, t, func(note string) tea.Cmd {
+			return run("request changes on", func(ctx context.Context) (bus.Task, error) { return sw.RequestChanges(ctx, t.ID, note) })
+		})
+		return m.dialog.focus()
+	}
+	return nil
+}
+
+// targetTask is the task a task action applies to.
+func (m *Model) targetTask() (bus.Task, bool) {
+	if m.panel == panelTasks {
+		return m.tasks.selectedTask()
+	}
+	if md, ok := m.meta[m.selected]; ok && md.task != nil {
+		return *md.task, true
+	}
+	return bus.Task{}, false
+}
+
+// onClick selects the pane or agent under the pointer.
+func (m *Model) onClick(c tea.MouseClickMsg) tea.Cmd {
+	if c.Button != tea.MouseLeft || m.dialog != nil || m.attached {
+		return nil
+	}
+	if cl, ok := m.lay.cellOf(c.X, c.Y); ok {
+		return m.selectAgent(cl.name)
+	}
+	if m.lay.agents.contains(c.X, c.Y) {
+		if name, ok := m.agentAtRow(c.Y - m.lay.agents.y - 1); ok {
+			return m.selectAgent(name)
+		}
+	}
+	return nil
+}
+
+// onWheel scrolls the pane or panel under the pointer.
+func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
+	d := 0
+	switch w.Button {
+	case tea.MouseWheelUp:
+		d = -3
+	case tea.MouseWheelDown:
+		d = 3
+	default:
+		return nil
+	}
+	if m.lay.panel.contains(w.X, w.Y) {
+		switch m.panel {
+		case panelInbox:
+			m.inbox.scroll.by(-d)
+		case panelLog:
+			m.log.scroll.by(-d)
+		case panelTasks:
+			return m.tasks.move(m, d/3)
+		}
+		return nil
+	}
+	cl, ok := m.lay.cellOf(w.X, w.Y)
+	if !ok {
+		return nil
+	}
+	p := m.panes[cl.name]
+	if p == nil {
+		return nil
+	}
+	if m.attached && cl.name == m.selected {
+		return nil // the attached pane shows the live screen
+	}
+	if !p.scrolling {
+		if d > 0 {
+			return nil
+		}
+		p.sbLen = m.sw.ScrollbackLen(p.name)
+		p.top = p.sbLen
+	}
+	p.scrollTo(p.top + d)
+	if p.top >= p.sbLen && d > 0 {
+		p.stopScrolling()
+	}
+	return m.selectAgent(cl.name)
+}
+
+// scrollKey handles a key in scroll mode; ok is false for keys that fall
+// through to normal mode (selection, panels, dialogs).
+func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	p := m.selectedPane()
+	keys := m.keys
+	page := max(m.paneRows(p.name)-1, 1)
+	switch {
+	case key.Matches(k, keys.Close), key.Matches(k, keys.Bottom), k.String() == "q":
+		p.stopScrolling()
+	case key.Matches(k, keys.LineUp):
+		p.scrollTo(p.top - 1)
+	case key.Matches(k, keys.LineDown):
+		p.scrollTo(p.top + 1)
+	case key.Matches(k, keys.PageUp):
+		p.scrollTo(p.top - page)
+	case key.Matches(k, keys.PageDown):
+		p.scrollTo(p.top + page)
+	case key.Matches(k, keys.Top):
+		p.scrollTo(0)
+	case key.Matches(k, keys.Search):
+		m.search = newSearchInput(p.name, m.width)
+		return m.search.focus(), true
+	case key.Matches(k, keys.SearchNext):
+		m.jumpHit(p, 1)
+	case key.Matches(k, keys.SearchPrev):
+		m.jumpHit(p, -1)
+	case k.String() == "[":
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// searchMsg carries the rows of a pane's scrollback matching a query.
+type searchMsg struct {
+	agent, query string
+	hits         []int
+}
+
+// searchKey edits the search query; enter searches, esc abandons.
+func (m *Model) searchKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "esc":
+		m.search = nil
+		return nil
+	case "enter":
+		q := strings.TrimSpace(m.search.value())
+		name := m.search.agent
+		m.search = nil
+		if q == "" {
+			return nil
+		}
+		sw := m.sw
+		return func() tea.Msg { return searchMsg{agent: name, query: q, hits: sw.Search(name, q)} }
+	}
+	return m.search.update(k)
+}
+
+// searchDone shows the last match (the newest) of a search.
+func (m *Model) searchDone(msg searchMsg) {
+	p := m.panes[msg.agent]
+	if p == nil {
+		return
+	}
+	p.query, p.hits = msg.query, msg.hits
+	if len(p.hits) == 0 {
+		p.hit = 0
+		p.invalidate()
+		m.setError(fmt.Errorf("%q not found in %s", msg.query, msg.agent))
+		return
+	}
+	p.hit = len(p.hits) - 1
+	m.showHit(p)
+	m.setStatus("%d match%s for %q in %s (n/N to move)", len(p.hits), map[bool]string{true: "", false: "es"}[len(p.hits) == 1], msg.query, msg.agent)
+}
+
+// jumpHit moves to the next (+1, older) or previous (-1, newer) match.
+func (m *Model) jumpHit(p *pane, d int) {
+	if len(p.hits) == 0 {
+		m.setError(fmt.Errorf("no search: press / to search %s", p.name))
+		return
+	}
+	// n goes further back in time, as in less after ?-search.
+	p.hit = (p.hit - d + len(p.hits)) % len(p.hits)
+	m.showHit(p)
+}
+
+// showHit scrolls so that the current match is a third down the pane.
+func (m *Model) showHit(p *pane) {
+	p.sbLen = m.sw.ScrollbackLen(p.name)
+	p.scrollTo(p.hits[p.hit] - m.paneRows(p.name)/3)
+}
+
+// paneRows is how many rows of its agent's screen a pane shows.
+func (m *Model) paneRows(name string) int {
+	if c, ok := m.lay.cellNamed(name); ok {
+		rows, _ := inner(c.r)
+		return rows
+	}
+	return 1
+}
+
+// agentMeta is what the agent list shows beyond the runtime state.
+type agentMeta struct {
+	unread int // deliveries to it still queued or injected
+	task   *bus.Task
+	beat   bus.Heartbeat
+}
+
+// metaMsg carries the agent list's bus reads.
+type metaMsg struct {
+	meta map[string]agentMeta
+	err  error
+}
+
+// unreadLimit caps the unread count read per agent ("99+").
+const unreadLimit = 100
+
+// loadMeta reads unread counts, current tasks and heartbeats; one read is
+// in flight at a time, and a request during it makes one more.
+func (m *Model) loadMeta() tea.Cmd {
+	if !m.metaLoad.start() {
+		return nil
+	}
+	ctx, b, names := m.ctx, m.sw.Bus(), m.names()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		out := map[string]agentMeta{}
+		for _, n := range names {
+			out[n] = agentMeta{}
+		}
+		tasks, err := b.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{
+			bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved,
+		}})
+		if err != nil {
+			return metaMsg{err: err}
+		}
+		for _, t := range tasks {
+			md, ok := out[t.Assignee]
+			if !ok {
+				continue
+			}
+			if md.task == nil || (md.task.State == bus.TaskAssigned && t.State != bus.TaskAssigned) {
+				md.task = &t
+			}
+			out[t.Assignee] = md
+		}
+		beats, err := b.Heartbeats(ctx)
+		if err != nil {
+			return metaMsg{err: err}
+		}
+		for _, hb := range beats {
+			if md, ok := out[hb.Agent]; ok {
+				md.beat = hb
+				out[hb.Agent] = md
+			}
+		}
+		for _, n := range names {
+			pend, err := b.Pending(ctx, n, unreadLimit)
+			if err != nil {
+				return metaMsg{err: err}
+			}
+			md := out[n]
+			md.unread = len(pend)
+			out[n] = md
+		}
+		return metaMsg{meta: out}
+	}
+}
+
+func (m *Model) onMeta(msg metaMsg) tea.Cmd {
+	again := m.metaLoad.done()
+	if msg.err != nil {
+		if m.ctx.Err() == nil {
+			m.setError(fmt.Errorf("read agent status: %w", msg.err))
+		}
+	} else {
+		m.meta = msg.meta
+	}
+	if again {
+		return m.loadMeta()
+	}
+	return nil
+}
+
+// loader keeps one read in flight and remembers that another was asked
+// for meanwhile.
+type loader struct{ busy, again bool }
+
+// start reports whether a read should start now.
+func (l *loader) start() bool {
+	if l.busy {
+		l.again = true
+		return false
+	}
+	l.busy = true
+	return true
+}
+
+// done ends a read and reports whether another was asked for.
+func (l *loader) done() bool {
+	again := l.again
+	l.busy, l.again = false, false
+	return again
+}

@@ -1,0 +1,718 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"swarm/bus"
+	"swarm/games"
+	"swarm/supervisor"
+)
+
+// scenario is a small swarm: alice at a shell prompt with coloured
+// output, bob working on a task with a message waiting, carol crashed.
+func scenario(t *testing.T) *fakeSwarm {
+	t.Helper()
+	sw := newFakeSwarm(t, "alice", "bob", "carol")
+	sw.setScreen("alice",
+		"$ go test ./...",
+		"\x1b[32mok  \x1b[0m  swarm/bus  0.412s",
+		"\x1b[1;31mFAIL\x1b[0m  swarm/tui  0.100s",
+		"$ ")
+	sw.setScreen("bob", "● Reading auth.go…", "  └ 120 lines", "", "\x1b[7m> \x1b[0m")
+	sw.setScreen("carol", "panic: runtime error: index out of range [3] with length 3", "exit status 2")
+	sw.setAgent("carol", func(a *supervisor.AgentInfo) {
+		a.State, a.Reason, a.Level, a.Pid = supervisor.StateGaveUp, "gave up after 3 restarts: exit status 2", bus.LevelDead, 0
+	})
+	sw.setAgent("bob", func(a *supervisor.AgentInfo) {
+		a.Level, a.LastOutput = bus.LevelWarn, t0.Add(-42*time.Second)
+	})
+	publish(t, sw.b, 101, "human", "bob", "please review auth.go")
+	return sw
+}
+
+// normalizer replaces what differs between runs (task ids, times the
+// bus stamps) so that a screen can be compared with a golden file.
+type normalizer map[string]string
+
+var clockRE = regexp.MustCompile(`\b\d\d:\d\d:\d\d\b`)
+
+func (n normalizer) apply(s string, clock bool) string {
+	for from, to := range n {
+		s = strings.ReplaceAll(s, from, to)
+	}
+	if clock {
+		s = clockRE.ReplaceAllString(s, "hh:mm:ss")
+	}
+	return s
+}
+
+func createTask(t *testing.T, b *bus.Bus, title, assignee string, path ...bus.TaskState) bus.Task {
+	t.Helper()
+	ctx := context.Background()
+	tk, err := b.CreateTask(ctx, bus.NewTask{Title: title, Assignee: assignee, CreatedBy: "human", Description: "about " + title})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range path {
+		actor := assignee
+		if s == bus.TaskApproved || s == bus.TaskCancelled {
+			actor = "human"
+		}
+		if tk, err = b.Transition(ctx, tk.ID, s, actor, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tk
+}
+
+func taskState(t *testing.T, b *bus.Bus, id string) bus.TaskState {
+	t.Helper()
+	tk, err := b.Task(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk.State
+}
+
+func requireContains(t *testing.T, screen string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(screen, w) {
+			t.Fatalf("screen does not show %q:\n%s", w, screen)
+		}
+	}
+}
+
+func TestLayout(t *testing.T) {
+	t.Run("80x24", func(t *testing.T) {
+		sw := scenario(t)
+		createTask(t, sw.b, "fix login", "bob", bus.TaskWorking)
+		h := newHarness(t, sw, 80, 24, Options{Title: "demo"})
+		ids := normalizer{}
+		for _, md := range h.m.meta {
+			if md.task != nil {
+				ids[md.task.ID] = "TASK01"
+			}
+		}
+		golden.RequireEqual(t, ids.apply(h.screen(), false))
+	})
+	t.Run("200x60", func(t *testing.T) {
+		names := []string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan"}
+		sw := newFakeSwarm(t, names...)
+		for i, n := range names {
+			rows := []string{fmt.Sprintf("%s $ make test", n)}
+			for j := range i {
+				rows = append(rows, fmt.Sprintf("step %d of %d done", j+1, i))
+			}
+			sw.setScreen(n, rows...)
+		}
+		h := newHarness(t, sw, 200, 60, Options{})
+		golden.RequireEqual(t, h.screen())
+		// Nine panes tile as three rows of three.
+		if len(h.m.lay.rows) != 3 || len(h.m.lay.rows[0]) != 3 {
+			t.Fatalf("grid = %d rows, first of %d; want 3×3", len(h.m.lay.rows), len(h.m.lay.rows[0]))
+		}
+	})
+}
+
+func TestTooSmallWindow(t *testing.T) {
+	h := newHarness(t, scenario(t), 30, 8, Options{})
+	requireContains(t, h.screen(), "terminal too small", "at least 40×10")
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	requireContains(t, h.screen(), "alice", "bob", "carol")
+}
+
+func TestPanesResizeAgentTerminals(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
+	want := map[string]string{}
+	for _, row := range h.m.lay.rows {
+		for _, c := range row {
+			r, cl := inner(c.r)
+			want[c.name] = fmt.Sprintf("%s %d×%d", c.name, r, cl)
+		}
+	}
+	got := slices.Clone(sw.resizes)
+	slices.Sort(got)
+	wantList := []string{want["alice"], want["bob"], want["carol"]}
+	slices.Sort(wantList)
+	if !slices.Equal(got, wantList) {
+		t.Fatalf("resizes = %q, want %q", got, wantList)
+	}
+
+	// The same size again resizes nothing.
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if len(sw.resizes) != 3 {
+		t.Fatalf("resizes after an unchanged size = %q", sw.resizes)
+	}
+
+	// Zooming gives the selected agent the whole area; unzooming gives
+	// it its grid size back. The others keep theirs.
+	h.keys("z")
+	rows, cols := inner(h.m.lay.panes)
+	if last := sw.resizes[len(sw.resizes)-1]; last != fmt.Sprintf("alice %d×%d", rows, cols) {
+		t.Fatalf("after zoom the last resize is %q, want alice %d×%d", last, rows, cols)
+	}
+	h.keys("z")
+	if last := sw.resizes[len(sw.resizes)-1]; last != want["alice"] {
+		t.Fatalf("after unzoom the last resize is %q, want %q", last, want["alice"])
+	}
+	if len(sw.resizes) != 5 {
+		t.Fatalf("resizes = %q, want 3 + zoom + unzoom", sw.resizes)
+	}
+
+	// A bigger window resizes every pane.
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if len(sw.resizes) != 8 {
+		t.Fatalf("resizes after a new window size = %q", sw.resizes)
+	}
+}
+
+func TestAttachAndDetach(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("enter")
+	if h.m.Mode() != ModeAttached {
+		t.Fatalf("mode after enter = %v, want ATTACHED", h.m.Mode())
+	}
+	golden.RequireEqual(t, h.screen())
+
+	// The attached pane shows the agent's cursor.
+	if v := h.m.View(); v.Cursor == nil {
+		t.Fatal("no cursor shown in the attached pane")
+	}
+
+	h.typeText("echo hi")
+	h.keys("enter", "ctrl+c", "up", "f5", "alt+x", "esc", "tab", "q", "?", "ctrl+d")
+	h.send(tea.PasteMsg{Content: "line one\nline two"})
+	want := []string{"e", "c", "h", "o", "space", "h", "i", "enter", "ctrl+c", "up", "f5", "alt+x", "esc", "tab", "q", "?", "ctrl+d"}
+	if got := sw.typed("alice"); !slices.Equal(got, want) {
+		t.Fatalf("alice got keys %q, want %q", got, want)
+	}
+	if got := sw.pastes["alice"]; !slices.Equal(got, []string{"line one\nline two"}) {
+		t.Fatalf("alice got pastes %q", got)
+	}
+	if h.m.Mode() != ModeAttached || h.quit {
+		t.Fatal("a key other than ctrl+] left attached mode")
+	}
+
+	h.keys("ctrl+]")
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("mode after ctrl+] = %v, want NORMAL", h.m.Mode())
+	}
+	if v := h.m.View(); v.Cursor != nil {
+		t.Fatal("cursor still shown after detaching")
+	}
+	// The next key is the UI's again.
+	h.keys("?")
+	if h.m.Mode() != ModeHelp {
+		t.Fatalf("? after detaching: mode %v, want HELP", h.m.Mode())
+	}
+	if n := len(sw.typed("alice")); n != len(want) {
+		t.Fatalf("alice got %d keys after detaching, want %d", n, len(want))
+	}
+}
+
+func TestAttachRefusedWhenNotRunning(t *testing.T) {
+	h := newHarness(t, scenario(t), 80, 24, Options{})
+	h.keys("tab", "tab", "enter")
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("attached to a crashed agent: mode %v", h.m.Mode())
+	}
+	requireContains(t, h.screen(), "cannot attach: carol is gave-up")
+}
+
+func TestAgentExitDetaches(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 120, 24, Options{})
+	h.keys("enter")
+	sw.setAgent("alice", func(a *supervisor.AgentInfo) { a.State, a.Reason = supervisor.StateExited, "exit status 1" })
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("still attached to an agent that exited: %v", h.m.Mode())
+	}
+	requireContains(t, h.screen(), "alice exited: exit status 1", "▶ alice · exited: exit")
+}
+
+func TestKeysForOneAgentStayInOrder(t *testing.T) {
+	sw := scenario(t)
+	sw.sendKeyGate = make(chan struct{})
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("enter")
+
+	// The first key starts a write that blocks (the agent does not read);
+	// the next keys queue behind it without starting another write.
+	first := h.m.queueInput("alice", inputItem{key: tea.Key(keyPress("a"))})
+	if first == nil {
+		t.Fatal("no write started")
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- first() }()
+	for _, k := range []string{"b", "c", "enter"} {
+		if cmd := h.m.queueInput("alice", inputItem{key: tea.Key(keyPress(k))}); cmd != nil {
+			t.Fatalf("a second write started while the first is in flight (key %s)", k)
+		}
+	}
+	close(sw.sendKeyGate) // the agent reads again
+	h.send(<-done)
+	if got, want := sw.typed("alice"), []string{"a", "b", "c", "enter"}; !slices.Equal(got, want) {
+		t.Fatalf("keys = %q, want %q", got, want)
+	}
+}
+
+func TestZoom(t *testing.T) {
+	h := newHarness(t, scenario(t), 80, 24, Options{})
+	h.keys("tab", "z")
+	golden.RequireEqual(t, h.screen())
+	h.keys("shift+tab") // zoomed, selection shows the other pane
+	requireContains(t, h.screen(), "▶ alice · running")
+	h.keys("z")
+	requireContains(t, h.screen(), "alice · running", "bob · running", "carol · gave-up")
+}
+
+func TestScrollbackAndSearch(t *testing.T) {
+	sw := scenario(t)
+	var back []string
+	for i := range 200 {
+		back = append(back, fmt.Sprintf("build step %03d ok", i))
+	}
+	sw.setScrollback("alice", back...)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("[")
+	if h.m.Mode() != ModeScroll {
+		t.Fatalf("mode after [ = %v", h.m.Mode())
+	}
+	h.keys("pgup")
+	page := h.m.paneRows("alice") - 1
+	requireContains(t, h.screen(), fmt.Sprintf("SCROLL ↑%d", page), fmt.Sprintf("build step %d ok", 200-page))
+
+	h.keys("/")
+	if h.m.Mode() != ModeSearch {
+		t.Fatalf("mode after / = %v", h.m.Mode())
+	}
+	h.typeText("STEP 042")
+	h.keys("enter")
+	golden.RequireEqual(t, h.screen())
+	requireContains(t, h.screen(), "↑161 1/1", `1 match for "STEP 042" in alice`, "build step 042 ok")
+
+	h.keys("/")
+	h.typeText("step 1")
+	h.keys("enter")
+	p := h.m.panes["alice"]
+	if len(p.hits) != 100 || p.hits[p.hit] != 199 {
+		t.Fatalf("search step 1: %d hits, current row %d; want 100 hits, newest (199) first", len(p.hits), p.hits[p.hit])
+	}
+	h.keys("n", "n")
+	requireContains(t, h.screen(), "98/100", "build step 197 ok")
+	h.keys("N")
+	requireContains(t, h.screen(), "99/100")
+
+	h.keys("g")
+	requireContains(t, h.screen(), "build step 000 ok")
+	h.keys("G")
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("G did not leave scroll mode: %v", h.m.Mode())
+	}
+	requireContains(t, h.screen(), "FAIL")
+
+	h.keys("[", "/")
+	h.typeText("nothing like this")
+	h.keys("enter")
+	requireContains(t, h.screen(), `"nothing like this" not found in alice`)
+}
+
+func TestMouse(t *testing.T) {
+	sw := scenario(t)
+	var back []string
+	for i := range 50 {
+		back = append(back, fmt.Sprintf("old line %d", i))
+	}
+	sw.setScrollback("bob", back...)
+	h := newHarness(t, sw, 80, 24, Options{})
+	bob, _ := h.m.lay.cellNamed("bob")
+	h.send(tea.MouseClickMsg{X: bob.r.x + 3, Y: bob.r.y + 3, Button: tea.MouseLeft})
+	if h.m.selected != "bob" {
+		t.Fatalf("click on bob's pane selected %q", h.m.selected)
+	}
+	carolRow := -1
+	_, owners := h.m.agentRows(h.m.lay.agents.w - 2)
+	carolRow = slices.Index(owners, "carol")
+	h.send(tea.MouseClickMsg{X: 3, Y: h.m.lay.agents.y + 1 + carolRow, Button: tea.MouseLeft})
+	if h.m.selected != "carol" {
+		t.Fatalf("click on carol in the list selected %q", h.m.selected)
+	}
+
+	h.send(tea.MouseWheelMsg{X: bob.r.x + 3, Y: bob.r.y + 3, Button: tea.MouseWheelUp})
+	if h.m.selected != "bob" || h.m.Mode() != ModeScroll {
+		t.Fatalf("wheel over bob: selected %q, mode %v", h.m.selected, h.m.Mode())
+	}
+	requireContains(t, h.screen(), "SCROLL ↑3", "old line 47")
+	h.send(tea.MouseWheelMsg{X: bob.r.x + 3, Y: bob.r.y + 3, Button: tea.MouseWheelDown})
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("wheel back to the bottom: mode %v", h.m.Mode())
+	}
+}
+
+func TestScreensMsgRendersOnlyChangedPanes(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.m.Render()
+	before := map[string]int{"alice": sw.renders["alice"], "bob": sw.renders["bob"], "carol": sw.renders["carol"]}
+	h.m.Render()
+	h.m.Render()
+	sw.setScreen("bob", "new output")
+	h.send(ScreensMsg{Agents: []string{"bob"}})
+	screen := h.screen()
+	requireContains(t, screen, "new output")
+	if sw.renders["alice"] != before["alice"] || sw.renders["carol"] != before["carol"] {
+		t.Fatalf("unchanged panes rendered again: %v → %v", before, sw.renders)
+	}
+	if sw.renders["bob"] != before["bob"]+1 {
+		t.Fatalf("bob rendered %d times for one change", sw.renders["bob"]-before["bob"])
+	}
+}
+
+func TestInboxPanel(t *testing.T) {
+	sw := scenario(t)
+	ctx := context.Background()
+	publish(t, sw.b, 102, "bob", "alice", "auth.go looks fine, one nit in line 40")
+	m := publish(t, sw.b, 103, "alice", "bob", "can you also check session.go?")
+	if err := sw.b.MarkFailed(ctx, m.ID, "bob", "not confirmed after 3 attempts"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sw.b.MarkConfirmed(ctx, publish(t, sw.b, 104, "alice", "bob", "thanks").ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, sw, 120, 30, Options{})
+	h.keys("tab", "i")
+	golden.RequireEqual(t, h.screen())
+	requireContains(t, h.screen(), "failed to bob: not confirmed after 3 attempts")
+
+	// A new message shows when the supervisor reports it.
+	nm := publish(t, sw.b, 105, "carol", "bob", "ping")
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventMessage, Message: &nm}})
+	requireContains(t, h.screen(), "← carol", "ping")
+
+	// Selecting another agent shows its inbox.
+	h.keys("shift+tab")
+	requireContains(t, h.screen(), "inbox of alice", "→ bob", "can you also check session.go?")
+	h.keys("i")
+	if h.m.panel != panelNone {
+		t.Fatal("i did not close the inbox")
+	}
+}
+
+func TestTaskBoard(t *testing.T) {
+	sw := scenario(t)
+	review := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
+	approved := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
+	failed := createTask(t, sw.b, "port to windows", "carol", bus.TaskWorking, bus.TaskFailed)
+	other := createTask(t, sw.b, "write docs", "alice")
+	norm := normalizer{review.ID: "TASK01", approved.ID: "TASK02", failed.ID: "TASK03", other.ID: "TASK04"}
+
+	h := newHarness(t, sw, 120, 30, Options{})
+	h.keys("t")
+	golden.RequireEqual(t, norm.apply(h.screen(), true))
+
+	// The board selects by state order: ASSIGNED, WORKING, …, IN_REVIEW.
+	h.keys("down")
+	if tk, _ := h.m.tasks.selectedTask(); tk.ID != review.ID {
+		t.Fatalf("selected %s after down, want the task in review", tk.ID)
+	}
+	requireContains(t, norm.apply(h.screen(), true), "TASK01 IN_REVIEW fix login", "WORKING → IN_REVIEW by bob", "a approve · r request changes")
+
+	// r asks for a note and sends the task back to work with it.
+	h.keys("r")
+	if h.m.Mode() != ModeDialog {
+		t.Fatal("r opened no dialog")
+	}
+	h.keys("enter")
+	requireContains(t, h.screen(), "the note is empty")
+	h.typeText("handle the empty password")
+	h.keys("enter")
+	if got := taskState(t, sw.b, review.ID); got != bus.TaskWorking {
+		t.Fatalf("after request changes the task is %s", got)
+	}
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	requireContains(t, h.screen(), "IN_REVIEW → WORKING by human:", "handle the empty password")
+
+	// a approves; c cancels after a confirmation; y retries a failed one.
+	if _, err := sw.b.Transition(context.Background(), review.ID, bus.TaskInReview, "bob", ""); err != nil {
+		t.Fatal(err)
+	}
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.keys("a")
+	if got := taskState(t, sw.b, review.ID); got != bus.TaskApproved {
+		t.Fatalf("after a the task is %s", got)
+	}
+	requireContains(t, norm.apply(h.screen(), true), "task TASK01 is APPROVED")
+
+	h.keys("a") // approving again is refused with the bus's reason
+	requireContains(t, h.screen(), "approve task")
+
+	h.m.tasks.sel = failed.ID
+	h.keys("y")
+	if got := taskState(t, sw.b, failed.ID); got != bus.TaskAssigned {
+		t.Fatalf("after y the failed task is %s", got)
+	}
+
+	h.m.tasks.sel = other.ID
+	h.keys("c")
+	requireContains(t, norm.apply(h.screen(), true), "Cancel task TASK04 (write docs, ASSIGNED)?")
+	h.keys("n")
+	if got := taskState(t, sw.b, other.ID); got != bus.TaskAssigned {
+		t.Fatalf("n cancelled the task: %s", got)
+	}
+	h.keys("c", "y")
+	if got := taskState(t, sw.b, other.ID); got != bus.TaskCancelled {
+		t.Fatalf("after c y the task is %s", got)
+	}
+
+	// Merge is a hook: without a Merger it says so.
+	h.m.tasks.sel = approved.ID
+	h.keys("m")
+	requireContains(t, norm.apply(h.screen(), true), "merge task TASK02: merging is not available in this swarm yet")
+	if got := taskState(t, sw.b, approved.ID); got != bus.TaskApproved {
+		t.Fatalf("merge without a Merger changed the task: %s", got)
+	}
+}
+
+func TestMergeHook(t *testing.T) {
+	sw := &mergingSwarm{fakeSwarm: scenario(t)}
+	tk := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
+	h := newHarness(t, sw, 100, 30, Options{})
+	h.keys("t", "m")
+	if !slices.Equal(sw.merged, []string{tk.ID}) {
+		t.Fatalf("merged %q, want %s", sw.merged, tk.ID)
+	}
+	requireContains(t, h.screen(), "task "+tk.ID+" is COMPLETED")
+}
+
+func TestTaskActionWithoutBoardUsesCurrentTask(t *testing.T) {
+	sw := scenario(t)
+	tk := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("a") // alice has no task
+	requireContains(t, h.screen(), "no task selected")
+	h.keys("tab", "a")
+	if got := taskState(t, sw.b, tk.ID); got != bus.TaskApproved {
+		t.Fatalf("a on bob approved nothing: %s", got)
+	}
+}
+
+func TestLogPanel(t *testing.T) {
+	sw := scenario(t)
+	publish(t, sw.b, 102, "bob", "alice", "auth.go looks fine")
+	publish(t, sw.b, 103, "alice", "*", "lunch break")
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("l")
+	golden.RequireEqual(t, h.screen())
+	h.keys("l")
+	if h.m.panel != panelNone {
+		t.Fatal("l did not close the log")
+	}
+}
+
+func TestGameBoard(t *testing.T) {
+	sw := newFakeSwarm(t, "X", "O")
+	sw.setScreen("X", "tic-tac-toe: I am X, playing O", "", " 1 | 2 | 3", "@relay:O move 5")
+	sw.setScreen("O", "tic-tac-toe: I am O, playing X")
+	g := supervisor.GameState{X: "X", O: "O", Turn: games.MarkX}
+	sw.game = &g
+	h := newHarness(t, sw, 100, 30, Options{Title: "tic-tac-toe", Game: true, Pace: 500 * time.Millisecond})
+	requireContains(t, h.screen(), "no move yet", "turn: X")
+
+	board := games.Board{games.MarkX, games.MarkO, games.Empty, games.Empty, games.MarkX, games.MarkO, games.Empty, games.Empty, games.Empty}
+	g1 := supervisor.GameState{X: "X", O: "O", Board: board, Turn: games.MarkX, Mover: "O", Cell: 6}
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &g1}})
+	golden.RequireEqual(t, h.screen())
+
+	board[8] = games.MarkX
+	g2 := supervisor.GameState{X: "X", O: "O", Board: board, Mover: "X", Cell: 9, Result: board.Result()}
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &g2}})
+	requireContains(t, h.screen(), "X wins (1-5-9)", "last: X → 9")
+
+	h.keys("g")
+	if strings.Contains(h.screen(), "tic-tac-toe ─") {
+		t.Fatal("g did not hide the board")
+	}
+}
+
+func TestSendDialog(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("tab", "s")
+	golden.RequireEqual(t, h.screen())
+	h.keys("enter")
+	requireContains(t, h.screen(), "the message is empty")
+	h.typeText("rebase on main please")
+	h.keys("enter")
+	if h.m.dialog != nil {
+		t.Fatal("the dialog stayed open after sending")
+	}
+	inbox, err := sw.b.Inbox(context.Background(), "bob", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := inbox[len(inbox)-1]
+	if last.From != "human" || last.To != "bob" || last.Body != "rebase on main please" {
+		t.Fatalf("last message to bob: %+v", last)
+	}
+	requireContains(t, h.screen(), "sent #"+bus.ShortID(last.ID)+" to bob")
+
+	// esc cancels without sending.
+	h.keys("s")
+	h.typeText("never mind")
+	h.keys("esc")
+	if inbox2, _ := sw.b.Inbox(context.Background(), "bob", 10); len(inbox2) != len(inbox) {
+		t.Fatal("esc sent the message")
+	}
+}
+
+func TestNewAgentDialog(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{Dir: "/work/project"})
+	h.keys("n")
+	h.typeText("bad name!")
+	h.keys("tab")
+	h.typeText("claude")
+	h.keys("enter")
+	golden.RequireEqual(t, h.screen())
+	if len(sw.added) != 0 {
+		t.Fatal("an invalid name was started")
+	}
+	h.keys("shift+tab")
+	for range len("bad name!") {
+		h.keys("backspace")
+	}
+	h.typeText("dave")
+	h.keys("tab", "enter")
+	if len(sw.added) != 1 {
+		t.Fatalf("added %d agents", len(sw.added))
+	}
+	ac := sw.added[0]
+	if ac.Name != "dave" || ac.Cmd != "claude" || ac.Dir != "/work/project" || !slices.Equal(ac.Argv, []string{"/bin/sh", "-c", "claude"}) {
+		t.Fatalf("new agent config %+v", ac)
+	}
+	requireContains(t, h.screen(), "started agent dave")
+
+	h.keys("n")
+	h.typeText("alice")
+	h.keys("tab")
+	h.typeText("sh")
+	h.keys("enter")
+	requireContains(t, h.screen(), `new agent alice: agent already exists: "alice"`)
+}
+
+func TestRestartAndStopConfirm(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("tab", "R")
+	golden.RequireEqual(t, h.screen())
+	h.keys("n")
+	if len(sw.restarts) != 0 {
+		t.Fatal("n restarted the agent")
+	}
+	h.keys("R", "y")
+	if !slices.Equal(sw.restarts, []string{"bob"}) {
+		t.Fatalf("restarts = %q", sw.restarts)
+	}
+	requireContains(t, h.screen(), "restarting bob")
+	h.keys("x")
+	requireContains(t, h.screen(), "Stop agent bob?")
+	h.keys("enter")
+	if !slices.Equal(sw.stops, []string{"bob"}) {
+		t.Fatalf("stops = %q", sw.stops)
+	}
+}
+
+func TestQuit(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.keys("q")
+	if h.quit {
+		t.Fatal("q quit at once while agents run")
+	}
+	golden.RequireEqual(t, h.screen())
+	h.keys("esc")
+	if h.quit || h.m.dialog != nil {
+		t.Fatal("esc did not cancel quitting")
+	}
+	h.keys("ctrl+c", "y")
+	if !h.quit {
+		t.Fatal("ctrl+c then y did not quit")
+	}
+
+	// With nothing running, q quits at once.
+	idle := newFakeSwarm(t, "solo")
+	idle.setAgent("solo", func(a *supervisor.AgentInfo) { a.State = supervisor.StateExited })
+	h2 := newHarness(t, idle, 80, 24, Options{})
+	h2.keys("q")
+	if !h2.quit {
+		t.Fatal("q did not quit with no agent running")
+	}
+}
+
+func TestHelpListsEveryKey(t *testing.T) {
+	h := newHarness(t, scenario(t), 80, 24, Options{})
+	h.keys("?")
+	screen := h.screen()
+	golden.RequireEqual(t, screen)
+	for _, g := range h.m.keys.fullHelp() {
+		for _, b := range g.bindings {
+			requireContains(t, screen, b.Help().Key+" ", b.Help().Desc)
+		}
+	}
+	h.keys("esc")
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("esc left the help in mode %v", h.m.Mode())
+	}
+}
+
+func TestEventsReachTheStatusLine(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 100, 24, Options{})
+	m := publish(t, sw.b, 102, "alice", "bob", "hello")
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventDeliveryFailed, Agent: "bob", Message: &m, Text: "not confirmed after 3 attempts", Time: t0}})
+	requireContains(t, h.screen(), "delivery of #000a0102 to bob failed: not confirmed after 3 attempts")
+
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventNotice, Agent: "alice", Text: "malformed relay block: missing \"to\"", Time: t0}})
+	requireContains(t, h.screen(), `alice: malformed relay block: missing "to"`)
+
+	sw.setAgent("bob", func(a *supervisor.AgentInfo) { a.Level = bus.LevelStale })
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventLevel, Agent: "bob", Level: bus.LevelStale}})
+	requireContains(t, h.screen(), "bob · running · STALE")
+
+	// A new agent gets a pane.
+	sw.addRunning(t, "dave", 2000)
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "dave", Pid: 2000}})
+	requireContains(t, h.screen(), "dave · running")
+
+	h.send(swarmGoneMsg{})
+	requireContains(t, h.screen(), "the swarm stopped")
+	h.keys("q")
+	if !h.quit {
+		t.Fatal("q did not quit after the swarm stopped")
+	}
+}
+
+func TestStatusExpires(t *testing.T) {
+	now := t0
+	h := newHarness(t, scenario(t), 80, 24, Options{Now: func() time.Time { return now }})
+	h.keys("enter", "ctrl+]")
+	requireContains(t, h.screen(), "detached from alice")
+	now = now.Add(statusTTL + time.Second)
+	h.send(tickMsg(now))
+	if strings.Contains(h.screen(), "detached from alice") {
+		t.Fatal("an informational message did not expire")
+	}
+}

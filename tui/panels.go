@@ -1,0 +1,448 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"swarm/bus"
+)
+
+// readTimeout bounds one read of the bus by the UI.
+const readTimeout = 10 * time.Second
+
+// scroller is a list scrolled by lines from its end; 0 follows the
+// newest line.
+type scroller struct{ back int }
+
+func (s *scroller) by(d int) { s.back = max(s.back+d, 0) }
+
+// window returns the h lines to show.
+func (s *scroller) window(lines []string, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	s.back = min(s.back, max(len(lines)-h, 0))
+	end := len(lines) - s.back
+	return lines[max(end-h, 0):end]
+}
+
+// ---- inbox ----
+
+// inboxPanel shows the selected agent's messages, in and out, with their
+// delivery state and failures.
+type inboxPanel struct {
+	agent  string
+	msgs   []bus.Message
+	err    error
+	ld     loader
+	scroll scroller
+	ready  bool
+}
+
+// inboxLimit is how many recent messages the inbox shows.
+const inboxLimit = 200
+
+type inboxMsg struct {
+	agent string
+	msgs  []bus.Message
+	err   error
+}
+
+func (p *inboxPanel) reset(agent string) {
+	if p.agent != agent {
+		p.agent, p.msgs, p.err, p.scroll, p.ready = agent, nil, nil, scroller{}, false
+	}
+}
+
+func (p *inboxPanel) load(m *Model) tea.Cmd {
+	if p.agent == "" || !p.ld.start() {
+		return nil
+	}
+	ctx, b, agent := m.ctx, m.sw.Bus(), p.agent
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, readTimeout)
+		defer cancel()
+		msgs, err := b.Inbox(ctx, agent, inboxLimit)
+		return inboxMsg{agent: agent, msgs: msgs, err: err}
+	}
+}
+
+func (p *inboxPanel) loaded(m *Model, msg inboxMsg) tea.Cmd {
+	again := p.ld.done()
+	if msg.agent == p.agent {
+		p.msgs, p.err, p.ready = msg.msgs, msg.err, true
+	} else {
+		again = true
+	}
+	if again && m.panel == panelInbox {
+		return p.load(m)
+	}
+	return nil
+}
+
+// lines renders the inbox for an inside width w.
+func (p *inboxPanel) lines(w int) []string {
+	switch {
+	case p.err != nil:
+		return []string{styleError.Render("cannot read the inbox: " + p.err.Error())}
+	case !p.ready:
+		return []string{styleDim.Render("loading…")}
+	case len(p.msgs) == 0:
+		return []string{styleDim.Render("no messages to or from " + p.agent + " yet")}
+	}
+	var out []string
+	for _, msg := range p.msgs {
+		var dir, who, state string
+		var failed []bus.Delivery
+		if msg.From == p.agent {
+			dir, who, state = "→", msg.To, msg.State()
+			for _, d := range msg.Deliveries {
+				if d.State == bus.DeliveryFailed || d.State == bus.DeliveryExpired {
+					failed = append(failed, d)
+				}
+			}
+		} else {
+			dir, who, state = "←", msg.From, msg.StateFor(p.agent)
+			for _, d := range msg.Deliveries {
+				if d.Recipient == p.agent && (d.State == bus.DeliveryFailed || d.State == bus.DeliveryExpired) {
+					failed = append(failed, d)
+				}
+			}
+		}
+		head := fmt.Sprintf("%s %s %-8s #%s ", msg.Time.Local().Format("15:04:05"), dir, who, bus.ShortID(msg.ID))
+		st := fg(deliveryColor(state)).Render(fmt.Sprintf("%-9s", state))
+		kind := ""
+		if msg.Kind != bus.KindMessage && msg.Kind != "" {
+			kind = "[" + string(msg.Kind) + "] "
+		}
+		out = append(out, head+st+" "+kind+oneLine(msg.Body))
+		for _, d := range failed {
+			reason := d.Error
+			if reason == "" {
+				reason = d.State.String()
+			}
+			out = append(out, fg(colorDead).Render(fmt.Sprintf("           %s to %s: %s", d.State, d.Recipient, oneLine(reason))))
+		}
+	}
+	return out
+}
+
+// ---- task board ----
+
+// taskPanel is the task board: every task grouped by state, and the
+// selected task's details and history.
+type taskPanel struct {
+	tasks  []bus.Task // in board order
+	sel    string     // selected task id
+	err    error
+	ld     loader
+	ready  bool
+	events []bus.TaskEvent
+	evFor  string
+	evErr  error
+	evld   loader
+}
+
+// boardOrder is the order of the state groups on the board.
+var boardOrder = []bus.TaskState{
+	bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview,
+	bus.TaskApproved, bus.TaskFailed, bus.TaskCompleted, bus.TaskCancelled,
+}
+
+type tasksMsg struct {
+	tasks []bus.Task
+	err   error
+}
+
+type taskEventsMsg struct {
+	id     string
+	events []bus.TaskEvent
+	err    error
+}
+
+func (p *taskPanel) load(m *Model) tea.Cmd {
+	if !p.ld.start() {
+		return nil
+	}
+	ctx, b := m.ctx, m.sw.Bus()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, readTimeout)
+		defer cancel()
+		ts, err := b.Tasks(ctx, bus.TaskFilter{})
+		return tasksMsg{tasks: ts, err: err}
+	}
+}
+
+func (p *taskPanel) loaded(m *Model, msg tasksMsg) tea.Cmd {
+	again := p.ld.done()
+	p.err, p.ready = msg.err, true
+	if msg.err == nil {
+		ts := slices.Clone(msg.tasks)
+		slices.SortStableFunc(ts, func(a, b bus.Task) int {
+			return slices.Index(boardOrder, a.State) - slices.Index(boardOrder, b.State)
+		})
+		p.tasks = ts
+		if _, ok := p.selectedTask(); !ok && len(ts) > 0 {
+			p.sel = ts[0].ID
+		}
+	}
+	cmds := []tea.Cmd{p.loadEvents(m, true)}
+	if again && m.panel == panelTasks {
+		cmds = append(cmds, p.load(m))
+	}
+	return tea.Batch(cmds...)
+}
+
+// selectedTask returns the task selected on the board.
+func (p *taskPanel) selectedTask() (bus.Task, bool) {
+	for _, t := range p.tasks {
+		if t.ID == p.sel {
+			return t, true
+		}
+	}
+	return bus.Task{}, false
+}
+
+// move selects the task d rows down (up when negative).
+func (p *taskPanel) move(m *Model, d int) tea.Cmd {
+	if len(p.tasks) == 0 {
+		return nil
+	}
+	i := slices.IndexFunc(p.tasks, func(t bus.Task) bool { return t.ID == p.sel })
+	i = min(max(i+d, 0), len(p.tasks)-1)
+	if p.tasks[i].ID == p.sel {
+		return nil
+	}
+	p.sel = p.tasks[i].ID
+	return p.loadEvents(m, false)
+}
+
+// loadEvents reads the selected task's history; force reads it again
+// even if it is the one shown (its state may have changed).
+func (p *taskPanel) loadEvents(m *Model, force bool) tea.Cmd {
+	if p.sel == "" || (!force && p.evFor == p.sel) || !p.evld.start() {
+		return nil
+	}
+	ctx, b, id := m.ctx, m.sw.Bus(), p.sel
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, readTimeout)
+		defer cancel()
+		evs, err := b.TaskEvents(ctx, id)
+		return taskEventsMsg{id: id, events: evs, err: err}
+	}
+}
+
+func (p *taskPanel) eventsLoaded(m *Model, msg taskEventsMsg) {
+	p.evld.done()
+	p.events, p.evFor, p.evErr = msg.events, msg.id, msg.err
+}
+
+// lines renders the board for an inside of w×h cells: the list on the
+// left, the selected task on the right.
+func (p *taskPanel) lines(w, h int) []string {
+	switch {
+	case p.err != nil:
+		return []string{styleError.Render("cannot read tasks: " + p.err.Error())}
+	case !p.ready:
+		return []string{styleDim.Render("loading…")}
+	case len(p.tasks) == 0:
+		return []string{styleDim.Render("no tasks yet — agents create them (task_create) or run `swarm task add`")}
+	}
+	lw := min(max(w/2, 30), w)
+	rw := w - lw - 1
+
+	var list []string
+	selRow := 0
+	var cur bus.TaskState = -1
+	for _, t := range p.tasks {
+		if t.State != cur {
+			cur = t.State
+			n := 0
+			for _, u := range p.tasks {
+				if u.State == cur {
+					n++
+				}
+			}
+			list = append(list, fg(taskColor(cur)).Bold(true).Render(fmt.Sprintf("%s (%d)", cur, n)))
+		}
+		row := fmt.Sprintf("  %s %-8s %s", t.ID, t.Assignee, oneLine(t.Title))
+		if t.ID == p.sel {
+			selRow = len(list)
+			row = "▶" + row[1:]
+			list = append(list, styleSelRow.Render(fitPlain(row, lw)))
+		} else {
+			list = append(list, row)
+		}
+	}
+	start := 0
+	if selRow >= h {
+		start = selRow - h + 1
+	}
+	list = list[start:]
+
+	var right []string
+	if rw > 10 {
+		right = p.detail(rw)
+	}
+	out := make([]string, h)
+	for i := range h {
+		l := ""
+		if i < len(list) {
+			l = list[i]
+		}
+		r := ""
+		if i < len(right) {
+			r = right[i]
+		}
+		if rw > 10 {
+			out[i] = fit(l, lw) + styleDim.Render("│") + r
+		} else {
+			out[i] = l
+		}
+	}
+	return out
+}
+
+// detail renders the selected task: state, people, git, description and
+// history.
+func (p *taskPanel) detail(w int) []string {
+	t, ok := p.selectedTask()
+	if !ok {
+		return nil
+	}
+	out := []string{
+		styleBold.Render(t.ID) + " " + fg(taskColor(t.State)).Bold(true).Render(t.State.String()) + " " + oneLine(t.Title),
+		styleDim.Render(fmt.Sprintf("assignee %s · created by %s", t.Assignee, t.CreatedBy)),
+	}
+	if t.Branch != "" {
+		out = append(out, styleDim.Render(fmt.Sprintf("branch %s (base %s)", t.Branch, t.Base)))
+	}
+	if t.Description != "" {
+		out = append(out, wrapPlain(t.Description, w)...)
+	}
+	out = append(out, styleHeader.Render("history"))
+	switch {
+	case p.evErr != nil && p.evFor == t.ID:
+		out = append(out, styleError.Render("cannot read history: "+p.evErr.Error()))
+	case p.evFor != t.ID:
+		out = append(out, styleDim.Render("loading…"))
+	}
+	if p.evFor == t.ID {
+		for _, e := range p.events {
+			move := e.To.String()
+			if e.From != bus.TaskNone {
+				move = e.From.String() + " → " + e.To.String()
+			}
+			line := fmt.Sprintf("%s %s by %s", e.Time.Local().Format("15:04:05"), move, e.Actor)
+			if e.Note != "" {
+				line += ": " + oneLine(e.Note)
+			}
+			for i, l := range wrapPlain(line, w-2) {
+				if i > 0 {
+					l = "  " + l
+				}
+				out = append(out, l)
+			}
+		}
+	}
+	out = append(out, styleDim.Render(actionsFor(t.State)))
+	return out
+}
+
+// actionsFor lists the keys that apply to a task in state s.
+func actionsFor(s bus.TaskState) string {
+	var acts []string
+	switch s {
+	case bus.TaskInReview:
+		acts = append(acts, "a approve", "r request changes")
+	case bus.TaskApproved:
+		acts = append(acts, "m merge")
+	case bus.TaskFailed:
+		acts = append(acts, "y retry")
+	}
+	if !s.Final() {
+		acts = append(acts, "c cancel")
+	}
+	if len(acts) == 0 {
+		return "(final)"
+	}
+	return strings.Join(acts, " · ")
+}
+
+// ---- message log ----
+
+// logPanel is the bus's recent traffic, newest at the bottom.
+type logPanel struct {
+	msgs   []bus.Message
+	err    error
+	ld     loader
+	scroll scroller
+	ready  bool
+}
+
+// logWindow is how many of the newest messages the log reads.
+const logWindow = 300
+
+type logMsg struct {
+	msgs []bus.Message
+	err  error
+}
+
+func (p *logPanel) reset() { p.scroll = scroller{} }
+
+func (p *logPanel) load(m *Model) tea.Cmd {
+	if !p.ld.start() {
+		return nil
+	}
+	ctx, b := m.ctx, m.sw.Bus()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, readTimeout)
+		defer cancel()
+		last, err := b.LastSeq(ctx)
+		if err != nil {
+			return logMsg{err: err}
+		}
+		msgs, err := b.Messages(ctx, max(last-logWindow, 0), logWindow)
+		return logMsg{msgs: msgs, err: err}
+	}
+}
+
+func (p *logPanel) loaded(m *Model, msg logMsg) tea.Cmd {
+	again := p.ld.done()
+	p.err, p.ready = msg.err, true
+	if msg.err == nil {
+		p.msgs = msg.msgs
+	}
+	if again && m.panel == panelLog {
+		return p.load(m)
+	}
+	return nil
+}
+
+// lines renders the log.
+func (p *logPanel) lines() []string {
+	switch {
+	case p.err != nil:
+		return []string{styleError.Render("cannot read the log: " + p.err.Error())}
+	case !p.ready:
+		return []string{styleDim.Render("loading…")}
+	case len(p.msgs) == 0:
+		return []string{styleDim.Render("no messages yet")}
+	}
+	out := make([]string, 0, len(p.msgs))
+	for _, msg := range p.msgs {
+		state := msg.State()
+		kind := ""
+		if msg.Kind != bus.KindMessage && msg.Kind != "" {
+			kind = "[" + string(msg.Kind) + "] "
+		}
+		out = append(out, fmt.Sprintf("%s %s → %s #%s ", msg.Time.Local().Format("15:04:05"), msg.From, msg.To, bus.ShortID(msg.ID))+
+			fg(deliveryColor(state)).Render(state)+" "+kind+oneLine(msg.Body))
+	}
+	return out
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// The UI uses the 16 basic colours so that it follows the user's terminal
+// theme.
+var (
+	colorDim      = lipgloss.BrightBlack
+	colorOK       = lipgloss.Green
+	colorWarn     = lipgloss.Yellow
+	colorStale    = lipgloss.BrightRed
+	colorDead     = lipgloss.Red
+	colorAttached = lipgloss.BrightMagenta
+	colorSelected = lipgloss.BrightCyan
+	colorAccent   = lipgloss.BrightBlue
+)
+
+var (
+	styleDim      = lipgloss.NewStyle().Foreground(colorDim)
+	styleBold     = lipgloss.NewStyle().Bold(true)
+	styleError    = lipgloss.NewStyle().Foreground(lipgloss.BrightRed).Bold(true)
+	styleInfo     = lipgloss.NewStyle().Foreground(lipgloss.BrightWhite)
+	styleMode     = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAccent).Bold(true)
+	styleAttached = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAttached).Bold(true)
+	styleSelRow   = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorSelected).Bold(true)
+	styleHeader   = lipgloss.NewStyle().Foreground(colorAccent).Bold(true)
+	styleKey      = lipgloss.NewStyle().Foreground(colorSelected).Bold(true)
+)
+
+// levelColor is the colour of a liveness level.
+func levelColor(l bus.Level) color.Color {
+	switch l {
+	case bus.LevelOK:
+		return colorOK
+	case bus.LevelWarn:
+		return colorWarn
+	case bus.LevelStale:
+		return colorStale
+	default:
+		return colorDead
+	}
+}
+
+// stateColor is the colour of an agent's process state.
+func stateColor(s supervisor.AgentState) color.Color {
+	switch s {
+	case supervisor.StateRunning:
+		return colorOK
+	case supervisor.StateStarting, supervisor.StateBackoff:
+		return colorWarn
+	case supervisor.StateStopped:
+		return colorDim
+	default:
+		return colorDead
+	}
+}
+
+// paneColor is the border colour of an agent's pane: its liveness while
+// it runs, else its process state.
+func paneColor(a supervisor.AgentInfo) color.Color {
+	if a.State == supervisor.StateRunning {
+		return levelColor(a.Level)
+	}
+	return stateColor(a.State)
+}
+
+// deliveryColor is the colour of a delivery state.
+func deliveryColor(s string) color.Color {
+	switch s {
+	case "confirmed", "logged":
+		return colorOK
+	case "queued", "injected", "mixed":
+		return colorWarn
+	default:
+		return colorDead
+	}
+}
+
+// taskColor is the colour of a task state.
+func taskColor(s bus.TaskState) color.Color {
+	switch s {
+	case bus.TaskWorking, bus.TaskAssigned:
+		return colorWarn
+	case bus.TaskInReview, bus.TaskApproved:
+		return colorSelected
+	case bus.TaskCompleted:
+		return colorOK
+	case bus.TaskConflicted, bus.TaskFailed:
+		return colorDead
+	default:
+		return colorDim
+	}
+}
+
+func fg(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }

@@ -1,0 +1,160 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// Backend is what the UI reads from and does to a running swarm.
+// *supervisor.Supervisor implements it; model tests use a fake over a real
+// bus.
+type Backend interface {
+	// Agents returns every agent's runtime state, in display order.
+	Agents() []supervisor.AgentInfo
+	// Render returns an agent's screen as styled rows joined by newlines,
+	// scrolled back offset rows into its scrollback.
+	Render(name string, offset int) (string, error)
+	// Snapshot returns an agent's visible screen state (cursor, modes).
+	Snapshot(name string) (supervisor.ScreenSnapshot, error)
+	// ScrollbackLen returns how many rows an agent's scrollback holds.
+	ScrollbackLen(name string) int
+	// Search returns the rows (Render numbering) that contain query.
+	Search(name, query string) []int
+	// Resize sets an agent's terminal size.
+	Resize(name string, rows, cols int) error
+	// SendKey types one key into an agent, encoded for its terminal mode.
+	SendKey(name string, k uv.Key) error
+	// Paste pastes text into an agent (bracketed when it asked for it).
+	Paste(name, text string) error
+	// Restart restarts an agent; StopAgent stops it until restarted.
+	Restart(name string) error
+	StopAgent(name string) error
+	// AddAgent starts a new agent.
+	AddAgent(ac supervisor.AgentConfig) error
+	// Send publishes a message from the human.
+	Send(ctx context.Context, m bus.Message) (bus.Message, error)
+	// Game returns the refereed game, if there is one.
+	Game() (supervisor.GameState, bool)
+	// Bus is read for inboxes, the log, tasks and heartbeats.
+	Bus() *bus.Bus
+	// Task actions of the human.
+	Approve(ctx context.Context, id, note string) (bus.Task, error)
+	RequestChanges(ctx context.Context, id, note string) (bus.Task, error)
+	Cancel(ctx context.Context, id, note string) (bus.Task, error)
+	Retry(ctx context.Context, id, note string) (bus.Task, error)
+}
+
+// Merger merges an approved task's branch into its base branch. It is
+// optional: a Backend without it gets "merge is not available" in the
+// status line when `m` is pressed.
+type Merger interface {
+	Merge(ctx context.Context, id string) (bus.Task, error)
+}
+
+// Swarm is a Backend that also streams its events; *supervisor.Supervisor
+// is one.
+type Swarm interface {
+	Backend
+	Subscribe() *supervisor.Subscription
+}
+
+// ErrTooSmall is reported (in the view) when the terminal is too small to
+// draw the UI.
+var ErrTooSmall = errors.New("terminal too small")
+
+// Options configure the UI.
+type Options struct {
+	// Title names the swarm in the status line, e.g. "tic-tac-toe".
+	Title string
+	// Game shows the game board panel (when the backend has a game).
+	Game bool
+	// Pace is shown with the game board: how far apart moves are spaced.
+	Pace time.Duration
+	// Dir is the working directory of agents added with `n`.
+	Dir string
+	// Log receives the UI's own diagnostics; never stdout.
+	Log *slog.Logger
+	// FPS caps the frames per second (default 30).
+	FPS int
+	// ResizeDelay is how long the window must keep its size before the
+	// agents' terminals are resized (default 150 ms).
+	ResizeDelay time.Duration
+	// Now is the clock (default time.Now); tests fix it.
+	Now func() time.Time
+	// Input and Output replace the terminal (tests); nil means the
+	// process's terminal.
+	Input  io.Reader
+	Output io.Writer
+}
+
+func (o *Options) defaults() {
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.FPS <= 0 {
+		o.FPS = 30
+	}
+	if o.ResizeDelay <= 0 {
+		o.ResizeDelay = 150 * time.Millisecond
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// Run shows the UI over sw until the user quits or ctx ends. It returns
+// once the program has ended and the bridge goroutine is gone; the caller
+// then stops the swarm (every agent). A nil error means the user quit.
+func Run(ctx context.Context, sw Swarm, opts Options) error {
+	opts.defaults()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	m := NewModel(ctx, sw, opts)
+	popts := []tea.ProgramOption{
+		tea.WithContext(ctx),
+		tea.WithFPS(min(max(opts.FPS*2, 30), 120)),
+		// The supervisor owns the agents' signals; the UI quits through
+		// its own keys, or when ctx ends.
+		tea.WithoutSignalHandler(),
+	}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	p := tea.NewProgram(m, popts...)
+
+	sub := sw.Subscribe()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		bridge(ctx, sub.Events(), p.Send, time.Second/time.Duration(opts.FPS))
+	}()
+
+	_, err := p.Run()
+	cancel()
+	sub.Close()
+	wg.Wait()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		// The caller's context ended: that is a way to stop, not a failure.
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("tui: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,299 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"swarm/supervisor"
+)
+
+// View draws the window: the sidebar, the panes, an open panel, the
+// status and help lines, and over them a dialog or the key list.
+func (m *Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "swarm"
+	if m.opts.Title != "" {
+		v.WindowTitle += " — " + m.opts.Title
+	}
+	content, cur := m.render()
+	v.SetContent(content)
+	v.Cursor = cur
+	return v
+}
+
+// Render returns the window's content as the terminal would show it
+// (with styles); tests compare ansi.Strip of it with golden files.
+func (m *Model) Render() string {
+	s, _ := m.render()
+	return s
+}
+
+func (m *Model) render() (string, *tea.Cursor) {
+	if m.width == 0 || m.height == 0 {
+		return "starting swarm…", nil
+	}
+	if m.width < minWidth || m.height < minHeight {
+		return fmt.Sprintf("%v: swarm needs at least %d×%d cells (this one is %d×%d)",
+			ErrTooSmall, minWidth, minHeight, m.width, m.height), nil
+	}
+	l := m.lay
+	var cur *tea.Cursor
+
+	// The sidebar: agent list, then the game board.
+	side := m.agentsBox(l.agents)
+	if !l.game.empty() {
+		side = append(side, m.gameBox(l.game)...)
+	}
+	// The main area: the pane grid, then the panel.
+	main := make([]string, 0, l.panes.h+l.panel.h)
+	for _, row := range l.rows {
+		if len(row) == 0 {
+			continue
+		}
+		boxes := make([][]string, len(row))
+		for i, c := range row {
+			boxes[i] = m.paneBox(c, &cur)
+		}
+		for j := range row[0].r.h {
+			var sb strings.Builder
+			for i := range row {
+				sb.WriteString(boxes[i][j])
+			}
+			main = append(main, sb.String())
+		}
+	}
+	if !l.panel.empty() {
+		main = append(main, m.panelBox(l.panel)...)
+	}
+	lines := make([]string, m.height)
+	for i := range l.status {
+		sl, ml := "", ""
+		if i < len(side) {
+			sl = side[i]
+		} else {
+			sl = strings.Repeat(" ", l.agents.w)
+		}
+		if i < len(main) {
+			ml = main[i]
+		} else {
+			ml = strings.Repeat(" ", l.panes.w)
+		}
+		lines[i] = sl + ml
+	}
+	lines[l.status] = m.statusLine()
+	lines[l.help] = m.helpLine()
+
+	switch {
+	case m.showHelp:
+		hl := m.helpBox(m.width, m.height-2)
+		overlay(lines, hl, 0, 0)
+		cur = nil
+	case m.dialog != nil:
+		dl := m.dialog.view(dialogWidth(m.width))
+		x := (m.width - widest(dl)) / 2
+		y := max((m.height-2-len(dl))/2, 0)
+		overlay(lines, dl, x, y)
+		cur = nil
+	}
+	return strings.Join(lines, "\n"), cur
+}
+
+// paneBox returns the boxed pane c, exactly c.r.w×c.r.h cells. The
+// agent's screen is rendered again only when it changed, and the box
+// around it only when the screen, the size or the frame changed.
+func (m *Model) paneBox(c cell, cur **tea.Cursor) []string {
+	p := m.panes[c.name]
+	if p == nil {
+		return blankLines(c.r.w, c.r.h)
+	}
+	a, _ := m.agentInfo(c.name)
+	rows, cols := inner(c.r)
+	attached := m.attached && c.name == m.selected
+	p.content(m.sw, cols, rows, attached)
+	if attached && p.cursor != nil {
+		*cur = tea.NewCursor(c.r.x+1+p.cursor.x, c.r.y+1+p.cursor.y)
+	}
+	f, title, note := m.paneFrame(a, p)
+	k := boxKey{f: f, title: title, note: note, w: c.r.w, h: c.r.h, version: p.version}
+	if p.box == nil || p.boxKey != k {
+		p.box = box(c.r.w, c.r.h, f, title, note, p.lines)
+		p.boxKey = k
+	}
+	return p.box
+}
+
+// paneFrame is a pane's border and titles: thick and bright when
+// attached, marked when selected, coloured by liveness otherwise.
+func (m *Model) paneFrame(a supervisor.AgentInfo, p *pane) (frame, string, string) {
+	sel := a.Name == m.selected
+	switch {
+	case m.attached && sel:
+		return frame{border: frameAttached, color: colorAttached, bold: true},
+			"ATTACHED " + a.Name + " · ctrl+] detaches", ""
+	case sel:
+		return frame{border: frameNormal, color: colorSelected, bold: true}, paneTitle(a, true), p.note()
+	default:
+		return frame{border: frameNormal, color: paneColor(a)}, paneTitle(a, false), p.note()
+	}
+}
+
+// panelBox draws the open panel.
+func (m *Model) panelBox(r rect) []string {
+	iw, ih := r.w-2, r.h-2
+	f := frame{border: frameNormal, color: colorAccent, bold: true}
+	switch m.panel {
+	case panelInbox:
+		title := "inbox of " + m.inbox.agent
+		return box(r.w, r.h, f, title, "↑↓ scroll · i close", m.inbox.scroll.window(m.inbox.lines(iw), ih))
+	case panelTasks:
+		n := fmt.Sprintf("%d tasks", len(m.tasks.tasks))
+		return box(r.w, r.h, f, "task board", n+" · ↑↓ select · t close", m.tasks.lines(iw, ih))
+	case panelLog:
+		return box(r.w, r.h, f, "message log", "↑↓ scroll · l close", m.log.scroll.window(m.log.lines(), ih))
+	}
+	return blankLines(r.w, r.h)
+}
+
+// statusLine shows the mode, the last message or error, and a summary.
+func (m *Model) statusLine() string {
+	mode := m.Mode()
+	badge := styleMode.Render(" " + mode.String() + " ")
+	if mode == ModeAttached {
+		badge = styleAttached.Render(" ATTACHED " + m.selected + " ")
+	}
+	running := 0
+	for _, a := range m.agents {
+		if a.State == supervisor.StateRunning {
+			running++
+		}
+	}
+	right := fmt.Sprintf("%d/%d running", running, len(m.agents))
+	if m.opts.Title != "" {
+		right = m.opts.Title + " · " + right
+	}
+	right = styleDim.Render(" " + right + " ")
+	avail := m.width - ansi.StringWidth(badge) - ansi.StringWidth(right) - 1
+	var text string
+	switch {
+	case m.search != nil:
+		text = m.search.view()
+	case m.status.err:
+		text = styleError.Render(fitPlain(m.status.text, max(avail, 0)))
+	default:
+		text = styleInfo.Render(fitPlain(m.status.text, max(avail, 0)))
+	}
+	return fit(badge+" "+fit(text, max(avail, 0))+right, m.width)
+}
+
+// helpLine shows the keys that apply now.
+func (m *Model) helpLine() string {
+	k := m.keys
+	var bs []key.Binding
+	switch m.Mode() {
+	case ModeAttached:
+		return fit(styleKey.Render("ctrl+]")+styleDim.Render(" detach — every other key goes to "+m.selected), m.width)
+	case ModeSearch:
+		return fit(styleKey.Render("enter")+styleDim.Render(" search · ")+styleKey.Render("esc")+styleDim.Render(" cancel"), m.width)
+	case ModeDialog:
+		return fit(styleDim.Render("dialog: ")+styleKey.Render("esc")+styleDim.Render(" cancel"), m.width)
+	case ModeHelp:
+		return fit(styleKey.Render("esc")+styleDim.Render(" close the key list"), m.width)
+	case ModeScroll:
+		bs = []key.Binding{k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev, k.Close}
+	default:
+		bs = []key.Binding{k.Attach, k.Next, k.Zoom, k.Scroll}
+		if m.panel == panelTasks {
+			bs = append(bs, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Tasks)
+		} else {
+			bs = append(bs, k.Inbox, k.Tasks, k.Log)
+			if m.hasGame {
+				bs = append(bs, k.Game)
+			}
+			bs = append(bs, k.Send, k.NewAgent, k.Restart, k.Stop)
+		}
+		bs = append(bs, k.Help, k.Quit)
+	}
+	return fit(m.help.ShortHelpView(bs), m.width)
+}
+
+// helpEntry is one row of the key list: a group title or a key.
+type helpEntry struct {
+	title     string
+	key, desc string
+}
+
+// helpBox lists every key, grouped, in as few columns as fit w×h.
+func (m *Model) helpBox(w, h int) []string {
+	var entries []helpEntry
+	for gi, g := range m.keys.fullHelp() {
+		if gi > 0 {
+			entries = append(entries, helpEntry{})
+		}
+		entries = append(entries, helpEntry{title: g.title})
+		for _, b := range g.bindings {
+			hk := b.Help()
+			entries = append(entries, helpEntry{key: hk.Key, desc: hk.Desc})
+		}
+	}
+	iw := w - 2
+	var footer []string
+	for _, f := range []string{
+		"enter attaches to the selected pane: every key, ctrl keys included, goes to that agent until ctrl+] detaches.",
+		"Mouse: click selects a pane, the wheel scrolls it.",
+	} {
+		footer = append(footer, wrapPlain(f, iw-2)...)
+	}
+	ih := max(h-3-len(footer), 1)
+
+	// Fill columns top to bottom; each column is as wide as its widest
+	// key plus its widest description.
+	var cols [][]helpEntry
+	for i := 0; i < len(entries); i += ih {
+		col := entries[i:min(i+ih, len(entries))]
+		if len(col) > 0 && col[0].title == "" && col[0].key == "" {
+			col = col[1:] // no blank row at the top of a column
+		}
+		cols = append(cols, col)
+	}
+	rendered := make([][]string, len(cols))
+	for c, col := range cols {
+		kw, dw := 0, 0
+		for _, e := range col {
+			kw = max(kw, ansi.StringWidth(e.key))
+			dw = max(dw, ansi.StringWidth(e.desc))
+		}
+		for _, e := range col {
+			var s string
+			switch {
+			case e.title != "":
+				s = styleHeader.Render(e.title)
+			case e.key != "":
+				s = styleKey.Render(fmt.Sprintf("%-*s", kw, e.key)) + " " + e.desc
+			}
+			rendered[c] = append(rendered[c], fit(" "+s, kw+dw+3))
+		}
+	}
+	lines := make([]string, 0, h-2)
+	for i := range ih {
+		var sb strings.Builder
+		for c := range rendered {
+			if i < len(rendered[c]) {
+				sb.WriteString(rendered[c][i])
+			} else if len(rendered[c]) > 0 {
+				sb.WriteString(strings.Repeat(" ", ansi.StringWidth(rendered[c][0])))
+			}
+		}
+		lines = append(lines, sb.String())
+	}
+	lines = append(lines, "")
+	for _, f := range footer {
+		lines = append(lines, " "+f)
+	}
+	return box(w, h, frame{border: frameDialog, color: colorAccent, bold: true}, "keys", "esc closes", lines)
+}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // agentOutput returns about size bytes of ANSI-heavy terminal output of the
@@ -101,5 +102,32 @@ func BenchmarkScreenMemory(b *testing.B) {
 		b.ReportMetric(float64(ms.HeapInuse-before)/(1<<20), "MB-inuse")
 		runtime.KeepAlive(s)
 		_ = s.Close()
+	}
+}
+
+// BenchmarkProcessMemory measures the heap held by one running process
+// (PTY, goroutines, writer, screen) once its scrollback is full: the
+// program prints 10,100 coloured 100-column lines and waits. Reported as
+// MB-inuse, HeapInuse with the process alive minus before it started.
+func BenchmarkProcessMemory(b *testing.B) {
+	script := `awk 'BEGIN { x = sprintf("%40s", ""); gsub(/ /, "x", x); for (i = 0; i < 10100; i++) printf "\033[32m%05d\033[0m %s \033[1mbold\033[0m %s\n", i, x, x }'; read wait`
+	var ms runtime.MemStats
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.HeapInuse
+		p, err := Start(Options{Argv: []string{"sh", "-c", script}, Rows: 50, Cols: 100})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for p.Screen().ScrollbackLen() < DefaultScrollback || !p.Screen().Contains("10099") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse-before)/(1<<20), "MB-inuse")
+		if err := p.Stop(time.Second); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

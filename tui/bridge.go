@@ -50,6 +50,9 @@ func bridge(ctx context.Context, events <-chan supervisor.Event, send func(tea.M
 			return
 		case ev, ok := <-events:
 			if !ok {
+				if len(dirty) > 0 {
+					flush()
+				}
 				send(swarmGoneMsg{})
 				return
 			}

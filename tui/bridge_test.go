@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"swarm/supervisor"
+)
+
+// recorder collects what the bridge sends.
+type recorder struct {
+	mu   sync.Mutex
+	msgs []tea.Msg
+}
+
+func (r *recorder) send(m tea.Msg) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.msgs = append(r.msgs, m)
+}
+
+func TestBridgeCoalescesScreensAndKeepsEverythingElse(t *testing.T) {
+	events := make(chan supervisor.Event)
+	var rec recorder
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// A frame longer than the test: after the first change, screen
+		// notices wait for the next frame, which only the end brings.
+		bridge(context.Background(), events, rec.send, time.Hour)
+	}()
+	var want []string
+	for i := range 50 {
+		events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "a"}
+		events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"}
+		if i%5 == 0 {
+			text := fmt.Sprintf("delivered %d", i)
+			events <- supervisor.Event{Kind: supervisor.EventDelivered, Agent: "b", Text: text}
+			want = append(want, text)
+		}
+	}
+	close(events)
+	<-done
+
+	var got []string
+	var screens []ScreensMsg
+	for _, m := range rec.msgs {
+		switch m := m.(type) {
+		case EventMsg:
+			got = append(got, m.Text)
+		case ScreensMsg:
+			screens = append(screens, m)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events = %q, want %q (in order, none dropped)", got, want)
+	}
+	// The first change goes out at once; everything after it in the same
+	// frame is one notice naming both agents.
+	if len(screens) != 2 || !slices.Equal(screens[0].Agents, []string{"a"}) || !slices.Equal(screens[1].Agents, []string{"a", "b"}) {
+		t.Fatalf("screen notices = %+v, want [a] then [a b]", screens)
+	}
+	if _, ok := rec.msgs[len(rec.msgs)-1].(swarmGoneMsg); !ok {
+		t.Fatalf("last message %T, want swarmGoneMsg", rec.msgs[len(rec.msgs)-1])
+	}
+}
+
+func TestBridgeFlushesScreensEachFrame(t *testing.T) {
+	events := make(chan supervisor.Event)
+	var rec recorder
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		bridge(ctx, events, rec.send, time.Millisecond)
+	}()
+	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "a"}
+	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"}
+	// Without further events the pending change still goes out.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		rec.mu.Lock()
+		var names []string
+		for _, m := range rec.msgs {
+			if s, ok := m.(ScreensMsg); ok {
+				names = append(names, s.Agents...)
+			}
+		}
+		rec.mu.Unlock()
+		if slices.Contains(names, "b") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the change to b was never sent: %v", names)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-done
+}

@@ -142,7 +142,7 @@ func (s *Screen) consume(p []byte) {
 			if s.partialFed {
 				_, _ = s.active().Write([]byte{ansi.CAN})
 			}
-			s.inert()
+			s.wideEdge = false
 			s.writePrint(seq)
 			s.segStart, tokStart = i+1, i+1
 			s.partialFed = false

@@ -27,7 +27,9 @@
 //     screen scrolls or lines are inserted or deleted.
 //  2. A line is committed when the cursor leaves it downwards (a line feed,
 //     or any cursor movement to a lower row) or when it scrolls off the
-//     top. Wrapping to the next row is not leaving.
+//     top. Wrapping to the next row is not leaving. A blank line counts
+//     only when a line feed left it: a cursor jump from an empty row is not
+//     output.
 //  3. If the line's text is what was last committed at its position,
 //     nothing is committed: a repaint in place (spinners, progress bars, a
 //     region erased and redrawn with the same text).

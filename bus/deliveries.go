@@ -115,16 +115,13 @@ func (b *Bus) Pending(ctx context.Context, recipient string, limit int) ([]Messa
 // pendingPage returns up to limit (-1: all) open deliveries to recipient
 // after seq after, with their messages.
 func (b *Bus) pendingPage(ctx context.Context, recipient string, after int64, limit int) ([]Message, error) {
-	rows, err := b.r.QueryContext(ctx, `SELECT `+messageCols+`, d.recipient, d.state, d.attempts, d.updated_ms, d.error
-		FROM deliveries d JOIN messages m ON m.seq = d.seq
-		WHERE d.recipient = ? AND d.open = 1 AND d.seq > ?
-		ORDER BY d.seq LIMIT ?`, recipient, after, limit)
+	rows, err := b.st.pending.QueryContext(ctx, recipient, after)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var page []Message
-	for rows.Next() {
+	for (limit < 0 || len(page) < limit) && rows.Next() {
 		var d Delivery
 		var state string
 		var updated int64

@@ -253,11 +253,11 @@ func (b *Bus) Messages(ctx context.Context, afterSeq int64, limit int) ([]Messag
 	}
 	var out []Message
 	err := b.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.seq > ? ORDER BY m.seq LIMIT ?`, afterSeq, limit)
+		rows, err := tx.StmtContext(ctx, b.st.after).QueryContext(ctx, afterSeq)
 		if err != nil {
 			return err
 		}
-		out, err = b.collect(rows)
+		out, err = b.collect(rows, limit)
 		if err != nil {
 			return err
 		}
@@ -269,11 +269,11 @@ func (b *Bus) Messages(ctx context.Context, afterSeq int64, limit int) ([]Messag
 	return out, nil
 }
 
-// collect scans and closes rows of messageCols.
-func (b *Bus) collect(rows *sql.Rows) ([]Message, error) {
+// collect scans and closes up to limit (-1: all) rows of messageCols.
+func (b *Bus) collect(rows *sql.Rows, limit int) ([]Message, error) {
 	defer rows.Close()
 	var out []Message
-	for rows.Next() {
+	for (limit < 0 || len(out) < limit) && rows.Next() {
 		m, err := b.scanMessage(rows)
 		if err != nil {
 			return nil, err
@@ -304,7 +304,7 @@ func (b *Bus) Inbox(ctx context.Context, agent string, limit int) ([]Message, er
 		if err != nil {
 			return err
 		}
-		out, err = b.collect(rows)
+		out, err = b.collect(rows, -1)
 		if err != nil {
 			return err
 		}

@@ -21,6 +21,14 @@ type statements struct {
 	lookup1 *sql.Stmt
 	all     []*sql.Stmt
 
+	// Frequent reads, prepared on the read pool (database/sql prepares
+	// them again on each pooled connection that runs them): parsing the
+	// SQL would cost more than running it. They have no LIMIT ?: SQLite
+	// re-prepares a statement whenever a LIMIT parameter is rebound, so
+	// callers stop reading instead; the rows stream in index order, so
+	// nothing past the limit is computed.
+	pending, after *sql.Stmt
+
 	// The multi-row inserts are driver statements, used through
 	// (*sql.Conn).Raw: database/sql would otherwise convert and copy each
 	// of up to 1,024 arguments per call, a fifth of a batch's CPU time.
@@ -43,6 +51,22 @@ func (b *Bus) prepareStatements(ctx context.Context) error {
 		return st, err
 	}
 	var err error
+	prepRead := func(q string) (*sql.Stmt, error) {
+		st, err := b.r.PrepareContext(ctx, q)
+		if err == nil {
+			s.all = append(s.all, st)
+		}
+		return st, err
+	}
+	if s.pending, err = prepRead(`SELECT ` + messageCols + `, d.recipient, d.state, d.attempts, d.updated_ms, d.error
+		FROM deliveries d JOIN messages m ON m.seq = d.seq
+		WHERE d.recipient = ? AND d.open = 1 AND d.seq > ?
+		ORDER BY d.seq`); err != nil {
+		return err
+	}
+	if s.after, err = prepRead(`SELECT ` + messageCols + ` FROM messages m WHERE m.seq > ? ORDER BY m.seq`); err != nil {
+		return err
+	}
 	if s.begin, err = prep(`BEGIN IMMEDIATE`); err != nil {
 		return err
 	}

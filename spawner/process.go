@@ -365,6 +365,11 @@ func (p *Process) Wait() (ExitStatus, error) {
 	return p.status, p.waitErr
 }
 
+// Exited is closed as soon as the process has been reaped, before the
+// rest of its output is read. Bytes written to the PTY after that reach
+// nobody, even though the write succeeds.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
 // Done is closed once the process has exited and every line of its output
 // was handed to OnLine.
 func (p *Process) Done() <-chan struct{} { return p.done }

@@ -1,0 +1,402 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"swarm/bus"
+	"swarm/spawner"
+)
+
+// AgentState is where an agent is in its life.
+type AgentState int
+
+// Agent states.
+const (
+	StateStarting AgentState = iota // about to start (or starting again)
+	StateRunning                    // its process runs
+	StateBackoff                    // exited; a restart is scheduled
+	StateExited                     // exited and the policy does not restart it
+	StateStopped                    // stopped on request
+	StateGaveUp                     // crash loop: max_restarts reached
+)
+
+var agentStateNames = [...]string{"starting", "running", "backoff", "exited", "stopped", "gave-up"}
+
+// String returns the state's name as shown in UIs and on the bus.
+func (s AgentState) String() string {
+	if int(s) < len(agentStateNames) {
+		return agentStateNames[s]
+	}
+	return "unknown"
+}
+
+// maxBackoff caps the restart delay.
+const maxBackoff = 30 * time.Second
+
+// stableRun is how long a process must run before its earlier failures
+// stop counting towards max_restarts.
+const stableRun = 60 * time.Second
+
+// AgentInfo is a snapshot of an agent's runtime state.
+type AgentInfo struct {
+	Name       string
+	Cmd        string
+	State      AgentState
+	Reason     string // why it is not running, when it is not
+	Pid        int
+	ExitCode   int
+	Restarts   int // restarts since the last stable run
+	Started    time.Time
+	LastOutput time.Time
+	Level      bus.Level
+	Rows, Cols int
+	Config     AgentConfig
+}
+
+// agent is the runtime of one configured agent.
+type agent struct {
+	s   *Supervisor
+	cfg AgentConfig
+
+	ctx    context.Context // ends at shutdown
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	wake    chan struct{} // injector: something may be deliverable
+	control chan bool     // lifecycle: true = (re)start, false = stop
+
+	mu         sync.Mutex
+	proc       *spawner.Process
+	screen     *spawner.Screen // the current process's, or the last one's
+	procDone   chan struct{} // closed when proc's pump has finished
+	outputSeen chan struct{} // signalled on every output chunk (confirmation)
+	state      AgentState
+	reason     string
+	pid        int
+	exitCode   int
+	restarts   int
+	started    time.Time
+	lastInput  time.Time
+	level      bus.Level
+	rows, cols int
+	briefed    bool // the brief has been typed into the current process
+
+	// The id marker the injector waits for; the pump reports committed
+	// lines that contain it, so a marker that scrolled by is not missed.
+	markerMu  sync.Mutex
+	marker    string
+	markerHit chan struct{}
+}
+
+func newAgent(s *Supervisor, cfg AgentConfig) *agent {
+	ctx, cancel := context.WithCancel(s.ctx)
+	return &agent{
+		s: s, cfg: cfg, ctx: ctx, cancel: cancel,
+		wake:       make(chan struct{}, 1),
+		control:    make(chan bool, 1),
+		outputSeen: make(chan struct{}, 1),
+		markerHit:  make(chan struct{}, 1),
+		rows:       s.opts.Rows, cols: s.opts.Cols,
+	}
+}
+
+func (a *agent) start() {
+	a.wg.Add(2)
+	go func() { defer a.wg.Done(); a.lifecycle() }()
+	go func() { defer a.wg.Done(); a.injectLoop() }()
+}
+
+// shutdown stops the process and waits for the agent's goroutines.
+func (a *agent) shutdown() {
+	a.cancel()
+	a.wg.Wait()
+}
+
+func (a *agent) info() AgentInfo {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	in := AgentInfo{
+		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
+		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
+		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg,
+	}
+	if a.proc != nil {
+		in.LastOutput = a.proc.LastOutput()
+	}
+	return in
+}
+
+func (a *agent) poke() {
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (a *agent) setState(st AgentState, reason string) {
+	a.mu.Lock()
+	a.state, a.reason = st, reason
+	pid := a.pid
+	a.mu.Unlock()
+	a.setBusStatePid(a.ctx, st.String(), reason, pid)
+}
+
+func (a *agent) setBusState(ctx context.Context, state, reason string) {
+	a.setBusStatePid(ctx, state, reason, 0)
+}
+
+func (a *agent) setBusStatePid(ctx context.Context, state, reason string, pid int) {
+	if ctx.Err() != nil {
+		ctx = context.WithoutCancel(ctx)
+	}
+	if err := a.s.bus.SetAgentState(ctx, a.cfg.Name, state, reason, pid); err != nil {
+		a.s.log.Warn("record agent state", "agent", a.cfg.Name, "err", err)
+	}
+}
+
+// lifecycle starts the process and applies the restart policy until the
+// supervisor shuts down.
+func (a *agent) lifecycle() {
+	backoff := a.s.opts.Backoff
+	for {
+		started := time.Now()
+		code, how, err := a.runOnce()
+		if a.ctx.Err() != nil {
+			return
+		}
+		ran := time.Since(started)
+		if ran >= stableRun {
+			a.mu.Lock()
+			a.restarts = 0
+			a.mu.Unlock()
+			backoff = a.s.opts.Backoff
+		}
+
+		// A stop or restart request while it ran decides what comes next.
+		select {
+		case again := <-a.control:
+			if again {
+				a.resetRestarts()
+				backoff = a.s.opts.Backoff
+				continue
+			}
+			if !a.waitStopped() {
+				return
+			}
+			backoff = a.s.opts.Backoff
+			continue
+		default:
+		}
+
+		failed := err != nil || code != 0
+		reason := how
+		if err != nil {
+			reason = err.Error()
+		}
+		restart := a.cfg.Restart == RestartAlways || (a.cfg.Restart == RestartOnFailure && failed)
+		if !restart {
+			a.setState(StateExited, reason)
+			if !a.waitStopped() {
+				return
+			}
+			backoff = a.s.opts.Backoff
+			continue
+		}
+		a.mu.Lock()
+		a.restarts++
+		n := a.restarts
+		a.mu.Unlock()
+		if n > a.cfg.MaxRestarts {
+			why := fmt.Sprintf("gave up after %d restarts: %s", a.cfg.MaxRestarts, reason)
+			a.setState(StateGaveUp, why)
+			a.s.hub.emit(Event{Kind: EventAgentGaveUp, Agent: a.cfg.Name, Text: why})
+			if !a.waitStopped() {
+				return
+			}
+			backoff = a.s.opts.Backoff
+			continue
+		}
+		a.setState(StateBackoff, fmt.Sprintf("%s; restart %d of %d in %s", reason, n, a.cfg.MaxRestarts, backoff))
+		a.s.hub.emit(Event{Kind: EventAgentRestarting, Agent: a.cfg.Name, Text: fmt.Sprintf("%s; restart %d/%d in %s", reason, n, a.cfg.MaxRestarts, backoff)})
+		t := time.NewTimer(backoff)
+		select {
+		case <-a.ctx.Done():
+			t.Stop()
+			return
+		case again := <-a.control:
+			t.Stop()
+			if !again && !a.waitStopped() {
+				return
+			}
+			a.resetRestarts()
+			backoff = a.s.opts.Backoff
+			continue
+		case <-t.C:
+		}
+		backoff = min(backoff*2, maxBackoff)
+	}
+}
+
+func (a *agent) resetRestarts() {
+	a.mu.Lock()
+	a.restarts = 0
+	a.mu.Unlock()
+}
+
+// waitStopped parks the lifecycle until a start request (true) or
+// shutdown (false).
+func (a *agent) waitStopped() bool {
+	for {
+		select {
+		case <-a.ctx.Done():
+			return false
+		case again := <-a.control:
+			if again {
+				a.resetRestarts()
+				return true
+			}
+		}
+	}
+}
+
+// runOnce starts the process, runs its output pump and waits until both
+// are done. A stop request or shutdown stops the process.
+func (a *agent) runOnce() (code int, how string, err error) {
+	a.setState(StateStarting, "")
+	lines := make(chan spawner.Line, 256)
+	a.mu.Lock()
+	rows, cols := a.rows, a.cols
+	a.mu.Unlock()
+	proc, err := spawner.Start(spawner.Options{
+		Argv: a.cfg.Argv, Dir: a.cfg.Dir, Env: a.env(),
+		Rows: rows, Cols: cols,
+		OnLine: func(l spawner.Line) {
+			select {
+			case lines <- l:
+			case <-a.ctx.Done():
+			}
+		},
+		OnOutput: a.onOutput,
+	})
+	if err != nil {
+		a.setState(StateExited, err.Error())
+		a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: -1, Text: err.Error()})
+		return -1, "", fmt.Errorf("start %s: %w", a.cfg.Name, err)
+	}
+	pumpDone := make(chan struct{})
+	a.mu.Lock()
+	a.proc, a.procDone, a.screen = proc, pumpDone, proc.Screen()
+	a.pid, a.started, a.exitCode, a.briefed = proc.Pid(), time.Now(), 0, false
+	a.mu.Unlock()
+	a.setState(StateRunning, "")
+	a.s.hub.emit(Event{Kind: EventAgentStarted, Agent: a.cfg.Name, Pid: proc.Pid()})
+	a.poke()
+
+	go func() {
+		defer close(pumpDone)
+		a.pump(proc, lines)
+	}()
+
+	select {
+	case <-proc.Done():
+	case <-a.ctx.Done():
+		_ = proc.Stop(a.s.opts.StopGrace)
+	case again := <-a.control:
+		_ = proc.Stop(a.s.opts.StopGrace)
+		// Put the request back for the lifecycle loop to act on, unless a
+		// newer one has arrived meanwhile.
+		select {
+		case a.control <- again:
+		default:
+		}
+	}
+	st, werr := proc.Wait()
+	<-pumpDone
+	a.mu.Lock()
+	a.proc = nil
+	a.exitCode = st.Code
+	a.mu.Unlock()
+	how = st.String()
+	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how})
+	return st.Code, how, werr
+}
+
+func (a *agent) env() []string {
+	env := []string{
+		"SWARM_AGENT=" + a.cfg.Name,
+		"SWARM_DIR=" + a.s.busDir(),
+		"SWARM_BIN=" + a.s.opts.Executable,
+		// The swarm binary goes last on PATH so agents can run `swarm task
+		// done` without it shadowing anything the user installed.
+		"PATH=" + os.Getenv("PATH") + string(os.PathListSeparator) + filepath.Dir(a.s.opts.Executable),
+	}
+	for k, v := range a.cfg.Env {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+func (a *agent) onOutput() {
+	select {
+	case a.outputSeen <- struct{}{}:
+	default:
+	}
+	a.s.hub.emit(Event{Kind: EventScreen, Agent: a.cfg.Name})
+}
+
+// running returns the current process, or nil.
+func (a *agent) running() *spawner.Process {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.proc
+}
+
+func (a *agent) sendKeys(b []byte) error {
+	p := a.running()
+	if p == nil {
+		return fmt.Errorf("%s: %w", a.cfg.Name, ErrNotRunning)
+	}
+	a.mu.Lock()
+	a.lastInput = time.Now()
+	a.mu.Unlock()
+	return p.Write(b)
+}
+
+func (a *agent) resize(rows, cols int) error {
+	if rows <= 0 || cols <= 0 {
+		return fmt.Errorf("resize %s: invalid size %dx%d", a.cfg.Name, cols, rows)
+	}
+	a.mu.Lock()
+	a.rows, a.cols = rows, cols
+	p := a.proc
+	a.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	return p.Resize(rows, cols)
+}
+
+func (a *agent) request(again bool) {
+	// The newest request wins: drop an unread older one.
+	select {
+	case <-a.control:
+	default:
+	}
+	select {
+	case a.control <- again:
+	default:
+	}
+}
+
+func (a *agent) restart() { a.request(true) }
+
+func (a *agent) stop() {
+	a.request(false)
+	a.setState(StateStopped, "stopped by request")
+	a.s.hub.emit(Event{Kind: EventAgentStopped, Agent: a.cfg.Name})
+}

@@ -1,0 +1,155 @@
+package supervisor
+
+// Scripted agents for the end-to-end tests. The test binary runs itself as
+// the agent program: TestMain sees SWARM_TEST_AGENT and runs the script of
+// that name instead of the tests. Scripts behave like line-oriented agent
+// CLIs in a PTY: they print relay lines and read what swarm types in.
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"swarm/games"
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "agent" && os.Args[2] == "tictactoe" {
+		os.Exit(runPlayer(os.Args[3:]))
+	}
+	if script := os.Getenv("SWARM_TEST_AGENT"); script != "" {
+		os.Exit(runScript(script))
+	}
+	os.Exit(m.Run())
+}
+
+// runPlayer is `swarm agent tictactoe` for tests.
+func runPlayer(args []string) int {
+	fs := flag.NewFlagSet("tictactoe", flag.ContinueOnError)
+	mark := fs.String("mark", "X", "")
+	opp := fs.String("opponent", "O", "")
+	seed := fs.Int64("seed", 1, "")
+	strategy := fs.String("strategy", "perfect", "")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	m, err := games.ParseMark(*mark)
+	if err != nil {
+		return 2
+	}
+	st, err := games.ParseStrategy(*strategy)
+	if err != nil {
+		return 2
+	}
+	err = games.RunPlayer(context.Background(), os.Stdin, os.Stdout, games.PlayerOptions{Mark: m, Opponent: *opp, Strategy: st, Seed: *seed})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// received appends every line swarm typed in ("[relay ...") to $LOG, one
+// per line, and calls seen for each. It returns when stdin ends.
+func received(seen func(string)) {
+	var f *os.File
+	if p := os.Getenv("LOG"); p != "" {
+		var err error
+		f, err = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			panic(err)
+		}
+		defer f.Close()
+	}
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.Index(line, "[relay #")
+		if i < 0 {
+			continue
+		}
+		if f != nil {
+			fmt.Fprintln(f, line)
+		}
+		if seen != nil {
+			seen(line[i:])
+		}
+	}
+}
+
+func runScript(name string) int {
+	switch name {
+	case "chat":
+		// Print COUNT relay lines to PEER while logging what arrives.
+		peer, prefix, count := os.Getenv("PEER"), os.Getenv("PREFIX"), envInt("COUNT", 0)
+		go func() {
+			w := bufio.NewWriter(os.Stdout)
+			for i := 1; i <= count; i++ {
+				fmt.Fprintf(w, "@relay:%s %s-%d\n", peer, prefix, i)
+				if i%50 == 0 {
+					w.Flush()
+				}
+			}
+			w.Flush()
+		}()
+		received(nil)
+	case "say":
+		// Print $SAY (lines separated by "|") once, then log what arrives.
+		for _, l := range strings.Split(os.Getenv("SAY"), "|") {
+			fmt.Println(l)
+		}
+		received(nil)
+	case "listen":
+		received(nil)
+	case "busy":
+		// Print a tick every 5 ms TICKS times, then go quiet. Log each
+		// arrival with whether the ticks were still running.
+		var mu sync.Mutex
+		ticking := true
+		go func() {
+			for i := 0; i < envInt("TICKS", 100); i++ {
+				fmt.Printf("tick %d\n", i)
+				time.Sleep(5 * time.Millisecond)
+			}
+			mu.Lock()
+			ticking = false
+			mu.Unlock()
+			fmt.Println("ticks done")
+		}()
+		f, _ := os.OpenFile(os.Getenv("STATE"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		received(func(line string) {
+			mu.Lock()
+			fmt.Fprintf(f, "ticking=%t %s\n", ticking, line)
+			mu.Unlock()
+		})
+	case "crash":
+		fmt.Println("crashing")
+		return 3
+	case "stubborn":
+		// Ignores SIGTERM: only SIGKILL ends it.
+		signal.Ignore(syscall.SIGTERM)
+		fmt.Println("stubborn ready")
+		received(nil)
+	default:
+		fmt.Fprintln(os.Stderr, "unknown script", name)
+		return 2
+	}
+	return 0
+}

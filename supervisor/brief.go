@@ -1,0 +1,33 @@
+package supervisor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// brief is what an agent with `brief` set is told when it starts: who it
+// is, who its peers are and how to take part. It is typed in as one
+// message from swarm.
+func (s *Supervisor) brief(cfg AgentConfig) string {
+	var peers []string
+	for _, n := range s.Names() {
+		if n != cfg.Name {
+			peers = append(peers, n)
+		}
+	}
+	peerList := "none yet"
+	if len(peers) > 0 {
+		peerList = strings.Join(peers, ", ")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are %q in a swarm of agents supervised by a human. Your peers: %s.\n", cfg.Name, peerList)
+	b.WriteString("To message a peer, print a line of its own: @relay:<peer> <message> (use @relay:* for everyone).\n")
+	b.WriteString("For long or multi-line messages print a block: [[RELAY]] {\"to\":\"<peer>\",\"body\":\"...\"} [[/RELAY]] with the markers on their own lines.\n")
+	b.WriteString("Messages to you arrive as lines like: [relay #<id> from <sender>] <message>. The same id twice is one message.\n")
+	b.WriteString("Report task progress with the shell commands `swarm task start`, `swarm task done`, `swarm task fail --reason TEXT`, or `swarm heartbeat --status working|idle|blocked`.")
+	if cfg.BriefText != "" {
+		b.WriteString("\n")
+		b.WriteString(cfg.BriefText)
+	}
+	return b.String()
+}

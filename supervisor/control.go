@@ -1,0 +1,187 @@
+package supervisor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"swarm/bus"
+)
+
+// Control message types: what an agent can ask swarm to do by sending a
+// message to "swarm" (a [[RELAY]] block with this type, or an inline
+// `@relay:swarm <type> [text]`).
+const (
+	ControlTaskStart  = "task_start"
+	ControlTaskDone   = "task_done"
+	ControlTaskFail   = "task_fail"
+	ControlTaskCreate = "task_create"
+	ControlHeartbeat  = "heartbeat"
+)
+
+// controlData is the union of the fields control messages carry in data.
+type controlData struct {
+	Task        string   `json:"task"`
+	Reason      string   `json:"reason"`
+	Note        string   `json:"note"`
+	Assignee    string   `json:"assignee"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Status      string   `json:"status"`
+	Progress    *float64 `json:"progress"`
+}
+
+// consumeControl applies the messages queued for "swarm", in order, each
+// once: the delivery is confirmed when applied, or failed with the reason
+// (which the bus turns into a notice to the author).
+func (s *Supervisor) consumeControl(ctx context.Context) {
+	wake, unsub := s.bus.Subscribe()
+	defer unsub()
+	for {
+		for {
+			msgs, err := s.bus.Pending(ctx, "swarm", 64)
+			if err != nil || len(msgs) == 0 {
+				break
+			}
+			for _, m := range msgs {
+				s.applyControl(ctx, m)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		}
+	}
+}
+
+func (s *Supervisor) applyControl(ctx context.Context, m bus.Message) {
+	reply, err := s.control(ctx, m)
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		reason := fmt.Sprintf("%s refused: %v", controlType(m), err)
+		if err := s.bus.MarkFailed(ctx, m.ID, "swarm", reason); err != nil {
+			s.log.Error("mark control failed", "err", err)
+		}
+		s.hub.emit(Event{Kind: EventNotice, Agent: m.From, Text: reason})
+		return
+	}
+	if err := s.bus.MarkConfirmed(ctx, m.ID, "swarm"); err != nil {
+		s.log.Error("mark control confirmed", "err", err)
+	}
+	if reply != "" && m.From != "swarm" {
+		_, err := s.bus.Publish(ctx, bus.Message{From: "swarm", To: m.From, Kind: bus.KindNotice, Body: reply, InReplyTo: m.ID})
+		if err != nil {
+			s.log.Error("publish control reply", "err", err)
+		}
+	}
+}
+
+// controlType is the control type of m: its kind, or for a plain message
+// the first word of its body.
+func controlType(m bus.Message) string {
+	if m.Kind != bus.KindMessage && m.Kind != "" {
+		return string(m.Kind)
+	}
+	word, _, _ := strings.Cut(strings.TrimSpace(m.Body), " ")
+	return word
+}
+
+// control applies one control message and returns an optional reply.
+func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error) {
+	var d controlData
+	if len(m.Data) > 0 && string(m.Data) != "null" {
+		if err := json.Unmarshal(m.Data, &d); err != nil {
+			return "", fmt.Errorf("bad data: %v", err)
+		}
+	}
+	typ := controlType(m)
+	rest := ""
+	if m.Kind == bus.KindMessage || m.Kind == "" {
+		_, rest, _ = strings.Cut(strings.TrimSpace(m.Body), " ")
+		rest = strings.TrimSpace(rest)
+	}
+	switch typ {
+	case ControlTaskStart, ControlTaskDone, ControlTaskFail:
+		if d.Task == "" && rest != "" && typ != ControlTaskFail {
+			d.Task = rest
+		}
+		if typ == ControlTaskFail && d.Reason == "" {
+			d.Reason = rest
+		}
+		return s.agentTaskMove(ctx, m.From, typ, d)
+	case ControlTaskCreate:
+		if d.Assignee == "" || d.Title == "" {
+			return "", errors.New("task_create needs data.assignee and data.title")
+		}
+		t, err := s.bus.CreateTask(ctx, bus.NewTask{Title: d.Title, Description: d.Description, Assignee: d.Assignee, CreatedBy: m.From})
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("task %s created for %s: %s", t.ID, t.Assignee, t.Title), nil
+	case ControlHeartbeat:
+		if d.Status == "" && rest != "" {
+			fields := strings.Fields(rest)
+			d.Status = fields[0]
+			if len(fields) > 1 {
+				if p, err := strconv.ParseFloat(fields[1], 64); err == nil {
+					d.Progress = &p
+				}
+			}
+		}
+		return "", s.beat(ctx, m.From, d)
+	case "":
+		return "", errors.New("empty control message")
+	}
+	return "", fmt.Errorf("unknown control message type %q (want task_start, task_done, task_fail, task_create or heartbeat)", typ)
+}
+
+func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) error {
+	hb := bus.Heartbeat{Agent: agent, Task: d.Task}
+	if d.Status != "" {
+		st, err := bus.ParseStatus(d.Status)
+		if err != nil {
+			return err
+		}
+		hb.Status = st
+	}
+	if d.Progress != nil {
+		if *d.Progress < 0 || *d.Progress > 1 {
+			return fmt.Errorf("progress %v is outside 0..1", *d.Progress)
+		}
+		hb.Progress = *d.Progress
+	}
+	return s.bus.Beat(ctx, hb)
+}
+
+// agentTaskMove applies an agent's start, done or fail to its task (the
+// one named, else its current one).
+func (s *Supervisor) agentTaskMove(ctx context.Context, from, typ string, d controlData) (string, error) {
+	var t bus.Task
+	var err error
+	if d.Task != "" {
+		t, err = s.bus.Task(ctx, d.Task)
+	} else {
+		t, err = s.bus.CurrentTask(ctx, from)
+	}
+	if err != nil {
+		return "", err
+	}
+	if t.Assignee != from && from != "human" {
+		return "", fmt.Errorf("task %s is assigned to %s, not %s", t.ID, t.Assignee, from)
+	}
+	switch typ {
+	case ControlTaskStart:
+		_, err = s.StartTask(ctx, t.ID, from)
+	case ControlTaskDone:
+		_, err = s.FinishTask(ctx, t.ID, from)
+	case ControlTaskFail:
+		_, err = s.bus.Transition(ctx, t.ID, bus.TaskFailed, from, d.Reason)
+	}
+	return "", err
+}

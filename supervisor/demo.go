@@ -1,0 +1,96 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"swarm/games"
+)
+
+// DemoOptions configure the tic-tac-toe demo.
+type DemoOptions struct {
+	Seed       int64  // makes the game repeatable
+	XCmd, OCmd string // any agent command instead of the built-in player (run with sh -c)
+	Executable string // the swarm binary that runs the built-in players
+	Dir        string // working directory of the players
+}
+
+// Player names in the demo.
+const (
+	DemoX = "X"
+	DemoO = "O"
+)
+
+// TicTacToeConfig is the demo's swarm: two players, X and O. A built-in
+// player is the swarm binary's `agent tictactoe`; a custom command is
+// briefed with the rules instead.
+func TicTacToeConfig(opts DemoOptions) *Config {
+	player := func(mark, opponent, custom string, seed int64) AgentConfig {
+		ac := AgentConfig{
+			Name: mark, Dir: opts.Dir, Restart: RestartNever, Confirm: true,
+		}
+		if custom == "" {
+			ac.Argv = []string{opts.Executable, "agent", "tictactoe", "--mark", mark, "--opponent", opponent, "--seed", strconv.FormatInt(seed, 10)}
+			ac.Cmd = fmt.Sprintf("swarm agent tictactoe --mark %s --opponent %s --seed %d", mark, opponent, seed)
+			return ac // line-oriented: deliver as soon as a line is read
+		}
+		ac.Argv, ac.Cmd = []string{"/bin/sh", "-c", custom}, custom
+		ac.Quiet = 300 * time.Millisecond
+		ac.Brief, ac.BriefText = true, games.TicTacToeRules(games.Mark(mark[0]), opponent)
+		return ac
+	}
+	return &Config{Agents: []AgentConfig{
+		player(DemoX, DemoO, opts.XCmd, opts.Seed),
+		player(DemoO, DemoX, opts.OCmd, opts.Seed+1),
+	}}
+}
+
+// ErrGameAborted means the demo ended without a complete game.
+var ErrGameAborted = errors.New("game aborted")
+
+// WaitGame follows a demo's events until the game has a result and both
+// players have been told, calling show for every event on the way. It
+// fails when a player ends (or gives up) before the result, or ctx ends.
+func WaitGame(ctx context.Context, sub *Subscription, show func(Event)) (games.Result, error) {
+	var result games.Result
+	over := false
+	told := map[string]bool{}
+	var grace <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return result, fmt.Errorf("%w: %w", ErrGameAborted, context.Cause(ctx))
+		case <-grace:
+			return result, nil // a custom player may never acknowledge; the result stands
+		case ev, ok := <-sub.Events():
+			if !ok {
+				return result, fmt.Errorf("%w: supervisor stopped", ErrGameAborted)
+			}
+			if show != nil {
+				show(ev)
+			}
+			switch ev.Kind {
+			case EventGame:
+				if ev.Game.Result.Over && !over {
+					over, result = true, ev.Game.Result
+					grace = time.After(5 * time.Second)
+				}
+			case EventDelivered, EventDeliveryFailed:
+				if over && ev.Message.Kind == "game_result" {
+					told[ev.Agent] = true
+				}
+			case EventAgentExited, EventAgentGaveUp:
+				if !over {
+					return result, fmt.Errorf("%w: player %s exited (%s) before the game ended", ErrGameAborted, ev.Agent, ev.Text)
+				}
+				told[ev.Agent] = true
+			}
+			if over && told[DemoX] && told[DemoO] {
+				return result, nil
+			}
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package supervisor
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"swarm/bus"
+)
+
+// FormatEvent renders an event as one line for a log (several lines for a
+// game move, which shows the board). Screen notices render as "".
+func FormatEvent(ev Event) string {
+	ts := ev.Time.Local().Format("15:04:05.000")
+	var s string
+	switch ev.Kind {
+	case EventAgentStarted:
+		s = fmt.Sprintf("%s started (pid %d)", ev.Agent, ev.Pid)
+	case EventAgentExited:
+		s = fmt.Sprintf("%s exited: %s", ev.Agent, ev.Text)
+	case EventAgentRestarting:
+		s = fmt.Sprintf("%s restarting: %s", ev.Agent, ev.Text)
+	case EventAgentGaveUp:
+		s = fmt.Sprintf("%s stopped: %s", ev.Agent, ev.Text)
+	case EventAgentStopped:
+		s = fmt.Sprintf("%s stopped by request", ev.Agent)
+	case EventMessage:
+		m := ev.Message
+		s = fmt.Sprintf("message #%s %s → %s [%s] %s%s", bus.ShortID(m.ID), m.From, m.To, m.Kind, oneLine(m.Body, 200), deliverySummary(m))
+	case EventDelivered:
+		s = fmt.Sprintf("delivered #%s to %s", bus.ShortID(ev.Message.ID), ev.Agent)
+	case EventDeliveryFailed:
+		s = fmt.Sprintf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text)
+	case EventTask:
+		t := ev.Task
+		s = fmt.Sprintf("task %s %s (%s): %q", t.ID, t.State, t.Assignee, t.Title)
+	case EventLevel:
+		s = fmt.Sprintf("%s liveness %s", ev.Agent, ev.Level)
+	case EventGame:
+		g := ev.Game
+		s = "game: " + ev.Text
+		if g.Illegal == "" {
+			s += "\n" + indent(g.Board.String(), "    ")
+		}
+	case EventNotice:
+		s = fmt.Sprintf("notice for %s: %s", ev.Agent, ev.Text)
+	default:
+		return ""
+	}
+	return ts + " " + s
+}
+
+func deliverySummary(m *bus.Message) string {
+	var failed []string
+	for _, d := range m.Deliveries {
+		if d.State == bus.DeliveryFailed {
+			failed = append(failed, fmt.Sprintf("%s: %s", d.Recipient, d.Error))
+		}
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	return " (failed: " + strings.Join(failed, "; ") + ")"
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// MarshalJSON renders an event as one JSON object for `--json` output.
+func (ev Event) MarshalJSON() ([]byte, error) {
+	type message struct {
+		ID    string          `json:"id"`
+		Seq   int64           `json:"seq"`
+		From  string          `json:"from"`
+		To    string          `json:"to"`
+		Kind  string          `json:"kind"`
+		Body  string          `json:"body"`
+		Data  json.RawMessage `json:"data,omitempty"`
+		Topic string          `json:"topic,omitempty"`
+	}
+	type task struct {
+		ID       string `json:"id"`
+		Title    string `json:"title"`
+		Assignee string `json:"assignee"`
+		State    string `json:"state"`
+	}
+	type game struct {
+		X       string `json:"x"`
+		O       string `json:"o"`
+		Board   string `json:"board"`
+		Mover   string `json:"mover,omitempty"`
+		Cell    int    `json:"cell,omitempty"`
+		Illegal string `json:"illegal,omitempty"`
+		Over    bool   `json:"over"`
+		Result  string `json:"result,omitempty"`
+	}
+	out := struct {
+		Event    string   `json:"event"`
+		Time     string   `json:"ts"`
+		Agent    string   `json:"agent,omitempty"`
+		Pid      int      `json:"pid,omitempty"`
+		ExitCode *int     `json:"exit_code,omitempty"`
+		Text     string   `json:"text,omitempty"`
+		Level    string   `json:"level,omitempty"`
+		Message  *message `json:"message,omitempty"`
+		Task     *task    `json:"task,omitempty"`
+		Game     *game    `json:"game,omitempty"`
+	}{Event: ev.Kind.String(), Time: ev.Time.UTC().Format(time.RFC3339Nano), Agent: ev.Agent, Pid: ev.Pid, Text: ev.Text}
+	if ev.Kind == EventAgentExited {
+		code := ev.ExitCode
+		out.ExitCode = &code
+	}
+	if ev.Kind == EventLevel {
+		out.Level = ev.Level.String()
+	}
+	if m := ev.Message; m != nil {
+		out.Message = &message{ID: m.ID, Seq: m.Seq, From: m.From, To: m.To, Kind: string(m.Kind), Body: m.Body, Data: m.Data, Topic: m.Topic}
+	}
+	if t := ev.Task; t != nil {
+		out.Task = &task{ID: t.ID, Title: t.Title, Assignee: t.Assignee, State: t.State.String()}
+	}
+	if g := ev.Game; g != nil {
+		out.Game = &game{X: g.X, O: g.O, Board: g.Board.String(), Mover: g.Mover, Cell: g.Cell, Illegal: g.Illegal, Over: g.Result.Over}
+		if g.Result.Over {
+			out.Game.Result = g.Result.String()
+		}
+	}
+	return json.Marshal(out)
+}

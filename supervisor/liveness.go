@@ -1,0 +1,86 @@
+package supervisor
+
+import (
+	"context"
+	"time"
+
+	"swarm/bus"
+)
+
+// livenessTick is how often levels are recomputed and output activity is
+// written as a heartbeat (the bus keeps at most one write a second).
+const livenessTick = time.Second
+
+// watchLiveness keeps each agent's liveness level: the age of its last
+// sign of life (process start, output, or an explicit heartbeat), DEAD when
+// its process is not running. Output activity is recorded on the bus as a
+// heartbeat so that `swarm status` in another process sees it.
+func (s *Supervisor) watchLiveness(ctx context.Context) {
+	tick := time.NewTicker(livenessTick)
+	defer tick.Stop()
+	written := map[string]time.Time{}
+	for {
+		s.checkLiveness(ctx, written)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (s *Supervisor) thresholds() bus.Thresholds {
+	h := s.opts.Config.Heartbeat
+	t := bus.DefaultThresholds
+	if h.Warn > 0 {
+		t.Warn = h.Warn
+	}
+	if h.Stale > 0 {
+		t.Stale = h.Stale
+	}
+	if h.Dead > 0 {
+		t.Dead = h.Dead
+	}
+	return t
+}
+
+func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.Time) {
+	beats := map[string]bus.Heartbeat{}
+	if hbs, err := s.bus.Heartbeats(ctx); err == nil {
+		for _, hb := range hbs {
+			beats[hb.Agent] = hb
+		}
+	} else if ctx.Err() == nil {
+		s.log.Warn("read heartbeats", "err", err)
+	}
+	th := s.thresholds()
+	now := time.Now()
+	for _, a := range s.agentSnapshot() {
+		in := a.info()
+		hb, explicit := beats[in.Name]
+		if in.LastOutput.After(written[in.Name]) {
+			written[in.Name] = in.LastOutput
+			beat := bus.Heartbeat{Agent: in.Name, Status: bus.StatusWorking}
+			if explicit {
+				beat.Status, beat.Progress, beat.Task = hb.Status, hb.Progress, hb.Task
+			}
+			if err := s.bus.Beat(ctx, beat); err != nil && ctx.Err() == nil {
+				s.log.Warn("write heartbeat", "agent", in.Name, "err", err)
+			}
+		}
+		seen := in.Started
+		for _, t := range []time.Time{in.LastOutput, hb.Time} {
+			if t.After(seen) {
+				seen = t
+			}
+		}
+		level := th.Level(now.Sub(seen), in.State == StateRunning)
+		a.mu.Lock()
+		changed := a.level != level
+		a.level = level
+		a.mu.Unlock()
+		if changed {
+			s.hub.emit(Event{Kind: EventLevel, Agent: in.Name, Level: level})
+		}
+	}
+}

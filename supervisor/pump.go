@@ -1,0 +1,229 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"swarm/bus"
+	"swarm/games"
+	"swarm/parser"
+	"swarm/spawner"
+)
+
+// pump turns one process's committed lines into published messages. It
+// runs until the process has exited and every line it wrote is handled.
+func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
+	p := parser.New(parser.Options{})
+	flush := time.NewTimer(time.Hour)
+	flush.Stop()
+	defer flush.Stop()
+	for {
+		select {
+		case l := <-lines:
+			a.sawLine(l.Text)
+			a.handle(p.Feed(l.N, l.Text))
+			if p.Pending() {
+				flush.Reset(a.s.opts.FlushAfter)
+			}
+		case <-flush.C:
+			a.handle(p.Flush())
+		case <-proc.Done():
+			for {
+				select {
+				case l := <-lines:
+					a.sawLine(l.Text)
+					a.handle(p.Feed(l.N, l.Text))
+					continue
+				default:
+				}
+				break
+			}
+			a.handle(p.Flush())
+			return
+		}
+	}
+}
+
+// publishCtx is for writes that must land even while the agent shuts
+// down: the bus outlives the agents.
+func (a *agent) publishCtx() context.Context { return context.WithoutCancel(a.ctx) }
+
+func (a *agent) handle(events []parser.Event) {
+	for _, ev := range events {
+		if ev.Err != nil {
+			a.notify(fmt.Sprintf("relay error: %s", ev.Err.Error()))
+			continue
+		}
+		a.command(ev.Command)
+	}
+}
+
+// notify tells this agent something through the bus (a notice from swarm)
+// and tells the UIs too.
+func (a *agent) notify(text string) {
+	a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: text})
+	_, err := a.s.bus.Publish(a.publishCtx(), bus.Message{From: "swarm", To: a.cfg.Name, Kind: bus.KindNotice, Body: text})
+	if err != nil {
+		a.s.log.Warn("publish notice", "agent", a.cfg.Name, "err", err)
+	}
+}
+
+func (a *agent) command(c *parser.Command) {
+	m := bus.Message{
+		From: a.cfg.Name, To: c.To, Kind: bus.Kind(c.Type), Body: c.Body, Data: c.Data,
+		Topic: c.Topic, CorrelationID: c.CorrelationID, InReplyTo: c.InReplyTo,
+	}
+	if m.Kind == "" {
+		m.Kind = bus.KindMessage
+	}
+	if c.Kind == parser.KindThinking {
+		m.Kind = bus.KindThinking
+		m.LogOnly = !a.s.wantsThinking(c.To)
+	}
+	if c.To == a.cfg.Name {
+		a.notify(fmt.Sprintf("relay refused: %s cannot send a message to itself", a.cfg.Name))
+		return
+	}
+	if a.s.opts.Referee != nil && a.judge(&m) {
+		return
+	}
+	if _, err := a.s.bus.Publish(a.publishCtx(), m); err != nil {
+		a.s.log.Error("publish", "agent", a.cfg.Name, "to", m.To, "err", err)
+		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "publish failed: " + err.Error()})
+	}
+}
+
+// wantsThinking says whether @thinking messages to name are delivered.
+func (s *Supervisor) wantsThinking(name string) bool {
+	a, err := s.agent(name)
+	return err == nil && a.cfg.Thinking
+}
+
+// judge lets the referee see a message between players. It returns true
+// when it has handled the message (an illegal move is recorded but not
+// delivered); false means publish it as usual.
+func (a *agent) judge(m *bus.Message) bool {
+	s := a.s
+	v := s.opts.Referee.Judge(m.From, m.To, m.Body)
+	if !v.Move {
+		return false
+	}
+	ctx := a.publishCtx()
+	if !v.Legal {
+		m.LogOnly = true
+		m.Kind = "game_illegal"
+		if _, err := s.bus.Publish(ctx, *m); err != nil {
+			s.log.Error("publish illegal move", "err", err)
+		}
+		a.notify(v.Reason)
+		s.updateGame(v, m.From)
+		if v.Result.Over { // a forfeit
+			s.announceResult(ctx, v.Result)
+		}
+		return true
+	}
+	s.pace()
+	m.Kind = "game_move"
+	if _, err := s.bus.Publish(ctx, *m); err != nil {
+		s.log.Error("publish move", "err", err)
+	}
+	s.updateGame(v, m.From)
+	if v.Result.Over {
+		s.announceResult(ctx, v.Result)
+	}
+	return true
+}
+
+// pace holds a move back until Options.Pace has passed since the last one.
+func (s *Supervisor) pace() {
+	if s.opts.Pace <= 0 {
+		return
+	}
+	s.mu.Lock()
+	wait := time.Until(s.lastMove.Add(s.opts.Pace))
+	s.mu.Unlock()
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-s.ctx.Done():
+			t.Stop()
+		}
+	}
+	s.mu.Lock()
+	s.lastMove = time.Now()
+	s.mu.Unlock()
+}
+
+func (s *Supervisor) updateGame(v games.Verdict, mover string) {
+	s.mu.Lock()
+	g := *s.game
+	g.Mover, g.Cell, g.Illegal = mover, v.Cell, ""
+	if v.Legal {
+		g.Board = v.Board
+	} else {
+		g.Illegal = v.Reason
+	}
+	g.Result = v.Result
+	g.Turn = nextTurn(g.Board, g.Result)
+	s.game = &g
+	s.mu.Unlock()
+	s.hub.emit(Event{Kind: EventGame, Agent: mover, Game: &g, Text: gameLine(g)})
+}
+
+func nextTurn(b games.Board, r games.Result) games.Mark {
+	if r.Over {
+		return games.Empty
+	}
+	x, o := 0, 0
+	for _, m := range b {
+		switch m {
+		case games.MarkX:
+			x++
+		case games.MarkO:
+			o++
+		}
+	}
+	if x > o {
+		return games.MarkO
+	}
+	return games.MarkX
+}
+
+func gameLine(g GameState) string {
+	switch {
+	case g.Illegal != "":
+		return fmt.Sprintf("%s refused: %s", g.Mover, g.Illegal)
+	case g.Result.Over:
+		return fmt.Sprintf("%s plays %d; game over: %s", g.Mover, g.Cell, g.Result)
+	default:
+		return fmt.Sprintf("%s plays %d", g.Mover, g.Cell)
+	}
+}
+
+// announceResult records the result on the bus and tells both players.
+func (s *Supervisor) announceResult(ctx context.Context, r games.Result) {
+	s.mu.Lock()
+	x, o := s.game.X, s.game.O
+	s.mu.Unlock()
+	body := "game over: " + r.String()
+	data := fmt.Appendf(nil, `{"winner":%q,"line":[%d,%d,%d],"draw":%t}`,
+		winnerName(r, x, o), r.Line[0], r.Line[1], r.Line[2], r.Over && r.Winner == games.Empty)
+	for _, to := range []string{x, o} {
+		_, err := s.bus.Publish(ctx, bus.Message{From: "swarm", To: to, Kind: "game_result", Body: body, Data: data})
+		if err != nil {
+			s.log.Error("publish result", "err", err)
+		}
+	}
+}
+
+func winnerName(r games.Result, x, o string) string {
+	switch r.Winner {
+	case games.MarkX:
+		return x
+	case games.MarkO:
+		return o
+	}
+	return ""
+}

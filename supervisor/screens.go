@@ -1,0 +1,65 @@
+package supervisor
+
+import (
+	"fmt"
+
+	"swarm/spawner"
+)
+
+// ScreenSnapshot is a copy of an agent's visible terminal state.
+type ScreenSnapshot = spawner.Snapshot
+
+// screenOf returns the agent's current screen, or the last one its
+// process had (a UI shows what a crashed agent printed last).
+func (s *Supervisor) screenOf(name string) (*spawner.Screen, error) {
+	a, err := s.agent(name)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.screen == nil {
+		return nil, fmt.Errorf("%s: %w", name, ErrNotRunning)
+	}
+	return a.screen, nil
+}
+
+// Render returns an agent's screen as styled text (SGR sequences), rows
+// joined by newlines; offset > 0 scrolls that many rows back into the
+// scrollback.
+func (s *Supervisor) Render(name string, offset int) (string, error) {
+	sc, err := s.screenOf(name)
+	if err != nil {
+		return "", err
+	}
+	return sc.Render(offset), nil
+}
+
+// Snapshot returns a copy of an agent's visible screen state.
+func (s *Supervisor) Snapshot(name string) (ScreenSnapshot, error) {
+	sc, err := s.screenOf(name)
+	if err != nil {
+		return ScreenSnapshot{}, err
+	}
+	return sc.Snapshot(), nil
+}
+
+// ScrollbackLen returns how many rows an agent's scrollback holds.
+func (s *Supervisor) ScrollbackLen(name string) int {
+	sc, err := s.screenOf(name)
+	if err != nil {
+		return 0
+	}
+	return sc.ScrollbackLen()
+}
+
+// Search returns the rows of an agent's scrollback and screen that contain
+// query, ignoring case, numbered as Render counts them (visible row y is
+// ScrollbackLen()+y).
+func (s *Supervisor) Search(name, query string) []int {
+	sc, err := s.screenOf(name)
+	if err != nil {
+		return nil
+	}
+	return sc.Search(query)
+}

@@ -1,0 +1,356 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"swarm/bus"
+	"swarm/games"
+)
+
+// Sentinel errors.
+var (
+	ErrUnknownAgent = errors.New("unknown agent")
+	ErrAgentExists  = errors.New("agent already exists")
+	ErrNotRunning   = errors.New("agent is not running")
+	ErrStopped      = errors.New("supervisor is stopped")
+)
+
+// Referee judges messages between game players before they are delivered.
+// games.Referee implements it.
+type Referee interface {
+	Judge(from, to, body string) games.Verdict
+}
+
+// Options configure a Supervisor. Config and Bus are required.
+type Options struct {
+	Config *Config
+	Bus    *bus.Bus
+	Log    *slog.Logger // default: discard
+
+	// Referee, when set, judges every message between its players; X and O
+	// name them for the game snapshot.
+	Referee Referee
+	X, O    string
+	// Pace spaces legal game moves at least this far apart.
+	Pace time.Duration
+
+	Rows, Cols     int           // initial terminal size of every agent (default 24×80)
+	Backoff        time.Duration // first restart delay (default 1 s; doubles up to 30 s)
+	StopGrace      time.Duration // SIGTERM → SIGKILL grace (default 3 s)
+	ConfirmTimeout time.Duration // how long an injected id may take to show (default 2 s)
+	UserIdle       time.Duration // no injection this soon after a keystroke (default 2 s)
+	FlushAfter     time.Duration // finish a held bullet command after this much quiet (default 250 ms)
+	Executable     string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
+}
+
+// Supervisor runs the agents of one config against one bus.
+type Supervisor struct {
+	opts Options
+	bus  *bus.Bus
+	log  *slog.Logger
+	hub  hub
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	agents   map[string]*agent
+	order    []string
+	game     *GameState
+	lastMove time.Time // when the last legal game move was published (pace)
+	stopped  bool
+	lock     *dirLock
+}
+
+// New checks the options and prepares a Supervisor; Start runs it.
+func New(opts Options) (*Supervisor, error) {
+	if opts.Config == nil || opts.Bus == nil {
+		return nil, errors.New("supervisor: Config and Bus are required")
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Rows <= 0 || opts.Cols <= 0 {
+		opts.Rows, opts.Cols = 24, 80
+	}
+	setDefault(&opts.Backoff, time.Second)
+	setDefault(&opts.StopGrace, 3*time.Second)
+	setDefault(&opts.ConfirmTimeout, 2*time.Second)
+	setDefault(&opts.UserIdle, 2*time.Second)
+	setDefault(&opts.FlushAfter, 250*time.Millisecond)
+	if opts.Executable == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("supervisor: locate swarm binary: %w", err)
+		}
+		opts.Executable = exe
+	}
+	s := &Supervisor{opts: opts, bus: opts.Bus, log: opts.Log, agents: map[string]*agent{}}
+	if opts.Referee != nil {
+		s.game = &GameState{X: opts.X, O: opts.O, Turn: games.MarkX}
+	}
+	return s, nil
+}
+
+func setDefault(d *time.Duration, v time.Duration) {
+	if *d <= 0 {
+		*d = v
+	}
+}
+
+// Bus returns the bus the supervisor publishes to.
+func (s *Supervisor) Bus() *bus.Bus { return s.bus }
+
+// Config returns the config the supervisor was started with.
+func (s *Supervisor) Config() *Config { return s.opts.Config }
+
+// Subscribe returns a subscription to the supervisor's events. Subscribe
+// before Start to see every event from the first.
+func (s *Supervisor) Subscribe() *Subscription { return s.hub.subscribe() }
+
+// Start takes the bus directory's lock (one running swarm per bus),
+// registers the agents on the bus and starts them with the router, the
+// control consumer and the liveness monitor. It returns at once; Shutdown
+// ends everything it started.
+func (s *Supervisor) Start(ctx context.Context) error {
+	lock, err := lockDir(s.bus.Dir())
+	if err != nil {
+		return err
+	}
+	s.lock = lock
+	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+
+	for _, ac := range s.opts.Config.Agents {
+		if _, err := s.addAgent(ac); err != nil {
+			s.cancel()
+			s.lock.release()
+			return err
+		}
+	}
+	s.goRun(s.route)
+	s.goRun(s.consumeControl)
+	s.goRun(s.watchLiveness)
+	s.goRun(s.dispatchTasks)
+	return nil
+}
+
+// goRun runs f in a goroutine owned by the supervisor.
+func (s *Supervisor) goRun(f func(ctx context.Context)) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f(s.ctx)
+	}()
+}
+
+// Shutdown stops every agent (SIGTERM, then SIGKILL after the grace period),
+// waits for every goroutine and releases the bus lock. Queued messages stay
+// on the bus for the next run. It is safe to call more than once.
+func (s *Supervisor) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	if s.stopped || s.cancel == nil {
+		s.stopped = true
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	agents := s.agentList()
+	s.mu.Unlock()
+
+	var wg sync.WaitGroup
+	for _, a := range agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.shutdown()
+		}()
+	}
+	wg.Wait()
+	s.cancel()
+	s.wg.Wait()
+	for _, a := range agents {
+		a.setBusState(ctx, "stopped", "swarm stopped")
+	}
+	s.lock.release()
+	return nil
+}
+
+// agentList returns the agents in config order; s.mu must be held.
+func (s *Supervisor) agentList() []*agent {
+	out := make([]*agent, 0, len(s.order))
+	for _, n := range s.order {
+		out = append(out, s.agents[n])
+	}
+	return out
+}
+
+func (s *Supervisor) agent(name string) (*agent, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.agents[name]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownAgent, name)
+	}
+	return a, nil
+}
+
+func (s *Supervisor) addAgent(ac AgentConfig) (*agent, error) {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil, ErrStopped
+	}
+	if _, ok := s.agents[ac.Name]; ok {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w: %q", ErrAgentExists, ac.Name)
+	}
+	a := newAgent(s, ac)
+	s.agents[ac.Name] = a
+	s.order = append(s.order, ac.Name)
+	s.mu.Unlock()
+
+	err := s.bus.RegisterAgent(s.ctx, bus.Agent{Name: ac.Name, Cmd: ac.Cmd, State: StateStarting.String()})
+	if err != nil {
+		return nil, fmt.Errorf("register agent %s: %w", ac.Name, err)
+	}
+	a.start()
+	return a, nil
+}
+
+// NewAgentConfig is the config of an agent added at run time (the UI's
+// "new agent"): cmd runs with /bin/sh -c in dir, with the defaults a
+// config file gets.
+func NewAgentConfig(name, cmd, dir string) (AgentConfig, error) {
+	if err := CheckAgentName(name); err != nil {
+		return AgentConfig{}, err
+	}
+	if strings.TrimSpace(cmd) == "" {
+		return AgentConfig{}, fmt.Errorf("agent %s: the command is empty", name)
+	}
+	return AgentConfig{
+		Name: name, Cmd: cmd, Argv: []string{"/bin/sh", "-c", cmd}, Dir: dir,
+		Restart: RestartOnFailure, MaxRestarts: DefaultMaxRestarts, Quiet: DefaultQuiet, Confirm: true,
+	}, nil
+}
+
+// AddAgent starts a new agent while the swarm runs.
+func (s *Supervisor) AddAgent(ac AgentConfig) error {
+	if err := CheckAgentName(ac.Name); err != nil {
+		return err
+	}
+	if len(ac.Argv) == 0 {
+		return fmt.Errorf("agent %s: the command is empty", ac.Name)
+	}
+	_, err := s.addAgent(ac)
+	return err
+}
+
+// Names returns the agents' names in the order they were added.
+func (s *Supervisor) Names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.order)
+}
+
+// Agents returns a snapshot of every agent's runtime state.
+func (s *Supervisor) Agents() []AgentInfo {
+	s.mu.Lock()
+	agents := s.agentList()
+	s.mu.Unlock()
+	out := make([]AgentInfo, 0, len(agents))
+	for _, a := range agents {
+		out = append(out, a.info())
+	}
+	return out
+}
+
+// Agent returns one agent's runtime state.
+func (s *Supervisor) Agent(name string) (AgentInfo, error) {
+	a, err := s.agent(name)
+	if err != nil {
+		return AgentInfo{}, err
+	}
+	return a.info(), nil
+}
+
+// SendKeys writes what a person typed into an agent's terminal. Injection
+// into that agent pauses for UserIdle after each keystroke.
+func (s *Supervisor) SendKeys(name string, b []byte) error {
+	a, err := s.agent(name)
+	if err != nil {
+		return err
+	}
+	return a.sendKeys(b)
+}
+
+// Resize sets an agent's terminal size (its PTY and its screen).
+func (s *Supervisor) Resize(name string, rows, cols int) error {
+	a, err := s.agent(name)
+	if err != nil {
+		return err
+	}
+	return a.resize(rows, cols)
+}
+
+// Restart stops an agent's process if it runs and starts it again,
+// resetting its restart count.
+func (s *Supervisor) Restart(name string) error {
+	a, err := s.agent(name)
+	if err != nil {
+		return err
+	}
+	a.restart()
+	return nil
+}
+
+// StopAgent stops an agent's process; it stays stopped until Restart.
+func (s *Supervisor) StopAgent(name string) error {
+	a, err := s.agent(name)
+	if err != nil {
+		return err
+	}
+	a.stop()
+	return nil
+}
+
+// Send publishes a message from a person (or any sender the caller
+// vouches for) and returns it as stored.
+func (s *Supervisor) Send(ctx context.Context, m bus.Message) (bus.Message, error) {
+	if m.From == "" {
+		m.From = "human"
+	}
+	if m.Kind == "" {
+		m.Kind = bus.KindMessage
+	}
+	return s.bus.Publish(ctx, m)
+}
+
+// Game returns the refereed game's state, if there is a game.
+func (s *Supervisor) Game() (GameState, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.game == nil {
+		return GameState{}, false
+	}
+	return *s.game, true
+}
+
+// BusDir is where the bus lives, as agents see it in SWARM_DIR.
+func (s *Supervisor) busDir() string {
+	d, err := filepath.Abs(s.bus.Dir())
+	if err != nil {
+		return s.bus.Dir()
+	}
+	return d
+}

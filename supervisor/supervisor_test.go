@@ -1,0 +1,353 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"swarm/bus"
+)
+
+// waitTimeout bounds every wait in these tests; they poll a condition and
+// return as soon as it holds.
+const waitTimeout = 60 * time.Second
+
+// scripted is an agent running one of the scripts of agents_test.go.
+func scripted(name, script string, env map[string]string) AgentConfig {
+	e := map[string]string{"SWARM_TEST_AGENT": script}
+	for k, v := range env {
+		e[k] = v
+	}
+	return AgentConfig{
+		Name: name, Argv: []string{os.Args[0]}, Cmd: script, Env: e,
+		Restart: RestartNever, MaxRestarts: 5, Confirm: true,
+	}
+}
+
+type harness struct {
+	t   *testing.T
+	dir string
+	bus *bus.Bus
+	sup *Supervisor
+	sub *Subscription
+
+	mu     sync.Mutex
+	events []Event
+	done   chan struct{}
+}
+
+// newHarness makes a temp dir for a swarm; run starts it.
+func newHarness(t *testing.T) *harness {
+	return &harness{t: t, dir: t.TempDir(), done: make(chan struct{})}
+}
+
+// run starts a swarm of the given agents on a fresh bus in h's dir.
+func (h *harness) run(opts Options, agents ...AgentConfig) *harness {
+	t := h.t
+	t.Helper()
+	b, err := bus.Open(bus.Options{Dir: filepath.Join(h.dir, ".swarm")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.bus = b
+	opts.Bus = b
+	if opts.Config == nil {
+		opts.Config = &Config{Agents: agents}
+	}
+	if opts.Backoff == 0 {
+		opts.Backoff = 10 * time.Millisecond
+	}
+	if opts.Executable == "" {
+		opts.Executable = os.Args[0]
+	}
+	h.sup, err = New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.sub = h.sup.Subscribe()
+	go func() {
+		defer close(h.done)
+		for ev := range h.sub.Events() {
+			h.mu.Lock()
+			h.events = append(h.events, ev)
+			h.mu.Unlock()
+		}
+	}()
+	if err := h.sup.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) stop() {
+	_ = h.sup.Shutdown(context.Background())
+	h.sub.Close()
+	<-h.done
+	_ = h.bus.Close()
+}
+
+func (h *harness) path(name string) string { return filepath.Join(h.dir, name) }
+
+// waitFor polls cond until it holds or the deadline passes.
+func (h *harness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// eventsOf returns the events of one kind so far.
+func (h *harness) eventsOf(kind EventKind) []Event {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []Event
+	for _, ev := range h.events {
+		if ev.Kind == kind {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func readLines(path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	s := strings.TrimRight(string(b), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// bodies returns the message bodies in lines typed in by swarm.
+func bodies(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if _, body, ok := strings.Cut(l, "] "); ok {
+			out = append(out, body)
+		}
+	}
+	return out
+}
+
+// deliveryStates counts the delivery states of messages to recipient.
+func (h *harness) deliveryStates(recipient string) map[bus.DeliveryState]int {
+	h.t.Helper()
+	msgs, err := h.bus.Messages(context.Background(), 0, 1_000_000)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	out := map[bus.DeliveryState]int{}
+	for _, m := range msgs {
+		for _, d := range m.Deliveries {
+			if d.Recipient == recipient {
+				out[d.State]++
+			}
+		}
+	}
+	return out
+}
+
+func TestThousandMessagesEachWayAllConfirmedInOrder(t *testing.T) {
+	const n = 1000
+	h := newHarness(t)
+	h.run(Options{},
+		scripted("a", "chat", map[string]string{"PEER": "b", "PREFIX": "a", "COUNT": fmt.Sprint(n), "LOG": h.path("a.log")}),
+		scripted("b", "chat", map[string]string{"PEER": "a", "PREFIX": "b", "COUNT": fmt.Sprint(n), "LOG": h.path("b.log")}),
+	)
+	h.waitFor("all messages confirmed", func() bool {
+		return h.deliveryStates("a")[bus.DeliveryConfirmed] == n && h.deliveryStates("b")[bus.DeliveryConfirmed] == n
+	})
+	// The screen shows a message (confirmation) as the tty echoes it, a
+	// moment before the program reads it: wait for the programs too.
+	h.waitFor("all messages read", func() bool {
+		return len(unique(readLines(h.path("a.log")))) == n && len(unique(readLines(h.path("b.log")))) == n
+	})
+	for _, c := range []struct{ log, from string }{{h.path("b.log"), "a"}, {h.path("a.log"), "b"}} {
+		for i, body := range bodies(unique(readLines(c.log))) {
+			if want := fmt.Sprintf("%s-%d", c.from, i+1); body != want {
+				t.Fatalf("%s: message %d is %q, want %q (order lost)", c.log, i+1, body, want)
+			}
+		}
+	}
+	if got := len(h.eventsOf(EventDelivered)); got != 2*n {
+		t.Errorf("%d delivered events, want %d", got, 2*n)
+	}
+}
+
+// unique drops repeated deliveries (same id) as agents are told to: at
+// least once means a message can come twice.
+func unique(lines []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range lines {
+		id, _, _ := strings.Cut(l, " from ")
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestMessageWaitsForQuietOutput(t *testing.T) {
+	h := newHarness(t)
+	busy := scripted("b", "busy", map[string]string{"TICKS": "200", "STATE": h.path("state")})
+	busy.Quiet = 150 * time.Millisecond
+	h.run(Options{}, busy)
+	ctx := context.Background()
+	h.waitFor("b ticking", func() bool {
+		in, _ := h.sup.Agent("b")
+		return !in.LastOutput.IsZero()
+	})
+	const n = 3
+	for i := range n {
+		if _, err := h.sup.Send(ctx, bus.Message{To: "b", Body: fmt.Sprintf("hello %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.waitFor("all read", func() bool { return len(readLines(h.path("state"))) >= n })
+	for _, l := range readLines(h.path("state")) {
+		if !strings.HasPrefix(l, "ticking=false") {
+			t.Errorf("message typed in while b was still printing: %q", l)
+		}
+	}
+}
+
+func TestKeystrokesNeverLandInsideAMessage(t *testing.T) {
+	h := newHarness(t)
+	h.run(Options{UserIdle: time.Nanosecond}, scripted("b", "listen", map[string]string{"LOG": h.path("b.log")}))
+	ctx := context.Background()
+	h.waitFor("b running", func() bool { in, _ := h.sup.Agent("b"); return in.State == StateRunning })
+	stop := make(chan struct{})
+	var typing sync.WaitGroup
+	typing.Add(1)
+	go func() {
+		defer typing.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = h.sup.SendKeys("b", []byte("zzzz\r"))
+			time.Sleep(time.Millisecond) // a fast typist, not a flood
+		}
+	}()
+	const n = 50
+	for i := range n {
+		if _, err := h.sup.Send(ctx, bus.Message{To: "b", Body: fmt.Sprintf("message number %d, long enough to be split by a careless writer", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.waitFor("all read", func() bool {
+		return len(unique(readLines(h.path("b.log")))) == n
+	})
+	close(stop)
+	typing.Wait()
+	for i, l := range unique(readLines(h.path("b.log"))) {
+		want := fmt.Sprintf("from human] message number %d, long enough to be split by a careless writer", i)
+		if !strings.HasSuffix(l, want) {
+			t.Errorf("arrival %d = %q; want it to end with %q, intact", i, l, want)
+		}
+	}
+}
+
+func TestRestartedAgentReceivesWhatWasQueued(t *testing.T) {
+	h := newHarness(t)
+	b := scripted("b", "listen", map[string]string{"LOG": h.path("b.log")})
+	b.Restart = RestartAlways
+	h.run(Options{}, b)
+	ctx := context.Background()
+	send := func(from, to int) {
+		for i := from; i < to; i++ {
+			if _, err := h.sup.Send(ctx, bus.Message{To: "b", Body: fmt.Sprintf("m%d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	send(0, 5)
+	h.waitFor("first five read", func() bool { return len(unique(readLines(h.path("b.log")))) == 5 })
+	in, _ := h.sup.Agent("b")
+	if err := syscall.Kill(-in.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Killed mid-stream: these are queued while b is dead or restarting.
+	send(5, 20)
+	h.waitFor("b restarted", func() bool { return len(h.eventsOf(EventAgentStarted)) >= 2 })
+	t0 := time.Now().Add(3*time.Second)
+	h.waitFor("all 20 confirmed", func() bool { return h.deliveryStates("b")[bus.DeliveryConfirmed] == 20 })
+	h.waitFor("all 20 read", func() bool { return len(unique(readLines(h.path("b.log")))) == 20 || time.Now().After(t0) }); t.Logf("log %q", readLines(h.path("b.log")))
+	for i, body := range bodies(unique(readLines(h.path("b.log")))) {
+		if want := fmt.Sprintf("m%d", i); body != want {
+			t.Errorf("message %d is %q, want %q", i, body, want)
+		}
+	}
+}
+
+func TestUnknownRecipientNoticesTheAuthor(t *testing.T) {
+	h := newHarness(t)
+	h.run(Options{}, scripted("a", "say", map[string]string{"SAY": "@relay:nobody are you there?", "LOG": h.path("a.log")}))
+	h.waitFor("a notified", func() bool {
+		for _, l := range readLines(h.path("a.log")) {
+			if strings.Contains(l, "from swarm]") && strings.Contains(l, "nobody") {
+				return true
+			}
+		}
+		return false
+	})
+	if got := h.deliveryStates("nobody")[bus.DeliveryFailed]; got != 1 {
+		t.Errorf("failed deliveries to nobody = %d, want 1", got)
+	}
+}
+
+func TestControlCharactersArriveAsHarmlessText(t *testing.T) {
+	h := newHarness(t)
+	block := `[[RELAY]]|{"to":"b","body":"\u001b[2J\u001b]0;pwned\u0007 stop \u0003 eof \u0004 del \u007f done"}|[[/RELAY]]`
+	h.run(Options{},
+		scripted("a", "say", map[string]string{"SAY": block}),
+		scripted("b", "listen", map[string]string{"LOG": h.path("b.log")}),
+	)
+	h.waitFor("b got it", func() bool { return len(readLines(h.path("b.log"))) == 1 })
+	got := bodies(readLines(h.path("b.log")))[0]
+	if want := "[2J]0;pwned stop  eof  del  done"; got != want {
+		t.Errorf("b received %q, want %q", got, want)
+	}
+	in, _ := h.sup.Agent("b")
+	if in.State != StateRunning {
+		t.Errorf("b is %s after the message; ^C/^D must not reach it as keys", in.State)
+	}
+}
+
+func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
+	h := newHarness(t)
+	c := scripted("c", "crash", nil)
+	c.Restart, c.MaxRestarts = RestartOnFailure, 2
+	h.run(Options{}, c)
+	h.waitFor("gave up", func() bool { return len(h.eventsOf(EventAgentGaveUp)) == 1 })
+	if got := len(h.eventsOf(EventAgentStarted)); got != 3 {
+		t.Errorf("started %d times, want 3 (1 + 2 restarts)", got)
+	}
+	agents, err := h.bus.Agents(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range agents {
+		if a.Name == "c" && (a.State != StateGaveUp.String() || !strings.Contains(a.Reason, "exit code 3")) {
+			t.Errorf("bus shows c as %s (%q); want %s with the exit code", a.State, a.Reason, StateGaveUp)
+		}
+	}
+}

@@ -73,8 +73,8 @@ type agent struct {
 	mu         sync.Mutex
 	proc       *spawner.Process
 	screen     *spawner.Screen // the current process's, or the last one's
-	procDone   chan struct{} // closed when proc's pump has finished
-	outputSeen chan struct{} // signalled on every output chunk (confirmation)
+	procDone   chan struct{}   // closed when proc's pump has finished
+	outputSeen chan struct{}   // signalled on every output chunk (confirmation)
 	state      AgentState
 	reason     string
 	pid        int

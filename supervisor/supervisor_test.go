@@ -288,9 +288,10 @@ func TestRestartedAgentReceivesWhatWasQueued(t *testing.T) {
 	// Killed mid-stream: these are queued while b is dead or restarting.
 	send(5, 20)
 	h.waitFor("b restarted", func() bool { return len(h.eventsOf(EventAgentStarted)) >= 2 })
-	t0 := time.Now().Add(3*time.Second)
+	t0 := time.Now().Add(3 * time.Second)
 	h.waitFor("all 20 confirmed", func() bool { return h.deliveryStates("b")[bus.DeliveryConfirmed] == 20 })
-	h.waitFor("all 20 read", func() bool { return len(unique(readLines(h.path("b.log")))) == 20 || time.Now().After(t0) }); t.Logf("log %q", readLines(h.path("b.log")))
+	h.waitFor("all 20 read", func() bool { return len(unique(readLines(h.path("b.log")))) == 20 || time.Now().After(t0) })
+	t.Logf("log %q", readLines(h.path("b.log")))
 	for i, body := range bodies(unique(readLines(h.path("b.log")))) {
 		if want := fmt.Sprintf("m%d", i); body != want {
 			t.Errorf("message %d is %q, want %q", i, body, want)

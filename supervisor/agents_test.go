@@ -139,6 +139,19 @@ func runScript(name string) int {
 			fmt.Fprintf(f, "ticking=%t %s\n", ticking, line)
 			mu.Unlock()
 		})
+	case "tasker":
+		// On a task assignment, report done too early (refused), then start
+		// it inline and finish it with a block; log everything.
+		received(func(line string) {
+			_, rest, ok := strings.Cut(line, "] task ")
+			if !ok {
+				return
+			}
+			id, _, _ := strings.Cut(rest, ":")
+			fmt.Printf("@relay:swarm task_done %s\n", id)
+			fmt.Printf("@relay:swarm task_start %s\n", id)
+			fmt.Printf("[[RELAY]]\n{\"to\":\"swarm\",\"type\":\"task_done\",\"data\":{\"task\":%q}}\n[[/RELAY]]\n", id)
+		})
 	case "crash":
 		fmt.Println("crashing")
 		return 3

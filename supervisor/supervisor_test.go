@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/games"
 )
 
 // waitTimeout bounds every wait in these tests; they poll a condition and
@@ -350,5 +351,148 @@ func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
 		if a.Name == "c" && (a.State != StateGaveUp.String() || !strings.Contains(a.Reason, "exit code 3")) {
 			t.Errorf("bus shows c as %s (%q); want %s with the exit code", a.State, a.Reason, StateGaveUp)
 		}
+	}
+}
+
+// playDemo runs one tic-tac-toe game on a fresh bus and returns its result.
+func playDemo(t *testing.T, opts DemoOptions) (*harness, games.Result, error) {
+	h := newHarness(t)
+	opts.Executable = os.Args[0]
+	cfg := TicTacToeConfig(opts)
+	h.run(Options{Config: cfg, Referee: games.NewReferee(DemoX, DemoO), X: DemoX, O: DemoO})
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	// A second subscription: the harness's own collects events too.
+	sub := h.sup.Subscribe()
+	defer sub.Close()
+	res, err := WaitGame(ctx, sub, nil)
+	return h, res, err
+}
+
+func TestDemoCompletesWithALegalGameForTwentySeeds(t *testing.T) {
+	outcomes := map[string]int{}
+	for seed := int64(1); seed <= 20; seed++ {
+		h, res, err := playDemo(t, DemoOptions{Seed: seed})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if !res.Over || res.Forfeit {
+			t.Fatalf("seed %d: result %v is not a complete game", seed, res)
+		}
+		// Replay the moves as delivered on the bus through fresh rules: every
+		// one must be legal and lead to the same result.
+		msgs, err := h.bus.Messages(context.Background(), 0, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := games.NewTicTacToe()
+		results := 0
+		for _, m := range msgs {
+			switch m.Kind {
+			case "game_move":
+				cell, err := games.ParseMove(m.Body)
+				if err != nil {
+					t.Fatalf("seed %d: move %q: %v", seed, m.Body, err)
+				}
+				if err := g.Play(games.Mark(m.From[0]), cell); err != nil {
+					t.Fatalf("seed %d: illegal move delivered: %s %s: %v", seed, m.From, m.Body, err)
+				}
+			case "game_illegal":
+				t.Fatalf("seed %d: a built-in player made an illegal move: %s", seed, m.Body)
+			case "game_result":
+				results++
+			}
+		}
+		if g.Result() != res {
+			t.Errorf("seed %d: replayed result %v, announced %v", seed, g.Result(), res)
+		}
+		if results != 2 {
+			t.Errorf("seed %d: %d result announcements on the bus, want 2", seed, results)
+		}
+		outcomes[res.String()]++
+		h.stop()
+	}
+	t.Logf("outcomes over 20 seeds: %v", outcomes)
+}
+
+func TestCheatingPlayerIsRefusedAndForfeits(t *testing.T) {
+	// X cheats three times: cells out of range, then a move out of turn.
+	h := newHarness(t)
+	cheat := scripted(DemoX, "say", map[string]string{
+		"SAY": "@relay:O move 10|@relay:O move 0|@relay:O move 42",
+		"LOG": h.path("x.log"),
+	})
+	cfg := TicTacToeConfig(DemoOptions{Seed: 1, Executable: os.Args[0]})
+	cfg.Agents[0] = cheat
+	h.run(Options{Config: cfg, Referee: games.NewReferee(DemoX, DemoO), X: DemoX, O: DemoO})
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	sub := h.sup.Subscribe()
+	defer sub.Close()
+	res, err := WaitGame(ctx, sub, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Forfeit || res.Winner != games.MarkO {
+		t.Fatalf("result %v; want O to win by X's forfeit", res)
+	}
+	h.waitFor("X told three times", func() bool {
+		n := 0
+		for _, l := range readLines(h.path("x.log")) {
+			if strings.Contains(l, "from swarm] illegal move") {
+				n++
+			}
+		}
+		return n == 3
+	})
+	// None of the cheats reached O.
+	msgs, err := h.bus.Messages(context.Background(), 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.From == DemoX && m.To == DemoO && len(m.Deliveries) > 0 {
+			t.Errorf("cheat %q has deliveries %v; it must not be delivered", m.Body, m.Deliveries)
+		}
+	}
+}
+
+func TestTaskDispatchAndControlMessages(t *testing.T) {
+	h := newHarness(t)
+	h.run(Options{}, scripted("a", "tasker", map[string]string{"LOG": h.path("a.log")}))
+	ctx := context.Background()
+	task, err := h.bus.CreateTask(ctx, bus.NewTask{Title: "write the docs", Description: "all of them", Assignee: "a", CreatedBy: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("task in review", func() bool {
+		got, err := h.bus.Task(ctx, task.ID)
+		return err == nil && got.State == bus.TaskInReview
+	})
+	evs, err := h.bus.TaskEvents(ctx, task.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path []string
+	for _, e := range evs {
+		path = append(path, e.To.String()+" by "+e.Actor)
+	}
+	if want := "ASSIGNED by human, WORKING by a, IN_REVIEW by a"; strings.Join(path, ", ") != want {
+		t.Errorf("history %q, want %q", strings.Join(path, ", "), want)
+	}
+	// The early task_done was refused and a was told why, naming the state.
+	h.waitFor("refusal notice", func() bool {
+		for _, l := range readLines(h.path("a.log")) {
+			if strings.Contains(l, "from swarm]") && strings.Contains(l, "task_done refused: task "+task.ID+" is ASSIGNED") {
+				return true
+			}
+		}
+		return false
+	})
+	if !strings.Contains(readLines(h.path("a.log"))[0], "task "+task.ID+": write the docs") {
+		t.Errorf("first message to a is %q, want the assignment", readLines(h.path("a.log"))[0])
+	}
+	if got := len(h.eventsOf(EventTask)); got < 2 {
+		t.Errorf("%d task events, want at least WORKING and IN_REVIEW", got)
 	}
 }

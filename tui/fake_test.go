@@ -64,6 +64,9 @@ type fakeSwarm struct {
 	// sendKeyGate, when set, is waited on by SendKey (an agent that does
 	// not read its input).
 	sendKeyGate chan struct{}
+	// renderGate holds Render of an agent until closed (a busy agent
+	// whose screen lock is taken).
+	renderGate map[string]chan struct{}
 }
 
 func newFakeSwarm(t *testing.T, names ...string) *fakeSwarm {
@@ -140,6 +143,12 @@ func (f *fakeSwarm) screen(name string) (*fakeScreen, error) {
 }
 
 func (f *fakeSwarm) Render(name string, offset int) (string, error) {
+	f.mu.Lock()
+	gate := f.renderGate[name]
+	f.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, err := f.screen(name)

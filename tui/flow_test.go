@@ -52,3 +52,36 @@ func TestFlow(t *testing.T) {
 		t.Fatalf("final mode %v", fm.Mode())
 	}
 }
+
+// TestBusyPaneDoesNotHoldUpOthers: while one agent's screen cannot be
+// read (its lock is held by a flood of output), the other panes still
+// update and keys still work.
+func TestBusyPaneDoesNotHoldUpOthers(t *testing.T) {
+	sw := scenario(t)
+	m := NewModel(context.Background(), sw, Options{Now: func() time.Time { return t0 }})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	}
+	waitFor("Reading auth.go")
+
+	gate := make(chan struct{})
+	sw.mu.Lock()
+	sw.renderGate = map[string]chan struct{}{"bob": gate}
+	sw.mu.Unlock()
+	sw.setScreen("bob", "bob floods the terminal")
+	sw.setScreen("alice", "alice is still shown")
+	tm.Send(ScreensMsg{Agents: []string{"alice", "bob"}})
+	waitFor("alice is still shown")
+	tm.Send(keyPress("?"))
+	waitFor("esc closes")
+	tm.Send(keyPress("esc"))
+
+	close(gate)
+	waitFor("bob floods the terminal")
+	tm.Send(keyPress("q"))
+	tm.Send(keyPress("y"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+}

@@ -35,7 +35,7 @@ const (
 )
 
 // gameBoxHeight is the height of the game board box.
-const gameBoxHeight = 12
+const gameBoxHeight = 13
 
 // sidebarWidth is the width of the agent list for a window width.
 func sidebarWidth(w int) int {

@@ -189,7 +189,7 @@ func (m *Model) refreshAgents() tea.Cmd {
 	m.agents = m.sw.Agents()
 	for _, a := range m.agents {
 		if _, ok := m.panes[a.Name]; !ok {
-			m.panes[a.Name] = &pane{name: a.Name, dirty: true}
+			m.panes[a.Name] = &pane{name: a.Name}
 		}
 	}
 	if m.selected == "" && len(m.agents) > 0 {
@@ -285,9 +285,42 @@ func (m *Model) setError(err error) {
 
 // Update routes a message: window and clock first, then results of
 // commands and supervisor events, then keys and the mouse to whatever
-// has the focus.
+// has the focus. Afterwards it asks for the pane renders the new state
+// needs.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.renderPanes())
+}
+
+// renderPanes starts a render for every pane on show whose rows are out
+// of date and that has none in flight.
+func (m *Model) renderPanes() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, row := range m.lay.rows {
+		for _, c := range row {
+			p := m.panes[c.name]
+			if p == nil || p.inFlight {
+				continue
+			}
+			rows, cols := inner(c.r)
+			k := p.want(cols, rows, m.attached && c.name == m.selected)
+			if k == p.shown && p.lines != nil {
+				continue
+			}
+			p.inFlight = true
+			cmds = append(cmds, renderPane(m.sw, c.name, k))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case paneRenderedMsg:
+		if p := m.panes[msg.name]; p != nil {
+			p.rendered(msg)
+		}
+		return m, nil
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, m.relayout()
@@ -470,7 +503,6 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		if p == nil {
 			return nil
 		}
-		p.sbLen = m.sw.ScrollbackLen(p.name)
 		if k.String() == "pgup" {
 			p.scrollTo(p.sbLen - max(m.paneRows(p.name)-1, 1))
 		} else {
@@ -796,7 +828,6 @@ func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
 		if d > 0 {
 			return nil
 		}
-		p.sbLen = m.sw.ScrollbackLen(p.name)
 		p.top = p.sbLen
 	}
 	p.scrollTo(p.top + d)
@@ -895,7 +926,6 @@ func (m *Model) jumpHit(p *pane, d int) {
 
 // showHit scrolls so that the current match is a third down the pane.
 func (m *Model) showHit(p *pane) {
-	p.sbLen = m.sw.ScrollbackLen(p.name)
 	p.scrollTo(p.hits[p.hit] - m.paneRows(p.name)/3)
 }
 

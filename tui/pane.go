@@ -4,25 +4,31 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"swarm/supervisor"
 )
 
-// pane is the UI state of one agent's terminal pane: its rendered rows
-// (kept until the agent's screen changes, the pane is resized or
-// scrolled), its scroll position and search, and the size last pushed to
-// the agent's terminal.
+// pane is the UI state of one agent's terminal pane: its rendered rows,
+// its scroll position and search, and the size last pushed to the agent's
+// terminal.
+//
+// Rows are rendered by a command (renderPane), never in Update or View:
+// reading an agent's screen waits for its lock, which a busy agent's
+// output holds, and one busy agent must not hold up the others or the
+// keyboard. gen counts changes (screen, size, scroll); a render is asked
+// for when the rows on show are older than gen and none is in flight.
 type pane struct {
 	name string
 
-	// Render cache.
-	lines      []string // rows fitted to w cells
-	w, h       int
-	dirty      bool
-	cursor     *cursorPos // where the agent's cursor is, when shown
-	withCursor bool       // the cache was made with the cursor
-	version    int        // counts renders, for the box cache
+	// What is on show, and what it was rendered from.
+	lines    []string   // rows, each exactly w cells
+	cursor   *cursorPos // the agent's cursor, when rendered with it
+	shown    renderKey  // the request the rows answer
+	version  int        // counts results, for the box cache
+	gen      int        // counts changes to the agent's screen
+	inFlight bool       // a render command is running
 
 	// Scrollback. While scrolling, top is the index of the pane's top
 	// row, numbered as Backend.Search numbers rows (scrollback rows
@@ -55,6 +61,16 @@ type boxKey struct {
 	version     int
 }
 
+// renderKey is everything a pane's rows depend on.
+type renderKey struct {
+	gen        int
+	w, h       int
+	scrolling  bool
+	top        int
+	hitRow     int // row (Search numbering) to highlight; -1 for none
+	withCursor bool
+}
+
 // offset is how many rows the pane is scrolled back.
 func (p *pane) offset() int {
 	if !p.scrolling {
@@ -63,69 +79,111 @@ func (p *pane) offset() int {
 	return min(max(p.sbLen-p.top, 0), p.sbLen)
 }
 
-// invalidate drops the render cache.
-func (p *pane) invalidate() { p.dirty = true }
+// invalidate notes that the agent's screen changed.
+func (p *pane) invalidate() { p.gen++ }
 
 // scrollTo moves the top row (clamped), entering scroll mode.
 func (p *pane) scrollTo(top int) {
 	p.scrolling = true
 	p.top = min(max(top, 0), p.sbLen)
-	p.dirty = true
 }
 
 // stopScrolling returns to the live screen and forgets the search.
 func (p *pane) stopScrolling() {
 	p.scrolling = false
 	p.query, p.hits, p.hit = "", nil, 0
-	p.dirty = true
 }
 
-// content returns the pane's rows for an inside of w×h cells, rendering
-// them again only when the cache is stale. withCursor also records the
-// agent's cursor (for the attached pane).
-func (p *pane) content(b Backend, w, h int, withCursor bool) []string {
-	if !p.dirty && p.w == w && p.h == h && p.withCursor == withCursor {
-		return p.lines
+// want is the render the pane needs for an inside of w×h cells.
+func (p *pane) want(w, h int, withCursor bool) renderKey {
+	k := renderKey{gen: p.gen, w: w, h: h, scrolling: p.scrolling, hitRow: -1, withCursor: withCursor}
+	if p.scrolling {
+		k.top = p.top
+		if len(p.hits) > 0 {
+			k.hitRow = p.hits[p.hit]
+		}
 	}
-	p.w, p.h, p.dirty, p.withCursor = w, h, false, withCursor
-	p.version++
-	p.sbLen = b.ScrollbackLen(p.name)
+	return k
+}
+
+// paneRenderedMsg carries a pane's rendered rows.
+type paneRenderedMsg struct {
+	name   string
+	key    renderKey
+	lines  []string
+	sbLen  int
+	cursor *cursorPos
+}
+
+// renderPane renders an agent's screen as the key asks: scrolled, with
+// the current search match highlighted, fitted to the pane.
+func renderPane(b Backend, name string, k renderKey) tea.Cmd {
+	return func() tea.Msg {
+		msg := paneRenderedMsg{name: name, key: k}
+		msg.sbLen = b.ScrollbackLen(name)
+		off := 0
+		if k.scrolling {
+			off = min(max(msg.sbLen-k.top, 0), msg.sbLen)
+		}
+		s, err := b.Render(name, off)
+		if err != nil {
+			msg.lines = placeholder(k.w, k.h, "no screen yet")
+			return msg
+		}
+		rows := strings.Split(s, "\n")
+		cur := -1
+		if k.hitRow >= 0 {
+			cur = k.hitRow - (msg.sbLen - off)
+		}
+		msg.lines = make([]string, 0, k.h)
+		for i := range k.h {
+			row := ""
+			if i < len(rows) {
+				row = rows[i]
+			}
+			if i == cur {
+				msg.lines = append(msg.lines, styleSelRow.Render(fitPlain(ansi.Strip(row), k.w)))
+				continue
+			}
+			msg.lines = append(msg.lines, fit(row, k.w))
+		}
+		if k.withCursor && off == 0 {
+			if snap, err := b.Snapshot(name); err == nil && snap.CursorVisible &&
+				snap.Cursor.X < k.w && snap.Cursor.Y < k.h {
+				msg.cursor = &cursorPos{snap.Cursor.X, snap.Cursor.Y}
+			}
+		}
+		return msg
+	}
+}
+
+// rendered takes a render's result. It is shown even if the pane changed
+// meanwhile (the next render is already due), unless its size is wrong.
+func (p *pane) rendered(msg paneRenderedMsg) {
+	p.inFlight = false
+	p.sbLen = msg.sbLen
 	if p.scrolling {
 		p.top = min(max(p.top, 0), p.sbLen)
 	}
-	off := p.offset()
-	s, err := b.Render(p.name, off)
-	if err != nil {
-		p.lines = placeholder(w, h, "no screen yet")
-		p.cursor = nil
+	p.lines, p.cursor, p.shown = msg.lines, msg.cursor, msg.key
+	p.version++
+}
+
+// rows returns the rows on show fitted to w×h (a render for the new size
+// is on its way when they differ).
+func (p *pane) rowsFor(w, h int) []string {
+	if p.shown.w == w && p.shown.h == h && len(p.lines) == h {
 		return p.lines
 	}
-	rows := strings.Split(s, "\n")
-	cur := -1
-	if p.scrolling && len(p.hits) > 0 {
-		cur = p.hits[p.hit] - (p.sbLen - off)
-	}
-	lines := make([]string, 0, h)
-	for i := range h {
-		row := ""
-		if i < len(rows) {
-			row = rows[i]
-		}
-		if i == cur {
-			lines = append(lines, styleSelRow.Render(fitPlain(ansi.Strip(row), w)))
-			continue
-		}
-		lines = append(lines, fit(row, w))
-	}
-	p.lines = lines
-	p.cursor = nil
-	if withCursor && off == 0 {
-		if snap, err := b.Snapshot(p.name); err == nil && snap.CursorVisible &&
-			snap.Cursor.X < w && snap.Cursor.Y < h {
-			p.cursor = &cursorPos{snap.Cursor.X, snap.Cursor.Y}
+	out := make([]string, h)
+	for i := range out {
+		if i < len(p.lines) {
+			out[i] = fit(p.lines[i], w)
+		} else {
+			out[i] = strings.Repeat(" ", w)
 		}
 	}
-	return p.lines
+	return out
 }
 
 // placeholder centres a note in an empty pane.

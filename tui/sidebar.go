@@ -143,7 +143,7 @@ func (m *Model) gameBox(r rect) []string {
 	lines = append(lines, fmt.Sprintf("X: %s   O: %s", g.X, g.O))
 	switch {
 	case g.Result.Over:
-		lines = append(lines, styleSelRow.Render(" "+resultText(g)+" "))
+		lines = append(lines, styleBold.Render("game over"), styleSelRow.Render(" "+resultText(g)+" "))
 	default:
 		lines = append(lines, "turn: "+styleBold.Render(playerOf(g, g.Turn)))
 	}

@@ -121,10 +121,13 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
+	// Subscribe before reading the first state, so that nothing that
+	// happens in between is missed.
+	sub := sw.Subscribe()
 	m := NewModel(ctx, sw, opts)
 	popts := []tea.ProgramOption{
 		tea.WithContext(ctx),
-		tea.WithFPS(min(max(opts.FPS*2, 30), 120)),
+		tea.WithFPS(opts.FPS),
 		// The supervisor owns the agents' signals; the UI quits through
 		// its own keys, or when ctx ends.
 		tea.WithoutSignalHandler(),
@@ -137,7 +140,6 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 	}
 	p := tea.NewProgram(m, popts...)
 
-	sub := sw.Subscribe()
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

@@ -104,9 +104,9 @@ func (m *Model) render() (string, *tea.Cursor) {
 	return strings.Join(lines, "\n"), cur
 }
 
-// paneBox returns the boxed pane c, exactly c.r.w×c.r.h cells. The
-// agent's screen is rendered again only when it changed, and the box
-// around it only when the screen, the size or the frame changed.
+// paneBox returns the boxed pane c, exactly c.r.w×c.r.h cells, from the
+// rows last rendered; the box is drawn again only when the rows, the size
+// or the frame changed.
 func (m *Model) paneBox(c cell, cur **tea.Cursor) []string {
 	p := m.panes[c.name]
 	if p == nil {
@@ -115,14 +115,14 @@ func (m *Model) paneBox(c cell, cur **tea.Cursor) []string {
 	a, _ := m.agentInfo(c.name)
 	rows, cols := inner(c.r)
 	attached := m.attached && c.name == m.selected
-	p.content(m.sw, cols, rows, attached)
-	if attached && p.cursor != nil {
+	lines := p.rowsFor(cols, rows)
+	if attached && p.cursor != nil && !p.scrolling {
 		*cur = tea.NewCursor(c.r.x+1+p.cursor.x, c.r.y+1+p.cursor.y)
 	}
 	f, title, note := m.paneFrame(a, p)
 	k := boxKey{f: f, title: title, note: note, w: c.r.w, h: c.r.h, version: p.version}
 	if p.box == nil || p.boxKey != k {
-		p.box = box(c.r.w, c.r.h, f, title, note, p.lines)
+		p.box = box(c.r.w, c.r.h, f, title, note, lines)
 		p.boxKey = k
 	}
 	return p.box

@@ -171,6 +171,27 @@ func (b *Bus) MarkFailed(ctx context.Context, msgID, recipient, reason string) e
 	return b.markDelivery(ctx, msgID, recipient, DeliveryFailed, reason)
 }
 
+// Requeue reopens a confirmed delivery: the recipient's process died so
+// soon after the message showed on its screen that it may never have read
+// it. The message becomes pending again (at least once: it may arrive
+// twice). Deliveries in any other state are left as they are.
+func (b *Bus) Requeue(ctx context.Context, msgID, recipient string) error {
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
+		res, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, open = ?, updated_ms = ?, error = ''
+			WHERE recipient = ? AND state = ? AND seq = (SELECT seq FROM messages WHERE id = ?)`,
+			DeliveryQueued.String(), DeliveryQueued.open(), ms(time.Now()), recipient, DeliveryConfirmed.String(), msgID)
+		if err != nil {
+			return false, err
+		}
+		n, err := res.RowsAffected()
+		return n > 0, err
+	})
+	if err != nil {
+		return fmt.Errorf("requeue #%s for %s: %w", ShortID(msgID), recipient, err)
+	}
+	return nil
+}
+
 func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to DeliveryState, reason string) error {
 	now := time.Now()
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {

@@ -93,6 +93,41 @@ func TestPendingLifecycle(t *testing.T) {
 	}
 }
 
+func TestRequeueReopensOnlyConfirmed(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "bob")
+	a := publish(t, b, Message{From: "alice", To: "bob", Body: "a"})
+	c := publish(t, b, Message{From: "alice", To: "bob", Body: "c"})
+	f := publish(t, b, Message{From: "alice", To: "bob", Body: "f"})
+	for _, id := range []string{a.ID, c.ID} {
+		if err := b.MarkInjected(ctx, id, "bob"); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.MarkConfirmed(ctx, id, "bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.MarkFailed(ctx, f.ID, "bob", "gone"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{}, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+	for _, id := range []string{c.ID, a.ID, f.ID} {
+		if err := b.Requeue(ctx, id, "bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Back in bus order; the failed one stays failed; attempts are kept.
+	if diff := cmp.Diff([]string{"a", "c"}, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+	m, _ := b.Message(ctx, a.ID)
+	if d := m.Deliveries[0]; d.State != DeliveryQueued || d.Attempts != 1 {
+		t.Errorf("requeued delivery: %+v", d)
+	}
+}
+
 func TestMarkFailedNotifiesAuthor(t *testing.T) {
 	b := openTest(t)
 	register(t, b, "alice", "bob")

@@ -91,7 +91,22 @@ type agent struct {
 	markerMu  sync.Mutex
 	marker    string
 	markerHit chan struct{}
+
+	// Messages confirmed lately to the current process: if it crashes right
+	// after, they go back to the queue (see requeueWindow).
+	recent []confirmation
 }
+
+// confirmation is a message confirmed to an agent's process at a time.
+type confirmation struct {
+	id string
+	at time.Time
+}
+
+// requeueWindow: a message confirmed this shortly before its recipient
+// crashed may never have been read — the terminal echoes (and so confirms)
+// input the moment it arrives, read or not — so it is delivered again.
+const requeueWindow = time.Second
 
 func newAgent(s *Supervisor, cfg AgentConfig) *agent {
 	ctx, cancel := context.WithCancel(s.ctx)
@@ -320,10 +335,27 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.mu.Lock()
 	a.proc = nil
 	a.exitCode = st.Code
+	recent := a.recent
+	a.recent = nil
 	a.mu.Unlock()
+	if !st.Success() {
+		a.requeue(recent, time.Now().Add(-requeueWindow))
+	}
 	how = st.String()
 	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how})
 	return st.Code, how, werr
+}
+
+// requeue puts the messages confirmed since a back in the agent's queue.
+func (a *agent) requeue(recent []confirmation, since time.Time) {
+	for _, c := range recent {
+		if c.at.Before(since) {
+			continue
+		}
+		if err := a.s.bus.Requeue(a.publishCtx(), c.id, a.cfg.Name); err != nil {
+			a.s.log.Error("requeue", "agent", a.cfg.Name, "id", c.id, "err", err)
+		}
+	}
 }
 
 func (a *agent) env() []string {

@@ -126,6 +126,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		if err := a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name); err != nil {
 			a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
 		}
+		a.confirmed(m.ID)
 		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
 		return 0
 	}
@@ -138,6 +139,20 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	}
 	// Back off before typing it again: 500 ms, then 1 s.
 	return time.Duration(500<<attempts) * time.Millisecond
+}
+
+// confirmed remembers a confirmation for requeueWindow.
+func (a *agent) confirmed(id string) {
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	keep := a.recent[:0]
+	for _, c := range a.recent {
+		if now.Sub(c.at) < requeueWindow {
+			keep = append(keep, c)
+		}
+	}
+	a.recent = append(keep, confirmation{id: id, at: now})
 }
 
 func (a *agent) fail(ctx context.Context, m bus.Message, reason string) {

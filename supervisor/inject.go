@@ -126,7 +126,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		if err := a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name); err != nil {
 			a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
 		}
-		a.confirmed(m.ID)
+		a.confirmed(proc, m.ID)
 		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
 		return 0
 	}
@@ -141,18 +141,27 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	return time.Duration(500<<attempts) * time.Millisecond
 }
 
-// confirmed remembers a confirmation for requeueWindow.
-func (a *agent) confirmed(id string) {
+// confirmed remembers a confirmation to proc for requeueWindow, so that
+// the lifecycle can requeue it if proc crashes. If proc has already ended,
+// a crash requeues it at once.
+func (a *agent) confirmed(proc *spawner.Process, id string) {
 	now := time.Now()
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	keep := a.recent[:0]
-	for _, c := range a.recent {
-		if now.Sub(c.at) < requeueWindow {
-			keep = append(keep, c)
+	if a.proc == proc {
+		keep := a.recent[:0]
+		for _, c := range a.recent {
+			if now.Sub(c.at) < requeueWindow {
+				keep = append(keep, c)
+			}
 		}
+		a.recent = append(keep, confirmation{id: id, at: now})
+		a.mu.Unlock()
+		return
 	}
-	a.recent = append(keep, confirmation{id: id, at: now})
+	a.mu.Unlock()
+	if st, _ := proc.Wait(); !st.Success() {
+		a.requeue([]confirmation{{id: id, at: now}}, now)
+	}
 }
 
 func (a *agent) fail(ctx context.Context, m bus.Message, reason string) {

@@ -193,6 +193,18 @@ func (s *Screen) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// SendKey encodes a key press the way the program asked for it (cursor
+// keys in normal or application mode, keypad mode, alt as ESC prefix) and
+// sends the bytes to Replies, which for a Process is its PTY writer.
+func (s *Screen) SendKey(k uv.KeyPressEvent) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.active().SendKey(k)
+}
+
 // TakeLines returns the lines committed since the last call, in order.
 func (s *Screen) TakeLines() []Line {
 	s.mu.Lock()

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -441,4 +443,48 @@ func TestConcurrentReaders(t *testing.T) {
 	if n := len(s.TakeLines()); n != 300 {
 		t.Fatalf("%d lines, want 300", n)
 	}
+}
+
+// lockedBuffer collects replies written by the screen's copy goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) take() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.b.String()
+	l.b.Reset()
+	return s
+}
+
+func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
+	var out lockedBuffer
+	s := NewScreen(ScreenOptions{Replies: &out})
+	defer s.Close()
+	want := func(k uv.KeyPressEvent, seq string) {
+		t.Helper()
+		s.SendKey(k)
+		deadline := time.Now().Add(5 * time.Second)
+		got := ""
+		for got != seq && time.Now().Before(deadline) {
+			got += out.take()
+			time.Sleep(time.Millisecond)
+		}
+		if got != seq {
+			t.Fatalf("key %v sent %q, want %q", k, got, seq)
+		}
+	}
+	want(uv.KeyPressEvent{Code: uv.KeyUp}, "\x1b[A")
+	want(uv.KeyPressEvent{Code: 'c', Mod: uv.ModCtrl}, "\x03")
+	want(uv.KeyPressEvent{Code: 'x', Text: "x", Mod: uv.ModAlt}, "\x1bx")
+	_, _ = s.Write([]byte("\x1b[?1h")) // application cursor keys, as vim and less set
+	want(uv.KeyPressEvent{Code: uv.KeyUp}, "\x1bOA")
 }

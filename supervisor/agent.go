@@ -388,14 +388,23 @@ func (a *agent) running() *spawner.Process {
 	return a.proc
 }
 
-func (a *agent) sendKeys(b []byte) error {
-	p := a.running()
-	if p == nil {
-		return fmt.Errorf("%s: %w", a.cfg.Name, ErrNotRunning)
-	}
+// typing returns the running process for a person's input and notes the
+// time, so that injection waits until they pause.
+func (a *agent) typing() (*spawner.Process, error) {
 	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.proc == nil {
+		return nil, fmt.Errorf("%s: %w", a.cfg.Name, ErrNotRunning)
+	}
 	a.lastInput = time.Now()
-	a.mu.Unlock()
+	return a.proc, nil
+}
+
+func (a *agent) sendKeys(b []byte) error {
+	p, err := a.typing()
+	if err != nil {
+		return err
+	}
 	return p.Write(b)
 }
 

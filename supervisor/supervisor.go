@@ -13,8 +13,11 @@ import (
 	"sync"
 	"time"
 
+	uv "github.com/charmbracelet/ultraviolet"
+
 	"swarm/bus"
 	"swarm/games"
+	"swarm/spawner"
 )
 
 // Sentinel errors.
@@ -292,6 +295,38 @@ func (s *Supervisor) SendKeys(name string, b []byte) error {
 		return err
 	}
 	return a.sendKeys(b)
+}
+
+// SendKey types one key press into an agent's terminal, encoded the way
+// the program asked for (e.g. application cursor keys in vim or less).
+func (s *Supervisor) SendKey(name string, k uv.Key) error {
+	a, err := s.agent(name)
+	if err != nil {
+		return err
+	}
+	p, err := a.typing()
+	if err != nil {
+		return err
+	}
+	p.Screen().SendKey(uv.KeyPressEvent(k))
+	return nil
+}
+
+// Paste types text into an agent's terminal as one paste: bracketed when
+// the program enabled bracketed paste.
+func (s *Supervisor) Paste(name, text string) error {
+	a, err := s.agent(name)
+	if err != nil {
+		return err
+	}
+	p, err := a.typing()
+	if err != nil {
+		return err
+	}
+	if p.Screen().Snapshot().BracketedPaste {
+		return p.Write(spawner.PasteBytes(text))
+	}
+	return p.Write([]byte(text))
 }
 
 // Resize sets an agent's terminal size (its PTY and its screen).

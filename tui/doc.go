@@ -21,7 +21,9 @@
 // gathered and sent at most once per frame, so a flood of output costs a
 // bounded number of renders. Each pane keeps its rendered screen and is
 // rendered again only when its agent's screen changed, it was resized or
-// scrolled. Update never blocks: bus reads, task actions and keystrokes
+// scrolled — in a command, one per pane at a time, so that a busy agent,
+// whose output holds its screen's lock, never holds up the other panes or
+// the keyboard. View only assembles what was rendered. Update never blocks: bus reads, task actions and keystrokes
 // for agents run in tea.Cmds that report back with messages; keystrokes
 // for one agent are written in order, one batch at a time. Pane sizes are
 // pushed to the agents' terminals (Resize) after the window has stopped

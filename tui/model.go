@@ -421,7 +421,11 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 	case supervisor.EventMessage, supervisor.EventDelivered:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
 	case supervisor.EventDeliveryFailed:
-		m.setError(fmt.Errorf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text))
+		id := ""
+		if ev.Message != nil {
+			id = "#" + bus.ShortID(ev.Message.ID) + " "
+		}
+		m.setError(fmt.Errorf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text))
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
 	case supervisor.EventTask:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))

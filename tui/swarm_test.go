@@ -1,0 +1,6 @@
+package tui
+
+import "swarm/supervisor"
+
+// The supervisor is what Run is given in swarm.
+var _ Swarm = (*supervisor.Supervisor)(nil)

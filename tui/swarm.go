@@ -92,10 +92,16 @@ type Options struct {
 	ResizeDelay time.Duration
 	// Now is the clock (default time.Now); tests fix it.
 	Now func() time.Time
+	// Subscription is the swarm's event stream to show, when the caller
+	// subscribed before starting the swarm (so that no event is missed);
+	// nil: Run subscribes and closes it when it returns.
+	Subscription *supervisor.Subscription
 	// Input and Output replace the terminal (tests); nil means the
-	// process's terminal.
-	Input  io.Reader
-	Output io.Writer
+	// process's terminal. Width and Height give the window size when
+	// Output is not a terminal.
+	Input         io.Reader
+	Output        io.Writer
+	Width, Height int
 }
 
 func (o *Options) defaults() {
@@ -118,18 +124,23 @@ func (o *Options) defaults() {
 // then stops the swarm (every agent). A nil error means the user quit.
 func Run(ctx context.Context, sw Swarm, opts Options) error {
 	opts.defaults()
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	// Subscribe before reading the first state, so that nothing that
 	// happens in between is missed.
-	sub := sw.Subscribe()
+	sub := opts.Subscription
+	if sub == nil {
+		sub = sw.Subscribe()
+		defer sub.Close()
+	}
 	m := NewModel(ctx, sw, opts)
 	popts := []tea.ProgramOption{
 		tea.WithContext(ctx),
 		tea.WithFPS(opts.FPS),
-		// The supervisor owns the agents' signals; the UI quits through
-		// its own keys, or when ctx ends.
+		// SIGINT and SIGTERM are the caller's to turn into the end of
+		// ctx; in the UI's raw mode ctrl+c is a key like any other.
 		tea.WithoutSignalHandler(),
 	}
 	if opts.Input != nil {
@@ -137,6 +148,9 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 	}
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
 	p := tea.NewProgram(m, popts...)
 
@@ -149,9 +163,8 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 
 	_, err := p.Run()
 	cancel()
-	sub.Close()
 	wg.Wait()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	if errors.Is(err, tea.ErrProgramKilled) && parent.Err() != nil {
 		// The caller's context ended: that is a way to stop, not a failure.
 		return nil
 	}

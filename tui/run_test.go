@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// lockedBuffer is the program's output, read while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startEmptySwarm starts a real supervisor with no agents.
+func startEmptySwarm(t *testing.T) *supervisor.Supervisor {
+	t.Helper()
+	b, err := bus.Open(bus.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	sup, err := supervisor.New(supervisor.Options{Config: &supervisor.Config{}, Bus: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sup.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	return sup
+}
+
+func runAsync(ctx context.Context, sw Swarm, opts Options) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, sw, opts) }()
+	return done
+}
+
+func waitOutput(t *testing.T, out *lockedBuffer, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("output never showed %q:\n%s", want, out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestRunQuitsOnQ(t *testing.T) {
+	sup := startEmptySwarm(t)
+	in, keys := io.Pipe()
+	defer keys.Close()
+	out := &lockedBuffer{}
+	done := runAsync(context.Background(), sup, Options{Title: "empty", Input: in, Output: out, Width: 100, Height: 30})
+	waitOutput(t, out, "agents 0")
+	// A message on the bus reaches the UI through the bridge.
+	if _, err := sup.Send(context.Background(), bus.Message{To: "human", Body: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keys.Write([]byte("l")); err != nil {
+		t.Fatal(err)
+	}
+	waitOutput(t, out, "human → human")
+	// Nothing runs, so q leaves at once.
+	if _, err := keys.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after q")
+	}
+}
+
+func TestRunEndsWithItsContext(t *testing.T) {
+	sup := startEmptySwarm(t)
+	sub := sup.Subscribe()
+	defer sub.Close()
+	in, keys := io.Pipe()
+	defer keys.Close()
+	out := &lockedBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := runAsync(ctx, sup, Options{Input: in, Output: out, Subscription: sub, Width: 100, Height: 30})
+	waitOutput(t, out, "agents 0")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run after its context ended = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return when its context ended")
+	}
+}

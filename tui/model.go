@@ -278,9 +278,10 @@ func (m *Model) setStatus(format string, args ...any) {
 	m.status = status{text: fmt.Sprintf(format, args...), at: m.opts.Now()}
 }
 
-// setError shows an error; it stays until the next message.
+// setError shows an error, and logs it; it stays until the next message.
 func (m *Model) setError(err error) {
 	m.status = status{text: err.Error(), err: true, at: m.opts.Now()}
+	m.opts.Log.Warn("ui", "err", err)
 }
 
 // Update routes a message: window and clock first, then results of

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"fmt"
 	"regexp"
 	"slices"
@@ -680,10 +682,13 @@ func TestHelpListsEveryKey(t *testing.T) {
 
 func TestEventsReachTheStatusLine(t *testing.T) {
 	sw := scenario(t)
-	h := newHarness(t, sw, 100, 24, Options{})
+	var logged bytes.Buffer
+	h := newHarness(t, sw, 100, 24, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	m := publish(t, sw.b, 102, "alice", "bob", "hello")
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventDeliveryFailed, Agent: "bob", Message: &m, Text: "not confirmed after 3 attempts", Time: t0}})
 	requireContains(t, h.screen(), "delivery of #000a0102 to bob failed: not confirmed after 3 attempts")
+	// Errors also go to the log.
+	requireContains(t, logged.String(), "delivery of #000a0102 to bob failed")
 
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventNotice, Agent: "alice", Text: "malformed relay block: missing \"to\"", Time: t0}})
 	requireContains(t, h.screen(), `alice: malformed relay block: missing "to"`)

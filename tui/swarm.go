@@ -83,7 +83,7 @@ type Options struct {
 	Pace time.Duration
 	// Dir is the working directory of agents added with `n`.
 	Dir string
-	// Log receives the UI's own diagnostics; never stdout.
+	// Log receives the errors the status line shows; never stdout.
 	Log *slog.Logger
 	// FPS caps the frames per second (default 30).
 	FPS int

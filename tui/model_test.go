@@ -3,8 +3,8 @@ package tui
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"slices"
 	"strings"

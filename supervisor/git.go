@@ -85,8 +85,9 @@ func (e *GitError) reason() string {
 }
 
 // commandLine renders a git command for a message: configuration overrides
-// (-c k=v) are left out, arguments that need it are quoted and long ones
-// (commit messages) are cut, so the result stays one readable line.
+// (-c k=v) are left out, a commit message (-m) is cut to the start of its
+// first line and arguments that need it are quoted, so the result stays one
+// readable line.
 func commandLine(args []string) string {
 	var b strings.Builder
 	b.WriteString("git")
@@ -96,8 +97,14 @@ func commandLine(args []string) string {
 			continue
 		}
 		a := args[i]
-		if r := []rune(a); len(r) > 40 {
-			a = string(r[:40]) + "…"
+		if i > 0 && args[i-1] == "-m" {
+			first, _, cut := strings.Cut(a, "\n")
+			if r := []rune(first); len(r) > 40 {
+				first, cut = string(r[:40]), true
+			}
+			if cut {
+				a = first + "…"
+			}
 		}
 		if a == "" || strings.IndexFunc(a, needsQuote) >= 0 {
 			a = strconv.Quote(a)
@@ -352,9 +359,15 @@ func (r *Repo) undoAdd(path, branch string, deleteBranch bool) error {
 			errs = append(errs, err)
 		}
 	}
-	// git removes its own junk when it fails, but not when it was killed.
+	// git removes its own junk when it fails, but not always when it was
+	// killed: remove the directory, then the entry if git still lists it.
 	if err := os.RemoveAll(path); err != nil {
 		errs = append(errs, err)
+	}
+	if wts, err := r.worktrees(ctx, r.root); err == nil && findWorktree(wts, path) != nil {
+		if _, err := r.git(ctx, r.root, "worktree", "prune"); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if deleteBranch {
 		if _, err := r.git(ctx, r.root, "branch", "-D", branch); err != nil {

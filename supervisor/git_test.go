@@ -1180,8 +1180,9 @@ func TestGitErrorMessage(t *testing.T) {
 		t.Errorf("Error() = %q", got)
 	}
 
-	e = &GitError{Args: []string{"worktree", "add", "/tmp/a b"}, Stderr: "hint: something\nPreparing worktree\n"}
-	if got := e.Error(); got != `git worktree add "/tmp/a b": Preparing worktree` {
+	long := "/home/someone/projects/a-project-with-a-long-name/.swarm/worktrees/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"
+	e = &GitError{Args: []string{"worktree", "add", "/tmp/a b", long}, Stderr: "hint: something\nPreparing worktree\n"}
+	if got := e.Error(); got != `git worktree add "/tmp/a b" `+long+`: Preparing worktree` {
 		t.Errorf("Error() = %q", got)
 	}
 

@@ -461,3 +461,18 @@ func publish(t *testing.T, b *bus.Bus, n int, from, to, body string) bus.Message
 	}
 	return m
 }
+
+// reviewingSwarm is a fake with the optional diff of a task.
+type reviewingSwarm struct {
+	*fakeSwarm
+}
+
+func (f *reviewingSwarm) Review(ctx context.Context, id string) (string, string, error) {
+	t, err := f.b.Task(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	stat := " auth.go | 3 ++-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n"
+	diff := "diff --git a/auth.go b/auth.go\n--- a/auth.go\n+++ b/auth.go\n@@ -1,3 +1,4 @@\n package auth\n-func Login() {}\n+// Login checks " + t.Title + ".\n+func Login() error { return nil }\n"
+	return stat, diff, nil
+}

@@ -27,6 +27,8 @@ type KeyMap struct {
 	// Task actions (the task selected on the board, else the selected
 	// agent's current task).
 	Approve, RequestChanges, CancelTask, Merge, Retry key.Binding
+	// Diff shows the selected task's diff on the board.
+	Diff key.Binding
 
 	Help, Close, Quit key.Binding
 }
@@ -70,6 +72,7 @@ func DefaultKeyMap() KeyMap {
 		CancelTask:     b("c", "cancel task", "c"),
 		Merge:          b("m", "merge task", "m"),
 		Retry:          b("y", "retry task", "y"),
+		Diff:           b("d", "task diff", "d"),
 
 		Help:  b("?", "all keys", "?"),
 		Close: b("esc", "close, back", "esc"),
@@ -90,7 +93,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev}},
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game, k.Close}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
-		{"tasks", []key.Binding{k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry}},
+		{"tasks", []key.Binding{k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff}},
 		{"general", []key.Binding{k.Help, k.Quit}},
 	}
 }

@@ -366,6 +366,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case taskEventsMsg:
 		m.tasks.eventsLoaded(m, msg)
 		return m, nil
+	case reviewMsg:
+		return m, m.tasks.reviewLoaded(m, msg)
 	case logMsg:
 		return m, m.log.loaded(m, msg)
 	case actionMsg:
@@ -671,6 +673,13 @@ func (m *Model) togglePanel(p panelKind) tea.Cmd {
 
 // panelKey gives the open panel the keys it scrolls or selects with.
 func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.panel == panelTasks && key.Matches(k, m.keys.Diff) {
+		return m.toggleDiff(), true
+	}
+	if m.panel == panelTasks && m.tasks.showDiff && key.Matches(k, m.keys.Close) {
+		m.tasks.showDiff = false
+		return nil, true
+	}
 	page := max(m.lay.panel.h-3, 1)
 	var d int
 	switch k.String() {
@@ -685,15 +694,40 @@ func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	default:
 		return nil, false
 	}
-	switch m.panel {
-	case panelInbox:
+	switch {
+	case m.panel == panelInbox:
 		m.inbox.scroll.by(-d)
-	case panelLog:
+	case m.panel == panelLog:
 		m.log.scroll.by(-d)
-	case panelTasks:
+	case m.panel == panelTasks && m.tasks.showDiff:
+		m.tasks.diffTop += d
+	case m.panel == panelTasks:
 		return m.tasks.move(m, d), true
 	}
 	return nil, true
+}
+
+// toggleDiff shows or hides the selected task's diff on the board.
+func (m *Model) toggleDiff() tea.Cmd {
+	if m.tasks.showDiff {
+		m.tasks.showDiff = false
+		return nil
+	}
+	t, ok := m.tasks.selectedTask()
+	switch {
+	case !ok:
+		m.setError(fmt.Errorf("no task selected"))
+		return nil
+	case t.Branch == "":
+		m.setError(fmt.Errorf("task %s has no branch, so no diff", t.ID))
+		return nil
+	}
+	if _, ok := m.sw.(Reviewer); !ok {
+		m.setError(fmt.Errorf("task diffs are not available in this swarm yet"))
+		return nil
+	}
+	m.tasks.showDiff, m.tasks.diffTop = true, 0
+	return m.tasks.loadReview(m, false)
 }
 
 // confirmAgent asks before restarting or stopping the selected agent.

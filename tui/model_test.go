@@ -721,3 +721,29 @@ func TestStatusExpires(t *testing.T) {
 		t.Fatal("an informational message did not expire")
 	}
 }
+
+func TestTaskDiff(t *testing.T) {
+	sw := &reviewingSwarm{fakeSwarm: scenario(t)}
+	tk := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
+	if err := sw.b.SetTaskGit(context.Background(), tk.ID, "swarm/"+tk.ID, ".swarm/worktrees/"+tk.ID, "main"); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, sw, 120, 30, Options{})
+	h.keys("t")
+	requireContains(t, h.screen(), "changes (d: diff)", "auth.go | 3 ++-", "1 file changed, 2 insertions(+), 1 deletion(-)")
+	h.keys("d")
+	golden.RequireEqual(t, normalizer{tk.ID: "TASK01"}.apply(h.screen(), false))
+	requireContains(t, h.screen(), "+// Login checks fix login.", "-func Login() {}")
+	h.keys("esc")
+	requireContains(t, h.screen(), "task board")
+
+	// Without a Reviewer the board says so instead of pretending.
+	plain := scenario(t)
+	tk2 := createTask(t, plain.b, "fix login", "bob", bus.TaskWorking)
+	if err := plain.b.SetTaskGit(context.Background(), tk2.ID, "swarm/"+tk2.ID, ".swarm/worktrees/"+tk2.ID, "main"); err != nil {
+		t.Fatal(err)
+	}
+	h2 := newHarness(t, plain, 120, 30, Options{})
+	h2.keys("t", "d")
+	requireContains(t, h2.screen(), "task diffs are not available in this swarm yet")
+}

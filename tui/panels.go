@@ -146,6 +146,15 @@ type taskPanel struct {
 	evFor  string
 	evErr  error
 	evld   loader
+
+	// The selected task's changes (with a Reviewer), and whether the
+	// panel shows its diff instead of the board.
+	stat, diff string
+	revFor     string
+	revErr     error
+	revld      loader
+	showDiff   bool
+	diffTop    int
 }
 
 // boardOrder is the order of the state groups on the board.
@@ -163,6 +172,11 @@ type taskEventsMsg struct {
 	id     string
 	events []bus.TaskEvent
 	err    error
+}
+
+type reviewMsg struct {
+	id, stat, diff string
+	err            error
 }
 
 func (p *taskPanel) load(m *Model) tea.Cmd {
@@ -191,7 +205,7 @@ func (p *taskPanel) loaded(m *Model, msg tasksMsg) tea.Cmd {
 			p.sel = ts[0].ID
 		}
 	}
-	cmds := []tea.Cmd{p.loadEvents(m, true)}
+	cmds := []tea.Cmd{p.loadEvents(m, true), p.loadReview(m, true)}
 	if again && m.panel == panelTasks {
 		cmds = append(cmds, p.load(m))
 	}
@@ -219,7 +233,8 @@ func (p *taskPanel) move(m *Model, d int) tea.Cmd {
 		return nil
 	}
 	p.sel = p.tasks[i].ID
-	return p.loadEvents(m, false)
+	p.diffTop = 0
+	return tea.Batch(p.loadEvents(m, false), p.loadReview(m, false))
 }
 
 // loadEvents reads the selected task's history; force reads it again
@@ -240,6 +255,64 @@ func (p *taskPanel) loadEvents(m *Model, force bool) tea.Cmd {
 func (p *taskPanel) eventsLoaded(m *Model, msg taskEventsMsg) {
 	p.evld.done()
 	p.events, p.evFor, p.evErr = msg.events, msg.id, msg.err
+}
+
+// loadReview reads the selected task's diff when the backend can review
+// and the task has a branch.
+func (p *taskPanel) loadReview(m *Model, force bool) tea.Cmd {
+	rv, ok := m.sw.(Reviewer)
+	t, sel := p.selectedTask()
+	if !ok || !sel || t.Branch == "" || (!force && p.revFor == t.ID) || !p.revld.start() {
+		return nil
+	}
+	ctx, id := m.ctx, t.ID
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, readTimeout)
+		defer cancel()
+		stat, diff, err := rv.Review(ctx, id)
+		return reviewMsg{id: id, stat: stat, diff: diff, err: err}
+	}
+}
+
+func (p *taskPanel) reviewLoaded(m *Model, msg reviewMsg) tea.Cmd {
+	again := p.revld.done()
+	p.stat, p.diff, p.revFor, p.revErr = msg.stat, msg.diff, msg.id, msg.err
+	if t, ok := p.selectedTask(); ok && (again || t.ID != msg.id) {
+		return p.loadReview(m, true)
+	}
+	return nil
+}
+
+// diffLines renders the selected task's diff, coloured, from diffTop.
+func (p *taskPanel) diffLines(h int) []string {
+	t, _ := p.selectedTask()
+	switch {
+	case p.revFor != t.ID:
+		return []string{styleDim.Render("loading…")}
+	case p.revErr != nil:
+		return []string{styleError.Render("cannot read the diff: " + p.revErr.Error())}
+	case p.diff == "":
+		return []string{styleDim.Render("no changes on " + t.Branch + " yet")}
+	}
+	all := strings.Split(strings.TrimRight(p.diff, "\n"), "\n")
+	p.diffTop = min(max(p.diffTop, 0), max(len(all)-h, 0))
+	var out []string
+	for _, l := range all[p.diffTop:min(p.diffTop+h, len(all))] {
+		l = strings.ReplaceAll(l, "\t", "    ")
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "):
+			out = append(out, styleBold.Render(l))
+		case strings.HasPrefix(l, "+"):
+			out = append(out, fg(colorOK).Render(l))
+		case strings.HasPrefix(l, "-"):
+			out = append(out, fg(colorDead).Render(l))
+		case strings.HasPrefix(l, "@@"):
+			out = append(out, fg(colorSelected).Render(l))
+		default:
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // lines renders the board for an inside of w×h cells: the list on the
@@ -324,6 +397,19 @@ func (p *taskPanel) detail(w int) []string {
 	}
 	if t.Description != "" {
 		out = append(out, wrapPlain(t.Description, w)...)
+	}
+	if p.revFor == t.ID && t.Branch != "" {
+		out = append(out, styleHeader.Render("changes")+styleDim.Render(" (d: diff)"))
+		switch {
+		case p.revErr != nil:
+			out = append(out, styleError.Render("cannot read the diff: "+p.revErr.Error()))
+		case strings.TrimSpace(p.stat) == "":
+			out = append(out, styleDim.Render("none yet"))
+		default:
+			for _, l := range strings.Split(strings.TrimRight(p.stat, "\n"), "\n") {
+				out = append(out, strings.TrimLeft(l, " "))
+			}
+		}
 	}
 	out = append(out, styleHeader.Render("history"))
 	switch {

@@ -62,6 +62,14 @@ type Merger interface {
 	Merge(ctx context.Context, id string) (bus.Task, error)
 }
 
+// Reviewer shows what a task changed: the diff stat and the diff of its
+// branch against its base (git diff --stat base...branch and git diff
+// base...branch). It is optional: without it the task board shows the
+// history only.
+type Reviewer interface {
+	Review(ctx context.Context, id string) (stat, diff string, err error)
+}
+
 // Swarm is a Backend that also streams its events; *supervisor.Supervisor
 // is one.
 type Swarm interface {

@@ -152,6 +152,10 @@ func (m *Model) panelBox(r rect) []string {
 		title := "inbox of " + m.inbox.agent
 		return box(r.w, r.h, f, title, "↑↓ scroll · i close", m.inbox.scroll.window(m.inbox.lines(iw), ih))
 	case panelTasks:
+		if m.tasks.showDiff {
+			t, _ := m.tasks.selectedTask()
+			return box(r.w, r.h, f, "diff of "+t.ID+": "+t.Base+"..."+t.Branch, "↑↓ scroll · d back", m.tasks.diffLines(ih))
+		}
 		n := fmt.Sprintf("%d tasks", len(m.tasks.tasks))
 		return box(r.w, r.h, f, "task board", n+" · ↑↓ select · t close", m.tasks.lines(iw, ih))
 	case panelLog:
@@ -209,7 +213,7 @@ func (m *Model) helpLine() string {
 	default:
 		bs = []key.Binding{k.Attach, k.Next, k.Zoom, k.Scroll}
 		if m.panel == panelTasks {
-			bs = append(bs, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Tasks)
+			bs = append(bs, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Diff, k.Tasks)
 		} else {
 			bs = append(bs, k.Inbox, k.Tasks, k.Log)
 			if m.hasGame {

@@ -7,11 +7,14 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,6 +26,9 @@ import (
 	"github.com/alecthomas/kong"
 
 	"swarm/bus"
+	"swarm/games"
+	"swarm/parser"
+	"swarm/supervisor"
 )
 
 // version is overridden at build time with -ldflags "-X main.version=…".
@@ -90,6 +96,9 @@ func (g *Globals) open(create bool) (*bus.Bus, error) {
 type CLI struct {
 	Globals
 
+	Up        upCmd        `cmd:"" default:"withargs" help:"Start the agents of swarm.toml (the default command)."`
+	Init      initCmd      `cmd:"" help:"Write a commented starter swarm.toml."`
+	Demo      demoCmd      `cmd:"" help:"Run a demo swarm."`
 	Send      sendCmd      `cmd:"" help:"Send a message; prints its id."`
 	Inbox     inboxCmd     `cmd:"" help:"Show messages to and from an agent, with delivery state."`
 	Log       logCmd       `cmd:"" help:"Show all traffic on the bus in order."`
@@ -97,6 +106,8 @@ type CLI struct {
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
 	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`
+	Parse     parseCmd     `cmd:"" help:"Extract relay commands from raw terminal output; prints them as JSON lines."`
+	Agent     agentCmd     `cmd:"" help:"Run a built-in agent (what the demo runs in each pane)."`
 	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
 
@@ -728,6 +739,234 @@ func (c *exportCmd) Run(g *Globals) error {
 }
 
 // ---- entry point ----
+
+// ---- running a swarm ----
+
+type upCmd struct {
+	Config   string `short:"c" help:"Config file." default:"swarm.toml" placeholder:"FILE"`
+	Headless bool   `help:"Run without the UI: print one line per event until SIGINT or SIGTERM."`
+	JSON     bool   `name:"json" help:"With --headless, print one JSON object per event."`
+}
+
+func (c *upCmd) Run(g *Globals) error {
+	cfg, err := supervisor.LoadConfig(c.Config)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no %s here: run `swarm init` to write a starter config, or pass --config FILE", c.Config)
+	}
+	if err != nil {
+		return err
+	}
+	if !c.Headless {
+		return usageError("the terminal UI is not available yet: run `swarm up --headless`")
+	}
+	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription) error {
+		return printEvents(g, sub, c.JSON)
+	})
+}
+
+// runSwarm opens the bus, starts a supervisor with opts and runs body,
+// which returns when the swarm should stop (or the process is
+// interrupted). Every agent is stopped before it returns; the supervisor
+// logs to swarm.log in the bus directory.
+func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Supervisor, *supervisor.Subscription) error) error {
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	logFile, err := os.OpenFile(filepath.Join(b.Dir(), "swarm.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	opts.Bus = b
+	opts.Log = slog.New(slog.NewTextHandler(logFile, nil))
+	sup, err := supervisor.New(opts)
+	if err != nil {
+		return err
+	}
+	sub := sup.Subscribe()
+	defer sub.Close()
+	if err := sup.Start(g.ctx); err != nil {
+		return err
+	}
+	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
+	bodyErr := body(sup, sub)
+	shutdownErr := sup.Shutdown(context.WithoutCancel(g.ctx))
+	opts.Log.Info("swarm stopped")
+	return errors.Join(bodyErr, shutdownErr)
+}
+
+// printEvents prints the swarm's events until the process is interrupted.
+func printEvents(g *Globals, sub *supervisor.Subscription, asJSON bool) error {
+	for {
+		select {
+		case <-g.ctx.Done():
+			return nil
+		case ev := <-sub.Events():
+			if err := printEvent(g.stdout, ev, asJSON); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {
+	if ev.Kind == supervisor.EventScreen {
+		return nil
+	}
+	if asJSON {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	_, err := fmt.Fprintln(w, supervisor.FormatEvent(ev))
+	return err
+}
+
+type initCmd struct {
+	Config string `short:"c" help:"Where to write the config." default:"swarm.toml" placeholder:"FILE"`
+}
+
+func (c *initCmd) Run(g *Globals) error {
+	if err := supervisor.WriteStarterConfig(c.Config); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "wrote %s: edit its agents, then run `swarm` to start them\n", c.Config)
+	return nil
+}
+
+// ---- the demo ----
+
+type demoCmd struct {
+	Tictactoe demoTicTacToeCmd `cmd:"" name:"tictactoe" help:"Two agent processes play a refereed game of tic-tac-toe."`
+}
+
+type demoTicTacToeCmd struct {
+	Headless    bool           `help:"Print the moves and the result instead of opening the UI."`
+	Pace        *time.Duration `help:"Space the moves at least this far apart (default 500ms with the UI, 0 headless)." placeholder:"DURATION"`
+	Seed        *int64         `help:"Seed for the players' choices; the same seed replays the same game (default: random)."`
+	X           string         `name:"x" help:"Command that plays X instead of the built-in player (run with sh -c and briefed with the rules)." placeholder:"CMD"`
+	O           string         `name:"o" help:"Command that plays O instead of the built-in player." placeholder:"CMD"`
+	MoveTimeout time.Duration  `default:"2m" help:"Give up when no move comes for this long (0: wait for ever)." placeholder:"DURATION"`
+}
+
+func (c *demoTicTacToeCmd) Run(g *Globals) error {
+	if !c.Headless {
+		return usageError("the terminal UI is not available yet: run `swarm demo tictactoe --headless`")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	seed := time.Now().UnixNano() % 1_000_000
+	if c.Seed != nil {
+		seed = *c.Seed
+	}
+	pace := time.Duration(0)
+	if c.Pace != nil {
+		pace = *c.Pace
+	}
+	if g.Dir == "" && os.Getenv("SWARM_DIR") == "" {
+		// A demo should not leave a bus in whatever directory it was run
+		// from: it gets a fresh one, named at the end.
+		if g.Dir, err = os.MkdirTemp("", "swarm-demo-"); err != nil {
+			return err
+		}
+	}
+	cwd, _ := os.Getwd()
+	cfg := supervisor.TicTacToeConfig(supervisor.DemoOptions{Seed: seed, XCmd: c.X, OCmd: c.O, Executable: exe, Dir: cwd})
+	opts := supervisor.Options{
+		Config: cfg, Referee: games.NewReferee(supervisor.DemoX, supervisor.DemoO),
+		X: supervisor.DemoX, O: supervisor.DemoO, Pace: pace,
+	}
+	fmt.Fprintf(g.stdout, "tic-tac-toe, seed %d\n  X: %s\n  O: %s\n", seed, cfg.Agents[0].Cmd, cfg.Agents[1].Cmd)
+	var result games.Result
+	err = g.runSwarm(opts, func(sup *supervisor.Supervisor, sub *supervisor.Subscription) error {
+		var err error
+		result, err = supervisor.WaitGame(g.ctx, sub, c.MoveTimeout, func(ev supervisor.Event) {
+			switch ev.Kind {
+			case supervisor.EventGame, supervisor.EventAgentStarted, supervisor.EventAgentExited, supervisor.EventNotice:
+				_ = printEvent(g.stdout, ev, false)
+			}
+		})
+		return err
+	})
+	if err == nil {
+		fmt.Fprintf(g.stdout, "result: %s\n", result)
+	}
+	fmt.Fprintf(g.stdout, "the game is on the bus: swarm log --dir %s\n", g.busDir())
+	if err == nil && result.Forfeit {
+		err = fmt.Errorf("no complete game: %s", result)
+	}
+	return err
+}
+
+type agentCmd struct {
+	Tictactoe agentTicTacToeCmd `cmd:"" name:"tictactoe" help:"A tic-tac-toe player that speaks through its terminal: it prints @relay:<opponent> move <cell> and reads the moves swarm types in."`
+}
+
+type agentTicTacToeCmd struct {
+	Mark     string `required:"" enum:"X,O" help:"The player's mark: X (moves first) or O."`
+	Opponent string `required:"" help:"The opponent's agent name." placeholder:"NAME"`
+	Strategy string `enum:"perfect,random" default:"perfect" help:"How it chooses: perfect (never loses) or random."`
+	Seed     int64  `default:"1" help:"Seed for its choices; the same seed plays the same game."`
+}
+
+func (c *agentTicTacToeCmd) Run(g *Globals) error {
+	mark, err := games.ParseMark(c.Mark)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	strategy, err := games.ParseStrategy(c.Strategy)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	return games.RunPlayer(g.ctx, g.stdin, g.stdout, games.PlayerOptions{Mark: mark, Opponent: c.Opponent, Strategy: strategy, Seed: c.Seed})
+}
+
+// ---- debugging an agent's output ----
+
+type parseCmd struct {
+	File string `arg:"" optional:"" help:"Raw terminal output (e.g. a 'script -q' recording); stdin when absent or -." type:"existingfile"`
+	Cols int    `default:"80" help:"Terminal width the output was written for."`
+	Rows int    `default:"24" help:"Terminal height the output was written for."`
+}
+
+func (c *parseCmd) Run(g *Globals) error {
+	in := g.stdin
+	if c.File != "" && c.File != "-" {
+		f, err := os.Open(c.File)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("parse: read input: %w", err)
+	}
+	if c.Cols < 1 || c.Rows < 1 {
+		return usageError("--cols and --rows must be at least 1")
+	}
+	// Output captured from a terminal has CR LF line ends; a plain text file
+	// has bare LFs, which a terminal would not return to column 0.
+	opts := supervisor.ExtractOptions{Cols: c.Cols, Rows: c.Rows, NewlineMode: !bytes.Contains(data, []byte("\r"))}
+	w := bufio.NewWriter(g.stdout)
+	var werr error
+	err = supervisor.Extract(bytes.NewReader(data), opts, func(ev parser.Event) {
+		b, err := json.Marshal(ev)
+		if err == nil {
+			_, err = fmt.Fprintf(w, "%s\n", b)
+		}
+		werr = errors.Join(werr, err)
+	})
+	return errors.Join(err, werr, w.Flush())
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -287,8 +287,13 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.mu.Lock()
 	rows, cols := a.rows, a.cols
 	a.mu.Unlock()
+	argv := a.cfg.Argv
+	if len(argv) > 0 && argv[0] == "swarm" {
+		// A config's "swarm" means this swarm, wherever it is installed.
+		argv = append([]string{a.s.opts.Executable}, argv[1:]...)
+	}
 	proc, err := spawner.Start(spawner.Options{
-		Argv: a.cfg.Argv, Dir: a.cfg.Dir, Env: a.env(),
+		Argv: argv, Dir: a.cfg.Dir, Env: a.env(),
 		Rows: rows, Cols: cols,
 		OnLine: func(l spawner.Line) {
 			select {

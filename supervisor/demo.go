@@ -53,16 +53,25 @@ var ErrGameAborted = errors.New("game aborted")
 
 // WaitGame follows a demo's events until the game has a result and both
 // players have been told, calling show for every event on the way. It
-// fails when a player ends (or gives up) before the result, or ctx ends.
-func WaitGame(ctx context.Context, sub *Subscription, show func(Event)) (games.Result, error) {
+// fails when a player ends (or gives up) before the result, when no move
+// comes for moveTimeout (0: wait for ever), or when ctx ends.
+func WaitGame(ctx context.Context, sub *Subscription, moveTimeout time.Duration, show func(Event)) (games.Result, error) {
 	var result games.Result
 	over := false
 	told := map[string]bool{}
 	var grace <-chan time.Time
+	var stalled <-chan time.Time
+	idle := time.NewTimer(moveTimeout)
+	defer idle.Stop()
+	if moveTimeout > 0 {
+		stalled = idle.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return result, fmt.Errorf("%w: %w", ErrGameAborted, context.Cause(ctx))
+		case <-stalled:
+			return result, fmt.Errorf("%w: no move for %s", ErrGameAborted, moveTimeout)
 		case <-grace:
 			return result, nil // a custom player may never acknowledge; the result stands
 		case ev, ok := <-sub.Events():
@@ -74,6 +83,9 @@ func WaitGame(ctx context.Context, sub *Subscription, show func(Event)) (games.R
 			}
 			switch ev.Kind {
 			case EventGame:
+				if moveTimeout > 0 {
+					idle.Reset(moveTimeout)
+				}
 				if ev.Game.Result.Over && !over {
 					over, result = true, ev.Game.Result
 					grace = time.After(5 * time.Second)

@@ -365,7 +365,7 @@ func playDemo(t *testing.T, opts DemoOptions) (*harness, games.Result, error) {
 	// A second subscription: the harness's own collects events too.
 	sub := h.sup.Subscribe()
 	defer sub.Close()
-	res, err := WaitGame(ctx, sub, nil)
+	res, err := WaitGame(ctx, sub, 0, nil)
 	return h, res, err
 }
 
@@ -429,7 +429,7 @@ func TestCheatingPlayerIsRefusedAndForfeits(t *testing.T) {
 	defer cancel()
 	sub := h.sup.Subscribe()
 	defer sub.Close()
-	res, err := WaitGame(ctx, sub, nil)
+	res, err := WaitGame(ctx, sub, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,276 @@
+package main
+
+// Tests of the commands that run agents: swarm up, swarm demo, swarm init,
+// swarm parse. They run the swarm binary TestMain built, with real
+// programs in real PTYs.
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"swarm/bus"
+)
+
+// waitUntil polls cond until it holds, failing the test after a minute.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// background is a swarm process whose stdout is collected line by line.
+type background struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  []string
+	done chan struct{}
+}
+
+func (e *env) start(args ...string) *background {
+	e.t.Helper()
+	cmd := e.command(args...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	bg := &background{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		defer close(bg.done)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			bg.mu.Lock()
+			bg.out = append(bg.out, sc.Text())
+			bg.mu.Unlock()
+		}
+	}()
+	e.t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-bg.done
+		_ = cmd.Wait()
+	})
+	return bg
+}
+
+func (bg *background) has(s string) bool {
+	bg.mu.Lock()
+	defer bg.mu.Unlock()
+	for _, l := range bg.out {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// stop sends sig and returns the exit status.
+func (bg *background) stop(t *testing.T, sig syscall.Signal) int {
+	t.Helper()
+	if err := bg.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	<-bg.done
+	err := bg.cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// gone reports whether no process with pid exists any more (zombies of
+// other parents count as gone: they run nothing).
+func gone(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	return len(fields) > 0 && fields[0] == "Z"
+}
+
+func TestDemoHeadlessPlaysAWholeGame(t *testing.T) {
+	e := newEnv(t)
+	out := e.ok("demo", "tictactoe", "--headless", "--seed", "3")
+	for _, want := range []string{"game: X plays", "game: O plays", "game over:", "result: ", "---+---+---"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	// The same seed plays the same game; the game is on the bus.
+	again := newEnv(t)
+	if moves(again.ok("demo", "tictactoe", "--headless", "--seed", "3")) != moves(out) {
+		t.Errorf("seed 3 played two different games")
+	}
+	log := e.ok("log", "--json")
+	if !strings.Contains(log, `"kind":"game_result"`) || !strings.Contains(log, `"kind":"game_move"`) {
+		t.Errorf("the game is not on the bus:\n%s", log)
+	}
+}
+
+func moves(out string) string {
+	var ms []string
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, "game: "); i >= 0 {
+			ms = append(ms, l[i:])
+		}
+	}
+	return strings.Join(ms, "\n")
+}
+
+func TestDemoWithACheatingPlayerFails(t *testing.T) {
+	e := newEnv(t)
+	_, errOut, code := e.run("demo", "tictactoe", "--headless", "--x", "echo '@relay:O move 12'; echo '@relay:O move 0'; echo '@relay:O move ten'; exec cat")
+	if code != 1 || !strings.Contains(errOut, "forfeit") {
+		t.Fatalf("exit %d, stderr %q; want 1 and a forfeit", code, errOut)
+	}
+}
+
+func TestInitWritesAStarterThatUpRuns(t *testing.T) {
+	e := newEnv(t)
+	e.ok("init")
+	e.fails(1, []string{"init"}, "swarm.toml")
+	bg := e.start("up", "--headless")
+	waitUntil(t, "both starter agents started", func() bool { return bg.has("X started") && bg.has("O started") })
+	if code := bg.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("swarm up exited %d after SIGTERM, want 0", code)
+	}
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	agents, err := b.Agents(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range agents {
+		if a.State != "stopped" {
+			t.Errorf("agent %s is %q after swarm stopped", a.Name, a.State)
+		}
+		if a.Pid != 0 && !gone(a.Pid) {
+			t.Errorf("agent %s (pid %d) still runs", a.Name, a.Pid)
+		}
+	}
+}
+
+func TestUpExplainsAMissingOrBrokenConfig(t *testing.T) {
+	e := newEnv(t)
+	e.fails(1, []string{"up", "--headless"}, "swarm init")
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte("[[agent]]\nname = \"a\"\ncmdd = \"sh\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.fails(1, []string{"up", "--headless"}, "swarm.toml:3", "cmdd")
+}
+
+func TestSigkilledSwarmDeliversEverythingWhenStartedAgain(t *testing.T) {
+	e := newEnv(t)
+	// a sends 300 messages to b, once (a marker file stops a restarted a
+	// from sending again). b logs every line typed into it; in the first
+	// run it also prints a tick every 50 ms, so it is never quiet for its
+	// 100 ms and messages pile up for it. The second run has no ticks.
+	config := `
+[[agent]]
+name = "a"
+cmd = "[ -e a.sent ] && exec cat >/dev/null; touch a.sent; i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo \"@relay:b m$i\"; sleep 0.005; done; exec cat >/dev/null"
+quiet = "0s"
+
+[[agent]]
+name = "b"
+cmd = "[ -e second ] || while :; do echo tick; sleep 0.05; done & while IFS= read -r line; do echo \"$line\" >> b.log; done"
+quiet = "100ms"
+`
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	published := func() []bus.Message {
+		b, err := bus.Open(bus.Options{Dir: e.dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		msgs, err := b.Messages(context.Background(), 0, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []bus.Message
+		for _, m := range msgs {
+			if m.From == "a" && m.To == "b" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	first := e.start("up", "--headless")
+	waitUntil(t, "messages queued for b", func() bool { return len(published()) >= 30 })
+	first.stop(t, syscall.SIGKILL)
+	before := published()
+	if len(before) >= 300 {
+		t.Fatalf("all messages were sent before the kill; the test needs the kill mid-stream")
+	}
+
+	if err := os.WriteFile(filepath.Join(e.cwd, "second"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second := e.start("up", "--headless")
+	waitUntil(t, "every message published before the kill reaches b", func() bool {
+		b, _ := os.ReadFile(filepath.Join(e.cwd, "b.log"))
+		got := map[string]bool{}
+		for _, l := range strings.Split(string(b), "\n") {
+			if _, body, ok := strings.Cut(l, "] "); ok {
+				got[body] = true
+			}
+		}
+		for _, m := range before {
+			if !got[m.Body] {
+				return false
+			}
+		}
+		return true
+	})
+	waitUntil(t, "second swarm running", func() bool { return second.has("b started") })
+	if code := second.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("second swarm exited %d after SIGTERM, want 0", code)
+	}
+}
+
+func TestParsePrintsCommandsAsJSONLines(t *testing.T) {
+	e := newEnv(t)
+	raw, err := filepath.Abs("testdata/transcripts/twice.raw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/transcripts/twice.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ok("parse", raw); got != string(want) {
+		t.Errorf("swarm parse twice.raw:\n%s\nwant:\n%s", got, want)
+	}
+	// A plain text file on stdin: bare line feeds still end lines.
+	e.stdin = "hello\n@relay:bob one\n[[RELAY]]\n{\"to\":\"carol\",\"body\":\"two\"}\n[[/RELAY]]\n[[RELAY]]\n{oops}\n[[/RELAY]]\n"
+	objs := jsonLines(t, e.ok("parse"))
+	if len(objs) != 3 || objs[0]["to"] != "bob" || objs[1]["to"] != "carol" || objs[2]["error"] == nil {
+		t.Errorf("parse of plain text: %v", objs)
+	}
+	e.fails(2, []string{"parse", filepath.Join(e.cwd, "no-such-file")}, "no-such-file")
+}

@@ -29,6 +29,7 @@ import (
 	"swarm/games"
 	"swarm/parser"
 	"swarm/supervisor"
+	"swarm/tui"
 )
 
 // version is overridden at build time with -ldflags "-X main.version=…".
@@ -756,19 +757,48 @@ func (c *upCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if !c.Headless {
-		return usageError("the terminal UI is not available yet: run `swarm up --headless`")
+	if c.Headless {
+		return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, _ *slog.Logger) error {
+			return printEvents(g, sub, c.JSON)
+		})
 	}
-	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription) error {
-		return printEvents(g, sub, c.JSON)
+	if c.JSON {
+		return usageError("--json goes with --headless")
+	}
+	if err := g.needTerminal("swarm up --headless"); err != nil {
+		return err
+	}
+	dir, err := filepath.Abs(filepath.Dir(c.Config))
+	if err != nil {
+		return err
+	}
+	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
+		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub})
 	})
+}
+
+// needTerminal refuses to open the terminal UI when stdin or stdout is
+// not a terminal (a pipe, a file, CI), naming the headless alternative.
+func (g *Globals) needTerminal(alternative string) error {
+	for _, f := range []any{g.stdin, g.stdout} {
+		file, ok := f.(*os.File)
+		if !ok {
+			return usageError("the terminal UI needs a terminal: run `%s`", alternative)
+		}
+		st, err := file.Stat()
+		if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+			return usageError("the terminal UI needs a terminal: run `%s`", alternative)
+		}
+	}
+	return nil
 }
 
 // runSwarm opens the bus, starts a supervisor with opts and runs body,
 // which returns when the swarm should stop (or the process is
 // interrupted). Every agent is stopped before it returns; the supervisor
-// logs to swarm.log in the bus directory.
-func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Supervisor, *supervisor.Subscription) error) error {
+// (and body, with the logger it is given) logs to swarm.log in the bus
+// directory.
+func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Supervisor, *supervisor.Subscription, *slog.Logger) error) error {
 	b, err := g.open(true)
 	if err != nil {
 		return err
@@ -791,7 +821,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 		return err
 	}
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
-	bodyErr := body(sup, sub)
+	bodyErr := body(sup, sub, opts.Log)
 	shutdownErr := sup.Shutdown(context.WithoutCancel(g.ctx))
 	opts.Log.Info("swarm stopped")
 	return errors.Join(bodyErr, shutdownErr)
@@ -856,7 +886,9 @@ type demoTicTacToeCmd struct {
 
 func (c *demoTicTacToeCmd) Run(g *Globals) error {
 	if !c.Headless {
-		return usageError("the terminal UI is not available yet: run `swarm demo tictactoe --headless`")
+		if err := g.needTerminal("swarm demo tictactoe --headless"); err != nil {
+			return err
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -867,6 +899,9 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		seed = *c.Seed
 	}
 	pace := time.Duration(0)
+	if !c.Headless {
+		pace = 500 * time.Millisecond // slow enough for a person to follow
+	}
 	if c.Pace != nil {
 		pace = *c.Pace
 	}
@@ -884,8 +919,11 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		X: supervisor.DemoX, O: supervisor.DemoO, Pace: pace,
 	}
 	fmt.Fprintf(g.stdout, "tic-tac-toe, seed %d\n  X: %s\n  O: %s\n", seed, cfg.Agents[0].Cmd, cfg.Agents[1].Cmd)
+	if !c.Headless {
+		return c.runUI(g, opts, seed)
+	}
 	var result games.Result
-	err = g.runSwarm(opts, func(sup *supervisor.Supervisor, sub *supervisor.Subscription) error {
+	err = g.runSwarm(opts, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, _ *slog.Logger) error {
 		var err error
 		result, err = supervisor.WaitGame(g.ctx, sub, c.MoveTimeout, func(ev supervisor.Event) {
 			switch ev.Kind {
@@ -902,6 +940,28 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 	if err == nil && result.Forfeit {
 		err = fmt.Errorf("no complete game: %s", result)
 	}
+	return err
+}
+
+// runUI plays the demo in the terminal UI until the person quits, then
+// prints the result.
+func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64) error {
+	var game supervisor.GameState
+	err := g.runSwarm(opts, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
+		cwd, _ := os.Getwd()
+		err := tui.Run(g.ctx, sup, tui.Options{
+			Title: fmt.Sprintf("tic-tac-toe · seed %d", seed), Game: true, Pace: opts.Pace,
+			Dir: cwd, Log: log, Subscription: sub,
+		})
+		game, _ = sup.Game()
+		return err
+	})
+	if game.Result.Over {
+		fmt.Fprintf(g.stdout, "result: %s\n", game.Result)
+	} else {
+		fmt.Fprintln(g.stdout, "the game was left unfinished")
+	}
+	fmt.Fprintf(g.stdout, "the game is on the bus: swarm log --dir %s\n", g.busDir())
 	return err
 }
 

@@ -1,0 +1,613 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+)
+
+// tuiTerm is swarm's terminal UI running in a PTY, seen as a person sees
+// it: everything swarm writes goes through a VT emulator, whose answers
+// to terminal queries go back to swarm.
+type tuiTerm struct {
+	t    testing.TB
+	cmd  *exec.Cmd
+	ptmx *os.File
+	rows int
+	cols int
+
+	mu      sync.Mutex
+	emu     *vt.Emulator
+	changed chan struct{} // signalled after each write to the emulator
+
+	wg     sync.WaitGroup // reader and reply copier
+	exited chan struct{}  // closed when swarm has exited
+	err    error          // swarm's exit, valid after exited
+	closed bool
+}
+
+// startTUI runs swarm with args in dir, in a PTY of rows×cols.
+func startTUI(t testing.TB, dir string, rows, cols int, args ...string) *tuiTerm {
+	t.Helper()
+	cmd := exec.Command(swarmBin, args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SWARM_") && !strings.HasPrefix(kv, "TERM=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
+	if err != nil {
+		t.Fatalf("start swarm in a pty: %v", err)
+	}
+	term := &tuiTerm{
+		t: t, cmd: cmd, ptmx: ptmx, rows: rows, cols: cols,
+		emu:     vt.NewEmulator(cols, rows),
+		changed: make(chan struct{}, 1),
+		exited:  make(chan struct{}),
+	}
+	term.wg.Add(2)
+	go func() { // swarm's output → the emulator
+		defer term.wg.Done()
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := ptmx.Read(buf)
+			if n > 0 {
+				term.mu.Lock()
+				_, _ = term.emu.Write(buf[:n])
+				term.mu.Unlock()
+				select {
+				case term.changed <- struct{}{}:
+				default:
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	go func() { // the emulator's replies → swarm
+		defer term.wg.Done()
+		_, _ = io.Copy(ptmx, term.emu)
+	}()
+	go func() {
+		term.err = cmd.Wait()
+		close(term.exited)
+	}()
+	t.Cleanup(term.close)
+	return term
+}
+
+// close kills swarm if it still runs (a failed test) and ends the
+// goroutines: the PTY is closed first, so nothing writes to the emulator
+// any more, then the emulator's reply pipe.
+func (term *tuiTerm) close() {
+	if term.closed {
+		return
+	}
+	term.closed = true
+	select {
+	case <-term.exited:
+	default:
+		_ = syscall.Kill(-term.cmd.Process.Pid, syscall.SIGKILL)
+		<-term.exited
+	}
+	_ = term.ptmx.Close()
+	if c, ok := term.emu.InputPipe().(io.Closer); ok {
+		_ = c.Close()
+	}
+	term.wg.Wait()
+}
+
+// screen returns the visible rows.
+func (term *tuiTerm) screen() []string {
+	term.mu.Lock()
+	defer term.mu.Unlock()
+	lines := make([]string, term.rows)
+	var sb strings.Builder
+	for y := range term.rows {
+		sb.Reset()
+		for x := 0; x < term.cols; x++ {
+			c := term.emu.CellAt(x, y)
+			if c == nil {
+				break
+			}
+			if c.Width == 0 && c.Content == "" {
+				continue // the second half of a wide character
+			}
+			if c.Content == "" {
+				sb.WriteByte(' ')
+			} else {
+				sb.WriteString(c.Content)
+			}
+		}
+		lines[y] = strings.TrimRight(sb.String(), " ")
+	}
+	return lines
+}
+
+func (term *tuiTerm) text() string { return strings.Join(term.screen(), "\n") }
+
+// waitFor polls the screen until cond holds, failing after timeout.
+func (term *tuiTerm) waitFor(what string, timeout time.Duration, cond func(screen string) bool) {
+	term.t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s := term.text()
+		if cond(s) {
+			return
+		}
+		select {
+		case <-term.changed:
+		case <-term.exited:
+			if s := term.text(); cond(s) {
+				return
+			}
+			term.t.Fatalf("swarm exited (%v) while waiting for %s; screen:\n%s", term.err, what, term.text())
+		case <-deadline.C:
+			term.t.Fatalf("timed out after %s waiting for %s; screen:\n%s", timeout, what, term.text())
+		}
+	}
+}
+
+// waitText waits until every one of texts shows.
+func (term *tuiTerm) waitText(timeout time.Duration, texts ...string) {
+	term.t.Helper()
+	term.waitFor(fmt.Sprintf("%q", texts), timeout, func(s string) bool {
+		for _, x := range texts {
+			if !strings.Contains(s, x) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// press types bytes as the keyboard would send them.
+func (term *tuiTerm) press(s string) {
+	term.t.Helper()
+	if _, err := term.ptmx.Write([]byte(s)); err != nil {
+		term.t.Fatalf("type %q: %v", s, err)
+	}
+}
+
+// waitExit waits for swarm to exit and returns its exit status.
+func (term *tuiTerm) waitExit(timeout time.Duration) error {
+	term.t.Helper()
+	select {
+	case <-term.exited:
+		return term.err
+	case <-time.After(timeout):
+		term.t.Fatalf("swarm did not exit within %s; screen:\n%s", timeout, term.text())
+		return nil
+	}
+}
+
+// quit presses q, confirms if swarm asks, and waits for it to exit.
+func (term *tuiTerm) quit(timeout time.Duration) error {
+	term.t.Helper()
+	term.press("q")
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	confirmed := false
+	for {
+		if !confirmed && strings.Contains(term.text(), "Quit swarm?") {
+			term.press("y")
+			confirmed = true
+		}
+		select {
+		case <-term.exited:
+			return term.err
+		case <-term.changed:
+		case <-deadline.C:
+			term.t.Fatalf("swarm did not quit within %s; screen:\n%s", timeout, term.text())
+		}
+	}
+}
+
+// Keys as a terminal sends them.
+const (
+	keyEnter  = "\r"
+	keyEsc    = "\x1b"
+	keyDetach = "\x1d" // ctrl+]
+)
+
+// descendants returns the processes below pid (children, grandchildren…).
+func descendants(pid int) []int {
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pp, ok := procField(p, 4); ok {
+			parent[p], _ = strconv.Atoi(pp)
+		}
+	}
+	var out []int
+	frontier := []int{pid}
+	for len(frontier) > 0 {
+		cur := frontier[0]
+		frontier = frontier[1:]
+		for c, p := range parent {
+			if p == cur {
+				out = append(out, c)
+				frontier = append(frontier, c)
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// procField returns field n (1-based, as in proc(5)) of /proc/pid/stat.
+func procField(pid, n int) (string, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", false
+	}
+	// The command name (field 2) is in parentheses and may hold spaces.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return "", false
+	}
+	fields := strings.Fields(string(b[i+1:]))
+	if n < 3 || n-3 >= len(fields) {
+		return "", false
+	}
+	return fields[n-3], true
+}
+
+// requireGone waits until none of pids exists (a zombie counts as gone
+// once it is reaped, so it is waited for too).
+func requireGone(t testing.TB, pids []int, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		var alive []string
+		for _, p := range pids {
+			if st, ok := procField(p, 3); ok {
+				alive = append(alive, fmt.Sprintf("%d(%s)", p, st))
+			}
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes left behind after swarm exited: %s", strings.Join(alive, " "))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// agentProcs waits until swarm has started n agent processes and returns
+// every process below it.
+func (term *tuiTerm) agentProcs(n int, timeout time.Duration) []int {
+	term.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		var kids []int
+		for _, p := range descendants(term.cmd.Process.Pid) {
+			kids = append(kids, p)
+		}
+		direct := 0
+		for _, p := range kids {
+			if pp, ok := procField(p, 4); ok && pp == strconv.Itoa(term.cmd.Process.Pid) {
+				direct++
+			}
+		}
+		if direct >= n {
+			return kids
+		}
+		if time.Now().After(deadline) {
+			term.t.Fatalf("swarm started %d agent processes, want %d", direct, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestTUIDemoTicTacToe plays the demo in the terminal UI as a person
+// would watch it: two players, the board, a result; ? shows the keys, q
+// asks before stopping running agents, and nothing is left running.
+func TestTUIDemoTicTacToe(t *testing.T) {
+	dir := t.TempDir()
+	// The bus goes in the test's directory (by default the demo makes a
+	// fresh one under $TMPDIR and keeps it).
+	term := startTUI(t, dir, 48, 160, "demo", "tictactoe", "--dir", filepath.Join(dir, ".swarm"))
+
+	// Both players' panes and the board.
+	term.waitText(30*time.Second, "X · running", "O · running", "tic-tac-toe", "---+---+---", "X: X   O: O")
+	procs := term.agentProcs(2, 10*time.Second)
+
+	// q while the players run asks first; n keeps the game going.
+	term.press("q")
+	term.waitText(10*time.Second, "Quit swarm? 2 running agents will be stopped.")
+	term.press("n")
+	term.waitFor("the quit dialog to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "Quit swarm?") })
+
+	// The game reaches a result on the board.
+	// The result line of the board box, at the left edge (a player's
+	// pane may say "draw" too).
+	result := regexp.MustCompile(`(?m)^│game over +│.*\n│ (draw|[XO] wins \(\d-\d-\d\)|[XO] wins by forfeit) `)
+	term.waitFor("a result on the board", 60*time.Second, func(s string) bool { return result.MatchString(s) })
+	t.Logf("result: %s", result.FindStringSubmatch(term.text())[1])
+	// The moves travelled as relay messages through the players' terminals.
+	requireContainsScreen(t, term.text(), "@relay:O move", "@relay:X move")
+
+	// ? shows every key; esc closes it.
+	term.press("?")
+	term.waitText(10*time.Second, "esc closes", "ctrl+]", "detach", "zoom pane", "task board", "message log", "quit")
+	term.press(keyEsc)
+	term.waitFor("the key list to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "esc closes") })
+
+	// q leaves: at once when the players have finished, else after y.
+	if err := term.quit(30 * time.Second); err != nil {
+		t.Fatalf("swarm demo exited with %v", err)
+	}
+	requireGone(t, append(procs, term.cmd.Process.Pid), 10*time.Second)
+	if err := syscall.Kill(-term.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("swarm's process group still has members: %v", err)
+	}
+}
+
+func requireContainsScreen(t *testing.T, screen string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(screen, w) {
+			t.Fatalf("screen does not show %q:\n%s", w, screen)
+		}
+	}
+}
+
+// TestTUIAttachShell attaches to a shell agent, runs a command in it,
+// detaches, and checks that the next key is the UI's again.
+func TestTUIAttachShell(t *testing.T) {
+	dir := t.TempDir()
+	cfg := "[[agent]]\nname = \"shell\"\ncmd = \"PS1='$ ' exec sh\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "swarm.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startTUI(t, dir, 30, 100, "up")
+	term.waitText(30*time.Second, "shell · running")
+	procs := term.agentProcs(1, 10*time.Second)
+	// The prompt shows in the pane once sh runs at the pane's size.
+	term.waitFor("the prompt", 30*time.Second, func(s string) bool { return regexp.MustCompile(`(?m)[│┃]\$ +[│┃]`).MatchString(s) })
+
+	term.press(keyEnter)
+	term.waitText(10*time.Second, "ATTACHED shell", "ctrl+] detach")
+	term.press("echo hi")
+	term.press(keyEnter)
+	hiRow := regexp.MustCompile(`(?m)┃hi +┃`)
+	term.waitFor("hi in the attached pane", 10*time.Second, func(s string) bool { return hiRow.MatchString(s) })
+
+	term.press(keyDetach)
+	term.waitFor("detaching", 10*time.Second, func(s string) bool {
+		return !strings.Contains(s, "ATTACHED shell") && strings.Contains(s, "detached from shell")
+	})
+	// The next key goes to the UI: ? opens the key list, and the shell
+	// does not get it.
+	term.press("?")
+	term.waitText(10*time.Second, "esc closes")
+	term.press(keyEsc)
+	term.waitFor("the key list to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "esc closes") })
+	if regexp.MustCompile(`(?m)[│┃]\$ \?`).MatchString(term.text()) {
+		t.Fatalf("the shell got the ? meant for the UI:\n%s", term.text())
+	}
+
+	// q asks while the shell runs; y stops it and leaves.
+	term.press("q")
+	term.waitText(10*time.Second, "Quit swarm? 1 running agent will be stopped.")
+	term.press("y")
+	if err := term.waitExit(30 * time.Second); err != nil {
+		t.Fatalf("swarm up exited with %v", err)
+	}
+	requireGone(t, append(procs, term.cmd.Process.Pid), 10*time.Second)
+}
+
+// TestTUINeedsATerminal: without a terminal the UI is refused with the
+// headless command to use instead.
+func TestTUINeedsATerminal(t *testing.T) {
+	e := newEnv(t)
+	cfg := "[[agent]]\nname = \"shell\"\ncmd = \"sh\"\n"
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.fails(2, []string{"up"}, "the terminal UI needs a terminal", "swarm up --headless")
+	e.fails(2, []string{"up", "--json"}, "--json goes with --headless")
+	e.fails(2, []string{"demo", "tictactoe"}, "the terminal UI needs a terminal", "swarm demo tictactoe --headless")
+}
+
+// ---- load figures (BENCHMARKS.md) ----
+
+// procCPU returns the CPU time (user+system) a process has used.
+func procCPU(t testing.TB, pid int) time.Duration {
+	t.Helper()
+	u, ok1 := procField(pid, 14)
+	s, ok2 := procField(pid, 15)
+	if !ok1 || !ok2 {
+		t.Fatalf("read /proc/%d/stat", pid)
+	}
+	ut, _ := strconv.Atoi(u)
+	st, _ := strconv.Atoi(s)
+	// Clock ticks are 1/100 s on Linux (sysconf(_SC_CLK_TCK)).
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// procRSS returns a process's resident set and its peak, in MiB.
+func procRSS(t testing.TB, pid int) (rss, peak float64) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb / 1024
+		case "VmHWM:":
+			peak = kb / 1024
+		}
+	}
+	return rss, peak
+}
+
+// writerScript writes about 1 MB/s of coloured, numbered build-log
+// lines: 10 kB every 10 ms, cut from a megabyte made up front so that the
+// writer itself costs little CPU.
+const writerScript = `import sys, time
+lines = []
+n = 0
+i = 0
+while n < 1 << 20:
+    l = "\x1b[3%dm%08d\x1b[0m build step %d: compiling package number %d of the project ... ok\n" % (i % 7 + 1, i, i, i * 7)
+    lines.append(l)
+    n += len(l)
+    i += 1
+data = "".join(lines).encode()
+out = sys.stdout.buffer
+pos = 0
+next = time.time()
+while True:
+    chunk = data[pos:pos + 10000]
+    pos = (pos + 10000) % (len(data) - 10000)
+    out.write(chunk)
+    out.flush()
+    next += 0.01
+    time.sleep(max(0, next - time.time()))
+`
+
+// loadConfig writes a swarm.toml with writers writing agents and the
+// probe shell.
+func loadConfig(t testing.TB, dir string, writers int, idle int) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "writer.py"), []byte(writerScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("[[agent]]\nname = \"probe\"\ncmd = \"PS1='$ ' exec sh\"\n")
+	for i := range writers {
+		fmt.Fprintf(&b, "\n[[agent]]\nname = \"w%d\"\ncmd = \"exec python3 writer.py\"\n", i+1)
+	}
+	for i := range idle {
+		fmt.Fprintf(&b, "\n[[agent]]\nname = \"idle%d\"\ncmd = \"PS1='$ ' exec sh\"\n", i+1)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "swarm.toml"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// keyLatencies attaches to the probe shell and types n keys, each after
+// the previous one showed, returning how long each took to show on the
+// screen.
+func keyLatencies(b *testing.B, term *tuiTerm, n int, gap time.Duration) []time.Duration {
+	term.press(keyEnter) // the probe is the first agent, selected
+	term.waitText(20*time.Second, "ATTACHED probe")
+	var lat []time.Duration
+	typed := 0
+	for i := range n {
+		if typed == 16 { // keep the line within the pane: erase it (ctrl+u)
+			term.press("\x15")
+			term.waitFor("the line to clear", 20*time.Second, func(s string) bool { return !strings.Contains(s, "$ x") })
+			typed = 0
+		}
+		want := "$ " + strings.Repeat("x", typed+1)
+		start := time.Now()
+		term.press("x")
+		term.waitFor(fmt.Sprintf("key %d", i), 20*time.Second, func(s string) bool {
+			return strings.Contains(s, want+" ") || strings.Contains(s, want+"┃")
+		})
+		lat = append(lat, time.Since(start))
+		typed++
+		time.Sleep(gap) // spread the keys over the measured period
+	}
+	term.press(keyDetach)
+	return lat
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(int(float64(len(s))*p), len(s)-1)]
+}
+
+// BenchmarkTUILoad: nine agents each write about 1 MB/s while a person
+// types into a tenth (a shell). Reports the time from a key press to its
+// echo on swarm's screen (p50, p95, max), swarm's CPU in cores over the
+// period and its memory. Run with:
+//
+//	go test -run '^$' -bench BenchmarkTUILoad -benchtime 1x .
+func BenchmarkTUILoad(b *testing.B) {
+	for range b.N {
+		dir := b.TempDir()
+		loadConfig(b, dir, 9, 0)
+		term := startTUI(b, dir, 48, 160, "up")
+		term.waitText(30*time.Second, "probe · running", "w9 · running")
+		term.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
+		pid := term.cmd.Process.Pid
+		cpu0, t0 := procCPU(b, pid), time.Now()
+		lat := keyLatencies(b, term, 60, 150*time.Millisecond)
+		if rest := 10*time.Second - time.Since(t0); rest > 0 {
+			time.Sleep(rest) // the period is at least 10 s of load
+		}
+		cores := (procCPU(b, pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+		rss, peak := procRSS(b, pid)
+		b.ReportMetric(float64(percentile(lat, 0.5).Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(percentile(lat, 0.95).Microseconds())/1000, "p95-ms")
+		b.ReportMetric(float64(slices.Max(lat).Microseconds())/1000, "max-ms")
+		b.ReportMetric(cores, "cpu-cores")
+		b.ReportMetric(rss, "rss-MiB")
+		b.ReportMetric(peak, "peak-rss-MiB")
+		if err := term.quit(60 * time.Second); err != nil {
+			b.Fatalf("swarm exited with %v", err)
+		}
+	}
+}
+
+// BenchmarkTUIIdle: four idle shells for 10 s. Reports swarm's CPU in
+// cores (0.02 = 2 % of one core). Run with:
+//
+//	go test -run '^$' -bench BenchmarkTUIIdle -benchtime 1x .
+func BenchmarkTUIIdle(b *testing.B) {
+	for range b.N {
+		dir := b.TempDir()
+		loadConfig(b, dir, 0, 3)
+		term := startTUI(b, dir, 48, 160, "up")
+		term.waitText(30*time.Second, "probe · running", "idle3 · running")
+		// Let start-up (first renders, resizes, prompts) settle.
+		time.Sleep(2 * time.Second)
+		pid := term.cmd.Process.Pid
+		cpu0, t0 := procCPU(b, pid), time.Now()
+		time.Sleep(10 * time.Second)
+		cores := (procCPU(b, pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+		rss, _ := procRSS(b, pid)
+		b.ReportMetric(cores, "cpu-cores")
+		b.ReportMetric(rss, "rss-MiB")
+		if err := term.quit(60 * time.Second); err != nil {
+			b.Fatalf("swarm exited with %v", err)
+		}
+	}
+}

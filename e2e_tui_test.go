@@ -548,43 +548,107 @@ func keyLatencies(b *testing.B, term *tuiTerm, n int, gap time.Duration) []time.
 	return lat
 }
 
+// headlessCPU runs the same swarm with `swarm up --headless` for the
+// period and returns its CPU in cores: the cost of the swarm without the
+// UI, to tell the UI's share from the runtime's.
+func headlessCPU(b *testing.B, dir string, period time.Duration) float64 {
+	b.Helper()
+	cmd := exec.Command(swarmBin, "up", "--headless")
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SWARM_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	// The event log says when the agents have started.
+	started := make(chan struct{})
+	go func() { // reads the log to its end, which comes when swarm exits
+		buf := make([]byte, 32<<10)
+		var seen bytes.Buffer
+		told := false
+		for {
+			n, err := out.Read(buf)
+			if !told {
+				seen.Write(buf[:n])
+				if bytes.Contains(seen.Bytes(), []byte(" started (pid ")) {
+					close(started)
+					told = true
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		b.Fatal("swarm up --headless did not start its agents")
+	}
+	time.Sleep(2 * time.Second) // start-up settles
+	cpu0, t0 := procCPU(b, cmd.Process.Pid), time.Now()
+	time.Sleep(period)
+	return (procCPU(b, cmd.Process.Pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+}
+
 func percentile(d []time.Duration, p float64) time.Duration {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[min(int(float64(len(s))*p), len(s)-1)]
 }
 
-// BenchmarkTUILoad: nine agents each write about 1 MB/s while a person
-// types into a tenth (a shell). Reports the time from a key press to its
-// echo on swarm's screen (p50, p95, max), swarm's CPU in cores over the
-// period and its memory. Run with:
+// BenchmarkTUILoad: agents each writing about 1 MB/s (9 — the goal's
+// case — and 3) while a person types into one more, a shell. Reports the
+// time from a key press to its echo on swarm's screen (p50, p95, max),
+// swarm's CPU in cores and its memory over the period, and the CPU of the
+// same swarm run headless (the runtime without the UI). Run with:
 //
 //	go test -run '^$' -bench BenchmarkTUILoad -benchtime 1x .
 func BenchmarkTUILoad(b *testing.B) {
-	for range b.N {
-		dir := b.TempDir()
-		loadConfig(b, dir, 9, 0)
-		term := startTUI(b, dir, 48, 160, "up")
-		term.waitText(30*time.Second, "probe · running", "w9 · running")
-		term.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
-		pid := term.cmd.Process.Pid
-		cpu0, t0 := procCPU(b, pid), time.Now()
-		lat := keyLatencies(b, term, 60, 150*time.Millisecond)
-		if rest := 10*time.Second - time.Since(t0); rest > 0 {
-			time.Sleep(rest) // the period is at least 10 s of load
-		}
-		cores := (procCPU(b, pid) - cpu0).Seconds() / time.Since(t0).Seconds()
-		rss, peak := procRSS(b, pid)
-		b.ReportMetric(float64(percentile(lat, 0.5).Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(percentile(lat, 0.95).Microseconds())/1000, "p95-ms")
-		b.ReportMetric(float64(slices.Max(lat).Microseconds())/1000, "max-ms")
-		b.ReportMetric(cores, "cpu-cores")
-		b.ReportMetric(rss, "rss-MiB")
-		b.ReportMetric(peak, "peak-rss-MiB")
-		if err := term.quit(60 * time.Second); err != nil {
-			b.Fatalf("swarm exited with %v", err)
-		}
+	for _, writers := range []int{9, 3} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			for range b.N {
+				benchLoad(b, writers)
+			}
+		})
 	}
+}
+
+func benchLoad(b *testing.B, writers int) {
+	dir := b.TempDir()
+	loadConfig(b, dir, writers, 0)
+	term := startTUI(b, dir, 48, 160, "up")
+	term.waitText(30*time.Second, "probe · running", fmt.Sprintf("w%d · running", writers))
+	term.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
+	pid := term.cmd.Process.Pid
+	cpu0, t0 := procCPU(b, pid), time.Now()
+	lat := keyLatencies(b, term, 60, 150*time.Millisecond)
+	if rest := 10*time.Second - time.Since(t0); rest > 0 {
+		time.Sleep(rest) // the period is at least 10 s of load
+	}
+	cores := (procCPU(b, pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+	rss, peak := procRSS(b, pid)
+	b.ReportMetric(float64(percentile(lat, 0.5).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(lat, 0.95).Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(slices.Max(lat).Microseconds())/1000, "max-ms")
+	b.ReportMetric(cores, "cpu-cores")
+	b.ReportMetric(rss, "rss-MiB")
+	b.ReportMetric(peak, "peak-rss-MiB")
+	if err := term.quit(60 * time.Second); err != nil {
+		b.Fatalf("swarm exited with %v", err)
+	}
+	b.ReportMetric(headlessCPU(b, dir, 10*time.Second), "headless-cpu-cores")
 }
 
 // BenchmarkTUIIdle: four idle shells for 10 s. Reports swarm's CPU in
@@ -609,5 +673,6 @@ func BenchmarkTUIIdle(b *testing.B) {
 		if err := term.quit(60 * time.Second); err != nil {
 			b.Fatalf("swarm exited with %v", err)
 		}
+		b.ReportMetric(headlessCPU(b, dir, 10*time.Second), "headless-cpu-cores")
 	}
 }

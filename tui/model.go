@@ -112,6 +112,32 @@ type Model struct {
 	// manualClock (tests) turns the clock tick off and fires delayed
 	// messages at once, so that commands can be run synchronously.
 	manualClock bool
+
+	// gen counts changes to what the sidebar shows (agents, their bus
+	// state, the game); the sidebar and the help line are drawn again
+	// only when it or what else they show changed, because View runs
+	// after every message and panes change many times a second.
+	gen       int
+	sideKey   sideKey
+	side      []string
+	helpKey   helpKey
+	helpCache string
+}
+
+type sideKey struct {
+	gen          int
+	agents, game rect
+	selected     string
+	attached     bool
+	second       int64 // ages are shown in seconds
+}
+
+type helpKey struct {
+	mode     Mode
+	panel    panelKind
+	hasGame  bool
+	width    int
+	selected string
 }
 
 // NewModel returns the UI's root model over sw. ctx bounds the commands
@@ -187,6 +213,7 @@ func (m *Model) Mode() Mode {
 func (m *Model) refreshAgents() tea.Cmd {
 	old := m.names()
 	m.agents = m.sw.Agents()
+	m.gen++
 	for _, a := range m.agents {
 		if _, ok := m.panes[a.Name]; !ok {
 			m.panes[a.Name] = &pane{name: a.Name}
@@ -435,6 +462,7 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 	case supervisor.EventGame:
 		if ev.Game != nil {
 			m.game, m.hasGame = *ev.Game, true
+			m.gen++
 			if m.opts.Game && !m.showGame && m.lay.game.empty() {
 				m.showGame = true
 				cmds = append(cmds, m.relayout())
@@ -1054,6 +1082,7 @@ func (m *Model) onMeta(msg metaMsg) tea.Cmd {
 		}
 	} else {
 		m.meta = msg.meta
+		m.gen++
 	}
 	if again {
 		return m.loadMeta()

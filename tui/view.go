@@ -46,10 +46,15 @@ func (m *Model) render() (string, *tea.Cursor) {
 	var cur *tea.Cursor
 
 	// The sidebar: agent list, then the game board.
-	side := m.agentsBox(l.agents)
-	if !l.game.empty() {
-		side = append(side, m.gameBox(l.game)...)
+	sk := sideKey{gen: m.gen, agents: l.agents, game: l.game, selected: m.selected, attached: m.attached, second: m.opts.Now().Unix()}
+	if m.side == nil || m.sideKey != sk {
+		m.side = m.agentsBox(l.agents)
+		if !l.game.empty() {
+			m.side = append(m.side, m.gameBox(l.game)...)
+		}
+		m.sideKey = sk
 	}
+	side := m.side
 	// The main area: the pane grid, then the panel.
 	main := make([]string, 0, l.panes.h+l.panel.h)
 	for _, row := range l.rows {
@@ -197,6 +202,14 @@ func (m *Model) statusLine() string {
 
 // helpLine shows the keys that apply now.
 func (m *Model) helpLine() string {
+	hk := helpKey{mode: m.Mode(), panel: m.panel, hasGame: m.hasGame, width: m.width, selected: m.selected}
+	if m.helpCache == "" || m.helpKey != hk {
+		m.helpCache, m.helpKey = m.helpLineFor(), hk
+	}
+	return m.helpCache
+}
+
+func (m *Model) helpLineFor() string {
 	k := m.keys
 	var bs []key.Binding
 	switch m.Mode() {

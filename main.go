@@ -332,6 +332,8 @@ type taskJSON struct {
 	Worktree    string      `json:"worktree,omitempty"`
 	Base        string      `json:"base,omitempty"`
 	Events      []eventJSON `json:"events,omitempty"`
+	DiffStat    string      `json:"diff_stat,omitempty"`
+	Diff        string      `json:"diff,omitempty"`
 }
 
 type eventJSON struct {
@@ -462,6 +464,7 @@ type taskCmd struct {
 	RequestChanges taskRequestChangesCmd `cmd:"" name:"request-changes" help:"Send a task in review back to its agent (→ WORKING); --note says what to change."`
 	Cancel         taskCancelCmd         `cmd:"" help:"Cancel a task (→ CANCELLED)."`
 	Retry          taskRetryCmd          `cmd:"" help:"Assign a failed task again (→ ASSIGNED)."`
+	Merge          taskMergeCmd          `cmd:"" help:"Merge an approved task's branch into its base branch (→ COMPLETED)."`
 }
 
 type taskAddCmd struct {
@@ -534,6 +537,7 @@ func (c *taskListCmd) Run(g *Globals) error {
 type taskShowCmd struct {
 	ID   string `arg:"" help:"Task id (or a unique prefix)."`
 	JSON bool   `name:"json" help:"Print one JSON object with the task and its events."`
+	Diff bool   `help:"Also print the review: diff stat and diff of the task's branch against its base."`
 }
 
 func (c *taskShowCmd) Run(g *Globals) error {
@@ -550,8 +554,19 @@ func (c *taskShowCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	var stat, diff string
+	if c.Diff {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		if stat, diff, err = supervisor.NewTasks(g.ctx, b, wd, "").Diff(g.ctx, t.ID); err != nil {
+			return err
+		}
+	}
 	if c.JSON {
 		out := newTaskJSON(t)
+		out.DiffStat, out.Diff = stat, diff
 		for _, e := range events {
 			out.Events = append(out.Events, eventJSON{From: e.From.String(), To: e.To.String(), Actor: e.Actor, Note: e.Note, TS: e.Time})
 		}
@@ -583,7 +598,11 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s\n", e.Time.Local().Format(time.TimeOnly), from, e.To, e.Actor, note)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || !c.Diff {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "\nreview: %s...%s\n%s\n\n%s", t.Base, t.Branch, stat, diff)
+	return nil
 }
 
 // taskOwnArgs are the arguments of start, done and fail: an agent reports
@@ -598,7 +617,9 @@ type taskStartCmd struct {
 }
 
 func (c *taskStartCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, true, bus.TaskNone, bus.TaskWorking, c.Note)
+	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Start(ctx, id, me, c.Note)
+	})
 }
 
 type taskDoneCmd struct {
@@ -607,7 +628,9 @@ type taskDoneCmd struct {
 }
 
 func (c *taskDoneCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, true, bus.TaskNone, bus.TaskInReview, c.Note)
+	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Done(ctx, id, me, c.Note)
+	})
 }
 
 type taskFailCmd struct {
@@ -616,7 +639,9 @@ type taskFailCmd struct {
 }
 
 func (c *taskFailCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, true, bus.TaskNone, bus.TaskFailed, c.Reason)
+	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Fail(ctx, id, me, c.Reason)
+	})
 }
 
 // taskReviewArgs are the arguments of a reviewer's move on a named task.
@@ -628,7 +653,9 @@ type taskReviewArgs struct {
 type taskApproveCmd struct{ taskReviewArgs }
 
 func (c *taskApproveCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, false, bus.TaskNone, bus.TaskApproved, c.Note)
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Approve(ctx, id, me, c.Note)
+	})
 }
 
 // taskRequestChangesCmd only moves a task that is in review, so it cannot
@@ -636,57 +663,71 @@ func (c *taskApproveCmd) Run(g *Globals) error {
 type taskRequestChangesCmd struct{ taskReviewArgs }
 
 func (c *taskRequestChangesCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, false, bus.TaskInReview, bus.TaskWorking, c.Note)
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.RequestChanges(ctx, id, me, c.Note)
+	})
 }
 
 type taskCancelCmd struct{ taskReviewArgs }
 
 func (c *taskCancelCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, false, bus.TaskNone, bus.TaskCancelled, c.Note)
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Cancel(ctx, id, me, c.Note)
+	})
 }
 
 type taskRetryCmd struct{ taskReviewArgs }
 
 func (c *taskRetryCmd) Run(g *Globals) error {
-	return moveTask(g, c.ID, false, bus.TaskNone, bus.TaskAssigned, c.Note)
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Retry(ctx, id, me, c.Note)
+	})
 }
 
-// moveTask transitions a task (from a required state, unless from is
-// TaskNone) and prints what happened. With current set, an empty id means
-// the caller's current task.
-func moveTask(g *Globals, id string, current bool, from, to bus.TaskState, note string) error {
+type taskMergeCmd struct {
+	ID string `arg:"" help:"Task id or unique prefix."`
+}
+
+func (c *taskMergeCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Merge(ctx, id, me)
+	})
+}
+
+// taskAction runs one task move through the task service (which does the
+// git work that goes with it) and prints what happened. With own set, an
+// empty id means the caller's current task. A move that ends in a conflict
+// prints the new state and fails.
+func taskAction(g *Globals, id string, own bool, act func(context.Context, *supervisor.Tasks, string, string) (bus.Task, error)) error {
 	b, err := g.open(true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	me := g.identity()
-	if id == "" && current {
-		t, err := b.CurrentTask(g.ctx, me)
+	var before bus.Task
+	if id == "" && own {
+		before, err = b.CurrentTask(g.ctx, me)
 		if err != nil {
 			return fmt.Errorf("no task id given and %w", err)
 		}
-		id = t.ID
+	} else if before, err = b.Task(g.ctx, id); err != nil {
+		return err
 	}
-	before, err := b.Task(g.ctx, id)
+	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	var after bus.Task
-	if from != bus.TaskNone {
-		after, err = b.TransitionFrom(g.ctx, before.ID, from, to, me, note)
-	} else {
-		after, err = b.Transition(g.ctx, before.ID, to, me, note)
-	}
-	if err != nil {
+	after, err := act(g.ctx, supervisor.NewTasks(g.ctx, b, wd, ""), before.ID, me)
+	switch {
+	case after.ID == "" || after.State == before.State && err != nil:
 		return err
-	}
-	if before.State == after.State {
+	case before.State == after.State:
 		fmt.Fprintf(g.stdout, "task %s is already %s\n", after.ID, after.State)
-		return nil
+	default:
+		fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
 	}
-	fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
-	return nil
+	return err
 }
 
 // ---- heartbeat and export ----

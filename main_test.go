@@ -466,8 +466,8 @@ func TestTaskLifecycle(t *testing.T) {
 		}
 	}
 	// An invalid move names the task, its state and the allowed moves.
-	e.fails(1, []string{"task", "retry", id}, "task "+id+" is APPROVED", "cannot move to ASSIGNED", "COMPLETED, CONFLICTED, FAILED, CANCELLED")
-	e.fails(1, []string{"task", "request-changes", id}, "is APPROVED, not IN_REVIEW")
+	e.fails(1, []string{"task", "retry", id}, "task "+id+" is APPROVED", "retry applies to a task FAILED", "COMPLETED, CONFLICTED, FAILED, CANCELLED")
+	e.fails(1, []string{"task", "request-changes", id}, "request changes applies to a task IN_REVIEW")
 	e.fails(1, []string{"task", "show", "zzzzzz"}, "task zzzzzz: not found")
 
 	var shown struct {

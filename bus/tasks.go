@@ -117,6 +117,7 @@ type Task struct {
 
 // TaskEvent is one recorded transition.
 type TaskEvent struct {
+	N      int64 // position in the history of all tasks (increasing)
 	TaskID string
 	From   TaskState // TaskNone for the creation event
 	To     TaskState
@@ -328,35 +329,55 @@ func (b *Bus) TaskEvents(ctx context.Context, id string) ([]TaskEvent, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT from_state, to_state, actor, note, ts_ms FROM task_events WHERE task_id = ? ORDER BY n`, t.ID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			e := TaskEvent{TaskID: t.ID}
-			var from, to string
-			var ts int64
-			if err := rows.Scan(&from, &to, &e.Actor, &e.Note, &ts); err != nil {
-				return err
-			}
-			if from != "" {
-				if e.From, err = ParseTaskState(from); err != nil {
-					return err
-				}
-			}
-			if e.To, err = ParseTaskState(to); err != nil {
-				return err
-			}
-			e.Time = fromMS(ts)
-			out = append(out, e)
-		}
-		return rows.Err()
+		out, err = scanTaskEvents(tx.QueryContext(ctx, `SELECT n, task_id, from_state, to_state, actor, note, ts_ms FROM task_events WHERE task_id = ? ORDER BY n`, t.ID))
+		return err
 	})
+	if err != nil {
+		return nil, fmt.Errorf("task events %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// TaskEventsAfter returns up to limit transitions of any task after
+// position after (0: from the first), oldest first: what a UI follows.
+func (b *Bus) TaskEventsAfter(ctx context.Context, after int64, limit int) ([]TaskEvent, error) {
+	var out []TaskEvent
+	err := b.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		out, err = scanTaskEvents(tx.QueryContext(ctx, `SELECT n, task_id, from_state, to_state, actor, note, ts_ms FROM task_events WHERE n > ? ORDER BY n LIMIT ?`, after, limit))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("task events after %d: %w", after, err)
+	}
+	return out, nil
+}
+
+func scanTaskEvents(rows *sql.Rows, err error) ([]TaskEvent, error) {
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	defer rows.Close()
+	var out []TaskEvent
+	for rows.Next() {
+		var e TaskEvent
+		var from, to string
+		var ts int64
+		if err := rows.Scan(&e.N, &e.TaskID, &from, &to, &e.Actor, &e.Note, &ts); err != nil {
+			return nil, err
+		}
+		if from != "" {
+			if e.From, err = ParseTaskState(from); err != nil {
+				return nil, err
+			}
+		}
+		if e.To, err = ParseTaskState(to); err != nil {
+			return nil, err
+		}
+		e.Time = fromMS(ts)
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }
 
 // Tasks returns the tasks matching f in creation order.

@@ -84,7 +84,9 @@ type agent struct {
 	lastInput  time.Time
 	level      bus.Level
 	rows, cols int
-	briefed    bool // the brief has been typed into the current process
+	briefed    bool          // the brief has been typed into the current process
+	dir        string        // where the process runs: cfg.Dir, or its task's worktree
+	startSig   chan struct{} // closed (and replaced) each time a process starts
 
 	// The id marker the injector waits for; the pump reports committed
 	// lines that contain it, so a marker that scrolled by is not missed.
@@ -117,6 +119,8 @@ func newAgent(s *Supervisor, cfg AgentConfig) *agent {
 		outputSeen: make(chan struct{}, 1),
 		markerHit:  make(chan struct{}, 1),
 		rows:       s.opts.Rows, cols: s.opts.Cols,
+		dir:      cfg.Dir,
+		startSig: make(chan struct{}),
 	}
 }
 
@@ -285,7 +289,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.setState(StateStarting, "")
 	lines := make(chan spawner.Line, 256)
 	a.mu.Lock()
-	rows, cols := a.rows, a.cols
+	rows, cols, dir := a.rows, a.cols, a.dir
 	a.mu.Unlock()
 	argv := a.cfg.Argv
 	if len(argv) > 0 && argv[0] == "swarm" {
@@ -293,7 +297,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		argv = append([]string{a.s.opts.Executable}, argv[1:]...)
 	}
 	proc, err := spawner.Start(spawner.Options{
-		Argv: argv, Dir: a.cfg.Dir, Env: a.env(),
+		Argv: argv, Dir: dir, Env: a.env(),
 		Rows: rows, Cols: cols,
 		OnLine: func(l spawner.Line) {
 			select {
@@ -312,6 +316,8 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.mu.Lock()
 	a.proc, a.procDone, a.screen = proc, pumpDone, proc.Screen()
 	a.pid, a.started, a.exitCode, a.briefed = proc.Pid(), time.Now(), 0, false
+	close(a.startSig)
+	a.startSig = make(chan struct{})
 	a.mu.Unlock()
 	a.setState(StateRunning, "")
 	a.s.hub.emit(Event{Kind: EventAgentStarted, Agent: a.cfg.Name, Pid: proc.Pid()})
@@ -440,6 +446,37 @@ func (a *agent) request(again bool) {
 }
 
 func (a *agent) restart() { a.request(true) }
+
+// moveTo makes the agent run in dir: unless it already runs there, it is
+// (re)started there, and moveTo waits until the new process has started.
+func (a *agent) moveTo(ctx context.Context, dir string) error {
+	a.mu.Lock()
+	if a.dir == dir && a.proc != nil {
+		a.mu.Unlock()
+		return nil
+	}
+	a.dir = dir
+	started := a.startSig
+	a.mu.Unlock()
+	a.restart()
+	t := time.NewTimer(30 * time.Second)
+	defer t.Stop()
+	select {
+	case <-started:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return fmt.Errorf("%s did not start in %s within 30s", a.cfg.Name, dir)
+	}
+}
+
+// workDir returns where the agent's process runs.
+func (a *agent) workDir() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.dir
+}
 
 func (a *agent) stop() {
 	a.request(false)

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strconv"
 	"strings"
@@ -151,6 +152,35 @@ func runScript(name string) int {
 			fmt.Printf("@relay:swarm task_done %s\n", id)
 			fmt.Printf("@relay:swarm task_start %s\n", id)
 			fmt.Printf("[[RELAY]]\n{\"to\":\"swarm\",\"type\":\"task_done\",\"data\":{\"task\":%q}}\n[[/RELAY]]\n", id)
+		})
+	case "gitworker":
+		// Works in its current directory (its task's worktree): on a task
+		// it starts, commits a file and reports done; on a change request
+		// it commits another file and reports done again.
+		wd, _ := os.Getwd()
+		fmt.Println("working in", wd)
+		commit := func(name string) {
+			if err := os.WriteFile(name, []byte(name+"\n"), 0o644); err != nil {
+				panic(err)
+			}
+			for _, args := range [][]string{{"add", name}, {"commit", "-q", "-m", "add " + name}} {
+				if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+					fmt.Printf("git %v: %v %s\n", args, err, out)
+				}
+			}
+		}
+		received(func(line string) {
+			if _, rest, ok := strings.Cut(line, "] task "); ok {
+				id, _, _ := strings.Cut(rest, ":")
+				fmt.Printf("@relay:swarm task_start %s\n", id)
+				commit("work-" + id + ".txt")
+				fmt.Printf("@relay:swarm task_done %s\n", id)
+			}
+			if _, rest, ok := strings.Cut(line, "] changes requested on task "); ok {
+				id, _, _ := strings.Cut(rest, " ")
+				commit("more-" + id + ".txt")
+				fmt.Printf("@relay:swarm task_done %s\n", id)
+			}
 		})
 	case "crash":
 		fmt.Println("crashing")

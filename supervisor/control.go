@@ -177,11 +177,14 @@ func (s *Supervisor) agentTaskMove(ctx context.Context, from, typ string, d cont
 	}
 	switch typ {
 	case ControlTaskStart:
-		_, err = s.StartTask(ctx, t.ID, from)
+		_, err = s.tasks.Start(ctx, t.ID, from, "")
 	case ControlTaskDone:
-		_, err = s.FinishTask(ctx, t.ID, from)
+		t, err = s.tasks.Done(ctx, t.ID, from, "")
+		if errors.Is(err, ErrConflict) {
+			return "", nil // it is CONFLICTED and the agent has been told why
+		}
 	case ControlTaskFail:
-		_, err = s.bus.Transition(ctx, t.ID, bus.TaskFailed, from, d.Reason)
+		_, err = s.tasks.Fail(ctx, t.ID, from, d.Reason)
 	}
 	return "", err
 }

@@ -23,7 +23,7 @@ const (
 	EventMessage                          // a message was published (Message)
 	EventDelivered                        // a delivery was confirmed (Message, Agent = recipient)
 	EventDeliveryFailed                   // a delivery failed for good (Message, Agent = recipient, Text = reason)
-	EventTask                             // a task changed state (Task)
+	EventTask                             // a task transition (Task as it left it, TaskEvent)
 	EventLevel                            // an agent's liveness level changed (Agent, Level)
 	EventGame                             // a game move or result (Game)
 	EventNotice                           // something a person should see (Agent, Text), e.g. a refused command
@@ -68,16 +68,17 @@ type GameState struct {
 
 // Event is one thing that happened in the swarm.
 type Event struct {
-	Kind     EventKind
-	Time     time.Time
-	Agent    string
-	Pid      int
-	ExitCode int
-	Text     string
-	Level    bus.Level
-	Message  *bus.Message
-	Task     *bus.Task
-	Game     *GameState
+	Kind      EventKind
+	Time      time.Time
+	Agent     string
+	Pid       int
+	ExitCode  int
+	Text      string
+	Level     bus.Level
+	Message   *bus.Message
+	Task      *bus.Task
+	TaskEvent *bus.TaskEvent
+	Game      *GameState
 }
 
 // Subscription receives a supervisor's events until Close.

@@ -35,6 +35,12 @@ func FormatEvent(ev Event) string {
 	case EventTask:
 		t := ev.Task
 		s = fmt.Sprintf("task %s %s (%s): %q", t.ID, t.State, t.Assignee, t.Title)
+		if e := ev.TaskEvent; e != nil {
+			s = fmt.Sprintf("task %s %s → %s by %s (%s: %q)", t.ID, orCreated(e.From), e.To, e.Actor, t.Assignee, t.Title)
+			if e.Note != "" {
+				s += ": " + oneLine(e.Note, 200)
+			}
+		}
 	case EventLevel:
 		s = fmt.Sprintf("%s liveness %s", ev.Agent, ev.Level)
 	case EventGame:
@@ -49,6 +55,13 @@ func FormatEvent(ev Event) string {
 		return ""
 	}
 	return ts + " " + s
+}
+
+func orCreated(s bus.TaskState) string {
+	if s == bus.TaskNone {
+		return "created"
+	}
+	return s.String()
 }
 
 func deliverySummary(m *bus.Message) string {
@@ -97,6 +110,9 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 		Title    string `json:"title"`
 		Assignee string `json:"assignee"`
 		State    string `json:"state"`
+		From     string `json:"from,omitempty"`
+		Actor    string `json:"actor,omitempty"`
+		Note     string `json:"note,omitempty"`
 	}
 	type game struct {
 		X       string `json:"x"`
@@ -132,6 +148,9 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 	}
 	if t := ev.Task; t != nil {
 		out.Task = &task{ID: t.ID, Title: t.Title, Assignee: t.Assignee, State: t.State.String()}
+		if e := ev.TaskEvent; e != nil {
+			out.Task.From, out.Task.Actor, out.Task.Note = orCreated(e.From), e.Actor, e.Note
+		}
 	}
 	if g := ev.Game; g != nil {
 		out.Game = &game{X: g.X, O: g.O, Board: g.Board.String(), Mover: g.Mover, Cell: g.Cell, Illegal: g.Illegal, Over: g.Result.Over}

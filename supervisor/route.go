@@ -2,31 +2,25 @@ package supervisor
 
 import (
 	"context"
-	"time"
 
 	"swarm/bus"
 )
 
 // route follows the bus: every new message (from this process or any
 // other) becomes an EventMessage and wakes the injectors of its
-// recipients; every task state change becomes an EventTask. It is woken at
+// recipients; every task transition becomes an EventTask. It is woken at
 // once by in-process writes and within about 50 ms by other processes'.
-func (s *Supervisor) route(ctx context.Context) {
-	wake, unsub := s.bus.Subscribe()
-	defer unsub()
-	last, err := s.bus.LastSeq(ctx)
-	if err != nil {
-		s.log.Error("last seq", "err", err)
-	}
-	tasks := map[string]bus.TaskState{}
-	s.diffTasks(ctx, tasks, false)
+//
+// Start takes the positions to follow from (last, lastEvent) before it
+// starts route, so nothing written after Start returns is missed.
+func (s *Supervisor) route(ctx context.Context, wake <-chan struct{}, last, lastEvent int64) {
 	// Whatever was queued before this run starts now.
 	for _, a := range s.agentSnapshot() {
 		a.poke()
 	}
 	for {
 		last = s.routeNew(ctx, last)
-		s.diffTasks(ctx, tasks, true)
+		lastEvent = s.routeTaskEvents(ctx, lastEvent)
 		select {
 		case <-ctx.Done():
 			return
@@ -68,24 +62,40 @@ func (s *Supervisor) routeNew(ctx context.Context, last int64) int64 {
 	}
 }
 
-// diffTasks emits an EventTask for each task whose state differs from
-// what seen holds, and records the new states.
-func (s *Supervisor) diffTasks(ctx context.Context, seen map[string]bus.TaskState, emit bool) {
-	tasks, err := s.bus.Tasks(ctx, bus.TaskFilter{})
-	if err != nil {
-		if ctx.Err() == nil {
-			s.log.Error("read tasks", "err", err)
+// lastTaskEvent is the position of the newest task transition.
+func (s *Supervisor) lastTaskEvent(ctx context.Context) int64 {
+	var last int64
+	for {
+		evs, err := s.bus.TaskEventsAfter(ctx, last, 4096)
+		if err != nil || len(evs) == 0 {
+			return last
 		}
-		return
+		last = evs[len(evs)-1].N
 	}
-	for i := range tasks {
-		t := &tasks[i]
-		if st, ok := seen[t.ID]; ok && st == t.State {
-			continue
+}
+
+// routeTaskEvents emits an EventTask for each transition after last.
+func (s *Supervisor) routeTaskEvents(ctx context.Context, last int64) int64 {
+	for {
+		evs, err := s.bus.TaskEventsAfter(ctx, last, 256)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Error("read task events", "err", err)
+			}
+			return last
 		}
-		seen[t.ID] = t.State
-		if emit {
-			s.hub.emit(Event{Kind: EventTask, Task: t, Agent: t.Assignee, Time: time.Now()})
+		for i := range evs {
+			e := &evs[i]
+			last = e.N
+			t, err := s.bus.Task(ctx, e.TaskID)
+			if err != nil {
+				continue
+			}
+			t.State = e.To // the task as this transition left it
+			s.hub.emit(Event{Kind: EventTask, Task: &t, TaskEvent: e, Agent: t.Assignee, Time: e.Time})
+		}
+		if len(evs) < 256 {
+			return last
 		}
 	}
 }

@@ -74,6 +74,7 @@ type Supervisor struct {
 	lastMove time.Time // when the last legal game move was published (pace)
 	stopped  bool
 	lock     *dirLock
+	tasks    *Tasks
 }
 
 // New checks the options and prepares a Supervisor; Start runs it.
@@ -133,18 +134,30 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	}
 	s.lock = lock
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	s.tasks = NewTasks(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
 
-	for _, ac := range s.opts.Config.Agents {
-		if _, err := s.addAgent(ac); err != nil {
-			s.cancel()
-			s.lock.release()
-			return err
-		}
+	// Follow the bus from here on: whatever is written after this is routed.
+	last, err := s.bus.LastSeq(ctx)
+	if err != nil {
+		s.cancel()
+		s.lock.release()
+		return err
 	}
-	s.goRun(s.route)
+	lastEvent := s.lastTaskEvent(ctx)
+	wake, unsub := s.bus.Subscribe()
+	s.goRun(func(ctx context.Context) {
+		defer unsub()
+		s.route(ctx, wake, last, lastEvent)
+	})
 	s.goRun(s.consumeControl)
 	s.goRun(s.watchLiveness)
 	s.goRun(s.dispatchTasks)
+	for _, ac := range s.opts.Config.Agents {
+		if _, err := s.addAgent(ac); err != nil {
+			_ = s.Shutdown(ctx)
+			return err
+		}
+	}
 	return nil
 }
 
@@ -379,6 +392,16 @@ func (s *Supervisor) Game() (GameState, bool) {
 		return GameState{}, false
 	}
 	return *s.game, true
+}
+
+// projectDir is the directory of the config file, else the current one:
+// where the git repository for task worktrees is looked for.
+func (s *Supervisor) projectDir() string {
+	if p := s.opts.Config.Path; p != "" {
+		return filepath.Dir(p)
+	}
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // BusDir is where the bus lives, as agents see it in SWARM_DIR.

@@ -492,7 +492,10 @@ func TestTaskDispatchAndControlMessages(t *testing.T) {
 	if !strings.Contains(readLines(h.path("a.log"))[0], "task "+task.ID+": write the docs") {
 		t.Errorf("first message to a is %q, want the assignment", readLines(h.path("a.log"))[0])
 	}
-	if got := len(h.eventsOf(EventTask)); got < 2 {
-		t.Errorf("%d task events, want at least WORKING and IN_REVIEW", got)
+	h.waitFor("an event per transition", func() bool { return len(h.eventsOf(EventTask)) == 3 })
+	for i, want := range []bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskInReview} {
+		if ev := h.eventsOf(EventTask)[i]; ev.TaskEvent.To != want || ev.Task.State != want {
+			t.Errorf("task event %d: %s (task %s), want %s", i, ev.TaskEvent.To, ev.Task.State, want)
+		}
 	}
 }

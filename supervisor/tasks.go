@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/google/uuid"
@@ -16,8 +17,9 @@ import (
 var taskNamespace = uuid.MustParse("6f1c2a8e-3d4b-4f5a-9c7e-2b8d1e0f4a6c")
 
 // dispatchTasks sends each agent its next task: the oldest ASSIGNED one,
-// when the agent has no task in WORKING or CONFLICTED and none assigned
-// before it. Later tasks wait, still ASSIGNED.
+// when the agent has no task in WORKING or CONFLICTED. Later tasks wait,
+// still ASSIGNED. An agent with worktree = true is moved (restarted) into
+// the task's own worktree first.
 func (s *Supervisor) dispatchTasks(ctx context.Context) {
 	wake, unsub := s.bus.Subscribe()
 	defer unsub()
@@ -40,19 +42,33 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 		}
 		return
 	}
-	busy := map[string]bool{}
+	// The task each agent is on: its WORKING or CONFLICTED one, else the
+	// oldest ASSIGNED one, which is the one to dispatch.
+	current := map[string]bus.Task{}
 	for _, t := range tasks {
 		if t.State != bus.TaskAssigned {
-			busy[t.Assignee] = true
+			current[t.Assignee] = t
 		}
 	}
 	for _, t := range tasks { // oldest first
-		if t.State != bus.TaskAssigned || busy[t.Assignee] {
-			continue
+		if _, busy := current[t.Assignee]; t.State == bus.TaskAssigned && !busy {
+			current[t.Assignee] = t
 		}
-		busy[t.Assignee] = true
-		if _, err := s.agent(t.Assignee); err != nil {
-			continue // not an agent of this swarm: it stays ASSIGNED
+	}
+	for _, a := range s.agentSnapshot() {
+		t, ok := current[a.cfg.Name]
+		if a.cfg.Worktree {
+			if ok && t.State == bus.TaskAssigned {
+				var err error
+				if t, err = s.tasks.Prepare(ctx, t); err != nil {
+					s.refuseTask(ctx, t, err)
+					continue
+				}
+			}
+			s.placeAgent(ctx, a, t, ok)
+		}
+		if !ok || t.State != bus.TaskAssigned {
+			continue
 		}
 		id := uuid.NewSHA1(taskNamespace, []byte(fmt.Sprintf("%s/%d", t.ID, t.Updated.UnixNano())))
 		if sent[id] {
@@ -63,6 +79,39 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 			continue
 		}
 		sent[id] = true
+	}
+}
+
+// placeAgent keeps a worktree agent where its task is: in the worktree of
+// the task it is on, else (once that worktree is gone: merged, cancelled,
+// retried) back in its own directory. Moving restarts it there.
+func (s *Supervisor) placeAgent(ctx context.Context, a *agent, t bus.Task, onTask bool) {
+	want := ""
+	switch dir := a.workDir(); {
+	case onTask && t.Worktree != "":
+		want = t.Worktree
+	case dir != a.cfg.Dir:
+		if _, err := os.Stat(dir); err != nil {
+			want = a.cfg.Dir
+		}
+	}
+	if want == "" {
+		return
+	}
+	if err := a.moveTo(ctx, want); err != nil && ctx.Err() == nil {
+		s.log.Error("move agent", "agent", a.cfg.Name, "dir", want, "err", err)
+		s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: err.Error()})
+	}
+}
+
+// refuseTask fails a task that cannot be set up (its worktree could not be
+// made) so that it is not tried again on every change; `swarm task retry`
+// tries again once the cause is fixed.
+func (s *Supervisor) refuseTask(ctx context.Context, t bus.Task, cause error) {
+	s.log.Error("prepare task", "task", t.ID, "err", cause)
+	s.hub.emit(Event{Kind: EventNotice, Agent: t.Assignee, Text: cause.Error()})
+	if _, err := s.bus.TransitionFrom(ctx, t.ID, bus.TaskAssigned, bus.TaskFailed, bus.Swarm, cause.Error()); err != nil && ctx.Err() == nil {
+		s.log.Error("fail task", "task", t.ID, "err", err)
 	}
 }
 
@@ -84,50 +133,45 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 
 // StartTask moves a task to WORKING on its assignee's behalf.
 func (s *Supervisor) StartTask(ctx context.Context, id, actor string) (bus.Task, error) {
-	return s.bus.Transition(ctx, id, bus.TaskWorking, actor, "")
+	return s.tasks.Start(ctx, id, actor, "")
 }
 
-// FinishTask moves a task to IN_REVIEW: its assignee says it is done.
+// FinishTask submits a task for review (rebasing its branch, if it has
+// one: a conflict leaves it CONFLICTED).
 func (s *Supervisor) FinishTask(ctx context.Context, id, actor string) (bus.Task, error) {
-	return s.bus.Transition(ctx, id, bus.TaskInReview, actor, "")
+	return s.tasks.Done(ctx, id, actor, "")
 }
 
 // Approve moves a task in review to APPROVED.
 func (s *Supervisor) Approve(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.bus.Transition(ctx, id, bus.TaskApproved, "human", note)
+	return s.tasks.Approve(ctx, id, bus.Human, note)
 }
 
 // RequestChanges sends a task in review back to WORKING and delivers the
 // note to its assignee.
 func (s *Supervisor) RequestChanges(ctx context.Context, id, note string) (bus.Task, error) {
-	t, err := s.bus.TransitionFrom(ctx, id, bus.TaskInReview, bus.TaskWorking, "human", note)
-	if err != nil {
-		return t, err
-	}
-	body := fmt.Sprintf("changes requested on task %s (%s): %s", t.ID, t.Title, note)
-	_, err = s.bus.Publish(ctx, bus.Message{From: "human", To: t.Assignee, Kind: "task_changes", Body: body})
-	return t, err
+	return s.tasks.RequestChanges(ctx, id, bus.Human, note)
 }
 
-// Cancel cancels a task and tells its assignee to stop work on it.
+// Cancel cancels a task, removes its worktree and tells its assignee to
+// stop work on it.
 func (s *Supervisor) Cancel(ctx context.Context, id, note string) (bus.Task, error) {
-	before, err := s.bus.Task(ctx, id)
-	if err != nil {
-		return before, err
-	}
-	t, err := s.bus.Transition(ctx, id, bus.TaskCancelled, "human", note)
-	if err != nil || before.State == bus.TaskCancelled {
-		return t, err
-	}
-	body := fmt.Sprintf("task %s (%s) is cancelled: stop work on it", t.ID, t.Title)
-	if note != "" {
-		body += " — " + note
-	}
-	_, err = s.bus.Publish(ctx, bus.Message{From: "human", To: t.Assignee, Kind: "task_cancelled", Body: body})
-	return t, err
+	return s.tasks.Cancel(ctx, id, bus.Human, note)
 }
 
 // Retry reassigns a FAILED task; it is dispatched again like a new one.
 func (s *Supervisor) Retry(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.bus.TransitionFrom(ctx, id, bus.TaskFailed, bus.TaskAssigned, "human", note)
+	return s.tasks.Retry(ctx, id, bus.Human, note)
+}
+
+// Merge merges an APPROVED task's branch into its base branch and
+// completes it (see Tasks.Merge).
+func (s *Supervisor) Merge(ctx context.Context, id string) (bus.Task, error) {
+	return s.tasks.Merge(ctx, id, bus.Human)
+}
+
+// TaskDiff returns the diff stat and diff of a task's branch against its
+// base.
+func (s *Supervisor) TaskDiff(ctx context.Context, id string) (stat, diff string, err error) {
+	return s.tasks.Diff(ctx, id)
 }

@@ -1,0 +1,356 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"swarm/bus"
+)
+
+// Tasks carries out task transitions together with what goes with them:
+// the git work of a task that has a branch (rebase at done, merge,
+// removing its worktree) and the messages its assignee needs. The running
+// supervisor and the command line both use it, so a task moves the same
+// way whoever moves it.
+//
+// Every transition is a compare-and-set on the bus. Git work that can fail
+// comes before the state change it leads to, so a git failure leaves the
+// task where it was; the error names the task and the git command.
+type Tasks struct {
+	bus     *bus.Bus
+	repo    *Repo // nil when the project is not a git repository
+	repoErr error // why repo is nil
+	base    string
+}
+
+// NewTasks returns the task service for the project in projectDir.
+// baseBranch is the branch task branches start from; "" means the branch
+// checked out in the main worktree when a task's branch is made.
+func NewTasks(ctx context.Context, b *bus.Bus, projectDir, baseBranch string) *Tasks {
+	repo, err := OpenRepo(ctx, projectDir)
+	return &Tasks{bus: b, repo: repo, repoErr: err, base: baseBranch}
+}
+
+// Repo returns the project's repository, or nil and why there is none.
+func (t *Tasks) Repo() (*Repo, error) { return t.repo, t.repoErr }
+
+func taskError(id string, err error) error { return fmt.Errorf("task %s: %w", id, err) }
+
+// wrongState refuses an action that applies only to tasks in state want,
+// naming the task's state and the moves allowed from it.
+func wrongState(task bus.Task, action string, want bus.TaskState) error {
+	moves := bus.AllowedMoves(task.State)
+	names := make([]string, len(moves))
+	for i, m := range moves {
+		names[i] = m.String()
+	}
+	allowed := "none: it is final"
+	if len(names) > 0 {
+		allowed = strings.Join(names, ", ")
+	}
+	return &refusal{fmt.Sprintf("task %s is %s: %s applies to a task %s (allowed moves: %s)",
+		task.ID, task.State, action, want, allowed)}
+}
+
+// refusal is an action refused in a task's current state; it matches
+// bus.ErrInvalidTransition.
+type refusal struct{ msg string }
+
+func (r *refusal) Error() string        { return r.msg }
+func (r *refusal) Is(target error) bool { return target == bus.ErrInvalidTransition }
+
+// Prepare gives a task its own branch swarm/<id> and worktree
+// .swarm/worktrees/<id>, made from the base branch, and records them on
+// the task. A task that already has a worktree on disk keeps it. A create
+// that fails half-way removes what it made.
+func (t *Tasks) Prepare(ctx context.Context, task bus.Task) (bus.Task, error) {
+	if t.repo == nil {
+		return task, taskError(task.ID, fmt.Errorf("its agent has worktree = true, but %w", t.repoErr))
+	}
+	if task.Worktree != "" {
+		if _, err := os.Stat(task.Worktree); err == nil {
+			return task, nil
+		}
+	}
+	base := task.Base
+	if base == "" {
+		base = t.base
+	}
+	if base == "" {
+		var err error
+		if base, err = t.repo.CurrentBranch(ctx); err != nil {
+			return task, taskError(task.ID, fmt.Errorf("choose a base branch: %w", err))
+		}
+	}
+	if err := t.repo.ExcludeSwarmDir(ctx); err != nil {
+		return task, taskError(task.ID, err)
+	}
+	branch, path, err := t.repo.AddTaskWorktree(ctx, task.ID, base)
+	if err != nil {
+		return task, taskError(task.ID, err)
+	}
+	if err := t.bus.SetTaskGit(ctx, task.ID, branch, path, base); err != nil {
+		_ = t.repo.RemoveWorktree(context.WithoutCancel(ctx), path)
+		return task, taskError(task.ID, err)
+	}
+	task.Branch, task.Worktree, task.Base = branch, path, base
+	return task, nil
+}
+
+// repoFor returns the repository a task's git work happens in: the
+// project's, else the one its worktree belongs to (a command run from
+// elsewhere, e.g. with SWARM_DIR set).
+func (t *Tasks) repoFor(ctx context.Context, task bus.Task) (*Repo, error) {
+	if t.repo != nil {
+		return t.repo, nil
+	}
+	if task.Worktree != "" {
+		if r, err := OpenRepo(ctx, task.Worktree); err == nil {
+			return r, nil
+		}
+	}
+	return nil, taskError(task.ID, fmt.Errorf("its branch %s needs a git repository: %w", task.Branch, t.repoErr))
+}
+
+// resolve finds a task by id or unique prefix; with an empty id, the
+// actor's current task.
+func (t *Tasks) resolve(ctx context.Context, id, actor string) (bus.Task, error) {
+	if id == "" {
+		task, err := t.bus.CurrentTask(ctx, actor)
+		if err != nil {
+			return task, fmt.Errorf("no task id given and %w", err)
+		}
+		return task, nil
+	}
+	return t.bus.Task(ctx, id)
+}
+
+// Start moves a task to WORKING: its assignee has begun.
+func (t *Tasks) Start(ctx context.Context, id, actor, note string) (bus.Task, error) {
+	task, err := t.resolve(ctx, id, actor)
+	if err != nil {
+		return task, err
+	}
+	return t.bus.Transition(ctx, task.ID, bus.TaskWorking, actor, note)
+}
+
+// Done submits a task for review. A task with a branch is first rebased
+// onto its base branch: clean → IN_REVIEW; a conflict → CONFLICTED (the
+// rebase is aborted, the assignee is told which files, and the error wraps
+// ErrConflict); uncommitted changes in its worktree → refused, nothing
+// changes.
+func (t *Tasks) Done(ctx context.Context, id, actor, note string) (bus.Task, error) {
+	task, err := t.resolve(ctx, id, actor)
+	if err != nil {
+		return task, err
+	}
+	if task.Worktree == "" || (task.State != bus.TaskWorking && task.State != bus.TaskConflicted) {
+		return t.bus.Transition(ctx, task.ID, bus.TaskInReview, actor, note)
+	}
+	repo, err := t.repoFor(ctx, task)
+	if err != nil {
+		return task, err
+	}
+	err = repo.Rebase(ctx, task.Worktree, task.Base)
+	var conflict *ConflictError
+	if errors.As(err, &conflict) {
+		return t.conflicted(ctx, task, actor, conflict,
+			fmt.Sprintf("Rebase it yourself in %s (`git rebase %s`), resolve the conflicts, commit, then report done again.", task.Worktree, task.Base))
+	}
+	if err != nil {
+		return task, taskError(task.ID, err)
+	}
+	return t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskInReview, actor, note)
+}
+
+// conflicted moves a task to CONFLICTED after a rebase or merge conflict
+// and tells its assignee what to do.
+func (t *Tasks) conflicted(ctx context.Context, task bus.Task, actor string, c *ConflictError, todo string) (bus.Task, error) {
+	files := strings.Join(c.Files, ", ")
+	moved, err := t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskConflicted, actor, c.Error())
+	if err != nil {
+		return moved, err
+	}
+	t.tell(ctx, moved, "swarm", "task_conflict", fmt.Sprintf("task %s (%s) is CONFLICTED: %s conflicts with %s in %s. %s",
+		task.ID, task.Title, task.Branch, task.Base, files, todo))
+	return moved, taskError(task.ID, c)
+}
+
+// Fail gives a task up; the worktree stays for a person to look at.
+func (t *Tasks) Fail(ctx context.Context, id, actor, reason string) (bus.Task, error) {
+	task, err := t.resolve(ctx, id, actor)
+	if err != nil {
+		return task, err
+	}
+	return t.bus.Transition(ctx, task.ID, bus.TaskFailed, actor, reason)
+}
+
+// Approve moves a task in review to APPROVED.
+func (t *Tasks) Approve(ctx context.Context, id, actor, note string) (bus.Task, error) {
+	return t.bus.Transition(ctx, id, bus.TaskApproved, actor, note)
+}
+
+// RequestChanges sends a task in review back to WORKING and delivers the
+// note to its assignee.
+func (t *Tasks) RequestChanges(ctx context.Context, id, actor, note string) (bus.Task, error) {
+	before, err := t.bus.Task(ctx, id)
+	if err != nil || before.State == bus.TaskWorking {
+		return before, err
+	}
+	if before.State != bus.TaskInReview {
+		return before, wrongState(before, "request changes", bus.TaskInReview)
+	}
+	task, err := t.bus.TransitionFrom(ctx, before.ID, bus.TaskInReview, bus.TaskWorking, actor, note)
+	if err != nil {
+		return task, err
+	}
+	body := fmt.Sprintf("changes requested on task %s (%s)", task.ID, task.Title)
+	if note != "" {
+		body += ": " + note
+	}
+	t.tell(ctx, task, actor, "task_changes", body)
+	return task, nil
+}
+
+// Cancel cancels a task: its worktree is removed (the branch is kept) and
+// its assignee is told to stop work on it.
+func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, error) {
+	task, err := t.bus.Task(ctx, id)
+	if err != nil || task.State == bus.TaskCancelled {
+		return task, err
+	}
+	if !slices.Contains(bus.AllowedMoves(task.State), bus.TaskCancelled) {
+		return t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note) // refused, naming the allowed moves
+	}
+	if err := t.removeWorktree(ctx, task); err != nil {
+		return task, err
+	}
+	moved, err := t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note)
+	if err != nil {
+		return moved, err
+	}
+	body := fmt.Sprintf("task %s (%s) is cancelled: stop work on it", task.ID, task.Title)
+	if note != "" {
+		body += " (" + note + ")"
+	}
+	t.tell(ctx, moved, actor, "task_cancelled", body)
+	return moved, nil
+}
+
+// Retry assigns a FAILED task again. Its old worktree is removed; the task
+// gets a fresh one (on its kept branch) when it is dispatched.
+func (t *Tasks) Retry(ctx context.Context, id, actor, note string) (bus.Task, error) {
+	task, err := t.bus.Task(ctx, id)
+	if err != nil {
+		return task, err
+	}
+	if task.State != bus.TaskFailed {
+		return task, wrongState(task, "retry", bus.TaskFailed)
+	}
+	if err := t.removeWorktree(ctx, task); err != nil {
+		return task, err
+	}
+	return t.bus.TransitionFrom(ctx, task.ID, bus.TaskFailed, bus.TaskAssigned, actor, note)
+}
+
+// removeWorktree removes a task's worktree, keeping its branch, and clears
+// it from the task.
+func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task) error {
+	if task.Worktree == "" {
+		return nil
+	}
+	repo, err := t.repoFor(ctx, task)
+	if err != nil {
+		return err
+	}
+	if err := repo.RemoveWorktree(ctx, task.Worktree); err != nil {
+		return taskError(task.ID, err)
+	}
+	return t.bus.SetTaskGit(ctx, task.ID, task.Branch, "", task.Base)
+}
+
+// Merge merges an APPROVED task's branch into its base branch (--no-ff,
+// one merge at a time across processes) and completes it; its worktree is
+// removed and its branch kept. A dirty main worktree is refused. A
+// conflict changes nothing in git: the task goes CONFLICTED, its assignee
+// is asked to rebase, and the error wraps ErrConflict. A task without a
+// branch completes with nothing to merge.
+func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
+	task, err := t.bus.Task(ctx, id)
+	if err != nil || task.State == bus.TaskCompleted {
+		return task, err
+	}
+	if task.State != bus.TaskApproved {
+		return task, wrongState(task, "merge", bus.TaskApproved)
+	}
+	if task.Branch == "" {
+		return t.bus.TransitionFrom(ctx, task.ID, bus.TaskApproved, bus.TaskCompleted, actor, "no branch: nothing to merge")
+	}
+	repo, err := t.repoFor(ctx, task)
+	if err != nil {
+		return task, err
+	}
+	msg := fmt.Sprintf("Merge task %s: %s\n\nswarm task %s, assigned to %s, approved by review.", task.ID, task.Title, task.ID, task.Assignee)
+	commit, err := repo.Merge(ctx, task.Base, task.Branch, msg)
+	var conflict *ConflictError
+	switch {
+	case errors.As(err, &conflict):
+		todo := "Rebase your branch onto it"
+		if task.Worktree != "" {
+			todo += " in " + task.Worktree
+		}
+		return t.conflicted(ctx, task, actor, conflict, todo+fmt.Sprintf(" (`git rebase %s`), resolve, commit, then report done again.", task.Base))
+	case errors.Is(err, ErrNothingToMerge):
+		commit = "nothing new: already in " + task.Base
+	case err != nil:
+		return task, taskError(task.ID, err)
+	default:
+		commit = "merged as " + commit
+	}
+	moved, err := t.bus.TransitionFrom(ctx, task.ID, bus.TaskApproved, bus.TaskCompleted, actor, commit)
+	if err != nil {
+		return moved, err
+	}
+	if err := t.removeWorktree(ctx, moved); err != nil {
+		return moved, fmt.Errorf("merged, but: %w", err)
+	}
+	moved.Worktree = ""
+	return moved, nil
+}
+
+// Diff returns the review of a task's branch: `git diff --stat` and the
+// diff of base...branch.
+func (t *Tasks) Diff(ctx context.Context, id string) (stat, diff string, err error) {
+	task, err := t.bus.Task(ctx, id)
+	if err != nil {
+		return "", "", err
+	}
+	if task.Branch == "" {
+		return "", "", taskError(task.ID, errors.New("it has no branch (its agent does not work in a worktree)"))
+	}
+	repo, err := t.repoFor(ctx, task)
+	if err != nil {
+		return "", "", err
+	}
+	if stat, err = repo.DiffStat(ctx, task.Base, task.Branch); err != nil {
+		return "", "", taskError(task.ID, err)
+	}
+	if diff, err = repo.Diff(ctx, task.Base, task.Branch); err != nil {
+		return "", "", taskError(task.ID, err)
+	}
+	return stat, diff, nil
+}
+
+// tell queues a message about a task for its assignee. Failing to queue
+// it does not undo the transition; it is logged by the caller's bus.
+func (t *Tasks) tell(ctx context.Context, task bus.Task, from, kind, body string) {
+	if from == "" || bus.ValidName(from) != nil && from != bus.Human && from != bus.Swarm {
+		from = bus.Swarm
+	}
+	data := fmt.Appendf(nil, `{"task":%q,"state":%q}`, task.ID, task.State)
+	_, _ = t.bus.Publish(context.WithoutCancel(ctx), bus.Message{From: from, To: task.Assignee, Kind: bus.Kind(kind), Body: body, Data: data})
+}

@@ -322,7 +322,7 @@ func TestTaskWithGitEndToEnd(t *testing.T) {
 	if a, _ := h.sup.agent("w"); a.workDir() != task.Worktree {
 		t.Errorf("w runs in %s, want its task's worktree %s", a.workDir(), task.Worktree)
 	}
-	if stat, _, err := h.sup.TaskDiff(ctx, task.ID); err != nil || !strings.Contains(stat, "work-"+task.ID+".txt") {
+	if stat, _, err := h.sup.Review(ctx, task.ID); err != nil || !strings.Contains(stat, "work-"+task.ID+".txt") {
 		t.Errorf("diff stat %q, %v", stat, err)
 	}
 

@@ -170,8 +170,8 @@ func (s *Supervisor) Merge(ctx context.Context, id string) (bus.Task, error) {
 	return s.tasks.Merge(ctx, id, bus.Human)
 }
 
-// TaskDiff returns the diff stat and diff of a task's branch against its
+// Review returns the diff stat and diff of a task's branch against its
 // base.
-func (s *Supervisor) TaskDiff(ctx context.Context, id string) (stat, diff string, err error) {
+func (s *Supervisor) Review(ctx context.Context, id string) (stat, diff string, err error) {
 	return s.tasks.Diff(ctx, id)
 }

@@ -182,6 +182,30 @@ func runScript(name string) int {
 				fmt.Printf("@relay:swarm task_done %s\n", id)
 			}
 		})
+	case "pinger":
+		// Print COUNT relay lines to PEER at RATE per second, each carrying
+		// the wall-clock time it was written.
+		peer, count, rate := os.Getenv("PEER"), envInt("COUNT", 0), envInt("RATE", 100)
+		go func() {
+			tick := time.NewTicker(time.Second / time.Duration(rate))
+			defer tick.Stop()
+			for i := 0; i < count; i++ {
+				<-tick.C
+				fmt.Printf("@relay:%s t=%d\n", peer, time.Now().UnixNano())
+			}
+		}()
+		received(nil)
+	case "timer":
+		// Log how long each message took from its t= stamp to arriving here.
+		f, _ := os.OpenFile(os.Getenv("LAT"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		received(func(line string) {
+			now := time.Now().UnixNano()
+			if _, stamp, ok := strings.Cut(line, "] t="); ok {
+				if t, err := strconv.ParseInt(strings.TrimSpace(stamp), 10, 64); err == nil {
+					fmt.Fprintln(f, now-t)
+				}
+			}
+		})
 	case "crash":
 		fmt.Println("crashing")
 		return 3

@@ -1,0 +1,101 @@
+package supervisor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"swarm/bus"
+	"swarm/games"
+)
+
+// BenchmarkRelayLatency measures the whole relay path: agent a writes
+// `@relay:b t=<now>` in its terminal; swarm reads it from a's PTY, plays it
+// through a's screen and the parser, commits it to the bus, routes it and
+// types it into b's PTY (quiet = 0); b reads it and logs now - t. 500
+// messages at 100 msg/s per iteration; run with -benchtime=1x.
+func BenchmarkRelayLatency(b *testing.B) {
+	const n = 500
+	var all []time.Duration
+	for range b.N {
+		dir := b.TempDir()
+		bs, err := bus.Open(bus.Options{Dir: filepath.Join(dir, ".swarm")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		lat := filepath.Join(dir, "lat")
+		agents := []AgentConfig{
+			scripted("a", "pinger", map[string]string{"PEER": "b", "COUNT": strconv.Itoa(n), "RATE": "100"}),
+			scripted("b", "timer", map[string]string{"LAT": lat}),
+		}
+		sup, err := New(Options{Config: &Config{Agents: agents}, Bus: bs, Executable: os.Args[0]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sup.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		deadline := time.Now().Add(time.Minute)
+		var got []time.Duration
+		for len(got) < n && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			got = readDurations(lat)
+		}
+		_ = sup.Shutdown(context.Background())
+		bs.Close()
+		if len(got) < n {
+			b.Fatalf("%d of %d messages arrived", len(got), n)
+		}
+		all = append(all, got...)
+	}
+	slices.Sort(all)
+	pct := func(p float64) float64 { return float64(all[int(p*float64(len(all)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(pct(1), "max-ms")
+}
+
+func readDurations(path string) []time.Duration {
+	data, _ := os.ReadFile(path)
+	var out []time.Duration
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if v, err := strconv.ParseInt(l, 10, 64); err == nil {
+			out = append(out, time.Duration(v))
+		}
+	}
+	return out
+}
+
+// BenchmarkDemoGame plays one whole headless tic-tac-toe game per
+// iteration at pace 0, starting both player processes each time.
+func BenchmarkDemoGame(b *testing.B) {
+	for i := range b.N {
+		dir := b.TempDir()
+		bs, err := bus.Open(bus.Options{Dir: filepath.Join(dir, ".swarm")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg := TicTacToeConfig(DemoOptions{Seed: int64(i), Executable: os.Args[0]})
+		sup, err := New(Options{Config: cfg, Bus: bs, Referee: games.NewReferee(DemoX, DemoO), X: DemoX, O: DemoO})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sub := sup.Subscribe()
+		if err := sup.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		res, err := WaitGame(context.Background(), sub, time.Minute, nil)
+		_ = sup.Shutdown(context.Background())
+		sub.Close()
+		bs.Close()
+		if err != nil || !res.Over {
+			b.Fatal(fmt.Errorf("game %d: %v %v", i, res, err))
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/supervisor"
 )
 
 // waitUntil polls cond until it holds, failing the test after a minute.
@@ -273,4 +274,91 @@ func TestParsePrintsCommandsAsJSONLines(t *testing.T) {
 		t.Errorf("parse of plain text: %v", objs)
 	}
 	e.fails(2, []string{"parse", filepath.Join(e.cwd, "no-such-file")}, "no-such-file")
+}
+
+// git runs git in dir with a fixed identity and fails the test on error.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=Tester", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=Tester", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
+	e := newEnv(t)
+	repo := e.cwd
+	git(t, repo, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "add", "README")
+	git(t, repo, "commit", "-q", "-m", "initial")
+	e.dir = filepath.Join(repo, ".swarm")
+	e.register("w")
+	id := strings.TrimSpace(e.ok("task", "add", "--to", "w", "add a greeting"))
+
+	// What a running swarm does when it dispatches the task to a worktree agent.
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task, err := b.Task(context.Background(), id)
+	if err == nil {
+		task, err = supervisor.NewTasks(context.Background(), b, repo, "").Prepare(context.Background(), task)
+	}
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The agent works in its worktree and reports from its own shell.
+	w := e.as("w")
+	w.cwd = task.Worktree
+	w.ok("task", "start")
+	if err := os.WriteFile(filepath.Join(task.Worktree, "greeting.txt"), []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, task.Worktree, "add", "greeting.txt")
+	git(t, task.Worktree, "commit", "-q", "-m", "greet")
+	if out := w.ok("task", "done"); !strings.Contains(out, "WORKING → IN_REVIEW") {
+		t.Errorf("task done printed %q", out)
+	}
+
+	review := e.ok("task", "show", id, "--diff")
+	for _, want := range []string{"greeting.txt", "1 file changed", "+hi"} {
+		if !strings.Contains(review, want) {
+			t.Errorf("task show --diff lacks %q:\n%s", want, review)
+		}
+	}
+	e.ok("task", "approve", id)
+
+	// A dirty main worktree is refused, naming the file; nothing changes.
+	if err := os.WriteFile(filepath.Join(repo, "README"), []byte("edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.fails(1, []string{"task", "merge", id}, "task "+id, "uncommitted changes", "README")
+	git(t, repo, "checkout", "README")
+
+	if out := e.ok("task", "merge", id); !strings.Contains(out, "APPROVED → COMPLETED") {
+		t.Errorf("task merge printed %q", out)
+	}
+	if got := git(t, repo, "log", "-1", "--format=%s"); !strings.Contains(got, "Merge task "+id) {
+		t.Errorf("last commit on main: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(repo, "greeting.txt")); err != nil {
+		t.Errorf("the change is not on main: %v", err)
+	}
+	if _, err := os.Stat(task.Worktree); !os.IsNotExist(err) {
+		t.Errorf("the worktree was not removed: %v", err)
+	}
+	if got := git(t, repo, "branch", "--list", "swarm/"+id); got == "" {
+		t.Errorf("the task branch was not kept")
+	}
+	e.fails(1, []string{"task", "merge", "zzzzzz"}, "zzzzzz")
 }

@@ -794,8 +794,14 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 	}
 	ctx, sw, keys := m.ctx, m.sw, m.keys
 	run := func(verb string, f func(context.Context) (bus.Task, error)) tea.Cmd {
+		// A merge may wait for another one (they run one at a time) and
+		// for git; the other moves are a transaction on the bus.
+		timeout := 10 * time.Second
+		if verb == "merge" {
+			timeout = 5 * time.Minute
+		}
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			nt, err := f(ctx)
 			if err != nil {

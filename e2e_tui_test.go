@@ -478,7 +478,7 @@ func procRSS(t testing.TB, pid int) (rss, peak float64) {
 // writerScript writes about 1 MB/s of coloured, numbered build-log
 // lines: 10 kB every 10 ms, cut from a megabyte made up front so that the
 // writer itself costs little CPU.
-const writerScript = `import sys, time
+const writerScript = `import os, sys, time
 lines = []
 n = 0
 i = 0
@@ -490,15 +490,39 @@ while n < 1 << 20:
 data = "".join(lines).encode()
 out = sys.stdout.buffer
 pos = 0
+total = 0
+count = os.environ["SWARM_AGENT"] + ".bytes"
 next = time.time()
 while True:
     chunk = data[pos:pos + 10000]
     pos = (pos + 10000) % (len(data) - 10000)
     out.write(chunk)
     out.flush()
+    total += len(chunk)
+    if total % 200000 == 0:
+        with open(count + ".tmp", "w") as f:
+            f.write(str(total))
+        os.replace(count + ".tmp", count)
     next += 0.01
     time.sleep(max(0, next - time.time()))
 `
+
+// writtenBytes is how much the load writers in dir have written so far
+// (each records its total every 200 kB).
+func writtenBytes(t testing.TB, dir string) float64 {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.bytes"))
+	total := 0.0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		n, _ := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+		total += n
+	}
+	return total
+}
 
 // loadConfig writes a swarm.toml with writers writing agents and the
 // probe shell.
@@ -632,12 +656,16 @@ func benchLoad(b *testing.B, writers int) {
 	term.waitText(30*time.Second, "probe · running", fmt.Sprintf("w%d · running", writers))
 	term.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
 	pid := term.cmd.Process.Pid
-	cpu0, t0 := procCPU(b, pid), time.Now()
+	cpu0, t0, bytes0 := procCPU(b, pid), time.Now(), writtenBytes(b, dir)
 	lat := keyLatencies(b, term, 60, 150*time.Millisecond)
 	if rest := 10*time.Second - time.Since(t0); rest > 0 {
 		time.Sleep(rest) // the period is at least 10 s of load
 	}
-	cores := (procCPU(b, pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+	period := time.Since(t0).Seconds()
+	cores := (procCPU(b, pid) - cpu0).Seconds() / period
+	// How much each writer got out: swarm's terminals slow writers down
+	// (flow control) when their output comes faster than it is emulated.
+	b.ReportMetric((writtenBytes(b, dir)-bytes0)/period/float64(writers)/1e6, "MBps-per-writer")
 	rss, peak := procRSS(b, pid)
 	b.ReportMetric(float64(percentile(lat, 0.5).Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(percentile(lat, 0.95).Microseconds())/1000, "p95-ms")

@@ -98,7 +98,7 @@ func Open(opts Options) (*Bus, error) {
 		opts.BusyTimeout = 5 * time.Second
 	}
 	if opts.PollInterval <= 0 {
-		opts.PollInterval = 10 * time.Millisecond
+		opts.PollInterval = 25 * time.Millisecond
 	}
 	if opts.ReadConns <= 0 {
 		opts.ReadConns = 4

@@ -157,7 +157,7 @@ func (s *Screen) consume(p []byte) {
 			continue
 		}
 		s.feedSeg(buf, tokStart)
-		s.token(buf[tokStart : i+1])
+		s.token(buf[tokStart:i+1], buf[i+1:])
 		s.segStart, tokStart = i+1, i+1
 		s.partialFed = false
 	}
@@ -219,7 +219,15 @@ func (s *Screen) inert() bool {
 			switch c.Final() {
 			case 'm':
 				ok, keepsEdge = true, true
-			case 'K', 'X', '@', 'P', 'G', '`', 'a', 'C', 'D', 'I', 'Z', 'b', 'n', 'c', 'g', 'h', 'l':
+				s.sgrState()
+			case 'h', 'l':
+				ok = true
+				for _, p := range t.params {
+					if p.Param(0) == 20 { // LNM: a line feed also returns the carriage
+						s.lnm = c.Final() == 'h'
+					}
+				}
+			case 'K', 'X', '@', 'P', 'G', '`', 'a', 'C', 'D', 'I', 'Z', 'b', 'n', 'c', 'g':
 				ok = true
 			}
 		case c.Prefix() == '?' && (c.Final() == 'h' || c.Final() == 'l'):
@@ -480,8 +488,8 @@ func (s *Screen) wrapNow(pad bool) {
 	}
 }
 
-// token feeds a structural token.
-func (s *Screen) token(tb []byte) {
+// token feeds a structural token; ahead is the rest of the write.
+func (s *Screen) token(tb []byte, ahead []byte) {
 	t := &s.tok
 	if t.kind == tokCSI && t.cmd.Prefix() == '?' && (t.cmd.Final() == 'h' || t.cmd.Final() == 'l') && s.switchesScreen() {
 		s.switchScreen(t.cmd.Final() == 'h')
@@ -498,6 +506,11 @@ func (s *Screen) token(tb []byte) {
 		// A full reset returns to the main screen.
 		s.leaveAlt()
 		tb = []byte("\x1bc")
+	}
+	if t.kind == tokControl && t.ctrl == '\n' && !s.partialFed {
+		if k := s.scrollBatch(ahead); k > 1 {
+			tb = batchedLineFeed(k)
+		}
 	}
 	s.mainToken(tb)
 }

@@ -57,6 +57,9 @@ type Options struct {
 	// committed (see the package documentation). Zero means DefaultSettle;
 	// negative means only when the process exits.
 	Settle time.Duration
+	// Budget, when set, is shared with other processes to bound the CPU
+	// their screens use together (see Budget and SetUrgent).
+	Budget *Budget
 }
 
 // ExitStatus is how a process ended.
@@ -97,6 +100,7 @@ type Process struct {
 	status   ExitStatus
 	waitErr  error
 	lastOut  atomic.Int64
+	urgent   atomic.Bool
 	closeM   sync.Once
 }
 
@@ -129,11 +133,13 @@ func Start(opts Options) (*Process, error) {
 		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
 	}
 	p := &Process{
-		opts:     opts,
-		cmd:      cmd,
-		pid:      cmd.Process.Pid,
-		master:   master,
-		chunks:   make(chan []byte, 16),
+		opts:   opts,
+		cmd:    cmd,
+		pid:    cmd.Process.Pid,
+		master: master,
+		// A short queue: output waits in the PTY, where it slows the
+		// program down, rather than piling up here.
+		chunks:   make(chan []byte, 2),
 		readDone: make(chan struct{}),
 		exited:   make(chan struct{}),
 		done:     make(chan struct{}),
@@ -200,7 +206,11 @@ func (p *Process) output() {
 				break
 			}
 			p.lastOut.Store(time.Now().UnixNano())
-			_, _ = p.screen.Write(c)
+			if b := p.opts.Budget; b != nil {
+				b.apply(p.urgent.Load(), func() { _, _ = p.screen.Write(c) })
+			} else {
+				_, _ = p.screen.Write(c)
+			}
 			p.emit(p.screen.TakeLines())
 			if p.opts.OnOutput != nil {
 				p.opts.OnOutput()
@@ -288,6 +298,10 @@ func (p *Process) WriteContext(ctx context.Context, b []byte) error {
 		return ctx.Err()
 	}
 }
+
+// SetUrgent marks the process as one a person is watching: its output goes
+// ahead of other processes' when they share a Budget.
+func (p *Process) SetUrgent(urgent bool) { p.urgent.Store(urgent) }
 
 // Screen returns the process's screen.
 func (p *Process) Screen() *Screen { return p.screen }

@@ -102,6 +102,8 @@ type Screen struct {
 	bracketedPaste bool
 	cursorHidden   bool
 	awm            bool // auto-wrap, of the main screen
+	bgSet          bool // the pen has a background colour (see scroll.go)
+	lnm            bool // line feeds return the carriage
 }
 
 // NewScreen returns a screen with no process behind it, for replaying
@@ -130,6 +132,7 @@ func NewScreen(opts ScreenOptions) *Screen {
 	s.initFeeder()
 	s.initTracker()
 	if opts.NewlineMode {
+		s.lnm = true
 		_, _ = s.main.WriteString("\x1b[20h")
 	}
 	return s

@@ -306,12 +306,14 @@ func (a *agent) runOnce() (code int, how string, err error) {
 			}
 		},
 		OnOutput: a.onOutput,
+		Budget:   a.s.budget,
 	})
 	if err != nil {
 		a.setState(StateExited, err.Error())
 		a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: -1, Text: err.Error()})
 		return -1, "", fmt.Errorf("start %s: %w", a.cfg.Name, err)
 	}
+	proc.SetUrgent(a.s.focused(a.cfg.Name))
 	pumpDone := make(chan struct{})
 	a.mu.Lock()
 	a.proc, a.procDone, a.screen = proc, pumpDone, proc.Screen()

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -75,6 +76,8 @@ type Supervisor struct {
 	stopped  bool
 	lock     *dirLock
 	tasks    *Tasks
+	budget   *spawner.Budget // CPU for the agents' screens, shared
+	focus    string          // the agent a person is watching (SetFocus)
 }
 
 // New checks the options and prepares a Supervisor; Start runs it.
@@ -100,7 +103,12 @@ func New(opts Options) (*Supervisor, error) {
 		}
 		opts.Executable = exe
 	}
-	s := &Supervisor{opts: opts, bus: opts.Bus, log: opts.Log, agents: map[string]*agent{}}
+	s := &Supervisor{opts: opts, bus: opts.Bus, log: opts.Log, agents: map[string]*agent{},
+		// Emulating many busy terminals could take every core. The
+		// screens get half of them, and busy agents nobody watches 70 %
+		// of that, so the UI, the bus and the agents themselves keep
+		// theirs.
+		budget: spawner.NewBudget(runtime.NumCPU()/2, 0.7)}
 	if opts.Referee != nil {
 		s.game = &GameState{X: opts.X, O: opts.O, Turn: games.MarkX}
 	}
@@ -340,6 +348,27 @@ func (s *Supervisor) Paste(name, text string) error {
 		return p.Write(spawner.PasteBytes(text))
 	}
 	return p.Write([]byte(text))
+}
+
+// SetFocus names the agent a person is watching or typing into ("" for
+// none): its output is emulated ahead of the others' when the machine is
+// busy, so its pane keeps up.
+func (s *Supervisor) SetFocus(name string) {
+	s.mu.Lock()
+	s.focus = name
+	agents := s.agentList()
+	s.mu.Unlock()
+	for _, a := range agents {
+		if p := a.running(); p != nil {
+			p.SetUrgent(a.cfg.Name == name)
+		}
+	}
+}
+
+func (s *Supervisor) focused(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.focus == name
 }
 
 // Resize sets an agent's terminal size (its PTY and its screen).

@@ -73,11 +73,12 @@ const statusTTL = 8 * time.Second
 // Model is the root Bubble Tea model: it owns the layout, the focus and
 // the routing of keys, and holds plain children (panes, panels, dialogs).
 type Model struct {
-	ctx  context.Context
-	sw   Backend
-	opts Options
-	keys KeyMap
-	help help.Model
+	ctx     context.Context
+	sw      Backend
+	opts    Options
+	focused string // the agent last passed to Focuser.SetFocus
+	keys    KeyMap
+	help    help.Model
 
 	width, height int
 	lay           layout
@@ -317,7 +318,17 @@ func (m *Model) setError(err error) {
 // needs.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	m.syncFocus()
 	return m, tea.Batch(cmd, m.renderPanes())
+}
+
+// syncFocus tells a backend that cares which agent the person is watching:
+// the selected one.
+func (m *Model) syncFocus() {
+	if f, ok := m.sw.(Focuser); ok && m.selected != m.focused {
+		m.focused = m.selected
+		f.SetFocus(m.selected)
+	}
 }
 
 // renderPanes starts a render for every pane on show whose rows are out

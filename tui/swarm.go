@@ -70,6 +70,13 @@ type Reviewer interface {
 	Review(ctx context.Context, id string) (stat, diff string, err error)
 }
 
+// Focuser is told which agent the person is watching (the selected one),
+// so that its output is processed first when the machine is busy. It is
+// optional.
+type Focuser interface {
+	SetFocus(name string)
+}
+
 // Swarm is a Backend that also streams its events; *supervisor.Supervisor
 // is one.
 type Swarm interface {

@@ -8,4 +8,5 @@ var (
 	_ Swarm    = (*supervisor.Supervisor)(nil)
 	_ Merger   = (*supervisor.Supervisor)(nil)
 	_ Reviewer = (*supervisor.Supervisor)(nil)
+	_ Focuser  = (*supervisor.Supervisor)(nil)
 )

@@ -1,0 +1,163 @@
+package spawner
+
+import (
+	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Scrolling is most of what emulating a busy program costs: x/vt moves
+// every cell of the screen up one row for each line feed at the bottom.
+// When a line feed at the bottom is followed, in the same write, by more
+// plain lines that will scroll too, the screen scrolls once for all of
+// them (SU k) and moves the cursor back up to where the next line starts;
+// the line feeds that follow then only move the cursor down. The screen,
+// its scrollback and the committed lines come out as with k single
+// scrolls; only the work is shared.
+//
+// The lines after the first must be plain so that the rows they take are
+// known: printable ASCII (wrapping where the terminal wraps it), carriage
+// returns and SGR that sets no background (rows blanked by a scroll take
+// the background in force, so a batch must not change it).
+
+// sgrState follows what an SGR sequence does to the background, so that a
+// batch only runs on the default background.
+func (s *Screen) sgrState() {
+	params := s.tok.params
+	if len(params) == 0 {
+		s.bgSet = false
+		return
+	}
+	for i := 0; i < len(params); i++ {
+		switch p := params[i].Param(0); {
+		case p == 0 || p == 49:
+			s.bgSet = false
+		case p >= 40 && p <= 47, p >= 100 && p <= 107:
+			s.bgSet = true
+		case p == 38 || p == 48 || p == 58:
+			if p == 48 {
+				s.bgSet = true
+			}
+			i += extendedColorParams(params, i)
+		}
+	}
+}
+
+// extendedColorParams returns how many parameters after params[i] (38, 48
+// or 58) belong to its colour: colon sub-parameters, or 5;n / 2;r;g;b.
+func extendedColorParams(params []ansi.Param, i int) int {
+	if params[i].HasMore() {
+		n := 0
+		for j := i; j < len(params) && params[j].HasMore(); j++ {
+			n++
+		}
+		return n
+	}
+	if i+1 < len(params) {
+		switch params[i+1].Param(0) {
+		case 5:
+			return 2
+		case 2:
+			return 4
+		}
+	}
+	return 0
+}
+
+// scrollBatch returns how many rows, this line feed's included, the main
+// screen can scroll at once: ahead is the rest of the write after the line
+// feed. 1 means no batch.
+func (s *Screen) scrollBatch(ahead []byte) int {
+	if s.alt != nil || s.lnm || s.bgSet || s.top != 0 || s.bot < s.rows || s.rows < 3 {
+		return 1
+	}
+	pos := s.main.CursorPosition()
+	if pos.Y != s.rows-1 {
+		return 1
+	}
+	return 1 + rowsAhead(ahead, pos.X, s.cols, s.rows-2, s.awm)
+}
+
+// rowsAhead counts how many rows the plain lines in b advance the cursor
+// — one per line feed and, with auto-wrap, one per wrap — up to limit,
+// counting only lines that end in b; col is the cursor column, cols the
+// width.
+func rowsAhead(b []byte, col, cols, limit int, autowrap bool) int {
+	done, line := 0, 0 // rows advanced by finished lines; by the current one
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\n':
+			if done+line+1 > limit {
+				return done
+			}
+			done, line = done+line+1, 0
+		case c == '\r':
+			col = 0
+		case c >= 0x20 && c < 0x7f:
+			if col >= cols {
+				if !autowrap {
+					continue // overwrites the last column
+				}
+				line++ // the terminal wraps to the next row
+				col = 0
+			}
+			col++
+		case c == 0x1b:
+			end, ok := plainSGR(b, i)
+			if !ok {
+				return done
+			}
+			i = end
+		default:
+			return done
+		}
+	}
+	return done
+}
+
+// plainSGR checks the sequence at b[i] (ESC) is a complete SGR that sets
+// no background, and returns the index of its final byte.
+func plainSGR(b []byte, i int) (int, bool) {
+	j := i + 1
+	if j >= len(b) || b[j] != '[' {
+		return 0, false
+	}
+	var params []int
+	cur, have := 0, false
+	for j++; j < len(b); j++ {
+		switch c := b[j]; {
+		case c >= '0' && c <= '9':
+			cur, have = min(cur*10+int(c-'0'), 1<<16), true
+		case c == ';':
+			params = append(params, cur)
+			cur, have = 0, false
+		case c == 'm':
+			if have || len(params) > 0 {
+				params = append(params, cur)
+			}
+			for k := 0; k < len(params); k++ {
+				switch p := params[k]; {
+				case p == 48, p >= 40 && p <= 47, p >= 100 && p <= 107:
+					return 0, false
+				case p == 38 || p == 58:
+					if k+1 < len(params) && params[k+1] == 5 {
+						k += 2
+					} else if k+1 < len(params) && params[k+1] == 2 {
+						k += 4
+					}
+				}
+			}
+			return j, true
+		default:
+			return 0, false // colons, private markers, other finals: not plain
+		}
+	}
+	return 0, false // cut by the end of the write
+}
+
+// batchedLineFeed is what the emulator gets instead of a line feed that
+// starts a batch of k: scroll k rows up, then back up to the row after the
+// line just ended.
+func batchedLineFeed(k int) []byte {
+	return []byte("\x1b[" + strconv.Itoa(k) + "S\x1b[" + strconv.Itoa(k-1) + "A")
+}

@@ -1,0 +1,114 @@
+package spawner
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// screenState is everything a batch of scrolls must leave as single
+// scrolls would: committed lines, the visible screen with its styles, the
+// scrollback and the cursor.
+type screenState struct {
+	Lines      []string
+	Render     string
+	Scrollback []string
+	Cursor     Cursor
+}
+
+func feedState(t *testing.T, data string, chunk int) screenState {
+	t.Helper()
+	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	defer s.Close()
+	var lines []string
+	for i := 0; i < len(data); {
+		n := len(data) - i
+		if chunk > 0 {
+			n = min(chunk, n)
+		}
+		if _, err := s.Write([]byte(data[i : i+n])); err != nil {
+			t.Fatal(err)
+		}
+		i += n
+		for _, l := range s.TakeLines() {
+			lines = append(lines, fmt.Sprintf("%d:%s", l.N, l.Text))
+		}
+	}
+	st := screenState{Lines: lines, Render: s.Render(0), Cursor: s.Snapshot().Cursor}
+	for off := s.ScrollbackLen(); off > 0; off-- {
+		st.Scrollback = append(st.Scrollback, strings.SplitN(s.Render(off), "\n", 2)[0])
+	}
+	return st
+}
+
+func TestBatchedScrollsMatchSingleScrolls(t *testing.T) {
+	many := func(f func(i int) string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(f(i))
+		}
+		return b.String()
+	}
+	cases := map[string]string{
+		"plain":          many(func(i int) string { return fmt.Sprintf("line %d\r\n", i) }, 40),
+		"bare LF":        many(func(i int) string { return fmt.Sprintf("l%d\n", i) }, 30),
+		"coloured":       many(func(i int) string { return fmt.Sprintf("\x1b[3%dm%03d\x1b[0m ok\r\n", i%7+1, i) }, 40),
+		"256 and rgb fg": many(func(i int) string { return fmt.Sprintf("\x1b[38;5;%dm#%d\x1b[38;2;1;2;3mx\x1b[m\r\n", i, i) }, 30),
+		"full width":     many(func(i int) string { return strings.Repeat(string(rune('a'+i%26)), 20) + "\r\n" }, 30),
+		"wrapping":       many(func(i int) string { return strings.Repeat("w", 15+i%10) + "\r\n" }, 30),
+		"long wraps":     many(func(i int) string { return fmt.Sprintf("\x1b[32m%d\x1b[m", i) + strings.Repeat("x", 41+i%5) + "\n" }, 30),
+		"no autowrap":    "\x1b[?7l" + many(func(i int) string { return strings.Repeat("n", 25) + fmt.Sprint(i) + "\r\n" }, 20),
+		"background":     many(func(i int) string { return fmt.Sprintf("\x1b[4%dmbg %d\x1b[49m\r\n", i%7+1, i) }, 30),
+		"bg left on":     "\x1b[44m" + many(func(i int) string { return fmt.Sprintf("blue %d\r\n", i) }, 20) + "\x1b[0m",
+		"cr overwrite":   many(func(i int) string { return fmt.Sprintf("progress %d\rdone %d\r\n", i, i) }, 30),
+		"mixed":          many(func(i int) string { return fmt.Sprintf("a%d\r\n\x1b[1mB\x1b[0m\n\x1b[2K\r\nζ%d\r\n", i, i) }, 15),
+		"relay lines":    many(func(i int) string { return fmt.Sprintf("@relay:bob ping %d\r\n", i) }, 25),
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			want := feedState(t, data, 1) // one byte at a time: nothing to batch
+			for _, chunk := range []int{0, 7, 64} {
+				if diff := cmp.Diff(want, feedState(t, data, chunk)); diff != "" {
+					t.Errorf("fed in chunks of %d (0: whole), differs from byte by byte:\n%s", chunk, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestRowsAhead(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		col      int
+		want     int
+		describe string
+	}{
+		{"a\r\nb\r\nc", 0, 2, "two line feeds; the unfinished line does not count"},
+		{"a\r\nb\x1b[31mc\x1b[0m\r\n", 0, 2, "fg colour is plain"},
+		{"a\r\n\x1b[41mb\r\n", 0, 1, "a background stops the batch"},
+		{"a\r\n\x1b[2Ab\r\n", 0, 1, "cursor movement stops it"},
+		{"0123456789\r\n", 0, 1, "a row that just fits"},
+		{"56789\r\n", 5, 1, "a row that fits from the cursor column"},
+		{"567890\r\n", 5, 2, "a row that wraps from the cursor column takes two"},
+		{"0123456789X\r\nab\r\n", 0, 3, "a wrapped line counts its wrap"},
+		{"01234567890123456789012\n", 0, 3, "two wraps"},
+		{"0123456789X\r\n", 0, 0, "a line that would pass the limit"},
+		{"ab\tc\r\n", 0, 0, "tabs are not plain"},
+		{"é\r\n", 0, 0, "non-ASCII is not plain"},
+		{"a\r\nb\x1b[3", 0, 1, "a cut sequence stops it"},
+		{"\n\n\n\n\n\n", 0, 4, "at most the limit"},
+	} {
+		limit := 4
+		if c.describe == "a line that would pass the limit" {
+			limit = 1
+		}
+		if got := rowsAhead([]byte(c.in), c.col, 10, limit, true); got != c.want {
+			t.Errorf("%s: rowsAhead(%q) = %d, want %d", c.describe, c.in, got, c.want)
+		}
+	}
+	if got := rowsAhead([]byte("0123456789XY\n"), 0, 10, 4, false); got != 1 {
+		t.Errorf("without auto-wrap a long line takes one row, got %d", got)
+	}
+}

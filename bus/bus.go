@@ -27,7 +27,8 @@ type Options struct {
 	// transaction to finish. Default 5 s.
 	BusyTimeout time.Duration
 	// PollInterval is how often a subscribed Bus checks for writes made by
-	// other connections or processes. Default 10 ms.
+	// other connections or processes; twice that once the bus has been
+	// quiet for a while. Default 25 ms.
 	PollInterval time.Duration
 	// ReadConns is the size of the read connection pool. Default 4.
 	ReadConns int

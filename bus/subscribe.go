@@ -12,9 +12,11 @@ import (
 // wake-ups coalesce: one receive may stand for many writes, so a consumer
 // re-reads what it needs (Pending, Messages after its last seq) on each
 // wake-up. Writes through this Bus wake at once; writes by other
-// connections or processes are noticed within Options.PollInterval by
-// polling PRAGMA data_version on a dedicated connection. The poller starts
-// with the first subscription and stops on Close.
+// connections or processes are noticed by polling PRAGMA data_version on a
+// dedicated connection: within Options.PollInterval while the bus is busy,
+// within twice that once it has been quiet for idleAfter (an idle swarm
+// should cost next to nothing). The poller starts with the first
+// subscription and stops on Close.
 func (b *Bus) Subscribe() (<-chan struct{}, func()) {
 	ch := make(chan struct{}, 1)
 	b.mu.Lock()
@@ -32,6 +34,9 @@ func (b *Bus) Subscribe() (<-chan struct{}, func()) {
 		b.mu.Unlock()
 	})
 }
+
+// idleAfter is how long without a change makes the poller slow down.
+const idleAfter = 2 * time.Second
 
 // notify wakes every subscriber without blocking.
 func (b *Bus) notify() {
@@ -77,13 +82,19 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 			conn.Close()
 		}
 	}()
-	t := time.NewTicker(b.opts.PollInterval)
+	t := time.NewTimer(b.opts.PollInterval)
 	defer t.Stop()
+	lastChange := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		}
+		if time.Since(lastChange) < idleAfter {
+			t.Reset(b.opts.PollInterval)
+		} else {
+			t.Reset(2 * b.opts.PollInterval)
 		}
 		if !ok {
 			// The baseline could not be read; once a connection works,
@@ -101,7 +112,7 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 			continue
 		}
 		if v != last {
-			last = v
+			last, lastChange = v, time.Now()
 			b.notify()
 		}
 	}

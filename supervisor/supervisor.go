@@ -143,6 +143,12 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	s.lock = lock
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.tasks = NewTasks(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
+	if repo, _ := s.tasks.Repo(); repo != nil {
+		// The bus and the task worktrees are not the project's content.
+		if err := repo.ExcludeSwarmDir(ctx); err != nil {
+			s.log.Warn("exclude .swarm/ from git", "err", err)
+		}
+	}
 
 	// Follow the bus from here on: whatever is written after this is routed.
 	last, err := s.bus.LastSeq(ctx)

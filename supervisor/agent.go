@@ -188,25 +188,18 @@ func (a *agent) lifecycle() {
 		if a.ctx.Err() != nil {
 			return
 		}
-		ran := time.Since(started)
-		if ran >= stableRun {
-			a.mu.Lock()
-			a.restarts = 0
-			a.mu.Unlock()
+		if time.Since(started) >= stableRun {
+			a.resetRestarts()
 			backoff = a.s.opts.Backoff
 		}
 
 		// A stop or restart request while it ran decides what comes next.
 		select {
 		case again := <-a.control:
-			if again {
-				a.resetRestarts()
-				backoff = a.s.opts.Backoff
-				continue
-			}
-			if !a.waitStopped() {
+			if !again && !a.stopped() {
 				return
 			}
+			a.resetRestarts()
 			backoff = a.s.opts.Backoff
 			continue
 		default:
@@ -220,7 +213,7 @@ func (a *agent) lifecycle() {
 		restart := a.cfg.Restart == RestartAlways || (a.cfg.Restart == RestartOnFailure && failed)
 		if !restart {
 			a.setState(StateExited, reason)
-			if !a.waitStopped() {
+			if !a.park() {
 				return
 			}
 			backoff = a.s.opts.Backoff
@@ -234,7 +227,7 @@ func (a *agent) lifecycle() {
 			why := fmt.Sprintf("gave up after %d restarts: %s", a.cfg.MaxRestarts, reason)
 			a.setState(StateGaveUp, why)
 			a.s.hub.emit(Event{Kind: EventAgentGaveUp, Agent: a.cfg.Name, Text: why})
-			if !a.waitStopped() {
+			if !a.park() {
 				return
 			}
 			backoff = a.s.opts.Backoff
@@ -249,7 +242,7 @@ func (a *agent) lifecycle() {
 			return
 		case again := <-a.control:
 			t.Stop()
-			if !again && !a.waitStopped() {
+			if !again && !a.stopped() {
 				return
 			}
 			a.resetRestarts()
@@ -267,9 +260,18 @@ func (a *agent) resetRestarts() {
 	a.mu.Unlock()
 }
 
-// waitStopped parks the lifecycle until a start request (true) or
-// shutdown (false).
-func (a *agent) waitStopped() bool {
+// stopped records a stop that a person asked for and parks the lifecycle
+// until the agent is started again (true) or the supervisor shuts down.
+func (a *agent) stopped() bool {
+	a.setState(StateStopped, "stopped by request")
+	a.s.hub.emit(Event{Kind: EventAgentStopped, Agent: a.cfg.Name})
+	return a.park()
+}
+
+// park waits, with no process, for a start request (true) or shutdown
+// (false). A stop request meanwhile turns an exited or given-up agent into
+// a stopped one.
+func (a *agent) park() bool {
 	for {
 		select {
 		case <-a.ctx.Done():
@@ -279,6 +281,8 @@ func (a *agent) waitStopped() bool {
 				a.resetRestarts()
 				return true
 			}
+			a.setState(StateStopped, "stopped by request")
+			a.s.hub.emit(Event{Kind: EventAgentStopped, Agent: a.cfg.Name})
 		}
 	}
 }
@@ -286,6 +290,9 @@ func (a *agent) waitStopped() bool {
 // runOnce starts the process, runs its output pump and waits until both
 // are done. A stop request or shutdown stops the process.
 func (a *agent) runOnce() (code int, how string, err error) {
+	if a.ctx.Err() != nil {
+		return -1, "", a.ctx.Err() // shut down before it started
+	}
 	a.setState(StateStarting, "")
 	lines := make(chan spawner.Line, 256)
 	a.mu.Lock()
@@ -449,19 +456,27 @@ func (a *agent) request(again bool) {
 
 func (a *agent) restart() { a.request(true) }
 
-// moveTo makes the agent run in dir: unless it already runs there, it is
-// (re)started there, and moveTo waits until the new process has started.
+// moveTo makes the agent run in dir from now on. A running (or starting)
+// agent is restarted there, and moveTo waits until the new process has
+// started; an agent waiting to restart starts there; one that exited is
+// started there. A stopped agent, or one given up after a crash loop, only
+// has its directory changed: a person starts it again. Nothing happens when
+// dir is where it runs already, so a repeated move never restarts anything.
 func (a *agent) moveTo(ctx context.Context, dir string) error {
 	a.mu.Lock()
-	if a.dir == dir && a.proc != nil {
+	if a.dir == dir {
 		a.mu.Unlock()
 		return nil
 	}
 	a.dir = dir
-	started := a.startSig
+	state, started := a.state, a.startSig
 	a.mu.Unlock()
+	switch state {
+	case StateStopped, StateGaveUp, StateBackoff:
+		return nil
+	}
 	a.restart()
-	t := time.NewTimer(30 * time.Second)
+	t := time.NewTimer(10 * time.Second)
 	defer t.Stop()
 	select {
 	case <-started:
@@ -469,7 +484,7 @@ func (a *agent) moveTo(ctx context.Context, dir string) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-t.C:
-		return fmt.Errorf("%s did not start in %s within 30s", a.cfg.Name, dir)
+		return fmt.Errorf("%s did not start in %s within 10s", a.cfg.Name, dir)
 	}
 }
 
@@ -480,8 +495,5 @@ func (a *agent) workDir() string {
 	return a.dir
 }
 
-func (a *agent) stop() {
-	a.request(false)
-	a.setState(StateStopped, "stopped by request")
-	a.s.hub.emit(Event{Kind: EventAgentStopped, Agent: a.cfg.Name})
-}
+// stop asks the lifecycle to stop the process and keep it stopped.
+func (a *agent) stop() { a.request(false) }

@@ -67,7 +67,9 @@ func envInt(name string, def int) int {
 }
 
 // received appends every line swarm typed in ("[relay ...") to $LOG, one
-// per line, and calls seen for each. It returns when stdin ends.
+// per line, and calls seen for each message the first time its id comes
+// (delivery is at least once: agents are told to ignore a repeated id). It
+// returns when stdin ends.
 func received(seen func(string)) {
 	var f *os.File
 	if p := os.Getenv("LOG"); p != "" {
@@ -78,6 +80,7 @@ func received(seen func(string)) {
 		}
 		defer f.Close()
 	}
+	ids := map[string]bool{}
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -89,7 +92,9 @@ func received(seen func(string)) {
 		if f != nil {
 			fmt.Fprintln(f, line)
 		}
-		if seen != nil {
+		id := strings.Fields(line[i:])[1] // "#<id>"
+		if seen != nil && !ids[id] {
+			ids[id] = true
 			seen(line[i:])
 		}
 	}

@@ -237,23 +237,28 @@ func (s *Supervisor) agent(name string) (*agent, error) {
 
 func (s *Supervisor) addAgent(ac AgentConfig) (*agent, error) {
 	s.mu.Lock()
+	_, exists := s.agents[ac.Name]
+	s.mu.Unlock()
+	if exists {
+		return nil, fmt.Errorf("%w: %q", ErrAgentExists, ac.Name)
+	}
+	err := s.bus.RegisterAgent(s.ctx, bus.Agent{Name: ac.Name, Cmd: ac.Cmd, State: StateStarting.String()})
+	if err != nil {
+		return nil, fmt.Errorf("register agent %s: %w", ac.Name, err)
+	}
+	// Added and started under the lock, so that Shutdown either sees the
+	// agent (and stops it) or the agent is never started.
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.stopped {
-		s.mu.Unlock()
 		return nil, ErrStopped
 	}
 	if _, ok := s.agents[ac.Name]; ok {
-		s.mu.Unlock()
 		return nil, fmt.Errorf("%w: %q", ErrAgentExists, ac.Name)
 	}
 	a := newAgent(s, ac)
 	s.agents[ac.Name] = a
 	s.order = append(s.order, ac.Name)
-	s.mu.Unlock()
-
-	err := s.bus.RegisterAgent(s.ctx, bus.Agent{Name: ac.Name, Cmd: ac.Cmd, State: StateStarting.String()})
-	if err != nil {
-		return nil, fmt.Errorf("register agent %s: %w", ac.Name, err)
-	}
 	a.start()
 	return a, nil
 }

@@ -40,9 +40,13 @@ func (t *Tasks) Repo() (*Repo, error) { return t.repo, t.repoErr }
 
 func taskError(id string, err error) error { return fmt.Errorf("task %s: %w", id, err) }
 
-// wrongState refuses an action that applies only to tasks in state want,
-// naming the task's state and the moves allowed from it.
-func wrongState(task bus.Task, action string, want bus.TaskState) error {
+// wrongState refuses an action that applies only to tasks in the states
+// want, naming the task's state and the moves allowed from it.
+func wrongState(task bus.Task, action string, want ...bus.TaskState) error {
+	wanted := make([]string, len(want))
+	for i, w := range want {
+		wanted[i] = w.String()
+	}
 	moves := bus.AllowedMoves(task.State)
 	names := make([]string, len(moves))
 	for i, m := range moves {
@@ -53,7 +57,7 @@ func wrongState(task bus.Task, action string, want bus.TaskState) error {
 		allowed = strings.Join(names, ", ")
 	}
 	return &refusal{fmt.Sprintf("task %s is %s: %s applies to a task %s (allowed moves: %s)",
-		task.ID, task.State, action, want, allowed)}
+		task.ID, task.State, action, strings.Join(wanted, " or "), allowed)}
 }
 
 // refusal is an action refused in a task's current state; it matches
@@ -129,13 +133,19 @@ func (t *Tasks) resolve(ctx context.Context, id, actor string) (bus.Task, error)
 	return t.bus.Task(ctx, id)
 }
 
-// Start moves a task to WORKING: its assignee has begun.
+// Start moves a task to WORKING: its assignee begins it (from ASSIGNED) or
+// goes back to work on it (from CONFLICTED). A task in review goes back to
+// work only when the human requests changes, so a late or repeated start
+// cannot pull it out of review.
 func (t *Tasks) Start(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.resolve(ctx, id, actor)
-	if err != nil {
+	if err != nil || task.State == bus.TaskWorking {
 		return task, err
 	}
-	return t.bus.Transition(ctx, task.ID, bus.TaskWorking, actor, note)
+	if task.State != bus.TaskAssigned && task.State != bus.TaskConflicted {
+		return task, wrongState(task, "start", bus.TaskAssigned, bus.TaskConflicted)
+	}
+	return t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskWorking, actor, note)
 }
 
 // Done submits a task for review. A task with a branch is first rebased

@@ -288,6 +288,16 @@ func TestInvalidTaskMovesNameTheStateAndTheMoves(t *testing.T) {
 	if !errors.Is(err, bus.ErrInvalidTransition) {
 		t.Errorf("approve of a WORKING task: %v", err)
 	}
+	// A late or repeated start does not pull a task out of review.
+	if _, err := e.tasks.Done(ctx, task.ID, "w", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = e.tasks.Start(ctx, task.ID, "w", ""); !errors.Is(err, bus.ErrInvalidTransition) || !strings.Contains(err.Error(), "IN_REVIEW") {
+		t.Errorf("start of a task in review: %v", err)
+	}
+	if st := e.state(t, task.ID); st != bus.TaskInReview {
+		t.Errorf("state %s after a refused start, want IN_REVIEW", st)
+	}
 	if _, err := e.tasks.Cancel(ctx, task.ID, "human", ""); err != nil {
 		t.Fatal(err)
 	}
@@ -334,6 +344,19 @@ func TestTaskWithGitEndToEnd(t *testing.T) {
 		evs, _ := h.bus.TaskEvents(ctx, task.ID)
 		return got.State == bus.TaskInReview && len(evs) >= 5
 	})
+	msgs, err := h.bus.Messages(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assigned := 0
+	for _, m := range msgs {
+		if m.Kind == "task_assigned" {
+			assigned++
+		}
+	}
+	if assigned != 1 {
+		t.Errorf("%d task_assigned messages, want 1: the task is given once", assigned)
+	}
 	if _, err := h.sup.Approve(ctx, task.ID, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -359,4 +382,50 @@ func TestTaskWithGitEndToEnd(t *testing.T) {
 		a, _ := h.sup.agent("w")
 		return a.workDir() == repo
 	})
+}
+
+func TestDispatchDoesNotRestartAStoppedWorktreeAgent(t *testing.T) {
+	gitTestEnv(t)
+	repo := newTestRepo(t)
+	h := newHarness(t)
+	h.dir = repo
+	w := scripted("w", "listen", nil)
+	w.Worktree, w.Dir = true, repo
+	h.run(Options{Config: &Config{Path: filepath.Join(repo, "swarm.toml"), Agents: []AgentConfig{w}}})
+	ctx := context.Background()
+	h.waitFor("w running", func() bool { in, _ := h.sup.Agent("w"); return in.State == StateRunning })
+	if err := h.sup.StopAgent("w"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("w stopped", func() bool { in, _ := h.sup.Agent("w"); return in.State == StateStopped })
+	task, err := h.bus.CreateTask(ctx, bus.NewTask{Title: "while stopped", Assignee: "w", CreatedBy: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the task prepared and queued for w", func() bool {
+		got, _ := h.bus.Task(ctx, task.ID)
+		pending, _ := h.bus.Pending(ctx, "w", 10)
+		return got.Worktree != "" && len(pending) == 1
+	})
+	// Many bus writes later (heartbeats), w is still stopped.
+	for i := range 20 {
+		if err := h.bus.Beat(ctx, bus.Heartbeat{Agent: "w", Progress: float64(i) / 20}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(h.eventsOf(EventAgentStarted)); got != 1 {
+		t.Errorf("w started %d times, want once: a stopped agent stays stopped", got)
+	}
+	if in, _ := h.sup.Agent("w"); in.State != StateStopped {
+		t.Errorf("w is %s", in.State)
+	}
+	// Started again by a person, it runs in the task's worktree.
+	if err := h.sup.Restart("w"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("w running again", func() bool { in, _ := h.sup.Agent("w"); return in.State == StateRunning })
+	got, _ := h.bus.Task(ctx, task.ID)
+	if a, _ := h.sup.agent("w"); a.workDir() != got.Worktree {
+		t.Errorf("w runs in %s, want %s", a.workDir(), got.Worktree)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/google/uuid"
@@ -35,7 +34,8 @@ func (s *Supervisor) dispatchTasks(ctx context.Context) {
 }
 
 func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) {
-	tasks, err := s.bus.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted}})
+	tasks, err := s.bus.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{
+		bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved}})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("list tasks", "err", err)
@@ -43,10 +43,15 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 		return
 	}
 	// The task each agent is on: its WORKING or CONFLICTED one, else the
-	// oldest ASSIGNED one, which is the one to dispatch.
+	// oldest ASSIGNED one, which is the one to dispatch. Worktrees of tasks
+	// still open (in review or approved too) stay where they are.
 	current := map[string]bus.Task{}
+	open := map[string]bool{}
 	for _, t := range tasks {
-		if t.State != bus.TaskAssigned {
+		if t.Worktree != "" {
+			open[t.Worktree] = true
+		}
+		if t.State == bus.TaskWorking || t.State == bus.TaskConflicted {
 			current[t.Assignee] = t
 		}
 	}
@@ -65,12 +70,18 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 					continue
 				}
 			}
-			s.placeAgent(ctx, a, t, ok)
+			s.placeAgent(ctx, a, t, ok, open)
 		}
 		if !ok || t.State != bus.TaskAssigned {
 			continue
 		}
-		id := uuid.NewSHA1(taskNamespace, []byte(fmt.Sprintf("%s/%d", t.ID, t.Updated.UnixNano())))
+		id, err := s.assignmentID(ctx, t)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.log.Error("dispatch task", "task", t.ID, "err", err)
+			}
+			continue
+		}
 		if sent[id] {
 			continue
 		}
@@ -82,18 +93,17 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 	}
 }
 
-// placeAgent keeps a worktree agent where its task is: in the worktree of
-// the task it is on, else (once that worktree is gone: merged, cancelled,
-// retried) back in its own directory. Moving restarts it there.
-func (s *Supervisor) placeAgent(ctx context.Context, a *agent, t bus.Task, onTask bool) {
+// placeAgent keeps a worktree agent where its work is: in the worktree of
+// the task it is on; once that task is finished (merged, cancelled,
+// retried) and no open task has its directory, back in its own directory.
+// Moving restarts it there (see agent.moveTo).
+func (s *Supervisor) placeAgent(ctx context.Context, a *agent, t bus.Task, onTask bool, open map[string]bool) {
 	want := ""
 	switch dir := a.workDir(); {
 	case onTask && t.Worktree != "":
 		want = t.Worktree
-	case dir != a.cfg.Dir:
-		if _, err := os.Stat(dir); err != nil {
-			want = a.cfg.Dir
-		}
+	case dir != a.cfg.Dir && !open[dir]:
+		want = a.cfg.Dir
 	}
 	if want == "" {
 		return
@@ -113,6 +123,24 @@ func (s *Supervisor) refuseTask(ctx context.Context, t bus.Task, cause error) {
 	if _, err := s.bus.TransitionFrom(ctx, t.ID, bus.TaskAssigned, bus.TaskFailed, bus.Swarm, cause.Error()); err != nil && ctx.Err() == nil {
 		s.log.Error("fail task", "task", t.ID, "err", err)
 	}
+}
+
+// assignmentID is the id of the message that gives t to its assignee: the
+// same for as long as t stays in this assignment (so a repeated dispatch,
+// even after a crash, publishes nothing new), a new one when it is
+// assigned again (a retry).
+func (s *Supervisor) assignmentID(ctx context.Context, t bus.Task) (uuid.UUID, error) {
+	evs, err := s.bus.TaskEvents(ctx, t.ID)
+	if err != nil {
+		return uuid.UUID{}, err
+	}
+	var n int64
+	for _, e := range evs {
+		if e.To == bus.TaskAssigned {
+			n = e.N
+		}
+	}
+	return uuid.NewSHA1(taskNamespace, []byte(fmt.Sprintf("%s/%d", t.ID, n))), nil
 }
 
 func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) error {

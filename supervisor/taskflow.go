@@ -48,16 +48,16 @@ func wrongState(task bus.Task, action string, want ...bus.TaskState) error {
 		wanted[i] = w.String()
 	}
 	moves := bus.AllowedMoves(task.State)
-	names := make([]string, len(moves))
-	for i, m := range moves {
-		names[i] = m.String()
+	if len(moves) == 0 {
+		return &refusal{fmt.Sprintf("task %s is %s, which is final: %s applies to a task %s",
+			task.ID, task.State, action, strings.Join(wanted, " or "))}
 	}
-	allowed := "none: it is final"
-	if len(names) > 0 {
-		allowed = strings.Join(names, ", ")
+	allowed := make([]string, len(moves))
+	for i, m := range moves {
+		allowed[i] = m.String()
 	}
 	return &refusal{fmt.Sprintf("task %s is %s: %s applies to a task %s (allowed moves: %s)",
-		task.ID, task.State, action, strings.Join(wanted, " or "), allowed)}
+		task.ID, task.State, action, strings.Join(wanted, " or "), strings.Join(allowed, ", "))}
 }
 
 // refusal is an action refused in a task's current state; it matches

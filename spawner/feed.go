@@ -507,12 +507,27 @@ func (s *Screen) token(tb []byte, ahead []byte) {
 		s.leaveAlt()
 		tb = []byte("\x1bc")
 	}
+	switch {
+	case t.kind == tokESC && t.cmd == '8', // DECRC
+		t.kind == tokCSI && t.cmd == 'u', // SCORC
+		t.kind == tokCSI && t.cmd.Prefix() == '?' && t.cmd.Final() == 'l' && s.hasParam(1048):
+		s.penRestored()
+	}
 	if t.kind == tokControl && t.ctrl == '\n' && !s.partialFed {
 		if k := s.scrollBatch(ahead); k > 1 {
 			tb = batchedLineFeed(k)
 		}
 	}
 	s.mainToken(tb)
+}
+
+func (s *Screen) hasParam(v int) bool {
+	for _, p := range s.tok.params {
+		if p.Param(0) == v {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Screen) switchesScreen() bool {
@@ -561,6 +576,7 @@ func (s *Screen) switchScreen(on bool) {
 		_, _ = s.active().Write(seq('l'))
 	}
 	s.leaveAlt()
+	s.penRestored()
 }
 
 func (s *Screen) leaveAlt() {

@@ -103,6 +103,7 @@ type Screen struct {
 	cursorHidden   bool
 	awm            bool // auto-wrap, of the main screen
 	bgSet          bool // the pen has a background colour (see scroll.go)
+	noBatch        bool // scroll line by line (tests compare the two)
 	lnm            bool // line feeds return the carriage
 }
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // Scrolling is most of what emulating a busy program costs: x/vt moves
@@ -20,9 +21,14 @@ import (
 // returns and SGR that sets no background (rows blanked by a scroll take
 // the background in force, so a batch must not change it).
 
-// sgrState follows what an SGR sequence does to the background, so that a
-// batch only runs on the default background.
+// sgrState follows what an SGR sequence does to the main screen's
+// background, so that a batch only runs on the default background. A
+// restored cursor brings back a pen the screen does not follow: after one,
+// the background counts as set until an SGR resets it (penRestored).
 func (s *Screen) sgrState() {
+	if s.alt != nil {
+		return // the main screen's pen is not affected
+	}
 	params := s.tok.params
 	if len(params) == 0 {
 		s.bgSet = false
@@ -68,7 +74,18 @@ func extendedColorParams(params []ansi.Param, i int) int {
 // screen can scroll at once: ahead is the rest of the write after the line
 // feed. 1 means no batch.
 func (s *Screen) scrollBatch(ahead []byte) int {
-	if s.alt != nil || s.lnm || s.bgSet || s.top != 0 || s.bot < s.rows || s.rows < 3 {
+	if s.alt != nil || s.lnm || s.bgSet || s.top != 0 || s.bot < s.rows || s.rows < 3 || s.noBatch {
+		return 1
+	}
+	// A line feed can come in the middle of an escape sequence (C0 controls
+	// are executed there); what follows it then is not text.
+	if s.front.State() != parser.GroundState {
+		return 1
+	}
+	// Inside an Ink-style redraw, or with a wrapped line that began above
+	// the screen, the line bookkeeping depends on the order in which rows
+	// scroll off and lines are left: keep it line by line.
+	if s.zone >= 0 || s.goingUp || s.carryOn {
 		return 1
 	}
 	pos := s.main.CursorPosition()
@@ -160,4 +177,13 @@ func plainSGR(b []byte, i int) (int, bool) {
 // line just ended.
 func batchedLineFeed(k int) []byte {
 	return []byte("\x1b[" + strconv.Itoa(k) + "S\x1b[" + strconv.Itoa(k-1) + "A")
+}
+
+// penRestored notes that the main screen's pen may have changed to one the
+// screen did not see set (a restored cursor): no batch until an SGR sets
+// the background again.
+func (s *Screen) penRestored() {
+	if s.alt == nil {
+		s.bgSet = true
+	}
 }

@@ -18,9 +18,13 @@ type screenState struct {
 	Cursor     Cursor
 }
 
-func feedState(t *testing.T, data string, chunk int) screenState {
+func feedState(t testing.TB, data string, chunk int) screenState {
 	t.Helper()
-	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	return feedScreen(t, NewScreen(ScreenOptions{Rows: 6, Cols: 20}), data, chunk)
+}
+
+func feedScreen(t testing.TB, s *Screen, data string, chunk int) screenState {
+	t.Helper()
 	defer s.Close()
 	var lines []string
 	for i := 0; i < len(data); {
@@ -111,4 +115,34 @@ func TestRowsAhead(t *testing.T) {
 	if got := rowsAhead([]byte("0123456789XY\n"), 0, 10, 4, false); got != 1 {
 		t.Errorf("without auto-wrap a long line takes one row, got %d", got)
 	}
+}
+
+// batchCases are inputs where batching once went wrong: inside an
+// Ink-style redraw, and with a background colour brought back by a
+// restored cursor or by leaving the alternate screen.
+var batchCases = []string{
+	"\r\n@relay:bob x\x1b[6;7H\x1b[1;8H\r@relay:bob x\r\nrrrrrrrrrqqqqqqqqqqqqqqqqqqqq\r\n@relay:bob x\n\r\n\n\n\r\n\r\n",
+	"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[44m\x1b7\x1b[0m\x1b8a\n\rb\x1b[0m\r\nc\r\nd\r\n",
+	"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[44m\x1b[?1049h\x1b[0m\x1b[?1049la\r\nb\x1b[0m\r\nc\r\nd\r\ne\r\n",
+}
+
+// FuzzScrollBatch checks that scrolling runs of lines at once gives what
+// scrolling line by line gives, for any output.
+func FuzzScrollBatch(f *testing.F) {
+	for _, c := range batchCases {
+		f.Add([]byte(c))
+	}
+	f.Add([]byte("a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\n\x1b[2A\x1b[Ki\r\nj\r\nk\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		line := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		line.noBatch = true
+		want := feedScreen(t, line, string(data), 0)
+		got := feedScreen(t, NewScreen(ScreenOptions{Rows: 6, Cols: 20}), string(data), 0)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("batched scrolling differs from line by line for %q:\n%s", data, diff)
+		}
+	})
 }

@@ -82,6 +82,21 @@ func (g *Globals) identity() string {
 	return bus.Human
 }
 
+// sender is the identity checked for speaking on the bus: "swarm" is
+// swarm's own and cannot be claimed, and a name must be a valid one.
+func (g *Globals) sender() (string, error) {
+	me := g.identity()
+	if me == bus.Swarm {
+		return "", errors.New(`$SWARM_AGENT is "swarm", which only swarm itself may use`)
+	}
+	if me != bus.Human {
+		if err := bus.ValidName(me); err != nil {
+			return "", fmt.Errorf("$SWARM_AGENT: %w", err)
+		}
+	}
+	return me, nil
+}
+
 // open opens the bus. Commands that only read refuse to create one, so a
 // typo in --dir is an error instead of a new empty bus.
 func (g *Globals) open(create bool) (*bus.Bus, error) {
@@ -139,16 +154,23 @@ func (c *sendCmd) Run(g *Globals) error {
 		}
 		body = strings.TrimSuffix(string(in), "\n")
 	}
+	if strings.TrimSpace(body) == "" {
+		return usageError("send: the message is empty")
+	}
 	if c.Data != "" && !json.Valid([]byte(c.Data)) {
 		var v any
-		return fmt.Errorf("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
+		return usageError("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
+	}
+	me, err := g.sender()
+	if err != nil {
+		return err
 	}
 	b, err := g.open(true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	m, err := b.Publish(g.ctx, bus.Message{From: g.identity(), To: c.To, Kind: bus.Kind(c.Type),
+	m, err := b.Publish(g.ctx, bus.Message{From: me, To: c.To, Kind: bus.Kind(c.Type),
 		Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic})
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
@@ -700,12 +722,20 @@ func (c *taskMergeCmd) Run(g *Globals) error {
 // empty id means the caller's current task. A move that ends in a conflict
 // prints the new state and fails.
 func taskAction(g *Globals, id string, own bool, act func(context.Context, *supervisor.Tasks, string, string) (bus.Task, error)) error {
+	me, err := g.sender()
+	if err != nil {
+		return err
+	}
+	if !own && me != bus.Human {
+		// Review is the person's: an agent does not approve, merge or
+		// cancel work, its own or another's.
+		return fmt.Errorf("only the human reviewer moves tasks this way; %s is an agent ($SWARM_AGENT is set)", me)
+	}
 	b, err := g.open(true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	me := g.identity()
 	var before bus.Task
 	if id == "" && own {
 		before, err = b.CurrentTask(g.ctx, me)
@@ -714,6 +744,9 @@ func taskAction(g *Globals, id string, own bool, act func(context.Context, *supe
 		}
 	} else if before, err = b.Task(g.ctx, id); err != nil {
 		return err
+	}
+	if me != bus.Human && before.Assignee != me {
+		return fmt.Errorf("task %s is assigned to %s, not %s", before.ID, before.Assignee, me)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -743,13 +776,16 @@ func (c *heartbeatCmd) Run(g *Globals) error {
 	if c.Progress < 0 || c.Progress > 1 {
 		return usageError("heartbeat: --progress %v is not between 0 and 1", c.Progress)
 	}
-	me := g.identity()
+	me, err := g.sender()
+	if err != nil {
+		return err
+	}
 	if me == bus.Human {
 		return errors.New("heartbeat: only agents send heartbeats; $SWARM_AGENT is not set")
 	}
-	status, err := bus.ParseStatus(c.Status)
-	if err != nil {
-		return usageError("heartbeat: %v", err)
+	status, perr := bus.ParseStatus(c.Status)
+	if perr != nil {
+		return usageError("heartbeat: %v", perr)
 	}
 	b, err := g.open(true)
 	if err != nil {

@@ -245,12 +245,14 @@ func TestSendInboxAndLog(t *testing.T) {
 func TestSendErrors(t *testing.T) {
 	e := newEnv(t)
 	e.register("bob")
-	e.fails(1, []string{"send", "--data", `{"a":`, "bob", "hi"}, "--data is not valid JSON")
+	e.fails(2, []string{"send", "--data", `{"a":`, "bob", "hi"}, "--data is not valid JSON")
+	e.fails(2, []string{"send", "bob", " "}, "the message is empty")
+	e.as("swarm").fails(1, []string{"send", "bob", "hi"}, "only swarm itself")
 	out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`, "stored as failed")
 	if !uuidLine.MatchString(out) {
 		t.Errorf("the failed message's id should still be printed: %q", out)
 	}
-	e.as("bad name!").fails(1, []string{"send", "bob", "hi"}, "not a valid name")
+	e.as("bad name!").fails(1, []string{"send", "bob", "hi"}, "name")
 	// The notice about carol reached human's inbox.
 	if in := e.ok("inbox"); !strings.Contains(in, `to carol failed: unknown agent "carol"`) {
 		t.Errorf("human inbox:\n%s", in)
@@ -465,6 +467,11 @@ func TestTaskLifecycle(t *testing.T) {
 			t.Errorf("%v: %q, want %q", s.args, got, s.want)
 		}
 	}
+	// Review is the human's: an agent cannot approve or merge, even its own
+	// task; and it cannot report on another agent's task.
+	bob.fails(1, []string{"task", "merge", id}, "only the human reviewer", "bob is an agent")
+	e.register("carol")
+	e.as("carol").fails(1, []string{"task", "fail", id}, "assigned to bob, not carol")
 	// An invalid move names the task, its state and the allowed moves.
 	e.fails(1, []string{"task", "retry", id}, "task "+id+" is APPROVED", "retry applies to a task FAILED", "COMPLETED, CONFLICTED, FAILED, CANCELLED")
 	e.fails(1, []string{"task", "request-changes", id}, "request changes applies to a task IN_REVIEW")

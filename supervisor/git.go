@@ -407,6 +407,35 @@ func (r *Repo) RemoveWorktree(ctx context.Context, path string) error {
 	return err
 }
 
+// Uncommitted lists the changed paths of a task worktree, untracked files
+// included: what removing it would lose.
+func (r *Repo) Uncommitted(ctx context.Context, worktree string) ([]string, error) {
+	return r.status(ctx, worktree, true)
+}
+
+// SaveWork commits whatever is uncommitted in a task worktree, untracked
+// files included, to its branch with message, so that removing the
+// worktree loses nothing. Hooks do not run: this is a safety save, not a
+// commit of the agent's. It reports whether there was anything to save.
+func (r *Repo) SaveWork(ctx context.Context, worktree, message string) (bool, error) {
+	files, err := r.status(ctx, worktree, true)
+	if err != nil || len(files) == 0 {
+		return false, err
+	}
+	ident, err := r.identity(ctx)
+	if err != nil {
+		return false, err
+	}
+	if _, err := r.git(ctx, worktree, "add", "--all", "--", ":/"); err != nil {
+		return false, err
+	}
+	args := append(ident, "commit", "--quiet", "--no-verify", "--no-gpg-sign", "-m", message)
+	if _, err := r.git(ctx, worktree, args...); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // Rebase rebases the branch checked out in a task worktree onto base. The
 // worktree must be clean, untracked files included (removing the worktree
 // later would lose them): otherwise *DirtyError names the files and nothing

@@ -236,8 +236,12 @@ func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, e
 	if !slices.Contains(bus.AllowedMoves(task.State), bus.TaskCancelled) {
 		return t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note) // refused, naming the allowed moves
 	}
-	if err := t.removeWorktree(ctx, task); err != nil {
+	saved, err := t.removeWorktree(ctx, task, "cancelled")
+	if err != nil {
 		return task, err
+	}
+	if saved {
+		note = strings.TrimSpace(note + " (uncommitted work saved as a commit on " + task.Branch + ")")
 	}
 	moved, err := t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note)
 	if err != nil {
@@ -245,7 +249,7 @@ func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, e
 	}
 	body := fmt.Sprintf("task %s (%s) is cancelled: stop work on it", task.ID, task.Title)
 	if note != "" {
-		body += " (" + note + ")"
+		body += " — " + note
 	}
 	t.tell(ctx, moved, actor, "task_cancelled", body)
 	return moved, nil
@@ -261,26 +265,37 @@ func (t *Tasks) Retry(ctx context.Context, id, actor, note string) (bus.Task, er
 	if task.State != bus.TaskFailed {
 		return task, wrongState(task, "retry", bus.TaskFailed)
 	}
-	if err := t.removeWorktree(ctx, task); err != nil {
+	saved, err := t.removeWorktree(ctx, task, "retried")
+	if err != nil {
 		return task, err
+	}
+	if saved {
+		note = strings.TrimSpace(note + " (uncommitted work saved as a commit on " + task.Branch + ")")
 	}
 	return t.bus.TransitionFrom(ctx, task.ID, bus.TaskFailed, bus.TaskAssigned, actor, note)
 }
 
 // removeWorktree removes a task's worktree, keeping its branch, and clears
-// it from the task.
-func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task) error {
+// it from the task. Uncommitted work in it is first saved as a commit on
+// the branch, so nothing is lost; saved says whether there was any.
+func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task, why string) (saved bool, err error) {
 	if task.Worktree == "" {
-		return nil
+		return false, nil
 	}
 	repo, err := t.repoFor(ctx, task)
 	if err != nil {
-		return err
+		return false, err
+	}
+	if _, statErr := os.Stat(task.Worktree); statErr == nil {
+		msg := fmt.Sprintf("swarm: work in progress on task %s (%s), saved when it was %s", task.ID, task.Title, why)
+		if saved, err = repo.SaveWork(ctx, task.Worktree, msg); err != nil {
+			return false, taskError(task.ID, fmt.Errorf("save the uncommitted work in %s: %w", task.Worktree, err))
+		}
 	}
 	if err := repo.RemoveWorktree(ctx, task.Worktree); err != nil {
-		return taskError(task.ID, err)
+		return saved, taskError(task.ID, err)
 	}
-	return t.bus.SetTaskGit(ctx, task.ID, task.Branch, "", task.Base)
+	return saved, t.bus.SetTaskGit(ctx, task.ID, task.Branch, "", task.Base)
 }
 
 // Merge merges an APPROVED task's branch into its base branch (--no-ff,
@@ -304,6 +319,18 @@ func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 	if err != nil {
 		return task, err
 	}
+	if task.Worktree != "" {
+		// What is not committed would not be merged, and removing the
+		// worktree afterwards would bury it: the agent commits first.
+		files, err := repo.Uncommitted(ctx, task.Worktree)
+		if err != nil {
+			return task, taskError(task.ID, err)
+		}
+		if len(files) > 0 {
+			return task, taskError(task.ID, fmt.Errorf("its worktree %s has uncommitted changes (%s): have its agent commit them, or request changes: %w",
+				task.Worktree, strings.Join(files, ", "), ErrDirty))
+		}
+	}
 	msg := fmt.Sprintf("Merge task %s: %s\n\nswarm task %s, assigned to %s, approved by review.", task.ID, task.Title, task.ID, task.Assignee)
 	commit, err := repo.Merge(ctx, task.Base, task.Branch, msg)
 	var conflict *ConflictError
@@ -325,7 +352,7 @@ func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 	if err != nil {
 		return moved, err
 	}
-	if err := t.removeWorktree(ctx, moved); err != nil {
+	if _, err := t.removeWorktree(ctx, moved, "merged"); err != nil {
 		return moved, fmt.Errorf("merged, but: %w", err)
 	}
 	moved.Worktree = ""

@@ -193,6 +193,23 @@ func TestMergeRefusesADirtyMainWorktree(t *testing.T) {
 	}
 }
 
+func TestMergeRefusesUncommittedWorkInTheTaskWorktree(t *testing.T) {
+	e := newTaskEnv(t)
+	task := e.working(t, "add d", "d.txt", "d\n")
+	e.toApproved(t, task)
+	writeFile(t, filepath.Join(task.Worktree, "late.txt"), "written after review\n")
+	_, err := e.tasks.Merge(context.Background(), task.ID, "human")
+	if !errors.Is(err, ErrDirty) || !strings.Contains(err.Error(), "late.txt") {
+		t.Fatalf("merge: %v; want a refusal naming late.txt", err)
+	}
+	if st := e.state(t, task.ID); st != bus.TaskApproved {
+		t.Errorf("state %s, want it left APPROVED", st)
+	}
+	if _, err := os.Stat(filepath.Join(task.Worktree, "late.txt")); err != nil {
+		t.Errorf("the uncommitted file is gone: %v", err)
+	}
+}
+
 func TestTwoMergesAtOnceAreSerialised(t *testing.T) {
 	e := newTaskEnv(t)
 	ctx := context.Background()
@@ -240,8 +257,13 @@ func TestCancelAndRetryCleanUp(t *testing.T) {
 	e := newTaskEnv(t)
 	ctx := context.Background()
 	cancelled := e.working(t, "doomed", "d.txt", "d\n")
+	writeFile(t, filepath.Join(cancelled.Worktree, "precious.txt"), "not committed yet\n")
 	if _, err := e.tasks.Cancel(ctx, cancelled.ID, "human", "not needed"); err != nil {
 		t.Fatal(err)
+	}
+	// Nothing is lost: the uncommitted file is saved on the kept branch.
+	if got := tgit(t, e.repo, "show", cancelled.Branch+":precious.txt"); got != "not committed yet" {
+		t.Errorf("precious.txt on %s: %q", cancelled.Branch, got)
 	}
 	if _, err := os.Stat(cancelled.Worktree); !os.IsNotExist(err) {
 		t.Errorf("cancelled task's worktree still exists: %v", err)

@@ -3,6 +3,7 @@ package spawner
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -247,7 +248,9 @@ func (s *Screen) Flush() []Line {
 }
 
 // Resize changes the screen size. Rows and columns below 1 count as 1.
-// Rows are kept from the top; nothing is reflowed.
+// When the screen gets shorter than the cursor's row, rows leave at the
+// top into the scrollback, as on a terminal; lines are not reflowed to a
+// new width.
 func (s *Screen) Resize(rows, cols int) {
 	rows, cols = max(rows, 1), max(cols, 1)
 	s.mu.Lock()
@@ -256,6 +259,15 @@ func (s *Screen) Resize(rows, cols int) {
 		return
 	}
 	s.applyHeld()
+	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.top == 0 && s.bot >= s.rows {
+		// As a terminal does when it gets shorter: the rows above go into
+		// the scrollback, so the cursor's row and what is above it stay
+		// in view rather than being cut off at the bottom.
+		k := strconv.Itoa(pos.Y - rows + 1)
+		_, _ = s.main.Write([]byte("\x1b[" + k + "S"))
+		s.harvest()
+		_, _ = s.main.Write([]byte("\x1b[" + k + "A"))
+	}
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))

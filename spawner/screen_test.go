@@ -488,3 +488,33 @@ func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
 	_, _ = s.Write([]byte("\x1b[?1h")) // application cursor keys, as vim and less set
 	want(uv.KeyPressEvent{Code: uv.KeyUp}, "\x1bOA")
 }
+
+func TestShrinkingKeepsTheNewestRowsInView(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 20})
+	defer s.Close()
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(s, "line %d\r\n", i)
+	}
+	fmt.Fprint(s, "$ ")
+	s.Resize(4, 20)
+	snap := s.Snapshot()
+	if got := strings.Join(snap.Lines, "|"); got != "line 7|line 8|line 9|$" {
+		t.Errorf("after shrinking: %q, want the last rows and the prompt", got)
+	}
+	if snap.Cursor != (Cursor{X: 2, Y: 3}) {
+		t.Errorf("cursor %+v, want it on the prompt", snap.Cursor)
+	}
+	if n := s.ScrollbackLen(); n != 6 {
+		t.Errorf("scrollback %d rows, want the 6 that left the top", n)
+	}
+	// Growing back shows nothing lost and nothing repeated.
+	s.Resize(10, 20)
+	var lines []string
+	for _, l := range append(s.TakeLines(), s.Flush()...) {
+		lines = append(lines, l.Text)
+	}
+	want := []string{"line 1", "line 2", "line 3", "line 4", "line 5", "line 6", "line 7", "line 8", "line 9", "$"}
+	if strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("committed lines %q, want each once", lines)
+	}
+}

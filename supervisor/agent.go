@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"swarm/bus"
@@ -93,6 +94,9 @@ type agent struct {
 	markerMu  sync.Mutex
 	marker    string
 	markerHit chan struct{}
+
+	// awaitingOutput: the injector waits for the process's first output.
+	awaitingOutput atomic.Bool
 
 	// Messages confirmed lately to the current process: if it crashes right
 	// after, they go back to the queue (see requeueWindow).
@@ -394,6 +398,9 @@ func (a *agent) env() []string {
 }
 
 func (a *agent) onOutput() {
+	if a.awaitingOutput.CompareAndSwap(true, false) {
+		a.poke()
+	}
 	select {
 	case a.outputSeen <- struct{}{}:
 	default:

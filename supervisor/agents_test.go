@@ -123,6 +123,7 @@ func runScript(name string) int {
 		}
 		received(nil)
 	case "listen":
+		fmt.Println("listening")
 		received(nil)
 	case "busy":
 		// Print a tick every 5 ms TICKS times, then go quiet. Log each
@@ -148,6 +149,7 @@ func runScript(name string) int {
 	case "tasker":
 		// On a task assignment, report done too early (refused), then start
 		// it inline and finish it with a block; log everything.
+		fmt.Println("ready for tasks")
 		received(func(line string) {
 			_, rest, ok := strings.Cut(line, "] task ")
 			if !ok {
@@ -202,6 +204,7 @@ func runScript(name string) int {
 		received(nil)
 	case "timer":
 		// Log how long each message took from its t= stamp to arriving here.
+		fmt.Println("timing")
 		f, _ := os.OpenFile(os.Getenv("LAT"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		received(func(line string) {
 			now := time.Now().UnixNano()
@@ -211,6 +214,11 @@ func runScript(name string) int {
 				}
 			}
 		})
+	case "slowstart":
+		// Takes a while before it prints anything, as AI CLIs do.
+		time.Sleep(300 * time.Millisecond)
+		fmt.Println("ready")
+		received(nil)
 	case "crash":
 		fmt.Println("crashing")
 		return 3

@@ -65,21 +65,27 @@ func (a *agent) deliverReady() time.Duration {
 	return 0
 }
 
-// notReadyFor says how long until the agent is ready for a message: its
-// output has been quiet for its quiet period and nobody typed into it for
-// UserIdle. Zero means ready now.
+// notReadyFor says how long until the agent is ready for a message: it has
+// shown some output (or StartGrace has passed since it started, for
+// programs that print nothing), its output has been quiet for its quiet
+// period, and nobody typed into it for UserIdle. Zero means ready now.
 func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 	now := time.Now()
 	a.mu.Lock()
-	last := a.started
+	started := a.started
 	typed := a.lastInput
 	a.mu.Unlock()
-	if out := proc.LastOutput(); out.After(last) {
-		last = out
-	}
+	out := proc.LastOutput()
 	wait := time.Duration(0)
+	if out.IsZero() {
+		// Still starting: what is typed now may be lost or garbled. The
+		// first output wakes the injector (onOutput).
+		a.awaitingOutput.Store(true)
+		wait = started.Add(a.s.opts.StartGrace).Sub(now)
+		out = started
+	}
 	if a.cfg.Quiet > 0 {
-		wait = last.Add(a.cfg.Quiet).Sub(now)
+		wait = max(wait, out.Add(a.cfg.Quiet).Sub(now))
 	}
 	if !typed.IsZero() {
 		wait = max(wait, typed.Add(a.s.opts.UserIdle).Sub(now))

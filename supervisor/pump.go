@@ -117,26 +117,25 @@ func (a *agent) judge(m *bus.Message) bool {
 			s.log.Error("publish illegal move", "err", err)
 		}
 		a.notify(v.Reason)
-		s.updateGame(v, m.From)
-		if v.Result.Over { // a forfeit
+		if s.updateGame(v, m.From) { // a forfeit
 			s.announceResult(ctx, v.Result)
 		}
 		return true
 	}
-	s.pace()
+	s.pace(a.ctx)
 	m.Kind = "game_move"
 	if _, err := s.bus.Publish(ctx, *m); err != nil {
 		s.log.Error("publish move", "err", err)
 	}
-	s.updateGame(v, m.From)
-	if v.Result.Over {
+	if s.updateGame(v, m.From) {
 		s.announceResult(ctx, v.Result)
 	}
 	return true
 }
 
-// pace holds a move back until Options.Pace has passed since the last one.
-func (s *Supervisor) pace() {
+// pace holds a move back until Options.Pace has passed since the last one,
+// or until ctx ends (the mover is being stopped).
+func (s *Supervisor) pace(ctx context.Context) {
 	if s.opts.Pace <= 0 {
 		return
 	}
@@ -147,7 +146,7 @@ func (s *Supervisor) pace() {
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
-		case <-s.ctx.Done():
+		case <-ctx.Done():
 			t.Stop()
 		}
 	}
@@ -156,9 +155,12 @@ func (s *Supervisor) pace() {
 	s.mu.Unlock()
 }
 
-func (s *Supervisor) updateGame(v games.Verdict, mover string) {
+// updateGame records a verdict in the game state and reports whether it
+// ended the game (so the result is announced once).
+func (s *Supervisor) updateGame(v games.Verdict, mover string) (ended bool) {
 	s.mu.Lock()
 	g := *s.game
+	ended = v.Result.Over && !g.Result.Over
 	g.Mover, g.Cell, g.Illegal = mover, v.Cell, ""
 	if v.Legal {
 		g.Board = v.Board
@@ -170,6 +172,7 @@ func (s *Supervisor) updateGame(v games.Verdict, mover string) {
 	s.game = &g
 	s.mu.Unlock()
 	s.hub.emit(Event{Kind: EventGame, Agent: mover, Game: &g, Text: gameLine(g)})
+	return ended
 }
 
 func nextTurn(b games.Board, r games.Result) games.Mark {

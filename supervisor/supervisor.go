@@ -53,6 +53,7 @@ type Options struct {
 	StopGrace      time.Duration // SIGTERM → SIGKILL grace (default 3 s)
 	ConfirmTimeout time.Duration // how long an injected id may take to show (default 2 s)
 	UserIdle       time.Duration // no injection this soon after a keystroke (default 2 s)
+	StartGrace     time.Duration // an agent that has printed nothing gets messages after this (default 3 s)
 	FlushAfter     time.Duration // finish a held bullet command after this much quiet (default 250 ms)
 	Executable     string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
 }
@@ -95,6 +96,7 @@ func New(opts Options) (*Supervisor, error) {
 	setDefault(&opts.StopGrace, 3*time.Second)
 	setDefault(&opts.ConfirmTimeout, 2*time.Second)
 	setDefault(&opts.UserIdle, 2*time.Second)
+	setDefault(&opts.StartGrace, 3*time.Second)
 	setDefault(&opts.FlushAfter, 250*time.Millisecond)
 	if opts.Executable == "" {
 		exe, err := os.Executable()

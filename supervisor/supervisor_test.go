@@ -499,3 +499,26 @@ func TestTaskDispatchAndControlMessages(t *testing.T) {
 		}
 	}
 }
+
+func TestNothingIsTypedBeforeTheAgentShowsOutput(t *testing.T) {
+	h := newHarness(t)
+	b := scripted("b", "slowstart", map[string]string{"LOG": h.path("b.log")})
+	b.Brief = true
+	h.run(Options{}, b)
+	if _, err := h.sup.Send(context.Background(), bus.Message{To: "b", Body: "early bird"}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("brief and message read", func() bool { return len(readLines(h.path("b.log"))) == 2 })
+	snap, err := h.sup.Snapshot("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen := strings.Join(snap.Lines, "\n")
+	ready, typed := strings.Index(screen, "ready"), strings.Index(screen, "[relay #")
+	if ready < 0 || typed < ready {
+		t.Errorf("input was typed before the program was ready (its echo comes first):\n%s", screen)
+	}
+	if lines := readLines(h.path("b.log")); !strings.Contains(lines[0], "You are \"b\"") || !strings.Contains(lines[1], "early bird") {
+		t.Errorf("b read %q; want the brief first, then the message", lines)
+	}
+}

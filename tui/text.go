@@ -8,9 +8,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// resetStyle ends any SGR style and hyperlink a cut line may have left
-// open, so that one pane's colours never bleed into the next.
-const resetStyle = "\x1b[m"
+// resetStyle ends any SGR style and hyperlink (OSC 8) a cut line may
+// have left open, so that one pane's colours and links never bleed into
+// the next.
+const resetStyle = "\x1b[m\x1b]8;;\x1b\\"
 
 // fit cuts or pads s (which may hold SGR sequences) to exactly w cells.
 func fit(s string, w int) string {
@@ -126,18 +127,44 @@ func blankLines(w, h int) []string {
 	return out
 }
 
-// overlay draws top over base with its top left corner at (x, y). base
-// lines keep their content left and right of top.
+// overlay draws top over base with its top left corner at (x, y): each
+// line of top replaces exactly the cells it covers (see splice).
 func overlay(base, top []string, x, y int) {
 	for i, t := range top {
 		row := y + i
 		if row < 0 || row >= len(base) {
 			continue
 		}
-		tw := ansi.StringWidth(t)
-		b := base[row]
-		base[row] = ansi.Truncate(b, x, "") + resetStyle + t + resetStyle + ansi.TruncateLeft(b, x+tw, "")
+		base[row] = splice(base[row], t, x)
 	}
+}
+
+// splice returns b with t drawn over it from cell x. The cells of b left
+// and right of t keep their content and styles and their columns; a wide
+// rune that t's edge cuts in half becomes a blank cell, so that nothing
+// right of t moves. t's styles end with it.
+func splice(b, t string, x int) string {
+	tw, bw := ansi.StringWidth(t), ansi.StringWidth(b)
+	var sb strings.Builder
+	left := ansi.Truncate(b, x, "")
+	sb.WriteString(left)
+	sb.WriteString(resetStyle)
+	if lw := ansi.StringWidth(left); lw < x {
+		sb.WriteString(strings.Repeat(" ", x-lw))
+	}
+	sb.WriteString(t)
+	sb.WriteString(resetStyle)
+	if end := x + tw; end < bw {
+		want := bw - end
+		right := ansi.TruncateLeft(b, end, "")
+		// TruncateLeft keeps a wide rune that starts before end: skip it.
+		for k := 1; ansi.StringWidth(right) > want; k++ {
+			right = ansi.TruncateLeft(b, end+k, "")
+		}
+		sb.WriteString(strings.Repeat(" ", want-ansi.StringWidth(right)))
+		sb.WriteString(right)
+	}
+	return sb.String()
 }
 
 // wrapPlain wraps text to lines of at most w cells.

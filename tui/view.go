@@ -100,13 +100,20 @@ func (m *Model) render() (string, *tea.Cursor) {
 		overlay(lines, hl, 0, 0)
 		cur = nil
 	case m.dialog != nil:
-		dl := m.dialog.view(dialogWidth(m.width))
-		x := (m.width - widest(dl)) / 2
-		y := max((m.height-2-len(dl))/2, 0)
+		dl, x, y := m.dialogPlacement()
 		overlay(lines, dl, x, y)
 		cur = nil
 	}
 	return strings.Join(lines, "\n"), cur
+}
+
+// dialogPlacement draws the open dialog and says where it goes: centred
+// over the panes, above the status line.
+func (m *Model) dialogPlacement() (lines []string, x, y int) {
+	lines = m.dialog.view(dialogWidth(m.width))
+	x = max((m.width-widest(lines))/2, 0)
+	y = max((m.height-2-len(lines))/2, 0)
+	return lines, x, y
 }
 
 // paneBox returns the boxed pane c, exactly c.r.w×c.r.h cells, from the

@@ -2,9 +2,13 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,6 +98,8 @@ type agent struct {
 	markerMu  sync.Mutex
 	marker    string
 	markerHit chan struct{}
+
+	moved string // set when a restart moves the agent to this directory
 
 	// awaitingOutput: the injector waits for the process's first output.
 	awaitingOutput atomic.Bool
@@ -214,6 +220,16 @@ func (a *agent) lifecycle() {
 		if err != nil {
 			reason = err.Error()
 		}
+		if failed && permanent(err, code, time.Since(started)) {
+			why := "not restarted: " + reason
+			a.setState(StateGaveUp, why)
+			a.s.hub.emit(Event{Kind: EventAgentGaveUp, Agent: a.cfg.Name, Text: why})
+			if !a.park() {
+				return
+			}
+			backoff = a.s.opts.Backoff
+			continue
+		}
 		restart := a.cfg.Restart == RestartAlways || (a.cfg.Restart == RestartOnFailure && failed)
 		if !restart {
 			a.setState(StateExited, reason)
@@ -320,9 +336,8 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		Budget:   a.s.budget,
 	})
 	if err != nil {
-		a.setState(StateExited, err.Error())
 		a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: -1, Text: err.Error()})
-		return -1, "", fmt.Errorf("start %s: %w", a.cfg.Name, err)
+		return -1, "", fmt.Errorf("%w: %w", errCannotStart, err)
 	}
 	proc.SetUrgent(a.s.focused(a.cfg.Name))
 	pumpDone := make(chan struct{})
@@ -341,11 +356,14 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		a.pump(proc, lines)
 	}()
 
+	stopped := false // by swarm: a stop, a restart, a move, shutdown
 	select {
 	case <-proc.Done():
 	case <-a.ctx.Done():
+		stopped = true
 		_ = proc.Stop(a.s.opts.StopGrace)
 	case again := <-a.control:
+		stopped = true
 		_ = proc.Stop(a.s.opts.StopGrace)
 		// Put the request back for the lifecycle loop to act on, unless a
 		// newer one has arrived meanwhile.
@@ -361,13 +379,51 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.exitCode = st.Code
 	recent := a.recent
 	a.recent = nil
+	moved := a.moved
+	a.moved = ""
 	a.mu.Unlock()
 	if !st.Success() {
 		a.requeue(recent, time.Now().Add(-requeueWindow))
 	}
 	how = st.String()
+	switch {
+	case stopped && moved != "":
+		how = "moved to " + moved
+	case !stopped && !st.Success():
+		// What it printed last usually says why (command not found, a
+		// stack trace's last line…).
+		if last := lastLine(proc.Screen().Snapshot().Lines); last != "" {
+			how += ": " + last
+		}
+	}
 	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how})
 	return st.Code, how, werr
+}
+
+// errCannotStart: the program could not be started at all.
+var errCannotStart = errors.New("cannot start")
+
+// lastLine is the last non-blank line of a screen, shortened.
+func lastLine(lines []string) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if r := []rune(l); len(r) > 160 {
+				l = string(r[:159]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// permanent says whether a failure will happen again however often the
+// agent is restarted: the program cannot be found or run (also as the
+// shell's 126/127 right after starting).
+func permanent(err error, code int, ran time.Duration) bool {
+	if errors.Is(err, errCannotStart) {
+		return errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
+	}
+	return (code == 126 || code == 127) && ran < 2*time.Second
 }
 
 // requeue puts the messages confirmed since a back in the agent's queue.
@@ -477,6 +533,9 @@ func (a *agent) moveTo(ctx context.Context, dir string) error {
 	}
 	a.dir = dir
 	state, started := a.state, a.startSig
+	if state == StateRunning || state == StateStarting {
+		a.moved = dir // its exit is not a failure worth showing
+	}
 	a.mu.Unlock()
 	switch state {
 	case StateStopped, StateGaveUp, StateBackoff:

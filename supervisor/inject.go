@@ -211,15 +211,19 @@ func (a *agent) sawLine(text string) {
 }
 
 // waitMarker waits until marker shows on the process's screen or in a
-// committed line, for at most ConfirmTimeout. A marker seen after the
-// process died proves nothing: the terminal echoes input nobody reads.
+// committed line, for at most ConfirmTimeout. A marker seen when the
+// process had crashed proves nothing: the terminal echoes input nobody
+// reads.
 func (a *agent) waitMarker(proc *spawner.Process, marker string) bool {
 	deadline := time.NewTimer(a.s.opts.ConfirmTimeout)
 	defer deadline.Stop()
+	// A program that exited cleanly after its marker showed read it (a
+	// player reading "game over", say); one that crashed may not have.
 	alive := func() bool {
 		select {
 		case <-proc.Exited():
-			return false
+			st, _ := proc.Wait()
+			return st.Success()
 		default:
 			return true
 		}
@@ -233,7 +237,8 @@ func (a *agent) waitMarker(proc *spawner.Process, marker string) bool {
 			return alive()
 		case <-a.outputSeen:
 		case <-proc.Exited():
-			return false
+			_, _ = proc.Wait() // its last output is on the screen then
+			return proc.Screen().Contains(marker) && alive()
 		case <-deadline.C:
 			return proc.Screen().Contains(marker) && alive()
 		case <-a.ctx.Done():

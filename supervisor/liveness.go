@@ -74,7 +74,7 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 				seen = t
 			}
 		}
-		level := th.Level(now.Sub(seen), in.State == StateRunning)
+		level := th.Level(now.Sub(seen), in.State == StateRunning || in.State == StateStarting)
 		a.mu.Lock()
 		changed := a.level != level
 		a.level = level

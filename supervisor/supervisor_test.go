@@ -409,6 +409,18 @@ func TestDemoCompletesWithALegalGameForTwentySeeds(t *testing.T) {
 		if results != 2 {
 			t.Errorf("seed %d: %d result announcements on the bus, want 2", seed, results)
 		}
+		// Each player read the result before it exited: delivered, not left
+		// pending for a process that is gone.
+		h.waitFor("results confirmed", func() bool {
+			msgs, _ := h.bus.Messages(context.Background(), 0, 1000)
+			confirmed := 0
+			for _, m := range msgs {
+				if m.Kind == "game_result" && m.State() == "confirmed" {
+					confirmed++
+				}
+			}
+			return confirmed == 2
+		})
 		outcomes[res.String()]++
 		h.stop()
 	}
@@ -520,5 +532,21 @@ func TestNothingIsTypedBeforeTheAgentShowsOutput(t *testing.T) {
 	}
 	if lines := readLines(h.path("b.log")); !strings.Contains(lines[0], "You are \"b\"") || !strings.Contains(lines[1], "early bird") {
 		t.Errorf("b read %q; want the brief first, then the message", lines)
+	}
+}
+
+func TestACommandThatCannotRunIsNotRestarted(t *testing.T) {
+	h := newHarness(t)
+	missing := AgentConfig{Name: "m", Argv: []string{"/no/such/binary"}, Restart: RestartAlways, MaxRestarts: 5, Confirm: true}
+	typo := AgentConfig{Name: "s", Argv: []string{"/bin/sh", "-c", "nosuchcmd-swarm-test"}, Restart: RestartAlways, MaxRestarts: 5, Confirm: true}
+	h.run(Options{}, missing, typo)
+	h.waitFor("both given up", func() bool { return len(h.eventsOf(EventAgentGaveUp)) == 2 })
+	for _, ev := range h.eventsOf(EventAgentGaveUp) {
+		if !strings.Contains(ev.Text, "not restarted") || !strings.Contains(ev.Text, "not found") && !strings.Contains(ev.Text, "no such file") {
+			t.Errorf("%s gave up with %q; want the reason the command cannot run", ev.Agent, ev.Text)
+		}
+	}
+	if got := len(h.eventsOf(EventAgentRestarting)); got != 0 {
+		t.Errorf("%d restarts of commands that cannot run", got)
 	}
 }

@@ -101,6 +101,12 @@ type agent struct {
 
 	moved string // set when a restart moves the agent to this directory
 
+	// The relay rate limit (see allow); used by the pump only.
+	relayTokens  float64
+	relayAt      time.Time
+	relayDropped int
+	relayWarned  time.Time
+
 	// awaitingOutput: the injector waits for the process's first output.
 	awaitingOutput atomic.Bool
 

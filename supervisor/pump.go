@@ -69,7 +69,40 @@ func (a *agent) notify(text string) {
 	}
 }
 
+// An agent may publish relayRate messages a second, in bursts of up to
+// relayBurst: enough for any conversation, not for a runaway loop such as
+// `yes @relay:bob spam`, which would fill the bus (and every inbox) in
+// seconds. What goes over is dropped and the agent is told.
+const (
+	relayRate  = 200
+	relayBurst = 1000
+)
+
+// allow takes a token from the agent's relay budget. It runs on the pump.
+func (a *agent) allow() bool {
+	now := time.Now()
+	if a.relayAt.IsZero() {
+		a.relayTokens = relayBurst
+	} else {
+		a.relayTokens = min(relayBurst, a.relayTokens+now.Sub(a.relayAt).Seconds()*relayRate)
+	}
+	a.relayAt = now
+	if a.relayTokens >= 1 {
+		a.relayTokens--
+		return true
+	}
+	a.relayDropped++
+	if now.Sub(a.relayWarned) >= time.Second {
+		a.relayWarned = now
+		a.notify(fmt.Sprintf("relay refused: more than %d messages a second; %d dropped so far", relayRate, a.relayDropped))
+	}
+	return false
+}
+
 func (a *agent) command(c *parser.Command) {
+	if !a.allow() {
+		return
+	}
 	m := bus.Message{
 		From: a.cfg.Name, To: c.To, Kind: bus.Kind(c.Type), Body: c.Body, Data: c.Data,
 		Topic: c.Topic, CorrelationID: c.CorrelationID, InReplyTo: c.InReplyTo,

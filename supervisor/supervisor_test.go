@@ -550,3 +550,30 @@ func TestACommandThatCannotRunIsNotRestarted(t *testing.T) {
 		t.Errorf("%d restarts of commands that cannot run", got)
 	}
 }
+
+func TestARunawayAgentIsRateLimited(t *testing.T) {
+	h := newHarness(t)
+	spam := scripted("a", "chat", map[string]string{"PEER": "b", "PREFIX": "spam", "COUNT": "5000", "LOG": h.path("a.log")})
+	h.run(Options{}, spam, scripted("b", "listen", nil))
+	h.waitFor("a told it is over the limit", func() bool {
+		for _, l := range readLines(h.path("a.log")) {
+			if strings.Contains(l, "relay refused: more than 200 messages a second") {
+				return true
+			}
+		}
+		return false
+	})
+	msgs, err := h.bus.Messages(context.Background(), 0, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		if m.From == "a" {
+			n++
+		}
+	}
+	if n < relayBurst || n >= 5000 {
+		t.Errorf("%d of a's 5000 messages were published; want the burst of %d and more, not all", n, relayBurst)
+	}
+}

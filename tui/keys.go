@@ -86,14 +86,15 @@ type helpGroup struct {
 	bindings []key.Binding
 }
 
-// fullHelp lists every key, grouped, for the `?` screen.
+// fullHelp lists every key, grouped, for the `?` screen, in the order
+// the groups are laid out in columns.
 func (k KeyMap) fullHelp() []helpGroup {
 	return []helpGroup{
 		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach, k.Zoom}},
-		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev}},
-		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game, k.Close}},
+		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
 		{"tasks", []key.Binding{k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff}},
-		{"general", []key.Binding{k.Help, k.Quit}},
+		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev}},
+		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}
 }

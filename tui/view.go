@@ -246,78 +246,164 @@ func (m *Model) helpLineFor() string {
 	return fit(m.help.ShortHelpView(bs), m.width)
 }
 
-// helpEntry is one row of the key list: a group title or a key.
+// helpEntry is one row of the key list: a group title, a key, or (both
+// empty) the blank row between two groups.
 type helpEntry struct {
 	title     string
 	key, desc string
 }
 
-// helpBox lists every key, grouped, in as few columns as fit w×h.
-func (m *Model) helpBox(w, h int) []string {
-	var entries []helpEntry
-	for gi, g := range m.keys.fullHelp() {
-		if gi > 0 {
-			entries = append(entries, helpEntry{})
+// packHelp lays the groups out in columns of at most h rows, in order. A
+// group starts a new column when it does not fit under what the current
+// one holds; one taller than a column goes on in the next under its
+// title again, so that every title has its keys under it. gap puts a
+// blank row between two groups of a column.
+func packHelp(groups []helpGroup, h int, gap bool) [][]helpEntry {
+	h = max(h, 2)
+	var cols [][]helpEntry
+	var col []helpEntry
+	flush := func() {
+		if len(col) > 0 {
+			cols = append(cols, col)
+			col = nil
 		}
-		entries = append(entries, helpEntry{title: g.title})
+	}
+	for _, g := range groups {
+		keys := make([]helpEntry, 0, len(g.bindings))
 		for _, b := range g.bindings {
 			hk := b.Help()
-			entries = append(entries, helpEntry{key: hk.Key, desc: hk.Desc})
+			keys = append(keys, helpEntry{key: hk.Key, desc: hk.Desc})
+		}
+		title := g.title
+		for len(keys) > 0 {
+			sep := 0
+			if len(col) > 0 && gap {
+				sep = 1
+			}
+			room := h - len(col) - sep - 1 // rows for keys under the title
+			if len(col) > 0 && (room < 1 || (room < len(keys) && len(keys) <= h-1)) {
+				flush()
+				continue
+			}
+			n := min(len(keys), max(room, 1))
+			if sep > 0 {
+				col = append(col, helpEntry{})
+			}
+			col = append(col, helpEntry{title: title})
+			col = append(col, keys[:n]...)
+			keys = keys[n:]
+			title = g.title + " (more)"
+			if len(keys) > 0 {
+				flush()
+			}
 		}
 	}
-	iw := w - 2
-	var footer []string
-	for _, f := range []string{
-		"enter attaches to the selected pane: every key, ctrl keys included, goes to that agent until ctrl+] detaches.",
-		"Mouse: click selects a pane, the wheel scrolls it.",
-	} {
-		footer = append(footer, wrapPlain(f, iw-2)...)
-	}
-	ih := max(h-3-len(footer), 1)
+	flush()
+	return cols
+}
 
-	// Fill columns top to bottom; each column is as wide as its widest
-	// key plus its widest description.
-	var cols [][]helpEntry
-	for i := 0; i < len(entries); i += ih {
-		col := entries[i:min(i+ih, len(entries))]
-		if len(col) > 0 && col[0].title == "" && col[0].key == "" {
-			col = col[1:] // no blank row at the top of a column
-		}
-		cols = append(cols, col)
-	}
-	rendered := make([][]string, len(cols))
+// renderHelpColumns draws the columns side by side. In a column the
+// descriptions of a group line up after its widest key.
+func renderHelpColumns(cols [][]helpEntry) (rendered [][]string, width int) {
+	rendered = make([][]string, len(cols))
 	for c, col := range cols {
-		kw, dw := 0, 0
-		for _, e := range col {
-			kw = max(kw, ansi.StringWidth(e.key))
-			dw = max(dw, ansi.StringWidth(e.desc))
+		// kw[i] is the key width of the group entry i belongs to.
+		kw := make([]int, len(col))
+		for start := 0; start < len(col); {
+			end := start + 1
+			for end < len(col) && col[end].title == "" {
+				end++
+			}
+			w := 0
+			for _, e := range col[start:end] {
+				w = max(w, ansi.StringWidth(e.key))
+			}
+			for i := start; i < end; i++ {
+				kw[i] = w
+			}
+			start = end
 		}
-		for _, e := range col {
+		cw := 0
+		for i, e := range col {
+			cw = max(cw, ansi.StringWidth(e.title), kw[i]+1+ansi.StringWidth(e.desc))
+		}
+		for i, e := range col {
 			var s string
 			switch {
 			case e.title != "":
 				s = styleHeader.Render(e.title)
 			case e.key != "":
-				s = styleKey.Render(fmt.Sprintf("%-*s", kw, e.key)) + " " + e.desc
+				s = styleKey.Render(fmt.Sprintf("%-*s", kw[i], e.key)) + " " + e.desc
 			}
-			rendered[c] = append(rendered[c], fit(" "+s, kw+dw+3))
+			rendered[c] = append(rendered[c], fit(" "+s, cw+2))
+		}
+		width += cw + 2
+	}
+	return rendered, width
+}
+
+// helpBox lists every key, grouped, in columns that fit w×h: with blank
+// rows between groups and the notes at the bottom when there is room,
+// without them when not; columns that still do not fit are left out and
+// the frame says so.
+func (m *Model) helpBox(w, h int) []string {
+	iw := w - 2
+	var notes []string
+	for _, f := range []string{
+		"enter attaches to the selected pane: every key, ctrl keys included, goes to that agent until ctrl+] detaches.",
+		"Mouse: click selects a pane, the wheel scrolls it.",
+	} {
+		notes = append(notes, wrapPlain(f, iw-2)...)
+	}
+	groups := m.keys.fullHelp()
+	var rendered [][]string
+	var footer []string
+	var ih int
+	for _, try := range []struct{ gap, notes bool }{{true, true}, {false, true}, {true, false}, {false, false}} {
+		footer = nil
+		if try.notes {
+			footer = notes
+		}
+		ih = h - 2
+		if len(footer) > 0 {
+			ih -= len(footer) + 1
+		}
+		var width int
+		rendered, width = renderHelpColumns(packHelp(groups, ih, try.gap))
+		if width <= iw && ih > 0 {
+			break
 		}
 	}
+	// Whole columns only: a column cut in half would hide keys silently.
+	shown, used := 0, 0
+	for _, col := range rendered {
+		if len(col) == 0 || used+ansi.StringWidth(col[0]) > iw {
+			break
+		}
+		used += ansi.StringWidth(col[0])
+		shown++
+	}
+	note := "esc closes"
+	if hidden := len(rendered) - shown; hidden > 0 {
+		note = fmt.Sprintf("%d more column%s hidden · esc", hidden, plural(hidden))
+	}
 	lines := make([]string, 0, h-2)
-	for i := range ih {
+	for i := range max(ih, 0) {
 		var sb strings.Builder
-		for c := range rendered {
+		for c := range rendered[:shown] {
 			if i < len(rendered[c]) {
 				sb.WriteString(rendered[c][i])
-			} else if len(rendered[c]) > 0 {
+			} else {
 				sb.WriteString(strings.Repeat(" ", ansi.StringWidth(rendered[c][0])))
 			}
 		}
 		lines = append(lines, sb.String())
 	}
-	lines = append(lines, "")
-	for _, f := range footer {
-		lines = append(lines, " "+f)
+	if len(footer) > 0 {
+		lines = append(lines, "")
+		for _, f := range footer {
+			lines = append(lines, " "+f)
+		}
 	}
-	return box(w, h, frame{border: frameDialog, color: colorAccent, bold: true}, "keys", "esc closes", lines)
+	return box(w, h, frame{border: frameDialog, color: colorAccent, bold: true}, "keys", note, lines)
 }

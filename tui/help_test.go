@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestHelpHeadingsHaveTheirKeys: at every window size, each group heading
+// of the key list has a key right under it, in its column; from 80×24 on
+// every group is shown.
+func TestHelpHeadingsHaveTheirKeys(t *testing.T) {
+	h := newHarness(t, scenario(t), 80, 24, Options{})
+	h.keys("?")
+	groups := h.m.keys.fullHelp()
+	for _, w := range []int{60, 80, 100, 120, 160} {
+		for ht := 14; ht <= 50; ht++ {
+			h.send(tea.WindowSizeMsg{Width: w, Height: ht})
+			rows := strings.Split(h.screen(), "\n")
+			for _, g := range groups {
+				found := false
+				for r, row := range rows[:len(rows)-3] {
+					for _, title := range []string{g.title, g.title + " (more)"} {
+						i := strings.Index(row, "║ "+title+" ")
+						if i < 0 {
+							i = strings.Index(row, "  "+title+" ")
+						}
+						if i < 0 {
+							continue
+						}
+						found = true
+						col := len([]rune(row[:i])) + 2
+						below := []rune(rows[r+1])
+						if col >= len(below) || below[col] == ' ' || below[col] == '═' {
+							t.Fatalf("%dx%d: heading %q has no key under it:\n%s", w, ht, title, h.screen())
+						}
+					}
+				}
+				if !found && w >= 80 && ht >= 24 {
+					t.Fatalf("%dx%d: no heading %q:\n%s", w, ht, g.title, h.screen())
+				}
+			}
+		}
+	}
+}

@@ -69,11 +69,17 @@ func (b *Budget) acquire(urgent bool) {
 func (b *Budget) release(urgent bool, busy time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	now := time.Now()
+	if urgent && b.share > 0 && len(b.urgent) == 0 && b.busy >= b.share && now.Before(b.winEnd) {
+		// It came from a resting slot (or the window is resting anyway):
+		// the slot goes back to rest rather than to waiting non-urgent work.
+		b.resting++
+		return
+	}
 	if b.share == 0 || urgent {
 		b.handOver()
 		return
 	}
-	now := time.Now()
 	if now.After(b.winEnd) {
 		b.winEnd, b.busy = now.Add(budgetWindow), 0
 	}

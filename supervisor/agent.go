@@ -101,6 +101,8 @@ type agent struct {
 
 	moved string // set when a restart moves the agent to this directory
 
+	retryAt time.Time // no injection before this (backoff); the injector's
+
 	// The relay rate limit (see allow); used by the pump only.
 	relayTokens  float64
 	relayAt      time.Time

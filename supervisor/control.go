@@ -41,19 +41,21 @@ func (s *Supervisor) consumeControl(ctx context.Context) {
 	wake, unsub := s.bus.Subscribe()
 	defer unsub()
 	for {
+		failed := false
 		for {
 			msgs, err := s.bus.Pending(ctx, "swarm", 64)
-			if err != nil || len(msgs) == 0 {
+			if err != nil && ctx.Err() == nil {
+				s.log.Error("read control messages", "err", err)
+			}
+			if failed = err != nil; failed || len(msgs) == 0 {
 				break
 			}
 			for _, m := range msgs {
 				s.applyControl(ctx, m)
 			}
 		}
-		select {
-		case <-ctx.Done():
+		if !waitWake(ctx, wake, failed) {
 			return
-		case <-wake:
 		}
 	}
 }

@@ -19,6 +19,37 @@ import (
 	"time"
 )
 
+// joined is errors.Join on one line: git failures end up in task notes,
+// notices typed into agents and the status line.
+type joined []error
+
+func (j joined) Error() string {
+	parts := make([]string, len(j))
+	for i, e := range j {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (j joined) Unwrap() []error { return j }
+
+// joinErrs joins the non-nil errors (nil when there are none).
+func joinErrs(errs ...error) error {
+	var out joined
+	for _, e := range errs {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
 // ErrNotGitRepo means a directory is not inside a git repository.
 var ErrNotGitRepo = errors.New("not a git repository")
 
@@ -339,7 +370,7 @@ func (r *Repo) AddTaskWorktree(ctx context.Context, id, base string) (branch, pa
 		}
 	}
 	if _, err := r.git(ctx, r.root, "worktree", "add", "--quiet", path, branch); err != nil {
-		return "", "", errors.Join(err, r.undoAdd(path, branch, !exists))
+		return "", "", joinErrs(err, r.undoAdd(path, branch, !exists))
 	}
 	return branch, path, nil
 }
@@ -375,7 +406,7 @@ func (r *Repo) undoAdd(path, branch string, deleteBranch bool) error {
 		}
 	}
 	if len(errs) > 0 {
-		return fmt.Errorf("undo the worktree %s: %w", path, errors.Join(errs...))
+		return fmt.Errorf("undo the worktree %s: %w", path, joinErrs(errs...))
 	}
 	return nil
 }
@@ -461,14 +492,14 @@ func (r *Repo) Rebase(ctx context.Context, worktree, base string) error {
 	defer cancel()
 	in, perr := r.rebaseInProgress(cctx, worktree)
 	if perr != nil {
-		return errors.Join(err, perr)
+		return joinErrs(err, perr)
 	}
 	if !in {
 		return err
 	}
 	conflicts, uerr := r.unmerged(cctx, worktree)
 	if _, aerr := r.git(cctx, worktree, "rebase", "--abort"); aerr != nil {
-		return errors.Join(err, aerr)
+		return joinErrs(err, aerr)
 	}
 	if uerr != nil || len(conflicts) == 0 || ctx.Err() != nil {
 		return err
@@ -652,7 +683,7 @@ func (r *Repo) mergeInMain(ctx context.Context, base, branch, old, tip, message 
 	defer cancel()
 	out, herr := r.git(cctx, r.root, "rev-parse", "--verify", "HEAD")
 	if herr != nil {
-		return "", errors.Join(err, herr)
+		return "", joinErrs(err, herr)
 	}
 	head := strings.TrimSpace(out)
 	if err == nil {
@@ -668,7 +699,7 @@ func (r *Repo) mergeInMain(ctx context.Context, base, branch, old, tip, message 
 	if r.refExistsNoErr(cctx, "MERGE_HEAD") {
 		conflicts, uerr := r.unmerged(cctx, r.root)
 		if _, aerr := r.git(cctx, r.root, "merge", "--abort"); aerr != nil {
-			return "", errors.Join(err, aerr)
+			return "", joinErrs(err, aerr)
 		}
 		if uerr == nil && len(conflicts) > 0 && ctx.Err() == nil {
 			return "", &ConflictError{Op: "merge", Branch: branch, Base: base, Files: conflicts}
@@ -679,13 +710,13 @@ func (r *Repo) mergeInMain(ctx context.Context, base, branch, old, tip, message 
 	// recording the merge: the worktree was clean, so reset it to HEAD.
 	files, derr := r.Dirty(cctx)
 	if derr != nil {
-		return "", errors.Join(err, derr)
+		return "", joinErrs(err, derr)
 	}
 	if len(files) == 0 {
 		return "", err
 	}
 	if _, rerr := r.git(cctx, r.root, "reset", "--quiet", "--merge"); rerr != nil {
-		return "", errors.Join(err, rerr)
+		return "", joinErrs(err, rerr)
 	}
 	return "", fmt.Errorf("%w (merge undone)", err)
 }

@@ -41,6 +41,9 @@ func (a *agent) deliverReady() time.Duration {
 		if proc == nil {
 			return 0 // a process start wakes the injector
 		}
+		if wait := time.Until(a.retryAt); wait > 0 {
+			return wait // backing off after an unconfirmed attempt
+		}
 		if wait := a.notReadyFor(proc); wait > 0 {
 			return wait
 		}
@@ -143,8 +146,11 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		a.fail(ctx, m, fmt.Sprintf("%s did not show message %s after %d attempts", a.cfg.Name, marker, maxAttempts))
 		return 0
 	}
-	// Back off before typing it again: 500 ms, then 1 s.
-	return time.Duration(500<<attempts) * time.Millisecond
+	// Back off before typing it again: 500 ms, then 1 s. Other wake-ups
+	// (a new message) do not cut the wait short.
+	wait := time.Duration(500<<attempts) * time.Millisecond
+	a.retryAt = time.Now().Add(wait)
+	return wait
 }
 
 // confirmed remembers a confirmation to proc for requeueWindow, so that

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"time"
 
 	"swarm/bus"
 )
@@ -19,14 +20,35 @@ func (s *Supervisor) route(ctx context.Context, wake <-chan struct{}, last, last
 		a.poke()
 	}
 	for {
-		last = s.routeNew(ctx, last)
-		lastEvent = s.routeTaskEvents(ctx, lastEvent)
-		select {
-		case <-ctx.Done():
+		var ok1, ok2 bool
+		last, ok1 = s.routeNew(ctx, last)
+		lastEvent, ok2 = s.routeTaskEvents(ctx, lastEvent)
+		if !waitWake(ctx, wake, !ok1 || !ok2) {
 			return
-		case <-wake:
 		}
 	}
+}
+
+// retryAfter is how soon a loop over the bus tries again after a failed
+// read, even if nothing wakes it.
+const retryAfter = time.Second
+
+// waitWake waits for the bus to change, or, when the last pass failed, at
+// most retryAfter. It reports false when ctx ends.
+func waitWake(ctx context.Context, wake <-chan struct{}, failed bool) bool {
+	var retry <-chan time.Time
+	if failed {
+		t := time.NewTimer(retryAfter)
+		defer t.Stop()
+		retry = t.C
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-wake:
+	case <-retry:
+	}
+	return true
 }
 
 func (s *Supervisor) agentSnapshot() []*agent {
@@ -35,14 +57,14 @@ func (s *Supervisor) agentSnapshot() []*agent {
 	return s.agentList()
 }
 
-func (s *Supervisor) routeNew(ctx context.Context, last int64) int64 {
+func (s *Supervisor) routeNew(ctx context.Context, last int64) (int64, bool) {
 	for {
 		msgs, err := s.bus.Messages(ctx, last, 512)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Error("read messages", "err", err)
 			}
-			return last
+			return last, false
 		}
 		for i := range msgs {
 			m := &msgs[i]
@@ -57,7 +79,7 @@ func (s *Supervisor) routeNew(ctx context.Context, last int64) int64 {
 			s.hub.emit(Event{Kind: EventMessage, Message: m, Agent: m.From, Time: m.Time})
 		}
 		if len(msgs) < 512 {
-			return last
+			return last, true
 		}
 	}
 }
@@ -75,27 +97,30 @@ func (s *Supervisor) lastTaskEvent(ctx context.Context) int64 {
 }
 
 // routeTaskEvents emits an EventTask for each transition after last.
-func (s *Supervisor) routeTaskEvents(ctx context.Context, last int64) int64 {
+func (s *Supervisor) routeTaskEvents(ctx context.Context, last int64) (int64, bool) {
 	for {
 		evs, err := s.bus.TaskEventsAfter(ctx, last, 256)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.log.Error("read task events", "err", err)
 			}
-			return last
+			return last, false
 		}
 		for i := range evs {
 			e := &evs[i]
-			last = e.N
 			t, err := s.bus.Task(ctx, e.TaskID)
 			if err != nil {
-				continue
+				if ctx.Err() == nil {
+					s.log.Error("read task", "task", e.TaskID, "err", err)
+				}
+				return last, false // this event again, next pass
 			}
+			last = e.N
 			t.State = e.To // the task as this transition left it
 			s.hub.emit(Event{Kind: EventTask, Task: &t, TaskEvent: e, Agent: t.Assignee, Time: e.Time})
 		}
 		if len(evs) < 256 {
-			return last
+			return last, true
 		}
 	}
 }

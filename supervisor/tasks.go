@@ -24,23 +24,22 @@ func (s *Supervisor) dispatchTasks(ctx context.Context) {
 	defer unsub()
 	sent := map[uuid.UUID]bool{}
 	for {
-		s.dispatchOnce(ctx, sent)
-		select {
-		case <-ctx.Done():
+		if !waitWake(ctx, wake, !s.dispatchOnce(ctx, sent)) {
 			return
-		case <-wake:
 		}
 	}
 }
 
-func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) {
+// dispatchOnce dispatches what can be; false means a read failed and it
+// should run again soon.
+func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) bool {
 	tasks, err := s.bus.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{
 		bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved}})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("list tasks", "err", err)
 		}
-		return
+		return false
 	}
 	// The task each agent is on: its WORKING or CONFLICTED one, else the
 	// oldest ASSIGNED one, which is the one to dispatch. Worktrees of tasks
@@ -60,6 +59,7 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 			current[t.Assignee] = t
 		}
 	}
+	done := true
 	for _, a := range s.agentSnapshot() {
 		t, ok := current[a.cfg.Name]
 		if a.cfg.Worktree {
@@ -80,6 +80,7 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 			if ctx.Err() == nil {
 				s.log.Error("dispatch task", "task", t.ID, "err", err)
 			}
+			done = false
 			continue
 		}
 		if sent[id] {
@@ -87,10 +88,12 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 		}
 		if err := s.sendAssignment(ctx, t, id.String()); err != nil {
 			s.log.Error("dispatch task", "task", t.ID, "err", err)
+			done = false
 			continue
 		}
 		sent[id] = true
 	}
+	return done
 }
 
 // placeAgent keeps a worktree agent where its work is: in the worktree of

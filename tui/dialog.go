@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"swarm/bus"
 	"swarm/supervisor"
@@ -229,7 +230,7 @@ func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 }
 
 func (d *confirmDialog) view(w int) []string {
-	w = min(w, max(len(d.text)+6, 36))
+	w = min(w, max(ansi.StringWidth(d.text)+6, 36))
 	var lines []string
 	for _, l := range wrapPlain(d.text, w-4) {
 		lines = append(lines, " "+l)

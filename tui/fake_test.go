@@ -313,7 +313,7 @@ type mergingSwarm struct {
 
 func (f *mergingSwarm) Merge(ctx context.Context, id string) (bus.Task, error) {
 	f.merged = append(f.merged, id)
-	return f.b.Transition(ctx, id, bus.TaskCompleted, bus.Human, "merged")
+	return f.b.Transition(ctx, id, bus.TaskCompleted, bus.Human, "merged as 0123abc")
 }
 
 // harness drives a Model synchronously: every message goes to Update and

@@ -796,15 +796,18 @@ type actionMsg struct {
 }
 
 // taskAction applies a, r, c, m or y to the task selected on the board,
-// else to the selected agent's current task.
+// else to the selected agent's current task. Approve and retry are quick;
+// cancel and merge (which changes the base branch) ask first, naming the
+// task. The status line names the task an action applied to.
 func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 	t, ok := m.targetTask()
 	if !ok {
 		m.setError(fmt.Errorf("no task selected: open the task board (t) and pick one"))
 		return nil
 	}
-	ctx, sw, keys := m.ctx, m.sw, m.keys
-	run := func(verb string, f func(context.Context) (bus.Task, error)) tea.Cmd {
+	ctx, sw, keys, b := m.ctx, m.sw, m.keys, m.sw.Bus()
+	name := fmt.Sprintf("%s (%s)", t.ID, oneLine(t.Title))
+	run := func(verb string, f func(context.Context) (bus.Task, error), done func(context.Context, bus.Task) string) tea.Cmd {
 		// A merge may wait for another one (they run one at a time) and
 		// for git; the other moves are a transaction on the bus.
 		timeout := 10 * time.Second
@@ -818,34 +821,64 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 			if err != nil {
 				return actionMsg{err: fmt.Errorf("%s task %s: %w", verb, t.ID, err)}
 			}
-			return actionMsg{text: fmt.Sprintf("task %s is %s", nt.ID, nt.State)}
+			return actionMsg{text: done(ctx, nt)}
 		}
 	}
+	is := func(_ context.Context, nt bus.Task) string { return fmt.Sprintf("task %s is %s", name, nt.State) }
 	switch {
 	case key.Matches(k, keys.Approve):
-		return run("approve", func(ctx context.Context) (bus.Task, error) { return sw.Approve(ctx, t.ID, "") })
+		return run("approve", func(ctx context.Context) (bus.Task, error) { return sw.Approve(ctx, t.ID, "") },
+			func(context.Context, bus.Task) string { return fmt.Sprintf("approved task %s of %s", name, t.Assignee) })
 	case key.Matches(k, keys.Retry):
-		return run("retry", func(ctx context.Context) (bus.Task, error) { return sw.Retry(ctx, t.ID, "") })
+		return run("retry", func(ctx context.Context) (bus.Task, error) { return sw.Retry(ctx, t.ID, "") }, is)
 	case key.Matches(k, keys.Merge):
 		mg, ok := sw.(Merger)
 		if !ok {
 			m.setError(fmt.Errorf("merge task %s: merging is not available in this swarm yet", t.ID))
 			return nil
 		}
-		return run("merge", func(ctx context.Context) (bus.Task, error) { return mg.Merge(ctx, t.ID) })
+		text := fmt.Sprintf("Merge task %s: %s → %s?", name, t.Branch, t.Base)
+		if t.Branch == "" {
+			text = fmt.Sprintf("Complete task %s? It has no branch: nothing to merge.", name)
+		}
+		m.dialog = newConfirm("Merge", text, func() tea.Cmd {
+			return run("merge", func(ctx context.Context) (bus.Task, error) { return mg.Merge(ctx, t.ID) },
+				func(ctx context.Context, nt bus.Task) string {
+					if nt.State != bus.TaskCompleted {
+						return is(ctx, nt)
+					}
+					if note := lastNote(ctx, b, t.ID); note != "" {
+						return fmt.Sprintf("task %s completed: %s", name, note)
+					}
+					return fmt.Sprintf("task %s completed", name)
+				})
+		})
+		return nil
 	case key.Matches(k, keys.CancelTask):
-		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, t.Title, t.State)
+		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, oneLine(t.Title), t.State)
 		m.dialog = newConfirm("Cancel task", text, func() tea.Cmd {
-			return run("cancel", func(ctx context.Context) (bus.Task, error) { return sw.Cancel(ctx, t.ID, "cancelled from the UI") })
+			return run("cancel", func(ctx context.Context) (bus.Task, error) { return sw.Cancel(ctx, t.ID, "cancelled from the UI") },
+				func(context.Context, bus.Task) string { return "cancelled task " + name })
 		})
 		return nil
 	case key.Matches(k, keys.RequestChanges):
 		m.dialog = newNoteDialog(m, t, func(note string) tea.Cmd {
-			return run("request changes on", func(ctx context.Context) (bus.Task, error) { return sw.RequestChanges(ctx, t.ID, note) })
+			return run("request changes on", func(ctx context.Context) (bus.Task, error) { return sw.RequestChanges(ctx, t.ID, note) },
+				func(context.Context, bus.Task) string { return fmt.Sprintf("sent task %s back to %s", name, t.Assignee) })
 		})
 		return m.dialog.focus()
 	}
 	return nil
+}
+
+// lastNote is the note of a task's last event ("merged as …"), or "" when
+// it cannot be read.
+func lastNote(ctx context.Context, b *bus.Bus, id string) string {
+	evs, err := b.TaskEvents(ctx, id)
+	if err != nil || len(evs) == 0 {
+		return ""
+	}
+	return oneLine(evs[len(evs)-1].Note)
 }
 
 // targetTask is the task a task action applies to.

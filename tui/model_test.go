@@ -456,7 +456,7 @@ func TestTaskBoard(t *testing.T) {
 	if got := taskState(t, sw.b, review.ID); got != bus.TaskApproved {
 		t.Fatalf("after a the task is %s", got)
 	}
-	requireContains(t, norm.apply(h.screen(), true), "task TASK01 is APPROVED")
+	requireContains(t, norm.apply(h.screen(), true), "approved task TASK01 (fix login) of bob")
 
 	h.keys("a") // approving again is refused with the bus's reason
 	requireContains(t, h.screen(), "approve task")
@@ -488,27 +488,62 @@ func TestTaskBoard(t *testing.T) {
 	}
 }
 
-func TestMergeHook(t *testing.T) {
+// TestMergeAsksFirst: m changes the base branch, so it names the task
+// and its branch → base and waits for y; the status line then shows the
+// merge's result.
+func TestMergeAsksFirst(t *testing.T) {
 	sw := &mergingSwarm{fakeSwarm: scenario(t)}
 	tk := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
+	if err := sw.b.SetTaskGit(context.Background(), tk.ID, "swarm/"+tk.ID, ".swarm/worktrees/"+tk.ID, "main"); err != nil {
+		t.Fatal(err)
+	}
 	h := newHarness(t, sw, 100, 30, Options{})
-	h.keys("t", "m")
+	// The board is closed: m applies to alice's current task, and says so.
+	h.keys("m")
+	if h.m.Mode() != ModeDialog {
+		t.Fatal("m merged without asking")
+	}
+	requireContains(t, h.screen(), "Merge task "+tk.ID+" (add tests): swarm/"+tk.ID+" → main?")
+	h.keys("n")
+	if len(sw.merged) != 0 || taskState(t, sw.b, tk.ID) != bus.TaskApproved {
+		t.Fatalf("n merged: %q", sw.merged)
+	}
+	h.keys("t", "m", "y")
 	if !slices.Equal(sw.merged, []string{tk.ID}) {
 		t.Fatalf("merged %q, want %s", sw.merged, tk.ID)
 	}
-	requireContains(t, h.screen(), "task "+tk.ID+" is COMPLETED")
+	requireContains(t, h.screen(), "task "+tk.ID+" (add tests) completed: merged as 0123abc")
+
+	// A task without a branch completes with nothing to merge; the
+	// question says so.
+	plain := createTask(t, sw.b, "write docs", "bob", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.m.tasks.sel = plain.ID
+	h.keys("m")
+	requireContains(t, h.screen(), "Complete task "+plain.ID+" (write docs)? It has no branch: nothing to")
+	h.keys("esc")
+	if taskState(t, sw.b, plain.ID) != bus.TaskApproved {
+		t.Fatal("esc merged")
+	}
 }
 
+// TestTaskActionWithoutBoardUsesCurrentTask: with the board closed a and
+// c act on the selected agent's current task, and the status line or the
+// question names it.
 func TestTaskActionWithoutBoardUsesCurrentTask(t *testing.T) {
 	sw := scenario(t)
 	tk := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
-	h := newHarness(t, sw, 80, 24, Options{})
+	h := newHarness(t, sw, 100, 24, Options{})
 	h.keys("a") // alice has no task
 	requireContains(t, h.screen(), "no task selected")
 	h.keys("tab", "a")
 	if got := taskState(t, sw.b, tk.ID); got != bus.TaskApproved {
 		t.Fatalf("a on bob approved nothing: %s", got)
 	}
+	requireContains(t, h.screen(), "approved task "+tk.ID+" (fix login) of bob")
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.keys("c")
+	requireContains(t, h.screen(), "Cancel task "+tk.ID+" (fix login, APPROVED)?")
 }
 
 func TestLogPanel(t *testing.T) {

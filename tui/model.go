@@ -864,7 +864,9 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.RequestChanges):
 		m.dialog = newNoteDialog(m, t, func(note string) tea.Cmd {
 			return run("request changes on", func(ctx context.Context) (bus.Task, error) { return sw.RequestChanges(ctx, t.ID, note) },
-				func(context.Context, bus.Task) string { return fmt.Sprintf("sent task %s back to %s", name, t.Assignee) })
+				func(context.Context, bus.Task) string {
+					return fmt.Sprintf("sent task %s back to %s", name, t.Assignee)
+				})
 		})
 		return m.dialog.focus()
 	}

@@ -386,8 +386,11 @@ func (c *statusCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	agents := make([]agentJSON, len(health))
-	for i, h := range health {
+	agents := make([]agentJSON, 0, len(health))
+	for _, h := range health {
+		if h.Agent.State == bus.AgentRemoved {
+			continue // from an earlier config
+		}
 		a := agentJSON{Name: h.Agent.Name, Cmd: h.Agent.Cmd, State: h.Agent.State, Reason: h.Agent.Reason, Pid: h.Agent.Pid,
 			Restarts: h.Agent.Restarts, Alive: h.Alive, Level: h.Level.String(), AgeS: h.Age.Round(time.Millisecond).Seconds()}
 		if !h.Beat.Time.IsZero() {
@@ -398,7 +401,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		} else if !errors.Is(err, bus.ErrNotFound) {
 			return err
 		}
-		agents[i] = a
+		agents = append(agents, a)
 	}
 	if c.JSON {
 		out := struct {

@@ -17,6 +17,10 @@ const (
 	AgentRestarting = "restarting"
 	AgentStopped    = "stopped"
 	AgentExited     = "exited"
+	// AgentRemoved: no longer in the swarm's config. Messages and tasks
+	// for it are refused as for an unknown agent until it is registered
+	// again.
+	AgentRemoved = "removed"
 )
 
 // Agent is a registered agent: a name messages can be addressed to.

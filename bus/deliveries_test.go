@@ -298,3 +298,26 @@ func TestDeliveryStateStrings(t *testing.T) {
 		t.Error("ParseDeliveryState(lost) succeeded")
 	}
 }
+
+func TestARemovedAgentIsUnknown(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "bob", "carol")
+	if err := b.SetAgentState(ctx, "carol", AgentRemoved, "not in the config", 0); err != nil {
+		t.Fatal(err)
+	}
+	m := publish(t, b, Message{From: "bob", To: "carol", Body: "still there?"})
+	if d := m.Deliveries[0]; d.State != DeliveryFailed || !strings.Contains(d.Error, "unknown agent") {
+		t.Errorf("delivery to a removed agent: %+v", d)
+	}
+	all := publish(t, b, Message{From: "bob", To: "*", Body: "everyone"})
+	if len(all.Deliveries) != 0 {
+		t.Errorf("a broadcast reached %v; carol is removed and bob is the sender", all.Deliveries)
+	}
+	if _, err := b.CreateTask(ctx, NewTask{Title: "x", Assignee: "carol", CreatedBy: "human"}); !errors.Is(err, ErrUnknownAgent) {
+		t.Errorf("task for a removed agent: %v", err)
+	}
+	register(t, b, "carol") // back in a config
+	if m := publish(t, b, Message{From: "bob", To: "carol", Body: "welcome back"}); m.Deliveries[0].State != DeliveryQueued {
+		t.Errorf("delivery after re-registering: %+v", m.Deliveries[0])
+	}
+}

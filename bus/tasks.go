@@ -169,7 +169,7 @@ func (b *Bus) CreateTask(ctx context.Context, nt NewTask) (Task, error) {
 		State: TaskAssigned, Created: fromMS(ms(now)), Updated: fromMS(ms(now))}
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM agents WHERE name = ?`, nt.Assignee).Scan(&one)
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM agents WHERE name = ? AND state != 'removed'`, nt.Assignee).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			return false, fmt.Errorf("%w %q", ErrUnknownAgent, nt.Assignee)
 		}

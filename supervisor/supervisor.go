@@ -174,7 +174,27 @@ func (s *Supervisor) Start(ctx context.Context) error {
 			return err
 		}
 	}
+	s.retireOthers(ctx)
 	return nil
+}
+
+// retireOthers marks the agents an earlier config had, and this one has
+// not, as removed: they are not part of this swarm, so messages and tasks
+// for them are refused rather than queued for ever.
+func (s *Supervisor) retireOthers(ctx context.Context) {
+	known, err := s.bus.Agents(ctx)
+	if err != nil {
+		s.log.Warn("list agents", "err", err)
+		return
+	}
+	for _, a := range known {
+		if _, err := s.agent(a.Name); err == nil || a.State == bus.AgentRemoved {
+			continue
+		}
+		if err := s.bus.SetAgentState(ctx, a.Name, bus.AgentRemoved, "not in this swarm's config", 0); err != nil {
+			s.log.Warn("retire agent", "agent", a.Name, "err", err)
+		}
+	}
 }
 
 // goRun runs f in a goroutine owned by the supervisor.

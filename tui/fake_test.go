@@ -472,6 +472,9 @@ func (f *reviewingSwarm) Review(ctx context.Context, id string) (string, string,
 	if err != nil {
 		return "", "", err
 	}
+	if t.State == bus.TaskCompleted {
+		return "", "", nil // merged: base...branch is empty
+	}
 	stat := " auth.go | 3 ++-\n 1 file changed, 2 insertions(+), 1 deletion(-)\n"
 	diff := "diff --git a/auth.go b/auth.go\n--- a/auth.go\n+++ b/auth.go\n@@ -1,3 +1,4 @@\n package auth\n-func Login() {}\n+// Login checks " + t.Title + ".\n+func Login() error { return nil }\n"
 	return stat, diff, nil

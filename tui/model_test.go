@@ -782,3 +782,59 @@ func TestTaskDiff(t *testing.T) {
 	h2.keys("t", "d")
 	requireContains(t, h2.screen(), "task diffs are not available in this swarm yet")
 }
+
+// TestCompletedTaskShowsItsMerge: a merged task's changes are in its base
+// now, so the board shows how it was merged instead of an empty diff; a
+// task without a branch says so.
+func TestCompletedTaskShowsItsMerge(t *testing.T) {
+	sw := &reviewingSwarm{fakeSwarm: scenario(t)}
+	ctx := context.Background()
+	done := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
+	if err := sw.b.SetTaskGit(ctx, done.ID, "swarm/"+done.ID, "", "main"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sw.b.Transition(ctx, done.ID, bus.TaskCompleted, bus.Human, "merged as 0123abc"); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, sw, 120, 30, Options{})
+	h.keys("t")
+	under := func(heading string) string {
+		t.Helper()
+		rows := strings.Split(h.screen(), "\n")
+		for i, r := range rows {
+			if j := strings.Index(r, "│"+heading); j >= 0 && i+1 < len(rows) {
+				rest := []rune(rows[i+1])
+				return strings.TrimSpace(strings.Trim(string(rest[len([]rune(r[:j]))+1:]), "│"))
+			}
+		}
+		t.Fatalf("no %q heading in the task detail:\n%s", heading, h.screen())
+		return ""
+	}
+	if got := under("changes"); got != "merged as 0123abc" {
+		t.Fatalf("under changes of a merged task: %q, want the merge note\n%s", got, h.screen())
+	}
+	if strings.Contains(h.screen(), "none yet") {
+		t.Fatalf("a merged task shows no changes:\n%s", h.screen())
+	}
+
+	// Completed without a note: "merged".
+	quiet := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved, bus.TaskCompleted)
+	if err := sw.b.SetTaskGit(ctx, quiet.ID, "swarm/"+quiet.ID, "", "main"); err != nil {
+		t.Fatal(err)
+	}
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.m.tasks.sel = quiet.ID
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	if got := under("changes"); got != "merged" {
+		t.Fatalf("under changes of a task completed without a note: %q\n%s", got, h.screen())
+	}
+
+	// No branch.
+	nb := createTask(t, sw.b, "write docs", "carol")
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.m.tasks.sel = nb.ID
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	if got := under("assignee carol"); got != "no branch" {
+		t.Fatalf("under the assignee of a task without a branch: %q, want \"no branch\"\n%s", got, h.screen())
+	}
+}

@@ -291,6 +291,8 @@ func (p *taskPanel) diffLines(h int) []string {
 		return []string{styleDim.Render("loading…")}
 	case p.revErr != nil:
 		return []string{styleError.Render("cannot read the diff: " + p.revErr.Error())}
+	case p.diff == "" && t.State == bus.TaskCompleted:
+		return []string{styleDim.Render("no diff: " + t.Branch + " is in " + t.Base + " (" + p.mergeNote(t) + ")")}
 	case p.diff == "":
 		return []string{styleDim.Render("no changes on " + t.Branch + " yet")}
 	}
@@ -360,7 +362,7 @@ func (p *taskPanel) lines(w, h int) []string {
 
 	var right []string
 	if rw > 10 {
-		right = p.detail(rw)
+		right = p.detail(rw, h)
 	}
 	out := make([]string, h)
 	for i := range h {
@@ -381,9 +383,9 @@ func (p *taskPanel) lines(w, h int) []string {
 	return out
 }
 
-// detail renders the selected task: state, people, git, description and
-// history.
-func (p *taskPanel) detail(w int) []string {
+// detail renders the selected task in w×h cells: state, people, git,
+// description, changes and history.
+func (p *taskPanel) detail(w, h int) []string {
 	t, ok := p.selectedTask()
 	if !ok {
 		return nil
@@ -394,11 +396,18 @@ func (p *taskPanel) detail(w int) []string {
 	}
 	if t.Branch != "" {
 		out = append(out, styleDim.Render(fmt.Sprintf("branch %s (base %s)", t.Branch, t.Base)))
+	} else {
+		out = append(out, styleDim.Render("no branch"))
 	}
 	if t.Description != "" {
 		out = append(out, wrapPlain(t.Description, w)...)
 	}
-	if p.revFor == t.ID && t.Branch != "" {
+	switch {
+	case t.Branch == "":
+	case t.State == bus.TaskCompleted:
+		// Its changes are in its base now: the diff is empty.
+		out = append(out, styleHeader.Render("changes"), p.mergeNote(t))
+	case p.revFor == t.ID:
 		out = append(out, styleHeader.Render("changes")+styleDim.Render(" (d: diff)"))
 		switch {
 		case p.revErr != nil:
@@ -411,12 +420,12 @@ func (p *taskPanel) detail(w int) []string {
 			}
 		}
 	}
-	out = append(out, styleHeader.Render("history"))
+	var hist []string
 	switch {
 	case p.evErr != nil && p.evFor == t.ID:
-		out = append(out, styleError.Render("cannot read history: "+p.evErr.Error()))
+		hist = append(hist, styleError.Render("cannot read history: "+p.evErr.Error()))
 	case p.evFor != t.ID:
-		out = append(out, styleDim.Render("loading…"))
+		hist = append(hist, styleDim.Render("loading…"))
 	}
 	if p.evFor == t.ID {
 		for _, e := range p.events {
@@ -432,12 +441,32 @@ func (p *taskPanel) detail(w int) []string {
 				if i > 0 {
 					l = "  " + l
 				}
-				out = append(out, l)
+				hist = append(hist, l)
 			}
 		}
 	}
+	// The newest history is what matters: when the panel is short, the
+	// oldest lines give way.
+	heading := styleHeader.Render("history")
+	if room := max(h-len(out)-2, 1); len(hist) > room {
+		heading += styleDim.Render(fmt.Sprintf(" (%d older lines not shown)", len(hist)-room))
+		hist = hist[len(hist)-room:]
+	}
+	out = append(out, heading)
+	out = append(out, hist...)
 	out = append(out, styleDim.Render(actionsFor(t.State)))
 	return out
+}
+
+// mergeNote says how a completed task was merged: the note of its last
+// event ("merged as …"), else "merged".
+func (p *taskPanel) mergeNote(t bus.Task) string {
+	if p.evFor == t.ID && len(p.events) > 0 {
+		if e := p.events[len(p.events)-1]; e.To == bus.TaskCompleted && e.Note != "" {
+			return oneLine(e.Note)
+		}
+	}
+	return "merged"
 }
 
 // actionsFor lists the keys that apply to a task in state s.

@@ -50,6 +50,45 @@ type formDialog struct {
 	err    string
 	hint   string
 	submit func(values []string) (tea.Cmd, error)
+	// wait keeps the form open while submit's command runs; its
+	// formDoneMsg closes it, or shows the error with the values kept.
+	wait    bool
+	pending string // what runs, while it does
+}
+
+// formDoneMsg is the outcome of a waiting form's command: text for the
+// status line, or the error to show in the form, and the field to edit.
+type formDoneMsg struct {
+	d     *formDialog
+	text  string
+	err   error
+	field int
+}
+
+// formDone applies the outcome of a waiting form: it closes the form, or
+// keeps it (re-opens it, if closed meanwhile and no other dialog is open)
+// with the error, so that nothing typed is lost.
+func (m *Model) formDone(msg formDoneMsg) tea.Cmd {
+	d := msg.d
+	d.pending = ""
+	if msg.err == nil {
+		if m.dialog == d {
+			m.dialog = nil
+		}
+		m.setStatus("%s", msg.text)
+		return nil
+	}
+	d.err = msg.err.Error()
+	switch m.dialog {
+	case d:
+	case nil:
+		m.dialog = d
+	default:
+		m.setError(msg.err)
+		return nil
+	}
+	d.cur = msg.field
+	return d.focus()
 }
 
 func (d *formDialog) focus() tea.Cmd {
@@ -72,6 +111,9 @@ func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 			d.cur = (d.cur - 1 + len(d.inputs)) % len(d.inputs)
 			return d.focus()
 		case "enter":
+			if d.pending != "" {
+				return nil
+			}
 			if d.cur < len(d.inputs)-1 {
 				d.cur++
 				return d.focus()
@@ -84,6 +126,13 @@ func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 			if err != nil {
 				d.err = err.Error()
 				return nil
+			}
+			if d.wait {
+				d.err = ""
+				if d.pending == "" {
+					d.pending = "working…"
+				}
+				return cmd
 			}
 			m.dialog = nil
 			return cmd
@@ -117,7 +166,11 @@ func (d *formDialog) view(w int) []string {
 			lines = append(lines, " "+styleError.Render(l))
 		}
 	}
-	lines = append(lines, " "+styleDim.Render(d.hint))
+	if d.pending != "" {
+		lines = append(lines, " "+styleInfo.Render(d.pending))
+	} else {
+		lines = append(lines, " "+styleDim.Render(d.hint))
+	}
 	return box(w, len(lines)+2, frame{border: frameDialog, color: colorAccent, bold: true}, d.title, "", lines)
 }
 
@@ -158,7 +211,8 @@ func newSendDialog(m *Model, to string) dialog {
 	return d
 }
 
-// newAgentDialog asks for a name and a command and starts the agent.
+// newAgentDialog asks for a name and a command and starts the agent; it
+// stays open until the agent is added, and shows why when it is not.
 func newAgentDialog(m *Model) dialog {
 	w := dialogWidth(m.width)
 	d := &formDialog{
@@ -166,6 +220,7 @@ func newAgentDialog(m *Model) dialog {
 		labels: []string{"name", "command"},
 		inputs: []textinput.Model{newInput("e.g. reviewer", w), newInput("e.g. claude, or any shell command", w)},
 		hint:   "enter start · tab next field · esc cancel",
+		wait:   true,
 	}
 	sw, dir := m.sw, m.opts.Dir
 	d.submit = func(v []string) (tea.Cmd, error) {
@@ -173,11 +228,16 @@ func newAgentDialog(m *Model) dialog {
 		if err != nil {
 			return nil, err
 		}
+		d.pending = "starting " + ac.Name + "…"
 		return func() tea.Msg {
-			if err := sw.AddAgent(ac); err != nil {
-				return actionMsg{err: fmt.Errorf("new agent %s: %w", ac.Name, err)}
+			err := sw.AddAgent(ac)
+			switch {
+			case errors.Is(err, supervisor.ErrAgentExists):
+				return formDoneMsg{d: d, err: fmt.Errorf("an agent named %q already exists: choose another name", ac.Name)}
+			case err != nil:
+				return formDoneMsg{d: d, err: err, field: 1}
 			}
-			return actionMsg{text: fmt.Sprintf("started agent %s", ac.Name)}
+			return formDoneMsg{d: d, text: fmt.Sprintf("started agent %s", ac.Name)}
 		}, nil
 	}
 	return d

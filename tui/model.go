@@ -415,6 +415,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setStatus("%s", msg.text)
 		}
 		return m, msg.then
+	case formDoneMsg:
+		return m, m.formDone(msg)
 	case inputSentMsg:
 		return m, m.inputSent(msg)
 	case searchMsg:

@@ -642,12 +642,44 @@ func TestNewAgentDialog(t *testing.T) {
 	}
 	requireContains(t, h.screen(), "started agent dave")
 
+	// A name that is taken keeps the dialog open with what was typed, as
+	// an invalid one does, with the name field to edit.
 	h.keys("n")
 	h.typeText("alice")
 	h.keys("tab")
 	h.typeText("sh")
 	h.keys("enter")
-	requireContains(t, h.screen(), `new agent alice: agent already exists: "alice"`)
+	if h.m.dialog == nil {
+		t.Fatal("the dialog closed on a name that is taken")
+	}
+	requireContains(t, h.screen(), `an agent named "alice" already exists: choose`, "name: alice", "command: sh")
+	for range len("alice") {
+		h.keys("backspace")
+	}
+	h.typeText("erin")
+	h.keys("enter", "enter")
+	if h.m.dialog != nil || len(sw.added) != 2 || sw.added[1].Name != "erin" || sw.added[1].Cmd != "sh" {
+		t.Fatalf("after renaming: dialog open %v, added %+v", h.m.dialog != nil, sw.added)
+	}
+	requireContains(t, h.screen(), "started agent erin")
+
+	// Closed while the agent was being added, the dialog comes back with
+	// the error and what was typed.
+	h.keys("n")
+	h.typeText("bob")
+	h.keys("tab")
+	h.typeText("sh")
+	_, add := h.m.Update(keyPress("enter"))
+	requireContains(t, h.screen(), "starting bob…")
+	h.keys("esc")
+	if h.m.dialog != nil {
+		t.Fatal("esc did not close the dialog")
+	}
+	h.run(add)
+	if h.m.dialog == nil {
+		t.Fatal("the dialog did not come back with the error")
+	}
+	requireContains(t, h.screen(), `an agent named "bob" already exists`, "name: bob", "command: sh")
 }
 
 func TestRestartAndStopConfirm(t *testing.T) {

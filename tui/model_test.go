@@ -566,7 +566,7 @@ func TestGameBoard(t *testing.T) {
 	g := supervisor.GameState{X: "X", O: "O", Turn: games.MarkX}
 	sw.game = &g
 	h := newHarness(t, sw, 100, 30, Options{Title: "tic-tac-toe", Game: true, Pace: 500 * time.Millisecond})
-	requireContains(t, h.screen(), "no move yet", "turn: X")
+	requireContains(t, h.screen(), "no move yet", "X to move")
 
 	board := games.Board{games.MarkX, games.MarkO, games.Empty, games.Empty, games.MarkX, games.MarkO, games.Empty, games.Empty, games.Empty}
 	g1 := supervisor.GameState{X: "X", O: "O", Board: board, Turn: games.MarkX, Mover: "O", Cell: 6}

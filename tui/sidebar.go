@@ -133,32 +133,59 @@ func (m *Model) agentAtRow(row int) (string, bool) {
 	return owners[row], true
 }
 
-// gameBox draws the board of the refereed game with whose turn it is,
-// the last move and the result.
+// gameBox draws the board of the refereed game with its players, whose
+// move it is or the result, the last move and the pace.
 func (m *Model) gameBox(r rect) []string {
 	g := m.game
-	var lines []string
-	lines = append(lines, boardLines(g.Board, g.Result)...)
-	lines = append(lines, "")
-	lines = append(lines, fmt.Sprintf("X: %s   O: %s", g.X, g.O))
+	w := r.w - 2
+	var info []string
+	info = append(info, playersLines(g, w)...)
 	switch {
 	case g.Result.Over:
-		lines = append(lines, styleBold.Render("game over"), styleSelRow.Render(" "+resultText(g)+" "))
+		info = append(info, styleBold.Render("game over"))
+		for _, l := range resultLines(g, w) {
+			info = append(info, styleSelRow.Render(l))
+		}
 	default:
-		lines = append(lines, "turn: "+styleBold.Render(playerOf(g, g.Turn)))
+		info = append(info, styleBold.Render(playerOf(g, g.Turn)+" to move"))
 	}
 	switch {
 	case g.Illegal != "":
-		lines = append(lines, fg(colorDead).Render("refused: "+oneLine(g.Illegal)))
+		info = append(info, fg(colorDead).Render("refused: "+oneLine(g.Illegal)))
 	case g.Mover != "":
-		lines = append(lines, styleDim.Render(fmt.Sprintf("last: %s → %d", g.Mover, g.Cell)))
+		info = append(info, styleDim.Render(fmt.Sprintf("last: %s → %d", g.Mover, g.Cell)))
 	default:
-		lines = append(lines, styleDim.Render("no move yet"))
+		info = append(info, styleDim.Render("no move yet"))
 	}
 	if m.opts.Pace > 0 {
-		lines = append(lines, styleDim.Render("pace "+m.opts.Pace.String()))
+		info = append(info, styleDim.Render("pace "+m.opts.Pace.String()))
 	}
+	lines := boardLines(g.Board, g.Result)
+	if len(lines)+1+len(info) <= r.h-2 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, info...)
 	return box(r.w, r.h, frame{border: frameNormal, color: colorAccent, bold: true}, "tic-tac-toe", "", lines)
+}
+
+// playersLines names the players: "X vs O" when the agents are called
+// after their marks, else "X — alice · O — bob", on two lines when that
+// is wider than w.
+func playersLines(g supervisor.GameState, w int) []string {
+	named := func(mk games.Mark, name string) string {
+		if name == "" || name == mk.String() {
+			return mk.String()
+		}
+		return mk.String() + " — " + name
+	}
+	x, o := named(games.MarkX, g.X), named(games.MarkO, g.O)
+	if x == "X" && o == "O" {
+		return []string{"X vs O"}
+	}
+	if one := x + " · " + o; ansi.StringWidth(one) <= w {
+		return []string{one}
+	}
+	return []string{fitPlain(x, w), fitPlain(o, w)}
 }
 
 // boardLines draws the board with the winning line highlighted.
@@ -210,17 +237,35 @@ func playerOf(g supervisor.GameState, mk games.Mark) string {
 	return mk.String() + " (" + name + ")"
 }
 
-// resultText is the game's result as a person reads it.
+// resultText is the game's result as a person reads it: "draw", "X wins
+// (1-5-9)", "O (bob) wins by forfeit".
 func resultText(g supervisor.GameState) string {
+	return strings.Join(resultParts(g), " ")
+}
+
+func resultParts(g supervisor.GameState) []string {
 	r := g.Result
 	if r.Winner == games.Empty {
-		return "draw"
+		return []string{"draw"}
 	}
 	s := playerOf(g, r.Winner) + " wins"
 	if r.Forfeit {
-		return s + " by forfeit"
+		return []string{s, "by forfeit"}
 	}
-	return s + fmt.Sprintf(" (%d-%d-%d)", r.Line[0], r.Line[1], r.Line[2])
+	return []string{s, fmt.Sprintf("(%d-%d-%d)", r.Line[0], r.Line[1], r.Line[2])}
+}
+
+// resultLines is resultText on one line of w cells, or on two when it
+// does not fit.
+func resultLines(g supervisor.GameState, w int) []string {
+	if s := resultText(g); ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	parts := resultParts(g)
+	for i, p := range parts {
+		parts[i] = ansi.Truncate(p, w, "…")
+	}
+	return parts
 }
 
 // width of the widest line, for tests and centring.

@@ -55,6 +55,8 @@ func usageError(format string, args ...any) error {
 type Globals struct {
 	Dir string `help:"Bus directory. $SWARM_DIR, when set, takes precedence; the default is .swarm in the current directory." placeholder:"DIR"`
 
+	ignoreEnvDir bool // the command chose its own bus (the demo)
+
 	ctx    context.Context
 	stdin  io.Reader
 	stdout io.Writer
@@ -65,7 +67,7 @@ type Globals struct {
 // that an agent, which swarm starts with SWARM_DIR set, always talks to the
 // bus of the swarm that runs it.
 func (g *Globals) busDir() string {
-	if d := os.Getenv("SWARM_DIR"); d != "" {
+	if d := os.Getenv("SWARM_DIR"); d != "" && !g.ignoreEnvDir {
 		return d
 	}
 	if g.Dir != "" {
@@ -854,7 +856,7 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
-		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub})
+		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub, Game: cfg.Game.Kind != ""})
 	})
 }
 
@@ -962,6 +964,7 @@ type demoTicTacToeCmd struct {
 	Seed        *int64         `help:"Seed for the players' choices; the same seed replays the same game (default: random)."`
 	X           string         `name:"x" help:"Command that plays X instead of the built-in player (run with sh -c and briefed with the rules)." placeholder:"CMD"`
 	O           string         `name:"o" help:"Command that plays O instead of the built-in player." placeholder:"CMD"`
+	Strategy    string         `enum:"perfect,casual,random" default:"casual" help:"How the built-in players choose: perfect (never loses, so two of them always draw), casual (perfect but for a random move now and then) or random."`
 	MoveTimeout time.Duration  `default:"2m" help:"Give up when no move comes for this long (0: wait for ever)." placeholder:"DURATION"`
 }
 
@@ -984,21 +987,28 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		pace = 500 * time.Millisecond // slow enough for a person to follow
 	}
 	if c.Pace != nil {
-		pace = *c.Pace
-	}
-	if g.Dir == "" && os.Getenv("SWARM_DIR") == "" {
-		// A demo should not leave a bus in whatever directory it was run
-		// from: it gets a fresh one, named at the end.
-		if g.Dir, err = os.MkdirTemp("", "swarm-demo-"); err != nil {
-			return err
+		if pace = *c.Pace; pace < 0 {
+			return usageError("--pace %s is negative", pace)
 		}
 	}
-	cwd, _ := os.Getwd()
-	cfg := supervisor.TicTacToeConfig(supervisor.DemoOptions{Seed: seed, XCmd: c.X, OCmd: c.O, Executable: exe, Dir: cwd})
-	opts := supervisor.Options{
-		Config: cfg, Referee: games.NewReferee(supervisor.DemoX, supervisor.DemoO),
-		X: supervisor.DemoX, O: supervisor.DemoO, Pace: pace,
+	if c.MoveTimeout < 0 {
+		return usageError("--move-timeout %s is negative", c.MoveTimeout)
 	}
+	// A demo's bus is not the project's (not even inside an agent, where
+	// $SWARM_DIR names the project's): --dir, else the demo directory,
+	// named at the end.
+	g.ignoreEnvDir = true
+	if g.Dir == "" {
+		dir, cleanup, err := supervisor.DemoDir()
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		g.Dir = dir
+	}
+	cwd, _ := os.Getwd()
+	cfg := supervisor.TicTacToeConfig(supervisor.DemoOptions{Seed: seed, XCmd: c.X, OCmd: c.O, Executable: exe, Dir: cwd, Strategy: c.Strategy})
+	opts := supervisor.Options{Config: cfg, Pace: pace}
 	fmt.Fprintf(g.stdout, "tic-tac-toe, seed %d\n  X: %s\n  O: %s\n", seed, cfg.Agents[0].Cmd, cfg.Agents[1].Cmd)
 	if !c.Headless {
 		return c.runUI(g, opts, seed)
@@ -1053,7 +1063,7 @@ type agentCmd struct {
 type agentTicTacToeCmd struct {
 	Mark     string `required:"" enum:"X,O" help:"The player's mark: X (moves first) or O."`
 	Opponent string `required:"" help:"The opponent's agent name." placeholder:"NAME"`
-	Strategy string `enum:"perfect,random" default:"perfect" help:"How it chooses: perfect (never loses) or random."`
+	Strategy string `enum:"perfect,casual,random" default:"perfect" help:"How it chooses: perfect (never loses), casual (perfect but for a random move now and then) or random."`
 	Seed     int64  `default:"1" help:"Seed for its choices; the same seed plays the same game."`
 }
 

@@ -111,7 +111,7 @@ func gone(pid int) bool {
 
 func TestDemoHeadlessPlaysAWholeGame(t *testing.T) {
 	e := newEnv(t)
-	out := e.ok("demo", "tictactoe", "--headless", "--seed", "3")
+	out := e.ok("demo", "tictactoe", "--headless", "--seed", "3", "--dir", e.dir)
 	for _, want := range []string{"game: X plays", "game: O plays", "game over:", "result: ", "---+---+---"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
@@ -119,7 +119,7 @@ func TestDemoHeadlessPlaysAWholeGame(t *testing.T) {
 	}
 	// The same seed plays the same game; the game is on the bus.
 	again := newEnv(t)
-	if moves(again.ok("demo", "tictactoe", "--headless", "--seed", "3")) != moves(out) {
+	if moves(again.ok("demo", "tictactoe", "--headless", "--seed", "3", "--dir", again.dir)) != moves(out) {
 		t.Errorf("seed 3 played two different games")
 	}
 	log := e.ok("log", "--json")
@@ -143,6 +143,10 @@ func TestDemoWithACheatingPlayerFails(t *testing.T) {
 	_, errOut, code := e.run("demo", "tictactoe", "--headless", "--x", "echo '@relay:O move 12'; echo '@relay:O move 0'; echo '@relay:O move ten'; exec cat")
 	if code != 1 || !strings.Contains(errOut, "forfeit") {
 		t.Fatalf("exit %d, stderr %q; want 1 and a forfeit", code, errOut)
+	}
+	// Run from inside an agent ($SWARM_DIR set), the demo kept off that bus.
+	if _, err := os.Stat(filepath.Join(e.dir, "bus.db")); !os.IsNotExist(err) {
+		t.Errorf("the demo wrote into $SWARM_DIR's bus: %v", err)
 	}
 }
 

@@ -17,28 +17,39 @@ const (
 	Perfect Strategy = iota
 	// Random picks uniformly among the free cells.
 	Random
+	// Casual plays like Perfect but makes a random move a quarter of the
+	// time: two casual players win, lose and draw, which makes a livelier
+	// demo than two perfect ones (who always draw).
+	Casual
 )
 
-// String returns "perfect" or "random".
+// casualSlip is how often a Casual player moves at random.
+const casualSlip = 0.25
+
+// String returns "perfect", "random" or "casual".
 func (s Strategy) String() string {
 	switch s {
 	case Perfect:
 		return "perfect"
 	case Random:
 		return "random"
+	case Casual:
+		return "casual"
 	}
 	return fmt.Sprintf("Strategy(%d)", int(s))
 }
 
-// ParseStrategy accepts "perfect" or "random" in any case.
+// ParseStrategy accepts "perfect", "random" or "casual" in any case.
 func ParseStrategy(s string) (Strategy, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "perfect":
 		return Perfect, nil
 	case "random":
 		return Random, nil
+	case "casual":
+		return Casual, nil
 	}
-	return 0, fmt.Errorf("strategy %q: must be perfect or random", s)
+	return 0, fmt.Errorf("strategy %q: must be perfect, casual or random", s)
 }
 
 // Choose returns the cell m should play on b, or 0 when no cell is free.
@@ -49,7 +60,7 @@ func (s Strategy) Choose(b Board, m Mark, rng *rand.Rand) int {
 	if len(free) == 0 {
 		return 0
 	}
-	if s != Perfect {
+	if s == Random || s == Casual && rng.Float64() < casualSlip {
 		return free[rng.IntN(len(free))]
 	}
 	best, bestScore := []int(nil), 0

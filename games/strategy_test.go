@@ -121,12 +121,12 @@ func TestRandomCoversFreeCells(t *testing.T) {
 }
 
 func TestParseStrategy(t *testing.T) {
-	for s, want := range map[string]Strategy{"perfect": Perfect, " Random": Random} {
+	for s, want := range map[string]Strategy{"perfect": Perfect, " Random": Random, "CASUAL": Casual} {
 		if got, err := ParseStrategy(s); err != nil || got != want || got.String() != want.String() {
 			t.Errorf("ParseStrategy(%q) = %v, %v", s, got, err)
 		}
 	}
-	if _, err := ParseStrategy("clever"); err == nil || err.Error() != `strategy "clever": must be perfect or random` {
+	if _, err := ParseStrategy("clever"); err == nil || err.Error() != `strategy "clever": must be perfect, casual or random` {
 		t.Errorf("bad strategy: %v", err)
 	}
 	if Strategy(9).String() != "Strategy(9)" {
@@ -140,5 +140,43 @@ func BenchmarkPerfectChooseOpening(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		Perfect.Choose(Board{}, MarkX, rng)
+	}
+}
+
+func TestCasualPlayersGetEveryResult(t *testing.T) {
+	results := map[string]int{}
+	for seed := range int64(200) {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		g := NewTicTacToe()
+		for !g.Result().Over {
+			if err := g.Play(g.Turn(), Casual.Choose(g.Board(), g.Turn(), rng)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := g.Result()
+		switch {
+		case r.Winner == MarkX:
+			results["X"]++
+		case r.Winner == MarkO:
+			results["O"]++
+		default:
+			results["draw"]++
+		}
+	}
+	for _, k := range []string{"X", "O", "draw"} {
+		if results[k] == 0 {
+			t.Errorf("no %s in 200 casual games: %v", k, results)
+		}
+	}
+	// Mostly sensible: a casual player still takes a win in one.
+	b := Board{MarkX, MarkX, Empty, MarkO, MarkO, Empty, Empty, Empty, Empty}
+	wins := 0
+	for seed := range uint64(100) {
+		if Casual.Choose(b, MarkX, rand.New(rand.NewPCG(seed, 1))) == 3 {
+			wins++
+		}
+	}
+	if wins < 60 {
+		t.Errorf("casual took the winning cell %d times of 100", wins)
 	}
 }

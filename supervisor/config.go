@@ -111,8 +111,17 @@ type Config struct {
 	Quiet time.Duration
 	// Heartbeat holds the liveness thresholds.
 	Heartbeat HeartbeatConfig
+	// Game is a refereed game between two agents, if any.
+	Game GameConfig
 	// Agents in the order the file lists them.
 	Agents []AgentConfig
+}
+
+// GameConfig names a game swarm referees between two of the agents: every
+// move between them is checked and an illegal one is not delivered.
+type GameConfig struct {
+	Kind string // "tictactoe"; "" for none
+	X, O string // the players' agent names
 }
 
 // HeartbeatConfig holds the liveness thresholds: an agent silent for Warn is
@@ -252,16 +261,22 @@ dead = "5m"
 
 # Two built-in tic-tac-toe players, so that "swarm" shows something on any
 # machine: X and O relay their moves to each other ("@relay:O move 5"),
-# play one game, and exit.
+# play one game refereed by swarm, and exit. Remove [game] and the two
+# agents once you have your own.
+[game]
+kind = "tictactoe"
+x = "X"
+o = "O"
+
 [[agent]]
 name = "X"
-cmd = ["swarm", "agent", "tictactoe", "--mark", "X", "--opponent", "O"]
+cmd = ["swarm", "agent", "tictactoe", "--mark", "X", "--opponent", "O", "--strategy", "casual"]
 restart = "never"
 quiet = 0                # reads whole lines: needs no quiet period
 
 [[agent]]
 name = "O"
-cmd = ["swarm", "agent", "tictactoe", "--mark", "O", "--opponent", "X", "--strategy", "random"]
+cmd = ["swarm", "agent", "tictactoe", "--mark", "O", "--opponent", "X", "--strategy", "casual"]
 restart = "never"
 quiet = 0
 
@@ -285,7 +300,7 @@ quiet = 0
 # worktree = false         # true: each task in its own git worktree and branch
 # thinking = false         # true: also receive @thinking messages
 
-# AI coding agents: uncomment, and remove the tic-tac-toe players above.
+# AI coding agents: uncomment, and remove the game and its players above.
 #
 # [[agent]]
 # name = "claude"
@@ -339,8 +354,9 @@ var (
 )
 
 var (
-	topKeys       = []string{"base_branch", "quiet", "heartbeat", "agent"}
+	topKeys       = []string{"base_branch", "quiet", "heartbeat", "game", "agent"}
 	heartbeatKeys = []string{"warn", "stale", "dead"}
+	gameKeys      = []string{"kind", "x", "o"}
 	agentKeys     = []string{"name", "cmd", "dir", "env", "restart", "max_restarts", "quiet", "confirm", "brief", "worktree", "thinking"}
 )
 
@@ -397,6 +413,8 @@ func (c *configParser) parse(doc map[string]any) (*Config, error) {
 			cfg.Quiet, err = c.duration(path, "quiet", v)
 		case "heartbeat":
 			err = c.heartbeat(path, v, &cfg.Heartbeat)
+		case "game":
+			err = c.game(path, v, &cfg.Game)
 		case "agent":
 			// Read after the top-level keys: agents inherit quiet.
 		default:
@@ -411,7 +429,46 @@ func (c *configParser) parse(doc map[string]any) (*Config, error) {
 		return nil, err
 	}
 	cfg.Agents = agents
+	if g := cfg.Game; g.Kind != "" {
+		for _, name := range []string{g.X, g.O} {
+			if !slices.ContainsFunc(agents, func(a AgentConfig) bool { return a.Name == name }) {
+				return nil, c.errorf([]string{"game"}, "game: player %q is not an agent of this file", name)
+			}
+		}
+	}
 	return cfg, nil
+}
+
+// game reads the [game] table: a game swarm referees between two agents.
+func (c *configParser) game(path []string, v any, g *GameConfig) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return c.errorf(path, "game must be a table ([game]), not %s", typeName(v))
+	}
+	for _, k := range c.keys(path, m) {
+		kp := append(path[:1:1], k)
+		str, ok := m[k].(string)
+		if !ok {
+			return c.errorf(kp, "game %s must be a string, not %s", k, typeName(m[k]))
+		}
+		switch k {
+		case "kind":
+			if str != "tictactoe" {
+				return c.errorf(kp, "game kind %q: the game swarm knows is \"tictactoe\"", str)
+			}
+			g.Kind = str
+		case "x":
+			g.X = str
+		case "o":
+			g.O = str
+		default:
+			return c.errorf(kp, "unknown key %q in [game]%s", k, suggest(k, gameKeys))
+		}
+	}
+	if g.Kind == "" || g.X == "" || g.O == "" || g.X == g.O {
+		return c.errorf(path, "game needs kind = \"tictactoe\" and two different players: x = \"NAME\", o = \"NAME\"")
+	}
+	return nil
 }
 
 func (c *configParser) branch(path []string, v any) (string, error) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -16,6 +18,7 @@ type DemoOptions struct {
 	XCmd, OCmd string // any agent command instead of the built-in player (run with sh -c)
 	Executable string // the swarm binary that runs the built-in players
 	Dir        string // working directory of the players
+	Strategy   string // of the built-in players: perfect, casual (default) or random
 }
 
 // Player names in the demo.
@@ -33,8 +36,13 @@ func TicTacToeConfig(opts DemoOptions) *Config {
 			Name: mark, Dir: opts.Dir, Restart: RestartNever, Confirm: true,
 		}
 		if custom == "" {
-			ac.Argv = []string{opts.Executable, "agent", "tictactoe", "--mark", mark, "--opponent", opponent, "--seed", strconv.FormatInt(seed, 10)}
-			ac.Cmd = fmt.Sprintf("swarm agent tictactoe --mark %s --opponent %s --seed %d", mark, opponent, seed)
+			strategy := opts.Strategy
+			if strategy == "" {
+				strategy = games.Casual.String()
+			}
+			ac.Argv = []string{opts.Executable, "agent", "tictactoe", "--mark", mark, "--opponent", opponent,
+				"--strategy", strategy, "--seed", strconv.FormatInt(seed, 10)}
+			ac.Cmd = fmt.Sprintf("swarm agent tictactoe --mark %s --opponent %s --strategy %s --seed %d", mark, opponent, strategy, seed)
 			return ac // line-oriented: deliver as soon as a line is read
 		}
 		ac.Argv, ac.Cmd = []string{"/bin/sh", "-c", custom}, custom
@@ -42,10 +50,35 @@ func TicTacToeConfig(opts DemoOptions) *Config {
 		ac.Brief, ac.BriefText = true, games.TicTacToeRules(games.Mark(mark[0]), opponent)
 		return ac
 	}
-	return &Config{Agents: []AgentConfig{
-		player(DemoX, DemoO, opts.XCmd, opts.Seed),
-		player(DemoO, DemoX, opts.OCmd, opts.Seed+1),
-	}}
+	return &Config{
+		Game: GameConfig{Kind: "tictactoe", X: DemoX, O: DemoO},
+		Agents: []AgentConfig{
+			player(DemoX, DemoO, opts.XCmd, opts.Seed),
+			player(DemoO, DemoX, opts.OCmd, opts.Seed+1),
+		},
+	}
+}
+
+// DemoDir returns the bus directory for a demo that was not given one:
+// <temp>/swarm-demo-<uid>, emptied first, so that the last game stays there
+// to look at until the next demo replaces it. If another demo is running
+// there, a fresh directory is made instead, and cleanup removes it.
+func DemoDir() (dir string, cleanup func(), err error) {
+	dir = filepath.Join(os.TempDir(), fmt.Sprintf("swarm-demo-%d", os.Getuid()))
+	if err := os.MkdirAll(dir, 0o700); err == nil {
+		if l, err := lockDir(dir); err == nil {
+			l.release()
+			if err := os.RemoveAll(dir); err != nil {
+				return "", nil, err
+			}
+			return dir, func() {}, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "swarm-demo-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { _ = os.RemoveAll(dir) }, nil
 }
 
 // ErrGameAborted means the demo ended without a complete game.

@@ -42,7 +42,8 @@ type Options struct {
 	Log    *slog.Logger // default: discard
 
 	// Referee, when set, judges every message between its players; X and O
-	// name them for the game snapshot.
+	// name them for the game snapshot. A config with a [game] gets its
+	// referee without these.
 	Referee Referee
 	X, O    string
 	// Pace spaces legal game moves at least this far apart.
@@ -111,8 +112,11 @@ func New(opts Options) (*Supervisor, error) {
 		// of that, so the UI, the bus and the agents themselves keep
 		// theirs.
 		budget: spawner.NewBudget(runtime.NumCPU()/2, 0.7)}
-	if opts.Referee != nil {
-		s.game = &GameState{X: opts.X, O: opts.O, Turn: games.MarkX}
+	if g := opts.Config.Game; opts.Referee == nil && g.Kind == "tictactoe" {
+		s.opts.Referee, s.opts.X, s.opts.O = games.NewReferee(g.X, g.O), g.X, g.O
+	}
+	if s.opts.Referee != nil {
+		s.game = &GameState{X: s.opts.X, O: s.opts.O, Turn: games.MarkX}
 	}
 	return s, nil
 }

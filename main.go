@@ -498,7 +498,7 @@ type taskCmd struct {
 type taskAddCmd struct {
 	To    string   `required:"" help:"Agent that gets the task (must be registered)." placeholder:"AGENT"`
 	Title []string `arg:"" help:"Task title (words are joined with spaces)."`
-	Desc  string   `help:"Longer description." placeholder:"TEXT"`
+	Desc  string   `aliases:"description" help:"Longer description." placeholder:"TEXT"`
 }
 
 func (c *taskAddCmd) Run(g *Globals) error {
@@ -510,7 +510,7 @@ func (c *taskAddCmd) Run(g *Globals) error {
 	t, err := b.CreateTask(g.ctx, bus.NewTask{Title: strings.Join(c.Title, " "), Description: c.Desc,
 		Assignee: c.To, CreatedBy: g.identity()})
 	if err != nil {
-		return fmt.Errorf("task add: %w", err)
+		return err // "create task: …" says what failed
 	}
 	fmt.Fprintln(g.stdout, t.ID)
 	return nil
@@ -609,7 +609,11 @@ func (c *taskShowCmd) Run(g *Globals) error {
 	fmt.Fprintf(tw, "assignee\t%s\n", t.Assignee)
 	fmt.Fprintf(tw, "created\t%s by %s\n", t.Created.Local().Format(time.DateTime), t.CreatedBy)
 	if t.Branch != "" {
-		fmt.Fprintf(tw, "branch\t%s (base %s, worktree %s)\n", t.Branch, t.Base, t.Worktree)
+		where := "worktree removed"
+		if t.Worktree != "" {
+			where = "worktree " + t.Worktree
+		}
+		fmt.Fprintf(tw, "branch\t%s (base %s, %s)\n", t.Branch, t.Base, where)
 	}
 	if t.Description != "" {
 		fmt.Fprintf(tw, "description\t%s\n", oneLine(t.Description))
@@ -818,7 +822,11 @@ func (c *exportCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "exported %d messages to %s\n", n, out)
+	noun := "messages"
+	if n == 1 {
+		noun = "message"
+	}
+	fmt.Fprintf(g.stdout, "exported %d %s to %s\n", n, noun, out)
 	return nil
 }
 
@@ -1082,7 +1090,7 @@ func (c *agentTicTacToeCmd) Run(g *Globals) error {
 // ---- debugging an agent's output ----
 
 type parseCmd struct {
-	File string `arg:"" optional:"" help:"Raw terminal output (e.g. a 'script -q' recording); stdin when absent or -." type:"existingfile"`
+	File string `arg:"" optional:"" help:"Raw terminal output (e.g. a 'script -q' recording); stdin when absent or -."`
 	Cols int    `default:"80" help:"Terminal width the output was written for."`
 	Rows int    `default:"24" help:"Terminal height the output was written for."`
 }
@@ -1092,7 +1100,7 @@ func (c *parseCmd) Run(g *Globals) error {
 	if c.File != "" && c.File != "-" {
 		f, err := os.Open(c.File)
 		if err != nil {
-			return err
+			return fmt.Errorf("parse: %w", err)
 		}
 		defer f.Close()
 		in = f

@@ -277,7 +277,7 @@ func TestParsePrintsCommandsAsJSONLines(t *testing.T) {
 	if len(objs) != 3 || objs[0]["to"] != "bob" || objs[1]["to"] != "carol" || objs[2]["error"] == nil {
 		t.Errorf("parse of plain text: %v", objs)
 	}
-	e.fails(2, []string{"parse", filepath.Join(e.cwd, "no-such-file")}, "no-such-file")
+	e.fails(1, []string{"parse", filepath.Join(e.cwd, "no-such-file")}, "parse: open", "no-such-file: no such file")
 }
 
 // git runs git in dir with a fixed identity and fails the test on error.

@@ -30,5 +30,10 @@
 // changing for a moment, and only when they changed.
 //
 // Errors — a refused task move, an agent that will not start, a delivery
-// that failed — are shown in the status line; they never end the UI.
+// that failed — are shown in the status line, on one line cut to fit; they
+// never end the UI. The result of what the person just did (a merge, an
+// approval, a message sent) stays there for its time: what happens in the
+// swarm meanwhile (an agent exited, a notice) is shown after it, and the
+// exit of an agent the swarm restarts on purpose (its event says "moved
+// to") is not shown at all.
 package tui

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,15 +60,19 @@ func (m Mode) String() string {
 	return "unknown"
 }
 
-// status is the status line's message.
+// status is the status line's message. A foreground one answers what the
+// person just did; a background one reports something that happened in
+// the swarm (an agent exited, a delivery failed, a notice).
 type status struct {
-	text string
-	err  bool
-	at   time.Time
+	text       string
+	err        bool
+	at         time.Time
+	background bool
 }
 
-// statusTTL is how long an informational message stays; errors stay
-// until the next message.
+// statusTTL is how long an informational message stays, and how long the
+// result of an action is shown before a background message may replace
+// it; errors stay until the next message.
 const statusTTL = 8 * time.Second
 
 // Model is the root Bubble Tea model: it owns the layout, the focus and
@@ -104,6 +109,10 @@ type Model struct {
 	search   *searchInput
 
 	status status
+	// later is the newest background message that arrived while an
+	// action's result was on show; it is shown when that one has had
+	// its time.
+	later *status
 
 	metaLoad  loader
 	inputs    map[string]*inputQueue
@@ -301,15 +310,54 @@ func (m *Model) applySizes() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// setStatus shows an informational message.
+// setStatus shows an informational message answering what the person
+// did.
 func (m *Model) setStatus(format string, args ...any) {
 	m.status = status{text: fmt.Sprintf(format, args...), at: m.opts.Now()}
 }
 
-// setError shows an error, and logs it; it stays until the next message.
+// setError shows an error answering what the person did, and logs it; it
+// stays until the next message.
 func (m *Model) setError(err error) {
 	m.status = status{text: err.Error(), err: true, at: m.opts.Now()}
 	m.opts.Log.Warn("ui", "err", err)
+}
+
+// noteEvent shows a message about something that happened in the swarm;
+// errors are logged. While the result of an action is fresh it waits
+// (only the newest waits), so that the person sees what their action did.
+func (m *Model) noteEvent(text string, isErr bool) {
+	if isErr {
+		m.opts.Log.Warn("ui", "err", text)
+	}
+	st := status{text: text, err: isErr, at: m.opts.Now(), background: true}
+	if m.status.text != "" && !m.status.background && st.at.Sub(m.status.at) <= statusTTL {
+		m.later = &st
+		return
+	}
+	m.status, m.later = st, nil
+}
+
+// expireStatus clears an informational message after its time, and shows
+// a message that waited for an action's result.
+func (m *Model) expireStatus() {
+	now := m.opts.Now()
+	old := m.status.text != "" && now.Sub(m.status.at) > statusTTL
+	if m.later != nil && (m.status.text == "" || m.status.background || old) {
+		m.status, m.later = *m.later, nil
+		m.status.at = now
+		return
+	}
+	if old && !m.status.err {
+		m.status = status{}
+	}
+}
+
+// plannedExit reports whether an exit is part of a restart the swarm
+// chose (the agent moved to another directory, e.g. back to its own after
+// a merge), not a failure.
+func plannedExit(ev supervisor.Event) bool {
+	return ev.Kind == supervisor.EventAgentExited && strings.Contains(ev.Text, "moved to")
 }
 
 // Update routes a message: window and clock first, then results of
@@ -365,9 +413,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.relayout()
 	case tickMsg:
 		cmd := m.refreshAgents()
-		if !m.status.err && m.status.text != "" && m.opts.Now().Sub(m.status.at) > statusTTL {
-			m.status = status{}
-		}
+		m.expireStatus()
 		return m, tea.Batch(cmd, m.tick())
 	case resizeMsg:
 		if msg.gen != m.resizeGen {
@@ -376,7 +422,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.applySizes()
 	case resizedMsg:
 		if msg.err != nil {
-			m.setError(fmt.Errorf("resize %s to %dx%d: %w", msg.agent, msg.cols, msg.rows, msg.err))
+			m.noteEvent(fmt.Sprintf("resize %s to %dx%d: %v", msg.agent, msg.cols, msg.rows, msg.err), true)
 		}
 		if p := m.panes[msg.agent]; p != nil {
 			p.invalidate()
@@ -453,11 +499,19 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		if p := m.panes[ev.Agent]; p != nil {
 			p.invalidate()
 		}
-		if ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0 {
-			m.setError(fmt.Errorf("%s", strings.TrimPrefix(supervisor.FormatEvent(ev), ev.Time.Local().Format("15:04:05.000")+" ")))
-		}
-		if ev.Agent == m.selected && m.attached {
+		text := strings.TrimPrefix(supervisor.FormatEvent(ev), ev.Time.Local().Format("15:04:05.000")+" ")
+		failed := !plannedExit(ev) && (ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0)
+		switch {
+		case ev.Agent == m.selected && m.attached:
+			// The keys went to it: say at once why they no longer do.
 			m.attached = false
+			if failed {
+				m.setError(errors.New(text))
+			} else {
+				m.setStatus("%s — detached", text)
+			}
+		case failed:
+			m.noteEvent(text, true)
 		}
 	case supervisor.EventLevel:
 		cmds = append(cmds, m.refreshAgents())
@@ -468,7 +522,7 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		if ev.Message != nil {
 			id = "#" + bus.ShortID(ev.Message.ID) + " "
 		}
-		m.setError(fmt.Errorf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text))
+		m.noteEvent(fmt.Sprintf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text), true)
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
 	case supervisor.EventTask:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
@@ -482,7 +536,7 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 			}
 		}
 	case supervisor.EventNotice:
-		m.setStatus("%s: %s", ev.Agent, ev.Text)
+		m.noteEvent(ev.Agent+": "+ev.Text, false)
 	}
 	return tea.Batch(cmds...)
 }
@@ -1132,7 +1186,7 @@ func (m *Model) onMeta(msg metaMsg) tea.Cmd {
 	again := m.metaLoad.done()
 	if msg.err != nil {
 		if m.ctx.Err() == nil {
-			m.setError(fmt.Errorf("read agent status: %w", msg.err))
+			m.noteEvent(fmt.Sprintf("read agent status: %v", msg.err), true)
 		}
 	} else {
 		m.meta = msg.meta

@@ -73,6 +73,9 @@ func box(w, h int, f frame, title, note string, lines []string) []string {
 	tst := st.Bold(f.bold)
 	b := f.border
 	iw := w - 2
+	// A title is one line whatever it names (an exit reason may hold
+	// several).
+	title, note = plainLine(title), plainLine(note)
 
 	// Top edge: ╭─ title ───── note ─╮
 	top := b.TopLeft + b.Top
@@ -178,6 +181,19 @@ func wrapPlain(s string, w int) []string {
 		out = append(out, strings.Split(wrapped, "\n")...)
 	}
 	return out
+}
+
+// plainLine is s as one line of plain text for the status line: escape
+// sequences and control characters gone, runs of white space one space.
+// An error from git or an agent may hold several lines, tabs or colours.
+func plainLine(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, ansi.Strip(s))
+	return oneLine(s)
 }
 
 // oneLine joins the lines of s with spaces: bodies in lists.

@@ -191,7 +191,7 @@ func (m *Model) statusLine() string {
 	}
 	right := fmt.Sprintf("%d/%d running", running, len(m.agents))
 	if m.opts.Title != "" {
-		right = m.opts.Title + " · " + right
+		right = plainLine(m.opts.Title) + " · " + right
 	}
 	right = styleDim.Render(" " + right + " ")
 	avail := m.width - ansi.StringWidth(badge) - ansi.StringWidth(right) - 1
@@ -200,9 +200,9 @@ func (m *Model) statusLine() string {
 	case m.search != nil:
 		text = m.search.view()
 	case m.status.err:
-		text = styleError.Render(fitPlain(m.status.text, max(avail, 0)))
+		text = styleError.Render(fitPlain(plainLine(m.status.text), max(avail, 0)))
 	default:
-		text = styleInfo.Render(fitPlain(m.status.text, max(avail, 0)))
+		text = styleInfo.Render(fitPlain(plainLine(m.status.text), max(avail, 0)))
 	}
 	return fit(badge+" "+fit(text, max(avail, 0))+right, m.width)
 }

@@ -335,7 +335,7 @@ func TestTUIDemoTicTacToe(t *testing.T) {
 	term := startTUI(t, dir, 48, 160, "demo", "tictactoe", "--dir", filepath.Join(dir, ".swarm"))
 
 	// Both players' panes and the board.
-	term.waitText(30*time.Second, "X · running", "O · running", "tic-tac-toe", "---+---+---", "X: X   O: O")
+	term.waitText(30*time.Second, "X · running", "O · running", "tic-tac-toe", "---+---+---", "X vs O")
 	procs := term.agentProcs(2, 10*time.Second)
 
 	// q while the players run asks first; n keeps the game going.
@@ -347,7 +347,7 @@ func TestTUIDemoTicTacToe(t *testing.T) {
 	// The game reaches a result on the board.
 	// The result line of the board box, at the left edge (a player's
 	// pane may say "draw" too).
-	result := regexp.MustCompile(`(?m)^│game over +│.*\n│ (draw|[XO] wins \(\d-\d-\d\)|[XO] wins by forfeit) `)
+	result := regexp.MustCompile(`(?m)^│game over +│.*\n│(draw|[XO] wins \(\d-\d-\d\)|[XO] wins by forfeit) `)
 	term.waitFor("a result on the board", 60*time.Second, func(s string) bool { return result.MatchString(s) })
 	t.Logf("result: %s", result.FindStringSubmatch(term.text())[1])
 	// The moves travelled as relay messages through the players' terminals.

@@ -521,11 +521,14 @@ func TestNothingIsTypedBeforeTheAgentShowsOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("brief and message read", func() bool { return len(readLines(h.path("b.log"))) == 2 })
-	snap, err := h.sup.Snapshot("b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	screen := strings.Join(snap.Lines, "\n")
+	// The echo of what was typed reaches the screen a moment after the
+	// program has read it.
+	var screen string
+	h.waitFor("the echo on the screen", func() bool {
+		snap, err := h.sup.Snapshot("b")
+		screen = strings.Join(snap.Lines, "\n")
+		return err == nil && strings.Contains(screen, "early bird")
+	})
 	ready, typed := strings.Index(screen, "ready"), strings.Index(screen, "[relay #")
 	if ready < 0 || typed < ready {
 		t.Errorf("input was typed before the program was ready (its echo comes first):\n%s", screen)

@@ -69,22 +69,18 @@ func (a *agent) notify(text string) {
 	}
 }
 
-// An agent may publish relayRate messages a second, in bursts of up to
-// relayBurst: enough for any conversation, not for a runaway loop such as
-// `yes @relay:bob spam`, which would fill the bus (and every inbox) in
-// seconds. What goes over is dropped and the agent is told.
-const (
-	relayRate  = 200
-	relayBurst = 1000
-)
-
-// allow takes a token from the agent's relay budget. It runs on the pump.
+// allow takes a token from the agent's relay budget (Options.RelayRate
+// and RelayBurst): enough for any conversation, not for a runaway loop such
+// as `yes @relay:bob spam`, which would fill the bus (and every inbox) in
+// seconds. What goes over is dropped and the agent is told. It runs on the
+// pump.
 func (a *agent) allow() bool {
 	now := time.Now()
+	rate, burst := float64(a.s.opts.RelayRate), float64(a.s.opts.RelayBurst)
 	if a.relayAt.IsZero() {
-		a.relayTokens = relayBurst
+		a.relayTokens = burst
 	} else {
-		a.relayTokens = min(relayBurst, a.relayTokens+now.Sub(a.relayAt).Seconds()*relayRate)
+		a.relayTokens = min(burst, a.relayTokens+now.Sub(a.relayAt).Seconds()*rate)
 	}
 	a.relayAt = now
 	if a.relayTokens >= 1 {
@@ -94,7 +90,7 @@ func (a *agent) allow() bool {
 	a.relayDropped++
 	if now.Sub(a.relayWarned) >= time.Second {
 		a.relayWarned = now
-		a.notify(fmt.Sprintf("relay refused: more than %d messages a second; %d dropped so far", relayRate, a.relayDropped))
+		a.notify(fmt.Sprintf("relay refused: more than %d messages a second; %d dropped so far", a.s.opts.RelayRate, a.relayDropped))
 	}
 	return false
 }

@@ -55,6 +55,8 @@ type Options struct {
 	ConfirmTimeout time.Duration // how long an injected id may take to show (default 2 s)
 	UserIdle       time.Duration // no injection this soon after a keystroke (default 2 s)
 	StartGrace     time.Duration // an agent that has printed nothing gets messages after this (default 3 s)
+	RelayRate      int           // messages an agent may publish a second (default 200)…
+	RelayBurst     int           // …after a burst of this many (default 1000)
 	FlushAfter     time.Duration // finish a held bullet command after this much quiet (default 250 ms)
 	Executable     string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
 }
@@ -98,6 +100,12 @@ func New(opts Options) (*Supervisor, error) {
 	setDefault(&opts.ConfirmTimeout, 2*time.Second)
 	setDefault(&opts.UserIdle, 2*time.Second)
 	setDefault(&opts.StartGrace, 3*time.Second)
+	if opts.RelayRate <= 0 {
+		opts.RelayRate = 200
+	}
+	if opts.RelayBurst <= 0 {
+		opts.RelayBurst = 1000
+	}
 	setDefault(&opts.FlushAfter, 250*time.Millisecond)
 	if opts.Executable == "" {
 		exe, err := os.Executable()

@@ -207,7 +207,7 @@ func unique(lines []string) []string {
 func TestMessageWaitsForQuietOutput(t *testing.T) {
 	h := newHarness(t)
 	busy := scripted("b", "busy", map[string]string{"TICKS": "200", "STATE": h.path("state")})
-	busy.Quiet = 150 * time.Millisecond
+	busy.Quiet = 600 * time.Millisecond // far above the 5 ms between ticks, even on a loaded machine
 	h.run(Options{}, busy)
 	ctx := context.Background()
 	h.waitFor("b ticking", func() bool {

@@ -240,9 +240,7 @@ func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, e
 	if err != nil {
 		return task, err
 	}
-	if saved {
-		note = strings.TrimSpace(note + " (uncommitted work saved as a commit on " + task.Branch + ")")
-	}
+	note = strings.TrimSpace(note + saved)
 	moved, err := t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note)
 	if err != nil {
 		return moved, err
@@ -269,27 +267,29 @@ func (t *Tasks) Retry(ctx context.Context, id, actor, note string) (bus.Task, er
 	if err != nil {
 		return task, err
 	}
-	if saved {
-		note = strings.TrimSpace(note + " (uncommitted work saved as a commit on " + task.Branch + ")")
-	}
+	note = strings.TrimSpace(note + saved)
 	return t.bus.TransitionFrom(ctx, task.ID, bus.TaskFailed, bus.TaskAssigned, actor, note)
 }
 
 // removeWorktree removes a task's worktree, keeping its branch, and clears
 // it from the task. Uncommitted work in it is first saved as a commit on
-// the branch, so nothing is lost; saved says whether there was any.
-func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task, why string) (saved bool, err error) {
+// the branch, so nothing is lost; saved is a note saying so, or "".
+func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task, why string) (saved string, err error) {
 	if task.Worktree == "" {
-		return false, nil
+		return "", nil
 	}
 	repo, err := t.repoFor(ctx, task)
 	if err != nil {
-		return false, err
+		return "", err
 	}
 	if _, statErr := os.Stat(task.Worktree); statErr == nil {
 		msg := fmt.Sprintf("swarm: work in progress on task %s (%s), saved when it was %s", task.ID, task.Title, why)
-		if saved, err = repo.SaveWork(ctx, task.Worktree, msg); err != nil {
-			return false, taskError(task.ID, fmt.Errorf("save the uncommitted work in %s: %w", task.Worktree, err))
+		ok, err := repo.SaveWork(ctx, task.Worktree, msg)
+		if err != nil {
+			return "", taskError(task.ID, fmt.Errorf("save the uncommitted work in %s: %w", task.Worktree, err))
+		}
+		if ok {
+			saved = " (uncommitted work saved as a commit on " + task.Branch + ")"
 		}
 	}
 	if err := repo.RemoveWorktree(ctx, task.Worktree); err != nil {

@@ -78,7 +78,6 @@ type agent struct {
 	mu         sync.Mutex
 	proc       *spawner.Process
 	screen     *spawner.Screen // the current process's, or the last one's
-	procDone   chan struct{}   // closed when proc's pump has finished
 	outputSeen chan struct{}   // signalled on every output chunk (confirmation)
 	state      AgentState
 	reason     string
@@ -350,7 +349,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	proc.SetUrgent(a.s.focused(a.cfg.Name))
 	pumpDone := make(chan struct{})
 	a.mu.Lock()
-	a.proc, a.procDone, a.screen = proc, pumpDone, proc.Screen()
+	a.proc, a.screen = proc, proc.Screen()
 	a.pid, a.started, a.exitCode, a.briefed = proc.Pid(), time.Now(), 0, false
 	close(a.startSig)
 	a.startSig = make(chan struct{})

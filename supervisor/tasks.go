@@ -162,17 +162,6 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 	return err
 }
 
-// StartTask moves a task to WORKING on its assignee's behalf.
-func (s *Supervisor) StartTask(ctx context.Context, id, actor string) (bus.Task, error) {
-	return s.tasks.Start(ctx, id, actor, "")
-}
-
-// FinishTask submits a task for review (rebasing its branch, if it has
-// one: a conflict leaves it CONFLICTED).
-func (s *Supervisor) FinishTask(ctx context.Context, id, actor string) (bus.Task, error) {
-	return s.tasks.Done(ctx, id, actor, "")
-}
-
 // Approve moves a task in review to APPROVED.
 func (s *Supervisor) Approve(ctx context.Context, id, note string) (bus.Task, error) {
 	return s.tasks.Approve(ctx, id, bus.Human, note)

@@ -82,17 +82,42 @@ func (s *Screen) scrollBatch(ahead []byte) int {
 	if s.front.State() != parser.GroundState {
 		return 1
 	}
-	// Inside an Ink-style redraw, or with a wrapped line that began above
-	// the screen, the line bookkeeping depends on the order in which rows
-	// scroll off and lines are left: keep it line by line.
-	if s.zone >= 0 || s.goingUp || s.carryOn {
+	// While the cursor is still going up, a redraw is starting: keep it
+	// line by line.
+	if s.goingUp {
 		return 1
 	}
 	pos := s.main.CursorPosition()
 	if pos.Y != s.rows-1 {
 		return 1
 	}
-	return 1 + rowsAhead(ahead, pos.X, s.cols, s.rows-2, s.awm)
+	n := 1 + rowsAhead(ahead, pos.X, s.cols, s.rows-2, s.awm)
+	if s.zone >= 0 {
+		n = s.zoneBatch(n)
+	}
+	return n
+}
+
+// zoneBatch limits a batch of n rows inside a redraw zone. There, a line
+// scrolling off is checked against the lines still on the screen: one
+// whose committed text another row shows no longer has moved. Line by
+// line, the rows that scroll off after it are still there to be checked;
+// in a batch they are not. The answer is the same while each of those
+// lines shows the text committed for it (or none was), and when the batch
+// does not end inside a wrapped line.
+func (s *Screen) zoneBatch(n int) int {
+	k := 1
+	for r := 1; r < n; r++ {
+		if rec := s.shadow[r].rec; rec != "" && !s.wrappedRow(r-1) {
+			if start, end := s.span(r); s.lineText(start, end) != rec {
+				break
+			}
+		}
+		if !s.wrappedRow(r) {
+			k = r + 1
+		}
+	}
+	return k
 }
 
 // rowsAhead counts how many rows the plain lines in b advance the cursor
@@ -108,6 +133,9 @@ func rowsAhead(b []byte, col, cols, limit int, autowrap bool) int {
 				return done
 			}
 			done, line = done+line+1, 0
+			// A line feed ends a pending wrap: the cursor stays in the
+			// last column and the next character goes there.
+			col = min(col, cols-1)
 		case c == '\r':
 			col = 0
 		case c >= 0x20 && c < 0x7f:

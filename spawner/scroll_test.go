@@ -69,6 +69,15 @@ func TestBatchedScrollsMatchSingleScrolls(t *testing.T) {
 		"cr overwrite":   many(func(i int) string { return fmt.Sprintf("progress %d\rdone %d\r\n", i, i) }, 30),
 		"mixed":          many(func(i int) string { return fmt.Sprintf("a%d\r\n\x1b[1mB\x1b[0m\n\x1b[2K\r\nζ%d\r\n", i, i) }, 15),
 		"relay lines":    many(func(i int) string { return fmt.Sprintf("@relay:bob ping %d\r\n", i) }, 25),
+		// Lines after an Ink-style redraw scroll inside its zone: wrapped
+		// lines, repeated text and rows whose committed text was changed.
+		// "2" moves up a row in a redraw: when it scrolls off, the row that
+		// showed it is still on the screen, line by line.
+		"moved line": "1\r\n2\r\n3\r\n\x1b[3A\x1b[2K2\r\n\x1b[2Kother\r\n\x1b[3B\r\np\r\nq\r\nr\r\ns\r\n",
+		"after a redraw": many(func(i int) string {
+			return fmt.Sprintf("log %d\r\nspin %d\r\n> \x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[Gspin %d\r\n> \r\n", i, i, i+1) +
+				strings.Repeat("z", 25+i%7) + "\r\nsame\r\nsame\r\n\x1b[3A\x1b[2Kchanged\x1b[3B\r\n"
+		}, 12),
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -133,6 +142,7 @@ func FuzzScrollBatch(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Add([]byte("a\r\nb\r\nc\r\nd\r\ne\r\nf\r\ng\r\nh\r\n\x1b[2A\x1b[Ki\r\nj\r\nk\r\n"))
+	f.Add([]byte("a\r\nb\r\n> \x1b[2K\x1b[1A\x1b[2K\x1b[Gb\r\n> \r\nwwwwwwwwwwwwwwwwwwwwwwww\r\nb\r\nc\r\nd\r\n\x1b[2A\x1b[2Kx\x1b[2B\r\ne\r\nf\r\ng\r\nh\r\ni\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 4096 {
 			return

@@ -394,10 +394,11 @@ func TestTUIAttachShell(t *testing.T) {
 
 	term.press(keyEnter)
 	term.waitText(10*time.Second, "ATTACHED shell", "ctrl+] detach")
-	term.press("echo hi")
+	// Capitals and shifted symbols reach the agent too.
+	term.press("echo Hi THERE!")
 	term.press(keyEnter)
-	hiRow := regexp.MustCompile(`(?m)┃hi +┃`)
-	term.waitFor("hi in the attached pane", 10*time.Second, func(s string) bool { return hiRow.MatchString(s) })
+	hiRow := regexp.MustCompile(`(?m)┃Hi THERE! +┃`)
+	term.waitFor("the echo in the attached pane", 10*time.Second, func(s string) bool { return hiRow.MatchString(s) })
 
 	term.press(keyDetach)
 	term.waitFor("detaching", 10*time.Second, func(s string) bool {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -207,7 +208,38 @@ func (s *Screen) SendKey(k uv.KeyPressEvent) {
 	if s.closed {
 		return
 	}
+	if t, ok := typedText(k); ok {
+		s.active().SendText(t)
+		return
+	}
 	s.active().SendKey(k)
+}
+
+// typedText returns what a key types when that is text. x/vt encodes a
+// key from its code and modifiers alone and sends nothing for a printable
+// key with Shift or Caps Lock, and a terminal reports "A" as shift+a: such
+// keys are sent as the text they type (after ESC with Alt, as x/vt does).
+// Keys with Ctrl, Meta, Super or Hyper, and keys that type nothing, are
+// left to x/vt.
+func typedText(k uv.KeyPressEvent) (string, bool) {
+	mod := k.Mod &^ (uv.ModCapsLock | uv.ModNumLock | uv.ModScrollLock)
+	if mod&^(uv.ModShift|uv.ModAlt) != 0 {
+		return "", false
+	}
+	text := k.Text
+	if text == "" && mod&uv.ModShift != 0 && k.Code < uv.KeyExtended && unicode.IsPrint(k.Code) {
+		text = string(unicode.ToUpper(k.Code))
+		if k.ShiftedCode != 0 {
+			text = string(k.ShiftedCode)
+		}
+	}
+	if text == "" || (k.Mod == 0 && k.Code != uv.KeyExtended) {
+		return "", false // x/vt sends a plain key's code
+	}
+	if mod&uv.ModAlt != 0 {
+		text = "\x1b" + text
+	}
+	return text, true
 }
 
 // TakeLines returns the lines committed since the last call, in order.

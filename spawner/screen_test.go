@@ -485,6 +485,15 @@ func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
 	want(uv.KeyPressEvent{Code: uv.KeyUp}, "\x1b[A")
 	want(uv.KeyPressEvent{Code: 'c', Mod: uv.ModCtrl}, "\x03")
 	want(uv.KeyPressEvent{Code: 'x', Text: "x", Mod: uv.ModAlt}, "\x1bx")
+	// Capitals: a terminal reports "A" as shift+a with its text; Alt
+	// adds ESC and no text; Caps Lock types the capital too.
+	want(uv.KeyPressEvent{Code: 'a', ShiftedCode: 'A', Text: "A", Mod: uv.ModShift}, "A")
+	want(uv.KeyPressEvent{Code: 'b', Mod: uv.ModShift | uv.ModAlt}, "\x1bB")
+	want(uv.KeyPressEvent{Code: 'c', Text: "C", Mod: uv.ModCapsLock}, "C")
+	want(uv.KeyPressEvent{Code: '1', ShiftedCode: '!', Mod: uv.ModShift}, "!")
+	want(uv.KeyPressEvent{Code: uv.KeyExtended, Text: "é"}, "é")
+	want(uv.KeyPressEvent{Code: 'a', Text: "a"}, "a")
+	want(uv.KeyPressEvent{Code: uv.KeyEnter}, "\r")
 	_, _ = s.Write([]byte("\x1b[?1h")) // application cursor keys, as vim and less set
 	want(uv.KeyPressEvent{Code: uv.KeyUp}, "\x1bOA")
 }

@@ -427,7 +427,7 @@ func (c *statusCmd) Run(g *Globals) error {
 			if a.Pid > 0 {
 				pid = fmt.Sprint(a.Pid)
 			}
-			if a.Heartbeat != nil {
+			if a.Heartbeat != nil && a.Alive { // a stopped agent works on nothing
 				status = a.Heartbeat.Status
 				if a.Heartbeat.Progress > 0 {
 					status += fmt.Sprintf(" %.0f%%", a.Heartbeat.Progress*100)

@@ -68,13 +68,21 @@ func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
 	return nil
 }
 
+// AgentStatus is the process state of an agent as its supervisor sees it.
+type AgentStatus struct {
+	State    string // AgentRunning, AgentStopped, …
+	Reason   string // why it is in State
+	Pid      int    // 0 without a process
+	Restarts int    // restarts since its last stable run
+}
+
 // SetAgentState records the process state of a registered agent. Entering
 // AgentRunning also sets Started to now.
-func (b *Bus) SetAgentState(ctx context.Context, name, state, reason string, pid int) error {
+func (b *Bus) SetAgentState(ctx context.Context, name string, st AgentStatus) error {
 	now := ms(time.Now())
-	res, err := b.exec(ctx, `UPDATE agents SET state = ?1, reason = ?2, pid = ?3, updated_ms = ?4,
-		started_ms = CASE WHEN ?1 = 'running' AND state != 'running' THEN ?4 ELSE started_ms END
-		WHERE name = ?5`, state, reason, pid, now, name)
+	res, err := b.exec(ctx, `UPDATE agents SET state = ?1, reason = ?2, pid = ?3, restarts = ?4, updated_ms = ?5,
+		started_ms = CASE WHEN ?1 = 'running' AND state != 'running' THEN ?5 ELSE started_ms END
+		WHERE name = ?6`, st.State, st.Reason, st.Pid, st.Restarts, now, name)
 	if err != nil {
 		return fmt.Errorf("set agent %s state: %w", name, err)
 	}

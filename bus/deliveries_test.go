@@ -302,7 +302,7 @@ func TestDeliveryStateStrings(t *testing.T) {
 func TestARemovedAgentIsUnknown(t *testing.T) {
 	b := openTest(t)
 	register(t, b, "bob", "carol")
-	if err := b.SetAgentState(ctx, "carol", AgentRemoved, "not in the config", 0); err != nil {
+	if err := b.SetAgentState(ctx, "carol", AgentStatus{State: AgentRemoved, Reason: "not in the config"}); err != nil {
 		t.Fatal(err)
 	}
 	m := publish(t, b, Message{From: "bob", To: "carol", Body: "still there?"})

@@ -121,10 +121,10 @@ func TestHealth(t *testing.T) {
 		}
 	}
 	// A restart counts as a sign of life.
-	if err := b.SetAgentState(ctx, "quiet", AgentStopped, "", 0); err != nil {
+	if err := b.SetAgentState(ctx, "quiet", AgentStatus{State: AgentStopped}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.SetAgentState(ctx, "quiet", AgentRunning, "", 0); err != nil {
+	if err := b.SetAgentState(ctx, "quiet", AgentStatus{State: AgentRunning}); err != nil {
 		t.Fatal(err)
 	}
 	hs, _ = b.Health(ctx, DefaultThresholds, time.Now())
@@ -140,13 +140,13 @@ func TestAgents(t *testing.T) {
 	if err := b.RegisterAgent(ctx, Agent{Name: "swarm"}); !errors.Is(err, ErrInvalidName) {
 		t.Errorf("reserved name: %v", err)
 	}
-	if err := b.SetAgentState(ctx, "ghost", AgentRunning, "", 1); !errors.Is(err, ErrUnknownAgent) {
+	if err := b.SetAgentState(ctx, "ghost", AgentStatus{State: AgentRunning, Pid: 1}); !errors.Is(err, ErrUnknownAgent) {
 		t.Errorf("unknown agent: %v", err)
 	}
 	if err := b.RegisterAgent(ctx, Agent{Name: "bob", Cmd: "claude", State: AgentStarting}); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.SetAgentState(ctx, "bob", AgentRunning, "", 4242); err != nil {
+	if err := b.SetAgentState(ctx, "bob", AgentStatus{State: AgentRunning, Pid: 4242}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.RegisterAgent(ctx, Agent{Name: "amy", Cmd: "sh", State: AgentStopped, Restarts: 2}); err != nil {

@@ -177,20 +177,40 @@ func (a *agent) poke() {
 func (a *agent) setState(st AgentState, reason string) {
 	a.mu.Lock()
 	a.state, a.reason = st, reason
-	pid := a.pid
+	status := a.busStatus()
 	a.mu.Unlock()
-	a.setBusStatePid(a.ctx, st.String(), reason, pid)
+	a.record(a.ctx, status)
 }
 
-func (a *agent) setBusState(ctx context.Context, state, reason string) {
-	a.setBusStatePid(ctx, state, reason, 0)
+// busStatus is the agent's state as the bus records it: a pid only while
+// its process runs. a.mu must be held.
+func (a *agent) busStatus() bus.AgentStatus {
+	st := bus.AgentStatus{State: a.state.String(), Reason: a.reason, Restarts: a.restarts}
+	if a.state == StateRunning {
+		st.Pid = a.pid
+	}
+	return st
 }
 
-func (a *agent) setBusStatePid(ctx context.Context, state, reason string, pid int) {
+// final records the agent's state once the supervisor stopped it: one
+// that was running or about to run is stopped; one that had exited or
+// given up keeps its state and reason.
+func (a *agent) final(ctx context.Context) {
+	a.mu.Lock()
+	switch a.state {
+	case StateStarting, StateRunning, StateBackoff:
+		a.state, a.reason = StateStopped, "swarm stopped"
+	}
+	status := a.busStatus()
+	a.mu.Unlock()
+	a.record(ctx, status)
+}
+
+func (a *agent) record(ctx context.Context, st bus.AgentStatus) {
 	if ctx.Err() != nil {
 		ctx = context.WithoutCancel(ctx)
 	}
-	if err := a.s.bus.SetAgentState(ctx, a.cfg.Name, state, reason, pid); err != nil {
+	if err := a.s.bus.SetAgentState(ctx, a.cfg.Name, st); err != nil {
 		a.s.log.Warn("record agent state", "agent", a.cfg.Name, "err", err)
 	}
 }
@@ -247,8 +267,10 @@ func (a *agent) lifecycle() {
 			continue
 		}
 		a.mu.Lock()
-		a.restarts++
-		n := a.restarts
+		n := a.restarts + 1
+		if n <= a.cfg.MaxRestarts {
+			a.restarts = n
+		}
 		a.mu.Unlock()
 		if n > a.cfg.MaxRestarts {
 			why := fmt.Sprintf("gave up after %d restarts: %s", a.cfg.MaxRestarts, reason)

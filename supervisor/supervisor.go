@@ -203,7 +203,7 @@ func (s *Supervisor) retireOthers(ctx context.Context) {
 		if _, err := s.agent(a.Name); err == nil || a.State == bus.AgentRemoved {
 			continue
 		}
-		if err := s.bus.SetAgentState(ctx, a.Name, bus.AgentRemoved, "not in this swarm's config", 0); err != nil {
+		if err := s.bus.SetAgentState(ctx, a.Name, bus.AgentStatus{State: bus.AgentRemoved, Reason: "not in this swarm's config"}); err != nil {
 			s.log.Warn("retire agent", "agent", a.Name, "err", err)
 		}
 	}
@@ -244,7 +244,7 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	s.cancel()
 	s.wg.Wait()
 	for _, a := range agents {
-		a.setBusState(ctx, "stopped", "swarm stopped")
+		a.final(ctx)
 	}
 	s.lock.release()
 	return nil

@@ -343,15 +343,25 @@ func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
 	if got := len(h.eventsOf(EventAgentStarted)); got != 3 {
 		t.Errorf("started %d times, want 3 (1 + 2 restarts)", got)
 	}
-	agents, err := h.bus.Agents(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range agents {
-		if a.Name == "c" && (a.State != StateGaveUp.String() || !strings.Contains(a.Reason, "exit code 3")) {
-			t.Errorf("bus shows c as %s (%q); want %s with the exit code", a.State, a.Reason, StateGaveUp)
+	check := func(when string) {
+		t.Helper()
+		a, err := h.bus.Agent(context.Background(), "c")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.State != StateGaveUp.String() || !strings.Contains(a.Reason, "exit code 3") {
+			t.Errorf("%s, bus shows c as %s (%q); want %s with the exit code", when, a.State, a.Reason, StateGaveUp)
+		}
+		if a.Restarts != 2 || a.Pid != 0 {
+			t.Errorf("%s, bus shows c with %d restarts and pid %d; want 2 and no pid", when, a.Restarts, a.Pid)
 		}
 	}
+	check("once it gave up")
+	// Stopping swarm keeps the reason for `swarm status` to show.
+	if err := h.sup.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("after swarm stopped")
 }
 
 // playDemo runs one tic-tac-toe game on a fresh bus and returns its result.

@@ -167,13 +167,18 @@ func (c *sendCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	msg := bus.Message{From: me, To: c.To, Kind: bus.Kind(c.Type), Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic}
+	if c.To == "swarm" {
+		if err := supervisor.CheckControl(msg); err != nil {
+			return fmt.Errorf("send: swarm takes control messages only: %w", err)
+		}
+	}
 	b, err := g.open(true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	m, err := b.Publish(g.ctx, bus.Message{From: me, To: c.To, Kind: bus.Kind(c.Type),
-		Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic})
+	m, err := b.Publish(g.ctx, msg)
 	if err != nil {
 		return fmt.Errorf("send: %w", err)
 	}
@@ -210,6 +215,11 @@ func (c *inboxCmd) Run(g *Globals) error {
 	for _, m := range ms {
 		if err := printMessage(w, m, m.StateFor(agent), c.JSON); err != nil {
 			return err
+		}
+	}
+	if len(ms) == 0 && agent != bus.Human && agent != bus.Swarm {
+		if _, err := b.Agent(g.ctx, agent); errors.Is(err, bus.ErrUnknownAgent) {
+			return fmt.Errorf("inbox: %w", err) // a typo, most likely
 		}
 	}
 	if len(ms) == 0 && !c.JSON {
@@ -801,6 +811,14 @@ func (c *heartbeatCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.Close()
+	if _, err := b.Agent(g.ctx, me); err != nil {
+		return fmt.Errorf("heartbeat: %w ($SWARM_AGENT)", err)
+	}
+	if c.Task != "" {
+		if _, err := b.Task(g.ctx, c.Task); err != nil {
+			return fmt.Errorf("heartbeat: %w", err)
+		}
+	}
 	return b.Beat(g.ctx, bus.Heartbeat{Agent: me, Status: status, Progress: c.Progress, Task: c.Task})
 }
 

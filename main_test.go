@@ -237,9 +237,11 @@ func TestSendInboxAndLog(t *testing.T) {
 	if out := e.ok("log", "--limit", "1"); strings.Count(out, "\n") != 1 || !strings.Contains(out, "line one") {
 		t.Errorf("log --limit 1:\n%s", out)
 	}
-	if out := e.ok("inbox", "nobody"); !strings.Contains(out, "no messages to or from nobody") {
+	e.register("quiet")
+	if out := e.ok("inbox", "quiet"); !strings.Contains(out, "no messages to or from quiet") {
 		t.Errorf("empty inbox: %q", out)
 	}
+	e.fails(1, []string{"inbox", "nobody"}, `unknown agent "nobody"`)
 }
 
 func TestSendErrors(t *testing.T) {
@@ -248,6 +250,7 @@ func TestSendErrors(t *testing.T) {
 	e.fails(2, []string{"send", "--data", `{"a":`, "bob", "hi"}, "--data is not valid JSON")
 	e.fails(2, []string{"send", "bob", " "}, "the message is empty")
 	e.as("swarm").fails(1, []string{"send", "bob", "hi"}, "only swarm itself")
+	e.fails(1, []string{"send", "swarm", "hi"}, "swarm takes control messages only", `unknown control message type "hi"`)
 	out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`, "stored as failed")
 	if !uuidLine.MatchString(out) {
 		t.Errorf("the failed message's id should still be printed: %q", out)
@@ -425,6 +428,9 @@ func TestHeartbeatErrors(t *testing.T) {
 	e := newEnv(t)
 	e.fails(1, []string{"heartbeat"}, "SWARM_AGENT")
 	e.as("bob").fails(2, []string{"heartbeat", "--progress", "1.5"}, "between 0 and 1")
+	e.register("bob")
+	e.as("zed").fails(1, []string{"heartbeat"}, `unknown agent "zed"`)
+	e.as("bob").fails(1, []string{"heartbeat", "--task", "zzz"}, "zzz")
 	e.as("bob").ok("heartbeat")
 	b, err := bus.Open(bus.Options{Dir: e.dir})
 	if err != nil {

@@ -137,10 +137,21 @@ func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error)
 			}
 		}
 		return "", s.beat(ctx, m.From, d)
-	case "":
-		return "", errors.New("empty control message")
 	}
-	return "", fmt.Errorf("unknown control message type %q (want task_start, task_done, task_fail, task_create or heartbeat)", typ)
+	return "", CheckControl(m)
+}
+
+// CheckControl reports whether swarm knows m's control type, so that a
+// sender can be told at once rather than by a notice.
+func CheckControl(m bus.Message) error {
+	switch typ := controlType(m); typ {
+	case ControlTaskStart, ControlTaskDone, ControlTaskFail, ControlTaskCreate, ControlHeartbeat:
+		return nil
+	case "":
+		return errors.New("empty control message")
+	default:
+		return fmt.Errorf("unknown control message type %q (want task_start, task_done, task_fail, task_create or heartbeat)", typ)
+	}
 }
 
 func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) error {

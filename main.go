@@ -992,6 +992,8 @@ type demoTicTacToeCmd struct {
 	O           string         `name:"o" help:"Command that plays O instead of the built-in player." placeholder:"CMD"`
 	Strategy    string         `enum:"perfect,casual,random" default:"casual" help:"How the built-in players choose: perfect (never loses, so two of them always draw), casual (perfect but for a random move now and then) or random."`
 	MoveTimeout time.Duration  `default:"2m" help:"Give up when no move comes for this long (0: wait for ever)." placeholder:"DURATION"`
+
+	busGone bool // the game's bus is removed on exit
 }
 
 func (c *demoTicTacToeCmd) Run(g *Globals) error {
@@ -1029,7 +1031,10 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		if err != nil {
 			return err
 		}
-		defer cleanup()
+		if cleanup != nil {
+			defer cleanup()
+			c.busGone = true
+		}
 		g.Dir = dir
 	}
 	cwd, _ := os.Getwd()
@@ -1053,7 +1058,7 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 	if err == nil {
 		fmt.Fprintf(g.stdout, "result: %s\n", result)
 	}
-	fmt.Fprintf(g.stdout, "the game is on the bus: swarm log --dir %s\n", g.busDir())
+	c.showBus(g)
 	if err == nil && result.Forfeit {
 		err = fmt.Errorf("no complete game: %s", result)
 	}
@@ -1078,8 +1083,18 @@ func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64
 	} else {
 		fmt.Fprintln(g.stdout, "the game was left unfinished")
 	}
-	fmt.Fprintf(g.stdout, "the game is on the bus: swarm log --dir %s\n", g.busDir())
+	c.showBus(g)
 	return err
+}
+
+// showBus says where the game can be read again, unless its bus is a
+// temporary one removed on exit (another demo held the usual directory).
+func (c *demoTicTacToeCmd) showBus(g *Globals) {
+	if c.busGone {
+		fmt.Fprintln(g.stdout, "another demo holds the demo directory: this game's bus is removed on exit")
+		return
+	}
+	fmt.Fprintf(g.stdout, "the game is on the bus: swarm log --dir %s\n", g.busDir())
 }
 
 type agentCmd struct {

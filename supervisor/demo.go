@@ -61,8 +61,9 @@ func TicTacToeConfig(opts DemoOptions) *Config {
 
 // DemoDir returns the bus directory for a demo that was not given one:
 // <temp>/swarm-demo-<uid>, emptied first, so that the last game stays there
-// to look at until the next demo replaces it. If another demo is running
-// there, a fresh directory is made instead, and cleanup removes it.
+// to look at until the next demo replaces it (cleanup is nil). If another
+// demo is running there, a fresh directory is made instead, and cleanup
+// removes it.
 func DemoDir() (dir string, cleanup func(), err error) {
 	dir = filepath.Join(os.TempDir(), fmt.Sprintf("swarm-demo-%d", os.Getuid()))
 	if err := os.MkdirAll(dir, 0o700); err == nil {
@@ -71,7 +72,7 @@ func DemoDir() (dir string, cleanup func(), err error) {
 			if err := os.RemoveAll(dir); err != nil {
 				return "", nil, err
 			}
-			return dir, func() {}, nil
+			return dir, nil, nil
 		}
 	}
 	dir, err = os.MkdirTemp("", "swarm-demo-")

@@ -185,6 +185,11 @@ func TestUpExplainsAMissingOrBrokenConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.fails(1, []string{"up", "--headless"}, "swarm.toml:3", "cmdd")
+	// Worktrees need a repository: said at start, not at the first task.
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte("[[agent]]\nname = \"a\"\ncmd = \"sh\"\nworktree = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.fails(1, []string{"up", "--headless"}, "agent a has worktree = true", "not a git repository")
 }
 
 func TestSigkilledSwarmDeliversEverythingWhenStartedAgain(t *testing.T) {

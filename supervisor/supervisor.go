@@ -157,6 +157,15 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	s.lock = lock
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.tasks = NewTasks(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
+	if _, repoErr := s.tasks.Repo(); repoErr != nil {
+		for _, a := range s.opts.Config.Agents {
+			if a.Worktree {
+				s.cancel()
+				s.lock.release()
+				return fmt.Errorf("agent %s has worktree = true, but %w", a.Name, repoErr)
+			}
+		}
+	}
 	if repo, _ := s.tasks.Repo(); repo != nil {
 		// The bus and the task worktrees are not the project's content.
 		if err := repo.ExcludeSwarmDir(ctx); err != nil {

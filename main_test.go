@@ -284,6 +284,22 @@ func TestBrokenBusGivesOneClearLine(t *testing.T) {
 	e.fails(1, []string{"log"}, db, "corrupt or not a swarm bus")
 	e.fails(1, []string{"send", "human", "x"}, db, "corrupt or not a swarm bus")
 
+	// Damage past the header shows only when a page is read.
+	damaged := newEnv(t)
+	for i := range 50 {
+		damaged.ok("send", "human", fmt.Sprint("message ", i))
+	}
+	f, err := os.OpenFile(filepath.Join(damaged.dir, "bus.db"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteAt(bytes.Repeat([]byte{0xff}, 3*4096), 2*4096)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged.fails(1, []string{"log"}, filepath.Join(damaged.dir, "bus.db")+" is damaged", "move it away")
+
 	newer := newEnv(t)
 	newer.ok("send", "human", "x")
 	b, err := sql.Open("sqlite", filepath.Join(newer.dir, "bus.db"))

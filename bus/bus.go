@@ -200,13 +200,15 @@ func (b *Bus) migrate(ctx context.Context) error {
 // openErr turns SQLite's "not a database" and "malformed" codes into
 // ErrCorrupt with the file name, so the user learns which file is bad.
 func (b *Bus) openErr(err error) error {
-	if isCorrupt(err) {
+	if IsCorrupt(err) {
 		return fmt.Errorf("open %s: %w (%v)", b.path, ErrCorrupt, err)
 	}
 	return fmt.Errorf("open %s: %w", b.path, err)
 }
 
-func isCorrupt(err error) bool {
+// IsCorrupt reports whether err is SQLite finding the database file
+// damaged or not a database at all.
+func IsCorrupt(err error) bool {
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
 		return false

@@ -160,10 +160,14 @@ func needsQuote(r rune) bool {
 type DirtyError struct {
 	Dir   string   // the worktree
 	Files []string // changed paths, relative to the worktree
+	Main  bool     // Dir is the main worktree, the person's own
 }
 
 // Error names the worktree and the files.
 func (e *DirtyError) Error() string {
+	if e.Main {
+		return fmt.Sprintf("the main worktree %s has %s (%s): commit or stash them first", e.Dir, ErrDirty, fileList(e.Files))
+	}
 	return fmt.Sprintf("%s in %s: %s", ErrDirty, e.Dir, fileList(e.Files))
 }
 
@@ -644,7 +648,7 @@ func (r *Repo) Merge(ctx context.Context, base, branch, message string) (commit 
 			return "", err
 		}
 		if len(files) > 0 {
-			return "", &DirtyError{Dir: r.root, Files: files}
+			return "", &DirtyError{Dir: r.root, Files: files, Main: true}
 		}
 	}
 

@@ -901,7 +901,7 @@ func TestMergeDirtyRefused(t *testing.T) {
 	if !errors.As(err, &de) || !errors.Is(err, ErrDirty) {
 		t.Fatalf("err = %v, want a *DirtyError", err)
 	}
-	if want := "uncommitted changes in " + dir + ": a.txt, s.txt"; err.Error() != want {
+	if want := "the main worktree " + dir + " has uncommitted changes (a.txt, s.txt): commit or stash them first"; err.Error() != want {
 		t.Errorf("message %q, want %q", err.Error(), want)
 	}
 	sameSnapshot(t, "main worktree", before, takeSnapshot(t, dir))

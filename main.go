@@ -1176,6 +1176,28 @@ func main() {
 	os.Exit(code)
 }
 
+// usageLine names the command a parse error is about and where its usage
+// is: "demo: unexpected argument chess (swarm demo --help)".
+func usageLine(err error, args []string) string {
+	var pe *kong.ParseError
+	if !errors.As(err, &pe) || pe.Context == nil {
+		return err.Error()
+	}
+	node := pe.Context.Selected()
+	if node == nil {
+		return fmt.Sprintf("%v (swarm --help)", err)
+	}
+	path := strings.TrimPrefix(node.FullPath(), "swarm ")
+	if path == "up" && (len(args) == 0 || args[0] != "up") {
+		// up is the default command: a word it does not take was meant
+		// as a command.
+		if word, ok := strings.CutPrefix(err.Error(), "unexpected argument "); ok {
+			return fmt.Sprintf("unknown command %q (swarm --help lists them)", word)
+		}
+	}
+	return fmt.Sprintf("%s: %v (swarm %s --help)", path, err, path)
+}
+
 // profile writes a CPU profile of the whole run to $SWARM_CPUPROFILE, for
 // looking into swarm's own performance (`go tool pprof`).
 func profile() (stop func()) {
@@ -1218,7 +1240,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "swarm:", err)
+		fmt.Fprintln(stderr, "swarm:", usageLine(err, args))
 		return 2
 	}
 	if err := kctx.Run(&cli.Globals); err != nil {

@@ -166,8 +166,9 @@ func TestVersionHelpAndUsageErrors(t *testing.T) {
 			t.Errorf("%v: %q", args, out)
 		}
 	}
-	e.fails(2, []string{"frobnicate"}, "unexpected argument frobnicate")
-	e.fails(2, []string{"send", "bob"}, "expected")
+	e.fails(2, []string{"frobnicate"}, `unknown command "frobnicate"`, "swarm --help")
+	e.fails(2, []string{"demo", "chess"}, "demo: unexpected argument chess", "swarm demo --help")
+	e.fails(2, []string{"send", "bob"}, "send: expected", "swarm send --help")
 	e.fails(2, []string{"task", "add", "title"}, "--to")
 	e.fails(2, []string{"heartbeat", "--status", "sleeping"}, "--status")
 	e.fails(2, []string{"task", "list", "--state", "stale"}, "unknown task state")

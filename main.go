@@ -931,6 +931,20 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 	}
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
 	bodyErr := body(sup, sub, opts.Log)
+	// A program that ignores SIGTERM (an interactive shell does) holds
+	// the stop up for the grace period: say what swarm is waiting for.
+	running := 0
+	for _, a := range sup.Agents() {
+		if a.State == supervisor.StateRunning {
+			running++
+		}
+	}
+	switch {
+	case running == 1:
+		fmt.Fprintf(g.stderr, "swarm: stopping 1 running agent (killed if still running after %s)\n", sup.StopGrace())
+	case running > 1:
+		fmt.Fprintf(g.stderr, "swarm: stopping %d running agents (any still running after %s is killed)\n", running, sup.StopGrace())
+	}
 	shutdownErr := sup.Shutdown(context.WithoutCancel(g.ctx))
 	opts.Log.Info("swarm stopped")
 	return errors.Join(bodyErr, shutdownErr)

@@ -854,7 +854,7 @@ func (c *exportCmd) Run(g *Globals) error {
 
 type upCmd struct {
 	Config   string `short:"c" help:"Config file." default:"swarm.toml" placeholder:"FILE"`
-	Headless bool   `help:"Run without the UI: print one line per event until SIGINT or SIGTERM."`
+	Headless bool   `help:"Run without the UI: print one line per event until SIGINT or SIGTERM, or until every agent has ended."`
 	JSON     bool   `name:"json" help:"With --headless, print one JSON object per event."`
 }
 
@@ -868,7 +868,7 @@ func (c *upCmd) Run(g *Globals) error {
 	}
 	if c.Headless {
 		return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, _ *slog.Logger) error {
-			return printEvents(g, sub, c.JSON)
+			return printEvents(g, sup, sub, c.JSON)
 		})
 	}
 	if c.JSON {
@@ -950,8 +950,15 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 	return errors.Join(bodyErr, shutdownErr)
 }
 
-// printEvents prints the swarm's events until the process is interrupted.
-func printEvents(g *Globals, sub *supervisor.Subscription, asJSON bool) error {
+// printEvents prints the swarm's events until the process is interrupted
+// or every agent has ended (nothing could run again without a person, so
+// a script waiting on swarm is not left waiting): then it fails if one gave
+// up.
+func printEvents(g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscription, asJSON bool) error {
+	// An agent's final state is set just after its exit event, so the
+	// check runs on a ticker rather than on events.
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
 	for {
 		select {
 		case <-g.ctx.Done():
@@ -960,8 +967,39 @@ func printEvents(g *Globals, sub *supervisor.Subscription, asJSON bool) error {
 			if err := printEvent(g.stdout, ev, asJSON); err != nil {
 				return err
 			}
+		case <-tick.C:
+			if !sup.Ended() {
+				continue
+			}
+			for drained := false; !drained; { // what came before the end
+				select {
+				case ev := <-sub.Events():
+					if err := printEvent(g.stdout, ev, asJSON); err != nil {
+						return err
+					}
+				default:
+					drained = true
+				}
+			}
+			return endedErr(g.stderr, sup.Agents())
 		}
 	}
+}
+
+// endedErr says why a swarm whose agents have all ended stops: an error
+// naming those that gave up, or none when every one simply finished.
+func endedErr(stderr io.Writer, agents []supervisor.AgentInfo) error {
+	var gaveUp []string
+	for _, a := range agents {
+		if a.State == supervisor.StateGaveUp {
+			gaveUp = append(gaveUp, fmt.Sprintf("%s (%s)", a.Name, a.Reason))
+		}
+	}
+	if len(gaveUp) > 0 {
+		return fmt.Errorf("every agent has ended; gave up: %s", strings.Join(gaveUp, ", "))
+	}
+	fmt.Fprintln(stderr, "swarm: every agent has ended")
+	return nil
 }
 
 func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {

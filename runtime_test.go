@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -370,4 +371,46 @@ func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
 		t.Errorf("the task branch was not kept")
 	}
 	e.fails(1, []string{"task", "merge", "zzzzzz"}, "zzzzzz")
+}
+
+// A headless swarm whose agents have all ended for good exits by itself,
+// failing when one gave up, so that a script is not left waiting.
+func TestUpHeadlessEndsWithItsAgents(t *testing.T) {
+	for _, c := range []struct {
+		name, config string
+		code         int
+		stderr       string
+	}{
+		{"finished", "[[agent]]\nname = \"a\"\ncmd = \"echo hello\"\n", 0, "every agent has ended"},
+		{"gave up", "[[agent]]\nname = \"a\"\ncmd = \"echo hello\"\n\n[[agent]]\nname = \"b\"\ncmd = \"exit 3\"\nmax_restarts = 1\n",
+			1, "gave up: b (gave up after 1 restarts: exit code 3)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(c.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd := e.command("up", "--headless")
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// A swarm that does not end is killed, and fails the test.
+			kill := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
+			defer kill.Stop()
+			_ = cmd.Wait()
+			if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(errOut.String(), c.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut.String(), c.code, c.stderr)
+			}
+			events := out.String()
+			if !strings.Contains(events, "a exited: exit code 0") {
+				t.Errorf("the events lack a's exit:\n%s", events)
+			}
+			// Not yet started is neither late nor dead.
+			if i := strings.Index(events, "a liveness"); i >= 0 && i < strings.Index(events, "a started") {
+				t.Errorf("a's liveness was judged before it started:\n%s", events)
+			}
+		})
+	}
 }

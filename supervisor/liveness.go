@@ -68,6 +68,9 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 				s.log.Warn("write heartbeat", "agent", in.Name, "err", err)
 			}
 		}
+		if in.State == StateStarting && in.Started.IsZero() {
+			continue // not started yet: neither late nor dead
+		}
 		seen := in.Started
 		for _, t := range []time.Time{in.LastOutput, hb.Time} {
 			if t.After(seen) {

@@ -356,6 +356,25 @@ func (s *Supervisor) Agents() []AgentInfo {
 	return out
 }
 
+// Ended reports whether every agent is down for good: each has stopped,
+// given up, or exited under a restart policy that leaves it down. (An agent
+// with worktree = true is started again by its next task: it has not
+// ended.) Only a person can bring such a swarm back to life.
+func (s *Supervisor) Ended() bool {
+	for _, a := range s.Agents() {
+		switch a.State {
+		case StateStopped, StateGaveUp:
+		case StateExited:
+			if a.Config.Worktree {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // Agent returns one agent's runtime state.
 func (s *Supervisor) Agent(name string) (AgentInfo, error) {
 	a, err := s.agent(name)

@@ -125,7 +125,7 @@ type CLI struct {
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
 	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`
-	Parse     parseCmd     `cmd:"" help:"Extract relay commands from raw terminal output; prints them as JSON lines."`
+	Parse     parseCmd     `cmd:"" help:"Extract relay commands from raw terminal output; prints them as JSON lines (line: the screen line, from 0, that the command was read from)."`
 	Agent     agentCmd     `cmd:"" help:"Run a built-in agent (what the demo runs in each pane)."`
 	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
@@ -1174,6 +1174,7 @@ func (c *agentTicTacToeCmd) Run(g *Globals) error {
 
 // ---- debugging an agent's output ----
 
+// parseCmd's "line" numbers are screen lines: see the README.
 type parseCmd struct {
 	File string `arg:"" optional:"" help:"Raw terminal output (e.g. a 'script -q' recording); stdin when absent or -."`
 	Cols int    `default:"80" help:"Terminal width the output was written for."`

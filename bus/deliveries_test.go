@@ -299,14 +299,14 @@ func TestDeliveryStateStrings(t *testing.T) {
 	}
 }
 
-func TestARemovedAgentIsUnknown(t *testing.T) {
+func TestARemovedAgentGetsNothing(t *testing.T) {
 	b := openTest(t)
 	register(t, b, "bob", "carol")
 	if err := b.SetAgentState(ctx, "carol", AgentStatus{State: AgentRemoved, Reason: "not in the config"}); err != nil {
 		t.Fatal(err)
 	}
 	m := publish(t, b, Message{From: "bob", To: "carol", Body: "still there?"})
-	if d := m.Deliveries[0]; d.State != DeliveryFailed || !strings.Contains(d.Error, "unknown agent") {
+	if d := m.Deliveries[0]; d.State != DeliveryFailed || !strings.Contains(d.Error, `agent "carol" was removed`) {
 		t.Errorf("delivery to a removed agent: %+v", d)
 	}
 	all := publish(t, b, Message{From: "bob", To: "*", Body: "everyone"})

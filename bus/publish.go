@@ -183,7 +183,7 @@ func (b *Bus) insert(ctx context.Context, tx querier, msgs []Message, now time.T
 }
 
 // lookup returns which of msgs' ids are already stored, the largest seq
-// and the registered agents.
+// and the registered agents (true, or false for one that was removed).
 func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]bool, err error) {
 	st, arg := b.st.lookup1, msgs[0].ID
 	if len(msgs) > 1 {
@@ -216,7 +216,7 @@ func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]boo
 		case 1:
 			maxSeq = seq
 		case 2:
-			agents[name] = true
+			agents[name] = seq == 0 // false: removed
 		}
 	}
 	return stored, maxSeq, agents, rows.Err()
@@ -257,6 +257,7 @@ func resolve(id, from, to string, agents map[string]bool, now time.Time) []Deliv
 	d := func(r string, s DeliveryState, e string) Delivery {
 		return Delivery{MessageID: id, Recipient: r, State: s, Updated: now, Error: e}
 	}
+	active, known := agents[to] // registered; active unless removed
 	switch {
 	case to == Human:
 		return []Delivery{d(Human, DeliveryConfirmed, "")}
@@ -264,8 +265,8 @@ func resolve(id, from, to string, agents map[string]bool, now time.Time) []Deliv
 		return []Delivery{d(Swarm, DeliveryQueued, "")}
 	case to == Everyone:
 		names := make([]string, 0, len(agents))
-		for n := range agents {
-			if n != from {
+		for n, active := range agents {
+			if active && n != from {
 				names = append(names, n)
 			}
 		}
@@ -275,8 +276,10 @@ func resolve(id, from, to string, agents map[string]bool, now time.Time) []Deliv
 			out[i] = d(n, DeliveryQueued, "")
 		}
 		return out
-	case agents[to]:
+	case active:
 		return []Delivery{d(to, DeliveryQueued, "")}
+	case known:
+		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q was removed: it is not in this swarm's config", to))}
 	case !namePattern.MatchString(to):
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("invalid agent name %q", to))}
 	default:

@@ -78,16 +78,17 @@ func (b *Bus) prepareStatements(ctx context.Context) error {
 	}
 	// Everything publishing reads, in one statement because each statement
 	// costs about as much as writing a row: which of a batch's ids exist
-	// (kind 0), MAX(seq) (kind 1) and the registered agents (kind 2).
+	// (kind 0), MAX(seq) (kind 1) and the registered agents (kind 2; 1 in
+	// the third column when removed).
 	if s.lookup, err = prep(`SELECT 0, id, seq FROM messages WHERE id IN (SELECT value FROM json_each(?1))
 		UNION ALL SELECT 1, '', COALESCE(MAX(seq), 0) FROM messages
-		UNION ALL SELECT 2, name, 0 FROM agents WHERE state != 'removed'`); err != nil {
+		UNION ALL SELECT 2, name, state = 'removed' FROM agents`); err != nil {
 		return err
 	}
 	// The same for one id, without the cost of parsing a JSON array.
 	if s.lookup1, err = prep(`SELECT 0, id, seq FROM messages WHERE id = ?1
 		UNION ALL SELECT 1, '', COALESCE(MAX(seq), 0) FROM messages
-		UNION ALL SELECT 2, name, 0 FROM agents WHERE state != 'removed'`); err != nil {
+		UNION ALL SELECT 2, name, state = 'removed' FROM agents`); err != nil {
 		return err
 	}
 	s.insMsg, s.insDel = map[int]driver.StmtExecContext{}, map[int]driver.StmtExecContext{}

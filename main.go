@@ -178,6 +178,12 @@ func (c *sendCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.Close()
+	if me != bus.Human {
+		// A message from a name no agent has could never be answered.
+		if _, err := b.Agent(g.ctx, me); err != nil {
+			return fmt.Errorf("send: %w ($SWARM_AGENT)", err)
+		}
+	}
 	m, err := b.Publish(g.ctx, msg)
 	if err != nil {
 		return fmt.Errorf("send: %w", err)

@@ -252,6 +252,7 @@ func TestSendErrors(t *testing.T) {
 	e.fails(2, []string{"send", "bob", " "}, "the message is empty")
 	e.as("swarm").fails(1, []string{"send", "bob", "hi"}, "only swarm itself")
 	e.fails(1, []string{"send", "swarm", "hi"}, "swarm takes control messages only", `unknown control message type "hi"`)
+	e.as("zed").fails(1, []string{"send", "bob", "hi"}, `unknown agent "zed" ($SWARM_AGENT)`)
 	out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`, "stored as failed")
 	if !uuidLine.MatchString(out) {
 		t.Errorf("the failed message's id should still be printed: %q", out)
@@ -340,7 +341,7 @@ func TestBusDirPrecedence(t *testing.T) {
 
 func TestLogFollow(t *testing.T) {
 	e := newEnv(t)
-	e.register("bob")
+	e.register("alice", "bob")
 	e.ok("send", "bob", "before")
 	cmd := e.command("log", "--follow", "--json")
 	stdout, err := cmd.StdoutPipe()
@@ -584,7 +585,7 @@ func TestConcurrentPublishersAcrossProcesses(t *testing.T) {
 	// `swarm send` one message at a time, all at once: nothing is lost and
 	// every sender's messages stay in order.
 	e := newEnv(t)
-	e.register("sink")
+	e.register("sink", "p0", "p1", "p2", "p3")
 	b, err := bus.Open(bus.Options{Dir: e.dir})
 	if err != nil {
 		t.Fatal(err)

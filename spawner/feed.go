@@ -565,7 +565,12 @@ func (s *Screen) switchScreen(on bool) {
 	}
 	if on {
 		if s.alt == nil {
+			// The alternate screen starts with the main one's cursor.
 			s.alt, s.altPipe = s.newEmulator(false)
+			s.altHidden = false
+			if s.mainHidden {
+				_, _ = s.alt.Write([]byte("\x1b[?25l"))
+			}
 		}
 		if len(rest) > 0 {
 			_, _ = s.alt.Write(seq('h'))

@@ -102,7 +102,9 @@ type Screen struct {
 	hist           history
 	title          string
 	bracketedPaste bool
-	cursorHidden   bool
+	// Each screen has its own cursor visibility, as in x/vt: vim hides
+	// the cursor on the alternate screen and the shell's comes back.
+	mainHidden, altHidden bool
 	awm            bool // auto-wrap, of the main screen
 	bgSet          bool // the pen has a background colour (see scroll.go)
 	noBatch        bool // scroll line by line (tests compare the two)
@@ -150,7 +152,13 @@ func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 	e.SetScrollbackSize(queueRows(s.rows))
 	cb := vt.Callbacks{
 		Title:            func(t string) { s.title = t },
-		CursorVisibility: func(visible bool) { s.cursorHidden = !visible },
+		CursorVisibility: func(visible bool) {
+			if main {
+				s.mainHidden = !visible
+			} else {
+				s.altHidden = !visible
+			}
+		},
 		EnableMode:       func(m ansi.Mode) { s.mode(m, true, main) },
 		DisableMode:      func(m ansi.Mode) { s.mode(m, false, main) },
 	}
@@ -173,6 +181,13 @@ func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 // one emulator write can push out (a print segment is at most maxSegment
 // bytes, a sequence pushes at most a screenful).
 func queueRows(rows int) int { return maxSegment + 2*rows + 16 }
+
+func (s *Screen) cursorHidden() bool {
+	if s.alt != nil {
+		return s.altHidden
+	}
+	return s.mainHidden
+}
 
 func (s *Screen) mode(m ansi.Mode, on, main bool) {
 	switch m {
@@ -341,7 +356,7 @@ func (s *Screen) Snapshot() Snapshot {
 		Rows: s.rows, Cols: s.cols,
 		Lines:          make([]string, s.rows),
 		Cursor:         Cursor{X: pos.X, Y: pos.Y},
-		CursorVisible:  !s.cursorHidden,
+		CursorVisible:  !s.cursorHidden(),
 		AltScreen:      s.alt != nil,
 		BracketedPaste: s.bracketedPaste,
 		Title:          s.title,

@@ -294,8 +294,19 @@ func TestSnapshot(t *testing.T) {
 		t.Fatalf("alternate screen snapshot: %+v", got)
 	}
 	_, _ = s.Write([]byte("\x1b[?1049l"))
-	if got = s.Snapshot(); got.AltScreen || got.Lines[1] != "red" {
-		t.Fatalf("back on the main screen: %+v", got)
+	if got = s.Snapshot(); got.AltScreen || got.Lines[1] != "red" || got.CursorVisible {
+		t.Fatalf("back on the main screen, whose cursor was hidden before: %+v", got)
+	}
+	// vim's way out: hide the cursor on the alternate screen, leave it,
+	// show the cursor. The shell's cursor is back.
+	_, _ = s.Write([]byte("\x1b[?25h\x1b[?1049h\x1b[?25l\x1b[?1049l\x1b[?25h"))
+	if got = s.Snapshot(); !got.CursorVisible {
+		t.Fatalf("after a full-screen program the cursor is hidden: %+v", got)
+	}
+	// A hidden cursor stays hidden on the alternate screen.
+	_, _ = s.Write([]byte("\x1b[?25l\x1b[?1049h"))
+	if got = s.Snapshot(); got.CursorVisible {
+		t.Fatalf("the alternate screen showed a cursor hidden before: %+v", got)
 	}
 }
 

@@ -105,10 +105,10 @@ type Screen struct {
 	// Each screen has its own cursor visibility, as in x/vt: vim hides
 	// the cursor on the alternate screen and the shell's comes back.
 	mainHidden, altHidden bool
-	awm            bool // auto-wrap, of the main screen
-	bgSet          bool // the pen has a background colour (see scroll.go)
-	noBatch        bool // scroll line by line (tests compare the two)
-	lnm            bool // line feeds return the carriage
+	awm                   bool // auto-wrap, of the main screen
+	bgSet                 bool // the pen has a background colour (see scroll.go)
+	noBatch               bool // scroll line by line (tests compare the two)
+	lnm                   bool // line feeds return the carriage
 }
 
 // NewScreen returns a screen with no process behind it, for replaying
@@ -151,7 +151,7 @@ func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 	e := vt.NewEmulator(s.cols, s.rows)
 	e.SetScrollbackSize(queueRows(s.rows))
 	cb := vt.Callbacks{
-		Title:            func(t string) { s.title = t },
+		Title: func(t string) { s.title = t },
 		CursorVisibility: func(visible bool) {
 			if main {
 				s.mainHidden = !visible
@@ -159,8 +159,8 @@ func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 				s.altHidden = !visible
 			}
 		},
-		EnableMode:       func(m ansi.Mode) { s.mode(m, true, main) },
-		DisableMode:      func(m ansi.Mode) { s.mode(m, false, main) },
+		EnableMode:  func(m ansi.Mode) { s.mode(m, true, main) },
+		DisableMode: func(m ansi.Mode) { s.mode(m, false, main) },
 	}
 	if main {
 		cb.CursorPosition = s.cursorMoved

@@ -59,6 +59,7 @@ func computeLayout(w, h int, names []string, zoomed string, panel, game bool) la
 	}
 	l.agents = side
 	main := rect{sw, 0, w - sw, mainH}
+	full := main
 	if panel {
 		ph := min(max(mainH*2/5, 8), mainH-5)
 		l.panel = rect{main.x, main.y + main.h - ph, main.w, ph}
@@ -69,19 +70,17 @@ func computeLayout(w, h int, names []string, zoomed string, panel, game bool) la
 		l.rows = [][]cell{{{name: zoomed, r: main}}}
 		return l
 	}
-	l.rows = tile(main, names)
+	// The columns are chosen for the whole height, so that opening a
+	// panel only makes the panes shorter: a terminal that gets narrower
+	// cuts its lines, one that gets shorter keeps them in its scrollback.
+	l.rows = tile(main, names, gridColumns(full, len(names)))
 	return l
 }
 
-// tile splits area into a grid for the panes: the number of columns that
-// gives the panes the most room, counting a row as two columns because a
-// terminal cell is about twice as tall as it is wide. A short last row is
-// stretched to the full width.
-func tile(area rect, names []string) [][]cell {
-	n := len(names)
-	if n == 0 {
-		return nil
-	}
+// gridColumns is the number of columns that gives n panes in area the
+// most room, counting a row as two columns because a terminal cell is
+// about twice as tall as it is wide.
+func gridColumns(area rect, n int) int {
 	bestCols, bestScore := 1, -1
 	for c := 1; c <= n; c++ {
 		r := (n + c - 1) / c
@@ -90,7 +89,16 @@ func tile(area rect, names []string) [][]cell {
 			bestCols, bestScore = c, score
 		}
 	}
-	cols := bestCols
+	return bestCols
+}
+
+// tile splits area into a grid of cols columns for the panes. A short last
+// row is stretched to the full width.
+func tile(area rect, names []string, cols int) [][]cell {
+	n := len(names)
+	if n == 0 {
+		return nil
+	}
 	nrows := (n + cols - 1) / cols
 	var rows [][]cell
 	y := area.y

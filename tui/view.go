@@ -243,7 +243,16 @@ func (m *Model) helpLineFor() string {
 		}
 		bs = append(bs, k.Help, k.Quit)
 	}
-	return fit(m.help.ShortHelpView(bs), m.width)
+	line := m.help.ShortHelpView(bs)
+	if m.Mode() == ModeScroll || ansi.StringWidth(line) <= m.width {
+		return fit(line, m.width)
+	}
+	// ? and q always show: the keys before them give way, ending in an
+	// ellipsis.
+	h := m.help
+	tail := h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator) + h.ShortHelpView([]key.Binding{k.Help, k.Quit})
+	h.SetWidth(max(m.width-ansi.StringWidth(tail), 1))
+	return fit(h.ShortHelpView(bs[:len(bs)-2])+tail, m.width)
 }
 
 // helpEntry is one row of the key list: a group title, a key, or (both

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -503,12 +502,12 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		failed := !plannedExit(ev) && (ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0)
 		switch {
 		case ev.Agent == m.selected && m.attached:
-			// The keys went to it: say at once why they no longer do.
-			m.attached = false
+			// Stay attached, so that what the person goes on typing is not
+			// taken as UI commands; say at once why the keys go nowhere.
 			if failed {
-				m.setError(errors.New(text))
+				m.setError(fmt.Errorf("%s — still attached; ctrl+] detaches", text))
 			} else {
-				m.setStatus("%s — detached", text)
+				m.setStatus("%s — still attached; ctrl+] detaches", text)
 			}
 		case failed:
 			m.noteEvent(text, true)
@@ -730,12 +729,29 @@ func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
 		m.setStatus("detached from %s", m.selected)
 		return nil
 	}
+	if !m.attachedRunning() {
+		return nil
+	}
 	return m.queueInput(m.selected, inputItem{key: k.Key()})
+}
+
+// attachedRunning reports whether the attached agent runs, and if not
+// says that its input is dropped. Its keys go to its next process.
+func (m *Model) attachedRunning() bool {
+	a, ok := m.agentInfo(m.selected)
+	if ok && a.State != supervisor.StateRunning {
+		m.setError(fmt.Errorf("%s is %s: input dropped; ctrl+] detaches", a.Name, a.State))
+		return false
+	}
+	return true
 }
 
 func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
 	switch m.Mode() {
 	case ModeAttached:
+		if !m.attachedRunning() {
+			return nil
+		}
 		return m.queueInput(m.selected, inputItem{paste: p.Content, isPaste: true})
 	case ModeDialog:
 		return m.dialog.update(m, p)

@@ -233,16 +233,37 @@ func TestAttachRefusedWhenNotRunning(t *testing.T) {
 	requireContains(t, h.screen(), "cannot attach: carol is gave-up")
 }
 
-func TestAgentExitDetaches(t *testing.T) {
+// An agent that exits while attached keeps the keyboard: what the person
+// goes on typing must not turn into UI commands.
+func TestAgentExitKeepsItAttached(t *testing.T) {
 	sw := scenario(t)
 	h := newHarness(t, sw, 120, 24, Options{})
 	h.keys("enter")
 	sw.setAgent("alice", func(a *supervisor.AgentInfo) { a.State, a.Reason = supervisor.StateExited, "exit status 1" })
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
-	if h.m.Mode() != ModeNormal {
-		t.Fatalf("still attached to an agent that exited: %v", h.m.Mode())
+	if h.m.Mode() != ModeAttached {
+		t.Fatalf("mode %v after the attached agent exited; want still attached", h.m.Mode())
 	}
-	requireContains(t, h.screen(), "alice exited: exit status 1", "▶ alice · exited: exit")
+	requireContains(t, h.screen(), "alice exited: exit status 1 — still attached", "ATTACHED alice · exited")
+	h.keys("a", "q") // approve and quit, were they UI keys
+	if h.m.Mode() != ModeAttached {
+		t.Fatalf("mode %v after typing; want still attached", h.m.Mode())
+	}
+	requireContains(t, h.screen(), "alice is exited: input dropped")
+	if got := sw.typed("alice"); len(got) != 0 {
+		t.Fatalf("keys %q reached an agent that is not running", got)
+	}
+	// Restarted, it gets the keys again.
+	sw.setAgent("alice", func(a *supervisor.AgentInfo) { a.State = supervisor.StateRunning })
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "alice", Pid: 99, Time: t0}})
+	h.keys("x")
+	if got := sw.typed("alice"); !slices.Equal(got, []string{"x"}) {
+		t.Fatalf("after the restart alice got %q, want the x typed then", got)
+	}
+	h.keys("ctrl+]")
+	if h.m.Mode() != ModeNormal {
+		t.Fatalf("ctrl+] left mode %v", h.m.Mode())
+	}
 }
 
 func TestKeysForOneAgentStayInOrder(t *testing.T) {

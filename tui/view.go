@@ -146,8 +146,11 @@ func (m *Model) paneFrame(a supervisor.AgentInfo, p *pane) (frame, string, strin
 	sel := a.Name == m.selected
 	switch {
 	case m.attached && sel:
-		return frame{border: frameAttached, color: colorAttached, bold: true},
-			"ATTACHED " + a.Name + " · ctrl+] detaches", ""
+		title := "ATTACHED " + a.Name + " · ctrl+] detaches"
+		if a.State != supervisor.StateRunning {
+			title = "ATTACHED " + a.Name + " · " + a.State.String() + " · ctrl+] detaches"
+		}
+		return frame{border: frameAttached, color: colorAttached, bold: true}, title, ""
 	case sel:
 		return frame{border: frameNormal, color: colorSelected, bold: true}, paneTitle(a, true), p.note()
 	default:

@@ -897,6 +897,12 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	is := func(_ context.Context, nt bus.Task) string { return fmt.Sprintf("task %s is %s", name, nt.State) }
+	// A move the task's state does not allow is refused before any dialog
+	// asks about it.
+	refuse := func(verb, why string) tea.Cmd {
+		m.setError(fmt.Errorf("%s task %s: it is %s; %s", verb, t.ID, t.State, why))
+		return nil
+	}
 	switch {
 	case key.Matches(k, keys.Approve):
 		return run("approve", func(ctx context.Context) (bus.Task, error) { return sw.Approve(ctx, t.ID, "") },
@@ -908,6 +914,9 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		if !ok {
 			m.setError(fmt.Errorf("merge task %s: merging is not available in this swarm yet", t.ID))
 			return nil
+		}
+		if t.State != bus.TaskApproved {
+			return refuse("merge", "a task is merged once APPROVED")
 		}
 		text := fmt.Sprintf("Merge task %s: %s → %s?", name, t.Branch, t.Base)
 		if t.Branch == "" {
@@ -927,6 +936,9 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		})
 		return nil
 	case key.Matches(k, keys.CancelTask):
+		if !slices.Contains(bus.AllowedMoves(t.State), bus.TaskCancelled) {
+			return refuse("cancel", "that is final")
+		}
 		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, oneLine(t.Title), t.State)
 		m.dialog = newConfirm("Cancel task", text, func() tea.Cmd {
 			return run("cancel", func(ctx context.Context) (bus.Task, error) { return sw.Cancel(ctx, t.ID, "cancelled from the UI") },
@@ -934,6 +946,9 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		})
 		return nil
 	case key.Matches(k, keys.RequestChanges):
+		if t.State != bus.TaskInReview {
+			return refuse("request changes on", "changes are requested on a task IN_REVIEW")
+		}
 		m.dialog = newNoteDialog(m, t, func(note string) tea.Cmd {
 			return run("request changes on", func(ctx context.Context) (bus.Task, error) { return sw.RequestChanges(ctx, t.ID, note) },
 				func(context.Context, bus.Task) string {

@@ -546,6 +546,22 @@ func TestMergeAsksFirst(t *testing.T) {
 	if taskState(t, sw.b, plain.ID) != bus.TaskApproved {
 		t.Fatal("esc merged")
 	}
+
+	// A move the task's state does not allow is refused before asking.
+	waiting := createTask(t, sw.b, "later", "bob")
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.m.tasks.sel = waiting.ID
+	h.keys("m")
+	if h.m.Mode() == ModeDialog {
+		t.Fatal("m asked about merging an ASSIGNED task")
+	}
+	requireContains(t, h.screen(), "merge task "+waiting.ID+": it is ASSIGNED; a task is merged once APPROVED")
+	h.m.tasks.sel = tk.ID // COMPLETED
+	h.keys("c")
+	if h.m.Mode() == ModeDialog {
+		t.Fatal("c asked about cancelling a COMPLETED task")
+	}
+	requireContains(t, h.screen(), "cancel task "+tk.ID+": it is COMPLETED; that is final")
 }
 
 // TestTaskActionWithoutBoardUsesCurrentTask: with the board closed a and

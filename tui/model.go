@@ -67,6 +67,7 @@ type status struct {
 	err        bool
 	at         time.Time
 	background bool
+	scroll     bool // about scroll mode (search hits): gone when it ends
 }
 
 // statusTTL is how long an informational message stays, and how long the
@@ -715,7 +716,7 @@ func (m *Model) attach() tea.Cmd {
 		return nil
 	}
 	if p := m.selectedPane(); p != nil && p.scrolling {
-		p.stopScrolling()
+		m.endScroll(p)
 	}
 	m.attached = true
 	m.setStatus("attached to %s — every key goes to it; ctrl+] detaches", a.Name)
@@ -1038,9 +1039,18 @@ func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
 	}
 	p.scrollTo(p.top + d)
 	if p.top >= p.sbLen && d > 0 {
-		p.stopScrolling()
+		m.endScroll(p)
 	}
 	return m.selectAgent(cl.name)
+}
+
+// endScroll leaves scroll mode in p, with what the status line said about
+// it.
+func (m *Model) endScroll(p *pane) {
+	p.stopScrolling()
+	if m.status.scroll {
+		m.status = status{}
+	}
 }
 
 // scrollKey handles a key in scroll mode; ok is false for keys that fall
@@ -1051,7 +1061,7 @@ func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	page := max(m.paneRows(p.name)-1, 1)
 	switch {
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Bottom), k.String() == "q":
-		p.stopScrolling()
+		m.endScroll(p)
 	case key.Matches(k, keys.LineUp):
 		p.scrollTo(p.top - 1)
 	case key.Matches(k, keys.LineDown):
@@ -1117,6 +1127,7 @@ func (m *Model) searchDone(msg searchMsg) {
 	p.hit = len(p.hits) - 1
 	m.showHit(p)
 	m.setStatus("%d match%s for %q in %s (n/N to move)", len(p.hits), map[bool]string{true: "", false: "es"}[len(p.hits) == 1], msg.query, msg.agent)
+	m.status.scroll = true
 }
 
 // jumpHit moves to the next (+1, older) or previous (-1, newer) match.

@@ -346,6 +346,9 @@ func TestScrollbackAndSearch(t *testing.T) {
 		t.Fatalf("G did not leave scroll mode: %v", h.m.Mode())
 	}
 	requireContains(t, h.screen(), "FAIL")
+	if strings.Contains(h.screen(), "n/N to move") {
+		t.Error("out of scroll mode, the status line still offers n/N (n is new agent there)")
+	}
 
 	h.keys("[", "/")
 	h.typeText("nothing like this")

@@ -43,8 +43,8 @@ func sidebarWidth(w int) int {
 }
 
 // computeLayout lays out the window: the sidebar on the left, the pane
-// grid (or the zoomed pane) to its right, an open panel under the grid,
-// and the status and help lines at the bottom.
+// grid to its right (or the zoomed pane in place of both), an open panel
+// under the grid, and the status and help lines at the bottom.
 func computeLayout(w, h int, names []string, zoomed string, panel, game bool) layout {
 	l := layout{w: w, h: h, status: h - 2, help: h - 1}
 	if w < minWidth || h < minHeight {
@@ -52,12 +52,17 @@ func computeLayout(w, h int, names []string, zoomed string, panel, game bool) la
 	}
 	mainH := h - 2
 	sw := sidebarWidth(w)
+	if zoomed != "" {
+		sw, game = 0, false // a zoomed pane has the whole window
+	}
 	side := rect{0, 0, sw, mainH}
 	if game && mainH-gameBoxHeight >= 6 {
 		l.game = rect{0, mainH - gameBoxHeight, sw, gameBoxHeight}
 		side.h = mainH - gameBoxHeight
 	}
-	l.agents = side
+	if sw > 0 {
+		l.agents = side
+	}
 	main := rect{sw, 0, w - sw, mainH}
 	full := main
 	if panel {

@@ -293,9 +293,17 @@ func TestKeysForOneAgentStayInOrder(t *testing.T) {
 }
 
 func TestZoom(t *testing.T) {
-	h := newHarness(t, scenario(t), 80, 24, Options{})
+	sw := scenario(t)
+	h := newHarness(t, sw, 80, 24, Options{})
 	h.keys("tab", "z")
 	golden.RequireEqual(t, h.screen())
+	// The zoomed pane has the whole window, and its terminal that size.
+	sw.mu.Lock()
+	last := sw.resizes[len(sw.resizes)-1]
+	sw.mu.Unlock()
+	if last != "bob 20×78" {
+		t.Errorf("last resize %q, want bob 20×78 (the window but borders, status and help)", last)
+	}
 	h.keys("shift+tab") // zoomed, selection shows the other pane
 	requireContains(t, h.screen(), "▶ alice · running")
 	h.keys("z")

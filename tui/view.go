@@ -48,7 +48,10 @@ func (m *Model) render() (string, *tea.Cursor) {
 	// The sidebar: agent list, then the game board.
 	sk := sideKey{gen: m.gen, agents: l.agents, game: l.game, selected: m.selected, attached: m.attached, second: m.opts.Now().Unix()}
 	if m.side == nil || m.sideKey != sk {
-		m.side = m.agentsBox(l.agents)
+		m.side = nil
+		if !l.agents.empty() {
+			m.side = m.agentsBox(l.agents)
+		}
 		if !l.game.empty() {
 			m.side = append(m.side, m.gameBox(l.game)...)
 		}
@@ -151,6 +154,12 @@ func (m *Model) paneFrame(a supervisor.AgentInfo, p *pane) (frame, string, strin
 			title = "ATTACHED " + a.Name + " · " + a.State.String() + " · ctrl+] detaches"
 		}
 		return frame{border: frameAttached, color: colorAttached, bold: true}, title, ""
+	case sel && m.zoomed:
+		note := "zoomed · z back to all"
+		if n := p.note(); n != "" {
+			note = n + " · " + note
+		}
+		return frame{border: frameNormal, color: colorSelected, bold: true}, paneTitle(a, true), note
 	case sel:
 		return frame{border: frameNormal, color: colorSelected, bold: true}, paneTitle(a, true), p.note()
 	default:
@@ -171,7 +180,7 @@ func (m *Model) panelBox(r rect) []string {
 			t, _ := m.tasks.selectedTask()
 			return box(r.w, r.h, f, "diff of "+t.ID+": "+t.Base+"..."+t.Branch, "↑↓ scroll · d back", m.tasks.diffLines(ih))
 		}
-		n := fmt.Sprintf("%d tasks", len(m.tasks.tasks))
+		n := fmt.Sprintf("%d task%s", len(m.tasks.tasks), plural(len(m.tasks.tasks)))
 		return box(r.w, r.h, f, "task board", n+" · ↑↓ select · t close", m.tasks.lines(iw, ih))
 	case panelLog:
 		return box(r.w, r.h, f, "message log", "↑↓ scroll · l close", m.log.scroll.window(m.log.lines(), ih))

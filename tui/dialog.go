@@ -20,6 +20,7 @@ type dialog interface {
 	update(m *Model, msg tea.Msg) tea.Cmd
 	focus() tea.Cmd
 	view(w int) []string
+	keys() string // for the help line
 }
 
 // newInput returns a text input with a steady cursor (a blinking one
@@ -142,6 +143,8 @@ func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 	d.inputs[d.cur], cmd = d.inputs[d.cur].Update(msg)
 	return cmd
 }
+
+func (d *formDialog) keys() string { return d.hint }
 
 func (d *formDialog) view(w int) []string {
 	iw := w - 4
@@ -273,6 +276,8 @@ func newConfirm(title, text string, yes func() tea.Cmd) dialog {
 }
 
 func (d *confirmDialog) focus() tea.Cmd { return nil }
+
+func (d *confirmDialog) keys() string { return "y yes · n no · esc cancel" }
 
 func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)

@@ -148,6 +148,7 @@ type helpKey struct {
 	hasGame  bool
 	width    int
 	selected string
+	dialog   string // the open dialog's keys
 }
 
 // NewModel returns the UI's root model over sw. ctx bounds the commands

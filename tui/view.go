@@ -222,6 +222,9 @@ func (m *Model) statusLine() string {
 // helpLine shows the keys that apply now.
 func (m *Model) helpLine() string {
 	hk := helpKey{mode: m.Mode(), panel: m.panel, hasGame: m.hasGame, width: m.width, selected: m.selected}
+	if m.dialog != nil {
+		hk.dialog = m.dialog.keys()
+	}
 	if m.helpCache == "" || m.helpKey != hk {
 		m.helpCache, m.helpKey = m.helpLineFor(), hk
 	}
@@ -237,7 +240,7 @@ func (m *Model) helpLineFor() string {
 	case ModeSearch:
 		return fit(styleKey.Render("enter")+styleDim.Render(" search · ")+styleKey.Render("esc")+styleDim.Render(" cancel"), m.width)
 	case ModeDialog:
-		return fit(styleDim.Render("dialog: ")+styleKey.Render("esc")+styleDim.Render(" cancel"), m.width)
+		return fit(styleDim.Render(m.dialog.keys()), m.width)
 	case ModeHelp:
 		return fit(styleKey.Render("esc")+styleDim.Render(" close the key list"), m.width)
 	case ModeScroll:

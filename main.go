@@ -961,10 +961,13 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 // a script waiting on swarm is not left waiting): then it fails if one gave
 // up.
 func printEvents(g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscription, asJSON bool) error {
-	// An agent's final state is set just after its exit event, so the
-	// check runs on a ticker rather than on events.
+	// An agent's final state is set around its last events, so the check
+	// runs on a ticker, and swarm ends once the events have gone quiet
+	// for a moment after it: the last of them are printed too.
+	const settle = 200 * time.Millisecond
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
+	var ending <-chan time.Time
 	for {
 		select {
 		case <-g.ctx.Done():
@@ -973,19 +976,17 @@ func printEvents(g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscri
 			if err := printEvent(g.stdout, ev, asJSON); err != nil {
 				return err
 			}
-		case <-tick.C:
-			if !sup.Ended() {
-				continue
+			if ending != nil {
+				ending = time.After(settle)
 			}
-			for drained := false; !drained; { // what came before the end
-				select {
-				case ev := <-sub.Events():
-					if err := printEvent(g.stdout, ev, asJSON); err != nil {
-						return err
-					}
-				default:
-					drained = true
-				}
+		case <-tick.C:
+			if ending == nil && sup.Ended() {
+				ending = time.After(settle)
+			}
+		case <-ending:
+			if !sup.Ended() {
+				ending = nil // an agent is back
+				continue
 			}
 			return endedErr(g.stderr, sup.Agents())
 		}

@@ -407,6 +407,9 @@ func TestUpHeadlessEndsWithItsAgents(t *testing.T) {
 			if !strings.Contains(events, "a exited: exit code 0") {
 				t.Errorf("the events lack a's exit:\n%s", events)
 			}
+			if c.code != 0 && !strings.Contains(events, "b stopped: gave up after 1 restarts") {
+				t.Errorf("the events lack the last one, b giving up:\n%s", events)
+			}
 			// Not yet started is neither late nor dead.
 			if i := strings.Index(events, "a liveness"); i >= 0 && i < strings.Index(events, "a started") {
 				t.Errorf("a's liveness was judged before it started:\n%s", events)

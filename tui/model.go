@@ -116,6 +116,7 @@ type Model struct {
 
 	metaLoad  loader
 	inputs    map[string]*inputQueue
+	exited    map[string]bool // agents whose process ended and has not started again
 	resizeGen int
 	gone      bool // the supervisor's event stream ended
 
@@ -164,6 +165,7 @@ func NewModel(ctx context.Context, sw Backend, opts Options) *Model {
 		meta:   map[string]agentMeta{},
 		panes:  map[string]*pane{},
 		inputs: map[string]*inputQueue{},
+		exited: map[string]bool{},
 	}
 	m.help.Styles.ShortKey = styleKey
 	m.help.Styles.ShortDesc = styleDim
@@ -490,12 +492,16 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 	var cmds []tea.Cmd
 	switch ev.Kind {
 	case supervisor.EventAgentStarted, supervisor.EventAgentStopped, supervisor.EventAgentRestarting:
+		if ev.Kind == supervisor.EventAgentStarted {
+			delete(m.exited, ev.Agent)
+		}
 		cmds = append(cmds, m.refreshAgents())
 		if p := m.panes[ev.Agent]; p != nil {
 			p.invalidate()
 		}
 		cmds = append(cmds, m.loadMeta())
 	case supervisor.EventAgentExited, supervisor.EventAgentGaveUp:
+		m.exited[ev.Agent] = true
 		cmds = append(cmds, m.refreshAgents())
 		if p := m.panes[ev.Agent]; p != nil {
 			p.invalidate()
@@ -741,8 +747,12 @@ func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
 // says that its input is dropped. Its keys go to its next process.
 func (m *Model) attachedRunning() bool {
 	a, ok := m.agentInfo(m.selected)
-	if ok && a.State != supervisor.StateRunning {
+	switch {
+	case ok && a.State != supervisor.StateRunning:
 		m.setError(fmt.Errorf("%s is %s: input dropped; ctrl+] detaches", a.Name, a.State))
+		return false
+	case m.exited[m.selected]: // its exit came before its new state
+		m.setError(fmt.Errorf("%s has exited: input dropped; ctrl+] detaches", m.selected))
 		return false
 	}
 	return true

@@ -239,6 +239,10 @@ func TestAgentExitKeepsItAttached(t *testing.T) {
 	sw := scenario(t)
 	h := newHarness(t, sw, 120, 24, Options{})
 	h.keys("enter")
+	// Its exit event comes while its state still reads running.
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
+	h.keys("b")
+	requireContains(t, h.screen(), "alice has exited: input dropped")
 	sw.setAgent("alice", func(a *supervisor.AgentInfo) { a.State, a.Reason = supervisor.StateExited, "exit status 1" })
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
 	if h.m.Mode() != ModeAttached {

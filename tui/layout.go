@@ -34,6 +34,10 @@ const (
 	minHeight = 10
 )
 
+// minPaneHeight is the least height, borders included, a pane keeps when
+// a panel opens before the grid takes other columns.
+const minPaneHeight = 5
+
 // gameBoxHeight is the height of the game board box.
 const gameBoxHeight = 13
 
@@ -78,7 +82,11 @@ func computeLayout(w, h int, names []string, zoomed string, panel, game bool) la
 	// The columns are chosen for the whole height, so that opening a
 	// panel only makes the panes shorter: a terminal that gets narrower
 	// cuts its lines, one that gets shorter keeps them in its scrollback.
-	l.rows = tile(main, names, gridColumns(full, len(names)))
+	cols := gridColumns(full, len(names))
+	if n := len(names); n > 0 && main.h/((n+cols-1)/cols) < minPaneHeight {
+		cols = gridColumns(main, n) // too short to read: rather narrower
+	}
+	l.rows = tile(main, names, cols)
 	return l
 }
 

@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -1150,7 +1151,7 @@ func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64
 // temporary one removed on exit (another demo held the usual directory).
 func (c *demoTicTacToeCmd) showBus(g *Globals) {
 	if c.busGone {
-		fmt.Fprintln(g.stdout, "another demo holds the demo directory: this game's bus is removed on exit")
+		fmt.Fprintln(g.stdout, "the demo directory was in use (another demo?): this game's bus was a temporary one, removed on exit")
 		return
 	}
 	fmt.Fprintf(g.stdout, "the game is on the bus: swarm log --dir %s\n", g.busDir())
@@ -1248,7 +1249,7 @@ func usageLine(err error, args []string) string {
 		return fmt.Sprintf("%v (swarm --help)", err)
 	}
 	path := strings.TrimPrefix(node.FullPath(), "swarm ")
-	if path == "up" && (len(args) == 0 || args[0] != "up") {
+	if path == "up" && !slices.Contains(args, "up") {
 		// up is the default command: a word it does not take was meant
 		// as a command.
 		if word, ok := strings.CutPrefix(err.Error(), "unexpected argument "); ok {

@@ -175,3 +175,18 @@ func lineCell(l uv.Line) cellAt {
 		return &l[x]
 	}
 }
+
+// rowEnd returns where the content of one row of width cells ends: one
+// past its last cell that is not a plain blank.
+func rowEnd(cell cellAt, width int) int {
+	for x := width - 1; x >= 0; x-- {
+		c := cell(x)
+		if c == nil {
+			continue
+		}
+		if lk := realLink(c); (c.Content != " " && c.Content != "") || !c.Style.IsZero() || !lk.IsZero() {
+			return x + max(c.Width, 1)
+		}
+	}
+	return 0
+}

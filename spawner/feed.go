@@ -72,6 +72,9 @@ type feeder struct {
 	// partialFed: the current token began in an earlier write, whose
 	// bytes were already fed.
 	partialFed bool
+	// runePending: the emulator was fed the start of a character (a held
+	// cluster applied for a reader) and waits for the rest.
+	runePending bool
 	// printMode: the emulator is being fed a print segment.
 	printMode bool
 	// moves counts cursor moves of the main emulator.
@@ -107,6 +110,7 @@ func isText(st parser.State) bool { return st == parser.GroundState || st == par
 
 // consume runs p through the front parser and feeds the emulator.
 func (s *Screen) consume(p []byte) {
+	s.runePending = false
 	buf, off := p, 0
 	if len(s.hold) > 0 {
 		// The held cluster was parsed already; it starts the open run.
@@ -184,7 +188,16 @@ func (s *Screen) applyHeld() {
 	s.segStart = 0
 	s.runText(buf, 0, len(buf))
 	s.feedSeg(buf, len(buf))
+	i := len(buf) - 1
+	for i > 0 && !utf8.RuneStart(buf[i]) {
+		i--
+	}
+	s.runePending = !utf8.FullRune(buf[i:])
 }
+
+// quiet reports whether the emulator's parser is between sequences and
+// characters, so that the screen can write sequences of its own to it.
+func (s *Screen) quiet() bool { return !s.partialFed && !s.runePending }
 
 // inert reports whether the completed token cannot move the cursor to
 // another row, so it can go into a print segment. It also ends a pending

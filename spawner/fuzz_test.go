@@ -1,6 +1,8 @@
 package spawner
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -35,6 +37,59 @@ func FuzzScreen(f *testing.F) {
 			if len(l.Text) > maxLineBytes {
 				t.Fatalf("line of %d bytes", len(l.Text))
 			}
+		}
+	})
+}
+
+// FuzzShrinkAndGrow: a screen made shorter and then as tall as before,
+// when the rows it pushed out all came back, looks as it did and commits
+// the same lines as one never resized.
+func FuzzShrinkAndGrow(f *testing.F) {
+	for _, tc := range lineCases {
+		f.Add([]byte(tc.in), uint8(3))
+	}
+	f.Add([]byte("1\r\n2\r\n3\r\nwrapped over the width of the screen\r\n$ "), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, shrink uint8) {
+		opts := ScreenOptions{Rows: 6, Cols: 20, Scrollback: 100}
+		var lines, want []string
+		take := func(dst *[]string, ls []Line) {
+			for _, l := range ls {
+				*dst = append(*dst, fmt.Sprintf("%d:%s", l.N, l.Text))
+			}
+		}
+		plain := NewScreen(opts)
+		defer plain.Close()
+		_, _ = plain.Write(data)
+		take(&want, plain.TakeLines())
+		take(&want, plain.Flush())
+
+		s := NewScreen(opts)
+		defer s.Close()
+		_, _ = s.Write(data)
+		take(&lines, s.TakeLines())
+		before, beforeRender, sb := s.Snapshot(), s.Render(0), s.ScrollbackLen()
+		s.Resize(int(shrink%5)+1, 20)
+		take(&lines, s.TakeLines())
+		pushed := s.ScrollbackLen() > sb
+		s.Resize(6, 20)
+		take(&lines, s.TakeLines())
+		if !pushed || s.ScrollbackLen() != sb || before.AltScreen {
+			return // not all of it came back: nothing to compare
+		}
+		for _, l := range before.Lines[before.Cursor.Y+1:] {
+			if l != "" {
+				return // rows under the cursor were cut, as on a terminal
+			}
+		}
+		after := s.Snapshot()
+		if got := s.Render(0); got != beforeRender || after.Cursor != before.Cursor {
+			t.Fatalf("all rows came back but the screen differs:\n%q %+v\nwant\n%q %+v", got, after.Cursor, beforeRender, before.Cursor)
+		}
+		take(&lines, s.Flush())
+		slices.Sort(lines)
+		slices.Sort(want)
+		if diff := cmp.Diff(want, lines); diff != "" {
+			t.Fatalf("committed lines differ from a screen never resized (-want +got):\n%s", diff)
 		}
 	})
 }

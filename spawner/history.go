@@ -7,6 +7,9 @@ type histLine struct {
 	text    string // plain
 	styled  string // with SGR styles; empty when it would equal text
 	wrapped bool   // the row continues on the next one
+	pad     bool   // wrapped, and its last cell is padding
+	cols    uint16 // the screen width it left
+	end     uint16 // where its content ends (rowEnd)
 }
 
 // history is a ring of at most max rows, oldest first.
@@ -38,4 +41,19 @@ func (h *history) at(i int) *histLine {
 func (h *history) clear() {
 	h.rows = nil
 	h.start = 0
+}
+
+// popNewest removes the newest n rows and returns them, oldest first.
+func (h *history) popNewest(n int) []histLine {
+	n = min(n, len(h.rows))
+	if n == 0 {
+		return nil
+	}
+	if h.start != 0 { // put the ring in order first
+		h.rows = append(h.rows[h.start:], h.rows[:h.start]...)
+		h.start = 0
+	}
+	out := append([]histLine(nil), h.rows[len(h.rows)-n:]...)
+	h.rows = h.rows[:len(h.rows)-n]
+	return out
 }

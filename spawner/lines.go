@@ -305,8 +305,9 @@ func (s *Screen) keep(l uv.Line) {
 		return
 	}
 	cell := lineCell(l)
-	wrapped, _ := lineWrap(l, s.cols)
-	h := histLine{text: string(appendText(nil, cell, s.cols)), wrapped: wrapped}
+	wrapped, pad := lineWrap(l, s.cols)
+	h := histLine{text: string(appendText(nil, cell, s.cols)), wrapped: wrapped, pad: pad,
+		cols: uint16(s.cols), end: uint16(rowEnd(cell, s.cols))}
 	for i := range l {
 		if lk := realLink(&l[i]); !l[i].Style.IsZero() || !lk.IsZero() {
 			var sb strings.Builder

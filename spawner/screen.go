@@ -306,7 +306,7 @@ func (s *Screen) Resize(rows, cols int) {
 		return
 	}
 	s.applyHeld()
-	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.top == 0 && s.bot >= s.rows {
+	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.top == 0 && s.bot >= s.rows && s.quiet() {
 		// As a terminal does when it gets shorter: the rows above go into
 		// the scrollback, so the cursor's row and what is above it stay
 		// in view rather than being cut off at the bottom.
@@ -315,6 +315,21 @@ func (s *Screen) Resize(rows, cols int) {
 		s.harvest()
 		_, _ = s.main.Write([]byte("\x1b[" + k + "A"))
 	}
+	// Rows under a shorter screen are cut: their lines leave for good,
+	// so they are committed as lines that scroll off are.
+	for r := rows; r < s.rows; {
+		start, end := s.span(r)
+		if start >= rows {
+			if st := s.state(start); st.pending {
+				s.commitPending(start, end, st)
+			} else if text := s.lineText(start, end); text != "" {
+				s.commit(st, text, s.lineN(start))
+			}
+		}
+		r = end + 1
+	}
+	oldRows, oldCols := s.rows, s.cols
+	atBottom := s.main.CursorPosition().Y == oldRows-1
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
@@ -324,6 +339,88 @@ func (s *Screen) Resize(rows, cols int) {
 	}
 	s.harvest()
 	s.resized()
+	if rows > oldRows && cols == oldCols && atBottom {
+		s.pullBack(rows - oldRows)
+	}
+}
+
+// pullBack brings up to n rows back from the scrollback to the top of a
+// screen that got taller with its cursor on the bottom row, as a terminal
+// does: what a shorter screen pushed out comes back into view. Rows come
+// back from the start of a line and only if they have the current width.
+// Lines that left whole were committed then and are recorded as such; a
+// line that had only begun to leave takes its state back from the carry.
+func (s *Screen) pullBack(n int) {
+	if s.alt != nil || s.top != 0 || s.bot < s.rows || !s.quiet() {
+		return
+	}
+	total := s.hist.len()
+	k := 0
+	for i := 1; i <= min(n, total); i++ {
+		if int(s.hist.at(total-i).cols) != s.cols {
+			break
+		}
+		if i == total || !s.hist.at(total-i-1).wrapped {
+			k = i // the rows from here down are whole lines
+		}
+	}
+	if k == 0 {
+		return
+	}
+	// The rows are kept rendered: a scratch emulator turns them back into
+	// cells, so the program's pen and saved cursor are left alone. Text
+	// does not always give back the cells it came from (a modifier printed
+	// alone after a blank joins it): then nothing comes back.
+	scratch := vt.NewEmulator(s.cols, k)
+	defer scratch.Close()
+	for i := range k {
+		h := s.hist.at(total - k + i)
+		row := h.styled
+		if row == "" {
+			row = h.text
+		}
+		_, _ = scratch.Write([]byte("\x1b[" + strconv.Itoa(i+1) + ";1H" + row + "\x1b[0m"))
+		cells := rowCells(scratch, i)
+		text := strings.TrimRight(string(appendText(nil, cells, s.cols)), " ")
+		if rowEnd(cells, s.cols) != int(h.end) || text != strings.TrimRight(h.text, " ") {
+			return
+		}
+	}
+	back := s.hist.popNewest(k)
+	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "T")) // rows down, k blank rows on top
+	s.shiftDown(0, s.rows, k)
+	s.base -= int64(k)
+	for i, h := range back {
+		for x := 0; x < s.cols; {
+			c := scratch.CellAt(x, i)
+			if c == nil || (c.Width == 0 && c.Content == "") { // a wide character's second cell
+				x++
+				continue
+			}
+			s.main.SetCell(x, i, c)
+			x += max(c.Width, 1)
+		}
+		if h.wrapped {
+			if c := s.main.CellAt(s.cols-1, i); c != nil {
+				setWrap(c, h.pad)
+			}
+		}
+	}
+	carried, carryState := s.carryOn, s.carryState
+	s.dropCarry()
+	for r := 0; r < k; {
+		start, end := s.span(r)
+		if end >= k && carried {
+			// The line whose start had left goes on below: it is whole on
+			// the screen again, with the state it had.
+			s.shadow[start] = carryState
+			break
+		}
+		st := &s.shadow[start]
+		st.rec, st.hasRec = s.lineText(start, end), true
+		r = end + 1
+	}
+	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "B")) // the cursor stays on its line
 }
 
 // Size returns the screen's rows and columns.

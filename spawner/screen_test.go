@@ -538,3 +538,65 @@ func TestShrinkingKeepsTheNewestRowsInView(t *testing.T) {
 		t.Errorf("committed lines %q, want each once", lines)
 	}
 }
+
+// A screen that gets shorter pushes its top rows into the scrollback; when
+// it grows back with the cursor still on its bottom row they come back,
+// colours and wrapped lines included, and no line is committed twice.
+func TestGrowingBackPullsRowsFromTheScrollback(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 8, Cols: 20})
+	defer s.Close()
+	var lines []string
+	take := func() {
+		for _, l := range s.TakeLines() {
+			lines = append(lines, l.Text)
+		}
+	}
+	for i := 1; i <= 4; i++ {
+		fmt.Fprintf(s, "\x1b[3%dmline %d\x1b[0m\r\n", i, i)
+	}
+	fmt.Fprint(s, "wrapped line that is longer than twenty\r\nlast\r\n$ ")
+	take()
+	before := s.Snapshot()
+	beforeStyled := s.Render(0)
+	sbBefore := s.ScrollbackLen()
+
+	s.Resize(3, 20) // a panel opened under the pane
+	take()
+	if got := s.Snapshot().Lines; got[2] != "$" {
+		t.Fatalf("shrunk: %q, want the prompt on the bottom row", got)
+	}
+	s.Resize(8, 20) // and closed
+	take()
+	after := s.Snapshot()
+	if diff := cmp.Diff(before.Lines, after.Lines); diff != "" {
+		t.Errorf("grown back (-before +after):\n%s", diff)
+	}
+	if after.Cursor != before.Cursor {
+		t.Errorf("cursor %+v, want %+v as before", after.Cursor, before.Cursor)
+	}
+	if got := s.Render(0); got != beforeStyled {
+		t.Errorf("styles changed:\n%q\nwant\n%q", got, beforeStyled)
+	}
+	if n := s.ScrollbackLen(); n != sbBefore {
+		t.Errorf("scrollback %d rows, want %d as before", n, sbBefore)
+	}
+
+	// The program goes on; every line is committed once.
+	fmt.Fprint(s, "echo\r\n")
+	for i := range 10 {
+		fmt.Fprintf(s, "more %d\r\n", i)
+	}
+	take()
+	for _, l := range s.Flush() {
+		lines = append(lines, l.Text)
+	}
+	seen := map[string]int{}
+	for _, l := range lines {
+		seen[l]++
+	}
+	for _, want := range []string{"line 1", "line 4", "wrapped line that is longer than twenty", "last", "$ echo", "more 9"} {
+		if seen[want] != 1 {
+			t.Errorf("%q committed %d times, want once; all: %q", want, seen[want], lines)
+		}
+	}
+}

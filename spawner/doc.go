@@ -57,6 +57,12 @@
 // split across reads comes out whole, and a cut inside an escape sequence
 // or a character changes nothing.
 //
+// Resizing: a screen made shorter moves the rows above its cursor into the
+// scrollback, as a terminal does, and commits the lines of rows cut under
+// it; made taller again with its cursor on the bottom row, it takes its
+// rows back from the scrollback, recorded as committed. Lines are not
+// reflowed to a new width: a narrower screen cuts them.
+//
 // The alternate screen (full-screen programs such as vim, less or htop)
 // is not line output: nothing drawn there is committed, and the main
 // screen, untouched meanwhile, is not committed again when the program

@@ -44,3 +44,25 @@ func TestHelpHeadingsHaveTheirKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpLineEndsWithHelpAndQuit: whatever the width and the open panel,
+// the help line ends with the way to every key and the way out.
+func TestHelpLineEndsWithHelpAndQuit(t *testing.T) {
+	h := newHarness(t, scenario(t), 80, 24, Options{})
+	for _, panel := range []string{"", "t", "i", "l"} {
+		if panel != "" {
+			h.keys(panel)
+		}
+		for w := 60; w <= 260; w += 10 {
+			h.send(tea.WindowSizeMsg{Width: w, Height: 30})
+			rows := strings.Split(h.screen(), "\n")
+			last := strings.TrimRight(rows[len(rows)-1], " ")
+			if !strings.HasSuffix(last, "? all keys • q quit") {
+				t.Errorf("width %d, panel %q: help line %q", w, panel, last)
+			}
+		}
+		if panel != "" {
+			h.keys(panel) // close it
+		}
+	}
+}

@@ -258,16 +258,33 @@ func (m *Model) helpLineFor() string {
 		}
 		bs = append(bs, k.Help, k.Quit)
 	}
-	line := m.help.ShortHelpView(bs)
-	if m.Mode() == ModeScroll || ansi.StringWidth(line) <= m.width {
-		return fit(line, m.width)
+	if m.Mode() == ModeScroll {
+		return fit(m.help.ShortHelpView(bs), m.width)
 	}
 	// ? and q always show: the keys before them give way, ending in an
 	// ellipsis.
 	h := m.help
-	tail := h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator) + h.ShortHelpView([]key.Binding{k.Help, k.Quit})
-	h.SetWidth(max(m.width-ansi.StringWidth(tail), 1))
-	return fit(h.ShortHelpView(bs[:len(bs)-2])+tail, m.width)
+	h.SetWidth(0)
+	sep := h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator)
+	tail := sep + h.ShortHelpView([]key.Binding{k.Help, k.Quit})
+	more := " " + h.Styles.Ellipsis.Inline(true).Render(h.Ellipsis)
+	var body strings.Builder
+	for i, b := range bs[:len(bs)-2] {
+		item := h.ShortHelpView([]key.Binding{b})
+		if i > 0 {
+			item = sep + item
+		}
+		rest := tail
+		if i < len(bs)-3 {
+			rest = more + tail // more keys would follow
+		}
+		if ansi.StringWidth(body.String()+item+rest) > m.width {
+			body.WriteString(more)
+			break
+		}
+		body.WriteString(item)
+	}
+	return fit(body.String()+tail, m.width)
 }
 
 // helpEntry is one row of the key list: a group title, a key, or (both

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,15 +145,18 @@ func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error)
 // CheckControl reports whether swarm knows m's control type, so that a
 // sender can be told at once rather than by a notice.
 func CheckControl(m bus.Message) error {
-	switch typ := controlType(m); typ {
-	case ControlTaskStart, ControlTaskDone, ControlTaskFail, ControlTaskCreate, ControlHeartbeat:
+	switch typ := controlType(m); {
+	case slices.Contains(controlTypes, typ):
 		return nil
-	case "":
+	case typ == "":
 		return errors.New("empty control message")
 	default:
-		return fmt.Errorf("unknown control message type %q (want task_start, task_done, task_fail, task_create or heartbeat)", typ)
+		return fmt.Errorf("unknown control message type %q (want %s)", typ, strings.Join(controlTypes, ", "))
 	}
 }
+
+// controlTypes are the types control applies.
+var controlTypes = []string{ControlTaskStart, ControlTaskDone, ControlTaskFail, ControlTaskCreate, ControlHeartbeat}
 
 func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) error {
 	hb := bus.Heartbeat{Agent: agent, Task: d.Task}

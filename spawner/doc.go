@@ -60,8 +60,12 @@
 // Resizing: a screen made shorter moves the rows above its cursor into the
 // scrollback, as a terminal does, and commits the lines of rows cut under
 // it; made taller again with its cursor on the bottom row, it takes its
-// rows back from the scrollback, recorded as committed. Lines are not
-// reflowed to a new width: a narrower screen cuts them.
+// rows back from the scrollback, recorded as committed. A new width
+// reflows the lines on the screen (reflow.go): wrapped anew, each keeping
+// its state, so that nothing is committed again; lines that no longer fit
+// leave at the top as if they scrolled off. The scrollback keeps its rows
+// as they were. A resize that comes while the program is in the middle of
+// an escape sequence or a character waits for the end of it.
 //
 // The alternate screen (full-screen programs such as vim, less or htop)
 // is not line output: nothing drawn there is committed, and the main
@@ -70,7 +74,9 @@
 //
 // Known limits: a program that stalls longer than the settle time in the
 // middle of redrawing a line gets the partial line committed, and the
-// complete one after it. Lines are rows of the full width; left and right
+// complete one after it. A screen too small for the text under its cursor
+// is not reflowed but cut (lines committed before keep their record, so
+// they are not committed again cut short). Lines are rows of the full width; left and right
 // margins (DECSLRM) are not followed. x/vt allocates a 4 MiB buffer for
 // escape-sequence strings per emulator.
 package spawner

@@ -75,6 +75,11 @@ type feeder struct {
 	// runePending: the emulator was fed the start of a character (a held
 	// cluster applied for a reader) and waits for the rest.
 	runePending bool
+	// deferred: a size to apply once the emulator is quiet (rows, cols).
+	deferred *[2]int
+	// cutLines: the last resize changed the width without reflowing the
+	// screen (see reflow): rows were cut.
+	cutLines bool
 	// printMode: the emulator is being fed a print segment.
 	printMode bool
 	// moves counts cursor moves of the main emulator.
@@ -188,11 +193,16 @@ func (s *Screen) applyHeld() {
 	s.segStart = 0
 	s.runText(buf, 0, len(buf))
 	s.feedSeg(buf, len(buf))
-	i := len(buf) - 1
-	for i > 0 && !utf8.RuneStart(buf[i]) {
-		i--
+	// x/vt takes a UTF-8 lead byte with the bytes that follow it, whatever
+	// they are (see unitAt).
+	s.runePending = false
+	for j := 0; j < len(buf); {
+		n, _, ok := unitAt(buf, j, len(buf))
+		if !ok {
+			s.runePending = true
+		}
+		j += n
 	}
-	s.runePending = !utf8.FullRune(buf[i:])
 }
 
 // quiet reports whether the emulator's parser is between sequences and

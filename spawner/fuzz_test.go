@@ -3,6 +3,7 @@ package spawner
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,6 +90,62 @@ func FuzzShrinkAndGrow(f *testing.F) {
 		slices.Sort(lines)
 		slices.Sort(want)
 		if diff := cmp.Diff(want, lines); diff != "" {
+			t.Fatalf("committed lines differ from a screen never resized (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// FuzzReflow: a screen made narrower or wider and then as wide as before
+// commits the same lines as one never resized, and shows the same text
+// when no line had to leave.
+func FuzzReflow(f *testing.F) {
+	for _, tc := range lineCases {
+		f.Add([]byte(tc.in), uint8(7), uint8(6))
+	}
+	f.Add([]byte("short\r\na line that is longer than twenty columns\r\n你好世界你好世界你好世界\r\n$ "), uint8(7), uint8(6))
+	f.Fuzz(func(t *testing.T, data []byte, width, height uint8) {
+		opts := ScreenOptions{Rows: 6, Cols: 20, Scrollback: 100}
+		// Blanks at the end of a line may differ after a reflow (the rows
+		// it wrapped on end elsewhere), and so may whether a blank line
+		// was committed; no text may.
+		texts := func(ls []Line) []string {
+			var out []string
+			for _, l := range ls {
+				if t := strings.TrimRight(l.Text, " "); t != "" {
+					out = append(out, t)
+				}
+			}
+			return out
+		}
+		plain := NewScreen(opts)
+		defer plain.Close()
+		_, _ = plain.Write(data)
+		want := append(texts(plain.TakeLines()), texts(plain.Flush())...)
+
+		s := NewScreen(opts)
+		defer s.Close()
+		_, _ = s.Write(data)
+		got := texts(s.TakeLines())
+		before, sb := s.Snapshot(), s.ScrollbackLen()
+		s.Resize(int(height%8)+1, int(width%39)+2) // a wide character needs 2 columns
+		got = append(got, texts(s.TakeLines())...)
+		if s.cutLines {
+			return // not reflowed (a known limit): lines were cut
+		}
+		s.Resize(6, 20)
+		got = append(got, texts(s.TakeLines())...)
+		if s.ScrollbackLen() == sb && !before.AltScreen && !s.cutLines {
+			if after := s.Snapshot(); !slices.Equal(after.Lines, before.Lines) {
+				t.Fatalf("nothing left, but the screen differs:\n%q\nwant\n%q", after.Lines, before.Lines)
+			}
+		}
+		got = append(got, texts(s.Flush())...)
+		if s.cutLines {
+			return
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("committed lines differ from a screen never resized (-want +got):\n%s", diff)
 		}
 	})

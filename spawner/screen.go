@@ -211,6 +211,11 @@ func (s *Screen) Write(p []byte) (int, error) {
 		return 0, ErrClosed
 	}
 	s.consume(p)
+	if s.deferred != nil && s.quiet() {
+		d := *s.deferred
+		s.deferred = nil
+		s.resize(d[0], d[1])
+	}
 	return len(p), nil
 }
 
@@ -302,11 +307,37 @@ func (s *Screen) Resize(rows, cols int) {
 	rows, cols = max(rows, 1), max(cols, 1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || (rows == s.rows && cols == s.cols) {
+	if s.closed {
 		return
 	}
 	s.applyHeld()
-	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.top == 0 && s.bot >= s.rows && s.quiet() {
+	if !s.quiet() {
+		// The program is in the middle of a sequence or a character: the
+		// screen cannot rearrange itself under it. The next write that
+		// ends between sequences applies the size.
+		s.deferred = &[2]int{rows, cols}
+		return
+	}
+	s.deferred = nil
+	s.resize(rows, cols)
+}
+
+func (s *Screen) resize(rows, cols int) {
+	if rows == s.rows && cols == s.cols {
+		return
+	}
+	s.cutLines = false
+	if cols != s.cols {
+		if s.reflow(rows, cols) {
+			if s.alt != nil { // a full-screen program redraws for its size
+				s.alt.Resize(cols, rows)
+				s.alt.SetScrollbackSize(queueRows(rows))
+			}
+			return
+		}
+		s.cutLines = true
+	}
+	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.top == 0 && s.bot >= s.rows {
 		// As a terminal does when it gets shorter: the rows above go into
 		// the scrollback, so the cursor's row and what is above it stay
 		// in view rather than being cut off at the bottom.
@@ -339,6 +370,18 @@ func (s *Screen) Resize(rows, cols int) {
 	}
 	s.harvest()
 	s.resized()
+	if cols < oldCols {
+		// Not reflowed: the emulator cut the rows. A line committed before
+		// is recorded with what is left of it, so that it is not committed
+		// again cut short (a relay line would be sent twice).
+		for r := 0; r < s.rows; {
+			start, end := s.span(r)
+			if st := s.state(start); st.hasRec {
+				st.rec = s.lineText(start, end)
+			}
+			r = end + 1
+		}
+	}
 	if rows > oldRows && cols == oldCols && atBottom {
 		s.pullBack(rows - oldRows)
 	}
@@ -351,7 +394,7 @@ func (s *Screen) Resize(rows, cols int) {
 // Lines that left whole were committed then and are recorded as such; a
 // line that had only begun to leave takes its state back from the carry.
 func (s *Screen) pullBack(n int) {
-	if s.alt != nil || s.top != 0 || s.bot < s.rows || !s.quiet() {
+	if s.alt != nil || s.top != 0 || s.bot < s.rows {
 		return
 	}
 	total := s.hist.len()

@@ -3,6 +3,7 @@ package spawner
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -598,5 +599,49 @@ func TestGrowingBackPullsRowsFromTheScrollback(t *testing.T) {
 		if seen[want] != 1 {
 			t.Errorf("%q committed %d times, want once; all: %q", want, seen[want], lines)
 		}
+	}
+}
+
+// A narrower screen wraps its lines anew instead of cutting them, and a
+// wider one joins them back; nothing is committed by the resize itself.
+func TestNarrowerScreenReflowsLines(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	defer s.Close()
+	fmt.Fprint(s, "short\r\n\x1b[32m@relay:bob a message longer than the pane\x1b[0m\r\n$ ")
+	s.TakeLines()
+
+	s.Resize(6, 10)
+	// Five rows for the relay line and one for the prompt: the first line
+	// left at the top, into the scrollback.
+	want := []string{"@relay:bob", " a message", " longer th", "an the pan", "e", "$"}
+	if got := s.Snapshot().Lines; !slices.Equal(got, want) {
+		t.Fatalf("at 10 columns: %q, want %q", got, want)
+	}
+	if got := s.Snapshot().Cursor; got != (Cursor{X: 2, Y: 5}) {
+		t.Errorf("cursor %+v, want after the prompt", got)
+	}
+	if lines := s.TakeLines(); len(lines) != 0 {
+		t.Errorf("the resize committed %v", lines)
+	}
+	s.Resize(6, 20)
+	want = []string{"@relay:bob a message", " longer than the pan", "e", "$", "", ""}
+	if got := s.Snapshot(); !slices.Equal(got.Lines, want) || got.Cursor != (Cursor{X: 2, Y: 3}) {
+		t.Errorf("back at 20 columns: %q %+v, want %q", got.Lines, got.Cursor, want)
+	}
+	if got := s.Render(0); !strings.Contains(got, "\x1b[32m@relay") {
+		t.Errorf("the colour is gone: %q", got)
+	}
+	// The relay line is committed once, whole, when it finally leaves.
+	for range 8 {
+		fmt.Fprint(s, "\r\nmore")
+	}
+	var relay []string
+	for _, l := range append(s.TakeLines(), s.Flush()...) {
+		if strings.HasPrefix(l.Text, "@relay") {
+			relay = append(relay, l.Text)
+		}
+	}
+	if len(relay) != 0 {
+		t.Errorf("relay line committed again: %q", relay)
 	}
 }

@@ -1,0 +1,314 @@
+package spawner
+
+import (
+	"strconv"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// Reflow. When the width changes, the main screen's lines are laid out
+// again at the new width, as tmux and most terminals do: a line the
+// terminal wrapped is joined and wrapped anew, so a narrower screen cuts
+// nothing and a wider one joins rows back. Lines keep their state (what was
+// committed for them, whether they are held back), so reflowing commits
+// nothing by itself; lines that no longer fit above the cursor leave at the
+// top as if they scrolled off, and blank lines under the cursor give way
+// first. The scrollback keeps the width its rows had.
+
+// flowLine is one logical line of the screen being reflowed.
+type flowLine struct {
+	cells  []uv.Cell // in order, wide characters once, wrap marks removed
+	st     rowState
+	start  int  // its first row before the reflow
+	cursor int  // the cursor's column offset in the line; -1: not here
+	zone   bool // the redraw zone begins in this line
+	rows   int  // rows it takes at the new width
+	curRow int  // the cursor's row and column in it at the new width
+	curCol int
+}
+
+// reflow lays the main screen out again at rows × cols. It returns false,
+// changing nothing, when text under the cursor would have to leave or a
+// line is carried in at the top of a scroll region. The emulator must be
+// between sequences (quiet). A scroll region ends with the
+// resize, as on a terminal. With a program on the alternate screen, the
+// main screen under it is reflowed. A line whose start
+// left at the top already keeps it in the carry; its rows on the screen are
+// reflowed like any other.
+func (s *Screen) reflow(rows, cols int) bool {
+	if s.carryOn && s.top != 0 {
+		return false // a line carried in at the top of a scroll region
+	}
+	lines := s.flowLines()
+	total := 0
+	for i := range lines {
+		lines[i].layout(cols)
+		total += lines[i].rows
+	}
+	// Blank lines under the cursor give way first, then lines at the top.
+	cur := 0
+	for i, l := range lines {
+		if l.cursor >= 0 {
+			cur = i
+		}
+	}
+	keep := len(lines)
+	for keep > cur+1 && total > rows && len(lines[keep-1].cells) == 0 {
+		keep--
+		total -= lines[keep].rows
+	}
+	drop := 0
+	for n := total; n > rows && drop < cur; drop++ {
+		n -= lines[drop].rows
+		total = n
+	}
+	// Still too tall: the cursor's line, the last, leaves its first rows
+	// at the top, as a line scrolling off does.
+	split := 0
+	if total > rows {
+		split = total - rows
+		if drop != cur || keep != cur+1 || split > lines[cur].curRow {
+			return false // text under the cursor would have to leave
+		}
+	}
+	for i := len(lines) - 1; i >= keep; i-- {
+		st := s.state(lines[i].start)
+		s.final(st, "", s.base+int64(lines[i].start)) // a held-back blank line
+		if st.rec != "" {
+			// Its text was erased: if it turns up elsewhere, it moved.
+			s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed})
+		}
+	}
+	lines = lines[:keep]
+
+	// The lines that leave at the top go into the scrollback, committed
+	// as lines that scroll off are.
+	pos := s.main.CursorPosition()
+	n := s.base
+	// (The states are the screen's own: committing one line can change
+	// another's record, as when lines scroll off.)
+	for i, l := range lines[:drop] {
+		text := string(capLine(appendCellsText(nil, l.cells)))
+		st, ln := s.state(l.start), n
+		carried := i == 0 && s.carryOn // its start left already
+		if carried {
+			text = string(capLine(appendCellsText(append([]byte(nil), s.carry...), l.cells)))
+			ln = s.carryN
+		}
+		s.final(st, text, ln)
+		if carried {
+			s.dropCarry()
+		}
+		n += int64(l.rows)
+	}
+	for i := drop; i < len(lines); i++ {
+		lines[i].st = *s.state(lines[i].start)
+	}
+	s.rows, s.cols = rows, cols
+	for _, l := range lines[:drop] {
+		for _, row := range l.rowsAt(cols) {
+			s.keep(row)
+		}
+		s.base += int64(l.rows)
+	}
+	if split > 0 {
+		l := lines[cur]
+		if !s.carryOn {
+			s.carryOn, s.carryN, s.carryState, s.carry = true, n, l.st, s.carry[:0]
+		}
+		for _, row := range l.rowsAt(cols)[:split] {
+			s.carry = capLine(appendText(s.carry, lineCell(row), cols))
+			s.keep(row)
+		}
+		s.base += int64(split)
+	}
+
+	s.main.Resize(cols, rows)
+	s.main.SetScrollbackSize(queueRows(rows))
+	s.harvest()
+	s.resized()
+	for y := range rows {
+		for x := range cols {
+			s.main.SetCell(x, y, nil)
+		}
+	}
+	clear(s.shadow)
+	s.zone = -1
+	y := 0
+	curY, curX := pos.Y, pos.X
+	for k, l := range lines[drop:] {
+		s.shadow[y] = l.st
+		if l.zone {
+			s.zone = y
+		}
+		all := l.rowsAt(cols)
+		if k == 0 && split > 0 {
+			all, l.rows, l.curRow = all[split:], l.rows-split, l.curRow-split
+		}
+		for i, row := range all {
+			for x := 0; x < len(row); {
+				c := &row[x]
+				if c.Width == 0 && c.Content == "" {
+					x++
+					continue
+				}
+				s.main.SetCell(x, y+i, c)
+				x += max(c.Width, 1)
+			}
+			if i < l.rows-1 { // the mark goes in after SetCell copied the cell
+				wrapped, pad := wrapOf(&row[cols-1])
+				if c := s.main.CellAt(cols-1, y+i); c != nil && wrapped {
+					setWrap(c, pad)
+				}
+			}
+		}
+		if l.cursor >= 0 {
+			curY, curX = y+l.curRow, l.curCol
+		}
+		y += l.rows
+	}
+	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
+	return true
+}
+
+// flowLines takes the main screen apart into its logical lines.
+func (s *Screen) flowLines() []flowLine {
+	pos := s.main.CursorPosition()
+	var lines []flowLine
+	for r := 0; r < s.rows; {
+		start, end := s.span(r)
+		l := flowLine{st: *s.state(start), cursor: -1, start: start}
+		off := 0 // columns before this row in the line
+		for y := start; y <= end; y++ {
+			limit := s.cols
+			if y < end {
+				if _, pad := wrapOf(s.main.CellAt(s.cols-1, y)); pad {
+					limit--
+				}
+			}
+			if y == pos.Y {
+				l.cursor = off + pos.X
+			}
+			for x := 0; x < limit; {
+				c := s.main.CellAt(x, y)
+				if c == nil || (c.Width == 0 && c.Content == "") {
+					x++
+					continue
+				}
+				cc := *c
+				cc.Link = realLink(c)
+				l.cells = append(l.cells, cc)
+				x += max(c.Width, 1)
+			}
+			off += limit
+		}
+		// Trailing blanks are not content (the cursor keeps its column).
+		for len(l.cells) > 0 && plainBlank(&l.cells[len(l.cells)-1]) {
+			l.cells = l.cells[:len(l.cells)-1]
+		}
+		l.zone = s.zone >= start && s.zone <= end
+		lines = append(lines, l)
+		r = end + 1
+	}
+	return lines
+}
+
+func plainBlank(c *uv.Cell) bool {
+	return (c.Content == " " || c.Content == "") && c.Style.IsZero() && c.Link.IsZero()
+}
+
+// fit drops the blanks at the end of the line that would not fit on the
+// row its text ends on: a line's text ends at its last character, and
+// blanks (even coloured ones) wrapping on to another row would make them
+// part of it.
+func (l *flowLine) fit(cols int) {
+	end := len(l.cells)
+	for end > 0 && (l.cells[end-1].Content == " " || l.cells[end-1].Content == "") {
+		end--
+	}
+	col := 0
+	for i, c := range l.cells {
+		w := max(c.Width, 1)
+		if col+w > cols && col > 0 {
+			if i >= end {
+				l.cells = l.cells[:i]
+				return
+			}
+			col = 0
+		}
+		col += w
+	}
+}
+
+// layout works out the rows the line takes at width cols and where its
+// cursor goes.
+func (l *flowLine) layout(cols int) {
+	l.fit(cols)
+	row, col, off := 0, 0, 0
+	l.curRow, l.curCol = -1, 0
+	for _, c := range l.cells {
+		w := max(c.Width, 1)
+		if col+w > cols && col > 0 {
+			row, col = row+1, 0
+		}
+		if l.cursor >= 0 && l.curRow < 0 && off >= l.cursor {
+			l.curRow, l.curCol = row, col
+		}
+		col += w
+		off += w
+	}
+	if l.cursor >= 0 && l.curRow < 0 {
+		// Past the text: as many columns further as it was, on the last
+		// row (blanks are not wrapped).
+		l.curRow, l.curCol = row, min(col+l.cursor-off, cols-1)
+	}
+	l.rows = row + 1
+}
+
+// rowsAt returns the line's rows at width cols, each cols cells wide, with
+// wrap marks on every row but the last.
+func (l *flowLine) rowsAt(cols int) []uv.Line {
+	out := make([]uv.Line, 0, l.rows)
+	row := blankRow(cols)
+	col := 0
+	for _, c := range l.cells {
+		w := max(c.Width, 1)
+		if col+w > cols && col > 0 { // (wider than the screen: cut)
+			pad := col < cols
+			setWrap(&row[cols-1], pad)
+			out = append(out, row)
+			row, col = blankRow(cols), 0
+		}
+		row[col] = c
+		for j := 1; j < w && col+j < cols; j++ {
+			row[col+j] = uv.Cell{}
+		}
+		col += w
+	}
+	return append(out, row)
+}
+
+func blankRow(cols int) uv.Line {
+	row := make(uv.Line, cols)
+	for i := range row {
+		row[i] = uv.EmptyCell
+	}
+	return row
+}
+
+// appendCellsText appends the plain text of a line's cells, trailing
+// blanks trimmed as appendText trims them.
+func appendCellsText(b []byte, cells []uv.Cell) []byte {
+	start := len(b)
+	for i := range cells {
+		c := cells[i].Content
+		if c == "" {
+			c = " "
+		}
+		b = append(b, c...)
+	}
+	for len(b) > start && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	return b
+}

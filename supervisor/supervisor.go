@@ -394,14 +394,20 @@ func (s *Supervisor) SendKeys(name string, b []byte) error {
 	return a.sendKeys(b)
 }
 
+// typing returns the running process of the agent called name, to type
+// into.
+func (s *Supervisor) typing(name string) (*spawner.Process, error) {
+	a, err := s.agent(name)
+	if err != nil {
+		return nil, err
+	}
+	return a.typing()
+}
+
 // SendKey types one key press into an agent's terminal, encoded the way
 // the program asked for (e.g. application cursor keys in vim or less).
 func (s *Supervisor) SendKey(name string, k uv.Key) error {
-	a, err := s.agent(name)
-	if err != nil {
-		return err
-	}
-	p, err := a.typing()
+	p, err := s.typing(name)
 	if err != nil {
 		return err
 	}
@@ -412,11 +418,7 @@ func (s *Supervisor) SendKey(name string, k uv.Key) error {
 // Paste types text into an agent's terminal as one paste: bracketed when
 // the program enabled bracketed paste.
 func (s *Supervisor) Paste(name, text string) error {
-	a, err := s.agent(name)
-	if err != nil {
-		return err
-	}
-	p, err := a.typing()
+	p, err := s.typing(name)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
+	"swarm/asciicast"
 	"swarm/parser"
 	"swarm/spawner"
 )
@@ -22,6 +24,10 @@ type ExtractOptions struct {
 	ChunkSize int
 	// Parser configures the relay extractor.
 	Parser parser.Options
+	// Settle is how long output must pause before a redrawing program's
+	// screen counts as settled, in a recording with timing;
+	// spawner.DefaultSettle when zero.
+	Settle time.Duration
 }
 
 // Extract plays raw terminal output (a recording such as `script -q`
@@ -34,25 +40,13 @@ func Extract(r io.Reader, opts ExtractOptions, emit func(parser.Event)) error {
 	if size <= 0 {
 		size = 32 << 10
 	}
-	s := spawner.NewScreen(spawner.ScreenOptions{
-		Rows: opts.Rows, Cols: opts.Cols, NewlineMode: opts.NewlineMode,
-		Scrollback: -1, // nobody scrolls back here
-	})
-	defer s.Close()
-	p := parser.New(opts.Parser)
-	feed := func(lines []spawner.Line) {
-		for _, l := range lines {
-			for _, ev := range p.Feed(l.N, l.Text) {
-				emit(ev)
-			}
-		}
-	}
+	x := newExtractor(opts, emit, nil)
+	defer x.s.Close()
 	buf := make([]byte, size)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			_, _ = s.Write(buf[:n])
-			feed(s.TakeLines())
+			x.write(buf[:n])
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -61,9 +55,107 @@ func Extract(r io.Reader, opts ExtractOptions, emit func(parser.Event)) error {
 			return fmt.Errorf("read terminal output: %w", err)
 		}
 	}
-	feed(s.Flush())
-	for _, ev := range p.Flush() {
-		emit(ev)
-	}
+	x.end()
 	return nil
+}
+
+// ExtractRecording is Extract for an asciicast v2 recording (see package
+// asciicast): its output is played with its timing — a pause of
+// opts.Settle lets the screen settle, as a running agent's does — and its
+// resizes; input is ignored. The screen starts at the recording's size
+// unless opts gives one.
+func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event)) error {
+	rec, err := asciicast.NewReader(r)
+	if err != nil {
+		return err
+	}
+	if opts.Cols <= 0 || opts.Rows <= 0 {
+		opts.Cols, opts.Rows = rec.Header().Width, rec.Header().Height
+	}
+	settle := opts.Settle
+	if settle <= 0 {
+		settle = spawner.DefaultSettle
+	}
+	start := time.Unix(0, 0)
+	now := start
+	x := newExtractor(opts, emit, func() time.Time { return now })
+	defer x.s.Close()
+	last := time.Duration(-1)
+	for {
+		ev, err := rec.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if last >= 0 && ev.Time-last >= settle {
+			now = start.Add(last + settle)
+			x.settle()
+		}
+		now = start.Add(max(ev.Time, last))
+		switch ev.Code {
+		case asciicast.Output:
+			last = max(ev.Time, last)
+			x.write([]byte(ev.Data))
+		case asciicast.Resize:
+			cols, rows, err := ev.Size()
+			if err != nil {
+				return err
+			}
+			x.s.Resize(rows, cols)
+			x.feed(x.s.TakeLines())
+		}
+	}
+	x.end()
+	return nil
+}
+
+// extractor is the screen and parser pipeline Extract runs.
+type extractor struct {
+	s    *spawner.Screen
+	p    *parser.Parser
+	emit func(parser.Event)
+}
+
+func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() time.Time) *extractor {
+	return &extractor{
+		s: spawner.NewScreen(spawner.ScreenOptions{
+			Rows: opts.Rows, Cols: opts.Cols, NewlineMode: opts.NewlineMode,
+			Scrollback: -1, // nobody scrolls back here
+			Settle:     opts.Settle, Clock: clock,
+		}),
+		p:    parser.New(opts.Parser),
+		emit: emit,
+	}
+}
+
+func (x *extractor) feed(lines []spawner.Line) {
+	for _, l := range lines {
+		for _, ev := range x.p.Feed(l.N, l.Text) {
+			x.emit(ev)
+		}
+	}
+}
+
+func (x *extractor) write(b []byte) {
+	_, _ = x.s.Write(b)
+	x.feed(x.s.TakeLines())
+}
+
+// settle is what an agent's process and pump do when its output pauses.
+func (x *extractor) settle() {
+	x.feed(x.s.Settle())
+	if x.p.Pending() {
+		for _, ev := range x.p.Flush() {
+			x.emit(ev)
+		}
+	}
+}
+
+func (x *extractor) end() {
+	x.feed(x.s.Flush())
+	for _, ev := range x.p.Flush() {
+		x.emit(ev)
+	}
 }

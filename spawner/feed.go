@@ -255,10 +255,15 @@ func (s *Screen) inert() bool {
 			}
 		case c.Prefix() == '?' && (c.Final() == 'h' || c.Final() == 'l'):
 			ok = true
+			s.syncMode()
 			for _, p := range t.params {
 				switch p.Param(0) {
 				case 47, 1047, 1048, 1049:
 					ok = false
+				case 2026:
+					// The end of a synchronized update completes a frame
+					// of the alternate screen (altscreen.go).
+					ok = s.alt == nil
 				}
 			}
 		case c.Prefix() == '?' && (c.Final() == 'n' || c.Final() == 'W'),
@@ -308,6 +313,7 @@ func (s *Screen) feedSeg(buf []byte, upto int) {
 func (s *Screen) writePrint(b []byte) {
 	if s.alt != nil {
 		_, _ = s.alt.Write(b)
+		s.harvestAlt(false)
 		return
 	}
 	s.printMode = true
@@ -523,7 +529,7 @@ func (s *Screen) token(tb []byte, ahead []byte) {
 	}
 	if s.alt != nil {
 		if t.kind != tokESC || t.cmd != 'c' {
-			_, _ = s.alt.Write(tb)
+			s.altToken(tb)
 			return
 		}
 		// A full reset returns to the main screen.
@@ -611,6 +617,9 @@ func (s *Screen) leaveAlt() {
 	if s.alt == nil {
 		return
 	}
+	s.observeAlt(false)
+	s.flushAlt()
+	s.syncing = false
 	_ = s.altPipe.Close()
 	s.alt, s.altPipe = nil, nil
 }

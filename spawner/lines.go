@@ -2,7 +2,6 @@ package spawner
 
 import (
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -133,6 +132,8 @@ func (s *Screen) lineN(start int) int64 {
 func (s *Screen) commit(st *rowState, text string, n int64) {
 	st.pending, st.ptext = false, ""
 	s.processed++
+	// The replay matcher sees every line, also those committed already.
+	replayed := s.replay.repeats(text)
 	if st.hasRec && st.rec == text {
 		return
 	}
@@ -140,14 +141,51 @@ func (s *Screen) commit(st *rowState, text string, n int64) {
 		st.rec, st.hasRec = text, true
 		return
 	}
-	if st.hasRec && st.rec != "" {
+	replaced := st.hasRec && st.rec != ""
+	if replaced {
 		s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed})
 		if len(s.ghosts) > 2*s.rows {
 			s.ghosts = s.ghosts[1:]
 		}
 	}
 	st.rec, st.hasRec = text, true
-	s.out = append(s.out, Line{N: n, Text: text, Time: time.Now()})
+	if replayed || replaced && s.rewrapped(st, text) {
+		return
+	}
+	s.replay.record(text)
+	s.out = append(s.out, Line{N: n, Text: text, Time: s.now()})
+}
+
+// minRewrap is the shortest text (without blanks) taken for a piece of a
+// paragraph wrapped anew: shorter pieces occur anywhere.
+const minRewrap = 12
+
+// rewrapped reports whether text, replacing a committed line in place, is
+// a piece of the paragraph that was there, wrapped or indented anew (as
+// Claude Code redraws a tool's output once it is done): its text without
+// blanks and borders is found in the text, without blanks and borders, of
+// the lines just replaced (the newest ghosts, this one's last) followed by
+// those still below it.
+func (s *Screen) rewrapped(st *rowState, text string) bool {
+	key := rowKey(text)
+	if len(key) < minRewrap {
+		return false
+	}
+	var b strings.Builder
+	for _, g := range s.ghosts[max(0, len(s.ghosts)-s.rows):] {
+		b.WriteString(rowKey(g.text))
+	}
+	below := false
+	for r := range s.shadow {
+		if &s.shadow[r] == st {
+			below = true
+			continue
+		}
+		if below && s.shadow[r].hasRec {
+			b.WriteString(rowKey(s.shadow[r].rec))
+		}
+	}
+	return strings.Contains(b.String(), key)
 }
 
 // moved reports whether text is a committed line that left its position in
@@ -260,9 +298,9 @@ func (s *Screen) commitPending(start, end int, st *rowState) {
 	s.commit(st, text, s.lineN(start))
 }
 
-// settle commits the held-back lines and, when final, every other line
+// settleMain commits the held-back lines and, when final, every other line
 // whose text is not committed, and closes the redraw zone.
-func (s *Screen) settle(final bool) {
+func (s *Screen) settleMain(final bool) {
 	for r := 0; r < s.rows; {
 		start, end := s.span(r)
 		st := s.state(start)
@@ -523,6 +561,7 @@ func (s *Screen) mainToken(tb []byte) {
 		s.dropCarry()
 		if op.kind == opErase3 {
 			s.hist.clear()
+			s.replay.begin()
 		}
 		if op.kind == opReset {
 			s.top, s.bot = 0, s.rows

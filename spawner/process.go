@@ -145,7 +145,11 @@ func Start(opts Options) (*Process, error) {
 		done:     make(chan struct{}),
 	}
 	p.w = newFIFO(master)
-	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}})
+	settle := opts.Settle
+	if settle < 0 {
+		settle = time.Duration(1<<63 - 1) // only when the process exits
+	}
+	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}, Settle: settle})
 	go p.read()
 	go p.output()
 	go p.wait()

@@ -57,6 +57,13 @@ type ScreenOptions struct {
 	// terminal does for programs whose output the tty translates. For
 	// plain text files; output read from a PTY has its carriage returns.
 	NewlineMode bool
+	// Settle is how long a new row of the alternate screen must keep its
+	// text before it is committed (see the package documentation);
+	// DefaultSettle when zero.
+	Settle time.Duration
+	// Clock tells the time; time.Now when nil. A replay of a recording
+	// passes the recording's clock.
+	Clock func() time.Time
 }
 
 // Cursor is a cell position, 0-based.
@@ -98,6 +105,7 @@ type Screen struct {
 
 	feeder
 	tracker
+	replay replay
 
 	hist           history
 	title          string
@@ -109,6 +117,15 @@ type Screen struct {
 	bgSet                 bool // the pen has a background colour (see scroll.go)
 	noBatch               bool // scroll line by line (tests compare the two)
 	lnm                   bool // line feeds return the carriage
+
+	clock  func() time.Time
+	settle time.Duration
+	// The alternate screen's committer (frames.go), made when a program
+	// first uses the alternate screen and kept for the next time.
+	frames    *aligner
+	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
+	frameRows []frameRow
+	syncing   bool // inside a synchronized update (mode 2026)
 }
 
 // NewScreen returns a screen with no process behind it, for replaying
@@ -123,12 +140,20 @@ func NewScreen(opts ScreenOptions) *Screen {
 	if opts.Scrollback == 0 {
 		opts.Scrollback = DefaultScrollback
 	}
+	if opts.Settle <= 0 {
+		opts.Settle = DefaultSettle
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
 	s := &Screen{
 		rows:    opts.Rows,
 		cols:    opts.Cols,
 		replies: opts.Replies,
 		awm:     true,
 		hist:    history{max: opts.Scrollback},
+		clock:   opts.Clock,
+		settle:  opts.Settle,
 	}
 	if s.replies == nil {
 		s.replies = io.Discard
@@ -283,7 +308,9 @@ func (s *Screen) Settle() []Line {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
-	s.settle(false)
+	s.settleMain(false)
+	s.replay.end()
+	s.observeAlt(true)
 	return s.take()
 }
 
@@ -295,7 +322,9 @@ func (s *Screen) Flush() []Line {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
-	s.settle(true)
+	s.settleMain(true)
+	s.observeAlt(false)
+	s.flushAlt()
 	return s.take()
 }
 
@@ -326,6 +355,7 @@ func (s *Screen) resize(rows, cols int) {
 	if rows == s.rows && cols == s.cols {
 		return
 	}
+	s.observeAlt(false) // the frame drawn for the old size
 	s.cutLines = false
 	if cols != s.cols {
 		if s.reflow(rows, cols) {
@@ -465,6 +495,8 @@ func (s *Screen) pullBack(n int) {
 	}
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "B")) // the cursor stays on its line
 }
+
+func (s *Screen) now() time.Time { return s.clock() }
 
 // Size returns the screen's rows and columns.
 func (s *Screen) Size() (rows, cols int) {

@@ -195,14 +195,14 @@ var lineCases = []struct {
 		want: []string{"@relay:bob hi", "status"},
 	},
 	{
-		name: "alternate screen",
+		name: "alternate screen: its rows once, the main screen not again",
 		in:   "before\r\n\x1b[?1049h\x1b[H@relay:bob from vim\r\n~\r\n~\x1b[?1049lafter\r\n",
-		want: []string{"before", "after"},
+		want: []string{"before", "@relay:bob from vim", "~", "~", "after"},
 	},
 	{
 		name: "alternate screen together with other modes",
 		in:   "a\r\n\x1b[?1049;25h@relay:x y\r\nz\x1b[?25;1049lb\r\n",
-		want: []string{"a", "b"},
+		want: []string{"a", "@relay:x y", "z", "b"},
 	},
 	{
 		name: "scroll region with a status row", rows: 4,

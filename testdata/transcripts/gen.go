@@ -81,7 +81,7 @@ func transcripts() map[string]string {
 		esc + "[2m⏺ " + reset + esc + "[1m@relay:alice" + reset + " bold bullet" + crlf
 
 	t["altscreen"] = "@relay:bob before vim" + crlf +
-		esc + "[?1049h" + esc + "[H" + esc + "[2J" + "@relay:bob drawn by vim, not sent" + crlf +
+		esc + "[?1049h" + esc + "[H" + esc + "[2J" + "@relay:bob drawn on the alternate screen, once" + crlf +
 		"~" + crlf + "~" + crlf + esc + "[24;1H:wq" +
 		esc + "[?1049l" + "@relay:bob after vim" + crlf
 
@@ -123,6 +123,23 @@ func transcripts() map[string]string {
 		[]string{"⏺ Read(auth.go)", "⏺ Read(auth_test.go)", "⏺ Bash(go test)", "@relay:bob ready for review", "✻ Thinking…"},
 		[]string{"⏺ Read(auth.go)", "⏺ Read(auth_test.go)", "⏺ Bash(go test)", "@relay:bob ready for review", "> "},
 	) + crlf
+
+	// Ink's full repaint, once its live area is taller than the screen:
+	// every frame clears the screen and the scrollback and writes all the
+	// static output again, then the live area. The history grows to over
+	// three screens; each relay line comes out once, and a new one in a
+	// replayed frame too.
+	var static []string
+	var full strings.Builder
+	for i := range 40 {
+		static = append(static, fmt.Sprintf("⏺ step %d: read a file", i))
+		if i%5 == 0 {
+			static = append(static, fmt.Sprintf("@relay:bob progress %d", i))
+		}
+		full.WriteString(esc + "[2J" + esc + "[3J" + esc + "[H" + strings.Join(static, crlf) + crlf +
+			"✻ Thinking…" + crlf + "> ")
+	}
+	t["ink_full_repaint"] = full.String() + crlf
 
 	t["bullet"] = "⏺ @relay:bob please review auth.go — I added token refresh with a 30 s" + crlf +
 		"  leeway and tests for expiry; the diff is small (12 additions, 3" + crlf +

@@ -1,0 +1,134 @@
+package spawner
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The screen's side of the alternate-screen rule (frames.go): when a frame
+// is complete enough to read, and which rows left it.
+
+// altToken feeds a structural token to the alternate screen. A frame is
+// read before a token that starts the next one (the view erased, the
+// cursor sent home) and after the end of a synchronized update, the
+// program's own word that a frame is complete; never in the middle of one.
+func (s *Screen) altToken(tb []byte) {
+	if !s.syncing && s.startsFrame() {
+		s.observeAlt(false)
+	}
+	_, _ = s.alt.Write(tb)
+	s.harvestAlt(s.tok.kind == tokCSI && s.tok.cmd == 'J')
+	switch {
+	case s.isSyncEnd():
+		s.observeAlt(false)
+	case len(s.evicted) >= 2*s.rows:
+		s.observeAlt(false) // bound what waits: a program scrolling without pause
+	}
+}
+
+// startsFrame reports whether the token erases the whole view or sends the
+// cursor home.
+func (s *Screen) startsFrame() bool {
+	t := &s.tok
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+		return false
+	}
+	switch t.cmd.Final() {
+	case 'J':
+		switch t.param(0, 0) {
+		case 2, 3:
+			return true
+		case 0:
+			pos := s.alt.CursorPosition()
+			return pos.X == 0 && pos.Y == 0
+		}
+	case 'H', 'f':
+		return t.param(0, 1) <= 1 && t.param(1, 1) <= 1
+	}
+	return false
+}
+
+// syncMode follows synchronized output (mode 2026) for an h or l token.
+func (s *Screen) syncMode() {
+	t := &s.tok
+	for _, p := range t.params {
+		if p.Param(0) == int(ansi.ModeSynchronizedOutput.Mode()) {
+			s.syncing = t.cmd.Final() == 'h'
+		}
+	}
+}
+
+func (s *Screen) isSyncEnd() bool {
+	t := &s.tok
+	if t.kind != tokCSI || t.cmd.Prefix() != '?' || t.cmd.Final() != 'l' {
+		return false
+	}
+	for _, p := range t.params {
+		if p.Param(0) == int(ansi.ModeSynchronizedOutput.Mode()) {
+			return true
+		}
+	}
+	return false
+}
+
+// harvestAlt collects the rows the alternate screen scrolled off since the
+// last call; the rows an erase pushed out are not kept (they were read
+// before it).
+func (s *Screen) harvestAlt(erased bool) {
+	sb := s.alt.Scrollback()
+	if sb.Len() == 0 {
+		return
+	}
+	if !erased {
+		for _, l := range sb.Lines() {
+			text := strings.TrimRight(string(appendText(nil, lineCell(l), s.cols)), " ")
+			if r, ok := newFrameRow(0, text, true); ok {
+				s.evicted = append(s.evicted, r)
+			}
+		}
+	}
+	sb.Clear()
+}
+
+// observeAlt reads the alternate screen's frame and commits what the
+// aligner finds new and settled; quiet: output has been quiet for the
+// settle time.
+func (s *Screen) observeAlt(quiet bool) {
+	if s.alt == nil {
+		return
+	}
+	if s.frames == nil {
+		s.frames = newAligner(s.settle)
+	}
+	rows := s.frameRows[:0]
+	for i, r := range s.evicted {
+		r.y = i - len(s.evicted)
+		rows = append(rows, r)
+	}
+	s.evicted = s.evicted[:0]
+	var b []byte
+	for y := range s.rows {
+		b = appendText(b[:0], rowCells(s.alt, y), s.cols)
+		if r, ok := newFrameRow(y, strings.TrimRight(string(b), " "), false); ok {
+			rows = append(rows, r)
+		}
+	}
+	s.frameRows = rows
+	s.altLines(s.frames.observe(rows, s.now(), quiet))
+}
+
+// flushAlt commits every row of the alternate screen's document still
+// pending: the program left the alternate screen, or the output ended.
+func (s *Screen) flushAlt() {
+	if s.frames != nil {
+		s.altLines(s.frames.flush())
+	}
+}
+
+func (s *Screen) altLines(rows []commitRow) {
+	now := s.now()
+	for _, c := range rows {
+		s.out = append(s.out, Line{N: s.base + int64(c.y), Text: c.text, Time: now})
+	}
+}

@@ -1,0 +1,564 @@
+package spawner
+
+import (
+	"hash/maphash"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// The alternate screen is not a stream of lines: a full-screen chat view
+// (Claude Code, Codex, opencode) repaints the whole view on every frame,
+// scrolls by redrawing, collapses and expands items, redraws everything on
+// resize and when the user scrolls back. The frame aligner reads it as a
+// view of a document the program keeps, its transcript, and commits each
+// row of that document once. The rule is in the package documentation; the
+// terms used here:
+//
+//   - a frame is the screen's rows at an observation, plus the rows that
+//     scrolled off its top since the last one (they were shown);
+//   - the document is the aligner's copy of the program's transcript: the
+//     rows it has seen, committed or pending, in the program's order;
+//   - a row's key is its text without blanks and box-drawing characters,
+//     so that a gutter, a border, an indent or a different wrap does not
+//     make it another row. Rows with an empty key (blank, rules, borders)
+//     take no part.
+
+// maxDocRows bounds the document: the oldest committed rows are forgotten
+// beyond it. A view scrolled back further than that shows rows the aligner
+// no longer knows, which are committed again.
+const maxDocRows = 20000
+
+// maxCandidates bounds how many earlier rows with the same key a frame row
+// is compared with (the newest ones), besides the rows the last frame
+// showed.
+const maxCandidates = 32
+
+// rewrapWindow is how many document rows beyond the aligned ones a frame's
+// first and last rows are compared with as rewrapped text.
+const rewrapWindow = 3
+
+var keySeed = maphash.MakeSeed()
+
+// frameRow is one non-blank row of a frame.
+type frameRow struct {
+	y    int    // screen row; rows that scrolled off are numbered above 0
+	text string // as shown, trailing blanks trimmed
+	key  string
+	hash uint64
+	gone bool // scrolled off: it cannot change any more
+}
+
+// rowKey is the text alignment compares: blanks, box-drawing and block
+// characters removed.
+func rowKey(text string) string {
+	clean := true
+	for _, r := range text {
+		if dropFromKey(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, r := range text {
+		if !dropFromKey(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func dropFromKey(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x2500 && r <= 0x259f
+}
+
+func newFrameRow(y int, text string, gone bool) (frameRow, bool) {
+	key := rowKey(text)
+	if key == "" {
+		return frameRow{}, false
+	}
+	return frameRow{y: y, text: text, key: key, hash: maphash.String(keySeed, key), gone: gone}, true
+}
+
+// docRow is one row of the document.
+type docRow struct {
+	key  string
+	hash uint64
+	// text is the row as last shown, while it is pending.
+	text string
+	// pending: seen, not committed yet, because it may still change.
+	pending bool
+	// changed is when a pending row's text last changed.
+	changed time.Time
+	// shown is the observation that last showed the row, y where.
+	shown uint64
+	y     int
+	pos   int // index in aligner.doc
+}
+
+// commitRow is a row the aligner commits: y as in frameRow.
+type commitRow struct {
+	y    int
+	text string
+}
+
+// aligner is the alternate screen's committer.
+type aligner struct {
+	doc    []*docRow
+	index  map[uint64][]*docRow
+	obs    uint64
+	settle time.Duration
+
+	// scratch, reused across observations
+	pairs   []pair
+	score   []int
+	prev    []int
+	matched []*docRow
+	inserts []insertion
+	drops   map[*docRow]bool
+	out     []commitRow
+}
+
+type pair struct {
+	i int // frame row
+	d *docRow
+}
+
+// insertion puts rows into the document before position at.
+type insertion struct {
+	at   int
+	seq  int // order among insertions at the same position
+	rows []*docRow
+}
+
+func newAligner(settle time.Duration) *aligner {
+	return &aligner{index: map[uint64][]*docRow{}, settle: settle, drops: map[*docRow]bool{}}
+}
+
+// observe aligns a frame with the document and returns the rows it
+// commits, in the document's order. quiet says the program has written
+// nothing for the settle time: every row shown has kept its text.
+func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRow {
+	a.obs++
+	a.out = a.out[:0]
+	chain := a.align(rows)
+	a.matched = a.matched[:0]
+	a.matched = slices.Grow(a.matched, len(rows))[:len(rows)]
+	clear(a.matched)
+	for _, p := range chain {
+		a.matched[p.i] = p.d
+	}
+	a.inserts = a.inserts[:0]
+	clear(a.drops)
+
+	// The gaps between aligned rows, from the top.
+	lo, iStart := -1, 0
+	if len(chain) == 0 {
+		lo = a.unanchoredStart()
+	}
+	for k := 0; k <= len(chain); k++ {
+		iEnd, hi := len(rows), -1
+		if k < len(chain) {
+			iEnd, hi = chain[k].i, chain[k].d.pos
+		}
+		a.gap(rows, iStart, iEnd, lo, hi, k == 0, k == len(chain), len(chain) == 0, now)
+		if k < len(chain) {
+			a.seen(chain[k].d, rows[chain[k].i], now)
+			lo, iStart = hi, iEnd+1
+		}
+	}
+	a.apply()
+	a.commitStable(rows, now, quiet)
+	return a.out
+}
+
+// align returns the longest chain of frame rows that equal document rows
+// in the same order, preferring rows that stay together and, among equals,
+// the newest. A row matched alone, away from its neighbours, is only taken
+// when the last frame showed it too: text printed again is new output.
+func (a *aligner) align(rows []frameRow) []pair {
+	a.pairs = a.pairs[:0]
+	for i, r := range rows {
+		cands := a.index[r.hash]
+		n := 0
+		for j := len(cands) - 1; j >= 0; j-- {
+			d := cands[j]
+			if d.key != r.key {
+				continue
+			}
+			if n < maxCandidates || d.shown == a.obs-1 {
+				a.pairs = append(a.pairs, pair{i, d})
+				n++
+			}
+		}
+	}
+	if len(a.pairs) == 0 {
+		return nil
+	}
+	slices.SortFunc(a.pairs, func(x, y pair) int {
+		if x.i != y.i {
+			return x.i - y.i
+		}
+		return x.d.pos - y.d.pos
+	})
+	n := len(a.pairs)
+	a.score = slices.Grow(a.score[:0], n)[:n]
+	a.prev = slices.Grow(a.prev[:0], n)[:n]
+	best := -1
+	for k, pk := range a.pairs {
+		a.score[k], a.prev[k] = 2, -1
+		for j := k - 1; j >= 0; j-- {
+			pj := a.pairs[j]
+			if pj.i >= pk.i || pj.d.pos >= pk.d.pos {
+				continue
+			}
+			s := a.score[j] + 2
+			if pj.i+1 == pk.i && pj.d.pos+1 == pk.d.pos {
+				s++ // neighbours on screen and in the document
+			}
+			if s > a.score[k] {
+				a.score[k], a.prev[k] = s, j
+			}
+		}
+		if best < 0 || a.score[k] > a.score[best] ||
+			a.score[k] == a.score[best] && pk.d.pos > a.pairs[best].d.pos {
+			best = k
+		}
+	}
+	var chain []pair
+	for k := best; k >= 0; k = a.prev[k] {
+		chain = append(chain, a.pairs[k])
+	}
+	slices.Reverse(chain)
+	// Drop matches without support.
+	kept := chain[:0]
+	for k, p := range chain {
+		near := func(q pair) bool {
+			di, dp := q.i-p.i, q.d.pos-p.d.pos
+			return (di == 1 && dp == 1) || (di == -1 && dp == -1)
+		}
+		if p.d.pending || p.d.shown == a.obs-1 ||
+			k > 0 && near(chain[k-1]) || k+1 < len(chain) && near(chain[k+1]) {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// unanchoredStart is where a frame that matches nothing is taken to
+// continue the document: after the rows the last frame showed, or at its
+// end.
+func (a *aligner) unanchoredStart() int {
+	last := -1
+	for _, d := range a.doc {
+		if d.shown == a.obs-1 {
+			last = d.pos
+		}
+	}
+	if last < 0 {
+		return len(a.doc) - 1
+	}
+	return last
+}
+
+// gap handles the frame rows [iStart, iEnd) that matched nothing, lying
+// between document positions lo and hi (exclusive; -1 for none: the top or
+// the bottom of the frame).
+func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, unanchored bool, now time.Time) {
+	// The document rows of the gap.
+	from, to := lo+1, hi
+	if hi < 0 {
+		to = min(len(a.doc), from+rewrapWindow*max(iEnd-iStart, 8))
+	}
+	if lo < 0 && !unanchored {
+		from = max(0, hi-rewrapWindow*max(iEnd-iStart, 8))
+	}
+	from, to = max(from, 0), min(to, len(a.doc))
+	if iStart >= iEnd && !hasPending(a.doc, from, to) {
+		return
+	}
+	rest := a.rewrapped(rows, iStart, iEnd, from, to, top, bottom)
+
+	// Pending rows of the gap are the rows that changed in place.
+	var pend []*docRow
+	for _, d := range a.doc[from:to] {
+		if d.pending && !a.drops[d] {
+			pend = append(pend, d)
+		}
+	}
+	k := 0
+	var fresh []*docRow
+	at := from
+	if hi >= 0 && lo < 0 {
+		at = hi // new rows above the first aligned one go right before it
+	}
+	for _, i := range rest {
+		r := rows[i]
+		if k < len(pend) {
+			d := pend[k]
+			k++
+			a.retext(d, r, now)
+			a.seen(d, r, now)
+			a.matched[i] = d
+			at = d.pos + 1
+			continue
+		}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, changed: now, shown: a.obs, y: r.y}
+		a.matched[i] = d
+		fresh = append(fresh, d)
+		if r.gone {
+			a.commit(d, r.y)
+		}
+	}
+	if len(fresh) > 0 {
+		a.inserts = append(a.inserts, insertion{at: at, seq: len(a.inserts), rows: fresh})
+	}
+	// Pending rows no longer shown: above the view they scrolled off, and
+	// what they showed last is committed; elsewhere they were erased.
+	for _, d := range pend[k:] {
+		if top && !bottom || unanchored {
+			a.commit(d, d.y)
+		} else {
+			a.drops[d] = true
+		}
+	}
+}
+
+func hasPending(doc []*docRow, from, to int) bool {
+	for _, d := range doc[from:to] {
+		if d.pending {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrapped matches the frame rows [iStart, iEnd) against the committed
+// document rows [from, to) as text: runs of adjacent rows whose keys,
+// joined, are the joined keys of whole document rows are the same text
+// wrapped or indented anew (the first and last rows of the frame may show
+// part of a row). It returns the frame rows left over.
+func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bottom bool) []int {
+	var rest []int
+	var stream strings.Builder
+	var starts []int // where each committed row starts in stream
+	for _, d := range a.doc[from:to] {
+		if !d.pending {
+			starts = append(starts, stream.Len())
+			stream.WriteString(d.key)
+		}
+	}
+	s := stream.String()
+	isStart := func(off int) bool { _, ok := slices.BinarySearch(starts, off); return ok }
+	isEnd := func(off int) bool { return off == len(s) || isStart(off) }
+	for i := iStart; i < iEnd; {
+		if len(s) == 0 {
+			rest = append(rest, i)
+			i++
+			continue
+		}
+		// The run of adjacent rows from i.
+		j := i + 1
+		for j < iEnd && rows[j].y == rows[j-1].y+1 {
+			j++
+		}
+		took := 0
+		for end := j; end > i && took == 0; end-- {
+			var joined strings.Builder
+			for _, r := range rows[i:end] {
+				joined.WriteString(r.key)
+			}
+			want := joined.String()
+			openStart := top && i == iStart && iStart == 0
+			openEnd := bottom && end == iEnd && end == len(rows)
+			for off := 0; off <= len(s)-len(want); {
+				p := strings.Index(s[off:], want)
+				if p < 0 {
+					break
+				}
+				p += off
+				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want))) {
+					took = end - i
+					break
+				}
+				off = p + 1
+			}
+		}
+		if took == 0 {
+			rest = append(rest, i)
+			i++
+			continue
+		}
+		i += took
+	}
+	return rest
+}
+
+// retext gives a pending row the text now shown in its place.
+func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
+	if d.key == r.key && d.text == r.text {
+		return
+	}
+	if d.hash != r.hash {
+		a.unindex(d)
+		d.key, d.hash = r.key, r.hash
+		a.index[d.hash] = append(a.index[d.hash], d)
+	}
+	d.text, d.changed = r.text, now
+	a.relink(d)
+}
+
+// seen records that row d is shown as r.
+func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
+	d.shown, d.y = a.obs, r.y
+	if d.pending {
+		if d.text != r.text {
+			d.text, d.changed = r.text, now
+		}
+		if r.gone {
+			a.commit(d, r.y)
+		}
+	}
+}
+
+// relink keeps the index order by position after a row changed key.
+func (a *aligner) relink(d *docRow) {
+	l := a.index[d.hash]
+	slices.SortFunc(l, func(x, y *docRow) int { return x.pos - y.pos })
+}
+
+func (a *aligner) unindex(d *docRow) {
+	l := a.index[d.hash]
+	if i := slices.Index(l, d); i >= 0 {
+		l = slices.Delete(l, i, i+1)
+	}
+	if len(l) == 0 {
+		delete(a.index, d.hash)
+	} else {
+		a.index[d.hash] = l
+	}
+}
+
+// commit commits a pending row.
+func (a *aligner) commit(d *docRow, y int) {
+	if !d.pending {
+		return
+	}
+	d.pending = false
+	a.out = append(a.out, commitRow{y: y, text: d.text})
+	d.text = ""
+}
+
+// apply makes the gaps' insertions and drops in the document.
+func (a *aligner) apply() {
+	if len(a.inserts) == 0 && len(a.drops) == 0 {
+		return
+	}
+	first := len(a.doc)
+	for _, in := range a.inserts {
+		first = min(first, in.at)
+	}
+	for d := range a.drops {
+		first = min(first, d.pos)
+	}
+	slices.SortStableFunc(a.inserts, func(x, y insertion) int {
+		if x.at != y.at {
+			return x.at - y.at
+		}
+		return x.seq - y.seq
+	})
+	tail := slices.Clone(a.doc[first:])
+	doc := a.doc[:first]
+	k := 0
+	for p := first; p <= len(a.doc); p++ {
+		for k < len(a.inserts) && a.inserts[k].at == p {
+			for _, d := range a.inserts[k].rows {
+				d.pos = len(doc)
+				doc = append(doc, d)
+				a.index[d.hash] = append(a.index[d.hash], d)
+			}
+			k++
+		}
+		if p == len(a.doc) {
+			break
+		}
+		d := tail[p-first]
+		if a.drops[d] {
+			a.unindex(d)
+			continue
+		}
+		d.pos = len(doc)
+		doc = append(doc, d)
+	}
+	a.doc = doc
+	// The index lists stay ordered by position: rows moved together.
+	for _, in := range a.inserts {
+		for _, d := range in.rows {
+			a.relink(d)
+		}
+	}
+	a.trim()
+}
+
+// trim forgets the oldest committed rows beyond maxDocRows.
+func (a *aligner) trim() {
+	if len(a.doc) <= maxDocRows {
+		return
+	}
+	cut := len(a.doc) - maxDocRows*9/10
+	keep := a.doc[:0]
+	for i, d := range a.doc {
+		if i < cut && !d.pending {
+			a.unindex(d)
+			continue
+		}
+		d.pos = len(keep)
+		keep = append(keep, d)
+	}
+	clear(a.doc[len(keep):])
+	a.doc = keep
+}
+
+// commitStable commits the pending rows this frame shows that have kept
+// their text for the settle time, a paragraph (rows with no blank row
+// between them) at a time, so that text still streaming into its last row
+// holds back the rows above it too.
+func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet bool) {
+	for i := 0; i < len(rows); {
+		j := i + 1
+		for j < len(rows) && rows[j].y == rows[j-1].y+1 {
+			j++
+		}
+		stable, any := true, false
+		for k := i; k < j; k++ {
+			if d := a.matched[k]; d != nil && d.pending {
+				any = true
+				if !quiet && now.Sub(d.changed) < a.settle {
+					stable = false
+				}
+			}
+		}
+		if any && stable {
+			for k := i; k < j; k++ {
+				if d := a.matched[k]; d != nil {
+					a.commit(d, rows[k].y)
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// flush commits every pending row, in the document's order.
+func (a *aligner) flush() []commitRow {
+	a.out = a.out[:0]
+	for _, d := range a.doc {
+		a.commit(d, d.y)
+	}
+	return a.out
+}

@@ -1,0 +1,358 @@
+package spawner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// chatView draws a transcript on the alternate screen the way full-screen
+// agent CLIs do: paragraphs word-wrapped under a bullet with a hanging
+// indent, a blank row between them, the newest at the bottom of a
+// viewport, an input box and a footer under it; every frame is redrawn
+// row by row inside a synchronized update, or only its changed rows.
+type chatView struct {
+	rows, cols int
+	paras      []string
+	back       int    // rows the user scrolled the viewport back
+	spinner    string // a status row under the transcript, "" for none
+	input      string
+	collapsed  map[int]bool
+	diff       bool // draw only the rows that changed, without synchronized update
+	last       []string
+}
+
+func (c *chatView) viewport() int { return c.rows - 4 }
+
+// lines returns every transcript row at the current width.
+func (c *chatView) lines() []string {
+	var out []string
+	for i, p := range c.paras {
+		if i > 0 {
+			out = append(out, "")
+		}
+		if c.collapsed[i] {
+			out = append(out, "⏺ … +"+strconv.Itoa(len(p))+" characters (ctrl+o to expand)")
+			continue
+		}
+		out = append(out, wrapHanging("⏺ ", p, c.cols-1)...)
+	}
+	return out
+}
+
+// wrapHanging word-wraps text to width under a bullet, later rows indented
+// as wide as the bullet.
+func wrapHanging(bullet, text string, width int) []string {
+	indent := strings.Repeat(" ", len([]rune(bullet)))
+	var out []string
+	row := bullet
+	n := len([]rune(bullet))
+	for _, w := range strings.Fields(text) {
+		wl := len([]rune(w))
+		if n > len([]rune(bullet)) && n+1+wl > width {
+			out = append(out, row)
+			row, n = indent, len([]rune(indent))
+		}
+		if n > len([]rune(indent)) {
+			row += " "
+			n++
+		}
+		row += w
+		n += wl
+	}
+	return append(out, row)
+}
+
+func (c *chatView) frame() []string {
+	all := c.lines()
+	h := c.viewport()
+	end := max(len(all)-c.back, 0)
+	start := max(end-h, 0)
+	view := make([]string, c.rows)
+	copy(view, all[start:end])
+	view[h] = c.spinner
+	view[h+1] = "> " + c.input
+	view[h+2] = "? for shortcuts"
+	return view
+}
+
+// draw returns the bytes of the next frame.
+func (c *chatView) draw() string {
+	view := c.frame()
+	var b strings.Builder
+	if !c.diff {
+		b.WriteString("\x1b[?2026h")
+	}
+	for y, row := range view {
+		if c.diff && y < len(c.last) && c.last[y] == row {
+			continue
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s", y+1, row)
+	}
+	if !c.diff {
+		b.WriteString("\x1b[?2026l")
+	}
+	c.last = view
+	return b.String()
+}
+
+func (c *chatView) resize(rows, cols int) {
+	c.rows, c.cols = rows, cols
+	c.last = nil // a program redraws everything for its new size
+}
+
+// altRun feeds frames to a screen and collects the committed lines; every
+// frame is followed by the given pause on the screen's clock.
+type altRun struct {
+	t     *testing.T
+	s     *Screen
+	now   time.Time
+	lines []string
+}
+
+func newAltRun(t *testing.T, rows, cols int) *altRun {
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Clock: func() time.Time { return r.now }})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h\x1b[?25l")
+	return r
+}
+
+func (r *altRun) write(b string) {
+	if _, err := r.s.Write([]byte(b)); err != nil {
+		r.t.Fatal(err)
+	}
+	r.take(r.s.TakeLines())
+}
+
+func (r *altRun) take(ls []Line) {
+	for _, l := range ls {
+		r.lines = append(r.lines, l.Text)
+	}
+}
+
+// pause lets time pass with no output, as the process's settle timer sees it.
+func (r *altRun) pause(d time.Duration) {
+	r.now = r.now.Add(d)
+	r.take(r.s.Settle())
+}
+
+func (r *altRun) flush() { r.take(r.s.Flush()) }
+
+// count returns how many committed lines contain s.
+func (r *altRun) count(s string) int {
+	n := 0
+	for _, l := range r.lines {
+		if strings.Contains(l, s) {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *altRun) wantOnce(t *testing.T, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		if n := r.count(id); n != 1 {
+			t.Errorf("%q committed %d times, want once; lines:\n%s", id, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
+func relayPara(id string, words int) string {
+	var b strings.Builder
+	b.WriteString("@relay:bob " + id)
+	for i := range words {
+		fmt.Fprintf(&b, " w%03d", i)
+	}
+	return b.String()
+}
+
+func TestAltScreenChatView(t *testing.T) {
+	for _, diff := range []bool{false, true} {
+		t.Run(fmt.Sprintf("diff=%v", diff), func(t *testing.T) {
+			c := &chatView{rows: 24, cols: 80, diff: diff, collapsed: map[int]bool{}}
+			r := newAltRun(t, 24, 80)
+			step := func() {
+				r.write(c.draw())
+				r.pause(300 * time.Millisecond)
+			}
+			step()
+			var ids []string
+			for i := range 30 {
+				id := fmt.Sprintf("<m%02d>", i)
+				ids = append(ids, id)
+				if i%3 == 0 {
+					c.paras = append(c.paras, relayPara(id, 40)) // wraps over several rows
+				} else {
+					c.paras = append(c.paras, "@relay:bob "+id+" short")
+				}
+				c.paras = append(c.paras, fmt.Sprintf("filler paragraph %d that is not a command", i))
+				step()
+			}
+			r.wantOnce(t, ids...)
+
+			// The user scrolls back a page at a time to the top and down
+			// again: every row shown is old.
+			for c.back = 0; c.back < len(c.lines()); c.back += 10 {
+				step()
+			}
+			for ; c.back >= 0; c.back -= 7 {
+				step()
+			}
+			c.back = 0
+			step()
+			r.wantOnce(t, ids...)
+
+			// An item collapses and expands again.
+			c.collapsed[len(c.paras)-2] = true
+			step()
+			delete(c.collapsed, len(c.paras)-2)
+			step()
+			r.wantOnce(t, ids...)
+
+			// A narrower window: every long paragraph is wrapped anew.
+			c.resize(24, 61)
+			r.s.Resize(24, 61)
+			step()
+			c.resize(30, 100)
+			r.s.Resize(30, 100)
+			step()
+			r.wantOnce(t, ids...)
+
+			// The same text printed again is a new occurrence.
+			c.paras = append(c.paras, "@relay:bob <m01> short", "@relay:bob <m01> short")
+			step()
+			if n := r.count("<m01>"); n != 3 {
+				t.Errorf("<m01> committed %d times, want 3:\n%s", n, strings.Join(r.lines, "\n"))
+			}
+			r.flush()
+		})
+	}
+}
+
+func TestAltScreenStreamingAndSpinner(t *testing.T) {
+	c := &chatView{rows: 24, cols: 80, collapsed: map[int]bool{}}
+	r := newAltRun(t, 24, 80)
+	spin := []string{"⠋", "⠙", "⠹", "⠸"}
+	frame := 0
+	// Text streams in word by word, a frame every 50 ms, with a spinner
+	// under it: nothing is committed until the paragraph stops changing.
+	msg := relayPara("<streamed>", 30)
+	words := strings.Fields(msg)
+	c.paras = append(c.paras, "")
+	for i := 1; i <= len(words); i++ {
+		c.paras[len(c.paras)-1] = strings.Join(words[:i], " ")
+		c.spinner = spin[frame%len(spin)] + " Thinking… (" + strconv.Itoa(frame/20) + "s)"
+		frame++
+		r.write(c.draw())
+		r.now = r.now.Add(50 * time.Millisecond)
+	}
+	if n := r.count("@relay:"); n != 0 {
+		t.Fatalf("a streaming paragraph was committed before it settled:\n%s", strings.Join(r.lines, "\n"))
+	}
+	// The spinner keeps turning while the text stays: the text settles.
+	for range 10 {
+		c.spinner = spin[frame%len(spin)] + " Thinking…"
+		frame++
+		r.write(c.draw())
+		r.now = r.now.Add(50 * time.Millisecond)
+	}
+	r.wantOnce(t, "<streamed>")
+	found := false
+	for _, l := range r.lines {
+		if strings.HasPrefix(l, "⏺ @relay:bob <streamed> w000") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the paragraph's first row is missing: %q", r.lines)
+	}
+	c.spinner = ""
+	r.write(c.draw())
+	r.flush()
+	r.wantOnce(t, "<streamed>")
+}
+
+func TestAltScreenRowsScrolledOffBetweenFrames(t *testing.T) {
+	// A program that scrolls its view with line feeds and never pauses:
+	// rows that leave before any frame is read are still committed once.
+	r := newAltRun(t, 6, 40)
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, "\r\n@relay:bob line <%02d>", i)
+	}
+	r.write(b.String())
+	r.flush()
+	for i := range 50 {
+		r.wantOnce(t, fmt.Sprintf("<%02d>", i))
+	}
+}
+
+func TestAltScreenFullScreenProgramRepaints(t *testing.T) {
+	// vim-like: the whole screen repainted, scrolled by redraw and
+	// repainted again: each row once.
+	r := newAltRun(t, 10, 40)
+	file := make([]string, 30)
+	for i := range file {
+		file[i] = fmt.Sprintf("line %02d of the file", i)
+	}
+	draw := func(top int) {
+		var b strings.Builder
+		b.WriteString("\x1b[H\x1b[2J")
+		for y := range 9 {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s", y+1, file[top+y])
+		}
+		fmt.Fprintf(&b, "\x1b[10;1H\"file\" 30L")
+		r.write(b.String())
+	}
+	for range 3 {
+		for top := 0; top <= 21; top += 3 {
+			draw(top)
+			r.pause(time.Second)
+		}
+	}
+	r.flush()
+	for i := range file {
+		r.wantOnce(t, fmt.Sprintf("line %02d ", i))
+	}
+}
+
+// FuzzAltScreen plays arbitrary output on the alternate screen, with
+// chat-view frames as seeds: no panic, the document stays bounded, and the
+// committed lines do not depend on where the output is cut into writes.
+func FuzzAltScreen(f *testing.F) {
+	c := &chatView{rows: 8, cols: 30, collapsed: map[int]bool{}}
+	var seed strings.Builder
+	for i := range 6 {
+		c.paras = append(c.paras, relayPara(fmt.Sprintf("<%d>", i), 6))
+		seed.WriteString(c.draw())
+	}
+	c.back = 4
+	seed.WriteString(c.draw())
+	f.Add([]byte(seed.String()), uint16(seed.Len()/2), uint8(8), uint8(30))
+	c.diff, c.back = true, 0
+	f.Add([]byte(c.draw()+"\r\n\r\nx\x1b[2J\x1b[H@relay:a b\x1b[?2026h\x1b[5S\x1b[?2026l"), uint16(7), uint8(4), uint8(12))
+	f.Add([]byte("\x1b[2;5r\x1b[5;1H\r\n1\r\n2\r\n3\x1b[?1049l\x1b[?1049h\x1b[H\x1b[J"), uint16(3), uint8(6), uint8(10))
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, rows, cols uint8) {
+		opts := ScreenOptions{Rows: int(rows%30) + 1, Cols: int(cols%100) + 1, Scrollback: 20}
+		in := "\x1b[?1049h" + string(data)
+		k := int(cut) % (len(in) + 1)
+		whole := feed(t, opts, in, func(int) []int { return nil })
+		split := feed(t, opts, in, func(int) []int { return []int{k} })
+		if strings.Join(whole, "\n") != strings.Join(split, "\n") {
+			t.Fatalf("cut at %d changes the lines:\nwhole:\n%s\nsplit:\n%s", k, strings.Join(whole, "\n"), strings.Join(split, "\n"))
+		}
+		s := NewScreen(opts)
+		defer s.Close()
+		_, _ = s.Write([]byte(in))
+		if s.frames != nil && len(s.frames.doc) > maxDocRows {
+			t.Fatalf("document of %d rows", len(s.frames.doc))
+		}
+		if len(s.evicted) > 2*opts.Rows+opts.Rows*opts.Cols {
+			t.Fatalf("%d rows wait to be read", len(s.evicted))
+		}
+	})
+}

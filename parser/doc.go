@@ -43,9 +43,18 @@
 // their own continue the body, joined with one space. A blank row, a row with
 // another indent, a row starting with a bullet glyph, a row that itself
 // starts a command, block or fence, or a gap in the line numbers ends it.
+// Inside a box (`│ @relay:bob … │`, as Gemini CLI draws a command's
+// output) the box wraps long rows itself: the rows that follow, between
+// the same borders at the same columns, continue the body while the row
+// before has no room left for their first word, and they start where the
+// command's text started (or a blank or two further, the blank at the
+// wrap). Borders and indentation are removed and the rows joined with one
+// space; what ends a bullet's paragraph ends this too. A command under a
+// bullet inside a box follows the bullet's rule, between the borders.
+//
 // Such a command is held back until that happens or until [Parser.Flush]
-// ([Parser.Pending] reports it); a command not under a bullet glyph (no glyph
-// or only a box border before it) is returned by the [Parser.Feed] call that
+// ([Parser.Pending] reports it). A command under no glyph, or right inside
+// a box whose row has room left, is returned by the [Parser.Feed] call that
 // saw it.
 //
 // Block: a line that is `[[RELAY]]` (after prefix removal; the JSON may start

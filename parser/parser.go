@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // DefaultMaxBlock is the default for [Options.MaxBlock]: 1 MiB.
@@ -33,8 +35,8 @@ type fence struct {
 	n    int
 }
 
-// held is an inline command under a bullet, waiting for its continuation
-// rows.
+// held is an inline command under a bullet or inside a box, waiting for
+// its continuation rows.
 type held struct {
 	active bool
 	skip   bool // over the size limit and already reported: swallow its rows
@@ -45,7 +47,17 @@ type held struct {
 	hang   int    // hanging indent, in characters
 	first  string // the body as far as the first line goes
 	src    []byte // the source lines, joined with "\n"
+	// box is the border the command is inside; box.edge says the command
+	// is right inside it (no bullet), where a row continues only when the
+	// row before it is full.
+	box box
+	// end is the column where the text of the last row taken ends.
+	end int
 }
+
+// maxWrapRoom is the most room a box can leave at the end of a row it
+// wrapped: a word that long did not fit.
+const maxWrapRoom = 20
 
 // New returns a parser at the start of a terminal's output.
 func New(opts Options) *Parser {
@@ -148,9 +160,17 @@ func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefi
 		return append(out, Event{Err: invalidTarget(n, to)})
 	}
 	body := strings.TrimSpace(after[end:])
-	if pre.glyph == bullet {
-		// Wait for rows with the bullet's hanging indent.
-		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols}
+	bx, boxed := boxOf(line, pre)
+	if boxed && bx.edge && bx.right-1-bx.textEnd(line) >= maxWrapRoom {
+		boxed = false // room left on the row: the box did not wrap it
+	}
+	if pre.glyph == bullet || boxed {
+		// Wait for rows with the bullet's hanging indent, or for the rest
+		// of a row the box wrapped.
+		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx}
+		if boxed {
+			p.held.end = bx.textEnd(line)
+		}
 		if len(line) > p.max {
 			p.held.skip = true
 			return append(out, Event{Err: tooLarge(n, p.max)})
@@ -168,12 +188,34 @@ func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefi
 // continues reports whether line, numbered n, continues the held command's
 // body.
 func (p *Parser) continues(n int64, line string) bool {
-	if n != p.held.last+1 {
+	h := &p.held
+	if n != h.last+1 {
 		return false
 	}
+	if h.box.border != 0 {
+		inner, ok := h.box.inner(line)
+		if !ok {
+			return false
+		}
+		cols, k := leadingBlanks(inner)
+		cols += h.box.col + 1
+		r := inner[k:]
+		if k == len(inner) || startsWithGlyph(r) || startsSomething(r) {
+			return false
+		}
+		if !h.box.edge {
+			return cols == h.hang
+		}
+		// Right inside a box: a row the box wrapped starts where the
+		// command's text did (or a blank or two further: the blank at the
+		// wrap), and only after a row with no room left for its first word.
+		word, _, _ := strings.Cut(r, " ")
+		return cols >= h.hang && cols <= h.hang+2 &&
+			h.end+1+ansi.StringWidth(word) > h.box.right-1
+	}
 	cols, k := leadingBlanks(line)
-	if cols != p.held.hang || k == len(line) {
-		return false
+	if cols != h.hang && cols != h.hang+1 || k == len(line) {
+		return false // a blank more: the blank at a wrap kept by the program
 	}
 	r := line[k:]
 	return !startsWithGlyph(r) && !startsSomething(r)
@@ -191,6 +233,9 @@ func startsSomething(r string) bool {
 func (p *Parser) extend(n int64, line string) []Event {
 	h := &p.held
 	h.last = n
+	if h.box.edge {
+		h.end = h.box.textEnd(line)
+	}
 	if h.skip {
 		return nil
 	}
@@ -220,6 +265,9 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		b.Grow(len(src))
 		b.WriteString(body)
 		for _, row := range strings.Split(src[i+1:], "\n") {
+			if in, ok := h.box.inner(row); ok {
+				row = in
+			}
 			row = strings.TrimSpace(row)
 			if b.Len() > 0 {
 				b.WriteByte(' ')

@@ -174,6 +174,8 @@ func TestPrefixes(t *testing.T) {
 		{name: "starship prompt", lines: []string{"❯ @relay:bob hi"}, want: []string{`relay bob "hi" @1`}, flushed: 1},
 		{name: "no-break space", lines: []string{"\u00a0\u00a0@relay:bob hi"}, want: []string{`relay bob "hi" @1`}},
 		{name: "box border both sides", lines: []string{"│ @relay:bob hi there        │"},
+			want: []string{`relay bob "hi there" @1`}, flushed: 1},
+		{name: "box with room left", lines: []string{"│ @relay:bob hi there                          │"},
 			want: []string{`relay bob "hi there" @1`}},
 		{name: "claude input box", lines: []string{"╭──────────────────────────╮", "│ > @relay:bob hi          │", "╰──────────────────────────╯"},
 			want: []string{`relay bob "hi" @2`}},
@@ -236,6 +238,63 @@ func TestBulletContinuation(t *testing.T) {
 			want: []string{"error ErrTooLarge @1", `relay bob "next" @4`}},
 		{name: "first row too large", max: 16, lines: []string{"⏺ @relay:bob first row", "  second", "@relay:bob ok"},
 			want: []string{"error ErrTooLarge @1", `relay bob "ok" @3`}},
+	})
+}
+
+func TestBoxContinuation(t *testing.T) {
+	// Gemini CLI 0.61.0 draws a shell command's output in a box, cutting
+	// each row of an 80-column terminal to the box (it drops what does not
+	// fit: w012 and w013 never reach the screen).
+	gemini := []string{
+		"╭──────────────────────────────────────────────────────────────────────────╮",
+		"│ ✓  Shell Command cat m3.txt                                              │",
+		"│                                                                          │",
+		"│ @relay:bob long w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011   │",
+		"│  w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027   │",
+		"│  w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043   │",
+		"│  w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059   │",
+		"│                                                                          │",
+		"╰──────────────────────────────────────────────────────────────────────────╯",
+	}
+	runCases(t, []tcase{
+		{name: "gemini shell output", lines: gemini,
+			want: []string{`relay bob "long w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 ` +
+				`w014 w015 w016 w017 w018 w019 w020 w021 w022 w023 w024 w025 w026 w027 ` +
+				`w030 w031 w032 w033 w034 w035 w036 w037 w038 w039 w040 w041 w042 w043 ` +
+				`w046 w047 w048 w049 w050 w051 w052 w053 w054 w055 w056 w057 w058 w059" @4`}},
+		{name: "word-wrapped in the box", lines: []string{
+			"│ @relay:bob please review the token refresh │",
+			"│ path in auth.go                            │",
+			"╰────────────────────────────────────────────╯"},
+			want: []string{`relay bob "please review the token refresh path in auth.go" @1`}},
+		{name: "a row with room left is not wrapped", lines: []string{
+			"│ @relay:bob short one                       │",
+			"│ other output                               │"},
+			want: []string{`relay bob "short one" @1`}, flushed: 0},
+		{name: "a word that would have fitted is not a wrap", lines: []string{
+			"│ @relay:bob please review the token     │",
+			"│ ok                                     │"},
+			want: []string{`relay bob "please review the token" @1`}},
+		{name: "another box ends it", lines: []string{
+			"│ @relay:bob please review the token refresh │",
+			"┃ path in auth.go                            ┃"},
+			want: []string{`relay bob "please review the token refresh" @1`}},
+		{name: "a row without its right border ends it", lines: []string{
+			"│ @relay:bob please review the token refresh │",
+			"│ path in auth.go"},
+			want: []string{`relay bob "please review the token refresh" @1`}},
+		{name: "a command in the next row ends it", lines: []string{
+			"│ @relay:bob please review the token refresh │",
+			"│ @relay:carol and you too                   │"},
+			want: []string{`relay bob "please review the token refresh" @1`, `relay carol "and you too" @2`}, flushed: 1},
+		{name: "bullet inside a box keeps its hanging indent", lines: []string{
+			"│ • @relay:bob please review the token │",
+			"│   refresh path                       │",
+			"│ • next item                          │"},
+			want: []string{`relay bob "please review the token refresh path" @1`}},
+		{name: "held until flushed", lines: []string{
+			"│ @relay:bob please review the token refresh │"},
+			want: []string{`relay bob "please review the token refresh" @1`}, flushed: 1},
 	})
 }
 

@@ -65,9 +65,10 @@ func blankAt(s string, i int) int {
 
 // prefix describes what stripPrefix removed from the start of a line.
 type prefix struct {
-	cols   int        // width in characters (the hanging indent of what follows)
-	glyph  glyphClass // class of the last glyph removed, notGlyph if none
-	border rune       // the first glyph when it was a box border, else 0
+	cols      int        // width in characters (the hanging indent of what follows)
+	glyph     glyphClass // class of the last glyph removed, notGlyph if none
+	border    rune       // the first glyph when it was a box border, else 0
+	borderCol int        // the border's column
 }
 
 // stripPrefix removes leading blanks and prompt, bullet and border glyphs
@@ -93,7 +94,7 @@ func stripPrefix(s string) (rest string, n int, p prefix) {
 			break
 		}
 		if class == border && p.glyph == notGlyph {
-			p.border = r
+			p.border, p.borderCol = r, p.cols
 		}
 		p.glyph = class
 		i += w
@@ -165,4 +166,60 @@ func cleanSlow(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// box is the box a line is drawn in: its left border and that border's
+// column, and the column of its right border (0 when the line has none).
+type box struct {
+	border rune
+	col    int
+	right  int
+	edge   bool // the command is right inside the border, under no bullet
+}
+
+// boxOf returns the box a command line is drawn in, when it starts with a
+// box border that a matching one closes.
+func boxOf(line string, p prefix) (box, bool) {
+	if p.border == 0 {
+		return box{}, false
+	}
+	b := box{border: p.border, col: p.borderCol, edge: p.glyph == border}
+	t := strings.TrimRight(line, " \t\u00a0")
+	last, w := utf8.DecodeLastRuneInString(t)
+	if last != p.border || len(t)-w <= 0 {
+		return box{}, false
+	}
+	b.right = ansi.StringWidth(t[:len(t)-w])
+	return b, true
+}
+
+// inner returns what a row of the box shows between its borders, when the
+// row has both borders where the box has them.
+func (b box) inner(line string) (string, bool) {
+	if b.border == 0 {
+		return "", false
+	}
+	cols, k := leadingBlanks(line)
+	if cols != b.col {
+		return "", false
+	}
+	first, w := utf8.DecodeRuneInString(line[k:])
+	if first != b.border {
+		return "", false
+	}
+	t := strings.TrimRight(line, " \t\u00a0")
+	last, lw := utf8.DecodeLastRuneInString(t)
+	if last != b.border || len(t)-lw < k+w || ansi.StringWidth(t[:len(t)-lw]) != b.right {
+		return "", false
+	}
+	return t[k+w : len(t)-lw], true
+}
+
+// textEnd returns the column where the text inside the box ends on a row.
+func (b box) textEnd(line string) int {
+	in, ok := b.inner(line)
+	if !ok {
+		return 0
+	}
+	return b.col + 1 + ansi.StringWidth(strings.TrimRight(in, " \t\u00a0"))
 }

@@ -13,18 +13,45 @@ import (
 // read before a token that starts the next one (the view erased, the
 // cursor sent home) and after the end of a synchronized update, the
 // program's own word that a frame is complete; never in the middle of one.
+//
+// Programs that do not mark their frames redraw what changed from the top
+// down, so the cursor going back up (to the first row the next frame
+// changes) is where one frame ends: a frame is read then too. Rows that
+// scroll off in between are kept until the next read.
 func (s *Screen) altToken(tb []byte) {
 	if !s.syncing && s.startsFrame() {
 		s.observeAlt(false)
 	}
+	y := s.alt.CursorPosition().Y
 	_, _ = s.alt.Write(tb)
 	s.harvestAlt(s.tok.kind == tokCSI && s.tok.cmd == 'J')
 	switch {
 	case s.isSyncEnd():
 		s.observeAlt(false)
+	case !s.syncing && s.alt.CursorPosition().Y < y && s.onlyMoves():
+		s.observeAlt(false)
 	case len(s.evicted) >= 2*s.rows:
 		s.observeAlt(false) // bound what waits: a program scrolling without pause
 	}
+}
+
+// onlyMoves reports whether the token moves the cursor and changes no
+// cell, so that reading the frame after it is reading it before.
+func (s *Screen) onlyMoves() bool {
+	t := &s.tok
+	switch t.kind {
+	case tokESC:
+		return t.cmd == '8' // DECRC
+	case tokCSI:
+		if t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+			return false
+		}
+		switch t.cmd.Final() {
+		case 'A', 'F', 'H', 'f', 'd', 'u': // CUU CPL CUP HVP VPA SCORC
+			return true
+		}
+	}
+	return false
 }
 
 // startsFrame reports whether the token erases the whole view or sends the
@@ -99,7 +126,7 @@ func (s *Screen) observeAlt(quiet bool) {
 		return
 	}
 	if s.frames == nil {
-		s.frames = newAligner(s.settle)
+		s.frames = newAligner(s.settle, s.settleFrames)
 	}
 	rows := s.frameRows[:0]
 	for i, r := range s.evicted {

@@ -41,6 +41,7 @@ const rewrapWindow = 3
 
 var keySeed = maphash.MakeSeed()
 
+
 // frameRow is one non-blank row of a frame.
 type frameRow struct {
 	y    int    // screen row; rows that scrolled off are numbered above 0
@@ -95,6 +96,8 @@ type docRow struct {
 	pending bool
 	// changed is when a pending row's text last changed.
 	changed time.Time
+	// same counts the frames in a row that showed it unchanged.
+	same int
 	// shown is the observation that last showed the row, y where.
 	shown uint64
 	y     int
@@ -105,6 +108,7 @@ type docRow struct {
 type commitRow struct {
 	y    int
 	text string
+	key  int // its place in the document, for committing in its order
 }
 
 // aligner is the alternate screen's committer.
@@ -113,6 +117,7 @@ type aligner struct {
 	index  map[uint64][]*docRow
 	obs    uint64
 	settle time.Duration
+	frames int // frames in a row that settle a row too; 0: only time does
 
 	// scratch, reused across observations
 	pairs   []pair
@@ -120,7 +125,6 @@ type aligner struct {
 	prev    []int
 	matched []*docRow
 	inserts []insertion
-	drops   map[*docRow]bool
 	out     []commitRow
 }
 
@@ -136,8 +140,8 @@ type insertion struct {
 	rows []*docRow
 }
 
-func newAligner(settle time.Duration) *aligner {
-	return &aligner{index: map[uint64][]*docRow{}, settle: settle, drops: map[*docRow]bool{}}
+func newAligner(settle time.Duration, frames int) *aligner {
+	return &aligner{index: map[uint64][]*docRow{}, settle: settle, frames: frames}
 }
 
 // observe aligns a frame with the document and returns the rows it
@@ -154,7 +158,6 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRo
 		a.matched[p.i] = p.d
 	}
 	a.inserts = a.inserts[:0]
-	clear(a.drops)
 
 	// The gaps between aligned rows, from the top.
 	lo, iStart := -1, 0
@@ -172,6 +175,8 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRo
 			lo, iStart = hi, iEnd+1
 		}
 	}
+	// What the gaps committed goes in the document's order.
+	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.key - y.key })
 	a.apply()
 	a.commitStable(rows, now, quiet)
 	return a.out
@@ -282,51 +287,88 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	if iStart >= iEnd && !hasPending(a.doc, from, to) {
 		return
 	}
-	rest := a.rewrapped(rows, iStart, iEnd, from, to, top, bottom)
+	// Text shown again with another wrap splits the gap further.
+	matches := a.rewrapped(rows, iStart, iEnd, from, to, top, bottom)
+	i0, d0 := iStart, from
+	for k := 0; k <= len(matches); k++ {
+		i1, d1 := iEnd, to
+		if k < len(matches) {
+			i1, d1 = matches[k].i0, matches[k].d0
+		}
+		first, last := k == 0, k == len(matches)
+		// Rows above everything aligned pair from the bottom up.
+		fromEnd := top && first && !(bottom && last) && !unanchored
+		a.changed(rows, i0, i1, d0, d1, fromEnd, now)
+		if k < len(matches) {
+			i0, d0 = matches[k].i1, matches[k].d1
+		}
+	}
+}
 
-	// Pending rows of the gap are the rows that changed in place.
+// changed handles frame rows [i0, i1) that are new or changed in place,
+// between the document rows [d0, d1). The pending rows there are the rows
+// the frame shows changed, paired in order: from the bottom when the rows
+// are above everything the frame aligned (fromEnd: pending rows left over
+// scrolled off above them). Pending rows left over are no longer shown:
+// they scrolled off, or the program hid them (a tool's output collapsed
+// once it is done): what they showed last is committed.
+func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now time.Time) {
 	var pend []*docRow
-	for _, d := range a.doc[from:to] {
-		if d.pending && !a.drops[d] {
+	for _, d := range a.doc[d0:d1] {
+		if d.pending && d.shown != a.obs {
 			pend = append(pend, d)
 		}
 	}
-	k := 0
-	var fresh []*docRow
-	at := from
-	if hi >= 0 && lo < 0 {
-		at = hi // new rows above the first aligned one go right before it
+	n := min(i1-i0, len(pend))
+	// The rows paired: frame rows [pi, pi+n) with pend[pk:pk+n].
+	pi, pk := i0, 0
+	if fromEnd {
+		pi, pk = i1-n, len(pend)-n
 	}
-	for _, i := range rest {
-		r := rows[i]
-		if k < len(pend) {
-			d := pend[k]
-			k++
-			a.retext(d, r, now)
-			a.seen(d, r, now)
-			a.matched[i] = d
-			at = d.pos + 1
-			continue
+	for j := range n {
+		d, r := pend[pk+j], rows[pi+j]
+		a.retext(d, r, now)
+		a.seen(d, r, now)
+		a.matched[pi+j] = d
+	}
+	// New rows before the paired ones go before them, rows after after.
+	before := d0
+	if fromEnd {
+		before = d1
+	}
+	if n > 0 {
+		before = pend[pk].pos
+	}
+	a.insert(rows, i0, pi, before, now)
+	after := d0
+	if n > 0 {
+		after = pend[pk+n-1].pos + 1
+	}
+	a.insert(rows, pi+n, i1, after, now)
+	for j, d := range pend {
+		if j < pk || j >= pk+n {
+			a.commit(d, d.y)
 		}
+	}
+}
+
+// insert puts frame rows [i0, i1) into the document, before position at,
+// as new pending rows; rows that scrolled off are committed at once.
+func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
+	if i0 >= i1 {
+		return
+	}
+	fresh := make([]*docRow, 0, i1-i0)
+	for i := i0; i < i1; i++ {
+		r := rows[i]
 		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, changed: now, shown: a.obs, y: r.y}
 		a.matched[i] = d
 		fresh = append(fresh, d)
 		if r.gone {
-			a.commit(d, r.y)
+			a.commitAt(d, r.y, 2*at-1) // before the row it is inserted before
 		}
 	}
-	if len(fresh) > 0 {
-		a.inserts = append(a.inserts, insertion{at: at, seq: len(a.inserts), rows: fresh})
-	}
-	// Pending rows no longer shown: above the view they scrolled off, and
-	// what they showed last is committed; elsewhere they were erased.
-	for _, d := range pend[k:] {
-		if top && !bottom || unanchored {
-			a.commit(d, d.y)
-		} else {
-			a.drops[d] = true
-		}
-	}
+	a.inserts = append(a.inserts, insertion{at: at, seq: len(a.inserts), rows: fresh})
 }
 
 func hasPending(doc []*docRow, from, to int) bool {
@@ -338,30 +380,40 @@ func hasPending(doc []*docRow, from, to int) bool {
 	return false
 }
 
-// rewrapped matches the frame rows [iStart, iEnd) against the committed
-// document rows [from, to) as text: runs of adjacent rows whose keys,
-// joined, are the joined keys of whole document rows are the same text
-// wrapped or indented anew (the first and last rows of the frame may show
-// part of a row). It returns the frame rows left over.
-func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bottom bool) []int {
-	var rest []int
+// minRewrapOpen is the shortest run of text taken for the start of a
+// paragraph without its end (a paragraph collapsed, or cut short by the
+// view): shorter text is a prefix of too much.
+const minRewrapOpen = 24
+
+// rewrap is a run of frame rows [i0, i1) showing the text of document
+// rows [d0, d1) with another wrap.
+type rewrap struct{ i0, i1, d0, d1 int }
+
+// rewrapped matches the frame rows [iStart, iEnd) against the document
+// rows [from, to) as text: runs of adjacent rows whose keys, joined, are
+// the joined keys of whole document rows are the same text wrapped or
+// indented anew. The first and last rows of the frame may show part of a
+// row, and a long enough run may end inside one (a paragraph shown
+// collapsed). A pending row shown again so is done: it is committed as it
+// was first shown, often whole. The matches come in order.
+func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bottom bool) []rewrap {
 	var stream strings.Builder
-	var starts []int // where each committed row starts in stream
+	var starts []int // where each document row starts in stream
+	var rowsOf []*docRow
 	for _, d := range a.doc[from:to] {
-		if !d.pending {
-			starts = append(starts, stream.Len())
-			stream.WriteString(d.key)
-		}
+		starts = append(starts, stream.Len())
+		rowsOf = append(rowsOf, d)
+		stream.WriteString(d.key)
 	}
 	s := stream.String()
+	if s == "" {
+		return nil
+	}
 	isStart := func(off int) bool { _, ok := slices.BinarySearch(starts, off); return ok }
 	isEnd := func(off int) bool { return off == len(s) || isStart(off) }
+	var out []rewrap
+	off := 0 // matches go in order
 	for i := iStart; i < iEnd; {
-		if len(s) == 0 {
-			rest = append(rest, i)
-			i++
-			continue
-		}
 		// The run of adjacent rows from i.
 		j := i + 1
 		for j < iEnd && rows[j].y == rows[j-1].y+1 {
@@ -376,27 +428,36 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 			want := joined.String()
 			openStart := top && i == iStart && iStart == 0
 			openEnd := bottom && end == iEnd && end == len(rows)
-			for off := 0; off <= len(s)-len(want); {
-				p := strings.Index(s[off:], want)
+			for o := off; o <= len(s)-len(want); {
+				p := strings.Index(s[o:], want)
 				if p < 0 {
 					break
 				}
-				p += off
-				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want))) {
+				p += o
+				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) {
 					took = end - i
+					k, _ := slices.BinarySearch(starts, p+1)
+					k--
+					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
+					for ; k < len(starts) && starts[k] < p+len(want); k++ {
+						rowsOf[k].shown = a.obs
+						a.commit(rowsOf[k], rowsOf[k].y)
+						m.d1 = rowsOf[k].pos + 1
+					}
+					out = append(out, m)
+					off = p + len(want)
 					break
 				}
-				off = p + 1
+				o = p + 1
 			}
 		}
 		if took == 0 {
-			rest = append(rest, i)
 			i++
 			continue
 		}
 		i += took
 	}
-	return rest
+	return out
 }
 
 // retext gives a pending row the text now shown in its place.
@@ -409,7 +470,7 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 		d.key, d.hash = r.key, r.hash
 		a.index[d.hash] = append(a.index[d.hash], d)
 	}
-	d.text, d.changed = r.text, now
+	d.text, d.changed, d.same = r.text, now, 0
 	a.relink(d)
 }
 
@@ -418,7 +479,9 @@ func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y = a.obs, r.y
 	if d.pending {
 		if d.text != r.text {
-			d.text, d.changed = r.text, now
+			d.text, d.changed, d.same = r.text, now, 0
+		} else {
+			d.same++
 		}
 		if r.gone {
 			a.commit(d, r.y)
@@ -444,27 +507,26 @@ func (a *aligner) unindex(d *docRow) {
 	}
 }
 
-// commit commits a pending row.
-func (a *aligner) commit(d *docRow, y int) {
+// commit commits a pending row of the document.
+func (a *aligner) commit(d *docRow, y int) { a.commitAt(d, y, 2*d.pos) }
+
+func (a *aligner) commitAt(d *docRow, y, key int) {
 	if !d.pending {
 		return
 	}
 	d.pending = false
-	a.out = append(a.out, commitRow{y: y, text: d.text})
+	a.out = append(a.out, commitRow{y: y, text: d.text, key: key})
 	d.text = ""
 }
 
-// apply makes the gaps' insertions and drops in the document.
+// apply makes the gaps' insertions in the document.
 func (a *aligner) apply() {
-	if len(a.inserts) == 0 && len(a.drops) == 0 {
+	if len(a.inserts) == 0 {
 		return
 	}
 	first := len(a.doc)
 	for _, in := range a.inserts {
 		first = min(first, in.at)
-	}
-	for d := range a.drops {
-		first = min(first, d.pos)
 	}
 	slices.SortStableFunc(a.inserts, func(x, y insertion) int {
 		if x.at != y.at {
@@ -488,10 +550,6 @@ func (a *aligner) apply() {
 			break
 		}
 		d := tail[p-first]
-		if a.drops[d] {
-			a.unindex(d)
-			continue
-		}
 		d.pos = len(doc)
 		doc = append(doc, d)
 	}
@@ -538,7 +596,7 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet bool) {
 		for k := i; k < j; k++ {
 			if d := a.matched[k]; d != nil && d.pending {
 				any = true
-				if !quiet && now.Sub(d.changed) < a.settle {
+				if !quiet && now.Sub(d.changed) < a.settle && (a.frames == 0 || d.same < a.frames) {
 					stable = false
 				}
 			}

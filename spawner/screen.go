@@ -64,6 +64,10 @@ type ScreenOptions struct {
 	// Clock tells the time; time.Now when nil. A replay of a recording
 	// passes the recording's clock.
 	Clock func() time.Time
+	// SettleFrames, for output replayed without its timing, lets a new
+	// row of the alternate screen count as settled once it has shown the
+	// same text in this many frames in a row. Zero: only time settles.
+	SettleFrames int
 }
 
 // Cursor is a cell position, 0-based.
@@ -118,8 +122,9 @@ type Screen struct {
 	noBatch               bool // scroll line by line (tests compare the two)
 	lnm                   bool // line feeds return the carriage
 
-	clock  func() time.Time
-	settle time.Duration
+	clock        func() time.Time
+	settle       time.Duration
+	settleFrames int
 	// The alternate screen's committer (frames.go), made when a program
 	// first uses the alternate screen and kept for the next time.
 	frames    *aligner
@@ -154,6 +159,8 @@ func NewScreen(opts ScreenOptions) *Screen {
 		hist:    history{max: opts.Scrollback},
 		clock:   opts.Clock,
 		settle:  opts.Settle,
+
+		settleFrames: opts.SettleFrames,
 	}
 	if s.replies == nil {
 		s.replies = io.Discard

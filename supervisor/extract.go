@@ -40,7 +40,7 @@ func Extract(r io.Reader, opts ExtractOptions, emit func(parser.Event)) error {
 	if size <= 0 {
 		size = 32 << 10
 	}
-	x := newExtractor(opts, emit, nil)
+	x := newExtractor(opts, emit, nil, untimedFrames)
 	defer x.s.Close()
 	buf := make([]byte, size)
 	for {
@@ -78,7 +78,7 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 	}
 	start := time.Unix(0, 0)
 	now := start
-	x := newExtractor(opts, emit, func() time.Time { return now })
+	x := newExtractor(opts, emit, func() time.Time { return now }, 0)
 	defer x.s.Close()
 	last := time.Duration(-1)
 	for {
@@ -118,12 +118,18 @@ type extractor struct {
 	emit func(parser.Event)
 }
 
-func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() time.Time) *extractor {
+// untimedFrames is how many frames in a row settle a row of the alternate
+// screen in output replayed without its timing (see
+// spawner.ScreenOptions.SettleFrames): a program repaints a few times a
+// second, so a few frames stand for the settle time.
+const untimedFrames = 3
+
+func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() time.Time, frames int) *extractor {
 	return &extractor{
 		s: spawner.NewScreen(spawner.ScreenOptions{
 			Rows: opts.Rows, Cols: opts.Cols, NewlineMode: opts.NewlineMode,
 			Scrollback: -1, // nobody scrolls back here
-			Settle:     opts.Settle, Clock: clock,
+			Settle:     opts.Settle, Clock: clock, SettleFrames: frames,
 		}),
 		p:    parser.New(opts.Parser),
 		emit: emit,

@@ -41,7 +41,6 @@ const rewrapWindow = 3
 
 var keySeed = maphash.MakeSeed()
 
-
 // frameRow is one non-blank row of a frame.
 type frameRow struct {
 	y    int    // screen row; rows that scrolled off are numbered above 0

@@ -50,7 +50,9 @@
 // command's text started (or a blank or two further, the blank at the
 // wrap). Borders and indentation are removed and the rows joined with one
 // space; what ends a bullet's paragraph ends this too. A command under a
-// bullet inside a box follows the bullet's rule, between the borders.
+// bullet inside a box follows the bullet's rule, between the borders, and
+// so does one down a gutter (a left border with no right one, as opencode
+// draws its transcript).
 //
 // Such a command is held back until that happens or until [Parser.Flush]
 // ([Parser.Pending] reports it). A command under no glyph, or right inside

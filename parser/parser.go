@@ -161,7 +161,7 @@ func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefi
 	}
 	body := strings.TrimSpace(after[end:])
 	bx, boxed := boxOf(line, pre)
-	if boxed && bx.edge && bx.right-1-bx.textEnd(line) >= maxWrapRoom {
+	if boxed && bx.edge && !bx.gutter() && bx.right-1-bx.textEnd(line) >= maxWrapRoom {
 		boxed = false // room left on the row: the box did not wrap it
 	}
 	if pre.glyph == bullet || boxed {
@@ -203,8 +203,9 @@ func (p *Parser) continues(n int64, line string) bool {
 		if k == len(inner) || startsWithGlyph(r) || startsSomething(r) {
 			return false
 		}
-		if !h.box.edge {
-			return cols == h.hang
+		if !h.box.edge || h.box.gutter() {
+			// Under a bullet, or down a gutter: the bullet's rule.
+			return cols == h.hang || cols == h.hang+1
 		}
 		// Right inside a box: a row the box wrapped starts where the
 		// command's text did (or a blank or two further: the blank at the

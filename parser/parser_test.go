@@ -292,6 +292,16 @@ func TestBoxContinuation(t *testing.T) {
 			"│   refresh path                       │",
 			"│ • next item                          │"},
 			want: []string{`relay bob "please review the token refresh path" @1`}},
+		{name: "opencode gutter", lines: []string{
+			"  ┃  @relay:bob long w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011",
+			"  ┃  w012 w013 w014",
+			"  ┃",
+			"  ┃  done"},
+			want: []string{`relay bob "long w001 w002 w003 w004 w005 w006 w007 w008 w009 w010 w011 w012 w013 w014" @1`}},
+		{name: "gutter then another gutter ends", lines: []string{
+			"  ┃  @relay:bob one",
+			"  │  two"},
+			want: []string{`relay bob "one" @1`}},
 		{name: "held until flushed", lines: []string{
 			"│ @relay:bob please review the token refresh │"},
 			want: []string{`relay bob "please review the token refresh" @1`}, flushed: 1},

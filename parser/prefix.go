@@ -169,7 +169,8 @@ func cleanSlow(s string) string {
 }
 
 // box is the box a line is drawn in: its left border and that border's
-// column, and the column of its right border (0 when the line has none).
+// column, and the column of its right border, -1 when it has none (a
+// gutter, as opencode draws down the left of its transcript).
 type box struct {
 	border rune
 	col    int
@@ -177,24 +178,25 @@ type box struct {
 	edge   bool // the command is right inside the border, under no bullet
 }
 
+// gutter reports whether the box is only a left border.
+func (b box) gutter() bool { return b.right < 0 }
+
 // boxOf returns the box a command line is drawn in, when it starts with a
-// box border that a matching one closes.
+// box border.
 func boxOf(line string, p prefix) (box, bool) {
 	if p.border == 0 {
 		return box{}, false
 	}
-	b := box{border: p.border, col: p.borderCol, edge: p.glyph == border}
+	b := box{border: p.border, col: p.borderCol, right: -1, edge: p.glyph == border}
 	t := strings.TrimRight(line, " \t\u00a0")
-	last, w := utf8.DecodeLastRuneInString(t)
-	if last != p.border || len(t)-w <= 0 {
-		return box{}, false
+	if last, w := utf8.DecodeLastRuneInString(t); last == p.border && len(t)-w > 0 {
+		b.right = ansi.StringWidth(t[:len(t)-w])
 	}
-	b.right = ansi.StringWidth(t[:len(t)-w])
 	return b, true
 }
 
-// inner returns what a row of the box shows between its borders, when the
-// row has both borders where the box has them.
+// inner returns what a row of the box shows inside its borders, when the
+// row has them where the box has them.
 func (b box) inner(line string) (string, bool) {
 	if b.border == 0 {
 		return "", false
@@ -208,6 +210,9 @@ func (b box) inner(line string) (string, bool) {
 		return "", false
 	}
 	t := strings.TrimRight(line, " \t\u00a0")
+	if b.gutter() {
+		return t[k+w:], true
+	}
 	last, lw := utf8.DecodeLastRuneInString(t)
 	if last != b.border || len(t)-lw < k+w || ansi.StringWidth(t[:len(t)-lw]) != b.right {
 		return "", false

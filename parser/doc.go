@@ -38,11 +38,14 @@
 // case-sensitive.
 //
 // Under a bullet (`⏺ @relay:bob …`), agent CLIs word-wrap long paragraphs
-// with a hanging indent. The rows that follow with exactly that indent (the
-// width, in characters, of everything before `@relay:`) and no bullet of
-// their own continue the body, joined with one space. A blank row, a row with
-// another indent, a row starting with a bullet glyph, a row that itself
-// starts a command, block or fence, or a gap in the line numbers ends it.
+// with a hanging indent. The rows that follow with that indent (the width,
+// in characters, of everything before `@relay:`, or one more: the blank at
+// the wrap) and no bullet of their own continue the body, joined with one
+// space. A blank row, a row with another indent, a row starting with a
+// bullet glyph, a row that itself starts a command, block or fence, or a
+// gap in the line numbers ends it; so does a row whose first word would
+// have fitted on the row before (the paragraph's rows, that row included,
+// show how wide a row may be): that is another line of output, not a wrap.
 // Inside a box (`│ @relay:bob … │`, as Gemini CLI draws a command's
 // output) the box wraps long rows itself: the rows that follow, between
 // the same borders at the same columns, continue the body while the row

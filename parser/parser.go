@@ -51,8 +51,9 @@ type held struct {
 	// is right inside it (no bullet), where a row continues only when the
 	// row before it is full.
 	box box
-	// end is the column where the text of the last row taken ends.
-	end int
+	// end is the column where the text of the last row taken ends, widest
+	// where the widest did.
+	end, widest int
 }
 
 // maxWrapRoom is the most room a box can leave at the end of a row it
@@ -168,9 +169,11 @@ func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefi
 		// Wait for rows with the bullet's hanging indent, or for the rest
 		// of a row the box wrapped.
 		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx}
-		if boxed {
+		p.held.end = textEnd(line)
+		if boxed && bx.edge && !bx.gutter() {
 			p.held.end = bx.textEnd(line)
 		}
+		p.held.widest = p.held.end
 		if len(line) > p.max {
 			p.held.skip = true
 			return append(out, Event{Err: tooLarge(n, p.max)})
@@ -205,7 +208,7 @@ func (p *Parser) continues(n int64, line string) bool {
 		}
 		if !h.box.edge || h.box.gutter() {
 			// Under a bullet, or down a gutter: the bullet's rule.
-			return cols == h.hang || cols == h.hang+1
+			return (cols == h.hang || cols == h.hang+1) && !h.roomFor(line, r)
 		}
 		// Right inside a box: a row the box wrapped starts where the
 		// command's text did (or a blank or two further: the blank at the
@@ -219,8 +222,22 @@ func (p *Parser) continues(n int64, line string) bool {
 		return false // a blank more: the blank at a wrap kept by the program
 	}
 	r := line[k:]
-	return !startsWithGlyph(r) && !startsSomething(r)
+	return !startsWithGlyph(r) && !startsSomething(r) && !h.roomFor(line, r)
 }
+
+// roomFor reports whether the row before line had room for the first word
+// of line (rest is line after its indent): rows as wide as the widest of
+// the paragraph, line included, were allowed, so a row that is not full
+// ended there on purpose. A program wrapping a paragraph leaves each row
+// too short for the next word; separate lines of output under one bullet
+// do not.
+func (h *held) roomFor(line, rest string) bool {
+	word, _, _ := strings.Cut(rest, " ")
+	return h.end+1+ansi.StringWidth(word) <= max(h.widest, textEnd(line))
+}
+
+// textEnd returns the column where a line's text ends.
+func textEnd(line string) int { return ansi.StringWidth(strings.TrimRight(line, " \t\u00a0")) }
 
 // startsSomething reports whether a row (without indentation) starts a
 // command, block or fence of its own, and so cannot continue a body.
@@ -234,9 +251,12 @@ func startsSomething(r string) bool {
 func (p *Parser) extend(n int64, line string) []Event {
 	h := &p.held
 	h.last = n
-	if h.box.edge {
+	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)
+	} else {
+		h.end = textEnd(line)
 	}
+	h.widest = max(h.widest, h.end)
 	if h.skip {
 		return nil
 	}

@@ -190,8 +190,10 @@ func TestPrefixes(t *testing.T) {
 func TestBulletContinuation(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "claude wrapped paragraph",
-			lines: []string{"⏺ @relay:bob please review auth.go, especially the token", "  refresh path, and tell me whether the tests", "  cover expiry.", ""},
+			lines: []string{"⏺ @relay:bob please review auth.go, especially the token", "  refresh path, and tell me whether the tests cover", "  expiry.", ""},
 			want:  []string{`relay bob "please review auth.go, especially the token refresh path, and tell me whether the tests cover expiry." @1`}},
+		{name: "separate lines under one bullet are not a wrap", lines: []string{"  └ @relay:bob tick 1", "    filler 1.1 of the traffic", "    filler 1.2"},
+			want: []string{`relay bob "tick 1" @1`}},
 		{name: "codex wrapped", lines: []string{"• @relay:alice the migration is done and the", "  benchmarks are in BENCHMARKS.md"},
 			want: []string{`relay alice "the migration is done and the benchmarks are in BENCHMARKS.md" @1`}, flushed: 1},
 		{name: "tool result hang of five", lines: []string{"  ⎿  @relay:bob first part", "     second part", "  ⎿  other"},

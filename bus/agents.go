@@ -33,6 +33,9 @@ type Agent struct {
 	Restarts int
 	Started  time.Time // when it last entered AgentRunning
 	Updated  time.Time
+	// NoMessages: the agent takes no messages (an editor, a monitor, a
+	// server): broadcasts skip it, a message to it fails at once.
+	NoMessages bool
 }
 
 // Alive reports whether the agent is recorded as running and, when a pid
@@ -56,11 +59,12 @@ func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
 		return fmt.Errorf("register agent: %w", err)
 	}
 	now := time.Now()
-	_, err := b.exec(ctx, `INSERT INTO agents (name, cmd, state, reason, pid, restarts, started_ms, updated_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	_, err := b.exec(ctx, `INSERT INTO agents (name, cmd, state, reason, pid, restarts, started_ms, updated_ms, no_messages)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET cmd = excluded.cmd, state = excluded.state, reason = excluded.reason,
-			pid = excluded.pid, restarts = excluded.restarts, started_ms = excluded.started_ms, updated_ms = excluded.updated_ms`,
-		a.Name, a.Cmd, a.State, a.Reason, a.Pid, a.Restarts, msOrZero(a.Started), ms(now))
+			pid = excluded.pid, restarts = excluded.restarts, started_ms = excluded.started_ms, updated_ms = excluded.updated_ms,
+			no_messages = excluded.no_messages`,
+		a.Name, a.Cmd, a.State, a.Reason, a.Pid, a.Restarts, msOrZero(a.Started), ms(now), a.NoMessages)
 	if err != nil {
 		return fmt.Errorf("register agent %s: %w", a.Name, err)
 	}
@@ -93,12 +97,12 @@ func (b *Bus) SetAgentState(ctx context.Context, name string, st AgentStatus) er
 	return nil
 }
 
-const agentCols = `name, cmd, state, reason, pid, restarts, started_ms, updated_ms`
+const agentCols = `name, cmd, state, reason, pid, restarts, started_ms, updated_ms, no_messages`
 
 func scanAgent(s scanner) (Agent, error) {
 	var a Agent
 	var started, updated int64
-	if err := s.Scan(&a.Name, &a.Cmd, &a.State, &a.Reason, &a.Pid, &a.Restarts, &started, &updated); err != nil {
+	if err := s.Scan(&a.Name, &a.Cmd, &a.State, &a.Reason, &a.Pid, &a.Restarts, &started, &updated, &a.NoMessages); err != nil {
 		return Agent{}, err
 	}
 	a.Started, a.Updated = fromMS(started), fromMS(updated)

@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"strconv"
 	"context"
 	"database/sql"
 	"errors"
@@ -158,8 +159,8 @@ func TestOpenMigratesEmptyDatabase(t *testing.T) {
 	if err := b.r.QueryRow(`SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&v); err != nil {
 		t.Fatal(err)
 	}
-	if v != "1" || schemaVersion != 1 {
-		t.Errorf("schema version = %s (schemaVersion %d), want 1", v, schemaVersion)
+	if v != strconv.Itoa(len(migrations())) || schemaVersion != len(migrations()) {
+		t.Errorf("schema version = %s (schemaVersion %d), want %d", v, schemaVersion, len(migrations()))
 	}
 	register(t, b, "bob")
 	publish(t, b, Message{From: "human", To: "bob", Body: "works"})
@@ -178,5 +179,38 @@ func TestCloseIsIdempotent(t *testing.T) {
 	}
 	if _, err := b.Publish(context.Background(), Message{From: "human", To: "human", Body: "x"}); err == nil {
 		t.Error("Publish after Close succeeded")
+	}
+}
+
+func TestOpenMigratesAVersionOneBus(t *testing.T) {
+	// A bus written by a swarm of schema version 1, with an agent and a
+	// message for it, opens with everything kept; the agent takes messages.
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "bus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
+		migrations()[0],
+		`INSERT INTO meta VALUES ('schema_version', '1')`,
+		`INSERT INTO agents (name, cmd, state, updated_ms) VALUES ('bob', 'sh', 'running', 1)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	b, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	a, err := b.Agent(ctx, "bob")
+	if err != nil || a.Cmd != "sh" || a.NoMessages {
+		t.Fatalf("bob after the migration: %+v, %v", a, err)
+	}
+	if m := publish(t, b, Message{From: "human", To: "bob", Body: "hi"}); m.Deliveries[0].State != DeliveryQueued {
+		t.Errorf("delivery to bob: %+v", m.Deliveries[0])
 	}
 }

@@ -17,11 +17,16 @@ const (
 	DeliveryConfirmed                      // the recipient has it
 	DeliveryFailed                         // gave up (unknown recipient, retries exhausted, …); the author was told
 	DeliveryExpired                        // TTL passed before confirmation
+	// DeliveryUnconfirmed: typed in and submitted, but the recipient showed
+	// no sign of taking it (it may still have); the author was told. It is
+	// final: typing it again could deliver it twice.
+	DeliveryUnconfirmed
 )
 
-var deliveryStateNames = [...]string{"queued", "injected", "confirmed", "failed", "expired"}
+var deliveryStateNames = [...]string{"queued", "injected", "confirmed", "failed", "expired", "unconfirmed"}
 
-// String returns "queued", "injected", "confirmed", "failed" or "expired".
+// String returns "queued", "injected", "confirmed", "failed", "expired"
+// or "unconfirmed".
 func (s DeliveryState) String() string {
 	if s < 0 || int(s) >= len(deliveryStateNames) {
 		return fmt.Sprintf("DeliveryState(%d)", int(s))
@@ -171,6 +176,13 @@ func (b *Bus) MarkFailed(ctx context.Context, msgID, recipient, reason string) e
 	return b.markDelivery(ctx, msgID, recipient, DeliveryFailed, reason)
 }
 
+// MarkUnconfirmed records that msgID was typed into recipient and
+// submitted but never seen taken, and, in the same transaction, tells the
+// author so, with the reason. It is final: the message is not typed again.
+func (b *Bus) MarkUnconfirmed(ctx context.Context, msgID, recipient, reason string) error {
+	return b.markDelivery(ctx, msgID, recipient, DeliveryUnconfirmed, reason)
+}
+
 // Requeue reopens a confirmed delivery: the recipient's process died so
 // soon after the message showed on its screen that it may never have read
 // it. The message becomes pending again (at least once: it may arrive
@@ -223,10 +235,10 @@ func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to Deli
 			WHERE seq = ? AND recipient = ?`, to.String(), to.open(), attempts, ms(now), reason, m.Seq, recipient); err != nil {
 			return false, err
 		}
-		if to != DeliveryFailed {
+		if to != DeliveryFailed && to != DeliveryUnconfirmed {
 			return true, nil
 		}
-		if n, ok := failureNotice(m, recipient, reason); ok {
+		if n, ok := deliveryNotice(m, recipient, to, reason); ok {
 			if err := b.prepare(&n, now); err != nil {
 				return false, err
 			}

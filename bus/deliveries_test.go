@@ -321,3 +321,56 @@ func TestARemovedAgentGetsNothing(t *testing.T) {
 		t.Errorf("delivery after re-registering: %+v", m.Deliveries[0])
 	}
 }
+
+func TestAnAgentThatTakesNoMessages(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "bob")
+	if err := b.RegisterAgent(ctx, Agent{Name: "vim", Cmd: "vim", State: AgentRunning, NoMessages: true}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := b.Agent(ctx, "vim"); err != nil || !a.NoMessages {
+		t.Fatalf("vim = %+v, %v", a, err)
+	}
+	m := publish(t, b, Message{From: "bob", To: "vim", Body: "ihello"})
+	if d := m.Deliveries[0]; d.State != DeliveryFailed || !strings.Contains(d.Error, `agent "vim" takes no messages`) {
+		t.Errorf("delivery to vim: %+v", d)
+	}
+	all := publish(t, b, Message{From: "human", To: "*", Body: "broadcast hi"})
+	if len(all.Deliveries) != 1 || all.Deliveries[0].Recipient != "bob" {
+		t.Errorf("a broadcast went to %+v; only bob takes messages", all.Deliveries)
+	}
+	// Registered again taking messages (its config changed).
+	register(t, b, "vim")
+	if m := publish(t, b, Message{From: "bob", To: "vim", Body: "now?"}); m.Deliveries[0].State != DeliveryQueued {
+		t.Errorf("delivery after it takes messages: %+v", m.Deliveries[0])
+	}
+}
+
+func TestUnconfirmedIsFinalAndTellsTheAuthor(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "alice", "bob")
+	m := publish(t, b, Message{From: "alice", To: "bob", Body: "did you get it?"})
+	if err := b.MarkInjected(ctx, m.ID, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkUnconfirmed(ctx, m.ID, "bob", "still in its input box after 3 submits"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkUnconfirmed(ctx, m.ID, "bob", "again"); err != nil {
+		t.Errorf("marking it unconfirmed twice: %v", err)
+	}
+	if err := b.MarkConfirmed(ctx, m.ID, "bob"); !errors.Is(err, ErrDeliveryFinal) {
+		t.Errorf("confirming an unconfirmed delivery: %v", err)
+	}
+	if p, err := b.Pending(ctx, "bob", 10); err != nil || len(p) != 0 {
+		t.Errorf("pending for bob: %v, %v", p, err)
+	}
+	notes, err := b.Pending(ctx, "alice", 10)
+	if err != nil || len(notes) != 1 || notes[0].Kind != KindNotice ||
+		!strings.Contains(notes[0].Body, "to bob was typed in but not confirmed: still in its input box") {
+		t.Fatalf("alice's notice: %+v, %v", notes, err)
+	}
+	if st, err := ParseDeliveryState("unconfirmed"); err != nil || st != DeliveryUnconfirmed {
+		t.Errorf("ParseDeliveryState(unconfirmed) = %v, %v", st, err)
+	}
+}

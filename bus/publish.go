@@ -145,7 +145,7 @@ func (b *Bus) insert(ctx context.Context, tx querier, msgs []Message, now time.T
 			if d.State != DeliveryFailed {
 				continue
 			}
-			if n, ok := failureNotice(*m, d.Recipient, d.Error); ok {
+			if n, ok := deliveryNotice(*m, d.Recipient, DeliveryFailed, d.Error); ok {
 				if err := b.prepare(&n, now); err != nil {
 					return err
 				}
@@ -182,9 +182,18 @@ func (b *Bus) insert(ctx context.Context, tx querier, msgs []Message, now time.T
 	return nil
 }
 
+// recipientStatus is whether a registered agent takes messages.
+type recipientStatus int
+
+const (
+	recipientActive recipientStatus = iota
+	recipientRemoved
+	recipientNoMessages
+)
+
 // lookup returns which of msgs' ids are already stored, the largest seq
-// and the registered agents (true, or false for one that was removed).
-func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]bool, err error) {
+// and the registered agents with their recipientStatus.
+func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]bool, maxSeq int64, agents map[string]recipientStatus, err error) {
 	st, arg := b.st.lookup1, msgs[0].ID
 	if len(msgs) > 1 {
 		ids := make([]string, len(msgs))
@@ -202,7 +211,7 @@ func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]boo
 		return nil, 0, nil, err
 	}
 	defer rows.Close()
-	stored, agents = map[string]bool{}, map[string]bool{}
+	stored, agents = map[string]bool{}, map[string]recipientStatus{}
 	for rows.Next() {
 		var kind int
 		var name string
@@ -216,7 +225,7 @@ func (b *Bus) lookup(ctx context.Context, msgs []Message) (stored map[string]boo
 		case 1:
 			maxSeq = seq
 		case 2:
-			agents[name] = seq == 0 // false: removed
+			agents[name] = recipientStatus(seq)
 		}
 	}
 	return stored, maxSeq, agents, rows.Err()
@@ -253,11 +262,11 @@ func appendArgs(args []driver.NamedValue, values ...any) []driver.NamedValue {
 }
 
 // resolve decides the deliveries of a new message (see the package doc).
-func resolve(id, from, to string, agents map[string]bool, now time.Time) []Delivery {
+func resolve(id, from, to string, agents map[string]recipientStatus, now time.Time) []Delivery {
 	d := func(r string, s DeliveryState, e string) Delivery {
 		return Delivery{MessageID: id, Recipient: r, State: s, Updated: now, Error: e}
 	}
-	active, known := agents[to] // registered; active unless removed
+	status, known := agents[to]
 	switch {
 	case to == Human:
 		return []Delivery{d(Human, DeliveryConfirmed, "")}
@@ -265,8 +274,8 @@ func resolve(id, from, to string, agents map[string]bool, now time.Time) []Deliv
 		return []Delivery{d(Swarm, DeliveryQueued, "")}
 	case to == Everyone:
 		names := make([]string, 0, len(agents))
-		for n, active := range agents {
-			if active && n != from {
+		for n, st := range agents {
+			if st == recipientActive && n != from {
 				names = append(names, n)
 			}
 		}
@@ -276,8 +285,10 @@ func resolve(id, from, to string, agents map[string]bool, now time.Time) []Deliv
 			out[i] = d(n, DeliveryQueued, "")
 		}
 		return out
-	case active:
+	case known && status == recipientActive:
 		return []Delivery{d(to, DeliveryQueued, "")}
+	case known && status == recipientNoMessages:
+		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q takes no messages (messages = false in its config)", to))}
 	case known:
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q was removed: it is not in this swarm's config", to))}
 	case !namePattern.MatchString(to):
@@ -287,19 +298,23 @@ func resolve(id, from, to string, agents map[string]bool, now time.Time) []Deliv
 	}
 }
 
-// failureNotice is the notice that tells m's author that the delivery to
-// recipient failed. Notices about swarm's own notices are not sent, so a
-// failure can never cascade.
-func failureNotice(m Message, recipient, reason string) (Message, bool) {
+// deliveryNotice is the notice that tells m's author that the delivery to
+// recipient failed or went unconfirmed. Notices about swarm's own notices
+// are not sent, so a failure can never cascade.
+func deliveryNotice(m Message, recipient string, state DeliveryState, reason string) (Message, bool) {
 	if m.From == Swarm && m.Kind == KindNotice {
 		return Message{}, false
 	}
-	data, _ := json.Marshal(map[string]string{"message_id": m.ID, "recipient": recipient, "reason": reason})
+	what := "failed"
+	if state == DeliveryUnconfirmed {
+		what = "was typed in but not confirmed"
+	}
+	data, _ := json.Marshal(map[string]string{"message_id": m.ID, "recipient": recipient, "state": state.String(), "reason": reason})
 	return Message{
 		From:          Swarm,
 		To:            m.From,
 		Kind:          KindNotice,
-		Body:          fmt.Sprintf("message #%s to %s failed: %s", ShortID(m.ID), recipient, reason),
+		Body:          fmt.Sprintf("message #%s to %s %s: %s", ShortID(m.ID), recipient, what, reason),
 		Data:          data,
 		InReplyTo:     m.ID,
 		CorrelationID: m.CorrelationID,

@@ -82,13 +82,13 @@ func (b *Bus) prepareStatements(ctx context.Context) error {
 	// the third column when removed).
 	if s.lookup, err = prep(`SELECT 0, id, seq FROM messages WHERE id IN (SELECT value FROM json_each(?1))
 		UNION ALL SELECT 1, '', COALESCE(MAX(seq), 0) FROM messages
-		UNION ALL SELECT 2, name, state = 'removed' FROM agents`); err != nil {
+		UNION ALL SELECT 2, name, CASE WHEN state = 'removed' THEN 1 WHEN no_messages THEN 2 ELSE 0 END FROM agents`); err != nil {
 		return err
 	}
 	// The same for one id, without the cost of parsing a JSON array.
 	if s.lookup1, err = prep(`SELECT 0, id, seq FROM messages WHERE id = ?1
 		UNION ALL SELECT 1, '', COALESCE(MAX(seq), 0) FROM messages
-		UNION ALL SELECT 2, name, state = 'removed' FROM agents`); err != nil {
+		UNION ALL SELECT 2, name, CASE WHEN state = 'removed' THEN 1 WHEN no_messages THEN 2 ELSE 0 END FROM agents`); err != nil {
 		return err
 	}
 	s.insMsg, s.insDel = map[int]driver.StmtExecContext{}, map[int]driver.StmtExecContext{}

@@ -52,6 +52,17 @@
 //     cursor up have no zone: their lines are committed at once.
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
+//  8. A line that replaces a committed line in place and is a piece of the
+//     paragraph that was there, wrapped or indented anew (its text without
+//     blanks and box-drawing characters is found in theirs), is that
+//     paragraph redrawn, not new output: Claude Code redraws a tool's
+//     output with another wrap, and collapsed, once the tool is done.
+//  9. Replays: after the program clears the scrollback (ESC[3J, as Ink does
+//     when it repaints everything: clear, all its static output again, the
+//     live area), and until output pauses, a line that repeats what was
+//     committed before, in the same order, is not committed again, however
+//     long the history; a line that repeats nothing is committed, and the
+//     replay goes on after it.
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence
@@ -67,10 +78,50 @@
 // as they were. A resize that comes while the program is in the middle of
 // an escape sequence or a character waits for the end of it.
 //
-// The alternate screen (full-screen programs such as vim, less or htop)
-// is not line output: nothing drawn there is committed, and the main
-// screen, untouched meanwhile, is not committed again when the program
-// returns to it.
+// # The alternate screen
+//
+// Full-screen chat views (Claude Code's default renderer, Codex, opencode)
+// draw their whole session on the alternate screen, where nothing scrolls
+// with line feeds: the view is repainted, scrolled by redrawing, items
+// collapse and expand, everything is redrawn on resize and when the user
+// scrolls back. The screen reads it as a view of a document the program
+// keeps and commits each row of that document once (frames.go):
+//
+//  1. A frame is read when one is complete: at the end of a synchronized
+//     update (mode 2026), before the view is erased or the cursor sent
+//     home, when the cursor goes back up (a program redrawing what changed
+//     from the top down starts its next frame), when output pauses
+//     (Options.Settle), on resize, on leaving, at the end. Rows that
+//     scroll off in between are read with the next frame.
+//  2. Rows are compared by their key: the text without blanks and
+//     box-drawing characters, so that gutters, borders and indents do not
+//     count. Blank rows and rules take no part.
+//  3. The frame is aligned with the document: the longest chain of its rows
+//     that equal document rows in the same order, preferring rows that
+//     stay together, then the newest. A row matched alone, away from its
+//     neighbours, is taken only if the last frame showed it: the same text
+//     printed again is new output. Aligned rows are old, wherever they
+//     show: scrolled, repainted, scrolled back.
+//  4. Between aligned rows, rows whose keys, joined, are the joined keys of
+//     document rows there are the same text wrapped anew (a resize, a
+//     collapsed item showing its first rows).
+//  5. The other rows are new, or changed in place: they pair, in order,
+//     with the uncommitted rows the document has there (text streaming in,
+//     a spinner) and take their text; the rest are inserted where they
+//     show.
+//  6. A new row is committed once it has shown the same text for the
+//     settle time, a paragraph (rows with no blank between them) at a time;
+//     when it scrolls off or the program hides it, with the text it showed
+//     last; when shown again with another wrap, as first shown. Rows of the
+//     document that no longer show are kept (a collapsed item that expands
+//     again is not new), up to a bound.
+//
+// A program that is not a chat view (vim, less, htop) commits each row it
+// shows once, and a row again only when its text changes: repainting,
+// scrolling and paging commit nothing. The main screen, untouched while
+// the alternate one is in use, is not committed again when the program
+// returns to it. Output replayed without its timing (a raw capture) has no
+// settle time: rows settle by frames instead (ScreenOptions.SettleFrames).
 //
 // Known limits: a program that stalls longer than the settle time in the
 // middle of redrawing a line gets the partial line committed, and the

@@ -451,12 +451,36 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 			}
 		}
 		if took == 0 {
+			if k := decorated(rowsOf, rows[i].key, off, starts); k >= 0 {
+				d := rowsOf[k]
+				d.shown = a.obs
+				out = append(out, rewrap{i0: i, i1: i + 1, d0: d.pos, d1: d.pos + 1})
+				off = starts[k] + len(d.key)
+			}
 			i++
 			continue
 		}
 		i += took
 	}
 	return out
+}
+
+// minDecorated is the shortest row taken as shown again with something
+// drawn after it.
+const minDecorated = 12
+
+// decorated returns the index in rows of the first committed row from
+// stream offset off on whose text key starts, with more after it: the row
+// shown again with something drawn after it (Claude Code writes "Jump to
+// bottom" there while the transcript is scrolled back); -1 if none. A
+// pending row that grows is text streaming in, not this.
+func decorated(rows []*docRow, key string, off int, starts []int) int {
+	for k, d := range rows {
+		if !d.pending && starts[k] >= off && len(d.key) >= minDecorated && len(key) > len(d.key) && strings.HasPrefix(key, d.key) {
+			return k
+		}
+	}
+	return -1
 }
 
 // retext gives a pending row the text now shown in its place.

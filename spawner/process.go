@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 )
 
 var (
@@ -329,10 +329,7 @@ func (p *Process) Resize(rows, cols int) error {
 	// Control rather than Fd: Fd would put the master back into blocking
 	// mode.
 	err = conn.Control(func(fd uintptr) {
-		_, _, e := syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws)))
-		if e != 0 {
-			ioErr = e
-		}
+		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Row: ws.Rows, Col: ws.Cols})
 	})
 	if err != nil {
 		return ErrExited
@@ -342,6 +339,34 @@ func (p *Process) Resize(rows, cols int) error {
 	}
 	return nil
 }
+
+// LineMode reports whether the program reads its terminal a line at a
+// time (canonical mode: the kernel edits and echoes the line and hands it
+// over at Enter, at most 4,095 bytes of it), rather than key by key as
+// shells with line editing and full-screen programs do.
+func (p *Process) LineMode() (bool, error) {
+	conn, err := p.master.SyscallConn()
+	if err != nil {
+		return false, ErrExited
+	}
+	var t *unix.Termios
+	var ioErr error
+	err = conn.Control(func(fd uintptr) {
+		t, ioErr = unix.IoctlGetTermios(int(fd), unix.TCGETS)
+	})
+	if err != nil {
+		return false, ErrExited
+	}
+	if ioErr != nil {
+		return false, fmt.Errorf("terminal mode: %w", ioErr)
+	}
+	return t.Lflag&unix.ICANON != 0, nil
+}
+
+// CanonicalLineMax is the longest line a program in line mode can read:
+// the kernel's line buffer holds 4,096 bytes, the newline included, and
+// drops what does not fit.
+const CanonicalLineMax = 4095
 
 // Signal sends sig to the process group.
 func (p *Process) Signal(sig syscall.Signal) error {

@@ -384,3 +384,17 @@ func TestNoGoroutinesLeft(t *testing.T) {
 		return true
 	})
 }
+
+func TestLineMode(t *testing.T) {
+	t.Parallel()
+	// cat reads lines as the kernel edits them; a program in raw mode
+	// (shells with line editing, agent CLIs) reads keys.
+	cat := start(t, Options{Argv: []string{"cat"}}, nil)
+	raw := start(t, Options{Argv: []string{"python3", "-c",
+		"import sys, tty; tty.setraw(0); print('raw', flush=True); sys.stdin.read(1)"}}, nil)
+	eventually(t, "cat in line mode", func() bool { m, err := cat.LineMode(); return err == nil && m })
+	eventually(t, "python in raw mode", func() bool {
+		m, err := raw.LineMode()
+		return err == nil && !m && raw.Screen().Contains("raw")
+	})
+}

@@ -1,12 +1,12 @@
 package bus
 
 import (
-	"strconv"
 	"context"
 	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )

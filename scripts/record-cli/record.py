@@ -14,7 +14,8 @@ shell mode (`!command`) prints files inside its real UI.
 It writes OUTDIR/CONFIG-COLSxROWS.cast (asciicast v2, made by ptyrec.py
 inside a tmux pane, which answers the CLI's terminal queries),
 OUTDIR/CONFIG-COLSxROWS.want (the relay commands printed, one JSON object
-per line, in order) and OUTDIR/CONFIG-COLSxROWS.steps.txt (what the screen
+per line, in order; "after_resize" marks those printed after the first
+resize, which comes last) and OUTDIR/CONFIG-COLSxROWS.steps.txt (what the screen
 showed after each step, for checking the .want by eye).
 
 The steps: a plain relay line, a block, a relay line long enough to wrap,
@@ -69,6 +70,7 @@ class Session:
         self.out = os.path.join(outdir, self.name)
         self.want = []
         self.steps = []
+        self.resized = False
         os.makedirs(self.home)
         os.makedirs(self.work)
         for name, (text, _) in files().items():
@@ -106,7 +108,7 @@ class Session:
             with open(self.home + "/.gemini/trustedFolders.json", "w") as fh:
                 json.dump({self.work: "TRUST_FOLDER"}, fh)
             env["GEMINI_API_KEY"] = "dummy"
-            return env, ["gemini"], "Type your message"
+            return env, ["gemini"], "Type your"
         if c == "opencode":
             env["OPENAI_API_KEY"] = "sk-dummy"
             return env, ["opencode"], "Ask anything"
@@ -150,9 +152,20 @@ class Session:
         time.sleep(0.6)
         self.send("\r")
 
+    def idle(self, timeout=30):
+        """Waits until the CLI shows its prompt and is not busy."""
+        end = time.time() + timeout
+        while time.time() < end:
+            scr = self.screen()
+            if self.ready in scr and "esc to interrupt" not in scr and "esc to cancel" not in scr:
+                return True
+            time.sleep(0.3)
+        return False
+
     def shell(self, command, expect):
         """Runs command in the CLI's shell mode and waits for expect."""
         c = self.config
+        self.idle()
         if c == "gemini":
             self.type_line(command)  # shell mode stays on (entered once)
         elif c == "opencode":
@@ -168,7 +181,8 @@ class Session:
             for _ in range(3):
                 self.send("\x1b")
                 time.sleep(0.8)
-            self.wait_for(self.ready, 10)
+                if self.idle(3):
+                    break
         return ok
 
     def note(self, what):
@@ -180,7 +194,7 @@ class Session:
         shown = self.shell("cat " + name, expect or first[:20])
         self.note("cat " + name + ("" if shown else " (its text did not show: not expected)"))
         if shown:
-            self.want.extend(cmds)
+            self.want.extend(c + (self.resized,) for c in cmds)
 
     def resize(self, cols, rows):
         subprocess.run(["tmux", "-L", self.sock, "resize-window", "-x", str(cols), "-y", str(rows)], check=True)
@@ -198,10 +212,6 @@ class Session:
         for k in range(1, 7):
             self.print_file("t%d.txt" % k)
         self.print_file("m1.txt")
-        w, h = (100, 30) if self.cols == 80 else (90, 30)
-        self.resize(w, h)
-        self.print_file("m6.txt")
-        self.resize(self.cols, self.rows)
         if self.config in ("claude", "codex", "opencode"):
             for key in ["\x1b[5~", "\x1b[5~", "\x1b[5~", "\x1b[6~", "\x1b[6~", "\x1b[6~"]:
                 self.send(key)
@@ -222,6 +232,13 @@ class Session:
             self.send("\x03")  # Ctrl-C clears the prompt
             time.sleep(1.5)
             self.print_file("m7.txt")
+        # The resize comes last: what comes before it can be replayed
+        # without its timing and sizes too (.want marks what follows it).
+        w, h = (100, 30) if self.cols == 80 else (90, 30)
+        self.resize(w, h)
+        self.resized = True
+        self.print_file("m6.txt")
+        self.resize(self.cols, self.rows)
         self.quit()
 
     def quit(self):
@@ -249,8 +266,10 @@ class Session:
         with open(self.out + ".want", "w") as fh:
             for c in self.want:
                 d = {"kind": c[0], "to": "bob", "type": "message", "body": c[1]}
-                if len(c) > 2:
+                if len(c) > 3:
                     d["topic"] = c[2]
+                if c[-1]:
+                    d["after_resize"] = True
                 fh.write(json.dumps(d) + "\n")
         with open(self.out + ".steps.txt", "w") as fh:
             fh.write("\n".join(self.steps))

@@ -50,9 +50,10 @@ type frameRow struct {
 	gone bool // scrolled off: it cannot change any more
 }
 
-// rowKey is the text alignment compares: blanks, box-drawing and block
-// characters removed.
-func rowKey(text string) string {
+// RowKey returns text without blanks and box-drawing and block
+// characters: what stays the same when a program wraps, indents or frames
+// the text anew. The alternate screen's rows are compared by it.
+func RowKey(text string) string {
 	clean := true
 	for _, r := range text {
 		if dropFromKey(r) {
@@ -78,7 +79,7 @@ func dropFromKey(r rune) bool {
 }
 
 func newFrameRow(y int, text string, gone bool) (frameRow, bool) {
-	key := rowKey(text)
+	key := RowKey(text)
 	if key == "" {
 		return frameRow{}, false
 	}

@@ -167,13 +167,13 @@ const minRewrap = 12
 // the lines just replaced (the newest ghosts, this one's last) followed by
 // those still below it.
 func (s *Screen) rewrapped(st *rowState, text string) bool {
-	key := rowKey(text)
+	key := RowKey(text)
 	if len(key) < minRewrap {
 		return false
 	}
 	var b strings.Builder
 	for _, g := range s.ghosts[max(0, len(s.ghosts)-s.rows):] {
-		b.WriteString(rowKey(g.text))
+		b.WriteString(RowKey(g.text))
 	}
 	below := false
 	for r := range s.shadow {
@@ -182,7 +182,7 @@ func (s *Screen) rewrapped(st *rowState, text string) bool {
 			continue
 		}
 		if below && s.shadow[r].hasRec {
-			b.WriteString(rowKey(s.shadow[r].rec))
+			b.WriteString(RowKey(s.shadow[r].rec))
 		}
 	}
 	return strings.Contains(b.String(), key)
@@ -561,7 +561,9 @@ func (s *Screen) mainToken(tb []byte) {
 		s.dropCarry()
 		if op.kind == opErase3 {
 			s.hist.clear()
-			s.replay.begin()
+		}
+		if op.kind != opReset {
+			s.replay.begin(s.rows)
 		}
 		if op.kind == opReset {
 			s.top, s.bot = 0, s.rows
@@ -571,7 +573,36 @@ func (s *Screen) mainToken(tb []byte) {
 		s.top, s.bot = op.a, op.b
 	}
 	s.wideEdge = false
+	if op.kind == opNone && s.clearedView(pos) {
+		s.replay.begin(s.rows)
+	}
 	s.cursorAfter(r0, s.main.CursorPosition().Y, s.lineFeed())
+}
+
+// clearedView reports whether the token cleared the screen without ED 2:
+// erased it from the home position (ED 0), or came home to a screen whose
+// rows were all erased one by one (as Claude Code does on resize).
+func (s *Screen) clearedView(before uv.Position) bool {
+	t := &s.tok
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+		return false
+	}
+	switch t.cmd.Final() {
+	case 'J':
+		return t.param(0, 0) == 0 && before.X == 0 && before.Y == 0
+	case 'H', 'f':
+		if t.param(0, 1) > 1 || t.param(1, 1) > 1 {
+			return false
+		}
+		var b []byte
+		for y := range s.rows {
+			if b = appendText(b[:0], rowCells(s.main, y), s.cols); len(strings.TrimSpace(string(b))) > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // lineFeed reports whether the token is a line feed: LF, VT, FF, IND.

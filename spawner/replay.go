@@ -1,131 +1,195 @@
 package spawner
 
-import "hash/maphash"
+import "strings"
 
-// Ink, the React renderer of Claude Code's classic interface and of other
-// agent CLIs, repaints everything once its live area grows taller than the
-// screen: it clears the screen and the scrollback (ESC[2J ESC[3J ESC[H)
-// and writes all its static output again, then the live area. Each such
-// frame would commit the whole history again. The replay rule: after the
-// scrollback is cleared, until output pauses, a line that repeats what was
-// committed before, in the same order, is a replay and is not committed.
-// Lines that repeat nothing are new and are committed; the replay goes on
-// after them. The record of committed lines follows each replay, so the
-// next one finds the lines that came new in it in their place.
+// A program that clears its screen often draws what it showed before
+// again: Ink (Claude Code's classic interface, Gemini CLI) clears the
+// screen and the scrollback and writes all its static output again when
+// its live area outgrows the screen; Codex's inline mode does the same on
+// resize, wrapped for the new width; Claude Code clears the visible rows
+// on resize and redraws the last screenful. The replay rule: after the
+// screen is cleared (ED 2, ED 0 from home, ED 3, or every row erased) and
+// until output pauses, a line whose text (its key: without blanks and
+// borders, so that another wrap or indent does not matter) is that of a
+// line committed before is a replay and is not committed. Each committed
+// line is replayed once per replay, so the same text printed again in the
+// same frame is new; lines committed before the first line the replay
+// repeats (less a screenful) are not taken. A line that repeats nothing
+// is new and is committed; the replay goes on after it.
 
-// maxReplayLog bounds the record of committed lines a replay is matched
-// against: a replay longer than that is committed again from where the
-// record begins.
-const maxReplayLog = 1 << 18
+// replayLines bounds the committed lines a replay is matched against: a
+// replay of older lines commits them again.
+const replayLines = 20000
 
-// maxReplayCands bounds the places in the record a replay may be following
-// at once (a common line can start it at many).
-const maxReplayCands = 256
-
-// replaySkip is how far ahead in the record a replayed line may be found:
-// lines of the live area committed between the static ones are skipped.
-const replaySkip = 16
-
-type replay struct {
-	log    []uint64 // hashes of the non-blank lines committed, oldest first
-	next   []uint64 // the record as the current replay rewrites it
-	active bool
-	began  bool  // a line matched the record
-	cands  []int // positions in log after the last line each candidate matched
-	found  []int
-	far    int // the furthest position matched
-	tries  int // lines looked for before one matched
-}
+// minReplayStart is the shortest key a replay may start with in the middle
+// of a committed line (a paragraph wrapped anew); a shorter first line
+// must repeat a whole committed line.
+const minReplayStart = 16
 
 // maxReplayTries ends a replay that has not matched in so many lines: the
-// program cleared its scrollback and printed something new.
+// program cleared its screen and wrote something new.
 const maxReplayTries = 64
 
-// record adds a committed line, outside a replay (which records its lines
-// itself).
+// maxRewrapLines bounds the committed lines one replayed line may join.
+const maxRewrapLines = 8
+
+type replay struct {
+	keys  []string // keys of the non-blank lines committed, oldest first (a ring)
+	start int      // ring start once full
+
+	active bool
+	began  bool // a line matched
+	tries  int  // lines looked for before one matched
+	rows   int  // the screen's height: how far before the first match lines may be
+	lines  []string
+	used   []bool
+	first  int // index of the first line matched
+	pos    int // the line after the last one matched…
+	off    int // …or the part of it a rewrapped line took
+	index  map[string][]int
+}
+
+// record adds a committed line.
 func (r *replay) record(text string) {
-	if text == "" || r.active {
+	key := RowKey(text)
+	if key == "" {
 		return
 	}
-	r.log = append(r.log, maphash.String(keySeed, text))
-	if len(r.log) > maxReplayLog {
-		n := copy(r.log, r.log[len(r.log)-maxReplayLog*3/4:])
-		r.log = r.log[:n]
+	if len(r.keys) < replayLines {
+		r.keys = append(r.keys, key)
+		return
 	}
+	r.keys[r.start] = key
+	r.start = (r.start + 1) % replayLines
 }
 
-// begin starts matching: the scrollback was cleared.
-func (r *replay) begin() {
+// begin starts matching: the screen, rows high, was cleared.
+func (r *replay) begin(rows int) {
 	r.end()
-	if len(r.log) == 0 {
+	if len(r.keys) == 0 {
 		return
 	}
-	r.active, r.began, r.far, r.tries = true, false, 0, 0
-	r.cands = r.cands[:0]
-	r.next = r.next[:0]
+	r.active, r.began, r.tries, r.rows = true, false, 0, rows
+	r.lines = r.lines[:0]
+	for i := range r.keys {
+		r.lines = append(r.lines, r.keys[(r.start+i)%len(r.keys)])
+	}
+	r.used = append(r.used[:0], make([]bool, len(r.lines))...)
+	if r.index == nil {
+		r.index = map[string][]int{}
+	}
+	clear(r.index)
+	for i, k := range r.lines {
+		r.index[k] = append(r.index[k], i)
+	}
+	r.pos, r.off = 0, 0
 }
 
-// end stops matching: output paused, or the replay is over. The record
-// becomes the replay's lines followed by what the replay did not reach.
+// end stops matching: output paused.
 func (r *replay) end() {
-	if !r.active {
-		return
-	}
-	r.active = false
-	if r.far < len(r.log) {
-		r.next = append(r.next, r.log[r.far:]...)
-	}
-	r.log, r.next = r.next, r.log[:0]
-	if len(r.log) > maxReplayLog {
-		n := copy(r.log, r.log[len(r.log)-maxReplayLog*3/4:])
-		r.log = r.log[:n]
-	}
+	r.active, r.began = false, false
 }
 
 // repeats reports whether text, about to be committed, is a replayed line.
-// Blank lines are not matched: they are replayed when a replay has begun.
+// Blank lines are replayed when a replay has begun.
 func (r *replay) repeats(text string) bool {
 	if !r.active {
 		return false
 	}
-	if text == "" {
+	key := RowKey(text)
+	if key == "" {
 		return r.began
 	}
-	h := maphash.String(keySeed, text)
-	r.next = append(r.next, h)
-	var found []int
 	if !r.began {
 		if r.tries++; r.tries > maxReplayTries {
 			r.end()
 			return false
 		}
-		for i, v := range r.log {
-			if v == h && len(r.cands) < maxReplayCands {
-				r.cands = append(r.cands, i+1)
-			}
+		if i, ok := r.exact(key, 0); ok {
+			r.began, r.first = true, i
+			r.take(i)
+			return true
 		}
-		found = r.cands
-	} else {
-		found = r.found[:0]
-		for _, c := range r.cands {
-			for k := c; k < min(c+replaySkip, len(r.log)); k++ {
-				if r.log[k] == h {
-					found = append(found, k+1)
-					break
-				}
-			}
+		if i, off, ok := r.within(key); ok {
+			r.began, r.first, r.pos, r.off = true, i, i, off
+			return r.rewrap(key)
 		}
-		r.found = found
-		if len(found) > 0 {
-			r.cands = append(r.cands[:0], found...)
+		return false
+	}
+	if r.off == 0 {
+		if i, ok := r.exact(key, max(r.first-r.rows, 0)); ok {
+			r.take(i)
+			return true
 		}
 	}
-	if len(found) == 0 {
-		return false // new in this replay
+	return r.rewrap(key)
+}
+
+// exact returns the first unused line from lo on whose key is key,
+// preferring those after the last match.
+func (r *replay) exact(key string, lo int) (int, bool) {
+	best := -1
+	for _, i := range r.index[key] {
+		if i < lo || r.used[i] {
+			continue
+		}
+		if i >= r.pos {
+			return i, true
+		}
+		if best < 0 {
+			best = i
+		}
 	}
-	r.began = true
-	for _, c := range r.cands {
-		r.far = max(r.far, c)
+	return best, best >= 0
+}
+
+func (r *replay) take(i int) {
+	r.used[i] = true
+	r.pos, r.off = i+1, 0
+}
+
+// within finds key inside a committed line (a paragraph rewrapped, cut at
+// the top of the screen): the line and the offset where key starts.
+func (r *replay) within(key string) (int, int, bool) {
+	if len(key) < minReplayStart {
+		return 0, 0, false
 	}
+	for i, l := range r.lines {
+		if p := strings.Index(l, key); p >= 0 && !r.used[i] {
+			return i, p, true
+		}
+	}
+	return 0, 0, false
+}
+
+// rewrap takes key from the committed lines at pos/off when it is their
+// text wrapped anew: it starts where the last match ended and may run
+// over several lines.
+func (r *replay) rewrap(key string) bool {
+	i, off := r.pos, r.off
+	rest := key
+	for n := 0; rest != "" && i < len(r.lines) && n < maxRewrapLines; n++ {
+		if r.used[i] {
+			return false
+		}
+		l := r.lines[i][off:]
+		switch {
+		case strings.HasPrefix(rest, l):
+			rest = rest[len(l):]
+			i, off = i+1, 0
+		case strings.HasPrefix(l, rest):
+			off += len(rest)
+			rest = ""
+		default:
+			return false
+		}
+	}
+	if rest != "" {
+		return false
+	}
+	for k := r.pos; k < i; k++ {
+		r.used[k] = true
+	}
+	r.pos, r.off = i, off
 	return true
 }

@@ -649,6 +649,53 @@ func (s *Screen) Contains(text string) bool {
 	return false
 }
 
+// CursorLine returns the line the cursor is on: its row and the rows the
+// terminal wrapped it over, joined. A program reading lines, or a shell's
+// line editor, shows the line being typed there.
+func (s *Screen) CursorLine() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	e := s.active()
+	y := e.CursorPosition().Y
+	start, end := y, y
+	if s.alt == nil {
+		start, end = s.span(y)
+	}
+	var b []byte
+	for r := start; r <= end; r++ {
+		b = appendText(b, rowCells(e, r), s.cols)
+	}
+	return strings.TrimRight(string(b), " ")
+}
+
+// CursorBlock returns the rows around the cursor that show text, joined
+// with newlines: the cursor's row and the rows above and below it up to a
+// row with no text (blank, or only borders and rules). An agent CLI keeps
+// the cursor in its input box, so this is what the box holds.
+func (s *Screen) CursorBlock() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	e := s.active()
+	y := e.CursorPosition().Y
+	row := func(r int) string {
+		return strings.TrimRight(string(appendText(nil, rowCells(e, r), s.cols)), " ")
+	}
+	top, bot := y, y
+	for top > 0 && RowKey(row(top-1)) != "" {
+		top--
+	}
+	for bot < s.rows-1 && RowKey(row(bot+1)) != "" {
+		bot++
+	}
+	rows := make([]string, 0, bot-top+1)
+	for r := top; r <= bot; r++ {
+		rows = append(rows, row(r))
+	}
+	return strings.Join(rows, "\n")
+}
+
 // Close stops the screen's goroutines. Later writes fail with ErrClosed;
 // the screen can still be read.
 func (s *Screen) Close() error {

@@ -671,7 +671,9 @@ func (s *Screen) CursorLine() string {
 
 // CursorBlock returns the rows around the cursor that show text, joined
 // with newlines: the cursor's row and the rows above and below it up to a
-// row with no text (blank, or only borders and rules). An agent CLI keeps
+// row with no text (blank, or only borders and rules). When the cursor's
+// own row has no text, it is on an empty line of the input under the
+// lines typed so far, and the block runs up to them. An agent CLI keeps
 // the cursor in its input box, so this is what the box holds.
 func (s *Screen) CursorBlock() string {
 	s.mu.Lock()
@@ -683,6 +685,9 @@ func (s *Screen) CursorBlock() string {
 		return strings.TrimRight(string(appendText(nil, rowCells(e, r), s.cols)), " ")
 	}
 	top, bot := y, y
+	for top > 0 && RowKey(row(top)) == "" {
+		top--
+	}
 	for top > 0 && RowKey(row(top-1)) != "" {
 		top--
 	}

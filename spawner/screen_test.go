@@ -645,3 +645,35 @@ func TestNarrowerScreenReflowsLines(t *testing.T) {
 		t.Errorf("relay line committed again: %q", relay)
 	}
 }
+
+func TestCursorLineAndBlock(t *testing.T) {
+	for _, tc := range []struct {
+		name, in    string
+		cols        int
+		line, block string
+	}{
+		{name: "a shell's line, wrapped", cols: 10, in: "out\r\n$ [relay #abcdef12 from x] hi",
+			line: "$ [relay #abcdef12 from x] hi", block: "out\n$ [relay #\nabcdef12 f\nrom x] hi"},
+		{name: "an input box between rules", cols: 20,
+			in:   "transcript\r\n\r\n────────────\r\n❯ [relay #ab] hi\r\n────────────\r\n  footer\x1b[4;17H",
+			line: "❯ [relay #ab] hi", block: "❯ [relay #ab] hi"},
+		{name: "the cursor on an empty line under the typed ones", cols: 20,
+			in:   "› [relay #ab] hi\r\n\r\n\r\n\r\n\r\n? for shortcuts\x1b[4;3H",
+			line: "", block: "› [relay #ab] hi\n\n\n"},
+		{name: "a gutter", cols: 30,
+			in:   "  ┃\r\n  ┃  [relay #ab] hi\r\n  ┃\r\n  ┃  Build\x1b[2;20H",
+			line: "  ┃  [relay #ab] hi", block: "  ┃  [relay #ab] hi"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewScreen(ScreenOptions{Rows: 8, Cols: tc.cols})
+			defer s.Close()
+			_, _ = s.Write([]byte(tc.in))
+			if got := s.CursorLine(); got != tc.line {
+				t.Errorf("CursorLine = %q, want %q", got, tc.line)
+			}
+			if got := s.CursorBlock(); got != tc.block {
+				t.Errorf("CursorBlock = %q, want %q", got, tc.block)
+			}
+		})
+	}
+}

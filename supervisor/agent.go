@@ -61,12 +61,16 @@ type AgentInfo struct {
 	Level      bus.Level
 	Rows, Cols int
 	Config     AgentConfig
+	// Held counts the messages waiting because a person has typed into
+	// the agent since their last Enter.
+	Held int
 }
 
 // agent is the runtime of one configured agent.
 type agent struct {
-	s   *Supervisor
-	cfg AgentConfig
+	s       *Supervisor
+	cfg     AgentConfig
+	profile Profile
 
 	ctx    context.Context // ends at shutdown
 	cancel context.CancelFunc
@@ -86,6 +90,10 @@ type agent struct {
 	restarts   int
 	started    time.Time
 	lastInput  time.Time
+	// lineLen counts what a person typed since their last Enter (Ctrl-C
+	// or Ctrl-U); while it is not 0, messages wait (held of them).
+	lineLen    int
+	held       int
 	level      bus.Level
 	rows, cols int
 	briefed    bool          // the brief has been typed into the current process
@@ -130,7 +138,7 @@ const requeueWindow = time.Second
 func newAgent(s *Supervisor, cfg AgentConfig) *agent {
 	ctx, cancel := context.WithCancel(s.ctx)
 	return &agent{
-		s: s, cfg: cfg, ctx: ctx, cancel: cancel,
+		s: s, cfg: cfg, profile: cfg.Profile(), ctx: ctx, cancel: cancel,
 		wake:       make(chan struct{}, 1),
 		control:    make(chan bool, 1),
 		outputSeen: make(chan struct{}, 1),
@@ -159,7 +167,7 @@ func (a *agent) info() AgentInfo {
 	in := AgentInfo{
 		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
 		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
-		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg,
+		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg, Held: a.held,
 	}
 	if a.proc != nil {
 		in.LastOutput = a.proc.LastOutput()
@@ -501,19 +509,28 @@ func (a *agent) running() *spawner.Process {
 }
 
 // typing returns the running process for a person's input and notes the
-// time, so that injection waits until they pause.
-func (a *agent) typing() (*spawner.Process, error) {
+// time, so that injection waits until they pause, and what the input does
+// to their line (see typed).
+func (a *agent) typing(line lineEdit) (*spawner.Process, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.proc == nil {
+		a.mu.Unlock()
 		return nil, fmt.Errorf("%s: %w", a.cfg.Name, ErrNotRunning)
 	}
 	a.lastInput = time.Now()
-	return a.proc, nil
+	was := a.lineLen
+	a.lineLen = line.apply(a.lineLen)
+	cleared := was > 0 && a.lineLen == 0
+	p := a.proc
+	a.mu.Unlock()
+	if cleared {
+		a.poke() // what waited for the line goes now
+	}
+	return p, nil
 }
 
 func (a *agent) sendKeys(b []byte) error {
-	p, err := a.typing()
+	p, err := a.typing(editOfBytes(b))
 	if err != nil {
 		return err
 	}

@@ -102,6 +102,8 @@ func received(seen func(string)) {
 
 func runScript(name string) int {
 	switch name {
+	case "composer":
+		return runComposer()
 	case "chat":
 		// Print COUNT relay lines to PEER while logging what arrives.
 		peer, prefix, count := os.Getenv("PEER"), os.Getenv("PREFIX"), envInt("COUNT", 0)

@@ -167,6 +167,21 @@ type AgentConfig struct {
 	Worktree bool
 	// Thinking makes the agent receive @thinking messages.
 	Thinking bool
+	// Kind names the agent's profile (see Profile), "" to choose it by the
+	// agent's program.
+	Kind string
+	// NoMessages: the agent takes no messages (messages = false; by
+	// default, editors, pagers and monitors take none).
+	NoMessages bool
+}
+
+// Profile returns the agent's profile: the one its kind names, else the
+// one its program has.
+func (a AgentConfig) Profile() Profile {
+	if p, ok := ProfileByKind(a.Kind); ok {
+		return p
+	}
+	return profileFor(a.Argv)
 }
 
 // LoadConfig reads and validates the config file at path. A missing file is
@@ -357,7 +372,7 @@ var (
 	topKeys       = []string{"base_branch", "quiet", "heartbeat", "game", "agent"}
 	heartbeatKeys = []string{"warn", "stale", "dead"}
 	gameKeys      = []string{"kind", "x", "o"}
-	agentKeys     = []string{"name", "cmd", "dir", "env", "restart", "max_restarts", "quiet", "confirm", "brief", "worktree", "thinking"}
+	agentKeys     = []string{"name", "kind", "cmd", "dir", "env", "restart", "max_restarts", "quiet", "confirm", "brief", "worktree", "thinking", "messages"}
 )
 
 // configParser turns the decoded document into a Config, naming the line of
@@ -596,6 +611,7 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 	a.Name = name
 	label = fmt.Sprintf("agent %q", name)
 
+	messagesSet := false
 	for _, k := range c.keys(ap, m) {
 		v, kp := m[k], append(ap[:2:2], k)
 		var err error
@@ -632,6 +648,17 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 			a.Worktree, err = c.boolean(kp, label, k, v)
 		case "thinking":
 			a.Thinking, err = c.boolean(kp, label, k, v)
+		case "messages":
+			var takes bool
+			takes, err = c.boolean(kp, label, k, v)
+			a.NoMessages, messagesSet = !takes, true
+		case "kind":
+			kind, ok := v.(string)
+			if _, known := ProfileByKind(kind); !ok || !known {
+				err = c.errorf(kp, "%s: kind must be one of %s, not %s%s", label, strings.Join(quoteAll(profileKinds()), ", "),
+					describe(v), suggest(fmt.Sprint(v), profileKinds()))
+			}
+			a.Kind = kind
 		case "brief":
 			switch v := v.(type) {
 			case bool:
@@ -649,9 +676,32 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 		}
 	}
 	if a.Argv == nil {
-		return a, c.errorf(ap, "%s has no cmd", label)
+		p, _ := ProfileByKind(a.Kind)
+		if !p.CLI() {
+			return a, c.errorf(ap, "%s has no cmd", label)
+		}
+		a.Argv, a.Cmd = []string{p.Commands[0]}, p.Commands[0] // the CLI the kind names
+	}
+	if !messagesSet {
+		a.NoMessages = a.Profile().NoMessages
 	}
 	return a, nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
+// describe names a value in an error: a string quoted, else its type.
+func describe(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return typeName(v)
 }
 
 func (c *configParser) boolean(path []string, label, key string, v any) (bool, error) {

@@ -28,6 +28,8 @@ const (
 	EventGame                             // a game move or result (Game)
 	EventNotice                           // something a person should see (Agent, Text), e.g. a refused command
 	EventScreen                           // an agent's screen changed (Agent); coalesced
+	EventUnconfirmed                      // a message was typed in but not seen taken (Message, Agent = recipient, Text = why)
+	EventHeld                             // messages wait for a person to finish their line (Agent, Held = how many; 0: none)
 )
 
 var eventKindNames = [...]string{
@@ -44,6 +46,8 @@ var eventKindNames = [...]string{
 	EventGame:            "game",
 	EventNotice:          "notice",
 	EventScreen:          "screen",
+	EventUnconfirmed:     "delivery_unconfirmed",
+	EventHeld:            "held",
 }
 
 // String returns the kind's name as used in JSON output.
@@ -79,6 +83,7 @@ type Event struct {
 	Task      *bus.Task
 	TaskEvent *bus.TaskEvent
 	Game      *GameState
+	Held      int // EventHeld: messages waiting for a person's line
 }
 
 // Subscription receives a supervisor's events until Close.

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/parser"
 	"swarm/spawner"
 )
 
-// maxAttempts is how many times a message is typed in before it fails.
+// maxAttempts is how many processes a message is typed into before it
+// fails: each died before the message was judged.
 const maxAttempts = 3
 
 // injectLoop delivers the agent's pending messages, one at a time in bus
@@ -46,6 +46,9 @@ func (a *agent) deliverReady() time.Duration {
 		}
 		if wait := a.notReadyFor(proc); wait > 0 {
 			return wait
+		}
+		if a.holdForLine() {
+			return 0 // the line's end pokes the injector
 		}
 		if a.cfg.Brief && a.needsBrief() {
 			a.typeBrief(proc)
@@ -96,9 +99,37 @@ func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 	return max(wait, 0)
 }
 
-// deliver types one message into the process and waits for its id marker
-// to show on the screen. It returns a wait before the next try when the
-// message is to be retried.
+// holdForLine reports whether a person has a line typed into the agent,
+// which messages must not be added to, and keeps the count of the
+// messages waiting for it up to date for the UIs.
+func (a *agent) holdForLine() bool {
+	a.mu.Lock()
+	typing := a.lineLen > 0
+	a.mu.Unlock()
+	n := 0
+	if typing {
+		msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, maxHeldShown)
+		if err != nil {
+			a.s.log.Error("pending", "agent", a.cfg.Name, "err", err)
+		}
+		n = len(msgs)
+	}
+	a.mu.Lock()
+	changed := a.held != n
+	a.held = n
+	a.mu.Unlock()
+	if changed {
+		a.s.hub.emit(Event{Kind: EventHeld, Agent: a.cfg.Name, Held: n})
+	}
+	return typing
+}
+
+// maxHeldShown bounds the count of held messages shown ("99+").
+const maxHeldShown = 100
+
+// deliver types one message into the process and submits it (submit.go).
+// It returns a wait before the next try when the message is to be tried
+// again.
 func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	attempts := 0
 	for _, d := range m.Deliveries {
@@ -108,49 +139,46 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	}
 	ctx := a.publishCtx()
 	if attempts >= maxAttempts {
-		a.fail(ctx, m, fmt.Sprintf("not confirmed after %d attempts", attempts))
+		// Typed into maxAttempts processes that each died before taking it.
+		a.fail(ctx, m, fmt.Sprintf("typed in %d times, each time into a process that then ended", attempts))
 		return 0
 	}
-	marker := "#" + bus.ShortID(m.ID)
-	a.drainOutputSeen()
 	select {
 	case <-proc.Exited():
 		return 0 // dying: what is typed now reaches nobody; the next process gets it
 	default:
 	}
-	a.expect(marker)
-	defer a.expect("")
-	if err := proc.WriteContext(a.ctx, a.format(proc, m)); err != nil {
-		if a.ctx.Err() != nil {
-			return 0
-		}
-		// The process is gone; the message stays queued for the next one.
-		a.s.log.Info("inject", "agent", a.cfg.Name, "id", m.ID, "err", err)
+	text, err := a.render(m, proc.Screen().Snapshot().BracketedPaste)
+	if err != nil {
+		a.fail(ctx, m, err.Error())
 		return 0
 	}
+	marker := "#" + bus.ShortID(m.ID)
+	a.drainOutputSeen()
+	a.expect(marker)
+	defer a.expect("")
 	if err := a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name); err != nil {
 		a.s.log.Error("mark injected", "agent", a.cfg.Name, "err", err)
 	}
-	if !a.cfg.Confirm || a.waitMarker(proc, marker) {
-		if err := a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name); err != nil {
-			a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
+	res, reason := a.typeIn(proc, text, marker)
+	switch {
+	case a.ctx.Err() != nil:
+		return 0 // stays injected: typed again after a restart of swarm
+	case res == gone:
+		return 0 // the next process gets it again
+	case res == unconfirmed:
+		if err := a.s.bus.MarkUnconfirmed(ctx, m.ID, a.cfg.Name, reason); err != nil {
+			a.s.log.Error("mark unconfirmed", "agent", a.cfg.Name, "err", err)
 		}
-		a.confirmed(proc, m.ID)
-		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
+		a.s.hub.emit(Event{Kind: EventUnconfirmed, Agent: a.cfg.Name, Message: &m, Text: reason})
 		return 0
 	}
-	if a.ctx.Err() != nil {
-		return 0
+	if err := a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name); err != nil {
+		a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
 	}
-	if attempts+1 >= maxAttempts {
-		a.fail(ctx, m, fmt.Sprintf("%s did not show message %s after %d attempts", a.cfg.Name, marker, maxAttempts))
-		return 0
-	}
-	// Back off before typing it again: 500 ms, then 1 s. Other wake-ups
-	// (a new message) do not cut the wait short.
-	wait := time.Duration(500<<attempts) * time.Millisecond
-	a.retryAt = time.Now().Add(wait)
-	return wait
+	a.confirmed(proc, m.ID)
+	a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
+	return 0
 }
 
 // confirmed remembers a confirmation to proc for requeueWindow, so that
@@ -216,89 +244,6 @@ func (a *agent) sawLine(text string) {
 	}
 }
 
-// waitMarker waits until marker shows on the process's screen or in a
-// committed line, for at most ConfirmTimeout. A marker seen when the
-// process had crashed proves nothing: the terminal echoes input nobody
-// reads.
-func (a *agent) waitMarker(proc *spawner.Process, marker string) bool {
-	deadline := time.NewTimer(a.s.opts.ConfirmTimeout)
-	defer deadline.Stop()
-	// A program that exited cleanly after its marker showed read it (a
-	// player reading "game over", say); one that crashed may not have.
-	alive := func() bool {
-		select {
-		case <-proc.Exited():
-			st, _ := proc.Wait()
-			return st.Success()
-		default:
-			return true
-		}
-	}
-	for {
-		if proc.Screen().Contains(marker) {
-			return alive()
-		}
-		select {
-		case <-a.markerHit:
-			return alive()
-		case <-a.outputSeen:
-		case <-proc.Exited():
-			_, _ = proc.Wait() // its last output is on the screen then
-			return proc.Screen().Contains(marker) && alive()
-		case <-deadline.C:
-			return proc.Screen().Contains(marker) && alive()
-		case <-a.ctx.Done():
-			return false
-		}
-	}
-}
-
-// format renders a message as the bytes typed into the recipient:
-// `[relay #id from sender] body` and a carriage return. Control characters
-// are removed so that no sender can drive the recipient's terminal. A
-// multi-line body goes in as one bracketed paste when the program asked
-// for bracketed paste; otherwise its lines are joined.
-func (a *agent) format(proc *spawner.Process, m bus.Message) []byte {
-	return formatMessage(m, proc.Screen().Snapshot().BracketedPaste)
-}
-
-func formatMessage(m bus.Message, bracketed bool) []byte {
-	head := fmt.Sprintf("[relay #%s from %s] ", bus.ShortID(m.ID), m.From)
-	lines := strings.Split(sanitize(m.Body), "\n")
-	if len(lines) == 1 || !bracketed {
-		parts := lines[:0]
-		for _, l := range lines {
-			if l = strings.TrimSpace(l); l != "" {
-				parts = append(parts, l)
-			}
-		}
-		return []byte(head + strings.Join(parts, " ") + "\r")
-	}
-	// Later lines start lines of their own on the recipient's screen: escape
-	// any that would read as a relay command, so an echo is never one.
-	for i := 1; i < len(lines); i++ {
-		lines[i] = parser.EscapeLine(lines[i])
-	}
-	body := head + strings.Join(lines, "\r")
-	return append(spawner.PasteBytes(body), '\r')
-}
-
-// sanitize removes C0 controls except tab and newline, ESC, DEL and C1
-// controls, and turns CRLF and lone CR into newlines.
-func sanitize(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n':
-			return r
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // needsBrief says whether the current process still has to be briefed.
 func (a *agent) needsBrief() bool {
 	a.mu.Lock()
@@ -318,7 +263,12 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 		a.s.log.Error("publish brief", "agent", a.cfg.Name, "err", err)
 		m = bus.Message{ID: "brief", From: "swarm", Body: text}
 	}
-	if err := proc.WriteContext(a.ctx, a.format(proc, m)); err != nil {
-		a.s.log.Info("brief", "agent", a.cfg.Name, "err", err)
+	text, err = a.render(m, proc.Screen().Snapshot().BracketedPaste)
+	if err != nil {
+		a.s.log.Error("brief", "agent", a.cfg.Name, "err", err)
+		return
+	}
+	if res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID)); res == unconfirmed {
+		a.s.log.Info("brief not confirmed", "agent", a.cfg.Name, "reason", reason)
 	}
 }

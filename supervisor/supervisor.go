@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 
@@ -288,7 +289,7 @@ func (s *Supervisor) addAgent(ac AgentConfig) (*agent, error) {
 	if exists {
 		return nil, fmt.Errorf("%w: %q", ErrAgentExists, ac.Name)
 	}
-	err := s.bus.RegisterAgent(s.ctx, bus.Agent{Name: ac.Name, Cmd: ac.Cmd, State: StateStarting.String()})
+	err := s.bus.RegisterAgent(s.ctx, bus.Agent{Name: ac.Name, Cmd: ac.Cmd, State: StateStarting.String(), NoMessages: ac.NoMessages})
 	if err != nil {
 		return nil, fmt.Errorf("register agent %s: %w", ac.Name, err)
 	}
@@ -395,19 +396,19 @@ func (s *Supervisor) SendKeys(name string, b []byte) error {
 }
 
 // typing returns the running process of the agent called name, to type
-// into.
-func (s *Supervisor) typing(name string) (*spawner.Process, error) {
+// into, noting what the input does to the person's line.
+func (s *Supervisor) typing(name string, line lineEdit) (*spawner.Process, error) {
 	a, err := s.agent(name)
 	if err != nil {
 		return nil, err
 	}
-	return a.typing()
+	return a.typing(line)
 }
 
 // SendKey types one key press into an agent's terminal, encoded the way
 // the program asked for (e.g. application cursor keys in vim or less).
 func (s *Supervisor) SendKey(name string, k uv.Key) error {
-	p, err := s.typing(name)
+	p, err := s.typing(name, editOfKey(k))
 	if err != nil {
 		return err
 	}
@@ -418,7 +419,7 @@ func (s *Supervisor) SendKey(name string, k uv.Key) error {
 // Paste types text into an agent's terminal as one paste: bracketed when
 // the program enabled bracketed paste.
 func (s *Supervisor) Paste(name, text string) error {
-	p, err := s.typing(name)
+	p, err := s.typing(name, lineAdd(utf8.RuneCountInString(text)))
 	if err != nil {
 		return err
 	}

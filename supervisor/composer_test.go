@@ -1,0 +1,180 @@
+package supervisor
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// runComposer is the "composer" scripted agent: a program that behaves
+// like the agent CLIs where delivery is concerned. It reads keys in raw
+// mode with bracketed paste on; what is typed goes into an input box at
+// the bottom of the screen (the cursor stays in it) and a submitted input
+// moves up into a transcript as "› text". As in Codex and Gemini CLI, an
+// Enter that comes inside a paste, or less than COMPOSER_BURST_MS after
+// the last typed text or paste, adds a new line to the box instead of
+// submitting. Submissions are appended to $LOG (newlines as \n); every
+// byte read to $RAWLOG. COMPOSER_ALT=1 draws on the alternate screen;
+// COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows the box.
+func runComposer() int {
+	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	raw := *old
+	raw.Lflag &^= unix.ICANON | unix.ECHO | unix.ISIG | unix.IEXTEN
+	raw.Iflag &^= unix.ICRNL | unix.IXON
+	if err := unix.IoctlSetTermios(0, unix.TCSETS, &raw); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer unix.IoctlSetTermios(0, unix.TCSETS, old) //nolint:errcheck
+	c := &composer{
+		burst: time.Duration(envInt("COMPOSER_BURST_MS", 30)) * time.Millisecond,
+		alt:   os.Getenv("COMPOSER_ALT") == "1",
+		stuck: os.Getenv("COMPOSER_STUCK") == "1",
+		blind: os.Getenv("COMPOSER_BLIND") == "1",
+		box:   []string{""},
+	}
+	if p := os.Getenv("LOG"); p != "" {
+		c.log, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	}
+	if p := os.Getenv("RAWLOG"); p != "" {
+		c.rawLog, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	}
+	if c.alt {
+		os.Stdout.WriteString("\x1b[?1049h")
+	}
+	os.Stdout.WriteString("\x1b[?2004h")
+	c.transcript = append(c.transcript, "composer ready")
+	c.draw()
+	buf := make([]byte, 4096)
+	for {
+		n, err := os.Stdin.Read(buf)
+		if n > 0 {
+			if c.rawLog != nil {
+				c.rawLog.Write(buf[:n])
+			}
+			c.keys(buf[:n])
+			c.draw()
+		}
+		if err != nil {
+			return 0
+		}
+	}
+}
+
+type composer struct {
+	burst             time.Duration
+	alt, stuck, blind bool
+	transcript        []string
+	box               []string // the input's lines; the cursor ends the last
+	pasting           bool
+	lastText          time.Time
+	esc               []byte // an escape sequence being read
+	log, rawLog       *os.File
+}
+
+func (c *composer) keys(b []byte) {
+	for _, ch := range b {
+		if len(c.esc) > 0 || ch == 0x1b {
+			c.esc = append(c.esc, ch)
+			if len(c.esc) >= 3 && (ch >= 0x40 && ch <= 0x7e) || len(c.esc) == 2 && ch != '[' {
+				switch string(c.esc) {
+				case "\x1b[200~":
+					c.pasting = true
+				case "\x1b[201~":
+					c.pasting, c.lastText = false, time.Now()
+				}
+				c.esc = c.esc[:0]
+			}
+			continue
+		}
+		last := &c.box[len(c.box)-1]
+		switch {
+		case ch == '\r' || ch == '\n':
+			if c.pasting || c.stuck || time.Since(c.lastText) < c.burst {
+				c.box = append(c.box, "")
+			} else {
+				c.submit()
+			}
+		case ch == 0x15: // Ctrl-U
+			*last = ""
+		case ch == 0x03: // Ctrl-C
+			c.box = []string{""}
+		case ch == 0x7f:
+			if *last != "" {
+				*last = (*last)[:len(*last)-1]
+			}
+		case ch >= 0x20 || ch == '\t':
+			*last += string(ch)
+			if !c.pasting {
+				c.lastText = time.Now()
+			}
+		}
+	}
+}
+
+func (c *composer) submit() {
+	text := strings.Join(c.box, "\n")
+	c.box = []string{""}
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	for i, l := range strings.Split(text, "\n") {
+		if i == 0 {
+			c.transcript = append(c.transcript, "› "+l)
+		} else {
+			c.transcript = append(c.transcript, "  "+l)
+		}
+	}
+	c.transcript = append(c.transcript, "")
+	if c.log != nil {
+		fmt.Fprintln(c.log, strings.ReplaceAll(text, "\n", `\n`))
+	}
+}
+
+// draw repaints the screen: the transcript's tail, a blank row, the box,
+// a blank row and a footer; the cursor at the end of the box.
+func (c *composer) draw() {
+	rows, cols := 24, 80
+	if ws, err := unix.IoctlGetWinsize(1, unix.TIOCGWINSZ); err == nil {
+		rows, cols = int(ws.Row), int(ws.Col)
+	}
+	var box []string
+	if !c.blind {
+		for i, l := range c.box {
+			p := "  "
+			if i == 0 {
+				p = "› "
+			}
+			// The box wraps its lines itself, as the CLIs do.
+			l = p + l
+			for len(l) > cols {
+				box = append(box, l[:cols])
+				l = "  " + l[cols:]
+			}
+			box = append(box, l)
+		}
+	}
+	view := max(rows-len(box)-3, 0)
+	tail := c.transcript[max(len(c.transcript)-view, 0):]
+	var b strings.Builder
+	b.WriteString("\x1b[?2026h\x1b[H\x1b[2J")
+	for _, l := range tail {
+		b.WriteString(l + "\r\n")
+	}
+	b.WriteString("\x1b[" + fmt.Sprint(rows-len(box)-1) + ";1H")
+	for i, l := range box {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		b.WriteString(l)
+	}
+	fmt.Fprintf(&b, "\x1b7\x1b[%d;1H? for shortcuts\x1b8\x1b[?2026l", rows)
+	os.Stdout.WriteString(b.String())
+}

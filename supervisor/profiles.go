@@ -1,0 +1,116 @@
+package supervisor
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Profile is what swarm knows about a kind of program it types messages
+// into: how to submit one so that the program takes it, how to tell that
+// it did, and whether the program takes messages at all. An agent's
+// profile is the one its config names with kind, else the one whose
+// Commands has the agent's program, else DefaultProfile.
+type Profile struct {
+	// Kind names the profile in swarm.toml (kind = "claude").
+	Kind string
+	// Commands are the program names that choose the profile when the
+	// config names no kind.
+	Commands []string
+	// Composer: the program edits its input in a box at the bottom of its
+	// screen (where the cursor is) and keeps a transcript above it, as
+	// agent CLIs do. A message counts as taken once it has left the box;
+	// Enter that arrives too soon after the text may only add a line to
+	// it. Otherwise a message counts as taken once the line it was typed
+	// on is entered (the cursor leaves it).
+	Composer bool
+	// SubmitDelay is how long after the message shows in the program's
+	// input Enter is pressed, as a person would: several CLIs take an
+	// Enter that comes with or right after a paste as a new line.
+	SubmitDelay time.Duration
+	// NoMessages: the program takes no messages by default (an editor, a
+	// pager, a monitor): keystrokes would drive it, not talk to it.
+	NoMessages bool
+	// LineMax is the longest message typed in as text; a longer one is
+	// put in a file under .swarm/messages and a short line naming it is
+	// typed instead. Zero: no bound but the terminal's (a program reading
+	// lines takes at most spawner.CanonicalLineMax bytes).
+	LineMax int
+}
+
+// DefaultProfile is for a program swarm knows nothing about: one that
+// reads lines, or keys as a shell's line editor does.
+var DefaultProfile = Profile{SubmitDelay: 100 * time.Millisecond}
+
+// composerDelay is the pause before Enter for the agent CLIs, measured on
+// them (README: "How agents talk"): enough for the paste to end and the
+// text to be drawn, with a margin for a busy machine.
+const composerDelay = 250 * time.Millisecond
+
+// Profiles are the programs swarm knows.
+var Profiles = []Profile{
+	{Kind: "claude", Commands: []string{"claude"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "codex", Commands: []string{"codex"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "gemini", Commands: []string{"gemini"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "opencode", Commands: []string{"opencode"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "crush", Commands: []string{"crush"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "aider", Commands: []string{"aider"}, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "editor", Commands: []string{"vim", "vi", "nvim", "nano", "emacs", "hx", "helix", "micro", "kak", "ed"}, NoMessages: true},
+	{Kind: "viewer", Commands: []string{"less", "more", "most", "man", "htop", "top", "btop", "atop", "watch", "tail", "tig", "lazygit", "k9s"}, NoMessages: true},
+}
+
+// CLI reports whether the profile is an agent CLI's, whose kind alone
+// names the command to run.
+func (p Profile) CLI() bool { return p.Composer || p.Kind == "aider" }
+
+// ProfileByKind returns the profile named kind.
+func ProfileByKind(kind string) (Profile, bool) {
+	for _, p := range Profiles {
+		if p.Kind == kind {
+			return p, true
+		}
+	}
+	return Profile{}, false
+}
+
+// profileKinds lists the kinds, for messages.
+func profileKinds() []string {
+	out := make([]string, len(Profiles))
+	for i, p := range Profiles {
+		out[i] = p.Kind
+	}
+	return out
+}
+
+// profileFor returns the profile of a command line: the one whose
+// Commands has its program, else DefaultProfile.
+func profileFor(argv []string) Profile {
+	prog := programOf(argv)
+	for _, p := range Profiles {
+		for _, c := range p.Commands {
+			if c == prog {
+				return p
+			}
+		}
+	}
+	return DefaultProfile
+}
+
+// programOf returns the base name of the program a command line runs: the
+// first word of a shell command string, past `env`, `exec`, `npx` and
+// variable assignments.
+func programOf(argv []string) string {
+	words := argv
+	if len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
+		words = strings.Fields(argv[2])
+	}
+	for _, w := range words {
+		switch {
+		case w == "env", w == "exec", w == "npx", w == "command", strings.HasPrefix(w, "-"),
+			strings.Contains(w, "=") && !strings.Contains(w, "/"):
+			continue
+		}
+		return filepath.Base(strings.Trim(w, `"'`))
+	}
+	return ""
+}

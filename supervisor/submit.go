@@ -1,0 +1,289 @@
+package supervisor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"swarm/bus"
+	"swarm/parser"
+	"swarm/spawner"
+)
+
+// Typing a message into an agent's terminal so that the program takes it,
+// and telling truthfully whether it did.
+//
+// The message is typed as a person would: its text (a multi-line body as
+// one bracketed paste when the program asked for bracketed paste), then,
+// once the text shows in the program's input and the profile's pause has
+// passed, Enter on its own. A program reading lines (canonical mode) gets
+// the line and Enter at once: the kernel edits it. It counts as taken when
+// it has left the input: for a program reading lines, once it showed on
+// the screen; for a composer (an agent CLI's input box, where the cursor
+// is), once the box no longer holds it; for other programs, once the
+// cursor left the line it was typed on. Still in the input after Enter, it
+// gets Enter again, never its text again; never seen taken, it is
+// unconfirmed.
+
+// maxTyped bounds a message typed in as text: a program reading lines
+// takes 4,095 bytes of a line and drops the rest, and a paste of many
+// kilobytes swamps an input box. A longer message is put in a file.
+const maxTyped = 4000
+
+// submitTries is how many times Enter is pressed for one message.
+const submitTries = 3
+
+// quietFrame is how long output must pause for the screen to show a
+// finished frame, not one half drawn.
+const quietFrame = 30 * time.Millisecond
+
+// outcome is what became of a message typed in.
+type outcome int
+
+const (
+	taken       outcome = iota // it left the program's input
+	unconfirmed                // no sign that the program took it
+	gone                       // the process exited, or swarm is stopping
+)
+
+// header is the start of a message as typed: its id lets the recipient
+// tell a repeat and swarm confirm it.
+func header(m bus.Message) string {
+	return fmt.Sprintf("[relay #%s from %s] ", bus.ShortID(m.ID), m.From)
+}
+
+// render returns what is typed for m: the header and the body, with
+// control characters removed, and every body line that could read as a
+// header or a relay command escaped. A body too long to type is written
+// to a file under the swarm's directory and named instead.
+func (a *agent) render(m bus.Message, bracketed bool) (string, error) {
+	lines := strings.Split(sanitize(m.Body), "\n")
+	for i := range lines {
+		lines[i] = escapeBodyLine(lines[i], i == 0)
+	}
+	head := header(m)
+	if len(lines) == 1 || !bracketed {
+		parts := lines[:0]
+		for _, l := range lines {
+			if l = strings.TrimSpace(l); l != "" {
+				parts = append(parts, l)
+			}
+		}
+		text := head + strings.Join(parts, " ")
+		if len(text) <= maxTyped {
+			return text, nil
+		}
+	} else if text := head + string(spawner.PasteBytes(strings.Join(lines, "\r"))); len(text) <= maxTyped {
+		return text, nil
+	}
+	path, err := a.s.writeMessageFile(m)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s%d bytes, too long to type: read %s", head, len(m.Body), path), nil
+}
+
+// escapeBodyLine keeps a line of a body from reading as swarm's header or
+// a relay command once it starts a line on the recipient's screen: a
+// leading `[relay #` gets a backslash, as the parser's escape does for
+// commands. The first line follows the header, so only a header is
+// escaped there.
+func escapeBodyLine(l string, first bool) string {
+	t := strings.TrimLeft(l, " \t")
+	if strings.HasPrefix(t, "[relay #") {
+		return l[:len(l)-len(t)] + `\` + t
+	}
+	if first {
+		return l
+	}
+	return parser.EscapeLine(l)
+}
+
+// writeMessageFile writes m's body, control characters removed, to
+// .swarm/messages/<id>.txt (private to the user) and returns its path.
+func (s *Supervisor) writeMessageFile(m bus.Message) (string, error) {
+	dir := filepath.Join(s.busDir(), "messages")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("message file: %w", err)
+	}
+	path := filepath.Join(dir, m.ID+".txt")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, []byte(sanitize(m.Body)+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("message file: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("message file: %w", err)
+	}
+	return path, nil
+}
+
+// sanitize removes C0 controls except tab and newline, ESC, DEL and C1
+// controls, and turns CRLF and lone CR into newlines.
+func sanitize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n':
+			return r
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// typeIn types text (which holds marker) into proc and submits it. The
+// reason says why a message is unconfirmed.
+func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, string) {
+	lineMode, err := proc.LineMode()
+	if err != nil {
+		return gone, ""
+	}
+	if lineMode || !a.cfg.Confirm {
+		if !a.write(proc, text+"\r") {
+			return gone, ""
+		}
+		if !a.cfg.Confirm {
+			return taken, ""
+		}
+		switch a.waitUntil(proc, a.s.opts.ConfirmTimeout, func() bool { return a.shows(proc, marker) }) {
+		case condMet:
+			return taken, ""
+		case condGone:
+			return gone, ""
+		}
+		return unconfirmed, "it never showed on its screen"
+	}
+
+	if !a.write(proc, text) {
+		return gone, ""
+	}
+	inInput := func() bool { return inText(a.input(proc), marker) }
+	switch a.waitUntil(proc, a.s.opts.ConfirmTimeout, inInput) {
+	case condGone:
+		return gone, ""
+	case condTimedOut:
+		if !a.write(proc, "\r") {
+			return gone, ""
+		}
+		return unconfirmed, "it never showed in its input"
+	}
+	if !a.pause(proc, a.profile.SubmitDelay) {
+		return gone, ""
+	}
+	left := func() bool { return settled(proc) && !inInput() }
+	for range submitTries {
+		if !a.write(proc, "\r") {
+			return gone, ""
+		}
+		switch a.waitUntil(proc, a.s.opts.ConfirmTimeout, left) {
+		case condMet:
+			return taken, ""
+		case condGone:
+			return gone, ""
+		}
+	}
+	return unconfirmed, fmt.Sprintf("still in its input after Enter was pressed %d times", submitTries)
+}
+
+// input returns what the program shows as its input: the box around the
+// cursor for a composer, else the line the cursor is on.
+func (a *agent) input(proc *spawner.Process) string {
+	if a.profile.Composer {
+		return proc.Screen().CursorBlock()
+	}
+	return proc.Screen().CursorLine()
+}
+
+// inText reports whether marker shows in text, which may have wrapped it
+// over rows (blanks and borders between its pieces do not count).
+func inText(text, marker string) bool {
+	if strings.Contains(text, marker) {
+		return true
+	}
+	return strings.Contains(spawner.RowKey(text), marker)
+}
+
+// shows reports whether marker shows on proc's screen or went by in a
+// committed line since it was expected.
+func (a *agent) shows(proc *spawner.Process, marker string) bool {
+	select {
+	case <-a.markerHit:
+		return true
+	default:
+	}
+	return proc.Screen().Contains(marker)
+}
+
+// settled reports whether proc's output has paused long enough for its
+// screen to show a whole frame.
+func settled(proc *spawner.Process) bool {
+	return time.Since(proc.LastOutput()) >= quietFrame
+}
+
+// write writes s to proc; false when the process or the agent is gone.
+func (a *agent) write(proc *spawner.Process, s string) bool {
+	err := proc.WriteContext(a.ctx, []byte(s))
+	if err != nil && !errors.Is(err, spawner.ErrExited) && a.ctx.Err() == nil {
+		a.s.log.Info("inject", "agent", a.cfg.Name, "err", err)
+	}
+	return err == nil
+}
+
+// pause waits d; false when the process or the agent is gone meanwhile.
+func (a *agent) pause(proc *spawner.Process, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-proc.Exited():
+	case <-a.ctx.Done():
+	}
+	return false
+}
+
+type waitResult int
+
+const (
+	condMet waitResult = iota
+	condTimedOut
+	condGone
+)
+
+// waitUntil checks cond whenever proc writes, and every few milliseconds,
+// for at most d. A process that exited cleanly after cond held counts (a
+// program may end right after reading its last message); one that crashed
+// proves nothing.
+func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bool) waitResult {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	tick := time.NewTicker(quietFrame)
+	defer tick.Stop()
+	for {
+		if cond() {
+			return condMet
+		}
+		select {
+		case <-a.outputSeen:
+		case <-tick.C:
+		case <-proc.Exited():
+			_, _ = proc.Wait() // its last output is on the screen then
+			if st, _ := proc.Wait(); st.Success() && cond() {
+				return condMet
+			}
+			return condGone
+		case <-deadline.C:
+			if cond() {
+				return condMet
+			}
+			return condTimedOut
+		case <-a.ctx.Done():
+			return condGone
+		}
+	}
+}

@@ -42,6 +42,13 @@ func (s DeliveryState) open() int64 {
 	return 0
 }
 
+// Undelivered reports whether the delivery ended without the recipient
+// being seen to take the message (failed, expired or unconfirmed): its
+// Error says why.
+func (s DeliveryState) Undelivered() bool {
+	return s == DeliveryFailed || s == DeliveryExpired || s == DeliveryUnconfirmed
+}
+
 // ParseDeliveryState is the inverse of DeliveryState.String.
 func ParseDeliveryState(s string) (DeliveryState, error) {
 	for i, n := range deliveryStateNames {

@@ -299,8 +299,13 @@ quiet = 0
 #
 # [[agent]]
 # name = "alice"           # required: letters, digits, _ . - (not swarm, human)
-# cmd = "claude"           # required: a string runs with /bin/sh -c;
-#                          # an array such as ["aider", "--no-pretty"] runs directly
+# kind = "claude"          # what the program is: claude, codex, gemini,
+#                          # opencode, crush or aider (then cmd may be left out),
+#                          # editor or viewer; by default told by the command.
+#                          # It says how messages are typed in and checked
+# cmd = "claude"           # required unless kind names a CLI: a string runs
+#                          # with /bin/sh -c; an array such as
+#                          # ["aider", "--no-pretty"] runs directly
 # dir = "."                # working directory, relative to this file
 # env = { FOO = "bar" }    # added to the environment (swarm also sets
 #                          # SWARM_AGENT, SWARM_DIR and TERM)
@@ -314,19 +319,23 @@ quiet = 0
 #                          # that text
 # worktree = false         # true: each task in its own git worktree and branch
 # thinking = false         # true: also receive @thinking messages
+# messages = true          # false: takes no messages (broadcasts skip it, a
+#                          # message to it fails). Default false for editors,
+#                          # pagers and monitors (vim, less, htop, …): a message
+#                          # typed into one would be keystrokes
 
 # AI coding agents: uncomment, and remove the game and its players above.
 #
 # [[agent]]
 # name = "claude"
-# cmd = "claude"
+# kind = "claude"
 # brief = true
 # worktree = true
 # quiet = "1s"
 #
 # [[agent]]
 # name = "codex"
-# cmd = "codex"
+# kind = "codex"
 # brief = "You review the changes the other agents make."
 # worktree = true
 # quiet = "1s"

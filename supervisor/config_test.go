@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,10 +82,11 @@ func TestStarterExamplesAreValid(t *testing.T) {
 		t.Errorf("base_branch = %q", cfg.BaseBranch)
 	}
 	claude, codex, aider := cfg.Agents[3], cfg.Agents[4], cfg.Agents[5]
-	if !claude.Brief || claude.BriefText != "" || !claude.Worktree || claude.Quiet != time.Second || claude.Argv[2] != "claude" {
+	if !claude.Brief || claude.BriefText != "" || !claude.Worktree || claude.Quiet != time.Second ||
+		claude.Kind != "claude" || !slices.Equal(claude.Argv, []string{"claude"}) || !claude.Profile().Composer {
 		t.Errorf("claude = %+v", claude)
 	}
-	if !codex.Brief || codex.BriefText != "You review the changes the other agents make." {
+	if !codex.Brief || codex.BriefText != "You review the changes the other agents make." || codex.Cmd != "codex" {
 		t.Errorf("codex = %+v", codex)
 	}
 	if d := cmp.Diff([]string{"aider", "--no-auto-commits"}, aider.Argv); d != "" {
@@ -223,6 +225,14 @@ func TestConfigErrors(t *testing.T) {
 			`swarm.toml:4:10: syntax error: unexpected character U+000A at start of value`},
 		{"duplicate key", agent + "name = \"bob\"\n",
 			`swarm.toml:4:1: syntax error: key name is already defined`},
+		{"unknown kind", agent + "kind = \"cladue\"\n",
+			`swarm.toml:4: agent "alice": kind must be one of "claude", "codex", "gemini", "opencode", "crush", "aider", "editor", "viewer", not "cladue" (did you mean "claude"?)`},
+		{"kind not a string", agent + "kind = 3\n",
+			`swarm.toml:4: agent "alice": kind must be one of "claude", "codex", "gemini", "opencode", "crush", "aider", "editor", "viewer", not the number 3`},
+		{"kind that names no command", "[[agent]]\nname = \"ed\"\nkind = \"editor\"\n",
+			`swarm.toml:1: agent "ed" has no cmd`},
+		{"messages not a bool", agent + "messages = \"no\"\n",
+			`swarm.toml:4: agent "alice": messages must be true or false, not the string "no"`},
 		{"unknown top-level key", "quite = \"1s\"\n" + agent,
 			`swarm.toml:1: unknown key "quite" (did you mean "quiet"?)`},
 		{"unknown key without suggestion", agent + "colour = \"red\"\n",
@@ -401,5 +411,49 @@ func TestCheckAgentName(t *testing.T) {
 		if err := CheckAgentName(bad); !errors.Is(err, ErrBadAgentName) {
 			t.Errorf("%q: err = %v, want ErrBadAgentName", bad, err)
 		}
+	}
+}
+
+func TestKindsAndMessages(t *testing.T) {
+	src := `
+[[agent]]
+name = "c"
+kind = "codex"
+
+[[agent]]
+name = "vim"
+cmd = "vim notes.md"
+
+[[agent]]
+name = "less"
+cmd = ["less", "+F", "log"]
+messages = true
+
+[[agent]]
+name = "sh"
+cmd = "env FOO=1 bash"
+messages = false
+
+[[agent]]
+name = "g"
+cmd = "npx gemini --yolo"
+`
+	cfg, err := ParseConfig(filepath.Join(t.TempDir(), DefaultConfigFile), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		kind       string
+		noMessages bool
+		composer   bool
+	}{{"codex", false, true}, {"editor", true, false}, {"viewer", false, false}, {"", true, false}, {"gemini", false, true}}
+	for i, a := range cfg.Agents {
+		p := a.Profile()
+		if p.Kind != want[i].kind || a.NoMessages != want[i].noMessages || p.Composer != want[i].composer {
+			t.Errorf("%s: profile %q, no messages %v, composer %v; want %+v", a.Name, p.Kind, a.NoMessages, p.Composer, want[i])
+		}
+	}
+	if c := cfg.Agents[0]; !slices.Equal(c.Argv, []string{"codex"}) || c.Cmd != "codex" {
+		t.Errorf("codex's command: %q %q", c.Argv, c.Cmd)
 	}
 }

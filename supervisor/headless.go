@@ -32,6 +32,14 @@ func FormatEvent(ev Event) string {
 		s = fmt.Sprintf("delivered #%s to %s", bus.ShortID(ev.Message.ID), ev.Agent)
 	case EventDeliveryFailed:
 		s = fmt.Sprintf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text)
+	case EventUnconfirmed:
+		s = fmt.Sprintf("#%s typed into %s, not confirmed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text)
+	case EventHeld:
+		if ev.Held == 0 {
+			s = fmt.Sprintf("%s: no message waits for a person's line any more", ev.Agent)
+		} else {
+			s = fmt.Sprintf("%s: %d message(s) wait until the line typed into it is entered or cleared", ev.Agent, ev.Held)
+		}
 	case EventTask:
 		t := ev.Task
 		s = fmt.Sprintf("task %s %s (%s): %q", t.ID, t.State, t.Assignee, t.Title)
@@ -132,6 +140,7 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 		ExitCode *int     `json:"exit_code,omitempty"`
 		Text     string   `json:"text,omitempty"`
 		Level    string   `json:"level,omitempty"`
+		Held     *int     `json:"held,omitempty"`
 		Message  *message `json:"message,omitempty"`
 		Task     *task    `json:"task,omitempty"`
 		Game     *game    `json:"game,omitempty"`
@@ -142,6 +151,10 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 	}
 	if ev.Kind == EventLevel {
 		out.Level = ev.Level.String()
+	}
+	if ev.Kind == EventHeld {
+		held := ev.Held
+		out.Held = &held
 	}
 	if m := ev.Message; m != nil {
 		out.Message = &message{ID: m.ID, Seq: m.Seq, From: m.From, To: m.To, Kind: string(m.Kind), Body: m.Body, Data: m.Data, Topic: m.Topic}

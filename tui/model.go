@@ -520,16 +520,20 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		case failed:
 			m.noteEvent(text, true)
 		}
-	case supervisor.EventLevel:
+	case supervisor.EventLevel, supervisor.EventHeld:
 		cmds = append(cmds, m.refreshAgents())
 	case supervisor.EventMessage, supervisor.EventDelivered:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
-	case supervisor.EventDeliveryFailed:
+	case supervisor.EventDeliveryFailed, supervisor.EventUnconfirmed:
 		id := ""
 		if ev.Message != nil {
 			id = "#" + bus.ShortID(ev.Message.ID) + " "
 		}
-		m.noteEvent(fmt.Sprintf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text), true)
+		if ev.Kind == supervisor.EventUnconfirmed {
+			m.noteEvent(fmt.Sprintf("%styped into %s, not confirmed: %s", id, ev.Agent, ev.Text), true)
+		} else {
+			m.noteEvent(fmt.Sprintf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text), true)
+		}
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
 	case supervisor.EventTask:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
@@ -556,7 +560,7 @@ func (m *Model) reloadPanel(ev supervisor.Event) tea.Cmd {
 	case panelTasks:
 		return m.tasks.load(m)
 	case panelLog:
-		if ev.Kind == supervisor.EventMessage || ev.Kind == supervisor.EventDelivered || ev.Kind == supervisor.EventDeliveryFailed {
+		if ev.Kind == supervisor.EventMessage || ev.Kind == supervisor.EventDelivered || ev.Kind == supervisor.EventDeliveryFailed || ev.Kind == supervisor.EventUnconfirmed {
 			return m.log.load(m)
 		}
 	}

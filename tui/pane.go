@@ -203,10 +203,18 @@ func paneTitle(a supervisor.AgentInfo, selected bool) string {
 	} else if a.Reason != "" {
 		t += ": " + a.Reason
 	}
+	if n := a.Held; n > 0 {
+		t += " · " + heldNote(n)
+	}
 	if selected {
 		t = "▶ " + t
 	}
 	return t
+}
+
+// heldNote says that n messages wait for the line typed into an agent.
+func heldNote(n int) string {
+	return fmt.Sprintf("%d message%s wait%s for your Enter", n, plural(n), map[bool]string{true: "s"}[n == 1])
 }
 
 // paneNote is the text on the right of a pane's top edge: scroll and

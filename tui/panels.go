@@ -102,14 +102,14 @@ func (p *inboxPanel) lines(w int) []string {
 		if msg.From == p.agent {
 			dir, who, state = "→", msg.To, msg.State()
 			for _, d := range msg.Deliveries {
-				if d.State == bus.DeliveryFailed || d.State == bus.DeliveryExpired {
+				if d.State.Undelivered() {
 					failed = append(failed, d)
 				}
 			}
 		} else {
 			dir, who, state = "←", msg.From, msg.StateFor(p.agent)
 			for _, d := range msg.Deliveries {
-				if d.Recipient == p.agent && (d.State == bus.DeliveryFailed || d.State == bus.DeliveryExpired) {
+				if d.Recipient == p.agent && d.State.Undelivered() {
 					failed = append(failed, d)
 				}
 			}

@@ -53,6 +53,9 @@ func (m *Model) agentRows(w int) (lines, owners []string) {
 		} else {
 			second += "  " + styleDim.Render(unread)
 		}
+		if a.Held > 0 {
+			second += "  " + fg(colorWarn).Render(fmt.Sprintf("⏸%d", a.Held))
+		}
 		lines = append(lines, second)
 		owners = append(owners, a.Name)
 

@@ -76,7 +76,7 @@ func deliveryColor(s string) color.Color {
 	switch s {
 	case "confirmed", "logged":
 		return colorOK
-	case "queued", "injected", "mixed":
+	case "queued", "injected", "mixed", "unconfirmed":
 		return colorWarn
 	default:
 		return colorDead

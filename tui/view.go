@@ -150,8 +150,11 @@ func (m *Model) paneFrame(a supervisor.AgentInfo, p *pane) (frame, string, strin
 	switch {
 	case m.attached && sel:
 		title := "ATTACHED " + a.Name + " · ctrl+] detaches"
-		if a.State != supervisor.StateRunning {
+		switch {
+		case a.State != supervisor.StateRunning:
 			title = "ATTACHED " + a.Name + " · " + a.State.String() + " · ctrl+] detaches"
+		case a.Held > 0:
+			title = "ATTACHED " + a.Name + " · " + heldNote(a.Held) + " · ctrl+] detaches"
 		}
 		return frame{border: frameAttached, color: colorAttached, bold: true}, title, ""
 	case sel && m.zoomed:

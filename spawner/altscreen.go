@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -134,10 +135,8 @@ func (s *Screen) observeAlt(quiet bool) {
 		rows = append(rows, r)
 	}
 	s.evicted = s.evicted[:0]
-	var b []byte
-	for y := range s.rows {
-		b = appendText(b[:0], rowCells(s.alt, y), s.cols)
-		if r, ok := newFrameRow(y, strings.TrimRight(string(b), " "), false); ok {
+	for y, text := range s.altText() {
+		if r, ok := newFrameRow(y, text, false); ok {
 			rows = append(rows, r)
 		}
 	}
@@ -159,3 +158,36 @@ func (s *Screen) altLines(rows []commitRow) {
 		s.out = append(s.out, Line{N: s.base + int64(c.y), Text: c.text, Time: now})
 	}
 }
+
+// altText returns the alternate screen's rows as text. Rows are read again
+// only when the emulator marked them touched since the last read: a
+// spinner turning redraws one row, and the frame is read on each turn.
+func (s *Screen) altText() []string {
+	touched := s.alt.Touched()
+	if len(s.altRows) != s.rows {
+		s.altRows = make([]string, s.rows)
+		touched = nil // read every row
+	}
+	var b []byte
+	for y := range s.rows {
+		if touched == nil || y < len(touched) && touched[y] != nil {
+			b = appendText(b[:0], rowCells(s.alt, y), s.cols)
+			s.altRows[y] = strings.TrimRight(string(b), " ")
+		}
+		if y < len(touched) {
+			touched[y] = nil
+		}
+	}
+	if checkAltRows {
+		for y := range s.rows {
+			b = appendText(b[:0], rowCells(s.alt, y), s.cols)
+			if got := strings.TrimRight(string(b), " "); got != s.altRows[y] {
+				panic(fmt.Sprintf("alternate screen row %d read as %q, shows %q", y, s.altRows[y], got))
+			}
+		}
+	}
+	return s.altRows
+}
+
+// checkAltRows makes altText check its rows against the screen (tests).
+var checkAltRows bool

@@ -596,6 +596,7 @@ func (s *Screen) switchScreen(on bool) {
 		if s.alt == nil {
 			// The alternate screen starts with the main one's cursor.
 			s.alt, s.altPipe = s.newEmulator(false)
+			s.altRows = nil
 			s.altHidden = false
 			if s.mainHidden {
 				_, _ = s.alt.Write([]byte("\x1b[?25l"))

@@ -119,6 +119,10 @@ type aligner struct {
 	settle time.Duration
 	frames int // frames in a row that settle a row too; 0: only time does
 
+	// The last frame and the document rows it showed.
+	last      []frameRow
+	lastMatch []*docRow
+
 	// scratch, reused across observations
 	pairs   []pair
 	score   []int
@@ -150,7 +154,10 @@ func newAligner(settle time.Duration, frames int) *aligner {
 func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRow {
 	a.obs++
 	a.out = a.out[:0]
-	chain := a.align(rows)
+	chain, ok := a.unchanged(rows)
+	if !ok {
+		chain = a.align(rows)
+	}
 	a.matched = a.matched[:0]
 	a.matched = slices.Grow(a.matched, len(rows))[:len(rows)]
 	clear(a.matched)
@@ -179,7 +186,39 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRo
 	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.key - y.key })
 	a.apply()
 	a.commitStable(rows, now, quiet)
+	a.last = append(a.last[:0], rows...)
+	a.lastMatch = append(a.lastMatch[:0], a.matched...)
 	return a.out
+}
+
+// unchanged is the alignment when most of the frame is as the last one
+// showed it (a spinner turned, a line was typed): the rows that did not
+// change show the document rows they showed then. false: align anew.
+func (a *aligner) unchanged(rows []frameRow) ([]pair, bool) {
+	if len(rows) != len(a.last) {
+		return nil, false
+	}
+	var chain []pair
+	same := 0
+	for i, r := range rows {
+		l := a.last[i]
+		if r.gone || r.y != l.y {
+			return nil, false
+		}
+		if r.text != l.text {
+			continue
+		}
+		d := a.lastMatch[i]
+		if d == nil || d.pos >= len(a.doc) || a.doc[d.pos] != d {
+			return nil, false
+		}
+		if len(chain) > 0 && chain[len(chain)-1].d.pos >= d.pos {
+			return nil, false
+		}
+		chain = append(chain, pair{i, d})
+		same++
+	}
+	return chain, 2*same >= len(rows)
 }
 
 // align returns the longest chain of frame rows that equal document rows

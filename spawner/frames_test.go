@@ -2,6 +2,7 @@ package spawner
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -355,4 +356,9 @@ func FuzzAltScreen(f *testing.F) {
 			t.Fatalf("%d rows wait to be read", len(s.evicted))
 		}
 	})
+}
+
+func TestMain(m *testing.M) {
+	checkAltRows = true // every read of the alternate screen is checked
+	os.Exit(m.Run())
 }

@@ -130,6 +130,7 @@ type Screen struct {
 	frames    *aligner
 	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
 	frameRows []frameRow
+	altRows   []string // the alternate screen's rows as last read (altText)
 	syncing   bool // inside a synchronized update (mode 2026)
 }
 
@@ -368,6 +369,7 @@ func (s *Screen) resize(rows, cols int) {
 		if s.reflow(rows, cols) {
 			if s.alt != nil { // a full-screen program redraws for its size
 				s.alt.Resize(cols, rows)
+				s.altRows = nil
 				s.alt.SetScrollbackSize(queueRows(rows))
 			}
 			return
@@ -403,6 +405,7 @@ func (s *Screen) resize(rows, cols int) {
 	s.main.SetScrollbackSize(queueRows(rows))
 	if s.alt != nil {
 		s.alt.Resize(cols, rows)
+		s.altRows = nil
 		s.alt.SetScrollbackSize(queueRows(rows))
 	}
 	s.harvest()

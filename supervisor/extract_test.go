@@ -247,3 +247,93 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	b.ReportMetric(float64(commands), "commands")
 }
+
+// chatSession returns about size bytes of a full-screen chat view on the
+// alternate screen, drawn as Claude Code's and Codex's renderers do: a
+// transcript of coloured paragraphs under bullets (some relay lines, some
+// wrapped), the newest at the bottom of the view, a spinner, an input box
+// and a footer; every new paragraph redraws the whole view inside a
+// synchronized update, and between them the spinner turns (only its row is
+// redrawn, without synchronized update). It also returns how many relay
+// commands it holds.
+func chatSession(size int) ([]byte, int) {
+	const rows, cols = 24, 80
+	var b strings.Builder
+	var transcript []string
+	spin := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	commands := 0
+	b.WriteString("\x1b[?1049h\x1b[?25l")
+	for i := 0; b.Len() < size; i++ {
+		switch i % 4 {
+		case 0:
+			transcript = append(transcript, fmt.Sprintf("\x1b[32m⏺\x1b[0m \x1b[1m@relay:bob\x1b[0m step %d is done, please review it", i))
+			commands++
+		case 1:
+			transcript = append(transcript, fmt.Sprintf("\x1b[32m⏺\x1b[0m \x1b[1mBash\x1b[0m(go test ./... -run Test%d)", i),
+				"  ⎿  \x1b[2mok   example.com/module/pkg   0.412s\x1b[0m",
+				fmt.Sprintf("     \x1b[2mok   example.com/module/other %d.1s\x1b[0m", i%9))
+		case 2:
+			transcript = append(transcript, fmt.Sprintf("\x1b[32m⏺\x1b[0m I read the files and found %d places where the token is refreshed too", i),
+				"  late; the fix moves the refresh before the expiry check and adds a test")
+		case 3:
+			transcript = append(transcript, fmt.Sprintf("\x1b[36m>\x1b[0m \x1b[48;5;236m[relay #%08x from alice] how is it going?\x1b[0m", i))
+		}
+		transcript = append(transcript, "")
+		view := transcript[max(len(transcript)-(rows-5), 0):]
+		b.WriteString("\x1b[?2026h")
+		for y := range rows - 5 {
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K", y+1)
+			if y < len(view) {
+				b.WriteString(view[y])
+			}
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[2m%s\x1b[0m", rows-3, strings.Repeat("─", cols))
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[1m❯\x1b[0m ", rows-2)
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[2m%s\x1b[0m", rows-1, strings.Repeat("─", cols))
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K  \x1b[2m? for shortcuts\x1b[0m\x1b[%d;3H", rows, rows-2)
+		b.WriteString("\x1b[?2026l")
+		for f := range 3 {
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K\x1b[35m%s\x1b[0m Working… \x1b[2m(%ds · esc to interrupt)\x1b[0m\x1b[%d;3H",
+				rows-4, spin[(i+f)%len(spin)], i, rows-2)
+		}
+	}
+	return []byte(b.String()), commands
+}
+
+// BenchmarkExtractAltScreen is BenchmarkExtract on a chat view drawn on
+// the alternate screen (chatSession). Goal: no slower than the main
+// screen's, at least 6 MB/s per core.
+func BenchmarkExtractAltScreen(b *testing.B) {
+	data, want := chatSession(1 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	commands := 0
+	for b.Loop() {
+		commands = 0
+		err := Extract(bytes.NewReader(data), ExtractOptions{ChunkSize: 4096}, func(ev parser.Event) {
+			if ev.Command != nil {
+				commands++
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if commands != want {
+		b.Fatalf("%d commands, want %d", commands, want)
+	}
+	b.ReportMetric(float64(commands), "commands")
+}
+
+// TestChatSessionOnceEach checks what BenchmarkExtractAltScreen measures:
+// every relay line of the chat view comes out once, cut anywhere.
+func TestChatSessionOnceEach(t *testing.T) {
+	t.Parallel()
+	data, want := chatSession(64 << 10)
+	for _, chunk := range []int{4096, 977} {
+		got := strings.Count(extractAll(t, data, nil, ExtractOptions{ChunkSize: chunk}), `"kind":"relay"`)
+		if got != want {
+			t.Errorf("chunks of %d: %d commands, want %d", chunk, got, want)
+		}
+	}
+}

@@ -131,7 +131,7 @@ type Screen struct {
 	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
 	frameRows []frameRow
 	altRows   []string // the alternate screen's rows as last read (altText)
-	syncing   bool // inside a synchronized update (mode 2026)
+	syncing   bool     // inside a synchronized update (mode 2026)
 }
 
 // NewScreen returns a screen with no process behind it, for replaying

@@ -115,9 +115,18 @@ func (s *Screen) harvestAlt(erased bool) {
 				s.evicted = append(s.evicted, r)
 			}
 		}
+		if n := len(s.evicted) - maxEvicted; n > 0 {
+			s.evicted = append(s.evicted[:0], s.evicted[n:]...)
+		}
 	}
 	sb.Clear()
 }
+
+// maxEvicted bounds the rows kept between two reads of the alternate
+// screen. Text that wraps and scrolls with no control character at all
+// can push any number of rows out before a frame is read; past this many,
+// the oldest are forgotten.
+const maxEvicted = 10000
 
 // observeAlt reads the alternate screen's frame and commits what the
 // aligner finds new and settled; quiet: output has been quiet for the

@@ -129,5 +129,13 @@
 // is not reflowed but cut (lines committed before keep their record, so
 // they are not committed again cut short). Lines are rows of the full width; left and right
 // margins (DECSLRM) are not followed. x/vt allocates a 4 MiB buffer for
-// escape-sequence strings per emulator.
+// escape-sequence strings per emulator. On the alternate screen, a row is
+// new when no row seen before had its text: a program that shows the same
+// text again in a fresh view, with nothing around it that was there too,
+// is taken to show the old row; a view scrolled back past the 20,000 rows
+// the screen keeps shows rows that are committed again; over 10,000 rows
+// pushed off by text that wraps with no control character between two
+// frames lose the oldest. A replay is matched against the last 20,000
+// lines committed, and one that begins with a line that matches nothing in
+// its first 64 lines is no replay.
 package spawner

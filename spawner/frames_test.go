@@ -352,7 +352,7 @@ func FuzzAltScreen(f *testing.F) {
 		if s.frames != nil && len(s.frames.doc) > maxDocRows {
 			t.Fatalf("document of %d rows", len(s.frames.doc))
 		}
-		if len(s.evicted) > 2*opts.Rows+opts.Rows*opts.Cols {
+		if len(s.evicted) > maxEvicted {
 			t.Fatalf("%d rows wait to be read", len(s.evicted))
 		}
 	})

@@ -21,7 +21,28 @@ import (
 // types it into b's PTY (quiet = 0); b reads it and logs now - t. 500
 // messages at 100 msg/s per iteration; run with -benchtime=1x.
 func BenchmarkRelayLatency(b *testing.B) {
-	const n = 500
+	b.Run("line-reader", func(b *testing.B) {
+		relayLatency(b, 500, 100, func(lat string) AgentConfig {
+			return scripted("b", "timer", map[string]string{"LAT": lat})
+		})
+	})
+	// Into a composer (an agent CLI's input box: composer_test.go), a
+	// message is typed, shown, submitted after the profile's pause and
+	// seen to leave the box: that costs about the pause per message, so
+	// they come a few a second.
+	b.Run("composer", func(b *testing.B) {
+		relayLatency(b, 40, 4, func(lat string) AgentConfig {
+			a := scripted("b", "composer", map[string]string{"LAT": lat})
+			a.Kind = "codex"
+			return a
+		})
+	})
+}
+
+// relayLatency measures n messages sent at rate per second from a pinger
+// to the recipient made by to, each from the moment it was printed to the
+// moment the recipient read it (written to the file lat).
+func relayLatency(b *testing.B, n, rate int, to func(lat string) AgentConfig) {
 	var all []time.Duration
 	for range b.N {
 		dir := b.TempDir()
@@ -31,8 +52,8 @@ func BenchmarkRelayLatency(b *testing.B) {
 		}
 		lat := filepath.Join(dir, "lat")
 		agents := []AgentConfig{
-			scripted("a", "pinger", map[string]string{"PEER": "b", "COUNT": strconv.Itoa(n), "RATE": "100"}),
-			scripted("b", "timer", map[string]string{"LAT": lat}),
+			scripted("a", "pinger", map[string]string{"PEER": "b", "COUNT": strconv.Itoa(n), "RATE": strconv.Itoa(rate)}),
+			to(lat),
 		}
 		sup, err := New(Options{Config: &Config{Agents: agents}, Bus: bs, Executable: os.Args[0]})
 		if err != nil {

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // Enter that comes inside a paste, or less than COMPOSER_BURST_MS after
 // the last typed text or paste, adds a new line to the box instead of
 // submitting. Submissions are appended to $LOG (newlines as \n); every
-// byte read to $RAWLOG. COMPOSER_ALT=1 draws on the alternate screen;
+// byte read to $RAWLOG; for a body "t=<unix ns>" (the pinger's), how long
+// it took to $LAT. COMPOSER_ALT=1 draws on the alternate screen;
 // COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows the box.
 func runComposer() int {
 	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
@@ -42,6 +44,9 @@ func runComposer() int {
 	}
 	if p := os.Getenv("LOG"); p != "" {
 		c.log, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	}
+	if p := os.Getenv("LAT"); p != "" {
+		c.lat, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	}
 	if p := os.Getenv("RAWLOG"); p != "" {
 		c.rawLog, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -76,7 +81,7 @@ type composer struct {
 	pasting           bool
 	lastText          time.Time
 	esc               []byte // an escape sequence being read
-	log, rawLog       *os.File
+	log, rawLog, lat  *os.File
 }
 
 func (c *composer) keys(b []byte) {
@@ -135,6 +140,13 @@ func (c *composer) submit() {
 	c.transcript = append(c.transcript, "")
 	if c.log != nil {
 		fmt.Fprintln(c.log, strings.ReplaceAll(text, "\n", `\n`))
+	}
+	if c.lat != nil { // the pinger's stamp: how long the message took
+		if _, stamp, ok := strings.Cut(text, "] t="); ok {
+			if t, err := strconv.ParseInt(strings.TrimSpace(stamp), 10, 64); err == nil {
+				fmt.Fprintln(c.lat, time.Now().UnixNano()-t)
+			}
+		}
 	}
 }
 

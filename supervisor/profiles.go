@@ -42,10 +42,11 @@ type Profile struct {
 // reads lines, or keys as a shell's line editor does.
 var DefaultProfile = Profile{SubmitDelay: 100 * time.Millisecond}
 
-// composerDelay is the pause before Enter for the agent CLIs, measured on
-// them (README: "How agents talk"): enough for the paste to end and the
-// text to be drawn, with a margin for a busy machine.
-const composerDelay = 250 * time.Millisecond
+// composerDelay is the pause before Enter for the agent CLIs, from when
+// the message shows in their input box. Codex 0.169 and Gemini CLI 0.61
+// took an Enter 50 ms after typed or pasted text as a submission and one
+// in the same write as a new line; the margin is for a busy machine.
+const composerDelay = 150 * time.Millisecond
 
 // Profiles are the programs swarm knows.
 var Profiles = []Profile{

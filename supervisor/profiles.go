@@ -28,14 +28,13 @@ type Profile struct {
 	// input Enter is pressed, as a person would: several CLIs take an
 	// Enter that comes with or right after a paste as a new line.
 	SubmitDelay time.Duration
+	// Patience is how long the program may take to show a message typed in,
+	// and to take it after Enter: an agent CLI that is starting or busy
+	// redrawing takes seconds. At least Options.ConfirmTimeout.
+	Patience time.Duration
 	// NoMessages: the program takes no messages by default (an editor, a
 	// pager, a monitor): keystrokes would drive it, not talk to it.
 	NoMessages bool
-	// LineMax is the longest message typed in as text; a longer one is
-	// put in a file under .swarm/messages and a short line naming it is
-	// typed instead. Zero: no bound but the terminal's (a program reading
-	// lines takes at most spawner.CanonicalLineMax bytes).
-	LineMax int
 }
 
 // DefaultProfile is for a program swarm knows nothing about: one that
@@ -48,14 +47,17 @@ var DefaultProfile = Profile{SubmitDelay: 100 * time.Millisecond}
 // in the same write as a new line; the margin is for a busy machine.
 const composerDelay = 150 * time.Millisecond
 
+// cliPatience is the Patience of the agent CLIs.
+const cliPatience = 10 * time.Second
+
 // Profiles are the programs swarm knows.
 var Profiles = []Profile{
-	{Kind: "claude", Commands: []string{"claude"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
-	{Kind: "codex", Commands: []string{"codex"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
-	{Kind: "gemini", Commands: []string{"gemini"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
-	{Kind: "opencode", Commands: []string{"opencode"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
-	{Kind: "crush", Commands: []string{"crush"}, Composer: true, SubmitDelay: composerDelay, LineMax: 8000},
-	{Kind: "aider", Commands: []string{"aider"}, SubmitDelay: composerDelay, LineMax: 8000},
+	{Kind: "claude", Commands: []string{"claude"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
+	{Kind: "codex", Commands: []string{"codex"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
+	{Kind: "gemini", Commands: []string{"gemini"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
+	{Kind: "opencode", Commands: []string{"opencode"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
+	{Kind: "crush", Commands: []string{"crush"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
+	{Kind: "aider", Commands: []string{"aider"}, SubmitDelay: composerDelay, Patience: cliPatience},
 	{Kind: "editor", Commands: []string{"vim", "vi", "nvim", "nano", "emacs", "hx", "helix", "micro", "kak", "ed"}, NoMessages: true},
 	{Kind: "viewer", Commands: []string{"less", "more", "most", "man", "htop", "top", "btop", "atop", "watch", "tail", "tig", "lazygit", "k9s"}, NoMessages: true},
 }

@@ -162,8 +162,9 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 	if !a.write(proc, text) {
 		return gone, ""
 	}
+	patience := max(a.s.opts.ConfirmTimeout, a.profile.Patience)
 	inInput := func() bool { return inText(a.input(proc), marker) }
-	switch a.waitUntil(proc, a.s.opts.ConfirmTimeout, inInput) {
+	switch a.waitUntil(proc, patience, inInput) {
 	case condGone:
 		return gone, ""
 	case condTimedOut:
@@ -180,7 +181,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 		if !a.write(proc, "\r") {
 			return gone, ""
 		}
-		switch a.waitUntil(proc, a.s.opts.ConfirmTimeout, left) {
+		switch a.waitUntil(proc, max(a.s.opts.ConfirmTimeout, patience/submitTries), left) {
 		case condMet:
 			return taken, ""
 		case condGone:

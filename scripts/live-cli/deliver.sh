@@ -89,8 +89,10 @@ for l in sys.stdin:
         print(next((d['state'] for d in m.get('deliveries',[]) if d['recipient']=='$2'),'?'))" ; }
 # until SECONDS CMD: polls CMD until it succeeds.
 until_ok() { local end=$((SECONDS + $1)); shift; while ! eval "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.5; done; }
-# pane N: selects the Nth pane (0-based) from the first.
-pane() { keys Escape; for _ in $(seq 0 6); do keys S-Tab; done; for _ in $(seq 1 "$1"); do keys Tab; done; }
+# pane N: selects the Nth pane (0-based; the first is selected at start).
+# tab moves to the next pane, from the last to the first.
+cur=0
+pane() { local k=$(( ($1 - cur + 7) % 7 )); for _ in $(seq 1 $k); do keys Tab; done; cur=$1; sleep 0.3; }
 cleanup() {
   tmux -L "$sock" kill-server 2>/dev/null
   for p in home/codex/.codex/app-server-daemon/daemon.pid; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
@@ -99,6 +101,7 @@ trap cleanup EXIT
 
 tmux -L "$sock" new-session -d -s live -x 240 -y 64 "cd $work && ./swarm up 2>ui.err"
 say "swarm in $work"
+say "(the agents' screens: tmux -L $sock attach -t live)"
 until_ok 90 "./swarm status --json | python3 -c \"import json,sys; a=json.load(sys.stdin)['agents']; sys.exit(0 if len(a)==7 and all(x['state']=='running' for x in a) else 1)\"" ||
   { say "agents did not start"; screen; exit 1; }
 sleep 15 # the CLIs draw their prompt a while after they start

@@ -704,6 +704,34 @@ func (s *Screen) CursorBlock() string {
 	return strings.Join(rows, "\n")
 }
 
+// BeforeCursor returns what the rows of CursorBlock show before the
+// cursor: the rows above the cursor's and the cursor's row up to it. In an
+// input box that is the prompt and what has been typed so far; a
+// placeholder drawn after the cursor is not in it.
+func (s *Screen) BeforeCursor() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	e := s.active()
+	pos := e.CursorPosition()
+	row := func(r, upto int) string {
+		return strings.TrimRight(string(appendText(nil, rowCells(e, r), upto)), " ")
+	}
+	top := pos.Y
+	for top > 0 && RowKey(row(top, s.cols)) == "" {
+		top--
+	}
+	for top > 0 && RowKey(row(top-1, s.cols)) != "" {
+		top--
+	}
+	rows := make([]string, 0, pos.Y-top+1)
+	for r := top; r < pos.Y; r++ {
+		rows = append(rows, row(r, s.cols))
+	}
+	rows = append(rows, row(pos.Y, min(pos.X, s.cols)))
+	return strings.Join(rows, "\n")
+}
+
 // Close stops the screen's goroutines. Later writes fail with ErrClosed;
 // the screen can still be read.
 func (s *Screen) Close() error {

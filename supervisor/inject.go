@@ -47,8 +47,8 @@ func (a *agent) deliverReady() time.Duration {
 		if wait := a.notReadyFor(proc); wait > 0 {
 			return wait
 		}
-		if a.holdForLine() {
-			return 0 // the line's end pokes the injector
+		if a.holdForLine(proc) {
+			return heldRecheck // the line's end pokes the injector; a box emptied by the program does not
 		}
 		if a.cfg.Brief && a.needsBrief() {
 			a.typeBrief(proc)
@@ -99,13 +99,18 @@ func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 	return max(wait, 0)
 }
 
-// holdForLine reports whether a person has a line typed into the agent,
-// which messages must not be added to, and keeps the count of the
-// messages waiting for it up to date for the UIs.
-func (a *agent) holdForLine() bool {
+// heldRecheck is how often a held delivery looks at the input again.
+const heldRecheck = time.Second
+
+// holdForLine reports whether a line is being typed into the agent, which
+// messages must not be added to — by a person since their last Enter, or
+// anything an agent CLI's input box shows typed — and keeps the count of
+// the messages waiting for it up to date for the UIs.
+func (a *agent) holdForLine(proc *spawner.Process) bool {
 	a.mu.Lock()
 	typing := a.lineLen > 0
 	a.mu.Unlock()
+	typing = typing || a.profile.Composer && typedInBox(proc.Screen().BeforeCursor())
 	n := 0
 	if typing {
 		msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, maxHeldShown)

@@ -149,6 +149,17 @@ func TestAMessageStillInTheInputIsUnconfirmed(t *testing.T) {
 	if n := len(h.eventsOf(EventUnconfirmed)); n != 2 {
 		t.Errorf("%d unconfirmed events", n)
 	}
+	// What is left in stuck's input box holds the next message back: typed
+	// in, it would only add to it.
+	c := h.send(bus.Message{From: "alice", To: "stuck", Body: "still there?"})
+	h.waitFor("the next message held", func() bool { in, _ := h.sup.Agent("stuck"); return in.Held == 1 })
+	if n := typedTimes(h.path("stuck.raw"), c.ID); n != 0 || h.deliveryOf(c.ID, "stuck").State != bus.DeliveryQueued {
+		t.Errorf("typed %d times into a box that holds text: %+v", n, h.deliveryOf(c.ID, "stuck"))
+	}
+	if err := h.sup.SendKeys("stuck", []byte{0x03}); err != nil { // Ctrl-C empties the box
+		t.Fatal(err)
+	}
+	h.waitFor("then typed", func() bool { return typedTimes(h.path("stuck.raw"), c.ID) == 1 })
 }
 
 func TestMessagesWaitForAPersonsLine(t *testing.T) {

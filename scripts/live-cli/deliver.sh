@@ -107,7 +107,7 @@ trap cleanup EXIT
 tmux -L "$sock" new-session -d -s live -x 240 -y 64 "cd $work && ./swarm up 2>ui.err"
 say "swarm in $work"
 say "(the agents' screens: tmux -L $sock attach -t live)"
-until_ok 90 "./swarm status --json 2>/dev/null | python3 -c \"import json,sys; a=json.load(sys.stdin)['agents'] if not sys.stdin.isatty() else []; sys.exit(0 if len(a)==7 and all(x['state']=='running' for x in a) else 1)\"" ||
+until_ok 90 "./swarm status --json 2>/dev/null | python3 -c \"import json,sys; a=json.load(sys.stdin)['agents'] if not sys.stdin.isatty() else []; sys.exit(0 if len(a)==7 and all(x['state']=='running' for x in a) else 1)\" 2>/dev/null" ||
   { say "agents did not start"; screen; exit 1; }
 sleep 15 # the CLIs draw their prompt a while after they start
 

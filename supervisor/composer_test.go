@@ -20,7 +20,7 @@ import (
 // submitting. Submissions are appended to $LOG (newlines as \n); every
 // byte read to $RAWLOG; for a body "t=<unix ns>" (the pinger's), how long
 // it took to $LAT. COMPOSER_ALT=1 draws on the alternate screen;
-// COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows the box.
+// COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows what is typed.
 func runComposer() int {
 	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
 	if err != nil {
@@ -158,20 +158,22 @@ func (c *composer) draw() {
 		rows, cols = int(ws.Row), int(ws.Col)
 	}
 	var box []string
-	if !c.blind {
-		for i, l := range c.box {
-			p := "  "
-			if i == 0 {
-				p = "› "
-			}
-			// The box wraps its lines itself, as the CLIs do.
-			l = p + l
-			for len(l) > cols {
-				box = append(box, l[:cols])
-				l = "  " + l[cols:]
-			}
-			box = append(box, l)
+	lines := c.box
+	if c.blind {
+		lines = []string{""} // the prompt only: what is typed never shows
+	}
+	for i, l := range lines {
+		p := "  "
+		if i == 0 {
+			p = "› "
 		}
+		// The box wraps its lines itself, as the CLIs do.
+		l = p + l
+		for len(l) > cols {
+			box = append(box, l[:cols])
+			l = "  " + l[cols:]
+		}
+		box = append(box, l)
 	}
 	view := max(rows-len(box)-3, 0)
 	tail := c.transcript[max(len(c.transcript)-view, 0):]

@@ -100,12 +100,20 @@ func editOfKey(k uv.Key) lineEdit {
 // a border is judged: a program that keeps its cursor elsewhere tells
 // nothing this way.
 func typedInBox(before string) bool {
-	t := strings.TrimLeft(before, " \u00a0")
-	r, _ := utf8.DecodeRuneInString(t)
-	if !strings.ContainsRune(promptGlyphs, r) && spawner.RowKey(string(r)) != "" {
+	if !inputShown(before) {
 		return false
 	}
-	return strings.TrimLeft(spawner.RowKey(t), promptGlyphs) != ""
+	return strings.TrimLeft(spawner.RowKey(before), promptGlyphs) != ""
+}
+
+// inputShown reports whether the cursor is in an agent CLI's input box,
+// given what the screen shows before it: the box starts with a prompt
+// glyph or a border. While a CLI starts, or draws something else, the
+// cursor is elsewhere.
+func inputShown(before string) bool {
+	t := strings.TrimLeft(before, " \u00a0")
+	r, _ := utf8.DecodeRuneInString(t)
+	return t != "" && (strings.ContainsRune(promptGlyphs, r) || spawner.RowKey(string(r)) == "")
 }
 
 // promptGlyphs start the input boxes of the agent CLIs: Codex, Claude

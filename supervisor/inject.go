@@ -47,6 +47,9 @@ func (a *agent) deliverReady() time.Duration {
 		if wait := a.notReadyFor(proc); wait > 0 {
 			return wait
 		}
+		if wait := a.awaitingInput(proc); wait > 0 {
+			return wait
+		}
 		if a.holdForLine(proc) {
 			return heldRecheck // the line's end pokes the injector; a box emptied by the program does not
 		}
@@ -98,6 +101,26 @@ func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 	}
 	return max(wait, 0)
 }
+
+// awaitingInput says how long to wait for an agent CLI to show its input
+// box, where the cursor sits while it takes input: one that is starting
+// (Claude Code spends seconds offline before it draws) reads nothing yet.
+// After inputWait since the start, a message goes anyway.
+func (a *agent) awaitingInput(proc *spawner.Process) time.Duration {
+	if !a.profile.Composer || inputShown(proc.Screen().BeforeCursor()) {
+		return 0
+	}
+	a.mu.Lock()
+	started := a.started
+	a.mu.Unlock()
+	if time.Since(started) > inputWait {
+		return 0
+	}
+	return heldRecheck
+}
+
+// inputWait bounds the wait for an agent CLI's input box.
+const inputWait = time.Minute
 
 // heldRecheck is how often a held delivery looks at the input again.
 const heldRecheck = time.Second

@@ -176,7 +176,12 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 	if !a.pause(proc, a.profile.SubmitDelay) {
 		return gone, ""
 	}
-	left := func() bool { return settled(proc) && !inInput() }
+	// Left: the box is shown again (the cursor in it), without the
+	// message, and the message shows in the transcript or went by in it.
+	left := func() bool {
+		return settled(proc) && !inInput() && (!a.profile.Composer ||
+			inputShown(proc.Screen().BeforeCursor()) && a.shows(proc, marker))
+	}
 	for range submitTries {
 		if !a.write(proc, "\r") {
 			return gone, ""

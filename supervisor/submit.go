@@ -36,6 +36,10 @@ const maxTyped = 4000
 // submitTries is how many times Enter is pressed for one message.
 const submitTries = 3
 
+// leftFor is how long a composer must show a message out of its box
+// before it counts as taken.
+const leftFor = 100 * time.Millisecond
+
 // quietFrame is how long output must pause for the screen to show a
 // finished frame, not one half drawn.
 const quietFrame = 30 * time.Millisecond
@@ -176,11 +180,24 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 	if !a.pause(proc, a.profile.SubmitDelay) {
 		return gone, ""
 	}
-	// Left: the box is shown again (the cursor in it), without the
-	// message, and the message shows in the transcript or went by in it.
-	left := func() bool {
-		return settled(proc) && !inInput() && (!a.profile.Composer ||
-			inputShown(proc.Screen().BeforeCursor()) && a.shows(proc, marker))
+	// Left: for a composer, the box is shown again (the cursor in it)
+	// without the message, the message shows on the screen (in the
+	// transcript, then), and both still hold a moment later: a CLI may
+	// park the cursor elsewhere while it draws.
+	left := func() bool { return settled(proc) && !inInput() }
+	if a.profile.Composer {
+		var since time.Time
+		left = func() bool {
+			sc := proc.Screen()
+			if !settled(proc) || inInput() || !inputShown(sc.BeforeCursor()) || !sc.Contains(marker) {
+				since = time.Time{}
+				return false
+			}
+			if since.IsZero() {
+				since = time.Now()
+			}
+			return time.Since(since) >= leftFor
+		}
 	}
 	for range submitTries {
 		if !a.write(proc, "\r") {

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ import (
 // submitting. Submissions are appended to $LOG (newlines as \n); every
 // byte read to $RAWLOG; for a body "t=<unix ns>" (the pinger's), how long
 // it took to $LAT. COMPOSER_ALT=1 draws on the alternate screen;
+// COMPOSER_BUSY_MS turns a spinner for so long after each submission;
 // COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows what is typed.
 func runComposer() int {
 	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
@@ -41,6 +43,7 @@ func runComposer() int {
 		stuck: os.Getenv("COMPOSER_STUCK") == "1",
 		blind: os.Getenv("COMPOSER_BLIND") == "1",
 		box:   []string{""},
+		busy:  time.Duration(envInt("COMPOSER_BUSY_MS", 0)) * time.Millisecond,
 	}
 	if p := os.Getenv("LOG"); p != "" {
 		c.log, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -57,18 +60,40 @@ func runComposer() int {
 	os.Stdout.WriteString("\x1b[?2004h")
 	c.transcript = append(c.transcript, "composer ready")
 	c.draw()
-	buf := make([]byte, 4096)
-	for {
-		n, err := os.Stdin.Read(buf)
-		if n > 0 {
-			if c.rawLog != nil {
-				c.rawLog.Write(buf[:n])
+	// Keys are read in one goroutine and applied with the spinner's turns
+	// in this one, which alone draws.
+	input := make(chan []byte)
+	go func() {
+		defer close(input)
+		buf := make([]byte, 4096)
+		for {
+			n, err := os.Stdin.Read(buf)
+			if n > 0 {
+				input <- append([]byte(nil), buf[:n]...)
 			}
-			c.keys(buf[:n])
-			c.draw()
+			if err != nil {
+				return
+			}
 		}
-		if err != nil {
-			return 0
+	}()
+	spin := time.NewTicker(50 * time.Millisecond)
+	defer spin.Stop()
+	for {
+		select {
+		case b, ok := <-input:
+			if !ok {
+				return 0
+			}
+			if c.rawLog != nil {
+				c.rawLog.Write(b)
+			}
+			c.keys(b)
+			c.draw()
+		case <-spin.C:
+			if time.Now().Before(c.busyUntil) {
+				c.spins++
+				c.draw()
+			}
 		}
 	}
 }
@@ -82,6 +107,9 @@ type composer struct {
 	lastText          time.Time
 	esc               []byte // an escape sequence being read
 	log, rawLog, lat  *os.File
+	busy              time.Duration // how long a spinner turns after a submission
+	busyUntil         time.Time
+	spins             int
 }
 
 func (c *composer) keys(b []byte) {
@@ -141,6 +169,7 @@ func (c *composer) submit() {
 	if c.log != nil {
 		fmt.Fprintln(c.log, strings.ReplaceAll(text, "\n", `\n`))
 	}
+	c.busyUntil = time.Now().Add(c.busy)
 	if c.lat != nil { // the pinger's stamp: how long the message took
 		if _, stamp, ok := strings.Cut(text, "] t="); ok {
 			if t, err := strconv.ParseInt(strings.TrimSpace(stamp), 10, 64); err == nil {
@@ -177,6 +206,10 @@ func (c *composer) draw() {
 	}
 	view := max(rows-len(box)-3, 0)
 	tail := c.transcript[max(len(c.transcript)-view, 0):]
+	if time.Now().Before(c.busyUntil) {
+		spinner := []string{"⠋", "⠙", "⠹", "⠸"}[c.spins%4] + " Working (esc to interrupt)"
+		tail = append(slices.Clone(tail[min(1, len(tail)):]), spinner)
+	}
 	var b strings.Builder
 	b.WriteString("\x1b[?2026h\x1b[H\x1b[2J")
 	for _, l := range tail {

@@ -188,8 +188,11 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 	if a.profile.Composer {
 		var since time.Time
 		left = func() bool {
+			if !settled(proc) {
+				return false // judged on whole frames only, a spinner's too
+			}
 			sc := proc.Screen()
-			if !settled(proc) || inInput() || !inputShown(sc.BeforeCursor()) || !sc.Contains(marker) {
+			if inInput() || !inputShown(sc.BeforeCursor()) || !sc.Contains(marker) {
 				since = time.Time{}
 				return false
 			}

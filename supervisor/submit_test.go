@@ -68,7 +68,8 @@ func TestAComposerGetsEachMessageSubmittedOnce(t *testing.T) {
 		t.Run("alt="+alt, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t)
-			h.run(Options{}, composerAgent(h, "cx", map[string]string{"COMPOSER_ALT": alt}))
+			// Busy after each message, as a CLI starting a turn: a spinner.
+			h.run(Options{}, composerAgent(h, "cx", map[string]string{"COMPOSER_ALT": alt, "COMPOSER_BUSY_MS": "3000"}))
 			h.running("cx")
 			// Typed as the old swarm did (text and Enter at once), the
 			// message stays in the box: the program is as picky as Codex.

@@ -146,7 +146,7 @@ for a in claude codex gemini; do
   keys Escape; sleep 1; keys Escape; sleep 1; keys C-]
   n=$((n + 1))
 done
-until_ok 60 "[ \$(grep -c 'shell' bob.log 2>/dev/null) -ge 3 ]"
+until_ok 60 "[ \$(cat bob.log 2>/dev/null | grep -c shell) -ge 3 ]"
 for a in claude codex gemini; do
   check "bob got $a's line once" "[ \$(grep -c \"hello from $a's shell\" bob.log) -eq 1 ]"
 done

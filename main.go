@@ -32,6 +32,7 @@ import (
 	"swarm/games"
 	"swarm/parser"
 	"swarm/supervisor"
+	"swarm/textsafe"
 	"swarm/tui"
 )
 
@@ -297,7 +298,7 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(line)
+		_, err = w.Write(textsafe.JSON(line))
 		return err
 	}
 	body := oneLine(m.Body)
@@ -315,19 +316,7 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 // oneLine makes text safe to print on one terminal line: newlines become
 // ⏎ and other control characters are dropped, so a message can never
 // move the cursor or recolour the reader's terminal.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n':
-			return '⏎'
-		case r == '\t':
-			return ' '
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return -1
-		}
-		return r
-	}, s)
-}
+func oneLine(s string) string { return textsafe.Line(s) }
 
 // ---- status ----
 
@@ -431,7 +420,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		for _, t := range tasks {
 			out.Tasks = append(out.Tasks, newTaskJSON(t))
 		}
-		enc := json.NewEncoder(g.stdout)
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
 		enc.SetEscapeHTML(false)
 		return enc.Encode(out)
 	}
@@ -559,7 +548,7 @@ func (c *taskListCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(g.stdout)
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
 		enc.SetEscapeHTML(false)
 		for _, t := range tasks {
 			if err := enc.Encode(newTaskJSON(t)); err != nil {
@@ -616,7 +605,7 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		for _, e := range events {
 			out.Events = append(out.Events, eventJSON{From: e.From.String(), To: e.To.String(), Actor: e.Actor, Note: e.Note, TS: e.Time})
 		}
-		enc := json.NewEncoder(g.stdout)
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
 		enc.SetEscapeHTML(false)
 		return enc.Encode(out)
 	}
@@ -1020,7 +1009,7 @@ func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
+		_, err = fmt.Fprintf(w, "%s\n", textsafe.JSON(b))
 		return err
 	}
 	_, err := fmt.Fprintln(w, supervisor.FormatEvent(ev))
@@ -1212,7 +1201,7 @@ func (c *parseCmd) Run(g *Globals) error {
 	emit := func(ev parser.Event) {
 		b, err := json.Marshal(ev)
 		if err == nil {
-			_, err = fmt.Fprintf(w, "%s\n", b)
+			_, err = fmt.Fprintf(w, "%s\n", textsafe.JSON(b))
 		}
 		werr = errors.Join(werr, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/textsafe"
 )
 
 // FormatEvent renders an event as one line for a log (several lines for a
@@ -18,11 +19,11 @@ func FormatEvent(ev Event) string {
 	case EventAgentStarted:
 		s = fmt.Sprintf("%s started (pid %d)", ev.Agent, ev.Pid)
 	case EventAgentExited:
-		s = fmt.Sprintf("%s exited: %s", ev.Agent, ev.Text)
+		s = fmt.Sprintf("%s exited: %s", ev.Agent, oneLine(ev.Text, 300))
 	case EventAgentRestarting:
-		s = fmt.Sprintf("%s restarting: %s", ev.Agent, ev.Text)
+		s = fmt.Sprintf("%s restarting: %s", ev.Agent, oneLine(ev.Text, 300))
 	case EventAgentGaveUp:
-		s = fmt.Sprintf("%s stopped: %s", ev.Agent, ev.Text)
+		s = fmt.Sprintf("%s stopped: %s", ev.Agent, oneLine(ev.Text, 300))
 	case EventAgentStopped:
 		s = fmt.Sprintf("%s stopped by request", ev.Agent)
 	case EventMessage:
@@ -31,9 +32,9 @@ func FormatEvent(ev Event) string {
 	case EventDelivered:
 		s = fmt.Sprintf("delivered #%s to %s", bus.ShortID(ev.Message.ID), ev.Agent)
 	case EventDeliveryFailed:
-		s = fmt.Sprintf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text)
+		s = fmt.Sprintf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, oneLine(ev.Text, 300))
 	case EventUnconfirmed:
-		s = fmt.Sprintf("#%s typed into %s, not confirmed: %s", bus.ShortID(ev.Message.ID), ev.Agent, ev.Text)
+		s = fmt.Sprintf("#%s typed into %s, not confirmed: %s", bus.ShortID(ev.Message.ID), ev.Agent, oneLine(ev.Text, 300))
 	case EventHeld:
 		if ev.Held == 0 {
 			s = fmt.Sprintf("%s: no message waits for a person's line any more", ev.Agent)
@@ -58,11 +59,11 @@ func FormatEvent(ev Event) string {
 			s += "\n" + indent(g.Board.String(), "    ")
 		}
 	case EventNotice:
-		s = fmt.Sprintf("notice for %s: %s", ev.Agent, ev.Text)
+		s = fmt.Sprintf("notice for %s: %s", ev.Agent, oneLine(ev.Text, 300))
 	default:
 		return ""
 	}
-	return ts + " " + s
+	return textsafe.Body(ts + " " + s) // a game's board takes several lines
 }
 
 func orCreated(s bus.TaskState) string {
@@ -86,7 +87,7 @@ func deliverySummary(m *bus.Message) string {
 }
 
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(textsafe.Body(s)), " ")
 	if r := []rune(s); len(r) > max {
 		return string(r[:max-1]) + "…"
 	}
@@ -171,5 +172,6 @@ func (ev Event) MarshalJSON() ([]byte, error) {
 			out.Game.Result = g.Result.String()
 		}
 	}
-	return json.Marshal(out)
+	b, err := json.Marshal(out)
+	return textsafe.JSON(b), err
 }

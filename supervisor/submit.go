@@ -11,6 +11,7 @@ import (
 	"swarm/bus"
 	"swarm/parser"
 	"swarm/spawner"
+	"swarm/textsafe"
 )
 
 // Typing a message into an agent's terminal so that the program takes it,
@@ -59,12 +60,12 @@ func header(m bus.Message) string {
 	return fmt.Sprintf("[relay #%s from %s] ", bus.ShortID(m.ID), m.From)
 }
 
-// render returns what is typed for m: the header and the body, with
-// control characters removed, and every body line that could read as a
+// render returns what is typed for m: the header and the body, made safe
+// to type (textsafe: no control characters, no tab, no bidi controls), and every body line that could read as a
 // header or a relay command escaped. A body too long to type is written
 // to a file under the swarm's directory and named instead.
 func (a *agent) render(m bus.Message, bracketed bool) (string, error) {
-	lines := strings.Split(sanitize(m.Body), "\n")
+	lines := strings.Split(textsafe.Body(m.Body), "\n")
 	for i := range lines {
 		lines[i] = escapeBodyLine(lines[i], i == 0)
 	}
@@ -115,29 +116,13 @@ func (s *Supervisor) writeMessageFile(m bus.Message) (string, error) {
 	}
 	path := filepath.Join(dir, m.ID+".txt")
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(sanitize(m.Body)+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(tmp, []byte(textsafe.Body(m.Body)+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("message file: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		return "", fmt.Errorf("message file: %w", err)
 	}
 	return path, nil
-}
-
-// sanitize removes C0 controls except tab and newline, ESC, DEL and C1
-// controls, and turns CRLF and lone CR into newlines.
-func sanitize(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	s = strings.ReplaceAll(s, "\r", "\n")
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n':
-			return r
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // typeIn types text (which holds marker) into proc and submits it. The

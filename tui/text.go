@@ -3,6 +3,7 @@ package tui
 import (
 	"image/color"
 	"strings"
+	"swarm/textsafe"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -187,13 +188,7 @@ func wrapPlain(s string, w int) []string {
 // sequences and control characters gone, runs of white space one space.
 // An error from git or an agent may hold several lines, tabs or colours.
 func plainLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, ansi.Strip(s))
-	return oneLine(s)
+	return oneLine(textsafe.Body(ansi.Strip(s)))
 }
 
 // oneLine joins the lines of s with spaces: bodies in lists.

@@ -916,7 +916,11 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 	}
 	defer logFile.Close()
 	opts.Bus = b
-	opts.Log = slog.New(slog.NewTextHandler(logFile, nil))
+	level := slog.LevelInfo
+	if os.Getenv("SWARM_DEBUG") != "" {
+		level = slog.LevelDebug // what delivery saw on agents' screens
+	}
+	opts.Log = slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
 	sup, err := supervisor.New(opts)
 	if err != nil {
 		return err

@@ -562,10 +562,12 @@ func (s *Screen) mainToken(tb []byte) {
 		if op.kind == opErase3 {
 			s.hist.clear()
 		}
-		if op.kind != opReset {
-			s.replay.begin(s.rows)
-		}
+		s.replay.begin(s.rows)
 		if op.kind == opReset {
+			// A full reset: what the rows showed is gone, and what was
+			// committed at their positions tells nothing about what comes
+			// (the replay rule still knows it).
+			clear(s.shadow)
 			s.top, s.bot = 0, s.rows
 		}
 		r0 = -1

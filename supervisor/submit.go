@@ -183,6 +183,8 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 			}
 			if since.IsZero() {
 				since = time.Now()
+				a.s.log.Debug("out of the box", "agent", a.cfg.Name, "marker", marker,
+					"cursor", sc.Snapshot().Cursor, "before", sc.BeforeCursor(), "block", sc.CursorBlock())
 			}
 			return time.Since(since) >= leftFor
 		}

@@ -90,8 +90,14 @@ for l in sys.stdin:
         sys.exit()
 print('none')" ; }
 # calm N: stops the turn the Nth pane's CLI started for a message (it
-# tries an AI service it cannot reach): Escape, as a person would.
-calm() { pane "$1"; keys Enter; sleep 0.5; keys Escape; sleep 1; keys Escape; sleep 1; keys C-]; }
+# tries an AI service it cannot reach): Escape, as a person would. Claude
+# Code puts an interrupted prompt back into its input box: Ctrl-C clears
+# it (which swarm, rightly, would otherwise take for a line being typed).
+calm() {
+  pane "$1"; keys Enter; sleep 0.5; keys Escape; sleep 1; keys Escape; sleep 1
+  [ "$1" = 0 ] && { keys C-c; sleep 0.5; }
+  keys C-]
+}
 # until SECONDS CMD: polls CMD until it succeeds.
 until_ok() { local end=$((SECONDS + $1)); shift; while ! eval "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.5; done; }
 # pane N: selects the Nth pane (0-based; the first is selected at start).

@@ -162,6 +162,9 @@ func (c *sendCmd) Run(g *Globals) error {
 	if strings.TrimSpace(body) == "" {
 		return usageError("send: the message is empty")
 	}
+	if err := bus.CheckKind(bus.Kind(c.Type)); err != nil {
+		return usageError("send: --type: %v", err)
+	}
 	if c.Data != "" && !json.Valid([]byte(c.Data)) {
 		var v any
 		return usageError("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
@@ -301,7 +304,7 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 		_, err = w.Write(textsafe.JSON(line))
 		return err
 	}
-	body := oneLine(m.Body)
+	body := oneLine(m.Shown())
 	if m.Kind != bus.KindMessage {
 		body = "[" + oneLine(string(m.Kind)) + "] " + body
 	}
@@ -317,6 +320,22 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 // ⏎ and other control characters are dropped, so a message can never
 // move the cursor or recolour the reader's terminal.
 func oneLine(s string) string { return textsafe.Line(s) }
+
+// maxErrorLine bounds an error line: an error may quote what it was given,
+// and an argument can be megabytes long.
+const maxErrorLine = 400
+
+// errorLine is err's text on one line of at most maxErrorLine characters,
+// its middle cut out when longer.
+func errorLine(s string) string {
+	s = oneLine(s)
+	r := []rune(s)
+	if len(r) <= maxErrorLine {
+		return s
+	}
+	keep := maxErrorLine/2 - 10
+	return string(r[:keep]) + fmt.Sprintf(" …(%d characters)… ", len(r)-2*keep) + string(r[len(r)-keep:])
+}
 
 // ---- status ----
 
@@ -1308,7 +1327,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "swarm:", usageLine(err, args))
+		fmt.Fprintln(stderr, "swarm:", errorLine(usageLine(err, args)))
 		return 2
 	}
 	if err := kctx.Run(&cli.Globals); err != nil {
@@ -1318,7 +1337,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			err = fmt.Errorf("%s is damaged: %w; move it away to start a new bus, or put back a copy",
 				filepath.Join(cli.Globals.busDir(), "bus.db"), err)
 		}
-		fmt.Fprintln(stderr, "swarm:", oneLine(err.Error()))
+		fmt.Fprintln(stderr, "swarm:", errorLine(err.Error()))
 		var ee *exitError
 		if errors.As(err, &ee) {
 			return ee.code

@@ -657,3 +657,48 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+func TestADamagedBodyCostsOnlyThatBody(t *testing.T) {
+	e := newEnv(t)
+	e.register("bob")
+	e.ok("send", "bob", strings.Repeat("long ", 2000))
+	e.ok("send", "bob", "short and fine")
+	blobs, err := os.ReadDir(filepath.Join(e.dir, "blobs"))
+	if err != nil || len(blobs) != 1 {
+		t.Fatalf("blobs: %v %v", blobs, err)
+	}
+	if err := os.Remove(filepath.Join(e.dir, "blobs", blobs[0].Name())); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"log"}, {"inbox", "bob"}} {
+		out := e.ok(args...)
+		if !strings.Contains(out, "[body unreadable: blob ") || !strings.Contains(out, "short and fine") {
+			t.Errorf("swarm %v:\n%s", args, out)
+		}
+	}
+	recs := jsonLines(t, e.ok("log", "--json"))
+	if len(recs) != 2 || !strings.Contains(fmt.Sprint(recs[0]["body_error"]), "is missing from") || recs[1]["body"] != "short and fine" {
+		t.Errorf("log --json: %v", recs)
+	}
+	e.ok("export", "--out", filepath.Join(e.cwd, "all.jsonl"))
+}
+
+func TestBadInputGetsOneClearLine(t *testing.T) {
+	e := newEnv(t)
+	e.register("bob")
+	e.fails(2, []string{"send", "--type", "x y", "bob", "hi"}, `--type: invalid message: kind "x y" is not a word`)
+	huge := strings.Repeat("n", 100<<10) // within what exec allows for one argument
+	_, errOut, code := e.run("send", huge, "hi")
+	if code != 1 || len(errOut) > 500 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "characters)") {
+		t.Errorf("a 100 KiB name: exit %d, %d bytes of error: %.200q", code, len(errOut), errOut)
+	}
+	empty := newEnv(t)
+	if err := os.MkdirAll(empty.dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(empty.dir, "bus.db"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	empty.fails(1, []string{"send", "human", "x"}, "bus.db", "is empty (0 bytes), not a bus")
+	empty.fails(1, []string{"log"}, "is empty (0 bytes)")
+}

@@ -3,10 +3,14 @@ package bus
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // blobPrefix starts every payload reference.
@@ -59,12 +63,28 @@ func (b *Bus) readBlob(ref string) ([]byte, error) {
 	if !ok || len(name) != sha256.Size*2 || strings.ContainsAny(name, `/\.`) {
 		return nil, fmt.Errorf("bad payload reference %q", ref)
 	}
-	data, err := os.ReadFile(filepath.Join(b.dir, blobsDir, name))
+	path := filepath.Join(b.dir, blobsDir, name)
+	// The file itself, never what a link planted there points to.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("blob %s is a symbolic link, not swarm's file: %w", name[:12], ErrCorrupt)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("blob %s is missing from %s: %w", name[:12], filepath.Join(b.dir, blobsDir), ErrCorrupt)
+		}
+		return nil, fmt.Errorf("read blob: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("blob %s is not a regular file: %w", name[:12], ErrCorrupt)
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("read blob: %w", err)
 	}
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != name {
-		return nil, fmt.Errorf("blob %s: content does not match its hash: %w", name, ErrCorrupt)
+		return nil, fmt.Errorf("blob %s does not hold what it was written with (its hash differs): %w", name[:12], ErrCorrupt)
 	}
 	return data, nil
 }

@@ -3,7 +3,6 @@ package bus
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,11 +64,30 @@ func TestDamagedBlobIsReported(t *testing.T) {
 	if err := os.WriteFile(path, []byte("tampered"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Message(ctx, m.ID); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("tampered blob: %v", err)
+	other := publish(t, b, Message{From: "alice", To: "human", Body: "unrelated"})
+	// A damaged body costs that body only: the message is read, marked,
+	// and so is every other one.
+	check := func(what, want string) {
+		t.Helper()
+		got, err := b.Message(ctx, m.ID)
+		if err != nil || got.Body != "" || !strings.Contains(got.BodyErr, want) || got.From != "alice" {
+			t.Errorf("%s: %+v, %v", what, got, err)
+		}
+		all, err := b.Messages(ctx, 0, 10)
+		if err != nil || len(all) != 2 || all[1].ID != other.ID || all[1].Body != "unrelated" {
+			t.Errorf("%s: the log: %v, %v", what, all, err)
+		}
 	}
+	check("tampered", "does not hold what it was written with")
 	os.Remove(path)
-	if _, err := b.Message(ctx, m.ID); err == nil || !strings.Contains(err.Error(), "blob") {
-		t.Errorf("missing blob: %v", err)
+	check("missing", "is missing from")
+	if err := os.Symlink("/etc/passwd", path); err != nil {
+		t.Fatal(err)
 	}
+	check("a link planted", "is a symbolic link")
+	os.Remove(path)
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	check("a directory", "is not a regular file")
 }

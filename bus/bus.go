@@ -108,6 +108,10 @@ func Open(opts Options) (*Bus, error) {
 		return nil, fmt.Errorf("open bus: %w", err)
 	}
 	path := filepath.Join(opts.Dir, dbName)
+	if emptyBus(path) {
+		return nil, fmt.Errorf("open %s: %w: the file is empty (0 bytes), not a bus; if that is right, remove it and swarm makes a new one",
+			path, ErrCorrupt)
+	}
 	// SQLite would create the file 0644; create it first so it is private.
 	// The -wal and -shm files inherit the database file's mode.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
@@ -318,4 +322,16 @@ func fromMS(v int64) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(v)
+}
+
+// emptyBus reports whether path is an existing file of 0 bytes with no
+// write-ahead log holding its content: a bus emptied by accident, which
+// must not silently become a new one.
+func emptyBus(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Size() != 0 {
+		return false
+	}
+	wal, err := os.Stat(path + "-wal")
+	return err != nil || wal.Size() == 0
 }

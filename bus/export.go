@@ -24,6 +24,7 @@ type Record struct {
 	Topic         string           `json:"topic,omitempty"`
 	Kind          string           `json:"kind"`
 	Body          string           `json:"body"`
+	BodyError     string           `json:"body_error,omitempty"`
 	Data          json.RawMessage  `json:"data,omitempty"`
 	CorrelationID string           `json:"correlation_id,omitempty"`
 	InReplyTo     string           `json:"in_reply_to,omitempty"`
@@ -47,7 +48,7 @@ type RecordDelivery struct {
 // m.StateFor(agent)).
 func NewRecord(m Message, state string) Record {
 	r := Record{ID: m.ID, Seq: m.Seq, TS: m.Time, From: m.From, To: m.To, Topic: m.Topic, Kind: string(m.Kind),
-		Body: m.Body, Data: m.Data, CorrelationID: m.CorrelationID, InReplyTo: m.InReplyTo, Priority: m.Priority,
+		Body: m.Body, BodyError: m.BodyErr, Data: m.Data, CorrelationID: m.CorrelationID, InReplyTo: m.InReplyTo, Priority: m.Priority,
 		TTLMS: m.TTL.Milliseconds(), PayloadRef: m.PayloadRef, LogOnly: m.LogOnly, State: state}
 	for _, d := range m.Deliveries {
 		r.Deliveries = append(r.Deliveries, RecordDelivery{Recipient: d.Recipient, State: d.State.String(), Attempts: d.Attempts, Error: d.Error})

@@ -41,6 +41,9 @@ type Message struct {
 	Priority      int           // carried for consumers; Pending keeps seq order regardless
 	TTL           time.Duration // deliveries not confirmed within TTL of Time expire; 0 = never
 	PayloadRef    string        // set by the bus when Body lives in a blob ("sha256:<hex>")
+	// BodyErr says why Body is empty when its blob cannot be read (gone,
+	// damaged, not a file): the rest of the message is as stored.
+	BodyErr string
 	LogOnly       bool          // store and log it, create no deliveries
 	Deliveries    []Delivery    // filled on reads and by Publish
 }
@@ -85,6 +88,15 @@ func (m Message) StateFor(agent string) string {
 	return m.State()
 }
 
+// Shown is the body as a person should see it: the body, or, when its
+// blob cannot be read, a note saying so and why.
+func (m Message) Shown() string {
+	if m.BodyErr != "" {
+		return "[body unreadable: " + m.BodyErr + "]"
+	}
+	return m.Body
+}
+
 // querier is what *sql.DB, *sql.Tx and *sql.Conn have in common.
 type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
@@ -114,11 +126,14 @@ func (b *Bus) scanMessage(s scanner, extra ...any) (Message, error) {
 		m.Data = json.RawMessage(data.String)
 	}
 	if m.PayloadRef != "" {
+		// A blob that is missing or damaged costs its body only: the
+		// message, and every other one, is still read.
 		body, err := b.readBlob(m.PayloadRef)
 		if err != nil {
-			return Message{}, fmt.Errorf("message %s: %w", m.ID, err)
+			m.BodyErr = err.Error()
+		} else {
+			m.Body = string(body)
 		}
-		m.Body = string(body)
 	}
 	return m, nil
 }

@@ -37,3 +37,16 @@ func ValidName(name string) error {
 func validParty(name string) bool {
 	return name == Swarm || name == Human || namePattern.MatchString(name)
 }
+
+// CheckKind reports whether k can be a message's kind: a word of letters,
+// digits, _ . and -, at most 64 long ("message", "task_done").
+func CheckKind(k Kind) error {
+	if !namePattern.MatchString(string(k)) {
+		q := string(k)
+		if len(q) > 40 {
+			q = q[:37] + "..."
+		}
+		return fmt.Errorf("%w: kind %q is not a word (letters, digits, _ . -)", ErrInvalidMessage, q)
+	}
+	return nil
+}

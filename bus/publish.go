@@ -84,6 +84,9 @@ func (b *Bus) prepare(m *Message, now time.Time) error {
 	if m.Kind == "" {
 		m.Kind = KindMessage
 	}
+	if err := CheckKind(m.Kind); err != nil {
+		return fmt.Errorf("publish %s: %w", label, err)
+	}
 	if m.ID == "" {
 		id, err := uuid.NewV7()
 		if err != nil {

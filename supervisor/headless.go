@@ -28,7 +28,7 @@ func FormatEvent(ev Event) string {
 		s = fmt.Sprintf("%s stopped by request", ev.Agent)
 	case EventMessage:
 		m := ev.Message
-		s = fmt.Sprintf("message #%s %s → %s [%s] %s%s", bus.ShortID(m.ID), m.From, m.To, m.Kind, oneLine(m.Body, 200), deliverySummary(m))
+		s = fmt.Sprintf("message #%s %s → %s [%s] %s%s", bus.ShortID(m.ID), m.From, m.To, m.Kind, oneLine(m.Shown(), 200), deliverySummary(m))
 	case EventDelivered:
 		s = fmt.Sprintf("delivered #%s to %s", bus.ShortID(ev.Message.ID), ev.Agent)
 	case EventDeliveryFailed:

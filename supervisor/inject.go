@@ -176,6 +176,10 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		return 0 // dying: what is typed now reaches nobody; the next process gets it
 	default:
 	}
+	if m.BodyErr != "" {
+		a.fail(ctx, m, "its body cannot be read: "+m.BodyErr)
+		return 0
+	}
 	text, err := a.render(m, proc.Screen().Snapshot().BracketedPaste)
 	if err != nil {
 		a.fail(ctx, m, err.Error())

@@ -120,7 +120,7 @@ func (p *inboxPanel) lines(w int) []string {
 		if msg.Kind != bus.KindMessage && msg.Kind != "" {
 			kind = "[" + string(msg.Kind) + "] "
 		}
-		out = append(out, head+st+" "+kind+oneLine(msg.Body))
+		out = append(out, head+st+" "+kind+oneLine(msg.Shown()))
 		for _, d := range failed {
 			reason := d.Error
 			if reason == "" {
@@ -557,7 +557,7 @@ func (p *logPanel) lines() []string {
 			kind = "[" + string(msg.Kind) + "] "
 		}
 		out = append(out, fmt.Sprintf("%s %s → %s #%s ", msg.Time.Local().Format("15:04:05"), msg.From, msg.To, bus.ShortID(msg.ID))+
-			fg(deliveryColor(state)).Render(state)+" "+kind+oneLine(msg.Body))
+			fg(deliveryColor(state)).Render(state)+" "+kind+oneLine(msg.Shown()))
 	}
 	return out
 }

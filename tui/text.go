@@ -193,5 +193,5 @@ func plainLine(s string) string {
 
 // oneLine joins the lines of s with spaces: bodies in lists.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(textsafe.Body(s)), " ")
 }

@@ -43,9 +43,9 @@ type Message struct {
 	PayloadRef    string        // set by the bus when Body lives in a blob ("sha256:<hex>")
 	// BodyErr says why Body is empty when its blob cannot be read (gone,
 	// damaged, not a file): the rest of the message is as stored.
-	BodyErr string
-	LogOnly       bool          // store and log it, create no deliveries
-	Deliveries    []Delivery    // filled on reads and by Publish
+	BodyErr    string
+	LogOnly    bool       // store and log it, create no deliveries
+	Deliveries []Delivery // filled on reads and by Publish
 }
 
 // bodyInlineMax is the largest body stored in the messages table.

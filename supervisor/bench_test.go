@@ -31,7 +31,7 @@ func BenchmarkRelayLatency(b *testing.B) {
 	// seen to leave the box: that costs about the pause per message, so
 	// they come a few a second.
 	b.Run("composer", func(b *testing.B) {
-		relayLatency(b, 40, 4, func(lat string) AgentConfig {
+		relayLatency(b, 20, 2, func(lat string) AgentConfig {
 			a := scripted("b", "composer", map[string]string{"LAT": lat})
 			a.Kind = "codex"
 			return a

@@ -189,10 +189,11 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	a.drainOutputSeen()
 	a.expect(marker)
 	defer a.expect("")
-	if err := a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name); err != nil {
-		a.s.log.Error("mark injected", "agent", a.cfg.Name, "err", err)
-	}
-	res, reason := a.typeIn(proc, text, marker)
+	res, reason := a.typeIn(proc, text, marker, func() {
+		if err := a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name); err != nil {
+			a.s.log.Error("mark injected", "agent", a.cfg.Name, "err", err)
+		}
+	})
 	switch {
 	case a.ctx.Err() != nil:
 		return 0 // stays injected: typed again after a restart of swarm
@@ -300,7 +301,7 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 		a.s.log.Error("brief", "agent", a.cfg.Name, "err", err)
 		return
 	}
-	if res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID)); res == unconfirmed {
+	if res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func() {}); res == unconfirmed {
 		a.s.log.Info("brief not confirmed", "agent", a.cfg.Name, "reason", reason)
 	}
 }

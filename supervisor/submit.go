@@ -125,9 +125,10 @@ func (s *Supervisor) writeMessageFile(m bus.Message) (string, error) {
 	return path, nil
 }
 
-// typeIn types text (which holds marker) into proc and submits it. The
-// reason says why a message is unconfirmed.
-func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, string) {
+// typeIn types text (which holds marker) into proc and submits it; typed
+// is called once the text is written. The reason says why a message is
+// unconfirmed.
+func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func()) (outcome, string) {
 	lineMode, err := proc.LineMode()
 	if err != nil {
 		return gone, ""
@@ -136,6 +137,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 		if !a.write(proc, text+"\r") {
 			return gone, ""
 		}
+		typed()
 		if !a.cfg.Confirm {
 			return taken, ""
 		}
@@ -151,6 +153,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string) (outcome, str
 	if !a.write(proc, text) {
 		return gone, ""
 	}
+	typed()
 	patience := max(a.s.opts.ConfirmTimeout, a.profile.Patience)
 	inInput := func() bool { return inText(a.input(proc), marker) }
 	switch a.waitUntil(proc, patience, inInput) {

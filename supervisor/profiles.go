@@ -39,7 +39,7 @@ type Profile struct {
 
 // DefaultProfile is for a program swarm knows nothing about: one that
 // reads lines, or keys as a shell's line editor does.
-var DefaultProfile = Profile{SubmitDelay: 100 * time.Millisecond}
+var DefaultProfile = Profile{SubmitDelay: 100 * time.Millisecond, Patience: cliPatience}
 
 // composerDelay is the pause before Enter for the agent CLIs, from when
 // the message shows in their input box. Codex 0.169 and Gemini CLI 0.61
@@ -47,7 +47,8 @@ var DefaultProfile = Profile{SubmitDelay: 100 * time.Millisecond}
 // in the same write as a new line; the margin is for a busy machine.
 const composerDelay = 150 * time.Millisecond
 
-// cliPatience is the Patience of the agent CLIs.
+// cliPatience is the Patience of the agent CLIs, and of other programs: a
+// screen lags its program on a busy machine.
 const cliPatience = 10 * time.Second
 
 // Profiles are the programs swarm knows.

@@ -133,6 +133,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 	if err != nil {
 		return gone, ""
 	}
+	patience := max(a.s.opts.ConfirmTimeout, a.profile.Patience)
 	if lineMode || !a.cfg.Confirm {
 		if !a.write(proc, text+"\r") {
 			return gone, ""
@@ -141,7 +142,9 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		if !a.cfg.Confirm {
 			return taken, ""
 		}
-		switch a.waitUntil(proc, a.s.opts.ConfirmTimeout, func() bool { return a.shows(proc, marker) }) {
+		// The kernel echoes the line as it takes it; a busy machine may
+		// take seconds to show the echo.
+		switch a.waitUntil(proc, patience, func() bool { return a.shows(proc, marker) }) {
 		case condMet:
 			return taken, ""
 		case condGone:
@@ -154,7 +157,6 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		return gone, ""
 	}
 	typed()
-	patience := max(a.s.opts.ConfirmTimeout, a.profile.Patience)
 	inInput := func() bool { return inText(a.input(proc), marker) }
 	switch a.waitUntil(proc, patience, inInput) {
 	case condGone:

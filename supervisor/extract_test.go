@@ -230,7 +230,12 @@ func agentOutput(size int) []byte {
 // BenchmarkExtract is one agent's output pipeline, screen and parser, over
 // 1 MiB of ANSI-heavy output read 4 KiB at a time. Goal: at least 4 MB/s.
 func BenchmarkExtract(b *testing.B) {
-	data := agentOutput(1 << 20)
+	benchExtract(b, agentOutput(1<<20), -1)
+}
+
+// benchExtract runs Extract over data read 4 KiB at a time and reports the
+// commands found; want, when not -1, is how many there must be.
+func benchExtract(b *testing.B, data []byte, want int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	commands := 0
@@ -244,6 +249,9 @@ func BenchmarkExtract(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+	}
+	if want >= 0 && commands != want {
+		b.Fatalf("%d commands, want %d", commands, want)
 	}
 	b.ReportMetric(float64(commands), "commands")
 }
@@ -305,24 +313,7 @@ func chatSession(size int) ([]byte, int) {
 // screen's, at least 6 MB/s per core.
 func BenchmarkExtractAltScreen(b *testing.B) {
 	data, want := chatSession(1 << 20)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	commands := 0
-	for b.Loop() {
-		commands = 0
-		err := Extract(bytes.NewReader(data), ExtractOptions{ChunkSize: 4096}, func(ev parser.Event) {
-			if ev.Command != nil {
-				commands++
-			}
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	if commands != want {
-		b.Fatalf("%d commands, want %d", commands, want)
-	}
-	b.ReportMetric(float64(commands), "commands")
+	benchExtract(b, data, want)
 }
 
 // TestChatSessionOnceEach checks what BenchmarkExtractAltScreen measures:

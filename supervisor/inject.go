@@ -152,6 +152,15 @@ func (a *agent) holdForLine(proc *spawner.Process) bool {
 	return typing
 }
 
+// personAtKeys is the last look before a message is typed: a person who
+// began typing since the injector judged the agent ready has the
+// terminal.
+func (a *agent) personAtKeys() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lineLen > 0 || !a.lastInput.IsZero() && time.Since(a.lastInput) < a.s.opts.UserIdle
+}
+
 // maxHeldShown bounds the count of held messages shown ("99+").
 const maxHeldShown = 100
 
@@ -184,6 +193,9 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	if err != nil {
 		a.fail(ctx, m, err.Error())
 		return 0
+	}
+	if a.personAtKeys() {
+		return time.Millisecond // they began a moment ago: look again
 	}
 	marker := "#" + bus.ShortID(m.ID)
 	a.drainOutputSeen()

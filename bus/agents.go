@@ -69,6 +69,9 @@ func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
 		return fmt.Errorf("register agent %s: %w", a.Name, err)
 	}
 	b.notify()
+	if a.NoMessages {
+		return b.failQueued(ctx, a.Name, fmt.Sprintf("agent %q takes no messages (messages = false in its config)", a.Name))
+	}
 	return nil
 }
 
@@ -94,7 +97,29 @@ func (b *Bus) SetAgentState(ctx context.Context, name string, st AgentStatus) er
 		return fmt.Errorf("set agent %s state: %w %q", name, ErrUnknownAgent, name)
 	}
 	b.notify()
+	if st.State == AgentRemoved {
+		return b.failQueued(ctx, name, fmt.Sprintf("agent %q was removed: it is not in this swarm's config", name))
+	}
 	return nil
+}
+
+// failQueued fails the messages still queued for name, telling their
+// authors why: they would never be delivered.
+func (b *Bus) failQueued(ctx context.Context, name, reason string) error {
+	for {
+		msgs, err := b.Pending(ctx, name, 500)
+		if err != nil {
+			return err
+		}
+		if len(msgs) == 0 {
+			return nil
+		}
+		for _, m := range msgs {
+			if err := b.MarkFailed(ctx, m.ID, name, reason); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 const agentCols = `name, cmd, state, reason, pid, restarts, started_ms, updated_ms, no_messages`

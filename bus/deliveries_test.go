@@ -317,6 +317,14 @@ func TestARemovedAgentGetsNothing(t *testing.T) {
 		t.Errorf("task for a removed agent: %v", err)
 	}
 	register(t, b, "carol") // back in a config
+	queued := publish(t, b, Message{From: "bob", To: "carol", Body: "waiting"})
+	if err := b.SetAgentState(ctx, "carol", AgentStatus{State: AgentRemoved}); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := b.Message(ctx, queued.ID); m.Deliveries[0].State != DeliveryFailed || !strings.Contains(m.Deliveries[0].Error, "was removed") {
+		t.Errorf("a message queued for an agent removed since: %+v", m.Deliveries)
+	}
+	register(t, b, "carol")
 	if m := publish(t, b, Message{From: "bob", To: "carol", Body: "welcome back"}); m.Deliveries[0].State != DeliveryQueued {
 		t.Errorf("delivery after re-registering: %+v", m.Deliveries[0])
 	}
@@ -324,9 +332,13 @@ func TestARemovedAgentGetsNothing(t *testing.T) {
 
 func TestAnAgentThatTakesNoMessages(t *testing.T) {
 	b := openTest(t)
-	register(t, b, "bob")
+	register(t, b, "bob", "vim")
+	before := publish(t, b, Message{From: "bob", To: "vim", Body: "queued before"})
 	if err := b.RegisterAgent(ctx, Agent{Name: "vim", Cmd: "vim", State: AgentRunning, NoMessages: true}); err != nil {
 		t.Fatal(err)
+	}
+	if m, _ := b.Message(ctx, before.ID); m.Deliveries[0].State != DeliveryFailed || !strings.Contains(m.Deliveries[0].Error, "takes no messages") {
+		t.Errorf("a message queued before vim took none: %+v", m.Deliveries)
 	}
 	if a, err := b.Agent(ctx, "vim"); err != nil || !a.NoMessages {
 		t.Fatalf("vim = %+v, %v", a, err)

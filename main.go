@@ -400,6 +400,24 @@ func newTaskJSON(t bus.Task) taskJSON {
 		State: t.State.String(), Created: t.Created, Updated: t.Updated, Branch: t.Branch, Worktree: t.Worktree, Base: t.Base}
 }
 
+// staleRecord is what a record of an agent as starting or running means
+// when no swarm runs on the bus: the swarm that wrote it was killed. Its
+// process may live on; the next swarm up ends it.
+func staleRecord(h bus.Health) bus.Health {
+	if h.Agent.State != bus.AgentRunning && h.Agent.State != bus.AgentStarting {
+		return h
+	}
+	h.Alive, h.Level = false, bus.LevelDead
+	if h.Agent.Pid > 0 && syscall.Kill(h.Agent.Pid, 0) == nil {
+		h.Agent.State = "orphaned"
+		h.Agent.Reason = fmt.Sprintf("swarm is not running; process %d lives on: the next swarm up ends it", h.Agent.Pid)
+		return h
+	}
+	h.Agent.State = bus.AgentStopped
+	h.Agent.Reason = "swarm is not running; it ended without recording this agent's end"
+	return h
+}
+
 func (c *statusCmd) Run(g *Globals) error {
 	b, err := g.open(false)
 	if err != nil {
@@ -414,10 +432,14 @@ func (c *statusCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
+	_, swarmUp := supervisor.SwarmRunning(g.busDir())
 	agents := make([]agentJSON, 0, len(health))
 	for _, h := range health {
 		if h.Agent.State == bus.AgentRemoved {
 			continue // from an earlier config
+		}
+		if !swarmUp {
+			h = staleRecord(h)
 		}
 		a := agentJSON{Name: h.Agent.Name, Cmd: h.Agent.Cmd, State: h.Agent.State, Reason: h.Agent.Reason, Pid: h.Agent.Pid,
 			Restarts: h.Agent.Restarts, Alive: h.Alive, Level: h.Level.String(), AgeS: h.Age.Round(time.Millisecond).Seconds()}

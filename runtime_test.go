@@ -417,3 +417,40 @@ func TestUpHeadlessEndsWithItsAgents(t *testing.T) {
 		})
 	}
 }
+
+// alive reports whether process pid exists.
+func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+func TestTheNextSwarmEndsWhatAKilledOneLeft(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = "" // the bus in ./.swarm, where up keeps it
+	// An agent whose worker ignores the hang-up and SIGTERM: it outlives a
+	// killed swarm unless something ends it.
+	pidFile := filepath.Join(e.cwd, "worker.pid")
+	cfg := "[[agent]]\nname = \"w\"\nrestart = \"never\"\ncmd = \"sh -c 'trap \\\"\\\" HUP TERM; echo $$ > worker.pid; exec sleep 300' & echo started; wait\"\n"
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := e.start("up", "--headless")
+	var worker int
+	waitUntil(t, "the worker", func() bool {
+		b, _ := os.ReadFile(pidFile)
+		worker, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return worker > 0
+	})
+	t.Cleanup(func() { _ = syscall.Kill(worker, syscall.SIGKILL) })
+	_ = first.cmd.Process.Signal(syscall.SIGKILL)
+	<-first.done
+	_ = first.cmd.Wait()
+	if !alive(worker) {
+		t.Fatal("the worker died with swarm: this test needs a leftover")
+	}
+	// swarm status says the agent's swarm is gone, and what lives on.
+	if out := e.ok("status"); !strings.Contains(out, "orphaned") || !strings.Contains(out, "swarm is not running") {
+		t.Errorf("status after the kill:\n%s", out)
+	}
+	second := e.start("up", "--headless")
+	waitUntil(t, "the leftover ended", func() bool { return !alive(worker) })
+	waitUntil(t, "the notice", func() bool { return second.has("the last swarm ended without stopping w") })
+}

@@ -122,7 +122,8 @@ func Start(opts Options) (*Process, error) {
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append(os.Environ(), opts.Env...), "TERM=xterm-256color")
 	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)},
-		&syscall.SysProcAttr{Setsid: true, Setctty: true})
+		// Pdeathsig: the program dies with swarm, however swarm dies.
+		&syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL})
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
 	}

@@ -48,3 +48,21 @@ func (l *dirLock) release() {
 	_ = l.f.Close()
 	l.f = nil
 }
+
+// SwarmRunning reports whether a swarm runs on the bus in dir (it holds
+// the bus's lock), and its pid when known.
+func SwarmRunning(dir string) (pid int, running bool) {
+	f, err := os.Open(filepath.Join(dir, "swarm.lock"))
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err == nil {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		return 0, false
+	}
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	pid, _ = strconv.Atoi(strings.TrimSpace(string(b[:n])))
+	return pid, true
+}

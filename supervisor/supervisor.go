@@ -159,6 +159,7 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		return err
 	}
 	s.lock = lock
+	s.endLeftovers(ctx)
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.tasks = NewTasks(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
 	if _, repoErr := s.tasks.Repo(); repoErr != nil {

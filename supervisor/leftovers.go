@@ -1,0 +1,127 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"swarm/bus"
+)
+
+// A swarm that is killed (SIGKILL, a crash, the machine's OOM killer)
+// cannot stop its agents. Each agent's process gets SIGKILL when swarm
+// dies (spawner sets a parent-death signal), and the terminal hangs up on
+// the rest of its process group; a program that ignores the hang-up and
+// was not the group's leader lives on. The next swarm on the same bus ends
+// what the last one left: every process group the bus records as an
+// agent's running process, if that process is still the one that was
+// started (its start time matches), gets SIGTERM, then SIGKILL.
+
+// leftoverGrace is how long a leftover agent gets between SIGTERM and
+// SIGKILL.
+const leftoverGrace = 2 * time.Second
+
+// endLeftovers ends the agents' processes a killed swarm left running and
+// records those agents as stopped. It runs under the bus's lock, before
+// any agent starts.
+func (s *Supervisor) endLeftovers(ctx context.Context) {
+	known, err := s.bus.Agents(ctx)
+	if err != nil {
+		s.log.Warn("list agents", "err", err)
+		return
+	}
+	var groups []int
+	for _, a := range known {
+		if a.Pid <= 0 || a.State == bus.AgentStopped || a.State == bus.AgentExited || a.State == bus.AgentRemoved {
+			continue
+		}
+		if started, ok := processStart(a.Pid); ok && started.Sub(a.Started).Abs() < 10*time.Second {
+			groups = append(groups, a.Pid)
+			s.log.Warn("ending what the last swarm left running", "agent", a.Name, "pgid", a.Pid)
+			s.hub.emit(Event{Kind: EventNotice, Agent: a.Name, Text: fmt.Sprintf(
+				"the last swarm ended without stopping %s: its processes (group %d) are ended now", a.Name, a.Pid)})
+		}
+		st := bus.AgentStatus{State: bus.AgentStopped, Reason: "the last swarm ended without stopping it"}
+		if err := s.bus.SetAgentState(ctx, a.Name, st); err != nil {
+			s.log.Warn("record leftover", "agent", a.Name, "err", err)
+		}
+	}
+	endGroups(groups, leftoverGrace)
+}
+
+// endGroups sends SIGTERM to each process group, and SIGKILL to those
+// still there after grace.
+func endGroups(groups []int, grace time.Duration) {
+	if len(groups) == 0 {
+		return
+	}
+	for _, g := range groups {
+		_ = syscall.Kill(-g, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		alive := false
+		for _, g := range groups {
+			if syscall.Kill(-g, 0) == nil {
+				alive = true
+			}
+		}
+		if !alive {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, g := range groups {
+		_ = syscall.Kill(-g, syscall.SIGKILL)
+	}
+}
+
+// processStart returns when process pid started, from /proc (Linux); false
+// when it does not exist or that cannot be told.
+func processStart(pid int) (time.Time, bool) {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return time.Time{}, false
+	}
+	// The command name, in parentheses, may hold blanks: fields count
+	// from after its closing parenthesis. The start time is field 22.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return time.Time{}, false
+	}
+	fields := strings.Fields(s[i+1:])
+	if len(fields) < 20 {
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	boot, err := bootTime()
+	if err != nil {
+		return time.Time{}, false
+	}
+	const clockTicks = 100 // USER_HZ, 100 on every Linux architecture swarm runs on
+	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+}
+
+func bootTime() (time.Time, error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "btime "); ok {
+			secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return time.Unix(secs, 0), err
+		}
+	}
+	return time.Time{}, errors.New("no btime in /proc/stat")
+}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -334,4 +335,25 @@ func emptyBus(path string) bool {
 	}
 	wal, err := os.Stat(path + "-wal")
 	return err != nil || wal.Size() == 0
+}
+
+// IsTransient reports whether a write failed for a reason that passes:
+// another process holds the database (busy, locked), or the disk is full
+// or failed for now. The same write may succeed later, unchanged.
+func IsTransient(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_PROTOCOL:
+		return true
+	}
+	return false
+}
+
+// NewID returns a new message id (a UUIDv7): a caller that may publish a
+// message more than once gives it its id first, so the bus stores it once.
+func NewID() string {
+	return uuid.Must(uuid.NewV7()).String()
 }

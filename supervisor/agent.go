@@ -113,8 +113,13 @@ type agent struct {
 	// The relay rate limit (see allow); used by the pump only.
 	relayTokens  float64
 	relayAt      time.Time
-	relayDropped int
+	relayDropped int // in all
+	relayUntold  int // since the agent was last told
 	relayWarned  time.Time
+
+	// What the agent sent while the bus could not take it (see unsent.go);
+	// used by the pumps, which run one after another.
+	unsent unsent
 
 	// awaitingOutput: the injector waits for the process's first output.
 	awaitingOutput atomic.Bool

@@ -202,7 +202,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	a.expect(marker)
 	defer a.expect("")
 	res, reason := a.typeIn(proc, text, marker, func() {
-		if err := a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name); err != nil {
+		if err := a.persist(func() error { return a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name) }); err != nil {
 			a.s.log.Error("mark injected", "agent", a.cfg.Name, "err", err)
 		}
 	})
@@ -212,13 +212,13 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	case res == gone:
 		return 0 // the next process gets it again
 	case res == unconfirmed:
-		if err := a.s.bus.MarkUnconfirmed(ctx, m.ID, a.cfg.Name, reason); err != nil {
+		if err := a.persist(func() error { return a.s.bus.MarkUnconfirmed(ctx, m.ID, a.cfg.Name, reason) }); err != nil {
 			a.s.log.Error("mark unconfirmed", "agent", a.cfg.Name, "err", err)
 		}
 		a.s.hub.emit(Event{Kind: EventUnconfirmed, Agent: a.cfg.Name, Message: &m, Text: reason})
 		return 0
 	}
-	if err := a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name); err != nil {
+	if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name) }); err != nil {
 		a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
 	}
 	a.confirmed(proc, m.ID)
@@ -250,7 +250,7 @@ func (a *agent) confirmed(proc *spawner.Process, id string) {
 }
 
 func (a *agent) fail(ctx context.Context, m bus.Message, reason string) {
-	if err := a.s.bus.MarkFailed(ctx, m.ID, a.cfg.Name, reason); err != nil {
+	if err := a.persist(func() error { return a.s.bus.MarkFailed(ctx, m.ID, a.cfg.Name, reason) }); err != nil {
 		a.s.log.Error("mark failed", "agent", a.cfg.Name, "err", err)
 	}
 	a.s.hub.emit(Event{Kind: EventDeliveryFailed, Agent: a.cfg.Name, Message: &m, Text: reason})

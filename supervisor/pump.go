@@ -18,7 +18,23 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 	flush := time.NewTimer(time.Hour)
 	flush.Stop()
 	defer flush.Stop()
+	retry := time.NewTimer(time.Hour)
+	retry.Stop()
+	defer retry.Stop()
+	retrying := false
+	tally := time.NewTimer(time.Hour)
+	tally.Stop()
+	defer tally.Stop()
+	tallying := false
 	for {
+		if n := len(a.unsent.msgs); n > 0 && !retrying {
+			retry.Reset(unsentRetry)
+			retrying = true
+		}
+		if a.relayUntold > 0 && !tallying {
+			tally.Reset(time.Until(a.relayWarned.Add(time.Second)))
+			tallying = true
+		}
 		select {
 		case l := <-lines:
 			a.sawLine(l.Text)
@@ -28,6 +44,12 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 			}
 		case <-flush.C:
 			a.handle(p.Flush())
+		case <-retry.C:
+			retrying = false
+			a.sendUnsent()
+		case <-tally.C:
+			tallying = false
+			a.tellDropped()
 		case <-proc.Done():
 			for {
 				select {
@@ -40,6 +62,10 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 				break
 			}
 			a.handle(p.Flush())
+			if a.relayUntold > 0 {
+				a.tellDropped()
+			}
+			a.drainUnsent()
 			return
 		}
 	}
@@ -88,11 +114,23 @@ func (a *agent) allow() bool {
 		return true
 	}
 	a.relayDropped++
+	a.relayUntold++
 	if now.Sub(a.relayWarned) >= time.Second {
-		a.relayWarned = now
-		a.notify(fmt.Sprintf("relay refused: more than %d messages a second; %d dropped so far", a.s.opts.RelayRate, a.relayDropped))
+		a.tellDropped()
 	}
 	return false
+}
+
+// tellDropped tells the agent how many of its relay commands the rate
+// limit dropped since it was last told: at most once a second while they
+// go over, and once more after the last (the pump's tally timer), so the
+// counts told add up to all that were dropped.
+func (a *agent) tellDropped() {
+	a.relayWarned = time.Now()
+	n := a.relayUntold
+	a.relayUntold = 0
+	a.notify(fmt.Sprintf("relay refused: more than %d messages a second; %d dropped since the last notice, %d in all",
+		a.s.opts.RelayRate, n, a.relayDropped))
 }
 
 func (a *agent) command(c *parser.Command) {
@@ -117,10 +155,7 @@ func (a *agent) command(c *parser.Command) {
 	if a.s.opts.Referee != nil && a.judge(&m) {
 		return
 	}
-	if _, err := a.s.bus.Publish(a.publishCtx(), m); err != nil {
-		a.s.log.Error("publish", "agent", a.cfg.Name, "to", m.To, "err", err)
-		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "publish failed: " + err.Error()})
-	}
+	a.publish(m)
 }
 
 // wantsThinking says whether @thinking messages to name are delivered.

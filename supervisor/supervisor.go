@@ -59,6 +59,7 @@ type Options struct {
 	RelayRate      int           // messages an agent may publish a second (default 200)…
 	RelayBurst     int           // …after a burst of this many (default 1000)
 	FlushAfter     time.Duration // finish a held bullet command after this much quiet (default 250 ms)
+	UnsentLimit    int           // messages an agent holds in memory while the bus cannot take them (default 10,000)
 	Executable     string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
 }
 
@@ -108,6 +109,9 @@ func New(opts Options) (*Supervisor, error) {
 		opts.RelayBurst = 1000
 	}
 	setDefault(&opts.FlushAfter, 250*time.Millisecond)
+	if opts.UnsentLimit <= 0 {
+		opts.UnsentLimit = 10_000
+	}
 	if opts.Executable == "" {
 		exe, err := os.Executable()
 		if err != nil {

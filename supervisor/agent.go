@@ -424,7 +424,11 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	moved := a.moved
 	a.moved = ""
 	a.mu.Unlock()
-	if !st.Success() {
+	if !stopped && !st.Success() {
+		// A crash right after a confirmation may have lost the message;
+		// a process swarm ended on purpose (a stop, a restart, a move to
+		// the next task's worktree) was shown it, and its next process
+		// must not get the last one's messages again.
 		a.requeue(recent, time.Now().Add(-requeueWindow))
 	}
 	how = st.String()

@@ -451,3 +451,45 @@ func TestDispatchDoesNotRestartAStoppedWorktreeAgent(t *testing.T) {
 		t.Errorf("w runs in %s, want %s", a.workDir(), got.Worktree)
 	}
 }
+
+func TestEachTaskIsToldOnceInItsWorktree(t *testing.T) {
+	gitTestEnv(t)
+	repo := newTestRepo(t)
+	h := newHarness(t)
+	h.dir = repo
+	w := scripted("w", "listen", map[string]string{"LOG": h.path("w.log")})
+	w.Worktree, w.Dir = true, repo
+	h.run(Options{Config: &Config{Path: filepath.Join(repo, "swarm.toml"), Agents: []AgentConfig{w}}})
+	ctx := context.Background()
+	var tasks []bus.Task
+	for _, title := range []string{"first", "second"} {
+		task, err := h.bus.CreateTask(ctx, bus.NewTask{Title: title, Assignee: "w", CreatedBy: "human"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, task)
+	}
+	told := func(id string) func() bool {
+		return func() bool { return strings.Contains(strings.Join(readLines(h.path("w.log")), "\n"), "task "+id+":") }
+	}
+	h.waitFor("told the first", told(tasks[0].ID))
+	if _, err := h.sup.tasks.Start(ctx, tasks[0].ID, "w", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.bus.Transition(ctx, tasks[0].ID, bus.TaskInReview, "w", ""); err != nil {
+		t.Fatal(err)
+	}
+	// w is restarted in the second task's worktree and told that task,
+	// and only that: the first is not typed into the new process again.
+	h.waitFor("told the second", told(tasks[1].ID))
+	second, _ := h.bus.Task(ctx, tasks[1].ID)
+	if a, _ := h.sup.agent("w"); a.workDir() != second.Worktree {
+		t.Errorf("w runs in %s, want %s", a.workDir(), second.Worktree)
+	}
+	log := strings.Join(readLines(h.path("w.log")), "\n")
+	for _, task := range tasks {
+		if n := strings.Count(log, "task "+task.ID+":"); n != 1 {
+			t.Errorf("w was told task %s %d times:\n%s", task.Title, n, log)
+		}
+	}
+}

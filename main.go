@@ -79,27 +79,12 @@ func (g *Globals) busDir() string {
 	return ".swarm"
 }
 
-// identity is who the caller is: $SWARM_AGENT inside an agent, else human.
-func (g *Globals) identity() string {
-	if a := os.Getenv("SWARM_AGENT"); a != "" {
-		return a
-	}
-	return bus.Human
-}
-
-// sender is the identity checked for speaking on the bus: "swarm" is
-// swarm's own and cannot be claimed, and a name must be a valid one.
-func (g *Globals) sender() (string, error) {
-	me := g.identity()
-	if me == bus.Swarm {
-		return "", errors.New(`$SWARM_AGENT is "swarm", which only swarm itself may use`)
-	}
-	if me != bus.Human {
-		if err := bus.ValidName(me); err != nil {
-			return "", fmt.Errorf("$SWARM_AGENT: %w", err)
-		}
-	}
-	return me, nil
+// caller is who runs this command on b: the agent whose $SWARM_TOKEN it
+// holds or inside whose process it runs, else the human; $SWARM_AGENT must
+// agree (supervisor.WhoIsCalling).
+func (g *Globals) caller(b *bus.Bus) (string, error) {
+	c, err := supervisor.WhoIsCalling(g.ctx, b, os.Getenv)
+	return c.Name, err
 }
 
 // open opens the bus. Commands that only read refuse to create one, so a
@@ -169,11 +154,7 @@ func (c *sendCmd) Run(g *Globals) error {
 		var v any
 		return usageError("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
 	}
-	me, err := g.sender()
-	if err != nil {
-		return err
-	}
-	msg := bus.Message{From: me, To: c.To, Kind: bus.Kind(c.Type), Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic}
+	msg := bus.Message{To: c.To, Kind: bus.Kind(c.Type), Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic}
 	if c.To == "swarm" {
 		if err := supervisor.CheckControl(msg); err != nil {
 			return fmt.Errorf("send: swarm takes control messages only: %w", err)
@@ -184,11 +165,8 @@ func (c *sendCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.Close()
-	if me != bus.Human {
-		// A message from a name no agent has could never be answered.
-		if _, err := b.Agent(g.ctx, me); err != nil {
-			return fmt.Errorf("send: %w ($SWARM_AGENT)", err)
-		}
+	if msg.From, err = g.caller(b); err != nil {
+		return fmt.Errorf("send: %w", err)
 	}
 	m, err := b.Publish(g.ctx, msg)
 	if err != nil {
@@ -210,15 +188,17 @@ type inboxCmd struct {
 }
 
 func (c *inboxCmd) Run(g *Globals) error {
-	agent := c.Agent
-	if agent == "" {
-		agent = g.identity()
-	}
 	b, err := g.open(false)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
+	agent := c.Agent
+	if agent == "" {
+		if agent, err = g.caller(b); err != nil {
+			return fmt.Errorf("inbox: %w", err)
+		}
+	}
 	ms, err := b.Inbox(g.ctx, agent, c.Limit)
 	if err != nil {
 		return err
@@ -555,8 +535,12 @@ func (c *taskAddCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.Close()
+	me, err := g.caller(b)
+	if err != nil {
+		return fmt.Errorf("task add: %w", err)
+	}
 	t, err := b.CreateTask(g.ctx, bus.NewTask{Title: strings.Join(c.Title, " "), Description: c.Desc,
-		Assignee: c.To, CreatedBy: g.identity()})
+		Assignee: c.To, CreatedBy: me})
 	if err != nil {
 		return err // "create task: …" says what failed
 	}
@@ -779,20 +763,20 @@ func (c *taskMergeCmd) Run(g *Globals) error {
 // empty id means the caller's current task. A move that ends in a conflict
 // prints the new state and fails.
 func taskAction(g *Globals, id string, own bool, act func(context.Context, *supervisor.Tasks, string, string) (bus.Task, error)) error {
-	me, err := g.sender()
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	me, err := g.caller(b)
 	if err != nil {
 		return err
 	}
 	if !own && me != bus.Human {
 		// Review is the person's: an agent does not approve, merge or
 		// cancel work, its own or another's.
-		return fmt.Errorf("only the human reviewer moves tasks this way; %s is an agent ($SWARM_AGENT is set)", me)
+		return fmt.Errorf("only the human reviewer moves tasks this way; this runs as agent %s", me)
 	}
-	b, err := g.open(true)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
 	var before bus.Task
 	if id == "" && own {
 		before, err = b.CurrentTask(g.ctx, me)
@@ -833,13 +817,6 @@ func (c *heartbeatCmd) Run(g *Globals) error {
 	if c.Progress < 0 || c.Progress > 1 {
 		return usageError("heartbeat: --progress %v is not between 0 and 1", c.Progress)
 	}
-	me, err := g.sender()
-	if err != nil {
-		return err
-	}
-	if me == bus.Human {
-		return errors.New("heartbeat: only agents send heartbeats; $SWARM_AGENT is not set")
-	}
 	status, perr := bus.ParseStatus(c.Status)
 	if perr != nil {
 		return usageError("heartbeat: %v", perr)
@@ -849,8 +826,12 @@ func (c *heartbeatCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.Close()
-	if _, err := b.Agent(g.ctx, me); err != nil {
-		return fmt.Errorf("heartbeat: %w ($SWARM_AGENT)", err)
+	me, err := g.caller(b)
+	if err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	if me == bus.Human {
+		return errors.New("heartbeat: only agents send heartbeats, and this runs outside any agent")
 	}
 	if c.Task != "" {
 		if _, err := b.Task(g.ctx, c.Task); err != nil {

@@ -46,6 +46,7 @@ type env struct {
 	cwd   string
 	dir   string // $SWARM_DIR; empty: unset
 	agent string // $SWARM_AGENT; empty: unset
+	token string // $SWARM_TOKEN; empty: unset
 	stdin string
 }
 
@@ -54,17 +55,29 @@ func newEnv(t *testing.T) *env {
 	return &env{t: t, cwd: cwd, dir: filepath.Join(cwd, "bus")}
 }
 
+// as is agent's environment, as swarm gives it: its name and its token.
 func (e *env) as(agent string) *env {
 	c := *e
-	c.agent = agent
+	c.agent, c.token = agent, testToken(agent)
 	return &c
 }
+
+// claiming names agent in $SWARM_AGENT without its token: a process that
+// is not the agent's, pretending.
+func (e *env) claiming(agent string) *env {
+	c := *e
+	c.agent, c.token = agent, ""
+	return &c
+}
+
+// testToken is the token register gives agent.
+func testToken(agent string) string { return "test-token-of-" + agent }
 
 func (e *env) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(swarmBin, args...)
 	cmd.Dir = e.cwd
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SWARM_DIR=") && !strings.HasPrefix(kv, "SWARM_AGENT=") {
+		if !strings.HasPrefix(kv, "SWARM_DIR=") && !strings.HasPrefix(kv, "SWARM_AGENT=") && !strings.HasPrefix(kv, "SWARM_TOKEN=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
@@ -73,6 +86,9 @@ func (e *env) command(args ...string) *exec.Cmd {
 	}
 	if e.agent != "" {
 		cmd.Env = append(cmd.Env, "SWARM_AGENT="+e.agent)
+	}
+	if e.token != "" {
+		cmd.Env = append(cmd.Env, "SWARM_TOKEN="+e.token)
 	}
 	cmd.Stdin = strings.NewReader(e.stdin)
 	return cmd
@@ -123,6 +139,20 @@ func (e *env) fails(code int, args []string, want ...string) string {
 	return out
 }
 
+// holdSwarmLock holds the bus's swarm lock as a running swarm does, until
+// the test ends: status then takes the agents' records as current.
+func (e *env) holdSwarmLock() {
+	e.t.Helper()
+	f, err := os.OpenFile(filepath.Join(e.dir, "swarm.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { f.Close() })
+}
+
 // register registers agents in the env's bus, as a running swarm would.
 func (e *env) register(names ...string) {
 	e.t.Helper()
@@ -133,6 +163,9 @@ func (e *env) register(names ...string) {
 	defer b.Close()
 	for _, n := range names {
 		if err := b.RegisterAgent(e.t.Context(), bus.Agent{Name: n, Cmd: "sh", State: bus.AgentRunning}); err != nil {
+			e.t.Fatal(err)
+		}
+		if err := b.SetAgentToken(e.t.Context(), n, testToken(n)); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -252,12 +285,12 @@ func TestSendErrors(t *testing.T) {
 	e.fails(2, []string{"send", "bob", " "}, "the message is empty")
 	e.as("swarm").fails(1, []string{"send", "bob", "hi"}, "only swarm itself")
 	e.fails(1, []string{"send", "swarm", "hi"}, "swarm takes control messages only", `unknown control message type "hi"`)
-	e.as("zed").fails(1, []string{"send", "bob", "hi"}, `unknown agent "zed" ($SWARM_AGENT)`)
+	e.claiming("zed").fails(1, []string{"send", "bob", "hi"}, `$SWARM_AGENT: unknown agent "zed"`)
 	out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`, "stored as failed")
 	if !uuidLine.MatchString(out) {
 		t.Errorf("the failed message's id should still be printed: %q", out)
 	}
-	e.as("bad name!").fails(1, []string{"send", "bob", "hi"}, "name")
+	e.claiming("bad name!").fails(1, []string{"send", "bob", "hi"}, "name")
 	// The notice about carol reached human's inbox.
 	if in := e.ok("inbox"); !strings.Contains(in, `to carol failed: unknown agent "carol"`) {
 		t.Errorf("human inbox:\n%s", in)
@@ -395,6 +428,7 @@ func TestLogFollow(t *testing.T) {
 func TestStatus(t *testing.T) {
 	e := newEnv(t)
 	e.register("alice", "bob")
+	e.holdSwarmLock()
 	id := strings.TrimSpace(e.ok("task", "add", "--to", "bob", "Fix", "login"))
 	e.as("bob").ok("task", "start")
 	e.as("bob").ok("heartbeat", "--status", "blocked", "--progress", "0.25", "--task", id)
@@ -444,10 +478,10 @@ func TestStatus(t *testing.T) {
 
 func TestHeartbeatErrors(t *testing.T) {
 	e := newEnv(t)
-	e.fails(1, []string{"heartbeat"}, "SWARM_AGENT")
+	e.fails(1, []string{"heartbeat"}, "only agents send heartbeats, and this runs outside any agent")
 	e.as("bob").fails(2, []string{"heartbeat", "--progress", "1.5"}, "between 0 and 1")
 	e.register("bob")
-	e.as("zed").fails(1, []string{"heartbeat"}, `unknown agent "zed"`)
+	e.claiming("zed").fails(1, []string{"heartbeat"}, `unknown agent "zed"`)
 	e.as("bob").fails(1, []string{"heartbeat", "--task", "zzz"}, "zzz")
 	e.as("bob").ok("heartbeat")
 	b, err := bus.Open(bus.Options{Dir: e.dir})
@@ -493,7 +527,7 @@ func TestTaskLifecycle(t *testing.T) {
 	}
 	// Review is the human's: an agent cannot approve or merge, even its own
 	// task; and it cannot report on another agent's task.
-	bob.fails(1, []string{"task", "merge", id}, "only the human reviewer", "bob is an agent")
+	bob.fails(1, []string{"task", "merge", id}, "only the human reviewer", "this runs as agent bob")
 	e.register("carol")
 	e.as("carol").fails(1, []string{"task", "fail", id}, "assigned to bob, not carol")
 	// An invalid move names the task, its state and the allowed moves.
@@ -701,4 +735,33 @@ func TestBadInputGetsOneClearLine(t *testing.T) {
 	}
 	empty.fails(1, []string{"send", "human", "x"}, "bus.db", "is empty (0 bytes), not a bus")
 	empty.fails(1, []string{"log"}, "is empty (0 bytes)")
+}
+
+func TestNoCommandActsAsAnAgentItIsNot(t *testing.T) {
+	e := newEnv(t)
+	e.register("alice", "bob")
+	send := []string{"send", "alice", "hi"}
+	// Naming bob is not being bob: the process has no token of bob's.
+	e.claiming("bob").fails(1, send, `$SWARM_AGENT is "bob", but this is not agent bob's process`)
+	// alice's token with another name, or the human's, is refused.
+	forged := e.as("alice")
+	for _, name := range []string{"bob", "human"} {
+		forged.agent = name
+		forged.fails(1, send, fmt.Sprintf(`$SWARM_AGENT is %q, but $SWARM_TOKEN is agent alice's`, name))
+	}
+	// The token alone says who it is.
+	forged.agent = ""
+	forged.ok("send", "bob", "from the token")
+	if out := e.ok("log", "--json"); !strings.Contains(out, `"from":"alice","to":"bob"`) {
+		t.Errorf("the message is not from alice:\n%s", out)
+	}
+	// A token from an earlier process of alice's, or made up, is no one's.
+	stale := e.as("alice")
+	stale.token = "an-old-token"
+	stale.fails(1, send, "$SWARM_TOKEN is no agent's token in this swarm")
+	// An agent does not review: not with its token, whatever name it gives.
+	id := strings.TrimSpace(e.ok("task", "add", "--to", "bob", "review me"))
+	reviewer := e.as("bob")
+	reviewer.agent = ""
+	reviewer.fails(1, []string{"task", "approve", id}, "only the human reviewer", "this runs as agent bob")
 }

@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -453,4 +454,54 @@ func TestTheNextSwarmEndsWhatAKilledOneLeft(t *testing.T) {
 	second := e.start("up", "--headless")
 	waitUntil(t, "the leftover ended", func() bool { return !alive(worker) })
 	waitUntil(t, "the notice", func() bool { return second.has("the last swarm ended without stopping w") })
+}
+
+// Inside an agent's process, unsetting swarm's variables does not make a
+// command the human's: it runs under the agent's process.
+func TestInsideAnAgentTheHumansCommandsAreRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	script := `env -u SWARM_AGENT -u SWARM_TOKEN swarm task approve zzzzzz 2>> out.txt; ` +
+		`env -u SWARM_TOKEN SWARM_AGENT=human swarm send human forged 2>> out.txt; ` +
+		`(setsid env -u SWARM_AGENT -u SWARM_TOKEN swarm send human detached 2>> out.txt; echo done >> out.txt) & wait`
+	cfg := fmt.Sprintf("[[agent]]\nname = \"w\"\nrestart = \"never\"\ncmd = %q\n", script)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	<-up.done
+	_ = up.cmd.Wait()
+	b, err := os.ReadFile(filepath.Join(e.cwd, "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(b)
+	for _, want := range []string{
+		"only the human reviewer moves tasks this way; this runs as agent w",
+		`$SWARM_AGENT is "human", but this runs inside agent w`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("out.txt lacks %q:\n%s", want, out)
+		}
+	}
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	log := e.ok("log", "--json")
+	if strings.Contains(log, `"body":"forged"`) {
+		t.Errorf("a forged message was stored:\n%s", log)
+	}
+	// A command that left the agent's session still runs under its
+	// process: it is the agent's, not the human's.
+	found := false
+	for _, m := range jsonLines(t, log) {
+		if m["body"] == "detached" {
+			found = true
+			if m["from"] != "w" {
+				t.Errorf("the detached command's message is from %v, want w", m["from"])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no message from the detached command:\n%s\nout.txt:\n%s", log, out)
+	}
 }

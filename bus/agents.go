@@ -2,6 +2,8 @@ package bus
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -170,4 +172,39 @@ func msOrZero(t time.Time) int64 {
 		return 0
 	}
 	return ms(t)
+}
+
+// SetAgentToken records the secret token the agent's current process
+// holds (only its SHA-256 is stored); "" clears it.
+func (b *Bus) SetAgentToken(ctx context.Context, name, token string) error {
+	hash := ""
+	if token != "" {
+		hash = tokenHash(token)
+	}
+	res, err := b.exec(ctx, `UPDATE agents SET token_hash = ? WHERE name = ?`, hash, name)
+	if err != nil {
+		return fmt.Errorf("set agent %s token: %w", name, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("set agent %s token: %w %q", name, ErrUnknownAgent, name)
+	}
+	return nil
+}
+
+// AgentByToken returns the agent whose current process holds token;
+// ErrNotFound if none does.
+func (b *Bus) AgentByToken(ctx context.Context, token string) (Agent, error) {
+	if token == "" {
+		return Agent{}, fmt.Errorf("agent by token: %w", ErrNotFound)
+	}
+	a, err := scanAgent(b.r.QueryRowContext(ctx, `SELECT `+agentCols+` FROM agents WHERE token_hash = ?`, tokenHash(token)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Agent{}, fmt.Errorf("agent by token: %w", ErrNotFound)
+	}
+	return a, err
+}
+
+func tokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }

@@ -365,8 +365,14 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		// A config's "swarm" means this swarm, wherever it is installed.
 		argv = append([]string{a.s.opts.Executable}, argv[1:]...)
 	}
+	// A new secret for each process: a command run in it is this agent's
+	// (see caller.go); the last process's token stops working.
+	token := newToken()
+	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, token); err != nil {
+		a.s.log.Warn("record agent token", "agent", a.cfg.Name, "err", err)
+	}
 	proc, err := spawner.Start(spawner.Options{
-		Argv: argv, Dir: dir, Env: a.env(),
+		Argv: argv, Dir: dir, Env: a.env(token),
 		Rows: rows, Cols: cols,
 		OnLine: func(l spawner.Line) {
 			select {
@@ -416,6 +422,9 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	}
 	st, werr := proc.Wait()
 	<-pumpDone
+	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, ""); err != nil {
+		a.s.log.Warn("clear agent token", "agent", a.cfg.Name, "err", err)
+	}
 	a.mu.Lock()
 	a.proc = nil
 	a.exitCode = st.Code
@@ -484,9 +493,10 @@ func (a *agent) requeue(recent []confirmation, since time.Time) {
 	}
 }
 
-func (a *agent) env() []string {
+func (a *agent) env(token string) []string {
 	env := []string{
 		"SWARM_AGENT=" + a.cfg.Name,
+		"SWARM_TOKEN=" + token,
 		"SWARM_DIR=" + a.s.busDir(),
 		"SWARM_BIN=" + a.s.opts.Executable,
 		// The swarm binary goes last on PATH so agents can run `swarm task

@@ -790,7 +790,7 @@ func (c *configParser) env(path []string, label string, v any) (map[string]strin
 		switch {
 		case !envNameRx.MatchString(k):
 			return nil, c.errorf(kp, "%s: env name %q is invalid: use letters, digits and _, not starting with a digit", label, k)
-		case k == "SWARM_AGENT" || k == "SWARM_DIR":
+		case k == "SWARM_AGENT" || k == "SWARM_DIR" || k == "SWARM_TOKEN":
 			return nil, c.errorf(kp, "%s: env %s is set by swarm and cannot be overridden", label, k)
 		}
 		switch val := m[k].(type) {

@@ -85,22 +85,11 @@ func endGroups(groups []int, grace time.Duration) {
 // processStart returns when process pid started, from /proc (Linux); false
 // when it does not exist or that cannot be told.
 func processStart(pid int) (time.Time, bool) {
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
+	fields, ok := procStat(pid)
+	if !ok || len(fields) < 20 {
 		return time.Time{}, false
 	}
-	// The command name, in parentheses, may hold blanks: fields count
-	// from after its closing parenthesis. The start time is field 22.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return time.Time{}, false
-	}
-	fields := strings.Fields(s[i+1:])
-	if len(fields) < 20 {
-		return time.Time{}, false
-	}
-	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	ticks, err := strconv.ParseInt(fields[19], 10, 64) // starttime, field 22
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -110,6 +99,23 @@ func processStart(pid int) (time.Time, bool) {
 	}
 	const clockTicks = 100 // USER_HZ, 100 on every Linux architecture swarm runs on
 	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+}
+
+// procStat returns the fields of /proc/PID/stat after the command name:
+// [0] is the state (field 3), [1] the parent pid, [3] the session.
+func procStat(pid int) ([]string, bool) {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil, false
+	}
+	// The command name, in parentheses, may hold blanks: fields count
+	// from after its closing parenthesis.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil, false
+	}
+	return strings.Fields(s[i+1:]), true
 }
 
 func bootTime() (time.Time, error) {

@@ -1,0 +1,122 @@
+package supervisor
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"swarm/bus"
+)
+
+// Who runs a swarm command. Each agent's process gets a secret token in
+// its environment ($SWARM_TOKEN, new at every start, its SHA-256 on the
+// bus), and runs in a session of its own. A command is the agent's whose
+// token it holds, else the agent's it runs under (its process's ancestors
+// or session), else the human's. $SWARM_AGENT only names the caller and
+// must agree: it cannot make a command an agent's it is not, nor the
+// human's from inside an agent. So the human's review commands cannot run
+// inside an agent's environment, whatever it unsets.
+//
+// This guards against mistakes and confused agents, not against a hostile
+// user account: anything that can write bus.db, or read an agent's
+// environment, can still act as anyone.
+
+// Caller is who runs a command.
+type Caller struct {
+	Name  string // an agent's name, or bus.Human
+	Agent bool   // Name is an agent of the swarm
+}
+
+// newToken returns a fresh agent token.
+func newToken() string { return rand.Text() }
+
+// WhoIsCalling tells who runs this process's command against b, from its
+// environment (getenv) and its place among the agents' processes.
+func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string) (Caller, error) {
+	claimed := getenv("SWARM_AGENT")
+	if claimed == bus.Swarm {
+		return Caller{}, errors.New(`$SWARM_AGENT is "swarm", which only swarm itself may use`)
+	}
+	if token := getenv("SWARM_TOKEN"); token != "" {
+		a, err := b.AgentByToken(ctx, token)
+		if errors.Is(err, bus.ErrNotFound) {
+			return Caller{}, errors.New("$SWARM_TOKEN is no agent's token in this swarm: it is from an agent's earlier process, or another swarm ($SWARM_DIR)")
+		}
+		if err != nil {
+			return Caller{}, err
+		}
+		if claimed != "" && claimed != a.Name {
+			return Caller{}, fmt.Errorf("$SWARM_AGENT is %q, but $SWARM_TOKEN is agent %s's", claimed, a.Name)
+		}
+		return Caller{Name: a.Name, Agent: true}, nil
+	}
+	agents, err := b.Agents(ctx)
+	if err != nil {
+		return Caller{}, err
+	}
+	if a, ok := agentAbove(os.Getpid(), agents); ok {
+		if claimed != "" && claimed != a.Name {
+			return Caller{}, fmt.Errorf("$SWARM_AGENT is %q, but this runs inside agent %s", claimed, a.Name)
+		}
+		return Caller{Name: a.Name, Agent: true}, nil
+	}
+	if claimed != "" && claimed != bus.Human {
+		if err := bus.ValidName(claimed); err != nil {
+			return Caller{}, fmt.Errorf("$SWARM_AGENT: %w", err)
+		}
+		for _, a := range agents {
+			if a.Name == claimed {
+				return Caller{}, fmt.Errorf("$SWARM_AGENT is %q, but this is not agent %s's process: it has no $SWARM_TOKEN and does not run inside %s", claimed, claimed, claimed)
+			}
+		}
+		return Caller{}, fmt.Errorf("$SWARM_AGENT: %w %q", bus.ErrUnknownAgent, claimed)
+	}
+	return Caller{Name: bus.Human}, nil
+}
+
+// agentAbove returns the running agent whose process pid descends from,
+// or whose session it is in (a daemon that left its parent keeps the
+// session unless it made its own).
+func agentAbove(pid int, agents []bus.Agent) (bus.Agent, bool) {
+	byPid := map[int]bus.Agent{}
+	for _, a := range agents {
+		if a.Pid > 0 && (a.State == bus.AgentRunning || a.State == bus.AgentStarting) {
+			byPid[a.Pid] = a
+		}
+	}
+	if len(byPid) == 0 {
+		return bus.Agent{}, false
+	}
+	// isThat checks that pid is still the agent's process, not a later one
+	// that reuses its number.
+	isThat := func(a bus.Agent, pid int) bool {
+		started, ok := processStart(pid)
+		return ok && (a.Started.IsZero() || started.Sub(a.Started).Abs() < 10*time.Second)
+	}
+	if fields, ok := procStat(pid); ok && len(fields) > 3 {
+		if sid, err := strconv.Atoi(fields[3]); err == nil {
+			if a, ok := byPid[sid]; ok && isThat(a, sid) {
+				return a, true
+			}
+		}
+	}
+	for p, hops := pid, 0; p > 1 && hops < 64; hops++ {
+		if a, ok := byPid[p]; ok && isThat(a, p) {
+			return a, true
+		}
+		fields, ok := procStat(p)
+		if !ok || len(fields) < 2 {
+			break
+		}
+		next, err := strconv.Atoi(fields[1])
+		if err != nil {
+			break
+		}
+		p = next
+	}
+	return bus.Agent{}, false
+}

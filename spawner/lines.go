@@ -15,6 +15,7 @@ type rowState struct {
 	hasRec  bool
 	pending bool   // left downwards inside the redraw zone, not committed
 	ptext   string // its text when left
+	offered int    // the replay (replay.epoch) whose matcher saw rec
 }
 
 // ghost is committed text that was replaced at its position: the same text
@@ -132,13 +133,19 @@ func (s *Screen) lineN(start int) int64 {
 func (s *Screen) commit(st *rowState, text string, n int64) {
 	st.pending, st.ptext = false, ""
 	s.processed++
-	// The replay matcher sees every line, also those committed already.
+	// The replay matcher sees every line, also those committed already —
+	// once: the same line seen again in the same replay (left by a line
+	// feed, then scrolled off) is not another line of it.
+	if st.hasRec && st.rec == text && st.offered == s.replay.epoch {
+		return
+	}
 	replayed := s.replay.repeats(text)
 	if st.hasRec && st.rec == text {
+		st.offered = s.replay.epoch
 		return
 	}
 	if text != "" && s.moved(st, text) {
-		st.rec, st.hasRec = text, true
+		st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
 		return
 	}
 	replaced := st.hasRec && st.rec != ""
@@ -148,7 +155,7 @@ func (s *Screen) commit(st *rowState, text string, n int64) {
 			s.ghosts = s.ghosts[1:]
 		}
 	}
-	st.rec, st.hasRec = text, true
+	st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
 	if replayed || replaced && s.rewrapped(st, text) {
 		return
 	}

@@ -37,6 +37,7 @@ type replay struct {
 	keys  []string // keys of the non-blank lines committed, oldest first (a ring)
 	start int      // ring start once full
 
+	epoch  int // counts the replays begun
 	active bool
 	began  bool // a line matched
 	tries  int  // lines looked for before one matched
@@ -66,6 +67,7 @@ func (r *replay) record(text string) {
 // begin starts matching: the screen, rows high, was cleared.
 func (r *replay) begin(rows int) {
 	r.end()
+	r.epoch++
 	if len(r.keys) == 0 {
 		return
 	}

@@ -27,7 +27,7 @@
 //
 // # Tasks
 //
-// A task moves through the states of DESIGN.md §6:
+// A task moves through these states:
 //
 //	ASSIGNED → WORKING → IN_REVIEW → APPROVED → COMPLETED
 //	WORKING → CONFLICTED → IN_REVIEW | WORKING;  IN_REVIEW → WORKING (changes requested)

@@ -131,7 +131,8 @@ type Thresholds struct {
 	Warn, Stale, Dead time.Duration
 }
 
-// DefaultThresholds are those of DESIGN.md §7.
+// DefaultThresholds: WARN after 30 s without a sign of life, STALE after
+// 100 s, DEAD after 5 minutes.
 var DefaultThresholds = Thresholds{Warn: 30 * time.Second, Stale: 100 * time.Second, Dead: 5 * time.Minute}
 
 // Level maps the age of an agent's last sign of life to a level. An agent

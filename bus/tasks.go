@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TaskState is a task's place in its life cycle (DESIGN.md §6).
+// TaskState is a task's place in its life cycle (see the package doc).
 type TaskState int
 
 // Task states. TaskNone is only the From of a task's first event.
@@ -54,7 +54,7 @@ func taskStates() []TaskState {
 	return []TaskState{TaskAssigned, TaskWorking, TaskConflicted, TaskInReview, TaskApproved, TaskCompleted, TaskFailed, TaskCancelled}
 }
 
-// moves is the transition table of DESIGN.md §6.
+// moves is the transition table: the moves out of each state.
 var moves = map[TaskState][]TaskState{
 	TaskAssigned:   {TaskWorking, TaskFailed, TaskCancelled},
 	TaskWorking:    {TaskInReview, TaskConflicted, TaskFailed, TaskCancelled},

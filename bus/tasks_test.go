@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// specMoves is DESIGN.md §6's table, written out independently of the
-// implementation's table.
+// specMoves is the task life cycle as the README and bus/doc.go state it,
+// written out independently of the implementation's table.
 var specMoves = map[string][]string{
 	"ASSIGNED":   {"WORKING", "CANCELLED", "FAILED"},
 	"WORKING":    {"IN_REVIEW", "CONFLICTED", "CANCELLED", "FAILED"},

@@ -33,7 +33,7 @@ type KeyMap struct {
 	Help, Close, Quit key.Binding
 }
 
-// DefaultKeyMap returns the keys of DESIGN.md §9.
+// DefaultKeyMap returns the default keys (the README lists them).
 func DefaultKeyMap() KeyMap {
 	b := func(help, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))

@@ -305,10 +305,7 @@ func (term *tuiTerm) agentProcs(n int, timeout time.Duration) []int {
 	term.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		var kids []int
-		for _, p := range descendants(term.cmd.Process.Pid) {
-			kids = append(kids, p)
-		}
+		kids := descendants(term.cmd.Process.Pid)
 		direct := 0
 		for _, p := range kids {
 			if pp, ok := procField(p, 4); ok && pp == strconv.Itoa(term.cmd.Process.Pid) {

@@ -414,7 +414,7 @@ func TestPlayerIgnoresNoise(t *testing.T) {
 	o.deliver("00000004", "swarm", "the demo starts")               // an ordinary notice
 	o.typeLine("\x1b[200~[relay #00000005 from x] move 5\x1b[201~") // pasted
 	i := o.waitFor(0, `^x \(X\) plays 5$`)
-	i = o.waitFor(i, `^@relay:x move \d$`)
+	o.waitFor(i, `^@relay:x move \d$`)
 	o.deliver("00000005", "x", "move 9")              // a duplicate id
 	o.typeLine("[relay #00000006 from x] move 5\r\n") // a taken cell, CR LF
 	o.deliver("00000007", "swarm", "game over: draw")

@@ -43,10 +43,6 @@ func classify(r rune) glyphClass {
 	return notGlyph
 }
 
-// isBlank reports whether r is the kind of blank that separates prefix
-// glyphs: space, tab or no-break space.
-func isBlank(r rune) bool { return r == ' ' || r == '\t' || r == '\u00a0' }
-
 // blankAt returns the byte length of the blank starting at s[i], or 0.
 func blankAt(s string, i int) int {
 	if i >= len(s) {

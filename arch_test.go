@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestImportRules checks the import rules of ARCHITECTURE.md: which
+// package of this project may import which, and who may use the UI
+// libraries.
+func TestImportRules(t *testing.T) {
+	t.Parallel()
+	allowed := map[string][]string{
+		"swarm":            {"tui", "supervisor", "bus", "games", "parser", "asciicast", "textsafe"},
+		"swarm/tui":        {"supervisor", "textsafe", "bus", "games"},
+		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe"},
+	}
+	ui := []string{"charm.land/bubbletea", "charm.land/lipgloss", "charm.land/bubbles"}
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg, imports := fields[0], fields[1:]
+		for _, imp := range imports {
+			if own, ok := strings.CutPrefix(imp, "swarm/"); ok {
+				if !slices.Contains(allowed[pkg], own) {
+					t.Errorf("%s imports %s: ARCHITECTURE.md's import rules do not allow it", pkg, imp)
+				}
+			}
+			for _, lib := range ui {
+				if strings.HasPrefix(imp, lib) && pkg != "swarm" && pkg != "swarm/tui" {
+					t.Errorf("%s imports %s: only tui (and main) use the UI libraries", pkg, imp)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -274,9 +275,12 @@ func (s *Supervisor) announceResult(ctx context.Context, r games.Result) {
 	s.mu.Lock()
 	x, o := s.game.X, s.game.O
 	s.mu.Unlock()
-	body := "game over: " + r.String()
-	data := fmt.Appendf(nil, `{"winner":%q,"line":[%d,%d,%d],"draw":%t}`,
-		winnerName(r, x, o), r.Line[0], r.Line[1], r.Line[2], r.Over && r.Winner == games.Empty)
+	body := games.GameOverNotice(r)
+	data, _ := json.Marshal(struct {
+		Winner string `json:"winner"`
+		Line   [3]int `json:"line"`
+		Draw   bool   `json:"draw"`
+	}{winnerName(r, x, o), r.Line, r.Over && r.Winner == games.Empty})
 	for _, to := range []string{x, o} {
 		_, err := s.bus.Publish(ctx, bus.Message{From: "swarm", To: to, Kind: "game_result", Body: body, Data: data})
 		if err != nil {

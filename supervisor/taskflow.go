@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -388,6 +389,6 @@ func (t *Tasks) tell(ctx context.Context, task bus.Task, from, kind, body string
 	if from == "" || bus.ValidName(from) != nil && from != bus.Human && from != bus.Swarm {
 		from = bus.Swarm
 	}
-	data := fmt.Appendf(nil, `{"task":%q,"state":%q}`, task.ID, task.State)
+	data, _ := json.Marshal(map[string]string{"task": task.ID, "state": task.State.String()})
 	_, _ = t.bus.Publish(context.WithoutCancel(ctx), bus.Message{From: from, To: task.Assignee, Kind: bus.Kind(kind), Body: body, Data: data})
 }

@@ -211,6 +211,29 @@ func (b *Bus) Requeue(ctx context.Context, msgID, recipient string) error {
 	return nil
 }
 
+// RequeueLast reopens recipient's deliveries confirmed within window of its
+// last confirmation: its process ended, unseen, right after that (the
+// swarm that ran it was killed), and what showed on its screen just before
+// may never have been read. It returns how many were reopened.
+func (b *Bus) RequeueLast(ctx context.Context, recipient string, window time.Duration) (int, error) {
+	var n int64
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
+		res, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?1, open = ?2, updated_ms = ?3, error = ''
+			WHERE recipient = ?4 AND state = ?5 AND updated_ms >= (
+				SELECT MAX(updated_ms) FROM deliveries WHERE recipient = ?4 AND state = ?5) - ?6`,
+			DeliveryQueued.String(), DeliveryQueued.open(), ms(time.Now()), recipient, DeliveryConfirmed.String(), window.Milliseconds())
+		if err != nil {
+			return false, err
+		}
+		n, err = res.RowsAffected()
+		return n > 0, err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("requeue the last deliveries to %s: %w", recipient, err)
+	}
+	return int(n), nil
+}
+
 func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to DeliveryState, reason string) error {
 	now := time.Now()
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {

@@ -386,3 +386,41 @@ func TestUnconfirmedIsFinalAndTellsTheAuthor(t *testing.T) {
 		t.Errorf("ParseDeliveryState(unconfirmed) = %v, %v", st, err)
 	}
 }
+
+func TestRequeueLastReopensTheLastConfirmed(t *testing.T) {
+	ctx := t.Context()
+	b := openTest(t)
+	register(t, b, "bob", "carol")
+	var ids []string
+	for i := range 4 {
+		ids = append(ids, publish(t, b, Message{From: "alice", To: "bob", Body: fmt.Sprint(i)}).ID)
+	}
+	toCarol := publish(t, b, Message{From: "alice", To: "carol", Body: "for carol"}).ID
+	for _, id := range ids[:3] {
+		if err := b.MarkConfirmed(ctx, id, "bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.MarkConfirmed(ctx, toCarol, "carol"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b.RequeueLast(ctx, "bob", time.Hour); err != nil || n != 3 {
+		t.Fatalf("requeued %d, %v; want the 3 confirmed", n, err)
+	}
+	if diff := cmp.Diff([]string{"0", "1", "2", "3"}, pendingBodies(t, b, "bob", 0)); diff != "" {
+		t.Error(diff)
+	}
+	if m, _ := b.Message(ctx, toCarol); m.Deliveries[0].State != DeliveryConfirmed {
+		t.Errorf("carol's delivery was touched: %+v", m.Deliveries[0])
+	}
+	// Only the last confirmation, with no window.
+	if err := b.MarkConfirmed(ctx, ids[2], "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b.RequeueLast(ctx, "bob", 0); err != nil || n != 1 {
+		t.Fatalf("requeued %d, %v; want 1", n, err)
+	}
+	if n, err := b.RequeueLast(ctx, "nobody", time.Hour); err != nil || n != 0 {
+		t.Fatalf("an agent with no deliveries: %d, %v", n, err)
+	}
+}

@@ -41,7 +41,14 @@ func (s *Supervisor) endLeftovers(ctx context.Context) {
 		if a.Pid <= 0 || a.State == bus.AgentStopped || a.State == bus.AgentExited || a.State == bus.AgentRemoved {
 			continue
 		}
-		if started, ok := processStart(a.Pid); ok && started.Sub(a.Started).Abs() < 10*time.Second {
+		// It ended unseen (or lives on): what it was shown last may not
+		// have been read, as after a crash.
+		if n, err := s.bus.RequeueLast(ctx, a.Name, requeueWindow); err != nil {
+			s.log.Warn("requeue", "agent", a.Name, "err", err)
+		} else if n > 0 {
+			s.log.Info("the last swarm ended without stopping the agent: its last messages are delivered again", "agent", a.Name, "messages", n)
+		}
+		if started, ok := processStart(a.Pid); ok && started.Sub(a.Started).Abs() < 10*time.Second && groupAlive(a.Pid) {
 			groups = append(groups, a.Pid)
 			s.log.Warn("ending what the last swarm left running", "agent", a.Name, "pgid", a.Pid)
 			s.hub.emit(Event{Kind: EventNotice, Agent: a.Name, Text: fmt.Sprintf(
@@ -68,9 +75,7 @@ func endGroups(groups []int, grace time.Duration) {
 	for time.Now().Before(deadline) {
 		alive := false
 		for _, g := range groups {
-			if syscall.Kill(-g, 0) == nil {
-				alive = true
-			}
+			alive = alive || groupAlive(g)
 		}
 		if !alive {
 			return
@@ -99,6 +104,29 @@ func processStart(pid int) (time.Time, bool) {
 	}
 	const clockTicks = 100 // USER_HZ, 100 on every Linux architecture swarm runs on
 	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+}
+
+// groupAlive reports whether process group pgid has a process that is not
+// a zombie: the children of a killed swarm stay zombies until their new
+// parent reaps them, and a zombie runs nothing.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if f, ok := procStat(pid); ok && len(f) > 2 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
 }
 
 // procStat returns the fields of /proc/PID/stat after the command name:

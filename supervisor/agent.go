@@ -454,7 +454,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 			how += ": " + last
 		}
 	}
-	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how})
+	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how, Planned: stopped && moved != ""})
 	return st.Code, how, werr
 }
 

@@ -84,6 +84,9 @@ type Event struct {
 	TaskEvent *bus.TaskEvent
 	Game      *GameState
 	Held      int // EventHeld: messages waiting for a person's line
+	// Planned: EventAgentExited for a process swarm ended on purpose to
+	// start it again elsewhere (moved to a task's worktree or back).
+	Planned bool
 }
 
 // Subscription receives a supervisor's events until Close.

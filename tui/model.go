@@ -360,7 +360,7 @@ func (m *Model) expireStatus() {
 // chose (the agent moved to another directory, e.g. back to its own after
 // a merge), not a failure.
 func plannedExit(ev supervisor.Event) bool {
-	return ev.Kind == supervisor.EventAgentExited && strings.Contains(ev.Text, "moved to")
+	return ev.Kind == supervisor.EventAgentExited && ev.Planned
 }
 
 // Update routes a message: window and clock first, then results of

@@ -31,7 +31,7 @@ func TestActionResultOutlivesPlannedRestart(t *testing.T) {
 
 	now = now.Add(time.Second)
 	h.send(
-		EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "killed by signal 15; moved to /work/project", Time: now}},
+		EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "moved to /work/project", Planned: true, Time: now}},
 		EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "alice", Pid: 3000, Time: now}},
 		tickMsg(now),
 	)
@@ -49,7 +49,7 @@ func TestActionResultOutlivesPlannedRestart(t *testing.T) {
 
 	// With no fresh result, an event shows at once; a planned restart
 	// never does.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "killed by signal 15; moved to /work/project", Time: now}})
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "moved to /work/project", Planned: true, Time: now}})
 	requireContains(t, h.screen(), "bob exited: exit status 1")
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventNotice, Agent: "carol", Text: "malformed relay block", Time: now}})
 	requireContains(t, h.screen(), "carol: malformed relay block")

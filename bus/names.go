@@ -3,6 +3,7 @@ package bus
 import (
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // Reserved names that no agent may take.
@@ -19,11 +20,16 @@ const (
 
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
+// Reserved reports whether name is one of the names that are not agents
+// (swarm, human, *), in any case: "Swarm" would read as swarm itself.
+func Reserved(name string) bool {
+	return strings.EqualFold(name, Swarm) || strings.EqualFold(name, Human) || name == Everyone
+}
+
 // ValidName reports whether name can be used as an agent name: it matches
-// [A-Za-z0-9][A-Za-z0-9_.-]{0,63} and is not one of the reserved names
-// swarm, human and *.
+// [A-Za-z0-9][A-Za-z0-9_.-]{0,63} and is not Reserved.
 func ValidName(name string) error {
-	if name == Swarm || name == Human || name == Everyone {
+	if Reserved(name) {
 		return fmt.Errorf("%w: %q is reserved", ErrInvalidName, name)
 	}
 	if !namePattern.MatchString(name) {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"swarm/bus"
 )
 
 // DefaultConfigFile is the config file swarm reads in the current directory.
@@ -347,9 +349,6 @@ quiet = 0
 # worktree = true
 `
 
-// Names that are not agents: the orchestrator, the human, and everyone.
-var reservedNames = []string{"swarm", "human", "*"}
-
 // ErrBadAgentName is wrapped by CheckAgentName's errors.
 var ErrBadAgentName = errors.New("bad agent name")
 
@@ -358,9 +357,9 @@ var ErrBadAgentName = errors.New("bad agent name")
 // in any case). The error is one line naming the problem.
 func CheckAgentName(name string) error {
 	switch {
-	case slices.Contains(reservedNames, strings.ToLower(name)):
+	case bus.Reserved(name):
 		return &nameError{fmt.Sprintf("agent name %q is reserved (swarm, human and * are not agents)", name)}
-	case !agentNameRx.MatchString(name):
+	case bus.ValidName(name) != nil:
 		return &nameError{fmt.Sprintf("agent name %q is invalid: use 1 to 64 letters, digits, _ . - starting with a letter or digit", name)}
 	}
 	return nil
@@ -373,8 +372,7 @@ func (e *nameError) Error() string { return e.msg }
 func (e *nameError) Unwrap() error { return ErrBadAgentName }
 
 var (
-	agentNameRx = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
-	envNameRx   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	envNameRx = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 var (

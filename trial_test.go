@@ -421,7 +421,7 @@ func trialRelayFlood(t *testing.T, table *trialTable) {
 }
 
 func trialCrashLoop(t *testing.T, table *trialTable) {
-	e := trialSwarm(t, agentTOML("crasher", "always", "echo crashing; exit 1")+agentTOML("b", "always", listener("b.log")))
+	e := trialSwarm(t, agentTOML("crasher", "always", "echo crashing; exit 1")+"max_restarts = 3\n\n"+agentTOML("b", "always", listener("b.log")))
 	up := e.start("up", "--headless")
 	trialWait(t, "the crash loop given up", func() bool { return up.has("crasher") && up.has("gave up") })
 	e.dir = filepath.Join(e.cwd, ".swarm")
@@ -435,7 +435,7 @@ func trialCrashLoop(t *testing.T, table *trialTable) {
 	if !strings.Contains(status, "crasher") {
 		t.Errorf("status:\n%s", status)
 	}
-	table.add("crash loop", "an agent that exits 1 at once, restart = always",
+	table.add("crash loop", "an agent that exits 1 at once, restart = always, max_restarts = 3",
 		"given up after its restarts, said why; the other agent served")
 }
 

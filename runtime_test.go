@@ -26,7 +26,13 @@ import (
 // waitUntil polls cond until it holds, failing the test after a minute.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
+	waitWithin(t, time.Minute, what, cond)
+}
+
+// waitWithin polls cond until it holds, failing the test after d.
+func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -97,13 +97,7 @@ func TestTrial(t *testing.T) {
 // (ten at full size: a 50 MB flood takes a while to emulate).
 func trialWait(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Duration(trialSize(1, 10)) * time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitWithin(t, time.Duration(trialSize(1, 10))*time.Minute, what, cond)
 }
 
 // trialSwarm is a swarm.toml in a fresh directory, its bus in ./.swarm.

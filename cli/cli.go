@@ -1,0 +1,109 @@
+// Package cli is swarm's command line: the commands (kong), what they
+// print, and the wiring to the packages that do the work. It holds no
+// rules of its own beyond parsing and printing: task moves, delivery,
+// attribution and the like live in supervisor and bus. A file per
+// command group: messages.go (send, inbox, log), status.go, tasks.go,
+// heartbeat.go (heartbeat, export), up.go (up, init), demo.go, parse.go;
+// run.go parses and runs.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// version is overridden at build time with -ldflags "-X swarm/cli.version=…".
+var version = "dev"
+
+// exitError carries an exit status through kong's Run so that main decides
+// how the process ends in exactly one place.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError is an error the user fixes by changing the command line.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// Globals are the flags every command accepts, and the process context.
+type Globals struct {
+	Dir string `help:"Bus directory. $SWARM_DIR, when set, takes precedence; the default is .swarm in the current directory." placeholder:"DIR"`
+
+	ignoreEnvDir bool // the command chose its own bus (the demo)
+
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// busDir is $SWARM_DIR, else --dir, else .swarm. The environment wins so
+// that an agent, which swarm starts with SWARM_DIR set, always talks to the
+// bus of the swarm that runs it.
+func (g *Globals) busDir() string {
+	if d := os.Getenv("SWARM_DIR"); d != "" && !g.ignoreEnvDir {
+		return d
+	}
+	if g.Dir != "" {
+		return g.Dir
+	}
+	return ".swarm"
+}
+
+// caller is who runs this command on b: the agent whose $SWARM_TOKEN it
+// holds or inside whose process it runs, else the human; $SWARM_AGENT must
+// agree (supervisor.WhoIsCalling).
+func (g *Globals) caller(b *bus.Bus) (string, error) {
+	c, err := supervisor.WhoIsCalling(g.ctx, b, os.Getenv)
+	return c.Name, err
+}
+
+// open opens the bus. Commands that only read refuse to create one, so a
+// typo in --dir is an error instead of a new empty bus.
+func (g *Globals) open(create bool) (*bus.Bus, error) {
+	dir := g.busDir()
+	if !create {
+		if _, err := os.Stat(filepath.Join(dir, "bus.db")); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no bus in %s (nothing was sent there yet; set $SWARM_DIR or --dir to use another)", dir)
+		}
+	}
+	return bus.Open(bus.Options{Dir: dir})
+}
+
+// CLI is the whole command line.
+type CLI struct {
+	Globals
+
+	Up        upCmd        `cmd:"" default:"withargs" help:"Start the agents of swarm.toml (the default command)."`
+	Init      initCmd      `cmd:"" help:"Write a commented starter swarm.toml."`
+	Demo      demoCmd      `cmd:"" help:"Run a demo swarm."`
+	Send      sendCmd      `cmd:"" help:"Send a message; prints its id."`
+	Inbox     inboxCmd     `cmd:"" help:"Show messages to and from an agent, with delivery state."`
+	Log       logCmd       `cmd:"" help:"Show all traffic on the bus in order."`
+	Status    statusCmd    `cmd:"" help:"Show agents with their heartbeats, and tasks by state."`
+	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
+	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
+	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`
+	Parse     parseCmd     `cmd:"" help:"Extract relay commands from raw terminal output; prints them as JSON lines (line: the screen line, from 0, that the command was read from)."`
+	Agent     agentCmd     `cmd:"" help:"Run a built-in agent (what the demo runs in each pane)."`
+	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
+}
+
+type versionCmd struct{}
+
+func (versionCmd) Run(g *Globals) error {
+	fmt.Fprintln(g.stdout, "swarm", version)
+	return nil
+}

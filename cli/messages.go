@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"swarm/bus"
+	"swarm/supervisor"
+	"swarm/textsafe"
+)
+
+type sendCmd struct {
+	To    string   `arg:"" help:"Recipient: an agent name, \"*\" for every agent but you, \"swarm\" or \"human\"."`
+	Body  []string `arg:"" help:"Message text (words are joined with spaces; \"-\" reads it from stdin)."`
+	Type  string   `help:"Message kind, e.g. message, notice, task_done." default:"message" placeholder:"KIND"`
+	Data  string   `help:"JSON value attached to the message." placeholder:"JSON"`
+	Topic string   `help:"Topic or thread name." placeholder:"TOPIC"`
+}
+
+func (c *sendCmd) Run(g *Globals) error {
+	body := strings.Join(c.Body, " ")
+	if body == "-" {
+		in, err := io.ReadAll(g.stdin)
+		if err != nil {
+			return fmt.Errorf("send: read stdin: %w", err)
+		}
+		body = strings.TrimSuffix(string(in), "\n")
+	}
+	if strings.TrimSpace(body) == "" {
+		return usageError("send: the message is empty")
+	}
+	if err := bus.CheckKind(bus.Kind(c.Type)); err != nil {
+		return usageError("send: --type: %v", err)
+	}
+	if c.Data != "" && !json.Valid([]byte(c.Data)) {
+		var v any
+		return usageError("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
+	}
+	msg := bus.Message{To: c.To, Kind: bus.Kind(c.Type), Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic}
+	if c.To == "swarm" {
+		if err := supervisor.CheckControl(msg); err != nil {
+			return fmt.Errorf("send: swarm takes control messages only: %w", err)
+		}
+	}
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if msg.From, err = g.caller(b); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	m, err := b.Publish(g.ctx, msg)
+	if err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	fmt.Fprintln(g.stdout, m.ID)
+	for _, d := range m.Deliveries {
+		if d.State == bus.DeliveryFailed {
+			return fmt.Errorf("send: %s (message #%s stored as failed)", d.Error, bus.ShortID(m.ID))
+		}
+	}
+	return nil
+}
+
+type inboxCmd struct {
+	Agent string `arg:"" optional:"" help:"Agent whose inbox to show (default: you, $SWARM_AGENT or human)."`
+	Limit int    `help:"Show only the latest N messages (0: all)." default:"0" placeholder:"N"`
+	JSON  bool   `name:"json" help:"Print one JSON object per line."`
+}
+
+func (c *inboxCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	agent := c.Agent
+	if agent == "" {
+		if agent, err = g.caller(b); err != nil {
+			return fmt.Errorf("inbox: %w", err)
+		}
+	}
+	ms, err := b.Inbox(g.ctx, agent, c.Limit)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(g.stdout)
+	for _, m := range ms {
+		if err := printMessage(w, m, m.StateFor(agent), c.JSON); err != nil {
+			return err
+		}
+	}
+	if len(ms) == 0 && agent != bus.Human && agent != bus.Swarm {
+		if _, err := b.Agent(g.ctx, agent); errors.Is(err, bus.ErrUnknownAgent) {
+			return fmt.Errorf("inbox: %w", err) // a typo, most likely
+		}
+	}
+	if len(ms) == 0 && !c.JSON {
+		fmt.Fprintf(w, "no messages to or from %s\n", agent)
+	}
+	return w.Flush()
+}
+
+type logCmd struct {
+	Follow bool `short:"f" help:"Keep printing new messages as they arrive (until interrupted)."`
+	Limit  int  `help:"Start with only the latest N messages (0: all)." default:"0" placeholder:"N"`
+	JSON   bool `name:"json" help:"Print one JSON object per line."`
+}
+
+func (c *logCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	wake, unsubscribe := b.Subscribe() // before the first read, so nothing falls in between
+	defer unsubscribe()
+	after := int64(0)
+	if c.Limit > 0 {
+		last, err := b.LastSeq(g.ctx)
+		if err != nil {
+			return err
+		}
+		after = max(0, last-int64(c.Limit))
+	}
+	w := bufio.NewWriter(g.stdout)
+	for {
+		page, err := b.Messages(g.ctx, after, 500)
+		if err != nil {
+			if g.ctx.Err() != nil {
+				return nil // interrupted while following
+			}
+			return err
+		}
+		for _, m := range page {
+			if err := printMessage(w, m, m.State(), c.JSON); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		if len(page) > 0 {
+			after = page[len(page)-1].Seq
+			continue
+		}
+		if !c.Follow {
+			return nil
+		}
+		select {
+		case <-wake:
+		case <-g.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// printMessage writes m as a JSON line or as one aligned, readable line.
+func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
+	if asJSON {
+		line, err := bus.EncodeRecord(bus.NewRecord(m, state))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(textsafe.JSON(line))
+		return err
+	}
+	body := oneLine(m.Shown())
+	if m.Kind != bus.KindMessage {
+		body = "[" + oneLine(string(m.Kind)) + "] " + body
+	}
+	if m.Topic != "" {
+		body = "(" + oneLine(m.Topic) + ") " + body
+	}
+	_, err := fmt.Fprintf(w, "%s  #%s  %-10s → %-10s %-10s %s\n",
+		m.Time.Local().Format(time.TimeOnly), bus.ShortID(m.ID), oneLine(m.From), oneLine(m.To), state, body)
+	return err
+}
+
+// oneLine makes text safe to print on one terminal line: newlines become
+// ⏎ and other control characters are dropped, so a message can never
+// move the cursor or recolour the reader's terminal.
+func oneLine(s string) string { return textsafe.Line(s) }
+
+// maxErrorLine bounds an error line: an error may quote what it was given,
+// and an argument can be megabytes long.
+const maxErrorLine = 400
+
+// errorLine is err's text on one line of at most maxErrorLine characters,
+// its middle cut out when longer.
+func errorLine(s string) string {
+	s = oneLine(s)
+	r := []rune(s)
+	if len(r) <= maxErrorLine {
+		return s
+	}
+	keep := maxErrorLine/2 - 10
+	return string(r[:keep]) + fmt.Sprintf(" …(%d characters)… ", len(r)-2*keep) + string(r[len(r)-keep:])
+}

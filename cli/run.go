@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/alecthomas/kong"
+
+	"swarm/bus"
+)
+
+// usageLine names the command a parse error is about and where its usage
+// is: "demo: unexpected argument chess (swarm demo --help)".
+func usageLine(err error, args []string) string {
+	var pe *kong.ParseError
+	if !errors.As(err, &pe) || pe.Context == nil {
+		return err.Error()
+	}
+	node := pe.Context.Selected()
+	if node == nil {
+		return fmt.Sprintf("%v (swarm --help)", err)
+	}
+	path := strings.TrimPrefix(node.FullPath(), "swarm ")
+	if path == "up" && !slices.Contains(args, "up") {
+		// up is the default command: a word it does not take was meant
+		// as a command.
+		if word, ok := strings.CutPrefix(err.Error(), "unexpected argument "); ok {
+			return fmt.Sprintf("unknown command %q (swarm --help lists them)", word)
+		}
+	}
+	return fmt.Sprintf("%s: %v (swarm %s --help)", path, err, path)
+}
+
+// Run parses args and runs the chosen command. It returns the exit status:
+// 0 success, 1 failure, 2 usage error. Errors are one line on stderr.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	cli := CLI{Globals: Globals{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}}
+	exited := false
+	cmdline, err := kong.New(&cli,
+		kong.Name("swarm"),
+		kong.Description("Run supervised AI coding agents side by side and relay messages between them."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { exited, code = true, c }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintln(stderr, "swarm:", err)
+		return 1
+	}
+	kctx, err := cmdline.Parse(args)
+	if exited { // --help
+		return code
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "swarm:", errorLine(usageLine(err, args)))
+		return 2
+	}
+	if err := kctx.Run(&cli.Globals); err != nil {
+		if bus.IsCorrupt(err) && !errors.Is(err, bus.ErrCorrupt) {
+			// Damage found past the file's header, in the middle of a
+			// command: say which file and what can be done.
+			err = fmt.Errorf("%s is damaged: %w; move it away to start a new bus, or put back a copy",
+				filepath.Join(cli.Globals.busDir(), "bus.db"), err)
+		}
+		fmt.Fprintln(stderr, "swarm:", errorLine(err.Error()))
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return ee.code
+		}
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"swarm/bus"
+	"swarm/supervisor"
+	"swarm/textsafe"
+)
+
+type statusCmd struct {
+	JSON bool `name:"json" help:"Print one JSON object with \"agents\" and \"tasks\" arrays."`
+}
+
+type agentJSON struct {
+	Name      string     `json:"name"`
+	Cmd       string     `json:"cmd"`
+	State     string     `json:"state"`
+	Reason    string     `json:"reason,omitempty"`
+	Pid       int        `json:"pid,omitempty"`
+	Restarts  int        `json:"restarts"`
+	Alive     bool       `json:"alive"`
+	Level     string     `json:"level"`
+	AgeS      float64    `json:"age_s"`
+	Heartbeat *beatJSON  `json:"heartbeat,omitempty"`
+	Task      *taskBrief `json:"task,omitempty"`
+}
+
+type beatJSON struct {
+	Status   string    `json:"status"`
+	Progress float64   `json:"progress"`
+	Task     string    `json:"task,omitempty"`
+	TS       time.Time `json:"ts"`
+}
+
+type taskBrief struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	State string `json:"state"`
+}
+
+type taskJSON struct {
+	ID          string      `json:"id"`
+	Title       string      `json:"title"`
+	Description string      `json:"description,omitempty"`
+	Assignee    string      `json:"assignee"`
+	CreatedBy   string      `json:"created_by"`
+	State       string      `json:"state"`
+	Created     time.Time   `json:"created"`
+	Updated     time.Time   `json:"updated"`
+	Branch      string      `json:"branch,omitempty"`
+	Worktree    string      `json:"worktree,omitempty"`
+	Base        string      `json:"base,omitempty"`
+	Events      []eventJSON `json:"events,omitempty"`
+	DiffStat    string      `json:"diff_stat,omitempty"`
+	Diff        string      `json:"diff,omitempty"`
+}
+
+type eventJSON struct {
+	From  string    `json:"from"`
+	To    string    `json:"to"`
+	Actor string    `json:"actor"`
+	Note  string    `json:"note,omitempty"`
+	TS    time.Time `json:"ts"`
+}
+
+func newTaskJSON(t bus.Task) taskJSON {
+	return taskJSON{ID: t.ID, Title: t.Title, Description: t.Description, Assignee: t.Assignee, CreatedBy: t.CreatedBy,
+		State: t.State.String(), Created: t.Created, Updated: t.Updated, Branch: t.Branch, Worktree: t.Worktree, Base: t.Base}
+}
+
+// staleRecord is what a record of an agent as starting or running means
+// when no swarm runs on the bus: the swarm that wrote it was killed. Its
+// process may live on; the next swarm up ends it.
+func staleRecord(h bus.Health) bus.Health {
+	if h.Agent.State != bus.AgentRunning && h.Agent.State != bus.AgentStarting {
+		return h
+	}
+	h.Alive, h.Level = false, bus.LevelDead
+	if h.Agent.Pid > 0 && syscall.Kill(h.Agent.Pid, 0) == nil {
+		h.Agent.State = "orphaned"
+		h.Agent.Reason = fmt.Sprintf("swarm is not running; process %d lives on: the next swarm up ends it", h.Agent.Pid)
+		return h
+	}
+	h.Agent.State = bus.AgentStopped
+	h.Agent.Reason = "swarm is not running; it ended without recording this agent's end"
+	return h
+}
+
+func (c *statusCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	health, err := b.Health(g.ctx, bus.DefaultThresholds, time.Now())
+	if err != nil {
+		return err
+	}
+	tasks, err := b.Tasks(g.ctx, bus.TaskFilter{})
+	if err != nil {
+		return err
+	}
+	_, swarmUp := supervisor.SwarmRunning(g.busDir())
+	agents := make([]agentJSON, 0, len(health))
+	for _, h := range health {
+		if h.Agent.State == bus.AgentRemoved {
+			continue // from an earlier config
+		}
+		if !swarmUp {
+			h = staleRecord(h)
+		}
+		a := agentJSON{Name: h.Agent.Name, Cmd: h.Agent.Cmd, State: h.Agent.State, Reason: h.Agent.Reason, Pid: h.Agent.Pid,
+			Restarts: h.Agent.Restarts, Alive: h.Alive, Level: h.Level.String(), AgeS: h.Age.Round(time.Millisecond).Seconds()}
+		if !h.Beat.Time.IsZero() {
+			a.Heartbeat = &beatJSON{Status: h.Beat.Status.String(), Progress: h.Beat.Progress, Task: h.Beat.Task, TS: h.Beat.Time}
+		}
+		if t, err := b.CurrentTask(g.ctx, h.Agent.Name); err == nil {
+			a.Task = &taskBrief{ID: t.ID, Title: t.Title, State: t.State.String()}
+		} else if !errors.Is(err, bus.ErrNotFound) {
+			return err
+		}
+		agents = append(agents, a)
+	}
+	if c.JSON {
+		out := struct {
+			Agents []agentJSON `json:"agents"`
+			Tasks  []taskJSON  `json:"tasks"`
+		}{Agents: agents, Tasks: []taskJSON{}}
+		for _, t := range tasks {
+			out.Tasks = append(out.Tasks, newTaskJSON(t))
+		}
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	if len(agents) == 0 {
+		fmt.Fprintln(tw, "no agents registered")
+	} else {
+		fmt.Fprintln(tw, "AGENT\tPROCESS\tPID\tLIVENESS\tAGE\tSTATUS\tTASK")
+		for _, a := range agents {
+			pid, status, task := "-", "-", "-"
+			if a.Pid > 0 {
+				pid = fmt.Sprint(a.Pid)
+			}
+			if a.Heartbeat != nil && a.Alive { // a stopped agent works on nothing
+				status = a.Heartbeat.Status
+				if a.Heartbeat.Progress > 0 {
+					status += fmt.Sprintf(" %.0f%%", a.Heartbeat.Progress*100)
+				}
+			}
+			if a.Task != nil {
+				task = a.Task.ID + " " + a.Task.State
+			}
+			proc := oneLine(a.State)
+			if a.Reason != "" {
+				proc += " (" + oneLine(a.Reason) + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, proc, pid, a.Level,
+				age(time.Duration(a.AgeS*float64(time.Second))), status, task)
+		}
+	}
+	fmt.Fprintln(tw)
+	if len(tasks) == 0 {
+		fmt.Fprintln(tw, "no tasks")
+		return tw.Flush()
+	}
+	byState := map[bus.TaskState][]bus.Task{}
+	for _, t := range tasks {
+		byState[t.State] = append(byState[t.State], t)
+	}
+	for _, s := range []bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview,
+		bus.TaskApproved, bus.TaskCompleted, bus.TaskFailed, bus.TaskCancelled} {
+		if len(byState[s]) == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s (%d)\n", s, len(byState[s]))
+		for _, t := range byState[s] {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, t.Assignee, oneLine(t.Title))
+		}
+	}
+	return tw.Flush()
+}
+
+// age formats a duration the way a person glances at it: 7s, 3m05s, 2h04m.
+func age(d time.Duration) string {
+	d = d.Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+}

@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"swarm/bus"
+	"swarm/supervisor"
+	"swarm/textsafe"
+)
+
+type taskCmd struct {
+	Add            taskAddCmd            `cmd:"" help:"Create a task for an agent; prints its id."`
+	List           taskListCmd           `cmd:"" help:"List tasks."`
+	Show           taskShowCmd           `cmd:"" help:"Show a task and its history."`
+	Start          taskStartCmd          `cmd:"" help:"Start a task (→ WORKING). ID defaults to your current task."`
+	Done           taskDoneCmd           `cmd:"" help:"Finish a task and submit it for review (→ IN_REVIEW). ID defaults to your current task."`
+	Fail           taskFailCmd           `cmd:"" help:"Give up a task (→ FAILED). ID defaults to your current task."`
+	Approve        taskApproveCmd        `cmd:"" help:"Approve a task in review (→ APPROVED)."`
+	RequestChanges taskRequestChangesCmd `cmd:"" name:"request-changes" help:"Send a task in review back to its agent (→ WORKING); --note says what to change."`
+	Cancel         taskCancelCmd         `cmd:"" help:"Cancel a task (→ CANCELLED)."`
+	Retry          taskRetryCmd          `cmd:"" help:"Assign a failed task again (→ ASSIGNED)."`
+	Merge          taskMergeCmd          `cmd:"" help:"Merge an approved task's branch into its base branch (→ COMPLETED)."`
+}
+
+type taskAddCmd struct {
+	To    string   `required:"" help:"Agent that gets the task (must be registered)." placeholder:"AGENT"`
+	Title []string `arg:"" help:"Task title (words are joined with spaces)."`
+	Desc  string   `aliases:"description" help:"Longer description." placeholder:"TEXT"`
+}
+
+func (c *taskAddCmd) Run(g *Globals) error {
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	me, err := g.caller(b)
+	if err != nil {
+		return fmt.Errorf("task add: %w", err)
+	}
+	t, err := b.CreateTask(g.ctx, bus.NewTask{Title: strings.Join(c.Title, " "), Description: c.Desc,
+		Assignee: c.To, CreatedBy: me})
+	if err != nil {
+		return err // "create task: …" says what failed
+	}
+	fmt.Fprintln(g.stdout, t.ID)
+	return nil
+}
+
+type taskListCmd struct {
+	Agent string   `help:"Only tasks assigned to AGENT." placeholder:"AGENT"`
+	State []string `help:"Only tasks in these states (repeatable or comma-separated)." placeholder:"STATE"`
+	JSON  bool     `name:"json" help:"Print one JSON object per line."`
+}
+
+func (c *taskListCmd) Run(g *Globals) error {
+	f := bus.TaskFilter{Assignee: c.Agent}
+	for _, s := range c.State {
+		st, err := bus.ParseTaskState(s)
+		if err != nil {
+			return usageError("task list: --state: %v", err)
+		}
+		f.States = append(f.States, st)
+	}
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	tasks, err := b.Tasks(g.ctx, f)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
+		enc.SetEscapeHTML(false)
+		for _, t := range tasks {
+			if err := enc.Encode(newTaskJSON(t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(tasks) == 0 {
+		fmt.Fprintln(g.stdout, "no tasks")
+		return nil
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATE\tASSIGNEE\tUPDATED\tTITLE")
+	for _, t := range tasks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.State, t.Assignee, t.Updated.Local().Format(time.TimeOnly), oneLine(t.Title))
+	}
+	return tw.Flush()
+}
+
+type taskShowCmd struct {
+	ID   string `arg:"" help:"Task id (or a unique prefix)."`
+	JSON bool   `name:"json" help:"Print one JSON object with the task and its events."`
+	Diff bool   `help:"Also print the review: diff stat and diff of the task's branch against its base."`
+}
+
+func (c *taskShowCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	t, err := b.Task(g.ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	events, err := b.TaskEvents(g.ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	var stat, diff string
+	if c.Diff {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		if stat, diff, err = supervisor.NewTasks(g.ctx, b, wd, "").Diff(g.ctx, t.ID); err != nil {
+			return err
+		}
+	}
+	if c.JSON {
+		out := newTaskJSON(t)
+		out.DiffStat, out.Diff = stat, diff
+		for _, e := range events {
+			out.Events = append(out.Events, eventJSON{From: e.From.String(), To: e.To.String(), Actor: e.Actor, Note: e.Note, TS: e.Time})
+		}
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
+		enc.SetEscapeHTML(false)
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "task\t%s\n", t.ID)
+	fmt.Fprintf(tw, "title\t%s\n", oneLine(t.Title))
+	fmt.Fprintf(tw, "state\t%s\n", t.State)
+	fmt.Fprintf(tw, "assignee\t%s\n", t.Assignee)
+	fmt.Fprintf(tw, "created\t%s by %s\n", t.Created.Local().Format(time.DateTime), t.CreatedBy)
+	if t.Branch != "" {
+		where := "worktree removed"
+		if t.Worktree != "" {
+			where = "worktree " + t.Worktree
+		}
+		fmt.Fprintf(tw, "branch\t%s (base %s, %s)\n", t.Branch, t.Base, where)
+	}
+	if t.Description != "" {
+		fmt.Fprintf(tw, "description\t%s\n", oneLine(t.Description))
+	}
+	fmt.Fprintln(tw, "history")
+	for _, e := range events {
+		from := e.From.String()
+		if from == "" {
+			from = "created"
+		}
+		note := ""
+		if e.Note != "" {
+			note = "  " + oneLine(e.Note)
+		}
+		fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s\n", e.Time.Local().Format(time.TimeOnly), from, e.To, e.Actor, note)
+	}
+	if err := tw.Flush(); err != nil || !c.Diff {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "\nreview: %s...%s\n%s\n\n%s", t.Base, t.Branch, stat, diff)
+	return nil
+}
+
+// taskOwnArgs are the arguments of start, done and fail: an agent reports
+// on its own task, so the id is optional.
+type taskOwnArgs struct {
+	ID string `arg:"" optional:"" help:"Task id or unique prefix (default: your current task)."`
+}
+
+type taskStartCmd struct {
+	taskOwnArgs
+	Note string `help:"Note recorded with the transition." placeholder:"TEXT"`
+}
+
+func (c *taskStartCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Start(ctx, id, me, c.Note)
+	})
+}
+
+type taskDoneCmd struct {
+	taskOwnArgs
+	Note string `help:"Note recorded with the transition, e.g. a summary for the reviewer." placeholder:"TEXT"`
+}
+
+func (c *taskDoneCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Done(ctx, id, me, c.Note)
+	})
+}
+
+type taskFailCmd struct {
+	taskOwnArgs
+	Reason string `aliases:"note" help:"Why the task failed (--note works too)." placeholder:"TEXT"`
+}
+
+func (c *taskFailCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Fail(ctx, id, me, c.Reason)
+	})
+}
+
+// taskReviewArgs are the arguments of a reviewer's move on a named task.
+type taskReviewArgs struct {
+	ID   string `arg:"" help:"Task id or unique prefix."`
+	Note string `help:"Note recorded with the transition." placeholder:"TEXT"`
+}
+
+type taskApproveCmd struct{ taskReviewArgs }
+
+func (c *taskApproveCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Approve(ctx, id, me, c.Note)
+	})
+}
+
+// taskRequestChangesCmd only moves a task that is in review, so it cannot
+// be mistaken for sending a CONFLICTED task back to work.
+type taskRequestChangesCmd struct{ taskReviewArgs }
+
+func (c *taskRequestChangesCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.RequestChanges(ctx, id, me, c.Note)
+	})
+}
+
+type taskCancelCmd struct{ taskReviewArgs }
+
+func (c *taskCancelCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Cancel(ctx, id, me, c.Note)
+	})
+}
+
+type taskRetryCmd struct{ taskReviewArgs }
+
+func (c *taskRetryCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Retry(ctx, id, me, c.Note)
+	})
+}
+
+type taskMergeCmd struct {
+	ID string `arg:"" help:"Task id or unique prefix."`
+}
+
+func (c *taskMergeCmd) Run(g *Globals) error {
+	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
+		return ts.Merge(ctx, id, me)
+	})
+}
+
+// taskAction runs one task move through the task service (which does the
+// git work that goes with it) and prints what happened. With own set, an
+// empty id means the caller's current task. A move that ends in a conflict
+// prints the new state and fails.
+func taskAction(g *Globals, id string, own bool, act func(context.Context, *supervisor.Tasks, string, string) (bus.Task, error)) error {
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	me, err := g.caller(b)
+	if err != nil {
+		return err
+	}
+	if !own && me != bus.Human {
+		// Review is the person's: an agent does not approve, merge or
+		// cancel work, its own or another's.
+		return fmt.Errorf("only the human reviewer moves tasks this way; this runs as agent %s", me)
+	}
+	var before bus.Task
+	if id == "" && own {
+		before, err = b.CurrentTask(g.ctx, me)
+		if err != nil {
+			return fmt.Errorf("no task id given and %w", err)
+		}
+	} else if before, err = b.Task(g.ctx, id); err != nil {
+		return err
+	}
+	if me != bus.Human && before.Assignee != me {
+		return fmt.Errorf("task %s is assigned to %s, not %s", before.ID, before.Assignee, me)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	after, err := act(g.ctx, supervisor.NewTasks(g.ctx, b, wd, ""), before.ID, me)
+	switch {
+	case after.ID == "" || after.State == before.State && err != nil:
+		return err
+	case before.State == after.State:
+		fmt.Fprintf(g.stdout, "task %s is already %s\n", after.ID, after.State)
+	default:
+		fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
+	}
+	return err
+}

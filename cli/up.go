@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"swarm/supervisor"
+	"swarm/textsafe"
+	"swarm/tui"
+)
+
+type upCmd struct {
+	Config   string `short:"c" help:"Config file." default:"swarm.toml" placeholder:"FILE"`
+	Headless bool   `help:"Run without the UI: print one line per event until SIGINT or SIGTERM, or until every agent has ended."`
+	JSON     bool   `name:"json" help:"With --headless, print one JSON object per event."`
+}
+
+func (c *upCmd) Run(g *Globals) error {
+	cfg, err := supervisor.LoadConfig(c.Config)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no %s here: run `swarm init` to write a starter config, or pass --config FILE", c.Config)
+	}
+	if err != nil {
+		return err
+	}
+	if c.Headless {
+		return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, _ *slog.Logger) error {
+			return printEvents(g, sup, sub, c.JSON)
+		})
+	}
+	if c.JSON {
+		return usageError("--json goes with --headless")
+	}
+	if err := g.needTerminal("swarm up --headless"); err != nil {
+		return err
+	}
+	dir, err := filepath.Abs(filepath.Dir(c.Config))
+	if err != nil {
+		return err
+	}
+	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
+		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub, Game: cfg.Game.Kind != ""})
+	})
+}
+
+// needTerminal refuses to open the terminal UI when stdin or stdout is
+// not a terminal (a pipe, a file, CI), naming the headless alternative.
+func (g *Globals) needTerminal(alternative string) error {
+	for _, f := range []any{g.stdin, g.stdout} {
+		file, ok := f.(*os.File)
+		if !ok {
+			return usageError("the terminal UI needs a terminal: run `%s`", alternative)
+		}
+		st, err := file.Stat()
+		if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+			return usageError("the terminal UI needs a terminal: run `%s`", alternative)
+		}
+	}
+	return nil
+}
+
+// runSwarm opens the bus, starts a supervisor with opts and runs body,
+// which returns when the swarm should stop (or the process is
+// interrupted). Every agent is stopped before it returns; the supervisor
+// (and body, with the logger it is given) logs to swarm.log in the bus
+// directory.
+func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Supervisor, *supervisor.Subscription, *slog.Logger) error) error {
+	b, err := g.open(true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	logFile, err := os.OpenFile(filepath.Join(b.Dir(), "swarm.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	opts.Bus = b
+	level := slog.LevelInfo
+	if os.Getenv("SWARM_DEBUG") != "" {
+		level = slog.LevelDebug // what delivery saw on agents' screens
+	}
+	opts.Log = slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
+	sup, err := supervisor.New(opts)
+	if err != nil {
+		return err
+	}
+	sub := sup.Subscribe()
+	defer sub.Close()
+	if err := sup.Start(g.ctx); err != nil {
+		return err
+	}
+	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
+	bodyErr := body(sup, sub, opts.Log)
+	// A program that ignores SIGTERM (an interactive shell does) holds
+	// the stop up for the grace period: say what swarm is waiting for.
+	running := 0
+	for _, a := range sup.Agents() {
+		if a.State == supervisor.StateRunning {
+			running++
+		}
+	}
+	switch {
+	case running == 1:
+		fmt.Fprintf(g.stderr, "swarm: stopping 1 running agent (killed if still running after %s)\n", sup.StopGrace())
+	case running > 1:
+		fmt.Fprintf(g.stderr, "swarm: stopping %d running agents (any still running after %s is killed)\n", running, sup.StopGrace())
+	}
+	shutdownErr := sup.Shutdown(context.WithoutCancel(g.ctx))
+	opts.Log.Info("swarm stopped")
+	return errors.Join(bodyErr, shutdownErr)
+}
+
+// printEvents prints the swarm's events until the process is interrupted
+// or every agent has ended (nothing could run again without a person, so
+// a script waiting on swarm is not left waiting): then it fails if one gave
+// up.
+func printEvents(g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscription, asJSON bool) error {
+	// An agent's final state is set around its last events, so the check
+	// runs on a ticker, and swarm ends once the events have gone quiet
+	// for a moment after it: the last of them are printed too.
+	const settle = 200 * time.Millisecond
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	var ending <-chan time.Time
+	for {
+		select {
+		case <-g.ctx.Done():
+			return nil
+		case ev := <-sub.Events():
+			if err := printEvent(g.stdout, ev, asJSON); err != nil {
+				return err
+			}
+			if ending != nil {
+				ending = time.After(settle)
+			}
+		case <-tick.C:
+			if ending == nil && sup.Ended() {
+				ending = time.After(settle)
+			}
+		case <-ending:
+			if !sup.Ended() {
+				ending = nil // an agent is back
+				continue
+			}
+			return endedErr(g.stderr, sup.Agents())
+		}
+	}
+}
+
+// endedErr says why a swarm whose agents have all ended stops: an error
+// naming those that gave up, or none when every one simply finished.
+func endedErr(stderr io.Writer, agents []supervisor.AgentInfo) error {
+	var gaveUp []string
+	for _, a := range agents {
+		if a.State == supervisor.StateGaveUp {
+			gaveUp = append(gaveUp, fmt.Sprintf("%s (%s)", a.Name, a.Reason))
+		}
+	}
+	if len(gaveUp) > 0 {
+		return fmt.Errorf("every agent has ended; gave up: %s", strings.Join(gaveUp, ", "))
+	}
+	fmt.Fprintln(stderr, "swarm: every agent has ended")
+	return nil
+}
+
+func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {
+	if ev.Kind == supervisor.EventScreen {
+		return nil
+	}
+	if asJSON {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", textsafe.JSON(b))
+		return err
+	}
+	_, err := fmt.Fprintln(w, supervisor.FormatEvent(ev))
+	return err
+}
+
+type initCmd struct {
+	Config string `short:"c" help:"Where to write the config." default:"swarm.toml" placeholder:"FILE"`
+}
+
+func (c *initCmd) Run(g *Globals) error {
+	if err := supervisor.WriteStarterConfig(c.Config); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.stdout, "wrote %s: edit its agents, then run `swarm` to start them\n", c.Config)
+	return nil
+}

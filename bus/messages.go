@@ -24,6 +24,18 @@ const (
 	KindTaskFail   Kind = "task_fail"   // to swarm: the sender gives up its current task (data.reason)
 	KindTaskCreate Kind = "task_create" // to swarm: create a task (data.assignee, data.title, data.description)
 	KindHeartbeat  Kind = "heartbeat"   // to swarm: data.status, data.progress, data.task
+
+	// From swarm to an agent, about its tasks.
+	KindTaskAssigned  Kind = "task_assigned"  // a task to do (data.task, title, dir, branch)
+	KindTaskConflict  Kind = "task_conflict"  // its task is CONFLICTED and why
+	KindTaskChanges   Kind = "task_changes"   // the reviewer requested changes
+	KindTaskCancelled Kind = "task_cancelled" // its task was cancelled
+	KindBrief         Kind = "brief"          // the brief typed in at each start (log only)
+
+	// The refereed game.
+	KindGameMove    Kind = "game_move"    // a legal move between players
+	KindGameIllegal Kind = "game_illegal" // a refused move (log only)
+	KindGameResult  Kind = "game_result"  // the result, to both players
 )
 
 // Message is one message on the bus.

@@ -12,16 +12,10 @@ import (
 	"swarm/bus"
 )
 
-// Control message types: what an agent can ask swarm to do by sending a
+// The control messages — what an agent can ask swarm to do by sending a
 // message to "swarm" (a [[RELAY]] block with this type, or an inline
-// `@relay:swarm <type> [text]`).
-const (
-	ControlTaskStart  = "task_start"
-	ControlTaskDone   = "task_done"
-	ControlTaskFail   = "task_fail"
-	ControlTaskCreate = "task_create"
-	ControlHeartbeat  = "heartbeat"
-)
+// `@relay:swarm <type> [text]`) — are bus.KindTaskStart, KindTaskDone,
+// KindTaskFail, KindTaskCreate and KindHeartbeat.
 
 // controlData is the union of the fields control messages carry in data.
 type controlData struct {
@@ -87,12 +81,12 @@ func (s *Supervisor) applyControl(ctx context.Context, m bus.Message) {
 
 // controlType is the control type of m: its kind, or for a plain message
 // the first word of its body.
-func controlType(m bus.Message) string {
+func controlType(m bus.Message) bus.Kind {
 	if m.Kind != bus.KindMessage && m.Kind != "" {
-		return string(m.Kind)
+		return m.Kind
 	}
 	word, _, _ := strings.Cut(strings.TrimSpace(m.Body), " ")
-	return word
+	return bus.Kind(word)
 }
 
 // control applies one control message and returns an optional reply.
@@ -110,15 +104,15 @@ func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error)
 		rest = strings.TrimSpace(rest)
 	}
 	switch typ {
-	case ControlTaskStart, ControlTaskDone, ControlTaskFail:
-		if d.Task == "" && rest != "" && typ != ControlTaskFail {
+	case bus.KindTaskStart, bus.KindTaskDone, bus.KindTaskFail:
+		if d.Task == "" && rest != "" && typ != bus.KindTaskFail {
 			d.Task = rest
 		}
-		if typ == ControlTaskFail && d.Reason == "" {
+		if typ == bus.KindTaskFail && d.Reason == "" {
 			d.Reason = rest
 		}
 		return s.agentTaskMove(ctx, m.From, typ, d)
-	case ControlTaskCreate:
+	case bus.KindTaskCreate:
 		if d.Assignee == "" || d.Title == "" {
 			return "", errors.New("task_create needs data.assignee and data.title")
 		}
@@ -127,7 +121,7 @@ func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error)
 			return "", err
 		}
 		return fmt.Sprintf("task %s created for %s: %s", t.ID, t.Assignee, t.Title), nil
-	case ControlHeartbeat:
+	case bus.KindHeartbeat:
 		if d.Status == "" && rest != "" {
 			fields := strings.Fields(rest)
 			d.Status = fields[0]
@@ -151,12 +145,12 @@ func CheckControl(m bus.Message) error {
 	case typ == "":
 		return errors.New("empty control message")
 	default:
-		return fmt.Errorf("unknown control message type %q (want %s)", typ, strings.Join(controlTypes, ", "))
+		return fmt.Errorf("unknown control message type %q (want %s)", typ, kindList(controlTypes))
 	}
 }
 
 // controlTypes are the types control applies.
-var controlTypes = []string{ControlTaskStart, ControlTaskDone, ControlTaskFail, ControlTaskCreate, ControlHeartbeat}
+var controlTypes = []bus.Kind{bus.KindTaskStart, bus.KindTaskDone, bus.KindTaskFail, bus.KindTaskCreate, bus.KindHeartbeat}
 
 func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) error {
 	hb := bus.Heartbeat{Agent: agent, Task: d.Task}
@@ -178,7 +172,7 @@ func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) erro
 
 // agentTaskMove applies an agent's start, done or fail to its task (the
 // one named, else its current one).
-func (s *Supervisor) agentTaskMove(ctx context.Context, from, typ string, d controlData) (string, error) {
+func (s *Supervisor) agentTaskMove(ctx context.Context, from string, typ bus.Kind, d controlData) (string, error) {
 	var t bus.Task
 	var err error
 	if d.Task != "" {
@@ -193,15 +187,24 @@ func (s *Supervisor) agentTaskMove(ctx context.Context, from, typ string, d cont
 		return "", fmt.Errorf("task %s is assigned to %s, not %s", t.ID, t.Assignee, from)
 	}
 	switch typ {
-	case ControlTaskStart:
+	case bus.KindTaskStart:
 		_, err = s.tasks.Start(ctx, t.ID, from, "")
-	case ControlTaskDone:
+	case bus.KindTaskDone:
 		t, err = s.tasks.Done(ctx, t.ID, from, "")
 		if errors.Is(err, ErrConflict) {
 			return "", nil // it is CONFLICTED and the agent has been told why
 		}
-	case ControlTaskFail:
+	case bus.KindTaskFail:
 		_, err = s.tasks.Fail(ctx, t.ID, from, d.Reason)
 	}
 	return "", err
+}
+
+// kindList is kinds as "a, b, c".
+func kindList(kinds []bus.Kind) string {
+	words := make([]string, len(kinds))
+	for i, k := range kinds {
+		words[i] = string(k)
+	}
+	return strings.Join(words, ", ")
 }

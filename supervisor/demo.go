@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"swarm/bus"
 	"swarm/games"
 )
 
@@ -125,7 +126,7 @@ func WaitGame(ctx context.Context, sub *Subscription, moveTimeout time.Duration,
 					grace = time.After(5 * time.Second)
 				}
 			case EventDelivered, EventDeliveryFailed:
-				if over && ev.Message.Kind == "game_result" {
+				if over && ev.Message.Kind == bus.KindGameResult {
 					told[ev.Agent] = true
 				}
 			case EventAgentExited, EventAgentGaveUp:

@@ -303,7 +303,7 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 	a.briefed = true
 	a.mu.Unlock()
 	text := a.s.brief(a.cfg)
-	m, err := a.s.bus.Publish(a.publishCtx(), bus.Message{From: "swarm", To: a.cfg.Name, Kind: "brief", Body: text, LogOnly: true})
+	m, err := a.s.bus.Publish(a.publishCtx(), bus.Message{From: "swarm", To: a.cfg.Name, Kind: bus.KindBrief, Body: text, LogOnly: true})
 	if err != nil {
 		a.s.log.Error("publish brief", "agent", a.cfg.Name, "err", err)
 		m = bus.Message{ID: "brief", From: "swarm", Body: text}

@@ -177,7 +177,7 @@ func (a *agent) judge(m *bus.Message) bool {
 	ctx := a.publishCtx()
 	if !v.Legal {
 		m.LogOnly = true
-		m.Kind = "game_illegal"
+		m.Kind = bus.KindGameIllegal
 		if _, err := s.bus.Publish(ctx, *m); err != nil {
 			s.log.Error("publish illegal move", "err", err)
 		}
@@ -188,7 +188,7 @@ func (a *agent) judge(m *bus.Message) bool {
 		return true
 	}
 	s.pace(a.ctx)
-	m.Kind = "game_move"
+	m.Kind = bus.KindGameMove
 	if _, err := s.bus.Publish(ctx, *m); err != nil {
 		s.log.Error("publish move", "err", err)
 	}
@@ -282,7 +282,7 @@ func (s *Supervisor) announceResult(ctx context.Context, r games.Result) {
 		Draw   bool   `json:"draw"`
 	}{winnerName(r, x, o), r.Line, r.Over && r.Winner == games.Empty})
 	for _, to := range []string{x, o} {
-		_, err := s.bus.Publish(ctx, bus.Message{From: "swarm", To: to, Kind: "game_result", Body: body, Data: data})
+		_, err := s.bus.Publish(ctx, bus.Message{From: "swarm", To: to, Kind: bus.KindGameResult, Body: body, Data: data})
 		if err != nil {
 			s.log.Error("publish result", "err", err)
 		}

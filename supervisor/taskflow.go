@@ -186,7 +186,7 @@ func (t *Tasks) conflicted(ctx context.Context, task bus.Task, actor string, c *
 	if err != nil {
 		return moved, err
 	}
-	t.tell(ctx, moved, "swarm", "task_conflict", fmt.Sprintf("task %s (%s) is CONFLICTED: %s conflicts with %s in %s. %s",
+	t.tell(ctx, moved, "swarm", bus.KindTaskConflict, fmt.Sprintf("task %s (%s) is CONFLICTED: %s conflicts with %s in %s. %s",
 		task.ID, task.Title, task.Branch, task.Base, files, todo))
 	return moved, taskError(task.ID, c)
 }
@@ -223,7 +223,7 @@ func (t *Tasks) RequestChanges(ctx context.Context, id, actor, note string) (bus
 	if note != "" {
 		body += ": " + note
 	}
-	t.tell(ctx, task, actor, "task_changes", body)
+	t.tell(ctx, task, actor, bus.KindTaskChanges, body)
 	return task, nil
 }
 
@@ -250,7 +250,7 @@ func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, e
 	if note != "" {
 		body += " — " + note
 	}
-	t.tell(ctx, moved, actor, "task_cancelled", body)
+	t.tell(ctx, moved, actor, bus.KindTaskCancelled, body)
 	return moved, nil
 }
 
@@ -385,10 +385,10 @@ func (t *Tasks) Diff(ctx context.Context, id string) (stat, diff string, err err
 
 // tell queues a message about a task for its assignee. Failing to queue
 // it does not undo the transition; it is logged by the caller's bus.
-func (t *Tasks) tell(ctx context.Context, task bus.Task, from, kind, body string) {
+func (t *Tasks) tell(ctx context.Context, task bus.Task, from string, kind bus.Kind, body string) {
 	if from == "" || bus.ValidName(from) != nil && from != bus.Human && from != bus.Swarm {
 		from = bus.Swarm
 	}
 	data, _ := json.Marshal(map[string]string{"task": task.ID, "state": task.State.String()})
-	_, _ = t.bus.Publish(context.WithoutCancel(ctx), bus.Message{From: from, To: task.Assignee, Kind: bus.Kind(kind), Body: body, Data: data})
+	_, _ = t.bus.Publish(context.WithoutCancel(ctx), bus.Message{From: from, To: task.Assignee, Kind: kind, Body: body, Data: data})
 }

@@ -158,7 +158,7 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 	}
 	fmt.Fprintf(&b, "Report with `swarm task start %s`, `swarm task done %s` or `swarm task fail %s --reason TEXT` (or @relay:swarm task_start %s).", t.ID, t.ID, t.ID, t.ID)
 	data, _ := json.Marshal(map[string]string{"task": t.ID, "title": t.Title, "description": t.Description, "dir": dir, "branch": t.Branch})
-	_, err := s.bus.Publish(ctx, bus.Message{ID: id, From: "swarm", To: t.Assignee, Kind: "task_assigned", Body: b.String(), Data: data})
+	_, err := s.bus.Publish(ctx, bus.Message{ID: id, From: "swarm", To: t.Assignee, Kind: bus.KindTaskAssigned, Body: b.String(), Data: data})
 	return err
 }
 

@@ -353,7 +353,10 @@ func controlBytes(s string) int {
 
 func trialByteFlood(t *testing.T, table *trialTable) {
 	mb := trialSize(1, 50) // the race detector makes emulation slow
-	flood := fmt.Sprintf(`head -c %d /dev/urandom; echo; echo "@relay:b after-flood"; exec sleep 100000`, mb<<20)
+	// After the flood, what `reset` would do: random bytes may leave an
+	// escape string open (OSC, DCS…) that swallows what follows in any
+	// terminal; CAN cancels it, ST ends it, RIS resets.
+	flood := fmt.Sprintf(`head -c %d /dev/urandom; printf '\030\033\\\033c\n'; echo "@relay:b after-flood"; exec sleep 100000`, mb<<20)
 	e := trialSwarm(t, agentTOML("a", "never", flood)+agentTOML("b", "always", listener("b.log")))
 	up := e.start("up", "--headless")
 	trialWait(t, "the line after the flood", func() bool {

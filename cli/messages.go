@@ -171,22 +171,17 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 		_, err = w.Write(textsafe.JSON(line))
 		return err
 	}
-	body := oneLine(m.Shown())
+	body := textsafe.Line(m.Shown())
 	if m.Kind != bus.KindMessage {
-		body = "[" + oneLine(string(m.Kind)) + "] " + body
+		body = "[" + textsafe.Line(string(m.Kind)) + "] " + body
 	}
 	if m.Topic != "" {
-		body = "(" + oneLine(m.Topic) + ") " + body
+		body = "(" + textsafe.Line(m.Topic) + ") " + body
 	}
 	_, err := fmt.Fprintf(w, "%s  #%s  %-10s → %-10s %-10s %s\n",
-		m.Time.Local().Format(time.TimeOnly), bus.ShortID(m.ID), oneLine(m.From), oneLine(m.To), state, body)
+		m.Time.Local().Format(time.TimeOnly), bus.ShortID(m.ID), textsafe.Line(m.From), textsafe.Line(m.To), state, body)
 	return err
 }
-
-// oneLine makes text safe to print on one terminal line: newlines become
-// ⏎ and other control characters are dropped, so a message can never
-// move the cursor or recolour the reader's terminal.
-func oneLine(s string) string { return textsafe.Line(s) }
 
 // maxErrorLine bounds an error line: an error may quote what it was given,
 // and an argument can be megabytes long.
@@ -195,7 +190,7 @@ const maxErrorLine = 400
 // errorLine is err's text on one line of at most maxErrorLine characters,
 // its middle cut out when longer.
 func errorLine(s string) string {
-	s = oneLine(s)
+	s = textsafe.Line(s)
 	r := []rune(s)
 	if len(r) <= maxErrorLine {
 		return s

@@ -158,9 +158,9 @@ func (c *statusCmd) Run(g *Globals) error {
 			if a.Task != nil {
 				task = a.Task.ID + " " + a.Task.State
 			}
-			proc := oneLine(a.State)
+			proc := textsafe.Line(a.State)
 			if a.Reason != "" {
-				proc += " (" + oneLine(a.Reason) + ")"
+				proc += " (" + textsafe.Line(a.Reason) + ")"
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, proc, pid, a.Level,
 				age(time.Duration(a.AgeS*float64(time.Second))), status, task)
@@ -182,7 +182,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		}
 		fmt.Fprintf(tw, "%s (%d)\n", s, len(byState[s]))
 		for _, t := range byState[s] {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, t.Assignee, oneLine(t.Title))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.ID, t.Assignee, textsafe.Line(t.Title))
 		}
 	}
 	return tw.Flush()

@@ -94,7 +94,7 @@ func (c *taskListCmd) Run(g *Globals) error {
 	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATE\tASSIGNEE\tUPDATED\tTITLE")
 	for _, t := range tasks {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.State, t.Assignee, t.Updated.Local().Format(time.TimeOnly), oneLine(t.Title))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.State, t.Assignee, t.Updated.Local().Format(time.TimeOnly), textsafe.Line(t.Title))
 	}
 	return tw.Flush()
 }
@@ -141,7 +141,7 @@ func (c *taskShowCmd) Run(g *Globals) error {
 	}
 	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "task\t%s\n", t.ID)
-	fmt.Fprintf(tw, "title\t%s\n", oneLine(t.Title))
+	fmt.Fprintf(tw, "title\t%s\n", textsafe.Line(t.Title))
 	fmt.Fprintf(tw, "state\t%s\n", t.State)
 	fmt.Fprintf(tw, "assignee\t%s\n", t.Assignee)
 	fmt.Fprintf(tw, "created\t%s by %s\n", t.Created.Local().Format(time.DateTime), t.CreatedBy)
@@ -153,7 +153,7 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		fmt.Fprintf(tw, "branch\t%s (base %s, %s)\n", t.Branch, t.Base, where)
 	}
 	if t.Description != "" {
-		fmt.Fprintf(tw, "description\t%s\n", oneLine(t.Description))
+		fmt.Fprintf(tw, "description\t%s\n", textsafe.Line(t.Description))
 	}
 	fmt.Fprintln(tw, "history")
 	for _, e := range events {
@@ -163,7 +163,7 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		}
 		note := ""
 		if e.Note != "" {
-			note = "  " + oneLine(e.Note)
+			note = "  " + textsafe.Line(e.Note)
 		}
 		fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s\n", e.Time.Local().Format(time.TimeOnly), from, e.To, e.Actor, note)
 	}

@@ -19,22 +19,22 @@ func FormatEvent(ev Event) string {
 	case EventAgentStarted:
 		s = fmt.Sprintf("%s started (pid %d)", ev.Agent, ev.Pid)
 	case EventAgentExited:
-		s = fmt.Sprintf("%s exited: %s", ev.Agent, oneLine(ev.Text, 300))
+		s = fmt.Sprintf("%s exited: %s", ev.Agent, clippedWords(ev.Text, 300))
 	case EventAgentRestarting:
-		s = fmt.Sprintf("%s restarting: %s", ev.Agent, oneLine(ev.Text, 300))
+		s = fmt.Sprintf("%s restarting: %s", ev.Agent, clippedWords(ev.Text, 300))
 	case EventAgentGaveUp:
-		s = fmt.Sprintf("%s stopped: %s", ev.Agent, oneLine(ev.Text, 300))
+		s = fmt.Sprintf("%s stopped: %s", ev.Agent, clippedWords(ev.Text, 300))
 	case EventAgentStopped:
 		s = fmt.Sprintf("%s stopped by request", ev.Agent)
 	case EventMessage:
 		m := ev.Message
-		s = fmt.Sprintf("message #%s %s → %s [%s] %s%s", bus.ShortID(m.ID), m.From, m.To, m.Kind, oneLine(m.Shown(), 200), deliverySummary(m))
+		s = fmt.Sprintf("message #%s %s → %s [%s] %s%s", bus.ShortID(m.ID), m.From, m.To, m.Kind, clippedWords(m.Shown(), 200), deliverySummary(m))
 	case EventDelivered:
 		s = fmt.Sprintf("delivered #%s to %s", bus.ShortID(ev.Message.ID), ev.Agent)
 	case EventDeliveryFailed:
-		s = fmt.Sprintf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, oneLine(ev.Text, 300))
+		s = fmt.Sprintf("delivery of #%s to %s failed: %s", bus.ShortID(ev.Message.ID), ev.Agent, clippedWords(ev.Text, 300))
 	case EventUnconfirmed:
-		s = fmt.Sprintf("#%s typed into %s, not confirmed: %s", bus.ShortID(ev.Message.ID), ev.Agent, oneLine(ev.Text, 300))
+		s = fmt.Sprintf("#%s typed into %s, not confirmed: %s", bus.ShortID(ev.Message.ID), ev.Agent, clippedWords(ev.Text, 300))
 	case EventHeld:
 		if ev.Held == 0 {
 			s = fmt.Sprintf("%s: no message waits for a person's line any more", ev.Agent)
@@ -47,7 +47,7 @@ func FormatEvent(ev Event) string {
 		if e := ev.TaskEvent; e != nil {
 			s = fmt.Sprintf("task %s %s → %s by %s (%s: %q)", t.ID, orCreated(e.From), e.To, e.Actor, t.Assignee, t.Title)
 			if e.Note != "" {
-				s += ": " + oneLine(e.Note, 200)
+				s += ": " + clippedWords(e.Note, 200)
 			}
 		}
 	case EventLevel:
@@ -59,7 +59,7 @@ func FormatEvent(ev Event) string {
 			s += "\n" + indent(g.Board.String(), "    ")
 		}
 	case EventNotice:
-		s = fmt.Sprintf("notice for %s: %s", ev.Agent, oneLine(ev.Text, 300))
+		s = fmt.Sprintf("notice for %s: %s", ev.Agent, clippedWords(ev.Text, 300))
 	default:
 		return ""
 	}
@@ -86,8 +86,10 @@ func deliverySummary(m *bus.Message) string {
 	return " (failed: " + strings.Join(failed, "; ") + ")"
 }
 
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(textsafe.Body(s)), " ")
+// clippedWords is s as its words on one line (textsafe.Words), cut to max
+// runes with an ellipsis.
+func clippedWords(s string, max int) string {
+	s = textsafe.Words(s)
 	if r := []rune(s); len(r) > max {
 		return string(r[:max-1]) + "…"
 	}

@@ -70,6 +70,12 @@ func Body(s string) string {
 	return b.String()
 }
 
+// Words returns s safe to print on one line as its words: Body, every run
+// of white space (line feeds too) one space.
+func Words(s string) string {
+	return strings.Join(strings.Fields(Body(s)), " ")
+}
+
 // Line returns s safe to print on one line: Body, line feeds shown as ⏎.
 func Line(s string) string {
 	s = Body(s)

@@ -71,3 +71,12 @@ func FuzzBody(f *testing.F) {
 		}
 	})
 }
+
+func TestLineAndWords(t *testing.T) {
+	if got := Line("a\nb\tc\x1b[31md\x07e\u009bf"); got != "a⏎b c[31mdef" {
+		t.Errorf("Line = %q", got)
+	}
+	if got := Words(" a\n\n b\t\x1b[31mc  "); got != "a b [31mc" {
+		t.Errorf("Words = %q", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/textsafe"
 )
 
 // panelKind is which panel is open under the panes.
@@ -894,7 +895,7 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	ctx, sw, keys, b := m.ctx, m.sw, m.keys, m.sw.Bus()
-	name := fmt.Sprintf("%s (%s)", t.ID, oneLine(t.Title))
+	name := fmt.Sprintf("%s (%s)", t.ID, textsafe.Words(t.Title))
 	run := func(verb string, f func(context.Context) (bus.Task, error), done func(context.Context, bus.Task) string) tea.Cmd {
 		// A merge may wait for another one (they run one at a time) and
 		// for git; the other moves are a transaction on the bus.
@@ -955,7 +956,7 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		if !slices.Contains(bus.AllowedMoves(t.State), bus.TaskCancelled) {
 			return refuse("cancel", "that is final")
 		}
-		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, oneLine(t.Title), t.State)
+		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, textsafe.Words(t.Title), t.State)
 		m.dialog = newConfirm("Cancel task", text, func() tea.Cmd {
 			return run("cancel", func(ctx context.Context) (bus.Task, error) { return sw.Cancel(ctx, t.ID, "cancelled from the UI") },
 				func(context.Context, bus.Task) string { return "cancelled task " + name })
@@ -983,7 +984,7 @@ func lastNote(ctx context.Context, b *bus.Bus, id string) string {
 	if err != nil || len(evs) == 0 {
 		return ""
 	}
-	return oneLine(evs[len(evs)-1].Note)
+	return textsafe.Words(evs[len(evs)-1].Note)
 }
 
 // targetTask is the task a task action applies to.

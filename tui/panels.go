@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"swarm/bus"
+	"swarm/textsafe"
 )
 
 // readTimeout bounds one read of the bus by the UI.
@@ -120,13 +121,13 @@ func (p *inboxPanel) lines(w int) []string {
 		if msg.Kind != bus.KindMessage && msg.Kind != "" {
 			kind = "[" + string(msg.Kind) + "] "
 		}
-		out = append(out, head+st+" "+kind+oneLine(msg.Shown()))
+		out = append(out, head+st+" "+kind+textsafe.Words(msg.Shown()))
 		for _, d := range failed {
 			reason := d.Error
 			if reason == "" {
 				reason = d.State.String()
 			}
-			out = append(out, fg(colorDead).Render(fmt.Sprintf("           %s to %s: %s", d.State, d.Recipient, oneLine(reason))))
+			out = append(out, fg(colorDead).Render(fmt.Sprintf("           %s to %s: %s", d.State, d.Recipient, textsafe.Words(reason))))
 		}
 	}
 	return out
@@ -345,7 +346,7 @@ func (p *taskPanel) lines(w, h int) []string {
 			}
 			list = append(list, fg(taskColor(cur)).Bold(true).Render(fmt.Sprintf("%s (%d)", cur, n)))
 		}
-		row := fmt.Sprintf("  %s %-8s %s", t.ID, t.Assignee, oneLine(t.Title))
+		row := fmt.Sprintf("  %s %-8s %s", t.ID, t.Assignee, textsafe.Words(t.Title))
 		if t.ID == p.sel {
 			selRow = len(list)
 			row = "▶" + row[1:]
@@ -391,7 +392,7 @@ func (p *taskPanel) detail(w, h int) []string {
 		return nil
 	}
 	out := []string{
-		styleBold.Render(t.ID) + " " + fg(taskColor(t.State)).Bold(true).Render(t.State.String()) + " " + oneLine(t.Title),
+		styleBold.Render(t.ID) + " " + fg(taskColor(t.State)).Bold(true).Render(t.State.String()) + " " + textsafe.Words(t.Title),
 		styleDim.Render(fmt.Sprintf("assignee %s · created by %s", t.Assignee, t.CreatedBy)),
 	}
 	if t.Branch != "" {
@@ -435,7 +436,7 @@ func (p *taskPanel) detail(w, h int) []string {
 			}
 			line := fmt.Sprintf("%s %s by %s", e.Time.Local().Format("15:04:05"), move, e.Actor)
 			if e.Note != "" {
-				line += ": " + oneLine(e.Note)
+				line += ": " + textsafe.Words(e.Note)
 			}
 			for i, l := range wrapPlain(line, w-2) {
 				if i > 0 {
@@ -463,7 +464,7 @@ func (p *taskPanel) detail(w, h int) []string {
 func (p *taskPanel) mergeNote(t bus.Task) string {
 	if p.evFor == t.ID && len(p.events) > 0 {
 		if e := p.events[len(p.events)-1]; e.To == bus.TaskCompleted && e.Note != "" {
-			return oneLine(e.Note)
+			return textsafe.Words(e.Note)
 		}
 	}
 	return "merged"
@@ -557,7 +558,7 @@ func (p *logPanel) lines() []string {
 			kind = "[" + string(msg.Kind) + "] "
 		}
 		out = append(out, fmt.Sprintf("%s %s → %s #%s ", msg.Time.Local().Format("15:04:05"), msg.From, msg.To, bus.ShortID(msg.ID))+
-			fg(deliveryColor(state)).Render(state)+" "+kind+oneLine(msg.Shown()))
+			fg(deliveryColor(state)).Render(state)+" "+kind+textsafe.Words(msg.Shown()))
 	}
 	return out
 }

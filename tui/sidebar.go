@@ -10,6 +10,7 @@ import (
 	"swarm/bus"
 	"swarm/games"
 	"swarm/supervisor"
+	"swarm/textsafe"
 )
 
 // agentRows renders the agent list for an inside width w: per agent its
@@ -154,7 +155,7 @@ func (m *Model) gameBox(r rect) []string {
 	}
 	switch {
 	case g.Illegal != "":
-		info = append(info, fg(colorDead).Render("refused: "+oneLine(g.Illegal)))
+		info = append(info, fg(colorDead).Render("refused: "+textsafe.Words(g.Illegal)))
 	case g.Mover != "":
 		info = append(info, styleDim.Render(fmt.Sprintf("last: %s → %d", g.Mover, g.Cell)))
 	default:

@@ -188,10 +188,5 @@ func wrapPlain(s string, w int) []string {
 // sequences and control characters gone, runs of white space one space.
 // An error from git or an agent may hold several lines, tabs or colours.
 func plainLine(s string) string {
-	return oneLine(textsafe.Body(ansi.Strip(s)))
-}
-
-// oneLine joins the lines of s with spaces: bodies in lists.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(textsafe.Body(s)), " ")
+	return textsafe.Words(ansi.Strip(s))
 }

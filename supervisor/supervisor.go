@@ -140,9 +140,6 @@ func setDefault(d *time.Duration, v time.Duration) {
 	}
 }
 
-// Bus returns the bus the supervisor publishes to.
-func (s *Supervisor) Bus() *bus.Bus { return s.bus }
-
 // StopGrace is how long a stopped agent has between SIGTERM and SIGKILL.
 func (s *Supervisor) StopGrace() time.Duration { return s.opts.StopGrace }
 

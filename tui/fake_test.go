@@ -61,6 +61,7 @@ type fakeSwarm struct {
 	added    []supervisor.AgentConfig
 	game     *supervisor.GameState
 	renders  map[string]int // Render calls per agent
+	merged   []string       // Merge calls
 	// sendKeyGate, when set, is waited on by SendKey (an agent that does
 	// not read its input).
 	sendKeyGate chan struct{}
@@ -287,7 +288,26 @@ func (f *fakeSwarm) Game() (supervisor.GameState, bool) {
 	return *f.game, true
 }
 
-func (f *fakeSwarm) Bus() *bus.Bus { return f.b }
+// The Reader: the fake's real bus answers.
+func (f *fakeSwarm) Inbox(ctx context.Context, agent string, limit int) ([]bus.Message, error) {
+	return f.b.Inbox(ctx, agent, limit)
+}
+func (f *fakeSwarm) Messages(ctx context.Context, after int64, limit int) ([]bus.Message, error) {
+	return f.b.Messages(ctx, after, limit)
+}
+func (f *fakeSwarm) LastSeq(ctx context.Context) (int64, error) { return f.b.LastSeq(ctx) }
+func (f *fakeSwarm) Pending(ctx context.Context, recipient string, limit int) ([]bus.Message, error) {
+	return f.b.Pending(ctx, recipient, limit)
+}
+func (f *fakeSwarm) Tasks(ctx context.Context, filter bus.TaskFilter) ([]bus.Task, error) {
+	return f.b.Tasks(ctx, filter)
+}
+func (f *fakeSwarm) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent, error) {
+	return f.b.TaskEvents(ctx, id)
+}
+func (f *fakeSwarm) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
+	return f.b.Heartbeats(ctx)
+}
 
 func (f *fakeSwarm) Approve(ctx context.Context, id, note string) (bus.Task, error) {
 	return f.b.Transition(ctx, id, bus.TaskApproved, bus.Human, note)
@@ -305,14 +325,11 @@ func (f *fakeSwarm) Retry(ctx context.Context, id, note string) (bus.Task, error
 	return f.b.TransitionFrom(ctx, id, bus.TaskFailed, bus.TaskAssigned, bus.Human, note)
 }
 
-// mergingSwarm is a fake with the optional merge hook.
-type mergingSwarm struct {
-	*fakeSwarm
-	merged []string
-}
-
-func (f *mergingSwarm) Merge(ctx context.Context, id string) (bus.Task, error) {
+// Merge completes an approved task as a merge would, noting it.
+func (f *fakeSwarm) Merge(ctx context.Context, id string) (bus.Task, error) {
+	f.mu.Lock()
 	f.merged = append(f.merged, id)
+	f.mu.Unlock()
 	return f.b.Transition(ctx, id, bus.TaskCompleted, bus.Human, "merged as 0123abc")
 }
 
@@ -463,11 +480,8 @@ func publish(t *testing.T, b *bus.Bus, n int, from, to, body string) bus.Message
 }
 
 // reviewingSwarm is a fake with the optional diff of a task.
-type reviewingSwarm struct {
-	*fakeSwarm
-}
-
-func (f *reviewingSwarm) Review(ctx context.Context, id string) (string, string, error) {
+// Review shows a made-up change of the task's, none once it is merged.
+func (f *fakeSwarm) Review(ctx context.Context, id string) (string, string, error) {
 	t, err := f.b.Task(ctx, id)
 	if err != nil {
 		return "", "", err

@@ -850,10 +850,6 @@ func (m *Model) toggleDiff() tea.Cmd {
 		m.setError(fmt.Errorf("task %s has no branch, so no diff", t.ID))
 		return nil
 	}
-	if _, ok := m.sw.(Reviewer); !ok {
-		m.setError(fmt.Errorf("task diffs are not available in this swarm yet"))
-		return nil
-	}
 	m.tasks.showDiff, m.tasks.diffTop = true, 0
 	return m.tasks.loadReview(m, false)
 }
@@ -894,7 +890,7 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		m.setError(fmt.Errorf("no task selected: open the task board (t) and pick one"))
 		return nil
 	}
-	ctx, sw, keys, b := m.ctx, m.sw, m.keys, m.sw.Bus()
+	ctx, sw, keys, b := m.ctx, m.sw, m.keys, m.sw
 	name := fmt.Sprintf("%s (%s)", t.ID, textsafe.Words(t.Title))
 	run := func(verb string, f func(context.Context) (bus.Task, error), done func(context.Context, bus.Task) string) tea.Cmd {
 		// A merge may wait for another one (they run one at a time) and
@@ -927,11 +923,6 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Retry):
 		return run("retry", func(ctx context.Context) (bus.Task, error) { return sw.Retry(ctx, t.ID, "") }, is)
 	case key.Matches(k, keys.Merge):
-		mg, ok := sw.(Merger)
-		if !ok {
-			m.setError(fmt.Errorf("merge task %s: merging is not available in this swarm yet", t.ID))
-			return nil
-		}
 		if t.State != bus.TaskApproved {
 			return refuse("merge", "a task is merged once APPROVED")
 		}
@@ -940,7 +931,7 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 			text = fmt.Sprintf("Complete task %s? It has no branch: nothing to merge.", name)
 		}
 		m.dialog = newConfirm("Merge", text, func() tea.Cmd {
-			return run("merge", func(ctx context.Context) (bus.Task, error) { return mg.Merge(ctx, t.ID) },
+			return run("merge", func(ctx context.Context) (bus.Task, error) { return sw.Merge(ctx, t.ID) },
 				func(ctx context.Context, nt bus.Task) string {
 					if nt.State != bus.TaskCompleted {
 						return is(ctx, nt)
@@ -979,7 +970,7 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 
 // lastNote is the note of a task's last event ("merged as …"), or "" when
 // it cannot be read.
-func lastNote(ctx context.Context, b *bus.Bus, id string) string {
+func lastNote(ctx context.Context, b Reader, id string) string {
 	evs, err := b.TaskEvents(ctx, id)
 	if err != nil || len(evs) == 0 {
 		return ""
@@ -1193,7 +1184,7 @@ func (m *Model) loadMeta() tea.Cmd {
 	if !m.metaLoad.start() {
 		return nil
 	}
-	ctx, b, names := m.ctx, m.sw.Bus(), m.names()
+	ctx, b, names := m.ctx, m.sw, m.names()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()

@@ -515,20 +515,13 @@ func TestTaskBoard(t *testing.T) {
 		t.Fatalf("after c y the task is %s", got)
 	}
 
-	// Merge is a hook: without a Merger it says so.
-	h.m.tasks.sel = approved.ID
-	h.keys("m")
-	requireContains(t, norm.apply(h.screen(), true), "merge task TASK02: merging is not available in this swarm yet")
-	if got := taskState(t, sw.b, approved.ID); got != bus.TaskApproved {
-		t.Fatalf("merge without a Merger changed the task: %s", got)
-	}
 }
 
 // TestMergeAsksFirst: m changes the base branch, so it names the task
 // and its branch → base and waits for y; the status line then shows the
 // merge's result.
 func TestMergeAsksFirst(t *testing.T) {
-	sw := &mergingSwarm{fakeSwarm: scenario(t)}
+	sw := scenario(t)
 	tk := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
 	if err := sw.b.SetTaskGit(context.Background(), tk.ID, "swarm/"+tk.ID, ".swarm/worktrees/"+tk.ID, "main"); err != nil {
 		t.Fatal(err)
@@ -842,7 +835,7 @@ func TestStatusExpires(t *testing.T) {
 }
 
 func TestTaskDiff(t *testing.T) {
-	sw := &reviewingSwarm{fakeSwarm: scenario(t)}
+	sw := scenario(t)
 	tk := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
 	if err := sw.b.SetTaskGit(context.Background(), tk.ID, "swarm/"+tk.ID, ".swarm/worktrees/"+tk.ID, "main"); err != nil {
 		t.Fatal(err)
@@ -856,22 +849,13 @@ func TestTaskDiff(t *testing.T) {
 	h.keys("esc")
 	requireContains(t, h.screen(), "task board")
 
-	// Without a Reviewer the board says so instead of pretending.
-	plain := scenario(t)
-	tk2 := createTask(t, plain.b, "fix login", "bob", bus.TaskWorking)
-	if err := plain.b.SetTaskGit(context.Background(), tk2.ID, "swarm/"+tk2.ID, ".swarm/worktrees/"+tk2.ID, "main"); err != nil {
-		t.Fatal(err)
-	}
-	h2 := newHarness(t, plain, 120, 30, Options{})
-	h2.keys("t", "d")
-	requireContains(t, h2.screen(), "task diffs are not available in this swarm yet")
 }
 
 // TestCompletedTaskShowsItsMerge: a merged task's changes are in its base
 // now, so the board shows how it was merged instead of an empty diff; a
 // task without a branch says so.
 func TestCompletedTaskShowsItsMerge(t *testing.T) {
-	sw := &reviewingSwarm{fakeSwarm: scenario(t)}
+	sw := scenario(t)
 	ctx := context.Background()
 	done := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
 	if err := sw.b.SetTaskGit(ctx, done.ID, "swarm/"+done.ID, "", "main"); err != nil {

@@ -64,7 +64,7 @@ func (p *inboxPanel) load(m *Model) tea.Cmd {
 	if p.agent == "" || !p.ld.start() {
 		return nil
 	}
-	ctx, b, agent := m.ctx, m.sw.Bus(), p.agent
+	ctx, b, agent := m.ctx, m.sw, p.agent
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -184,7 +184,7 @@ func (p *taskPanel) load(m *Model) tea.Cmd {
 	if !p.ld.start() {
 		return nil
 	}
-	ctx, b := m.ctx, m.sw.Bus()
+	ctx, b := m.ctx, m.sw
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -244,7 +244,7 @@ func (p *taskPanel) loadEvents(m *Model, force bool) tea.Cmd {
 	if p.sel == "" || (!force && p.evFor == p.sel) || !p.evld.start() {
 		return nil
 	}
-	ctx, b, id := m.ctx, m.sw.Bus(), p.sel
+	ctx, b, id := m.ctx, m.sw, p.sel
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -258,12 +258,11 @@ func (p *taskPanel) eventsLoaded(m *Model, msg taskEventsMsg) {
 	p.events, p.evFor, p.evErr = msg.events, msg.id, msg.err
 }
 
-// loadReview reads the selected task's diff when the backend can review
-// and the task has a branch.
+// loadReview reads the selected task's diff when the task has a branch.
 func (p *taskPanel) loadReview(m *Model, force bool) tea.Cmd {
-	rv, ok := m.sw.(Reviewer)
+	rv := m.sw
 	t, sel := p.selectedTask()
-	if !ok || !sel || t.Branch == "" || (!force && p.revFor == t.ID) || !p.revld.start() {
+	if !sel || t.Branch == "" || (!force && p.revFor == t.ID) || !p.revld.start() {
 		return nil
 	}
 	ctx, id := m.ctx, t.ID
@@ -515,7 +514,7 @@ func (p *logPanel) load(m *Model) tea.Cmd {
 	if !p.ld.start() {
 		return nil
 	}
-	ctx, b := m.ctx, m.sw.Bus()
+	ctx, b := m.ctx, m.sw
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()

@@ -19,7 +19,7 @@ import (
 // the result has been shown for its time.
 func TestActionResultOutlivesPlannedRestart(t *testing.T) {
 	now := t0
-	sw := &mergingSwarm{fakeSwarm: scenario(t)}
+	sw := scenario(t)
 	tk := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
 	if err := sw.b.SetTaskGit(context.Background(), tk.ID, "swarm/"+tk.ID, ".swarm/worktrees/"+tk.ID, "main"); err != nil {
 		t.Fatal(err)

@@ -46,28 +46,29 @@ type Backend interface {
 	Send(ctx context.Context, m bus.Message) (bus.Message, error)
 	// Game returns the refereed game, if there is one.
 	Game() (supervisor.GameState, bool)
-	// Bus is read for inboxes, the log, tasks and heartbeats.
-	Bus() *bus.Bus
+	// Reader: inboxes, the log, tasks and heartbeats.
+	Reader
 	// Task actions of the human.
 	Approve(ctx context.Context, id, note string) (bus.Task, error)
 	RequestChanges(ctx context.Context, id, note string) (bus.Task, error)
 	Cancel(ctx context.Context, id, note string) (bus.Task, error)
 	Retry(ctx context.Context, id, note string) (bus.Task, error)
-}
-
-// Merger merges an approved task's branch into its base branch. It is
-// optional: a Backend without it gets "merge is not available" in the
-// status line when `m` is pressed.
-type Merger interface {
+	// Merge merges an approved task's branch into its base branch.
 	Merge(ctx context.Context, id string) (bus.Task, error)
+	// Review shows what a task changed: the diff stat and the diff of its
+	// branch against its base.
+	Review(ctx context.Context, id string) (stat, diff string, err error)
 }
 
-// Reviewer shows what a task changed: the diff stat and the diff of its
-// branch against its base (git diff --stat base...branch and git diff
-// base...branch). It is optional: without it the task board shows the
-// history only.
-type Reviewer interface {
-	Review(ctx context.Context, id string) (stat, diff string, err error)
+// Reader is what the UI reads of the swarm's bus.
+type Reader interface {
+	Inbox(ctx context.Context, agent string, limit int) ([]bus.Message, error)
+	Messages(ctx context.Context, afterSeq int64, limit int) ([]bus.Message, error)
+	LastSeq(ctx context.Context) (int64, error)
+	Pending(ctx context.Context, recipient string, limit int) ([]bus.Message, error)
+	Tasks(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error)
+	TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent, error)
+	Heartbeats(ctx context.Context) ([]bus.Heartbeat, error)
 }
 
 // Focuser is told which agent the person is watching (the selected one),

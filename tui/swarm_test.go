@@ -2,11 +2,8 @@ package tui
 
 import "swarm/supervisor"
 
-// The supervisor is what Run is given in swarm, with the optional merge
-// and review of tasks.
+// The supervisor is what Run is given in swarm.
 var (
-	_ Swarm    = (*supervisor.Supervisor)(nil)
-	_ Merger   = (*supervisor.Supervisor)(nil)
-	_ Reviewer = (*supervisor.Supervisor)(nil)
-	_ Focuser  = (*supervisor.Supervisor)(nil)
+	_ Swarm   = (*supervisor.Supervisor)(nil)
+	_ Focuser = (*supervisor.Supervisor)(nil)
 )

@@ -11,14 +11,15 @@ import (
 	"time"
 )
 
-// Agent process states the supervisor records. Other values are allowed;
-// only AgentRunning counts as alive.
+// Agent process states the supervisor records (its AgentState names).
+// Only AgentRunning counts as alive.
 const (
-	AgentStarting   = "starting"
-	AgentRunning    = "running"
-	AgentRestarting = "restarting"
-	AgentStopped    = "stopped"
-	AgentExited     = "exited"
+	AgentStarting = "starting"
+	AgentRunning  = "running"
+	AgentBackoff  = "backoff" // exited; a restart is scheduled
+	AgentExited   = "exited"
+	AgentStopped  = "stopped"
+	AgentGaveUp   = "gave-up" // a crash loop: not restarted again
 	// AgentRemoved: no longer in the swarm's config. Messages and tasks
 	// for it are refused as for an unknown agent until it is registered
 	// again.

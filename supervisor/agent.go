@@ -30,7 +30,8 @@ const (
 	StateGaveUp                     // crash loop: max_restarts reached
 )
 
-var agentStateNames = [...]string{"starting", "running", "backoff", "exited", "stopped", "gave-up"}
+// agentStateNames are the states as the bus records them.
+var agentStateNames = [...]string{bus.AgentStarting, bus.AgentRunning, bus.AgentBackoff, bus.AgentExited, bus.AgentStopped, bus.AgentGaveUp}
 
 // String returns the state's name as shown in UIs and on the bus.
 func (s AgentState) String() string {

@@ -511,3 +511,36 @@ func TestInsideAnAgentTheHumansCommandsAreRefused(t *testing.T) {
 		t.Errorf("no message from the detached command:\n%s\nout.txt:\n%s", log, out)
 	}
 }
+
+func TestLogsPrintsAnAgentsOutput(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	cfg := "[[agent]]\nname = \"a\"\ncmd = \"echo hello from a; i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.1; done\"\n"
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	waitUntil(t, "a few ticks logged", func() bool {
+		out, _ := e.command("logs", "a").Output()
+		return strings.Contains(string(out), "tick 3\n")
+	})
+	out := e.ok("logs", "a")
+	if !strings.Contains(out, "a started (pid") || !strings.HasPrefix(strings.SplitN(out, "\n", 3)[1], "hello from a") {
+		t.Errorf("logs a:\n%s", out)
+	}
+	if last := e.ok("logs", "a", "-n", "1"); strings.Count(last, "\n") != 1 || !strings.HasPrefix(last, "tick ") {
+		t.Errorf("logs -n 1: %q", last)
+	}
+	e.fails(1, []string{"logs", "nobody"}, `no output of "nobody"`, "agents with output: a")
+	// --follow prints what comes after it started.
+	follow := e.start("logs", "a", "--follow")
+	n := strings.Count(e.ok("logs", "a"), "tick ")
+	want := fmt.Sprintf("tick %d", n+3)
+	waitUntil(t, "a later tick followed", func() bool { return follow.has(want) })
+	if code := follow.stop(t, syscall.SIGINT); code != 0 {
+		t.Errorf("logs --follow exited %d after SIGINT", code)
+	}
+	up.stop(t, syscall.SIGTERM)
+}

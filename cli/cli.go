@@ -93,6 +93,7 @@ type CLI struct {
 	Inbox     inboxCmd     `cmd:"" help:"Show messages to and from an agent, with delivery state."`
 	Log       logCmd       `cmd:"" help:"Show all traffic on the bus in order."`
 	Status    statusCmd    `cmd:"" help:"Show agents with their heartbeats, and tasks by state."`
+	Logs      logsCmd      `cmd:"" help:"Print an agent's output as plain text, kept across its restarts (.swarm/logs/NAME.log)."`
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
 	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`

@@ -111,6 +111,10 @@ type agent struct {
 
 	retryAt time.Time // no injection before this (backoff); the injector's
 
+	// outLog keeps the agent's output on disk (agentlog.go): written by
+	// the lifecycle between processes and by the pump while one runs.
+	outLog *agentLog
+
 	// The relay rate limit (see allow); used by the pump only.
 	relayTokens  float64
 	relayAt      time.Time
@@ -235,6 +239,12 @@ func (a *agent) record(ctx context.Context, st bus.AgentStatus) {
 // lifecycle starts the process and applies the restart policy until the
 // supervisor shuts down.
 func (a *agent) lifecycle() {
+	a.outLog = openAgentLog(a.s.logPath(a.cfg.Name), a.s.opts.LogMax)
+	defer func() {
+		if err := a.outLog.close(); err != nil {
+			a.s.log.Warn("agent log", "agent", a.cfg.Name, "err", err)
+		}
+	}()
 	backoff := a.s.opts.Backoff
 	for {
 		started := time.Now()
@@ -400,6 +410,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.startSig = make(chan struct{})
 	a.mu.Unlock()
 	a.setState(StateRunning, "")
+	a.outLog.mark("%s started (pid %d) in %s", a.cfg.Name, proc.Pid(), dir)
 	a.s.hub.emit(Event{Kind: EventAgentStarted, Agent: a.cfg.Name, Pid: proc.Pid()})
 	a.poke()
 
@@ -455,6 +466,8 @@ func (a *agent) runOnce() (code int, how string, err error) {
 			how += ": " + last
 		}
 	}
+	a.outLog.mark("%s ended: %s", a.cfg.Name, how)
+	a.outLog.flush()
 	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how, Planned: stopped && moved != ""})
 	return st.Code, how, werr
 }

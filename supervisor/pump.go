@@ -39,9 +39,13 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 		select {
 		case l := <-lines:
 			a.sawLine(l.Text)
+			a.outLog.line(l.Text)
 			a.handle(p.Feed(l.N, l.Text))
 			if p.Pending() {
 				flush.Reset(a.s.opts.FlushAfter)
+			}
+			if len(lines) == 0 {
+				a.outLog.flush() // written out while the agent pauses, not per line
 			}
 		case <-flush.C:
 			a.handle(p.Flush())
@@ -56,6 +60,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 				select {
 				case l := <-lines:
 					a.sawLine(l.Text)
+					a.outLog.line(l.Text)
 					a.handle(p.Feed(l.N, l.Text))
 					continue
 				default:

@@ -60,6 +60,7 @@ type Options struct {
 	RelayBurst     int           // …after a burst of this many (default 1000)
 	FlushAfter     time.Duration // finish a held bullet command after this much quiet (default 250 ms)
 	UnsentLimit    int           // messages an agent holds in memory while the bus cannot take them (default 10,000)
+	LogMax         int64         // an agent's output log is rotated at this size (default DefaultLogMax)
 	Executable     string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
 }
 
@@ -111,6 +112,9 @@ func New(opts Options) (*Supervisor, error) {
 	setDefault(&opts.FlushAfter, 250*time.Millisecond)
 	if opts.UnsentLimit <= 0 {
 		opts.UnsentLimit = 10_000
+	}
+	if opts.LogMax <= 0 {
+		opts.LogMax = DefaultLogMax
 	}
 	if opts.Executable == "" {
 		exe, err := os.Executable()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -19,8 +20,8 @@ import (
 type dialog interface {
 	update(m *Model, msg tea.Msg) tea.Cmd
 	focus() tea.Cmd
-	view(w int) []string
-	keys() string // for the help line
+	view(w int, km KeyMap) []string
+	keys(km KeyMap) string // for the help line
 }
 
 // newInput returns a text input with a steady cursor (a blinking one
@@ -49,7 +50,7 @@ type formDialog struct {
 	inputs []textinput.Model
 	cur    int
 	err    string
-	hint   string
+	action string // what submitting does, for the hint: "send"
 	submit func(values []string) (tea.Cmd, error)
 	// wait keeps the form open while submit's command runs; its
 	// formDoneMsg closes it, or shows the error with the values kept.
@@ -101,17 +102,17 @@ func (d *formDialog) focus() tea.Cmd {
 
 func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch k.String() {
-		case "esc":
+		switch km := m.keys; {
+		case key.Matches(k, km.Close):
 			m.dialog = nil
 			return nil
-		case "tab", "down":
+		case key.Matches(k, km.NextField):
 			d.cur = (d.cur + 1) % len(d.inputs)
 			return d.focus()
-		case "shift+tab", "up":
+		case key.Matches(k, km.PrevField):
 			d.cur = (d.cur - 1 + len(d.inputs)) % len(d.inputs)
 			return d.focus()
-		case "enter":
+		case key.Matches(k, km.Submit):
 			if d.pending != "" {
 				return nil
 			}
@@ -144,9 +145,17 @@ func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (d *formDialog) keys() string { return d.hint }
+// keys is the form's hint: what submit does, the move to the next field
+// when there is one, cancel.
+func (d *formDialog) keys(km KeyMap) string {
+	parts := []string{km.Submit.Help().Key + " " + d.action}
+	if len(d.inputs) > 1 {
+		parts = append(parts, km.NextField.Help().Key+" "+km.NextField.Help().Desc)
+	}
+	return strings.Join(append(parts, km.Close.Help().Key+" cancel"), " · ")
+}
 
-func (d *formDialog) view(w int) []string {
+func (d *formDialog) view(w int, km KeyMap) []string {
 	iw := w - 4
 	lw := 0
 	for _, l := range d.labels {
@@ -172,7 +181,7 @@ func (d *formDialog) view(w int) []string {
 	if d.pending != "" {
 		lines = append(lines, " "+styleInfo.Render(d.pending))
 	} else {
-		lines = append(lines, " "+styleDim.Render(d.hint))
+		lines = append(lines, " "+styleDim.Render(d.keys(km)))
 	}
 	return box(w, len(lines)+2, frame{border: frameDialog, color: colorAccent, bold: true}, d.title, "", lines)
 }
@@ -188,7 +197,7 @@ func newSendDialog(m *Model, to string) dialog {
 		labels: []string{"to", "message"},
 		inputs: []textinput.Model{toIn, newInput("what to say", w)},
 		cur:    1,
-		hint:   "enter send · tab next field · esc cancel",
+		action: "send",
 	}
 	if to == "" {
 		d.cur = 0
@@ -222,7 +231,7 @@ func newAgentDialog(m *Model) dialog {
 		title:  "New agent",
 		labels: []string{"name", "command"},
 		inputs: []textinput.Model{newInput("e.g. reviewer", w), newInput("e.g. claude, or any shell command", w)},
-		hint:   "enter start · tab next field · esc cancel",
+		action: "start",
 		wait:   true,
 	}
 	sw, dir := m.sw, m.opts.Dir
@@ -252,7 +261,7 @@ func newNoteDialog(m *Model, t bus.Task, then func(note string) tea.Cmd) dialog 
 		title:  fmt.Sprintf("Request changes on %s", t.ID),
 		labels: []string{"note"},
 		inputs: []textinput.Model{newInput("what should change (sent to "+t.Assignee+")", dialogWidth(m.width))},
-		hint:   "enter send back to " + t.Assignee + " · esc cancel",
+		action: "send back to " + t.Assignee,
 	}
 	d.submit = func(v []string) (tea.Cmd, error) {
 		if v[0] == "" {
@@ -277,24 +286,26 @@ func newConfirm(title, text string, yes func() tea.Cmd) dialog {
 
 func (d *confirmDialog) focus() tea.Cmd { return nil }
 
-func (d *confirmDialog) keys() string { return "y yes · n no · esc cancel" }
+func (d *confirmDialog) keys(km KeyMap) string {
+	return fmt.Sprintf("%s yes · %s no · %s cancel", km.Yes.Help().Key, km.No.Help().Key, km.Close.Help().Key)
+}
 
 func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
-	switch k.String() {
-	case "y", "Y", "enter":
+	switch {
+	case key.Matches(k, m.keys.Yes):
 		m.dialog = nil
 		return d.yes()
-	case "n", "N", "esc", "q":
+	case key.Matches(k, m.keys.No):
 		m.dialog = nil
 	}
 	return nil
 }
 
-func (d *confirmDialog) view(w int) []string {
+func (d *confirmDialog) view(w int, _ KeyMap) []string {
 	w = min(w, max(ansi.StringWidth(d.text)+6, 36))
 	var lines []string
 	for _, l := range wrapPlain(d.text, w-4) {

@@ -30,6 +30,12 @@ type KeyMap struct {
 	// Diff shows the selected task's diff on the board.
 	Diff key.Binding
 
+	// In dialogs and the search line: a confirmation's answers, and a
+	// form's submit and moves between fields. Close cancels.
+	Yes, No, Submit, NextField, PrevField key.Binding
+	// ScrollExit also leaves scroll mode (besides Close and Bottom).
+	ScrollExit key.Binding
+
 	Help, Close, Quit key.Binding
 }
 
@@ -74,6 +80,13 @@ func DefaultKeyMap() KeyMap {
 		Retry:          b("y", "retry task", "y"),
 		Diff:           b("d", "task diff", "d"),
 
+		Yes:        b("y", "yes", "y", "Y", "enter"),
+		No:         b("n", "no", "n", "N", "esc", "q"),
+		Submit:     b("enter", "submit", "enter"),
+		NextField:  b("tab", "next field", "tab", "down"),
+		PrevField:  b("S-tab", "previous field", "shift+tab", "up"),
+		ScrollExit: b("q", "leave scroll mode", "q"),
+
 		Help:  b("?", "all keys", "?"),
 		Close: b("esc", "close, back", "esc"),
 		Quit:  b("q", "quit", "q", "ctrl+c"),
@@ -94,7 +107,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
 		{"tasks", []key.Binding{k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff}},
-		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev}},
+		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}
 }

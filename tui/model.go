@@ -617,7 +617,7 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		if p == nil {
 			return nil
 		}
-		if k.String() == "pgup" {
+		if key.Matches(k, keys.PageUp) {
 			p.scrollTo(p.sbLen - max(m.paneRows(p.name)-1, 1))
 		} else {
 			p.scrollTo(p.sbLen)
@@ -810,14 +810,14 @@ func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	page := max(m.lay.panel.h-3, 1)
 	var d int
-	switch k.String() {
-	case "up", "k":
+	switch keys := m.keys; {
+	case key.Matches(k, keys.LineUp):
 		d = -1
-	case "down", "j":
+	case key.Matches(k, keys.LineDown):
 		d = 1
-	case "pgup":
+	case key.Matches(k, keys.PageUp):
 		d = -page
-	case "pgdown":
+	case key.Matches(k, keys.PageDown):
 		d = page
 	default:
 		return nil, false
@@ -1067,7 +1067,7 @@ func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	keys := m.keys
 	page := max(m.paneRows(p.name)-1, 1)
 	switch {
-	case key.Matches(k, keys.Close), key.Matches(k, keys.Bottom), k.String() == "q":
+	case key.Matches(k, keys.Close), key.Matches(k, keys.Bottom), key.Matches(k, keys.ScrollExit):
 		m.endScroll(p)
 	case key.Matches(k, keys.LineUp):
 		p.scrollTo(p.top - 1)
@@ -1086,7 +1086,7 @@ func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.jumpHit(p, 1)
 	case key.Matches(k, keys.SearchPrev):
 		m.jumpHit(p, -1)
-	case k.String() == "[":
+	case key.Matches(k, keys.Scroll): // already scrolling
 	default:
 		return nil, false
 	}
@@ -1101,11 +1101,11 @@ type searchMsg struct {
 
 // searchKey edits the search query; enter searches, esc abandons.
 func (m *Model) searchKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.Close):
 		m.search = nil
 		return nil
-	case "enter":
+	case key.Matches(k, m.keys.Submit):
 		q := strings.TrimSpace(m.search.value())
 		name := m.search.agent
 		m.search = nil

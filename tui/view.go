@@ -113,7 +113,7 @@ func (m *Model) render() (string, *tea.Cursor) {
 // dialogPlacement draws the open dialog and says where it goes: centred
 // over the panes, above the status line.
 func (m *Model) dialogPlacement() (lines []string, x, y int) {
-	lines = m.dialog.view(dialogWidth(m.width))
+	lines = m.dialog.view(dialogWidth(m.width), m.keys)
 	x = max((m.width-widest(lines))/2, 0)
 	y = max((m.height-2-len(lines))/2, 0)
 	return lines, x, y
@@ -226,7 +226,7 @@ func (m *Model) statusLine() string {
 func (m *Model) helpLine() string {
 	hk := helpKey{mode: m.Mode(), panel: m.panel, hasGame: m.hasGame, width: m.width, selected: m.selected}
 	if m.dialog != nil {
-		hk.dialog = m.dialog.keys()
+		hk.dialog = m.dialog.keys(m.keys)
 	}
 	if m.helpCache == "" || m.helpKey != hk {
 		m.helpCache, m.helpKey = m.helpLineFor(), hk
@@ -239,13 +239,13 @@ func (m *Model) helpLineFor() string {
 	var bs []key.Binding
 	switch m.Mode() {
 	case ModeAttached:
-		return fit(styleKey.Render("ctrl+]")+styleDim.Render(" detach — every other key goes to "+m.selected), m.width)
+		return fit(styleKey.Render(k.Detach.Help().Key)+styleDim.Render(" detach — every other key goes to "+m.selected), m.width)
 	case ModeSearch:
-		return fit(styleKey.Render("enter")+styleDim.Render(" search · ")+styleKey.Render("esc")+styleDim.Render(" cancel"), m.width)
+		return fit(styleKey.Render(k.Submit.Help().Key)+styleDim.Render(" search · ")+styleKey.Render(k.Close.Help().Key)+styleDim.Render(" cancel"), m.width)
 	case ModeDialog:
-		return fit(styleDim.Render(m.dialog.keys()), m.width)
+		return fit(styleDim.Render(m.dialog.keys(k)), m.width)
 	case ModeHelp:
-		return fit(styleKey.Render("esc")+styleDim.Render(" close the key list"), m.width)
+		return fit(styleKey.Render(k.Close.Help().Key)+styleDim.Render(" close the key list"), m.width)
 	case ModeScroll:
 		bs = []key.Binding{k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev, k.Close}
 	default:

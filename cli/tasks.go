@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -186,9 +185,7 @@ type taskStartCmd struct {
 }
 
 func (c *taskStartCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Start(ctx, id, me, c.Note)
-	})
+	return taskAction(g, c.ID, supervisor.MoveStart, c.Note)
 }
 
 type taskDoneCmd struct {
@@ -197,9 +194,7 @@ type taskDoneCmd struct {
 }
 
 func (c *taskDoneCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Done(ctx, id, me, c.Note)
-	})
+	return taskAction(g, c.ID, supervisor.MoveDone, c.Note)
 }
 
 type taskFailCmd struct {
@@ -208,9 +203,7 @@ type taskFailCmd struct {
 }
 
 func (c *taskFailCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, true, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Fail(ctx, id, me, c.Reason)
-	})
+	return taskAction(g, c.ID, supervisor.MoveFail, c.Reason)
 }
 
 // taskReviewArgs are the arguments of a reviewer's move on a named task.
@@ -222,9 +215,7 @@ type taskReviewArgs struct {
 type taskApproveCmd struct{ taskReviewArgs }
 
 func (c *taskApproveCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Approve(ctx, id, me, c.Note)
-	})
+	return taskAction(g, c.ID, supervisor.MoveApprove, c.Note)
 }
 
 // taskRequestChangesCmd only moves a task that is in review, so it cannot
@@ -232,25 +223,19 @@ func (c *taskApproveCmd) Run(g *Globals) error {
 type taskRequestChangesCmd struct{ taskReviewArgs }
 
 func (c *taskRequestChangesCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.RequestChanges(ctx, id, me, c.Note)
-	})
+	return taskAction(g, c.ID, supervisor.MoveRequestChanges, c.Note)
 }
 
 type taskCancelCmd struct{ taskReviewArgs }
 
 func (c *taskCancelCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Cancel(ctx, id, me, c.Note)
-	})
+	return taskAction(g, c.ID, supervisor.MoveCancel, c.Note)
 }
 
 type taskRetryCmd struct{ taskReviewArgs }
 
 func (c *taskRetryCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Retry(ctx, id, me, c.Note)
-	})
+	return taskAction(g, c.ID, supervisor.MoveRetry, c.Note)
 }
 
 type taskMergeCmd struct {
@@ -258,16 +243,14 @@ type taskMergeCmd struct {
 }
 
 func (c *taskMergeCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, false, func(ctx context.Context, ts *supervisor.Tasks, id, me string) (bus.Task, error) {
-		return ts.Merge(ctx, id, me)
-	})
+	return taskAction(g, c.ID, supervisor.MoveMerge, "")
 }
 
-// taskAction runs one task move through the task service (which does the
-// git work that goes with it) and prints what happened. With own set, an
-// empty id means the caller's current task. A move that ends in a conflict
-// prints the new state and fails.
-func taskAction(g *Globals, id string, own bool, act func(context.Context, *supervisor.Tasks, string, string) (bus.Task, error)) error {
+// taskAction runs one task move through the task service (which decides
+// who may make it and does the git work that goes with it) and prints
+// what happened. An empty id means the caller's current task. A move that
+// ends in a conflict prints the new state and fails.
+func taskAction(g *Globals, id string, move supervisor.Move, note string) error {
 	b, err := g.open(true)
 	if err != nil {
 		return err
@@ -277,28 +260,11 @@ func taskAction(g *Globals, id string, own bool, act func(context.Context, *supe
 	if err != nil {
 		return err
 	}
-	if !own && me != bus.Human {
-		// Review is the person's: an agent does not approve, merge or
-		// cancel work, its own or another's.
-		return fmt.Errorf("only the human reviewer moves tasks this way; this runs as agent %s", me)
-	}
-	var before bus.Task
-	if id == "" && own {
-		before, err = b.CurrentTask(g.ctx, me)
-		if err != nil {
-			return fmt.Errorf("no task id given and %w", err)
-		}
-	} else if before, err = b.Task(g.ctx, id); err != nil {
-		return err
-	}
-	if me != bus.Human && before.Assignee != me {
-		return fmt.Errorf("task %s is assigned to %s, not %s", before.ID, before.Assignee, me)
-	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	after, err := act(g.ctx, supervisor.NewTasks(g.ctx, b, wd, ""), before.ID, me)
+	before, after, err := supervisor.NewTasks(g.ctx, b, wd, "").Move(g.ctx, me, id, move, note)
 	switch {
 	case after.ID == "" || after.State == before.State && err != nil:
 		return err

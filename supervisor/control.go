@@ -171,31 +171,18 @@ func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) erro
 }
 
 // agentTaskMove applies an agent's start, done or fail to its task (the
-// one named, else its current one).
+// one named, else its current one), by the task service's rules.
 func (s *Supervisor) agentTaskMove(ctx context.Context, from string, typ bus.Kind, d controlData) (string, error) {
-	var t bus.Task
-	var err error
-	if d.Task != "" {
-		t, err = s.bus.Task(ctx, d.Task)
-	} else {
-		t, err = s.bus.CurrentTask(ctx, from)
-	}
-	if err != nil {
-		return "", err
-	}
-	if t.Assignee != from && from != "human" {
-		return "", fmt.Errorf("task %s is assigned to %s, not %s", t.ID, t.Assignee, from)
-	}
+	move, note := MoveStart, ""
 	switch typ {
-	case bus.KindTaskStart:
-		_, err = s.tasks.Start(ctx, t.ID, from, "")
 	case bus.KindTaskDone:
-		t, err = s.tasks.Done(ctx, t.ID, from, "")
-		if errors.Is(err, ErrConflict) {
-			return "", nil // it is CONFLICTED and the agent has been told why
-		}
+		move = MoveDone
 	case bus.KindTaskFail:
-		_, err = s.tasks.Fail(ctx, t.ID, from, d.Reason)
+		move, note = MoveFail, d.Reason
+	}
+	_, _, err := s.tasks.Move(ctx, from, d.Task, move, note)
+	if move == MoveDone && errors.Is(err, ErrConflict) {
+		return "", nil // it is CONFLICTED and the agent has been told why
 	}
 	return "", err
 }

@@ -493,3 +493,45 @@ func TestEachTaskIsToldOnceInItsWorktree(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveIsTheOneRuleForWhoMovesATask: the reviewer's moves are the
+// human's; an agent moves its own tasks, the current one by default.
+func TestMoveIsTheOneRuleForWhoMovesATask(t *testing.T) {
+	e := newTaskEnv(t)
+	ctx := context.Background()
+	if err := e.bus.RegisterAgent(ctx, bus.Agent{Name: "v", Cmd: "sh", State: bus.AgentRunning}); err != nil {
+		t.Fatal(err)
+	}
+	task, err := e.bus.CreateTask(ctx, bus.NewTask{Title: "plain", Assignee: "w", CreatedBy: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		actor, ref string
+		move       Move
+		want       string
+	}{
+		{"w", task.ID, MoveApprove, "only the human reviewer moves tasks this way; this runs as agent w"},
+		{"v", task.ID, MoveStart, "task " + task.ID + " is assigned to w, not v"},
+		{bus.Human, "", MoveMerge, "merge needs a task id"},
+	} {
+		_, _, err := e.tasks.Move(ctx, c.actor, c.ref, c.move, "")
+		if !errors.Is(err, ErrNotAllowed) || err.Error() != c.want {
+			t.Errorf("%s %s by %s: %v, want %q", c.move, c.ref, c.actor, err, c.want)
+		}
+	}
+	if got := e.state(t, task.ID); got != bus.TaskAssigned {
+		t.Fatalf("a refused move changed the task: %s", got)
+	}
+	// The assignee's current task by default; the human may report too.
+	before, after, err := e.tasks.Move(ctx, "w", "", MoveStart, "")
+	if err != nil || before.ID != task.ID || after.State != bus.TaskWorking {
+		t.Fatalf("w starts its current task: %v %+v", err, after)
+	}
+	if _, after, err = e.tasks.Move(ctx, bus.Human, task.ID[:4], MoveDone, ""); err != nil || after.State != bus.TaskInReview {
+		t.Fatalf("the human reports it done: %v %+v", err, after)
+	}
+	if _, after, err = e.tasks.Move(ctx, bus.Human, task.ID, MoveApprove, "good"); err != nil || after.State != bus.TaskApproved {
+		t.Fatalf("the human approves: %v %+v", err, after)
+	}
+}

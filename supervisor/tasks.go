@@ -164,30 +164,36 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 
 // Approve moves a task in review to APPROVED.
 func (s *Supervisor) Approve(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.tasks.Approve(ctx, id, bus.Human, note)
+	return s.humanMove(ctx, id, MoveApprove, note)
 }
 
 // RequestChanges sends a task in review back to WORKING and delivers the
 // note to its assignee.
 func (s *Supervisor) RequestChanges(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.tasks.RequestChanges(ctx, id, bus.Human, note)
+	return s.humanMove(ctx, id, MoveRequestChanges, note)
 }
 
 // Cancel cancels a task, removes its worktree and tells its assignee to
 // stop work on it.
 func (s *Supervisor) Cancel(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.tasks.Cancel(ctx, id, bus.Human, note)
+	return s.humanMove(ctx, id, MoveCancel, note)
 }
 
 // Retry reassigns a FAILED task; it is dispatched again like a new one.
 func (s *Supervisor) Retry(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.tasks.Retry(ctx, id, bus.Human, note)
+	return s.humanMove(ctx, id, MoveRetry, note)
 }
 
 // Merge merges an APPROVED task's branch into its base branch and
 // completes it (see Tasks.Merge).
 func (s *Supervisor) Merge(ctx context.Context, id string) (bus.Task, error) {
-	return s.tasks.Merge(ctx, id, bus.Human)
+	return s.humanMove(ctx, id, MoveMerge, "")
+}
+
+// humanMove is a move of the person at the UI, through Tasks.Move.
+func (s *Supervisor) humanMove(ctx context.Context, id string, move Move, note string) (bus.Task, error) {
+	_, after, err := s.tasks.Move(ctx, bus.Human, id, move, note)
+	return after, err
 }
 
 // Review returns the diff stat and diff of a task's branch against its

@@ -16,7 +16,7 @@ func TestImportRules(t *testing.T) {
 		"swarm":            {"cli"},
 		"swarm/cli":        {"tui", "supervisor", "bus", "games", "parser", "asciicast", "textsafe"},
 		"swarm/tui":        {"supervisor", "textsafe", "bus", "games"},
-		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe"},
+		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo"},
 	}
 	ui := []string{"charm.land/bubbletea", "charm.land/lipgloss", "charm.land/bubbles"}
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()

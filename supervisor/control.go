@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"swarm/bus"
+	"swarm/gitrepo"
 )
 
 // The control messages — what an agent can ask swarm to do by sending a
@@ -181,7 +182,7 @@ func (s *Supervisor) agentTaskMove(ctx context.Context, from string, typ bus.Kin
 		move, note = MoveFail, d.Reason
 	}
 	_, _, err := s.tasks.Move(ctx, from, d.Task, move, note)
-	if move == MoveDone && errors.Is(err, ErrConflict) {
+	if move == MoveDone && errors.Is(err, gitrepo.ErrConflict) {
 		return "", nil // it is CONFLICTED and the agent has been told why
 	}
 	return "", err

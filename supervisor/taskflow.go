@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"swarm/bus"
+	"swarm/gitrepo"
 )
 
 // Tasks carries out task transitions together with what goes with them:
@@ -23,8 +24,8 @@ import (
 // task where it was; the error names the task and the git command.
 type Tasks struct {
 	bus     *bus.Bus
-	repo    *Repo // nil when the project is not a git repository
-	repoErr error // why repo is nil
+	repo    *gitrepo.Repo // nil when the project is not a git repository
+	repoErr error         // why repo is nil
 	base    string
 }
 
@@ -32,12 +33,12 @@ type Tasks struct {
 // baseBranch is the branch task branches start from; "" means the branch
 // checked out in the main worktree when a task's branch is made.
 func NewTasks(ctx context.Context, b *bus.Bus, projectDir, baseBranch string) *Tasks {
-	repo, err := OpenRepo(ctx, projectDir)
+	repo, err := gitrepo.OpenRepo(ctx, projectDir)
 	return &Tasks{bus: b, repo: repo, repoErr: err, base: baseBranch}
 }
 
 // Repo returns the project's repository, or nil and why there is none.
-func (t *Tasks) Repo() (*Repo, error) { return t.repo, t.repoErr }
+func (t *Tasks) Repo() (*gitrepo.Repo, error) { return t.repo, t.repoErr }
 
 func taskError(id string, err error) error { return fmt.Errorf("task %s: %w", id, err) }
 
@@ -109,12 +110,12 @@ func (t *Tasks) Prepare(ctx context.Context, task bus.Task) (bus.Task, error) {
 // repoFor returns the repository a task's git work happens in: the
 // project's, else the one its worktree belongs to (a command run from
 // elsewhere, e.g. with SWARM_DIR set).
-func (t *Tasks) repoFor(ctx context.Context, task bus.Task) (*Repo, error) {
+func (t *Tasks) repoFor(ctx context.Context, task bus.Task) (*gitrepo.Repo, error) {
 	if t.repo != nil {
 		return t.repo, nil
 	}
 	if task.Worktree != "" {
-		if r, err := OpenRepo(ctx, task.Worktree); err == nil {
+		if r, err := gitrepo.OpenRepo(ctx, task.Worktree); err == nil {
 			return r, nil
 		}
 	}
@@ -152,7 +153,7 @@ func (t *Tasks) Start(ctx context.Context, id, actor, note string) (bus.Task, er
 // Done submits a task for review. A task with a branch is first rebased
 // onto its base branch: clean → IN_REVIEW; a conflict → CONFLICTED (the
 // rebase is aborted, the assignee is told which files, and the error wraps
-// ErrConflict); uncommitted changes in its worktree → refused, nothing
+// gitrepo.ErrConflict); uncommitted changes in its worktree → refused, nothing
 // changes.
 func (t *Tasks) Done(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.resolve(ctx, id, actor)
@@ -167,7 +168,7 @@ func (t *Tasks) Done(ctx context.Context, id, actor, note string) (bus.Task, err
 		return task, err
 	}
 	err = repo.Rebase(ctx, task.Worktree, task.Base)
-	var conflict *ConflictError
+	var conflict *gitrepo.ConflictError
 	if errors.As(err, &conflict) {
 		return t.conflicted(ctx, task, actor, conflict,
 			fmt.Sprintf("Rebase it yourself in %s (`git rebase %s`), resolve the conflicts, commit, then report done again.", task.Worktree, task.Base))
@@ -180,7 +181,7 @@ func (t *Tasks) Done(ctx context.Context, id, actor, note string) (bus.Task, err
 
 // conflicted moves a task to CONFLICTED after a rebase or merge conflict
 // and tells its assignee what to do.
-func (t *Tasks) conflicted(ctx context.Context, task bus.Task, actor string, c *ConflictError, todo string) (bus.Task, error) {
+func (t *Tasks) conflicted(ctx context.Context, task bus.Task, actor string, c *gitrepo.ConflictError, todo string) (bus.Task, error) {
 	files := strings.Join(c.Files, ", ")
 	moved, err := t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskConflicted, actor, c.Error())
 	if err != nil {
@@ -303,7 +304,7 @@ func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task, why string) (
 // one merge at a time across processes) and completes it; its worktree is
 // removed and its branch kept. A dirty main worktree is refused. A
 // conflict changes nothing in git: the task goes CONFLICTED, its assignee
-// is asked to rebase, and the error wraps ErrConflict. A task without a
+// is asked to rebase, and the error wraps gitrepo.ErrConflict. A task without a
 // branch completes with nothing to merge.
 func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 	task, err := t.bus.Task(ctx, id)
@@ -329,12 +330,12 @@ func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 		}
 		if len(files) > 0 {
 			return task, taskError(task.ID, fmt.Errorf("its worktree %s has uncommitted changes (%s): have its agent commit them, or request changes: %w",
-				task.Worktree, strings.Join(files, ", "), ErrDirty))
+				task.Worktree, strings.Join(files, ", "), gitrepo.ErrDirty))
 		}
 	}
 	msg := fmt.Sprintf("Merge task %s: %s\n\nswarm task %s, assigned to %s, approved by review.", task.ID, task.Title, task.ID, task.Assignee)
 	commit, err := repo.Merge(ctx, task.Base, task.Branch, msg)
-	var conflict *ConflictError
+	var conflict *gitrepo.ConflictError
 	switch {
 	case errors.As(err, &conflict):
 		todo := "Rebase your branch onto it"
@@ -342,7 +343,7 @@ func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 			todo += " in " + task.Worktree
 		}
 		return t.conflicted(ctx, task, actor, conflict, todo+fmt.Sprintf(" (`git rebase %s`), resolve, commit, then report done again.", task.Base))
-	case errors.Is(err, ErrNothingToMerge):
+	case errors.Is(err, gitrepo.ErrNothingToMerge):
 		commit = "nothing new: already in " + task.Base
 	case err != nil:
 		return task, taskError(task.ID, err)

@@ -10,6 +10,18 @@ import (
 	"testing"
 
 	"swarm/bus"
+	"swarm/gitrepo"
+	"swarm/gitrepo/gittest"
+)
+
+// The git fixtures, under the names these tests use.
+var (
+	gitTestEnv  = gittest.Isolate
+	tgit        = gittest.Git
+	tgitErr     = gittest.GitErr
+	newTestRepo = gittest.NewRepo
+	writeFile   = gittest.WriteFile
+	commitFile  = gittest.CommitFile
 )
 
 // taskEnv is a git repository with a bus in its .swarm directory and a
@@ -109,7 +121,7 @@ func TestRebaseConflictAtDoneGoesConflicted(t *testing.T) {
 	commitFile(t, e.repo, "a.txt", "one\nBASE\nthree\n", "base moves meanwhile")
 
 	_, err := e.tasks.Done(ctx, task.ID, "w", "")
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "a.txt") || !strings.Contains(err.Error(), task.ID) {
+	if !errors.Is(err, gitrepo.ErrConflict) || !strings.Contains(err.Error(), "a.txt") || !strings.Contains(err.Error(), task.ID) {
 		t.Fatalf("done: %v; want a conflict in a.txt naming the task", err)
 	}
 	if st := e.state(t, task.ID); st != bus.TaskConflicted {
@@ -142,7 +154,7 @@ func TestDoneWithUncommittedWorkIsRefused(t *testing.T) {
 	task := e.working(t, "half done", "h.txt", "h\n")
 	writeFile(t, filepath.Join(task.Worktree, "loose.txt"), "not committed\n")
 	_, err := e.tasks.Done(context.Background(), task.ID, "w", "")
-	if !errors.Is(err, ErrDirty) || !strings.Contains(err.Error(), "loose.txt") {
+	if !errors.Is(err, gitrepo.ErrDirty) || !strings.Contains(err.Error(), "loose.txt") {
 		t.Fatalf("done: %v; want uncommitted changes naming loose.txt", err)
 	}
 	if st := e.state(t, task.ID); st != bus.TaskWorking {
@@ -159,7 +171,7 @@ func TestMergeConflictLeavesNothingHalfMerged(t *testing.T) {
 	head := tgit(t, e.repo, "rev-parse", "HEAD")
 
 	_, err := e.tasks.Merge(ctx, task.ID, "human")
-	if !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), "b.txt") {
+	if !errors.Is(err, gitrepo.ErrConflict) || !strings.Contains(err.Error(), "b.txt") {
 		t.Fatalf("merge: %v; want a conflict in b.txt", err)
 	}
 	if got := tgit(t, e.repo, "rev-parse", "HEAD"); got != head {
@@ -185,7 +197,7 @@ func TestMergeRefusesADirtyMainWorktree(t *testing.T) {
 	e.toApproved(t, task)
 	writeFile(t, filepath.Join(e.repo, "a.txt"), "edited by the human\n")
 	_, err := e.tasks.Merge(context.Background(), task.ID, "human")
-	if !errors.Is(err, ErrDirty) || !strings.Contains(err.Error(), "a.txt") || !strings.Contains(err.Error(), task.ID) {
+	if !errors.Is(err, gitrepo.ErrDirty) || !strings.Contains(err.Error(), "a.txt") || !strings.Contains(err.Error(), task.ID) {
 		t.Fatalf("merge: %v; want a refusal naming a.txt and the task", err)
 	}
 	if st := e.state(t, task.ID); st != bus.TaskApproved {
@@ -199,7 +211,7 @@ func TestMergeRefusesUncommittedWorkInTheTaskWorktree(t *testing.T) {
 	e.toApproved(t, task)
 	writeFile(t, filepath.Join(task.Worktree, "late.txt"), "written after review\n")
 	_, err := e.tasks.Merge(context.Background(), task.ID, "human")
-	if !errors.Is(err, ErrDirty) || !strings.Contains(err.Error(), "late.txt") {
+	if !errors.Is(err, gitrepo.ErrDirty) || !strings.Contains(err.Error(), "late.txt") {
 		t.Fatalf("merge: %v; want a refusal naming late.txt", err)
 	}
 	if st := e.state(t, task.ID); st != bus.TaskApproved {

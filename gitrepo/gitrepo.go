@@ -1,8 +1,8 @@
-package supervisor
-
-// The git layer for tasks: a branch and worktree per task, the review diff,
-// rebase at done and the merge into the base branch. Everything runs the git
-// command line; nothing here knows about tasks or the bus.
+// Package gitrepo is the git layer for tasks: a branch and worktree per
+// task, the review diff, rebase at done and the merge into the base
+// branch. Everything runs the git command line (one function, run); nothing
+// here knows about tasks or the bus.
+package gitrepo
 
 import (
 	"bytes"

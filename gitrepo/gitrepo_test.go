@@ -1,4 +1,4 @@
-package supervisor
+package gitrepo
 
 // Tests of the git layer against real repositories in temporary
 // directories. The tests observe the repositories with their own git
@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"swarm/gitrepo/gittest"
 	"syscall"
 	"testing"
 	"time"
@@ -50,95 +51,16 @@ func init() {
 	os.Exit(0)
 }
 
-// gitTestEnv isolates git from the machine's configuration: a global config
-// of the test's own (with an identity unless noIdentity) and no system one.
-func gitTestEnv(t *testing.T, noIdentity ...bool) {
-	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "gitconfig")
-	text := "[init]\n\tdefaultBranch = main\n[user]\n\tname = Swarm Tester\n\temail = tester@example.com\n"
-	if len(noIdentity) > 0 && noIdentity[0] {
-		// useConfigOnly: git must not guess an identity from the host.
-		text = "[init]\n\tdefaultBranch = main\n[user]\n\tuseConfigOnly = true\n"
-	}
-	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-}
-
-// tgit runs git for the test itself, with a fixture identity of its own.
-func tgit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := tgitErr(dir, args...)
-	if err != nil {
-		t.Fatalf("git %s: %v", strings.Join(args, " "), err)
-	}
-	return out
-}
-
-func tgitErr(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=Fixture", "GIT_AUTHOR_EMAIL=fixture@example.com",
-		"GIT_COMMITTER_NAME=Fixture", "GIT_COMMITTER_EMAIL=fixture@example.com")
-	out, err := cmd.Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return string(out), fmt.Errorf("%w: %s", err, ee.Stderr)
-		}
-		return string(out), err
-	}
-	return strings.TrimSuffix(string(out), "\n"), nil
-}
-
-// newTestRepo makes a repository on main with a.txt and b.txt committed.
-func newTestRepo(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "repo")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tgit(t, dir, "init", "-q", "-b", "main")
-	writeFile(t, filepath.Join(dir, "a.txt"), "one\ntwo\nthree\n")
-	writeFile(t, filepath.Join(dir, "b.txt"), "bee\n")
-	tgit(t, dir, "add", "a.txt", "b.txt")
-	tgit(t, dir, "commit", "-q", "-m", "initial")
-	return dir
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// commitFile writes a file in a worktree, commits it and returns the commit.
-func commitFile(t *testing.T, dir, name, content, msg string) string {
-	t.Helper()
-	writeFile(t, filepath.Join(dir, name), content)
-	tgit(t, dir, "add", name)
-	tgit(t, dir, "commit", "-q", "-m", msg)
-	return tgit(t, dir, "rev-parse", "HEAD")
-}
+// The fixtures of gittest, under the names these tests use.
+var (
+	gitTestEnv  = gittest.Isolate
+	tgit        = gittest.Git
+	tgitErr     = gittest.GitErr
+	newTestRepo = gittest.NewRepo
+	writeFile   = gittest.WriteFile
+	readFile    = gittest.ReadFile
+	commitFile  = gittest.CommitFile
+)
 
 // branchWithCommit creates branch from base with one commit, using a
 // throwaway worktree outside the repository.

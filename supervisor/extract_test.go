@@ -76,7 +76,7 @@ func (r *cutReader) Read(p []byte) (int, error) {
 // cutSets returns the ways a transcript is cut into reads, so that every
 // byte offset is a read boundary in some run: for a short transcript each
 // offset alone (the input cut in two); for a longer one, runs cut every
-// 128 bytes at each of the 128 phases (a separate run per offset would cost
+// 32 bytes at each of the 32 phases (a separate run per offset would cost
 // a screen per byte); for the oversized block (1 MiB of output, half a
 // second a run), cuts around the markers only.
 func cutSets(raw []byte) [][]int {
@@ -87,7 +87,10 @@ func cutSets(raw []byte) [][]int {
 			sets = append(sets, []int{k})
 		}
 	case n <= 64<<10:
-		const m = 128
+		// Every offset is cut once over the m passes (offsets ≡ phase mod
+		// m): fewer passes, each with more cuts, cost less for the same
+		// coverage.
+		const m = 32
 		for phase := 1; phase <= m; phase++ {
 			var cuts []int
 			for k := phase; k < n; k += m {
@@ -105,6 +108,7 @@ func cutSets(raw []byte) [][]int {
 // and the parser and compares the events with NAME.golden: read whole, cut
 // at every offset (see cutSets), and one byte at a time.
 func TestTranscripts(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(transcriptDir, "*.raw"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts in %s: %v", transcriptDir, err)
@@ -112,6 +116,7 @@ func TestTranscripts(t *testing.T) {
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".raw")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			raw, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)

@@ -166,6 +166,7 @@ func (h *harness) deliveryStates(recipient string) map[bus.DeliveryState]int {
 }
 
 func TestThousandMessagesEachWayAllConfirmedInOrder(t *testing.T) {
+	t.Parallel()
 	const n = 1000
 	h := newHarness(t)
 	h.run(Options{},

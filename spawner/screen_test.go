@@ -39,7 +39,27 @@ func feed(t testing.TB, opts ScreenOptions, data string, cut func(int) []int) []
 
 func whole(int) []int { return nil }
 
-func at(k int) func(int) []int { return func(int) []int { return []int{k} } }
+// cutPhases are the sets of cut offsets into an input of n bytes: each
+// offset alone up to 512 bytes, else 32 passes each cutting every offset
+// of one residue mod 32.
+func cutPhases(n int) [][]int {
+	var sets [][]int
+	if n <= 512 {
+		for k := 1; k < n; k++ {
+			sets = append(sets, []int{k})
+		}
+		return sets
+	}
+	const m = 32
+	for phase := 1; phase <= m; phase++ {
+		var cuts []int
+		for k := phase; k < n; k += m {
+			cuts = append(cuts, k)
+		}
+		sets = append(sets, cuts)
+	}
+	return sets
+}
 
 func bytewise(n int) []int {
 	cuts := make([]int, 0, n)
@@ -229,10 +249,13 @@ func TestCommittedLines(t *testing.T) {
 			if diff := cmp.Diff(tc.want, texts(got)); diff != "" {
 				t.Fatalf("lines (-want +got):\n%s", diff)
 			}
-			// Cut anywhere: same lines, same numbers.
-			for k := 1; k < len(tc.in); k++ {
-				if split := feed(t, opts, tc.in, at(k)); !cmp.Equal(got, split) {
-					t.Fatalf("cut at %d of %q:\n%s", k, tc.in, cmp.Diff(got, split))
+			// Cut anywhere: same lines, same numbers. A short input is cut
+			// at each offset alone; a long one in phases (every offset ≡
+			// phase mod 32 in one pass), so each offset is still cut once
+			// without a pass per byte.
+			for _, cuts := range cutPhases(len(tc.in)) {
+				if split := feed(t, opts, tc.in, func(int) []int { return cuts }); !cmp.Equal(got, split) {
+					t.Fatalf("cut at %v of %q:\n%s", cuts, tc.in, cmp.Diff(got, split))
 				}
 			}
 			if one := feed(t, opts, tc.in, bytewise); !cmp.Equal(got, one) {

@@ -109,49 +109,58 @@ func cutSets(raw []byte) [][]int {
 // at every offset (see cutSets), and one byte at a time.
 func TestTranscripts(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join(transcriptDir, "*.raw"))
+	eachFile(t, transcriptDir, ".raw", func(t *testing.T, name string, raw []byte) {
+		got := extractAll(t, raw, nil, ExtractOptions{})
+		golden := filepath.Join(transcriptDir, name+".golden")
+		if updateGolden() {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (go test ./supervisor/ -run TestTranscripts -update creates it)", err)
+		}
+		if got != string(want) {
+			t.Fatalf("events differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
+		}
+		for _, cuts := range cutSets(raw) {
+			if split := extractAll(t, raw, cuts, ExtractOptions{}); split != got {
+				t.Fatalf("cut at bytes %v:\ngot:\n%s\nwant:\n%s", cuts, split, got)
+			}
+		}
+		if len(raw) > 64<<10 {
+			return // one byte at a time: a million screen writes
+		}
+		var one bytes.Buffer
+		err = Extract(iotest.OneByteReader(bytes.NewReader(raw)), ExtractOptions{}, func(ev parser.Event) {
+			b, _ := ev.MarshalJSON()
+			one.Write(b)
+			one.WriteByte('\n')
+		})
+		if err != nil || one.String() != got {
+			t.Fatalf("one byte at a time (%v):\ngot:\n%s\nwant:\n%s", err, one.String(), got)
+		}
+	})
+}
+
+// eachFile runs fn as a parallel subtest for each file in dir whose name
+// ends in ext, with the name without ext and the file's content.
+func eachFile(t *testing.T, dir, ext string, fn func(t *testing.T, name string, data []byte)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*"+ext))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no transcripts in %s: %v", transcriptDir, err)
+		t.Fatalf("no %s files in %s: %v", ext, dir, err)
 	}
 	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".raw")
+		name := strings.TrimSuffix(filepath.Base(file), ext)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			raw, err := os.ReadFile(file)
+			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := extractAll(t, raw, nil, ExtractOptions{})
-			golden := filepath.Join(transcriptDir, name+".golden")
-			if updateGolden() {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test ./supervisor/ -run TestTranscripts -update creates it)", err)
-			}
-			if got != string(want) {
-				t.Fatalf("events differ from %s:\ngot:\n%s\nwant:\n%s", golden, got, want)
-			}
-			for _, cuts := range cutSets(raw) {
-				if split := extractAll(t, raw, cuts, ExtractOptions{}); split != got {
-					t.Fatalf("cut at bytes %v:\ngot:\n%s\nwant:\n%s", cuts, split, got)
-				}
-			}
-			if len(raw) > 64<<10 {
-				return // one byte at a time: a million screen writes
-			}
-			var one bytes.Buffer
-			err = Extract(iotest.OneByteReader(bytes.NewReader(raw)), ExtractOptions{}, func(ev parser.Event) {
-				b, _ := ev.MarshalJSON()
-				one.Write(b)
-				one.WriteByte('\n')
-			})
-			if err != nil || one.String() != got {
-				t.Fatalf("one byte at a time (%v):\ngot:\n%s\nwant:\n%s", err, one.String(), got)
-			}
+			fn(t, name, data)
 		})
 	}
 }

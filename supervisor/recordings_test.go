@@ -77,44 +77,32 @@ func describeEvents(evs []parser.Event) []string {
 // and, up to its first resize, as raw output with neither (as `swarm
 // parse` reads a `script` capture).
 func TestCLIRecordings(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(cliDir, "*.cast"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recordings in %s: %v", cliDir, err)
-	}
-	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".cast")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
+	eachFile(t, cliDir, ".cast", func(t *testing.T, name string, data []byte) {
+		want := readWant(t, filepath.Join(cliDir, name+".want"))
+		var all, before []string
+		for _, w := range want {
+			all = append(all, w.String())
+			if !w.AfterResize {
+				before = append(before, w.String())
 			}
-			want := readWant(t, filepath.Join(cliDir, name+".want"))
-			var all, before []string
-			for _, w := range want {
-				all = append(all, w.String())
-				if !w.AfterResize {
-					before = append(before, w.String())
-				}
-			}
-			var evs []parser.Event
-			if err := ExtractRecording(bytes.NewReader(data), ExtractOptions{}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
-				t.Fatal(err)
-			}
-			if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(all, "\n") {
-				t.Errorf("played with its timing:\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(all, "\n"))
-			}
+		}
+		var evs []parser.Event
+		if err := ExtractRecording(bytes.NewReader(data), ExtractOptions{}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+			t.Fatal(err)
+		}
+		if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(all, "\n") {
+			t.Errorf("played with its timing:\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(all, "\n"))
+		}
 
-			raw, cols, rows := rawBeforeResize(t, data)
-			evs = evs[:0]
-			if err := Extract(bytes.NewReader(raw), ExtractOptions{Cols: cols, Rows: rows}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
-				t.Fatal(err)
-			}
-			if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(before, "\n") {
-				t.Errorf("raw, up to the first resize:\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(before, "\n"))
-			}
-		})
-	}
+		raw, cols, rows := rawBeforeResize(t, data)
+		evs = evs[:0]
+		if err := Extract(bytes.NewReader(raw), ExtractOptions{Cols: cols, Rows: rows}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+			t.Fatal(err)
+		}
+		if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(before, "\n") {
+			t.Errorf("raw, up to the first resize:\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(before, "\n"))
+		}
+	})
 }
 
 // rawBeforeResize returns a recording's output up to its first resize, and

@@ -10,10 +10,20 @@ import (
 	"swarm/textsafe"
 )
 
-// FormatEvent renders an event as one line for a log (several lines for a
-// game move, which shows the board). Screen notices render as "".
+// FormatEvent renders an event as one line for a log, stamped with its
+// time (several lines for a game move, which shows the board). Screen
+// notices render as "".
 func FormatEvent(ev Event) string {
-	ts := ev.Time.Local().Format("15:04:05.000")
+	s := DescribeEvent(ev)
+	if s == "" {
+		return ""
+	}
+	return ev.Time.Local().Format("15:04:05.000") + " " + s
+}
+
+// DescribeEvent says what an event is, safe to print, without its time:
+// what FormatEvent stamps, and what a UI shows beside its own clock.
+func DescribeEvent(ev Event) string {
 	var s string
 	switch ev.Kind {
 	case EventAgentStarted:
@@ -63,7 +73,7 @@ func FormatEvent(ev Event) string {
 	default:
 		return ""
 	}
-	return textsafe.Body(ts + " " + s) // a game's board takes several lines
+	return textsafe.Body(s) // a game's board takes several lines
 }
 
 func orCreated(s bus.TaskState) string {

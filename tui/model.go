@@ -507,7 +507,7 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		if p := m.panes[ev.Agent]; p != nil {
 			p.invalidate()
 		}
-		text := strings.TrimPrefix(supervisor.FormatEvent(ev), ev.Time.Local().Format("15:04:05.000")+" ")
+		text := supervisor.DescribeEvent(ev)
 		failed := !plannedExit(ev) && (ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0)
 		switch {
 		case ev.Agent == m.selected && m.attached:

@@ -212,7 +212,7 @@ func decodeBlock(line int64, js []byte) (*Command, *ParseError) {
 	if _, ok := m["to"]; !ok {
 		return nil, malformed(line, `missing "to"`)
 	}
-	if !ValidName(c.To) {
+	if !ValidTarget(c.To) {
 		return nil, invalidTarget(line, c.To)
 	}
 	if c.Type == "" {

@@ -151,10 +151,12 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// ValidName reports whether s may be the target of a relay command: a name
-// matching [A-Za-z0-9][A-Za-z0-9_.-]{0,63}, "*" (everyone but the sender) or
-// "swarm" (the orchestrator).
-func ValidName(s string) bool {
+// ValidTarget reports whether s may be the target of a relay command: a name
+// matching [A-Za-z0-9][A-Za-z0-9_.-]{0,63} (an agent, or "swarm", the
+// orchestrator) or "*" (everyone but the sender). Whether the name is a
+// registered agent, or a reserved one, is the bus's to say (bus.ValidName):
+// the parser only reads the form, and imports nothing of swarm.
+func ValidTarget(s string) bool {
 	if s == "*" {
 		return true
 	}

@@ -45,7 +45,7 @@ func FuzzParser(f *testing.F) {
 				}
 				if e.Command != nil {
 					c := e.Command
-					if !ValidName(c.To) || c.Type == "" || c.Line < 1 || c.Line > last {
+					if !ValidTarget(c.To) || c.Type == "" || c.Line < 1 || c.Line > last {
 						t.Fatalf("bad command %+v", c)
 					}
 					if c.Type == "message" && c.Body == "" && c.Data == nil {

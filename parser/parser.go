@@ -157,7 +157,7 @@ func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefi
 	if to == "" {
 		return out // "@relay:" alone or "@relay: x" reads as prose
 	}
-	if !ValidName(to) {
+	if !ValidTarget(to) {
 		return append(out, Event{Err: invalidTarget(n, to)})
 	}
 	body := strings.TrimSpace(after[end:])

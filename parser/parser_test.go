@@ -568,17 +568,17 @@ func TestParseError(t *testing.T) {
 	}
 }
 
-func TestValidName(t *testing.T) {
+func TestValidTarget(t *testing.T) {
 	valid := []string{"*", "swarm", "human", "a", "A1", "bob", "x.y_z-1", "0", strings.Repeat("n", 64)}
 	invalid := []string{"", "**", "-a", "_a", ".a", "a b", "a/b", "a:b", "bob,", "é", "a\n", strings.Repeat("n", 65), "@bob"}
 	for _, s := range valid {
-		if !ValidName(s) {
-			t.Errorf("ValidName(%q) = false, want true", s)
+		if !ValidTarget(s) {
+			t.Errorf("ValidTarget(%q) = false, want true", s)
 		}
 	}
 	for _, s := range invalid {
-		if ValidName(s) {
-			t.Errorf("ValidName(%q) = true, want false", s)
+		if ValidTarget(s) {
+			t.Errorf("ValidTarget(%q) = true, want false", s)
 		}
 	}
 }

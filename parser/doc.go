@@ -30,7 +30,7 @@
 // Inline: `@relay:<to> <body>` on one line is a message to <to> (type
 // "message"); `@thinking:<to> <body>` is the same with kind thinking. <to> is
 // the text up to the first blank. When it is a valid target (see
-// [ValidName]) the rest of the line, trimmed, is the body. When it is
+// [ValidTarget]) the rest of the line, trimmed, is the body. When it is
 // non-empty but invalid (`@relay:bob, hi`, `@relay:<to> …`) the author
 // evidently meant to send something, so the result is an error event naming
 // the bad target; `@relay:` followed by nothing or by a blank is plain text.

@@ -417,6 +417,24 @@ func (h *harness) keys(names ...string) {
 	}
 }
 
+// selectTask moves the task board's selection to id by pressing down
+// (after up to the top), as a person would.
+func (h *harness) selectTask(id string) {
+	h.t.Helper()
+	for range len(h.m.tasks.tasks) {
+		h.keys("up")
+	}
+	for range len(h.m.tasks.tasks) {
+		if h.m.tasks.sel == id {
+			return
+		}
+		h.keys("down")
+	}
+	if h.m.tasks.sel != id {
+		h.t.Fatalf("task %s cannot be selected on the board (selected: %s)", id, h.m.tasks.sel)
+	}
+}
+
 // typeText sends each character of s as a key press.
 func (h *harness) typeText(s string) {
 	h.t.Helper()

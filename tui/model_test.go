@@ -497,13 +497,13 @@ func TestTaskBoard(t *testing.T) {
 	h.keys("a") // approving again is refused with the bus's reason
 	requireContains(t, h.screen(), "approve task")
 
-	h.m.tasks.sel = failed.ID
+	h.selectTask(failed.ID)
 	h.keys("y")
 	if got := taskState(t, sw.b, failed.ID); got != bus.TaskAssigned {
 		t.Fatalf("after y the failed task is %s", got)
 	}
 
-	h.m.tasks.sel = other.ID
+	h.selectTask(other.ID)
 	h.keys("c")
 	requireContains(t, norm.apply(h.screen(), true), "Cancel task TASK04 (write docs, ASSIGNED)?")
 	h.keys("n")
@@ -547,7 +547,7 @@ func TestMergeAsksFirst(t *testing.T) {
 	// question says so.
 	plain := createTask(t, sw.b, "write docs", "bob", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
-	h.m.tasks.sel = plain.ID
+	h.selectTask(plain.ID)
 	h.keys("m")
 	requireContains(t, h.screen(), "Complete task "+plain.ID+" (write docs)? It has no branch: nothing to")
 	h.keys("esc")
@@ -558,13 +558,13 @@ func TestMergeAsksFirst(t *testing.T) {
 	// A move the task's state does not allow is refused before asking.
 	waiting := createTask(t, sw.b, "later", "bob")
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
-	h.m.tasks.sel = waiting.ID
+	h.selectTask(waiting.ID)
 	h.keys("m")
 	if h.m.Mode() == ModeDialog {
 		t.Fatal("m asked about merging an ASSIGNED task")
 	}
 	requireContains(t, h.screen(), "merge task "+waiting.ID+": it is ASSIGNED; a task is merged once APPROVED")
-	h.m.tasks.sel = tk.ID // COMPLETED
+	h.selectTask(tk.ID) // COMPLETED
 	h.keys("c")
 	if h.m.Mode() == ModeDialog {
 		t.Fatal("c asked about cancelling a COMPLETED task")
@@ -891,7 +891,7 @@ func TestCompletedTaskShowsItsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
-	h.m.tasks.sel = quiet.ID
+	h.selectTask(quiet.ID)
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
 	if got := under("changes"); got != "merged" {
 		t.Fatalf("under changes of a task completed without a note: %q\n%s", got, h.screen())
@@ -900,7 +900,7 @@ func TestCompletedTaskShowsItsMerge(t *testing.T) {
 	// No branch.
 	nb := createTask(t, sw.b, "write docs", "carol")
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
-	h.m.tasks.sel = nb.ID
+	h.selectTask(nb.ID)
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
 	if got := under("assignee carol"); got != "no branch" {
 		t.Fatalf("under the assignee of a task without a branch: %q, want \"no branch\"\n%s", got, h.screen())

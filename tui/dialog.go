@@ -278,6 +278,19 @@ func newNoteDialog(m *Model, t bus.Task, then func(note string) tea.Cmd) dialog 
 type confirmDialog struct {
 	title, text string
 	yes         func() tea.Cmd
+	// describe, when set, words the question at each frame instead of
+	// text: what it says may stop being true while it is asked.
+	describe func() string
+	// alsoYes is one more key that answers yes (ctrl+c again at the quit
+	// question).
+	alsoYes *key.Binding
+}
+
+func (d *confirmDialog) question() string {
+	if d.describe != nil {
+		return d.describe()
+	}
+	return d.text
 }
 
 func newConfirm(title, text string, yes func() tea.Cmd) dialog {
@@ -296,7 +309,7 @@ func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(k, m.keys.Yes):
+	case key.Matches(k, m.keys.Yes), d.alsoYes != nil && key.Matches(k, *d.alsoYes):
 		m.dialog = nil
 		return d.yes()
 	case key.Matches(k, m.keys.No):
@@ -305,13 +318,14 @@ func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (d *confirmDialog) view(w int, _ KeyMap) []string {
-	w = min(w, max(ansi.StringWidth(d.text)+6, 36))
+func (d *confirmDialog) view(w int, km KeyMap) []string {
+	text := d.question()
+	w = min(w, max(ansi.StringWidth(text)+6, 36))
 	var lines []string
-	for _, l := range wrapPlain(d.text, w-4) {
+	for _, l := range wrapPlain(text, w-4) {
 		lines = append(lines, " "+l)
 	}
-	lines = append(lines, "", " "+styleKey.Render("y")+" yes   "+styleKey.Render("n")+" no")
+	lines = append(lines, "", " "+styleKey.Render(km.Yes.Help().Key)+" yes   "+styleKey.Render(km.No.Help().Key)+" no")
 	return box(w, len(lines)+2, frame{border: frameDialog, color: colorWarn, bold: true}, d.title, "", lines)
 }
 

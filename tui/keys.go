@@ -36,6 +36,9 @@ type KeyMap struct {
 	// ScrollExit also leaves scroll mode (besides Close and Bottom).
 	ScrollExit key.Binding
 
+	// QuitNow answers yes to the quit question (ctrl+c twice quits).
+	QuitNow key.Binding
+
 	Help, Close, Quit key.Binding
 }
 
@@ -86,6 +89,8 @@ func DefaultKeyMap() KeyMap {
 		NextField:  b("tab", "next field", "tab", "down"),
 		PrevField:  b("S-tab", "previous field", "shift+tab", "up"),
 		ScrollExit: b("q", "leave scroll mode", "q"),
+
+		QuitNow: b("ctrl+c", "quit (at the quit question)", "ctrl+c"),
 
 		Help:  b("?", "all keys", "?"),
 		Close: b("esc", "close, back", "esc"),

@@ -666,20 +666,34 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// quit leaves at once when nothing runs, else asks first.
+// quit leaves at once when nothing runs, else asks first; the question
+// counts the agents as they are while it is asked, and the quit key
+// pressed again (ctrl+c) answers yes.
 func (m *Model) quit() tea.Cmd {
-	running := 0
-	for _, a := range m.agents {
-		if a.State == supervisor.StateRunning || a.State == supervisor.StateStarting || a.State == supervisor.StateBackoff {
-			running++
-		}
-	}
-	if running == 0 || m.gone {
+	if m.running() == 0 || m.gone {
 		return tea.Quit
 	}
-	text := fmt.Sprintf("Quit swarm? %d running agent%s will be stopped.", running, plural(running))
-	m.dialog = newConfirm("Quit", text, func() tea.Cmd { return tea.Quit })
+	d := &confirmDialog{title: "Quit", yes: func() tea.Cmd { return tea.Quit }, alsoYes: &m.keys.QuitNow}
+	d.describe = func() string {
+		n := m.running()
+		if n == 0 {
+			return "Quit swarm? No agent runs any more."
+		}
+		return fmt.Sprintf("Quit swarm? %d running agent%s will be stopped.", n, plural(n))
+	}
+	m.dialog = d
 	return nil
+}
+
+// running counts the agents that run or are about to.
+func (m *Model) running() int {
+	n := 0
+	for _, a := range m.agents {
+		if a.State == supervisor.StateRunning || a.State == supervisor.StateStarting || a.State == supervisor.StateBackoff {
+			n++
+		}
+	}
+	return n
 }
 
 func plural(n int) string {

@@ -776,6 +776,27 @@ func TestQuit(t *testing.T) {
 	}
 }
 
+// TestTheQuitQuestionStaysTrue: the count of agents to stop follows them
+// while the question is up, and ctrl+c pressed again quits.
+func TestTheQuitQuestionStaysTrue(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 100, 24, Options{})
+	h.keys("ctrl+c")
+	requireContains(t, h.screen(), "Quit swarm? 2 running agents will be stopped.")
+	for _, name := range []string{"alice", "bob"} {
+		sw.setAgent(name, func(a *supervisor.AgentInfo) { a.State, a.Reason = supervisor.StateExited, "exit status 0" })
+		h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: name, Text: "exit status 0", Time: t0}})
+	}
+	requireContains(t, h.screen(), "Quit swarm? No agent runs any more.")
+	if h.quit {
+		t.Fatal("quit before an answer")
+	}
+	h.keys("ctrl+c")
+	if !h.quit {
+		t.Fatal("ctrl+c at the quit question did not quit")
+	}
+}
+
 func TestHelpListsEveryKey(t *testing.T) {
 	h := newHarness(t, scenario(t), 80, 24, Options{})
 	h.keys("?")

@@ -797,6 +797,23 @@ func TestTheQuitQuestionStaysTrue(t *testing.T) {
 	}
 }
 
+// TestHelpUsesTheWidth: on a wide window the key groups stand side by
+// side in a box no taller than they need, the panes showing below it.
+func TestHelpUsesTheWidth(t *testing.T) {
+	h := newHarness(t, scenario(t), 160, 48, Options{})
+	h.keys("?")
+	rows := strings.Split(h.screen(), "\n")
+	for _, title := range []string{"panes", "agents", "tasks", "scrollback", "general"} {
+		if !strings.Contains(rows[1], title) {
+			t.Errorf("the first row of the key list lacks %q:\n%s", title, rows[1])
+		}
+	}
+	bottom := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "╚") })
+	if bottom < 0 || bottom > 24 {
+		t.Errorf("the key list ends on row %d of 48; want a short box:\n%s", bottom, h.screen())
+	}
+}
+
 func TestHelpListsEveryKey(t *testing.T) {
 	h := newHarness(t, scenario(t), 80, 24, Options{})
 	h.keys("?")

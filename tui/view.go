@@ -412,8 +412,22 @@ func (m *Model) helpBox(w, h int) []string {
 		if len(footer) > 0 {
 			ih -= len(footer) + 1
 		}
+		// The shortest columns that fit the width: a wide window shows
+		// the keys side by side instead of one tall column.
 		var width int
-		rendered, width = renderHelpColumns(packHelp(groups, ih, try.gap))
+		// Start where no group is split across columns, if that fits.
+		start := 2
+		for _, g := range groups {
+			start = max(start, len(g.bindings)+1)
+		}
+		if start > ih {
+			start = 2
+		}
+		for colH := start; colH <= max(ih, 2); colH++ {
+			if rendered, width = renderHelpColumns(packHelp(groups, colH, try.gap)); width <= iw {
+				break
+			}
+		}
 		if width <= iw && ih > 0 {
 			break
 		}
@@ -430,6 +444,15 @@ func (m *Model) helpBox(w, h int) []string {
 	note := "esc closes"
 	if hidden := len(rendered) - shown; hidden > 0 {
 		note = fmt.Sprintf("%d more column%s hidden · esc", hidden, plural(hidden))
+	}
+	// The box is as tall as its tallest column: the panes show below it.
+	tallest := 0
+	for _, col := range rendered[:shown] {
+		tallest = max(tallest, len(col))
+	}
+	if tallest < ih {
+		h -= ih - tallest
+		ih = tallest
 	}
 	lines := make([]string, 0, h-2)
 	for i := range max(ih, 0) {

@@ -69,6 +69,11 @@ type status struct {
 	at         time.Time
 	background bool
 	scroll     bool // about scroll mode (search hits): gone when it ends
+	// A message that says what is so stays only while it is: "restarting
+	// X" until X starts (untilStarted), "detached from X" while the
+	// panes are in normal mode (whileNormal).
+	untilStarted string
+	whileNormal  bool
 }
 
 // statusTTL is how long an informational message stays, and how long the
@@ -463,6 +468,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setError(msg.err)
 		} else if msg.text != "" {
 			m.setStatus("%s", msg.text)
+			m.status.untilStarted = msg.untilStarted
 		}
 		return m, msg.then
 	case formDoneMsg:
@@ -495,6 +501,9 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 	case supervisor.EventAgentStarted, supervisor.EventAgentStopped, supervisor.EventAgentRestarting:
 		if ev.Kind == supervisor.EventAgentStarted {
 			delete(m.exited, ev.Agent)
+			if m.status.untilStarted == ev.Agent {
+				m.status = status{} // "restarting X" is no longer so
+			}
 		}
 		cmds = append(cmds, m.refreshAgents())
 		if p := m.panes[ev.Agent]; p != nil {
@@ -643,9 +652,9 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		m.dialog = newAgentDialog(m)
 		return m.dialog.focus()
 	case key.Matches(k, keys.Restart):
-		return m.confirmAgent("Restart", m.sw.Restart, "restarting %s")
+		return m.confirmAgent("Restart", m.sw.Restart, "restarting %s", true)
 	case key.Matches(k, keys.Stop):
-		return m.confirmAgent("Stop", m.sw.StopAgent, "stopping %s")
+		return m.confirmAgent("Stop", m.sw.StopAgent, "stopping %s", false)
 	case key.Matches(k, keys.Approve, keys.RequestChanges, keys.CancelTask, keys.Merge, keys.Retry):
 		return m.taskAction(k)
 	case key.Matches(k, keys.Help):
@@ -754,6 +763,7 @@ func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, m.keys.Detach) {
 		m.attached = false
 		m.setStatus("detached from %s", m.selected)
+		m.status.whileNormal = true
 		return nil
 	}
 	if !m.attachedRunning() {
@@ -869,7 +879,8 @@ func (m *Model) toggleDiff() tea.Cmd {
 }
 
 // confirmAgent asks before restarting or stopping the selected agent.
-func (m *Model) confirmAgent(verb string, do func(string) error, done string) tea.Cmd {
+// With starts, the message says what is so until the agent starts again.
+func (m *Model) confirmAgent(verb string, do func(string) error, done string, starts bool) tea.Cmd {
 	name := m.selected
 	if name == "" {
 		return nil
@@ -880,7 +891,11 @@ func (m *Model) confirmAgent(verb string, do func(string) error, done string) te
 			if err := do(name); err != nil {
 				return actionMsg{err: fmt.Errorf("%s %s: %w", strings.ToLower(verb), name, err)}
 			}
-			return actionMsg{text: fmt.Sprintf(done, name)}
+			msg := actionMsg{text: fmt.Sprintf(done, name)}
+			if starts {
+				msg.untilStarted = name
+			}
+			return msg
 		}
 	})
 	return nil
@@ -892,6 +907,8 @@ type actionMsg struct {
 	text string
 	err  error
 	then tea.Cmd
+	// untilStarted: text is true until this agent starts ("restarting").
+	untilStarted string
 }
 
 // taskAction applies a, r, c, m or y to the task selected on the board,

@@ -749,6 +749,26 @@ func TestRestartAndStopConfirm(t *testing.T) {
 	}
 }
 
+// TestStatusSaysOnlyWhatIsSo: "restarting bob" goes when bob has started,
+// "detached from alice" when the panes leave normal mode.
+func TestStatusSaysOnlyWhatIsSo(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 100, 24, Options{})
+	h.keys("tab", "R", "y")
+	requireContains(t, h.screen(), "restarting bob")
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "bob", Pid: 99, Time: t0}})
+	if strings.Contains(h.screen(), "restarting bob") {
+		t.Errorf("the status still says bob is restarting after it started:\n%s", h.screen())
+	}
+
+	h.keys("shift+tab", "enter", "ctrl+]")
+	requireContains(t, h.screen(), "detached from alice")
+	h.keys("pgup")
+	if strings.Contains(h.screen(), "detached from alice") {
+		t.Errorf("scroll mode still says detached:\n%s", h.screen())
+	}
+}
+
 func TestQuit(t *testing.T) {
 	sw := scenario(t)
 	h := newHarness(t, sw, 80, 24, Options{})

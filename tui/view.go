@@ -214,6 +214,8 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.search != nil:
 		text = m.search.view()
+	case m.status.whileNormal && m.Mode() != ModeNormal:
+		// no longer so: say nothing
 	case m.status.err:
 		text = styleError.Render(fitPlain(plainLine(m.status.text), max(avail, 0)))
 	default:

@@ -106,7 +106,9 @@ cur=0
 pane() { local k=$(( ($1 - cur + 7) % 7 )); for _ in $(seq 1 $k); do keys Tab; done; cur=$1; sleep 0.3; }
 cleanup() {
   tmux -L "$sock" kill-server 2>/dev/null
-  for p in home/codex/.codex/app-server-daemon/daemon.pid; do [ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null; done
+  # Codex starts an app-server daemon of its own (a new session, outside
+  # swarm's process groups): end whatever still runs from this scratch HOME.
+  pkill -f "$work/home/" 2>/dev/null
 }
 trap cleanup EXIT
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -82,7 +81,7 @@ func staleRecord(h bus.Health) bus.Health {
 		return h
 	}
 	h.Alive, h.Level = false, bus.LevelDead
-	if h.Agent.Pid > 0 && syscall.Kill(h.Agent.Pid, 0) == nil {
+	if supervisor.LeftRunning(h.Agent) {
 		h.Agent.State = "orphaned"
 		h.Agent.Reason = fmt.Sprintf("swarm is not running; process %d lives on: the next swarm up ends it", h.Agent.Pid)
 		return h

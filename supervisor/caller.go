@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"time"
 
 	"swarm/bus"
 )
@@ -91,21 +90,15 @@ func agentAbove(pid int, agents []bus.Agent) (bus.Agent, bool) {
 	if len(byPid) == 0 {
 		return bus.Agent{}, false
 	}
-	// isThat checks that pid is still the agent's process, not a later one
-	// that reuses its number.
-	isThat := func(a bus.Agent, pid int) bool {
-		started, ok := processStart(pid)
-		return ok && (a.Started.IsZero() || started.Sub(a.Started).Abs() < 10*time.Second)
-	}
 	if fields, ok := procStat(pid); ok && len(fields) > 3 {
 		if sid, err := strconv.Atoi(fields[3]); err == nil {
-			if a, ok := byPid[sid]; ok && isThat(a, sid) {
+			if a, ok := byPid[sid]; ok && isAgentProcess(a, sid) {
 				return a, true
 			}
 		}
 	}
 	for p, hops := pid, 0; p > 1 && hops < 64; hops++ {
-		if a, ok := byPid[p]; ok && isThat(a, p) {
+		if a, ok := byPid[p]; ok && isAgentProcess(a, p) {
 			return a, true
 		}
 		fields, ok := procStat(p)

@@ -48,7 +48,7 @@ func (s *Supervisor) endLeftovers(ctx context.Context) {
 		} else if n > 0 {
 			s.log.Info("the last swarm ended without stopping the agent: its last messages are delivered again", "agent", a.Name, "messages", n)
 		}
-		if started, ok := processStart(a.Pid); ok && started.Sub(a.Started).Abs() < 10*time.Second && groupAlive(a.Pid) {
+		if LeftRunning(a) {
 			groups = append(groups, a.Pid)
 			s.log.Warn("ending what the last swarm left running", "agent", a.Name, "pgid", a.Pid)
 			s.hub.emit(Event{Kind: EventNotice, Agent: a.Name, Text: fmt.Sprintf(
@@ -85,6 +85,21 @@ func endGroups(groups []int, grace time.Duration) {
 	for _, g := range groups {
 		_ = syscall.Kill(-g, syscall.SIGKILL)
 	}
+}
+
+// LeftRunning reports whether the process the bus records for agent a
+// still runs (its group has a process that is not a zombie): what a
+// killed swarm left, which the next one ends.
+func LeftRunning(a bus.Agent) bool {
+	return a.Pid > 0 && isAgentProcess(a, a.Pid) && groupAlive(a.Pid)
+}
+
+// isAgentProcess reports whether process pid is the one the bus records
+// for agent a, not a later process that reuses its number: it started
+// when a entered running (within the seconds a start takes).
+func isAgentProcess(a bus.Agent, pid int) bool {
+	started, ok := processStart(pid)
+	return ok && (a.Started.IsZero() || started.Sub(a.Started).Abs() < 10*time.Second)
 }
 
 // processStart returns when process pid started, from /proc (Linux); false

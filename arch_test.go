@@ -14,9 +14,10 @@ func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "bus", "games", "parser", "asciicast", "textsafe"},
-		"swarm/tui":        {"supervisor", "textsafe", "bus", "games"},
-		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo"},
+		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe"},
+		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
+		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
+		"swarm/tasks":      {"bus", "gitrepo"},
 	}
 	ui := []string{"charm.land/bubbletea", "charm.land/lipgloss", "charm.land/bubbles"}
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/tasks"
 )
 
 // waitUntil polls cond until it holds, failing the test after a minute.
@@ -327,7 +327,7 @@ func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
 	}
 	task, err := b.Task(context.Background(), id)
 	if err == nil {
-		task, err = supervisor.NewTasks(context.Background(), b, repo, "").Prepare(context.Background(), task)
+		task, err = tasks.New(context.Background(), b, repo, "").Prepare(context.Background(), task)
 	}
 	b.Close()
 	if err != nil {

@@ -24,6 +24,9 @@ var (
 	// ErrDeliveryFinal means a delivery already reached a final state
 	// (confirmed, failed or expired) that the requested change cannot leave.
 	ErrDeliveryFinal = errors.New("delivery already final")
+	// ErrInvalidHeartbeat means a heartbeat's status or progress is out of
+	// range.
+	ErrInvalidHeartbeat = errors.New("invalid heartbeat")
 	// ErrInvalidTransition means a task cannot move to the requested state.
 	ErrInvalidTransition = errors.New("invalid task transition")
 	// ErrStateChanged means a task was not in the state a caller expected.

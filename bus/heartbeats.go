@@ -50,6 +50,19 @@ type Heartbeat struct {
 // heartbeatMinGap is how often an unchanged heartbeat is written at most.
 const heartbeatMinGap = time.Second
 
+// CheckReport checks what an agent reports in a heartbeat: its status and
+// a progress between 0 and 1. Beat checks it; a command line checks it
+// first, to refuse a bad flag before it opens anything.
+func (hb Heartbeat) CheckReport() error {
+	if hb.Status < StatusIdle || hb.Status > StatusBlocked {
+		return fmt.Errorf("status %d: %w", hb.Status, ErrInvalidHeartbeat)
+	}
+	if math.IsNaN(hb.Progress) || hb.Progress < 0 || hb.Progress > 1 {
+		return fmt.Errorf("progress %v is not between 0 and 1: %w", hb.Progress, ErrInvalidHeartbeat)
+	}
+	return nil
+}
+
 // Beat records hb as the agent's latest heartbeat (Time defaults to now).
 // A repeat with the same status, progress and task less than a second
 // after the stored one is not written, so chatty agents cost nothing; any
@@ -58,11 +71,14 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 	if err := ValidName(hb.Agent); err != nil {
 		return fmt.Errorf("heartbeat: %w", err)
 	}
-	if hb.Status < StatusIdle || hb.Status > StatusBlocked {
-		return fmt.Errorf("heartbeat %s: invalid status %d", hb.Agent, hb.Status)
+	if err := hb.CheckReport(); err != nil {
+		return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
 	}
-	if math.IsNaN(hb.Progress) || hb.Progress < 0 || hb.Progress > 1 {
-		return fmt.Errorf("heartbeat %s: progress %v is not between 0 and 1", hb.Agent, hb.Progress)
+	if hb.Task != "" {
+		// A heartbeat names a task that exists, so status can show it.
+		if _, err := b.Task(ctx, hb.Task); err != nil {
+			return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
+		}
 	}
 	if hb.Time.IsZero() {
 		hb.Time = time.Now()

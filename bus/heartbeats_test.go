@@ -26,16 +26,21 @@ func TestBeatThrottlesIdenticalRepeats(t *testing.T) {
 		}
 		return hbs[0]
 	}
-	beat(Heartbeat{Agent: "bob", Status: StatusWorking, Progress: 0.5, Task: "abc123", Time: t0})
-	beat(Heartbeat{Agent: "bob", Status: StatusWorking, Progress: 0.5, Task: "abc123", Time: t0.Add(999 * time.Millisecond)})
+	register(t, b, "bob")
+	task, err := b.CreateTask(ctx, NewTask{Title: "t", Assignee: "bob", CreatedBy: Human})
+	if err != nil {
+		t.Fatal(err)
+	}
+	beat(Heartbeat{Agent: "bob", Status: StatusWorking, Progress: 0.5, Task: task.ID, Time: t0})
+	beat(Heartbeat{Agent: "bob", Status: StatusWorking, Progress: 0.5, Task: task.ID, Time: t0.Add(999 * time.Millisecond)})
 	if got := stored(); !got.Time.Equal(t0) {
 		t.Errorf("identical repeat within 1 s was written: %v", got.Time)
 	}
-	beat(Heartbeat{Agent: "bob", Status: StatusWorking, Progress: 0.6, Task: "abc123", Time: t0.Add(1500 * time.Millisecond)})
+	beat(Heartbeat{Agent: "bob", Status: StatusWorking, Progress: 0.6, Task: task.ID, Time: t0.Add(1500 * time.Millisecond)})
 	if got := stored(); got.Progress != 0.6 {
 		t.Errorf("progress change not written: %+v", got)
 	}
-	beat(Heartbeat{Agent: "bob", Status: StatusBlocked, Progress: 0.6, Task: "abc123", Time: t0.Add(1600 * time.Millisecond)})
+	beat(Heartbeat{Agent: "bob", Status: StatusBlocked, Progress: 0.6, Task: task.ID, Time: t0.Add(1600 * time.Millisecond)})
 	if got := stored(); got.Status != StatusBlocked {
 		t.Errorf("status change not written: %+v", got)
 	}
@@ -61,6 +66,17 @@ func TestBeatValidates(t *testing.T) {
 		if err := b.Beat(ctx, hb); err == nil {
 			t.Errorf("Beat(%+v) accepted", hb)
 		}
+	}
+	// Out of range is the caller's mistake, which the command line reports
+	// as a usage error; a task that does not exist is not found.
+	if err := b.Beat(ctx, Heartbeat{Agent: "bob", Progress: 2}); !errors.Is(err, ErrInvalidHeartbeat) || !strings.Contains(err.Error(), "between 0 and 1") {
+		t.Errorf("progress 2: %v", err)
+	}
+	if err := b.Beat(ctx, Heartbeat{Agent: "bob", Task: "nosuchtask"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown task: %v", err)
+	}
+	if hbs, _ := b.Heartbeats(ctx); len(hbs) != 0 {
+		t.Errorf("refused beats were stored: %+v", hbs)
 	}
 }
 

@@ -15,12 +15,13 @@ type heartbeatCmd struct {
 }
 
 func (c *heartbeatCmd) Run(g *Globals) error {
-	if c.Progress < 0 || c.Progress > 1 {
-		return usageError("heartbeat: --progress %v is not between 0 and 1", c.Progress)
-	}
 	status, perr := bus.ParseStatus(c.Status)
 	if perr != nil {
 		return usageError("heartbeat: %v", perr)
+	}
+	report := bus.Heartbeat{Status: status, Progress: c.Progress, Task: c.Task}
+	if err := report.CheckReport(); err != nil {
+		return usageError("heartbeat: %v", err)
 	}
 	b, err := g.open(true)
 	if err != nil {
@@ -34,12 +35,8 @@ func (c *heartbeatCmd) Run(g *Globals) error {
 	if me == bus.Human {
 		return errors.New("heartbeat: only agents send heartbeats, and this runs outside any agent")
 	}
-	if c.Task != "" {
-		if _, err := b.Task(g.ctx, c.Task); err != nil {
-			return fmt.Errorf("heartbeat: %w", err)
-		}
-	}
-	return b.Beat(g.ctx, bus.Heartbeat{Agent: me, Status: status, Progress: c.Progress, Task: c.Task})
+	report.Agent = me
+	return b.Beat(g.ctx, report)
 }
 
 type exportCmd struct {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/tasks"
 	"swarm/textsafe"
 )
 
@@ -124,7 +124,7 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		if err != nil {
 			return err
 		}
-		if stat, diff, err = supervisor.NewTasks(g.ctx, b, wd, "").Diff(g.ctx, t.ID); err != nil {
+		if stat, diff, err = tasks.New(g.ctx, b, wd, "").Diff(g.ctx, t.ID); err != nil {
 			return err
 		}
 	}
@@ -185,7 +185,7 @@ type taskStartCmd struct {
 }
 
 func (c *taskStartCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveStart, c.Note)
+	return taskAction(g, c.ID, tasks.MoveStart, c.Note)
 }
 
 type taskDoneCmd struct {
@@ -194,7 +194,7 @@ type taskDoneCmd struct {
 }
 
 func (c *taskDoneCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveDone, c.Note)
+	return taskAction(g, c.ID, tasks.MoveDone, c.Note)
 }
 
 type taskFailCmd struct {
@@ -203,7 +203,7 @@ type taskFailCmd struct {
 }
 
 func (c *taskFailCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveFail, c.Reason)
+	return taskAction(g, c.ID, tasks.MoveFail, c.Reason)
 }
 
 // taskReviewArgs are the arguments of a reviewer's move on a named task.
@@ -215,7 +215,7 @@ type taskReviewArgs struct {
 type taskApproveCmd struct{ taskReviewArgs }
 
 func (c *taskApproveCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveApprove, c.Note)
+	return taskAction(g, c.ID, tasks.MoveApprove, c.Note)
 }
 
 // taskRequestChangesCmd only moves a task that is in review, so it cannot
@@ -223,19 +223,19 @@ func (c *taskApproveCmd) Run(g *Globals) error {
 type taskRequestChangesCmd struct{ taskReviewArgs }
 
 func (c *taskRequestChangesCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveRequestChanges, c.Note)
+	return taskAction(g, c.ID, tasks.MoveRequestChanges, c.Note)
 }
 
 type taskCancelCmd struct{ taskReviewArgs }
 
 func (c *taskCancelCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveCancel, c.Note)
+	return taskAction(g, c.ID, tasks.MoveCancel, c.Note)
 }
 
 type taskRetryCmd struct{ taskReviewArgs }
 
 func (c *taskRetryCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveRetry, c.Note)
+	return taskAction(g, c.ID, tasks.MoveRetry, c.Note)
 }
 
 type taskMergeCmd struct {
@@ -243,14 +243,14 @@ type taskMergeCmd struct {
 }
 
 func (c *taskMergeCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, supervisor.MoveMerge, "")
+	return taskAction(g, c.ID, tasks.MoveMerge, "")
 }
 
 // taskAction runs one task move through the task service (which decides
 // who may make it and does the git work that goes with it) and prints
 // what happened. An empty id means the caller's current task. A move that
 // ends in a conflict prints the new state and fails.
-func taskAction(g *Globals, id string, move supervisor.Move, note string) error {
+func taskAction(g *Globals, id string, move tasks.Move, note string) error {
 	b, err := g.open(true)
 	if err != nil {
 		return err
@@ -264,7 +264,7 @@ func taskAction(g *Globals, id string, move supervisor.Move, note string) error 
 	if err != nil {
 		return err
 	}
-	before, after, err := supervisor.NewTasks(g.ctx, b, wd, "").Move(g.ctx, me, id, move, note)
+	before, after, err := tasks.New(g.ctx, b, wd, "").Move(g.ctx, me, id, move, note)
 	switch {
 	case after.ID == "" || after.State == before.State && err != nil:
 		return err

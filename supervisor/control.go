@@ -11,6 +11,7 @@ import (
 
 	"swarm/bus"
 	"swarm/gitrepo"
+	"swarm/tasks"
 )
 
 // The control messages — what an agent can ask swarm to do by sending a
@@ -163,10 +164,7 @@ func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) erro
 		hb.Status = st
 	}
 	if d.Progress != nil {
-		if *d.Progress < 0 || *d.Progress > 1 {
-			return fmt.Errorf("progress %v is outside 0..1", *d.Progress)
-		}
-		hb.Progress = *d.Progress
+		hb.Progress = *d.Progress // bus.Beat checks the range
 	}
 	return s.bus.Beat(ctx, hb)
 }
@@ -174,15 +172,15 @@ func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) erro
 // agentTaskMove applies an agent's start, done or fail to its task (the
 // one named, else its current one), by the task service's rules.
 func (s *Supervisor) agentTaskMove(ctx context.Context, from string, typ bus.Kind, d controlData) (string, error) {
-	move, note := MoveStart, ""
+	move, note := tasks.MoveStart, ""
 	switch typ {
 	case bus.KindTaskDone:
-		move = MoveDone
+		move = tasks.MoveDone
 	case bus.KindTaskFail:
-		move, note = MoveFail, d.Reason
+		move, note = tasks.MoveFail, d.Reason
 	}
 	_, _, err := s.tasks.Move(ctx, from, d.Task, move, note)
-	if move == MoveDone && errors.Is(err, gitrepo.ErrConflict) {
+	if move == tasks.MoveDone && errors.Is(err, gitrepo.ErrConflict) {
 		return "", nil // it is CONFLICTED and the agent has been told why
 	}
 	return "", err

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"swarm/bus"
+	"swarm/tasks"
 )
 
 // taskNamespace makes assignment message ids deterministic, so that a
@@ -164,34 +165,34 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 
 // Approve moves a task in review to APPROVED.
 func (s *Supervisor) Approve(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.humanMove(ctx, id, MoveApprove, note)
+	return s.humanMove(ctx, id, tasks.MoveApprove, note)
 }
 
 // RequestChanges sends a task in review back to WORKING and delivers the
 // note to its assignee.
 func (s *Supervisor) RequestChanges(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.humanMove(ctx, id, MoveRequestChanges, note)
+	return s.humanMove(ctx, id, tasks.MoveRequestChanges, note)
 }
 
 // Cancel cancels a task, removes its worktree and tells its assignee to
 // stop work on it.
 func (s *Supervisor) Cancel(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.humanMove(ctx, id, MoveCancel, note)
+	return s.humanMove(ctx, id, tasks.MoveCancel, note)
 }
 
 // Retry reassigns a FAILED task; it is dispatched again like a new one.
 func (s *Supervisor) Retry(ctx context.Context, id, note string) (bus.Task, error) {
-	return s.humanMove(ctx, id, MoveRetry, note)
+	return s.humanMove(ctx, id, tasks.MoveRetry, note)
 }
 
 // Merge merges an APPROVED task's branch into its base branch and
 // completes it (see Tasks.Merge).
 func (s *Supervisor) Merge(ctx context.Context, id string) (bus.Task, error) {
-	return s.humanMove(ctx, id, MoveMerge, "")
+	return s.humanMove(ctx, id, tasks.MoveMerge, "")
 }
 
-// humanMove is a move of the person at the UI, through Tasks.Move.
-func (s *Supervisor) humanMove(ctx context.Context, id string, move Move, note string) (bus.Task, error) {
+// humanMove is a move of the person at the UI, through tasks.Service.Move.
+func (s *Supervisor) humanMove(ctx context.Context, id string, move tasks.Move, note string) (bus.Task, error) {
 	_, after, err := s.tasks.Move(ctx, bus.Human, id, move, note)
 	return after, err
 }

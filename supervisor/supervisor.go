@@ -20,6 +20,7 @@ import (
 	"swarm/bus"
 	"swarm/games"
 	"swarm/spawner"
+	"swarm/tasks"
 )
 
 // Sentinel errors.
@@ -82,7 +83,7 @@ type Supervisor struct {
 	lastMove time.Time // when the last legal game move was published (pace)
 	stopped  bool
 	lock     *dirLock
-	tasks    *Tasks
+	tasks    *tasks.Service
 	budget   *spawner.Budget // CPU for the agents' screens, shared
 	focus    string          // the agent a person is watching (SetFocus)
 }
@@ -166,7 +167,7 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	s.lock = lock
 	s.endLeftovers(ctx)
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	s.tasks = NewTasks(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
+	s.tasks = tasks.New(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
 	if _, repoErr := s.tasks.Repo(); repoErr != nil {
 		for _, a := range s.opts.Config.Agents {
 			if a.Worktree {

@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/tasks"
 	"swarm/textsafe"
 )
 
@@ -942,10 +943,13 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 	}
 	is := func(_ context.Context, nt bus.Task) string { return fmt.Sprintf("task %s is %s", name, nt.State) }
 	// A move the task's state does not allow is refused before any dialog
-	// asks about it.
-	refuse := func(verb, why string) tea.Cmd {
-		m.setError(fmt.Errorf("%s task %s: it is %s; %s", verb, t.ID, t.State, why))
-		return nil
+	// asks about it, in the task service's words.
+	refused := func(move tasks.Move) bool {
+		err := tasks.Allowed(t, move)
+		if err != nil {
+			m.setError(err)
+		}
+		return err != nil
 	}
 	switch {
 	case key.Matches(k, keys.Approve):
@@ -954,8 +958,8 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Retry):
 		return run("retry", func(ctx context.Context) (bus.Task, error) { return sw.Retry(ctx, t.ID, "") }, is)
 	case key.Matches(k, keys.Merge):
-		if t.State != bus.TaskApproved {
-			return refuse("merge", "a task is merged once APPROVED")
+		if refused(tasks.MoveMerge) {
+			return nil
 		}
 		text := fmt.Sprintf("Merge task %s: %s → %s?", name, t.Branch, t.Base)
 		if t.Branch == "" {
@@ -975,8 +979,8 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		})
 		return nil
 	case key.Matches(k, keys.CancelTask):
-		if !slices.Contains(bus.AllowedMoves(t.State), bus.TaskCancelled) {
-			return refuse("cancel", "that is final")
+		if refused(tasks.MoveCancel) {
+			return nil
 		}
 		text := fmt.Sprintf("Cancel task %s (%s, %s)?", t.ID, textsafe.Words(t.Title), t.State)
 		m.dialog = newConfirm("Cancel task", text, func() tea.Cmd {
@@ -985,8 +989,8 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		})
 		return nil
 	case key.Matches(k, keys.RequestChanges):
-		if t.State != bus.TaskInReview {
-			return refuse("request changes on", "changes are requested on a task IN_REVIEW")
+		if refused(tasks.MoveRequestChanges) {
+			return nil
 		}
 		m.dialog = newNoteDialog(m, t, func(note string) tea.Cmd {
 			return run("request changes on", func(ctx context.Context) (bus.Task, error) { return sw.RequestChanges(ctx, t.ID, note) },

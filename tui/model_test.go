@@ -563,13 +563,13 @@ func TestMergeAsksFirst(t *testing.T) {
 	if h.m.Mode() == ModeDialog {
 		t.Fatal("m asked about merging an ASSIGNED task")
 	}
-	requireContains(t, h.screen(), "merge task "+waiting.ID+": it is ASSIGNED; a task is merged once APPROVED")
+	requireContains(t, h.screen(), "task "+waiting.ID+" is ASSIGNED: merge applies to a task APPROVED")
 	h.selectTask(tk.ID) // COMPLETED
 	h.keys("c")
 	if h.m.Mode() == ModeDialog {
 		t.Fatal("c asked about cancelling a COMPLETED task")
 	}
-	requireContains(t, h.screen(), "cancel task "+tk.ID+": it is COMPLETED; that is final")
+	requireContains(t, h.screen(), "task "+tk.ID+" is COMPLETED, which is final: cancel applies")
 }
 
 // TestTaskActionWithoutBoardUsesCurrentTask: with the board closed a and

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"swarm/bus"
+	"swarm/tasks"
 	"swarm/textsafe"
 )
 
@@ -319,7 +321,7 @@ func (p *taskPanel) diffLines(h int) []string {
 
 // lines renders the board for an inside of w×h cells: the list on the
 // left, the selected task on the right.
-func (p *taskPanel) lines(w, h int) []string {
+func (p *taskPanel) lines(km KeyMap, w, h int) []string {
 	switch {
 	case p.err != nil:
 		return []string{styleError.Render("cannot read tasks: " + p.err.Error())}
@@ -362,7 +364,7 @@ func (p *taskPanel) lines(w, h int) []string {
 
 	var right []string
 	if rw > 10 {
-		right = p.detail(rw, h)
+		right = p.detail(km, rw, h)
 	}
 	out := make([]string, h)
 	for i := range h {
@@ -385,7 +387,7 @@ func (p *taskPanel) lines(w, h int) []string {
 
 // detail renders the selected task in w×h cells: state, people, git,
 // description, changes and history.
-func (p *taskPanel) detail(w, h int) []string {
+func (p *taskPanel) detail(km KeyMap, w, h int) []string {
 	t, ok := p.selectedTask()
 	if !ok {
 		return nil
@@ -454,7 +456,7 @@ func (p *taskPanel) detail(w, h int) []string {
 	}
 	out = append(out, heading)
 	out = append(out, hist...)
-	out = append(out, styleDim.Render(actionsFor(t.State)))
+	out = append(out, styleDim.Render(actionsFor(km, t.State)))
 	return out
 }
 
@@ -469,19 +471,20 @@ func (p *taskPanel) mergeNote(t bus.Task) string {
 	return "merged"
 }
 
-// actionsFor lists the keys that apply to a task in state s.
-func actionsFor(s bus.TaskState) string {
+// actionsFor lists the keys of the moves the task service offers on a
+// task in state s.
+func actionsFor(km KeyMap, s bus.TaskState) string {
 	var acts []string
-	switch s {
-	case bus.TaskInReview:
-		acts = append(acts, "a approve", "r request changes")
-	case bus.TaskApproved:
-		acts = append(acts, "m merge")
-	case bus.TaskFailed:
-		acts = append(acts, "y retry")
-	}
-	if !s.Final() {
-		acts = append(acts, "c cancel")
+	for _, a := range []struct {
+		move tasks.Move
+		key  key.Binding
+	}{
+		{tasks.MoveApprove, km.Approve}, {tasks.MoveRequestChanges, km.RequestChanges},
+		{tasks.MoveMerge, km.Merge}, {tasks.MoveRetry, km.Retry}, {tasks.MoveCancel, km.CancelTask},
+	} {
+		if a.move.AppliesTo(s) {
+			acts = append(acts, a.key.Help().Key+" "+a.move.String())
+		}
 	}
 	if len(acts) == 0 {
 		return "(final)"

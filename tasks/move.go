@@ -1,9 +1,10 @@
-package supervisor
+package tasks
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"swarm/bus"
 )
@@ -37,6 +38,46 @@ func (m Move) String() string {
 // reviewers says whether only the human makes the move.
 func (m Move) reviewers() bool { return m >= MoveApprove }
 
+// moveRules says, for each move, the states of a task it applies to and
+// the state it leads to. The bus's transition table says which state may
+// follow which; this says which of those moves a person or an agent asks
+// for by name.
+var moveRules = map[Move]struct {
+	from []bus.TaskState
+	to   bus.TaskState
+}{
+	MoveStart:          {[]bus.TaskState{bus.TaskAssigned, bus.TaskConflicted}, bus.TaskWorking},
+	MoveDone:           {[]bus.TaskState{bus.TaskWorking, bus.TaskConflicted}, bus.TaskInReview},
+	MoveFail:           {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved}, bus.TaskFailed},
+	MoveApprove:        {[]bus.TaskState{bus.TaskInReview}, bus.TaskApproved},
+	MoveRequestChanges: {[]bus.TaskState{bus.TaskInReview}, bus.TaskWorking},
+	MoveCancel:         {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved, bus.TaskFailed}, bus.TaskCancelled},
+	MoveRetry:          {[]bus.TaskState{bus.TaskFailed}, bus.TaskAssigned},
+	MoveMerge:          {[]bus.TaskState{bus.TaskApproved}, bus.TaskCompleted},
+}
+
+// AppliesTo reports whether the move takes a task in state s somewhere
+// new: what a UI offers for a task in that state.
+func (m Move) AppliesTo(s bus.TaskState) bool { return slices.Contains(moveRules[m].from, s) }
+
+// Allowed returns nil when move applies to a task in the task's state, or
+// the task is already where the move leads (a repeat is a no-op); else the
+// refusal Move would give, naming the state and the moves allowed from it.
+// A UI asks it before offering a move; it matches bus.ErrInvalidTransition.
+func Allowed(task bus.Task, move Move) error {
+	rule, ok := moveRules[move]
+	if !ok {
+		return fmt.Errorf("unknown task move %d", move)
+	}
+	// An ASSIGNED task need not have failed before, so a retry is never
+	// taken for a repeat.
+	repeat := task.State == rule.to && move != MoveRetry
+	if repeat || move.AppliesTo(task.State) {
+		return nil
+	}
+	return wrongState(task, move.String(), rule.from...)
+}
+
 // ErrNotAllowed is wrapped by the refusals of Move: the actor may not make
 // that move on that task.
 var ErrNotAllowed = errors.New("move not allowed")
@@ -54,7 +95,7 @@ func (r *notAllowed) Unwrap() error { return ErrNotAllowed }
 // human's alone; an agent moves only tasks assigned to it. It returns the
 // task before the move, and after it (also when the move failed part way,
 // e.g. a rebase conflict that left the task CONFLICTED).
-func (t *Tasks) Move(ctx context.Context, actor, ref string, move Move, note string) (before, after bus.Task, err error) {
+func (t *Service) Move(ctx context.Context, actor, ref string, move Move, note string) (before, after bus.Task, err error) {
 	if move.reviewers() && actor != bus.Human {
 		// Review is the person's: an agent does not approve, merge or
 		// cancel work, its own or another's.

@@ -1,4 +1,13 @@
-package supervisor
+// Package tasks is the task service: it moves tasks on request, by one
+// rule for who may make which move (Service.Move, refusing with
+// ErrNotAllowed), and does what goes with each move — the git work of a
+// task that has a branch (its worktree, the rebase at done, the merge, the
+// cleanup at cancel and retry) and the messages its assignee needs. The
+// state machine itself, every transition a compare-and-set, is the bus's;
+// the git is gitrepo's. The command line, the running supervisor (its
+// control messages and its UI) and the MCP tools all move tasks through
+// here, so a task moves the same way whoever moves it.
+package tasks
 
 import (
 	"context"
@@ -13,7 +22,7 @@ import (
 	"swarm/gitrepo"
 )
 
-// Tasks carries out task transitions together with what goes with them:
+// Service carries out task transitions together with what goes with them:
 // the git work of a task that has a branch (rebase at done, merge,
 // removing its worktree) and the messages its assignee needs. The running
 // supervisor and the command line both use it, so a task moves the same
@@ -22,23 +31,23 @@ import (
 // Every transition is a compare-and-set on the bus. Git work that can fail
 // comes before the state change it leads to, so a git failure leaves the
 // task where it was; the error names the task and the git command.
-type Tasks struct {
+type Service struct {
 	bus     *bus.Bus
 	repo    *gitrepo.Repo // nil when the project is not a git repository
 	repoErr error         // why repo is nil
 	base    string
 }
 
-// NewTasks returns the task service for the project in projectDir.
+// New returns the task service for the project in projectDir.
 // baseBranch is the branch task branches start from; "" means the branch
 // checked out in the main worktree when a task's branch is made.
-func NewTasks(ctx context.Context, b *bus.Bus, projectDir, baseBranch string) *Tasks {
+func New(ctx context.Context, b *bus.Bus, projectDir, baseBranch string) *Service {
 	repo, err := gitrepo.OpenRepo(ctx, projectDir)
-	return &Tasks{bus: b, repo: repo, repoErr: err, base: baseBranch}
+	return &Service{bus: b, repo: repo, repoErr: err, base: baseBranch}
 }
 
 // Repo returns the project's repository, or nil and why there is none.
-func (t *Tasks) Repo() (*gitrepo.Repo, error) { return t.repo, t.repoErr }
+func (t *Service) Repo() (*gitrepo.Repo, error) { return t.repo, t.repoErr }
 
 func taskError(id string, err error) error { return fmt.Errorf("task %s: %w", id, err) }
 
@@ -73,7 +82,7 @@ func (r *refusal) Is(target error) bool { return target == bus.ErrInvalidTransit
 // .swarm/worktrees/<id>, made from the base branch, and records them on
 // the task. A task that already has a worktree on disk keeps it. A create
 // that fails half-way removes what it made.
-func (t *Tasks) Prepare(ctx context.Context, task bus.Task) (bus.Task, error) {
+func (t *Service) Prepare(ctx context.Context, task bus.Task) (bus.Task, error) {
 	if t.repo == nil {
 		return task, taskError(task.ID, fmt.Errorf("its agent has worktree = true, but %w", t.repoErr))
 	}
@@ -110,7 +119,7 @@ func (t *Tasks) Prepare(ctx context.Context, task bus.Task) (bus.Task, error) {
 // repoFor returns the repository a task's git work happens in: the
 // project's, else the one its worktree belongs to (a command run from
 // elsewhere, e.g. with SWARM_DIR set).
-func (t *Tasks) repoFor(ctx context.Context, task bus.Task) (*gitrepo.Repo, error) {
+func (t *Service) repoFor(ctx context.Context, task bus.Task) (*gitrepo.Repo, error) {
 	if t.repo != nil {
 		return t.repo, nil
 	}
@@ -124,7 +133,7 @@ func (t *Tasks) repoFor(ctx context.Context, task bus.Task) (*gitrepo.Repo, erro
 
 // resolve finds a task by id or unique prefix; with an empty id, the
 // actor's current task.
-func (t *Tasks) resolve(ctx context.Context, id, actor string) (bus.Task, error) {
+func (t *Service) resolve(ctx context.Context, id, actor string) (bus.Task, error) {
 	if id == "" {
 		task, err := t.bus.CurrentTask(ctx, actor)
 		if err != nil {
@@ -139,13 +148,13 @@ func (t *Tasks) resolve(ctx context.Context, id, actor string) (bus.Task, error)
 // goes back to work on it (from CONFLICTED). A task in review goes back to
 // work only when the human requests changes, so a late or repeated start
 // cannot pull it out of review.
-func (t *Tasks) Start(ctx context.Context, id, actor, note string) (bus.Task, error) {
+func (t *Service) Start(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.resolve(ctx, id, actor)
-	if err != nil || task.State == bus.TaskWorking {
+	if err != nil {
 		return task, err
 	}
-	if task.State != bus.TaskAssigned && task.State != bus.TaskConflicted {
-		return task, wrongState(task, "start", bus.TaskAssigned, bus.TaskConflicted)
+	if err := Allowed(task, MoveStart); err != nil || task.State == bus.TaskWorking {
+		return task, err
 	}
 	return t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskWorking, actor, note)
 }
@@ -155,7 +164,7 @@ func (t *Tasks) Start(ctx context.Context, id, actor, note string) (bus.Task, er
 // rebase is aborted, the assignee is told which files, and the error wraps
 // gitrepo.ErrConflict); uncommitted changes in its worktree → refused, nothing
 // changes.
-func (t *Tasks) Done(ctx context.Context, id, actor, note string) (bus.Task, error) {
+func (t *Service) Done(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.resolve(ctx, id, actor)
 	if err != nil {
 		return task, err
@@ -181,7 +190,7 @@ func (t *Tasks) Done(ctx context.Context, id, actor, note string) (bus.Task, err
 
 // conflicted moves a task to CONFLICTED after a rebase or merge conflict
 // and tells its assignee what to do.
-func (t *Tasks) conflicted(ctx context.Context, task bus.Task, actor string, c *gitrepo.ConflictError, todo string) (bus.Task, error) {
+func (t *Service) conflicted(ctx context.Context, task bus.Task, actor string, c *gitrepo.ConflictError, todo string) (bus.Task, error) {
 	files := strings.Join(c.Files, ", ")
 	moved, err := t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskConflicted, actor, c.Error())
 	if err != nil {
@@ -193,7 +202,7 @@ func (t *Tasks) conflicted(ctx context.Context, task bus.Task, actor string, c *
 }
 
 // Fail gives a task up; the worktree stays for a person to look at.
-func (t *Tasks) Fail(ctx context.Context, id, actor, reason string) (bus.Task, error) {
+func (t *Service) Fail(ctx context.Context, id, actor, reason string) (bus.Task, error) {
 	task, err := t.resolve(ctx, id, actor)
 	if err != nil {
 		return task, err
@@ -202,19 +211,19 @@ func (t *Tasks) Fail(ctx context.Context, id, actor, reason string) (bus.Task, e
 }
 
 // Approve moves a task in review to APPROVED.
-func (t *Tasks) Approve(ctx context.Context, id, actor, note string) (bus.Task, error) {
+func (t *Service) Approve(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	return t.bus.Transition(ctx, id, bus.TaskApproved, actor, note)
 }
 
 // RequestChanges sends a task in review back to WORKING and delivers the
 // note to its assignee.
-func (t *Tasks) RequestChanges(ctx context.Context, id, actor, note string) (bus.Task, error) {
+func (t *Service) RequestChanges(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	before, err := t.bus.Task(ctx, id)
-	if err != nil || before.State == bus.TaskWorking {
+	if err != nil {
 		return before, err
 	}
-	if before.State != bus.TaskInReview {
-		return before, wrongState(before, "request changes", bus.TaskInReview)
+	if err := Allowed(before, MoveRequestChanges); err != nil || before.State == bus.TaskWorking {
+		return before, err
 	}
 	task, err := t.bus.TransitionFrom(ctx, before.ID, bus.TaskInReview, bus.TaskWorking, actor, note)
 	if err != nil {
@@ -230,7 +239,7 @@ func (t *Tasks) RequestChanges(ctx context.Context, id, actor, note string) (bus
 
 // Cancel cancels a task: its worktree is removed (the branch is kept) and
 // its assignee is told to stop work on it.
-func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, error) {
+func (t *Service) Cancel(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.bus.Task(ctx, id)
 	if err != nil || task.State == bus.TaskCancelled {
 		return task, err
@@ -257,13 +266,13 @@ func (t *Tasks) Cancel(ctx context.Context, id, actor, note string) (bus.Task, e
 
 // Retry assigns a FAILED task again. Its old worktree is removed; the task
 // gets a fresh one (on its kept branch) when it is dispatched.
-func (t *Tasks) Retry(ctx context.Context, id, actor, note string) (bus.Task, error) {
+func (t *Service) Retry(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.bus.Task(ctx, id)
 	if err != nil {
 		return task, err
 	}
-	if task.State != bus.TaskFailed {
-		return task, wrongState(task, "retry", bus.TaskFailed)
+	if err := Allowed(task, MoveRetry); err != nil {
+		return task, err
 	}
 	saved, err := t.removeWorktree(ctx, task, "retried")
 	if err != nil {
@@ -276,7 +285,7 @@ func (t *Tasks) Retry(ctx context.Context, id, actor, note string) (bus.Task, er
 // removeWorktree removes a task's worktree, keeping its branch, and clears
 // it from the task. Uncommitted work in it is first saved as a commit on
 // the branch, so nothing is lost; saved is a note saying so, or "".
-func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task, why string) (saved string, err error) {
+func (t *Service) removeWorktree(ctx context.Context, task bus.Task, why string) (saved string, err error) {
 	if task.Worktree == "" {
 		return "", nil
 	}
@@ -306,13 +315,13 @@ func (t *Tasks) removeWorktree(ctx context.Context, task bus.Task, why string) (
 // conflict changes nothing in git: the task goes CONFLICTED, its assignee
 // is asked to rebase, and the error wraps gitrepo.ErrConflict. A task without a
 // branch completes with nothing to merge.
-func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
+func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 	task, err := t.bus.Task(ctx, id)
-	if err != nil || task.State == bus.TaskCompleted {
+	if err != nil {
 		return task, err
 	}
-	if task.State != bus.TaskApproved {
-		return task, wrongState(task, "merge", bus.TaskApproved)
+	if err := Allowed(task, MoveMerge); err != nil || task.State == bus.TaskCompleted {
+		return task, err
 	}
 	if task.Branch == "" {
 		return t.bus.TransitionFrom(ctx, task.ID, bus.TaskApproved, bus.TaskCompleted, actor, "no branch: nothing to merge")
@@ -363,7 +372,7 @@ func (t *Tasks) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 
 // Diff returns the review of a task's branch: `git diff --stat` and the
 // diff of base...branch.
-func (t *Tasks) Diff(ctx context.Context, id string) (stat, diff string, err error) {
+func (t *Service) Diff(ctx context.Context, id string) (stat, diff string, err error) {
 	task, err := t.bus.Task(ctx, id)
 	if err != nil {
 		return "", "", err
@@ -386,7 +395,7 @@ func (t *Tasks) Diff(ctx context.Context, id string) (stat, diff string, err err
 
 // tell queues a message about a task for its assignee. Failing to queue
 // it does not undo the transition; it is logged by the caller's bus.
-func (t *Tasks) tell(ctx context.Context, task bus.Task, from string, kind bus.Kind, body string) {
+func (t *Service) tell(ctx context.Context, task bus.Task, from string, kind bus.Kind, body string) {
 	if from == "" || bus.ValidName(from) != nil && from != bus.Human && from != bus.Swarm {
 		from = bus.Swarm
 	}

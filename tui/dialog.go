@@ -15,10 +15,11 @@ import (
 	"swarm/supervisor"
 )
 
-// dialog is a modal box with the keys while it is open. It closes itself
-// by clearing Model.dialog.
+// dialog is a modal box with the keys while it is open. It holds its own
+// state and what its answer does; update says when it is done, and the
+// root model, which owns the dialog slot, closes it.
 type dialog interface {
-	update(m *Model, msg tea.Msg) tea.Cmd
+	update(km KeyMap, msg tea.Msg) (cmd tea.Cmd, done bool)
 	focus() tea.Cmd
 	view(w int, km KeyMap) []string
 	keys(km KeyMap) string // for the help line
@@ -67,6 +68,17 @@ type formDoneMsg struct {
 	field int
 }
 
+// updateDialog hands msg to the open dialog and closes it when it is
+// done (unless its answer opened another one).
+func (m *Model) updateDialog(msg tea.Msg) tea.Cmd {
+	d := m.dialog
+	cmd, done := d.update(m.keys, msg)
+	if done && m.dialog == d {
+		m.dialog = nil
+	}
+	return cmd
+}
+
 // formDone applies the outcome of a waiting form: it closes the form, or
 // keeps it (re-opens it, if closed meanwhile and no other dialog is open)
 // with the error, so that nothing typed is lost.
@@ -100,25 +112,24 @@ func (d *formDialog) focus() tea.Cmd {
 	return d.inputs[d.cur].Focus()
 }
 
-func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
+func (d *formDialog) update(km KeyMap, msg tea.Msg) (tea.Cmd, bool) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch km := m.keys; {
+		switch {
 		case key.Matches(k, km.Close):
-			m.dialog = nil
-			return nil
+			return nil, true
 		case key.Matches(k, km.NextField):
 			d.cur = (d.cur + 1) % len(d.inputs)
-			return d.focus()
+			return d.focus(), false
 		case key.Matches(k, km.PrevField):
 			d.cur = (d.cur - 1 + len(d.inputs)) % len(d.inputs)
-			return d.focus()
+			return d.focus(), false
 		case key.Matches(k, km.Submit):
 			if d.pending != "" {
-				return nil
+				return nil, false
 			}
 			if d.cur < len(d.inputs)-1 {
 				d.cur++
-				return d.focus()
+				return d.focus(), false
 			}
 			vals := make([]string, len(d.inputs))
 			for i, in := range d.inputs {
@@ -127,22 +138,21 @@ func (d *formDialog) update(m *Model, msg tea.Msg) tea.Cmd {
 			cmd, err := d.submit(vals)
 			if err != nil {
 				d.err = err.Error()
-				return nil
+				return nil, false
 			}
 			if d.wait {
 				d.err = ""
 				if d.pending == "" {
 					d.pending = "working…"
 				}
-				return cmd
+				return cmd, false
 			}
-			m.dialog = nil
-			return cmd
+			return cmd, true
 		}
 	}
 	var cmd tea.Cmd
 	d.inputs[d.cur], cmd = d.inputs[d.cur].Update(msg)
-	return cmd
+	return cmd, false
 }
 
 // keys is the form's hint: what submit does, the move to the next field
@@ -187,9 +197,9 @@ func (d *formDialog) view(w int, km KeyMap) []string {
 }
 
 // newSendDialog asks for a recipient and a body and sends the message as
-// the human.
-func newSendDialog(m *Model, to string) dialog {
-	w := dialogWidth(m.width)
+// the human through sw; w is the window's width.
+func newSendDialog(ctx context.Context, sw Backend, to string, w int) dialog {
+	w = dialogWidth(w)
 	toIn := newInput("agent name, * or swarm", w)
 	toIn.SetValue(to)
 	d := &formDialog{
@@ -202,7 +212,6 @@ func newSendDialog(m *Model, to string) dialog {
 	if to == "" {
 		d.cur = 0
 	}
-	ctx, sw := m.ctx, m.sw
 	d.submit = func(v []string) (tea.Cmd, error) {
 		if v[0] == "" {
 			return nil, errors.New("say who the message is for")
@@ -223,10 +232,11 @@ func newSendDialog(m *Model, to string) dialog {
 	return d
 }
 
-// newAgentDialog asks for a name and a command and starts the agent; it
-// stays open until the agent is added, and shows why when it is not.
-func newAgentDialog(m *Model) dialog {
-	w := dialogWidth(m.width)
+// newAgentDialog asks for a name and a command and starts the agent
+// through sw, in dir; it stays open until the agent is added, and shows
+// why when it is not.
+func newAgentDialog(sw Backend, dir string, w int) dialog {
+	w = dialogWidth(w)
 	d := &formDialog{
 		title:  "New agent",
 		labels: []string{"name", "command"},
@@ -234,7 +244,6 @@ func newAgentDialog(m *Model) dialog {
 		action: "start",
 		wait:   true,
 	}
-	sw, dir := m.sw, m.opts.Dir
 	d.submit = func(v []string) (tea.Cmd, error) {
 		ac, err := supervisor.NewAgentConfig(v[0], v[1], dir)
 		if err != nil {
@@ -256,11 +265,11 @@ func newAgentDialog(m *Model) dialog {
 }
 
 // newNoteDialog asks for the note of a change request.
-func newNoteDialog(m *Model, t bus.Task, then func(note string) tea.Cmd) dialog {
+func newNoteDialog(t bus.Task, w int, then func(note string) tea.Cmd) dialog {
 	d := &formDialog{
 		title:  fmt.Sprintf("Request changes on %s", t.ID),
 		labels: []string{"note"},
-		inputs: []textinput.Model{newInput("what should change (sent to "+t.Assignee+")", dialogWidth(m.width))},
+		inputs: []textinput.Model{newInput("what should change (sent to "+t.Assignee+")", dialogWidth(w))},
 		action: "send back to " + t.Assignee,
 	}
 	d.submit = func(v []string) (tea.Cmd, error) {
@@ -303,19 +312,18 @@ func (d *confirmDialog) keys(km KeyMap) string {
 	return fmt.Sprintf("%s yes · %s no · %s cancel", km.Yes.Help().Key, km.No.Help().Key, km.Close.Help().Key)
 }
 
-func (d *confirmDialog) update(m *Model, msg tea.Msg) tea.Cmd {
+func (d *confirmDialog) update(km KeyMap, msg tea.Msg) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	switch {
-	case key.Matches(k, m.keys.Yes), d.alsoYes != nil && key.Matches(k, *d.alsoYes):
-		m.dialog = nil
-		return d.yes()
-	case key.Matches(k, m.keys.No):
-		m.dialog = nil
+	case key.Matches(k, km.Yes), d.alsoYes != nil && key.Matches(k, *d.alsoYes):
+		return d.yes(), true
+	case key.Matches(k, km.No):
+		return nil, true
 	}
-	return nil
+	return nil, false
 }
 
 func (d *confirmDialog) view(w int, km KeyMap) []string {

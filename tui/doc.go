@@ -34,6 +34,17 @@
 // never end the UI. The result of what the person just did (a merge, an
 // approval, a message sent) stays there for its time: what happens in the
 // swarm meanwhile (an agent exited, a notice) is shown after it, and the
-// exit of an agent the swarm restarts on purpose (its event says "moved
-// to") is not shown at all.
+// exit of an agent the swarm restarts on purpose (Event.Planned) is not
+// shown at all.
+//
+// # Files
+//
+// The root Model (model.go) owns the modes, the layout and what is open,
+// and routes: keys (route.go), mouse (mouse.go), the supervisor's events
+// (events.go), task actions (tasks.go), scroll mode and search
+// (scroll.go), the status line (status.go). Its children hold their own
+// state and get only what they need: a pane (pane.go), the panels
+// (panels.go: inbox, task board, log; they read through a source), the
+// dialogs (dialog.go: they report done, and the root closes them). The
+// keys are data (keys.go); the help and the hints are made from them.
 package tui

@@ -638,7 +638,7 @@ func TestSendDialog(t *testing.T) {
 	requireContains(t, h.screen(), "the message is empty")
 	h.typeText("rebase on main please")
 	h.keys("enter")
-	if h.m.dialog != nil {
+	if h.m.Mode() == ModeDialog {
 		t.Fatal("the dialog stayed open after sending")
 	}
 	inbox, err := sw.b.Inbox(context.Background(), "bob", 10)
@@ -694,7 +694,7 @@ func TestNewAgentDialog(t *testing.T) {
 	h.keys("tab")
 	h.typeText("sh")
 	h.keys("enter")
-	if h.m.dialog == nil {
+	if h.m.Mode() != ModeDialog {
 		t.Fatal("the dialog closed on a name that is taken")
 	}
 	requireContains(t, h.screen(), `an agent named "alice" already exists: choose`, "name: alice", "command: sh")
@@ -703,8 +703,8 @@ func TestNewAgentDialog(t *testing.T) {
 	}
 	h.typeText("erin")
 	h.keys("enter", "enter")
-	if h.m.dialog != nil || len(sw.added) != 2 || sw.added[1].Name != "erin" || sw.added[1].Cmd != "sh" {
-		t.Fatalf("after renaming: dialog open %v, added %+v", h.m.dialog != nil, sw.added)
+	if h.m.Mode() == ModeDialog || len(sw.added) != 2 || sw.added[1].Name != "erin" || sw.added[1].Cmd != "sh" {
+		t.Fatalf("after renaming: dialog open %v, added %+v", h.m.Mode() == ModeDialog, sw.added)
 	}
 	requireContains(t, h.screen(), "started agent erin")
 
@@ -717,11 +717,11 @@ func TestNewAgentDialog(t *testing.T) {
 	_, add := h.m.Update(keyPress("enter"))
 	requireContains(t, h.screen(), "starting bob…")
 	h.keys("esc")
-	if h.m.dialog != nil {
+	if h.m.Mode() == ModeDialog {
 		t.Fatal("esc did not close the dialog")
 	}
 	h.run(add)
-	if h.m.dialog == nil {
+	if h.m.Mode() != ModeDialog {
 		t.Fatal("the dialog did not come back with the error")
 	}
 	requireContains(t, h.screen(), `an agent named "bob" already exists`, "name: bob", "command: sh")
@@ -778,7 +778,7 @@ func TestQuit(t *testing.T) {
 	}
 	golden.RequireEqual(t, h.screen())
 	h.keys("esc")
-	if h.quit || h.m.dialog != nil {
+	if h.quit || h.m.Mode() == ModeDialog {
 		t.Fatal("esc did not cancel quitting")
 	}
 	h.keys("ctrl+c", "y")

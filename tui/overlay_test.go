@@ -53,7 +53,7 @@ func TestDialogCoversExactlyItsCells(t *testing.T) {
 				h := newHarness(t, sw, size[0], size[1], Options{})
 				before := strings.Split(h.screen(), "\n")
 				h.keys(open...)
-				if h.m.dialog == nil {
+				if h.m.Mode() != ModeDialog {
 					t.Fatalf("%s opened no dialog", open)
 				}
 				dl, x, y := h.m.dialogPlacement()

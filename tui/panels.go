@@ -36,6 +36,20 @@ func (s *scroller) window(lines []string, h int) []string {
 
 // ---- inbox ----
 
+// panelReader is what the panels read: the bus, through Reader, and a
+// task's review diff.
+type panelReader interface {
+	Reader
+	Review(ctx context.Context, id string) (stat, diff string, err error)
+}
+
+// source is where a panel reads from, and the context its reads run in.
+// Panels hold their own state and get only this from the root model.
+type source struct {
+	ctx context.Context
+	r   panelReader
+}
+
 // inboxPanel shows the selected agent's messages, in and out, with their
 // delivery state and failures.
 type inboxPanel struct {
@@ -62,11 +76,11 @@ func (p *inboxPanel) reset(agent string) {
 	}
 }
 
-func (p *inboxPanel) load(m *Model) tea.Cmd {
+func (p *inboxPanel) load(src source) tea.Cmd {
 	if p.agent == "" || !p.ld.start() {
 		return nil
 	}
-	ctx, b, agent := m.ctx, m.sw, p.agent
+	ctx, b, agent := src.ctx, src.r, p.agent
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -75,15 +89,15 @@ func (p *inboxPanel) load(m *Model) tea.Cmd {
 	}
 }
 
-func (p *inboxPanel) loaded(m *Model, msg inboxMsg) tea.Cmd {
+func (p *inboxPanel) loaded(src source, msg inboxMsg, open bool) tea.Cmd {
 	again := p.ld.done()
 	if msg.agent == p.agent {
 		p.msgs, p.err, p.ready = msg.msgs, msg.err, true
 	} else {
 		again = true
 	}
-	if again && m.panel == panelInbox {
-		return p.load(m)
+	if again && open {
+		return p.load(src)
 	}
 	return nil
 }
@@ -182,11 +196,11 @@ type reviewMsg struct {
 	err            error
 }
 
-func (p *taskPanel) load(m *Model) tea.Cmd {
+func (p *taskPanel) load(src source) tea.Cmd {
 	if !p.ld.start() {
 		return nil
 	}
-	ctx, b := m.ctx, m.sw
+	ctx, b := src.ctx, src.r
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -195,7 +209,7 @@ func (p *taskPanel) load(m *Model) tea.Cmd {
 	}
 }
 
-func (p *taskPanel) loaded(m *Model, msg tasksMsg) tea.Cmd {
+func (p *taskPanel) loaded(src source, msg tasksMsg, open bool) tea.Cmd {
 	again := p.ld.done()
 	p.err, p.ready = msg.err, true
 	if msg.err == nil {
@@ -208,9 +222,9 @@ func (p *taskPanel) loaded(m *Model, msg tasksMsg) tea.Cmd {
 			p.sel = ts[0].ID
 		}
 	}
-	cmds := []tea.Cmd{p.loadEvents(m, true), p.loadReview(m, true)}
-	if again && m.panel == panelTasks {
-		cmds = append(cmds, p.load(m))
+	cmds := []tea.Cmd{p.loadEvents(src, true), p.loadReview(src, true)}
+	if again && open {
+		cmds = append(cmds, p.load(src))
 	}
 	return tea.Batch(cmds...)
 }
@@ -226,7 +240,7 @@ func (p *taskPanel) selectedTask() (bus.Task, bool) {
 }
 
 // move selects the task d rows down (up when negative).
-func (p *taskPanel) move(m *Model, d int) tea.Cmd {
+func (p *taskPanel) move(src source, d int) tea.Cmd {
 	if len(p.tasks) == 0 {
 		return nil
 	}
@@ -237,16 +251,16 @@ func (p *taskPanel) move(m *Model, d int) tea.Cmd {
 	}
 	p.sel = p.tasks[i].ID
 	p.diffTop = 0
-	return tea.Batch(p.loadEvents(m, false), p.loadReview(m, false))
+	return tea.Batch(p.loadEvents(src, false), p.loadReview(src, false))
 }
 
 // loadEvents reads the selected task's history; force reads it again
 // even if it is the one shown (its state may have changed).
-func (p *taskPanel) loadEvents(m *Model, force bool) tea.Cmd {
+func (p *taskPanel) loadEvents(src source, force bool) tea.Cmd {
 	if p.sel == "" || (!force && p.evFor == p.sel) || !p.evld.start() {
 		return nil
 	}
-	ctx, b, id := m.ctx, m.sw, p.sel
+	ctx, b, id := src.ctx, src.r, p.sel
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -255,19 +269,18 @@ func (p *taskPanel) loadEvents(m *Model, force bool) tea.Cmd {
 	}
 }
 
-func (p *taskPanel) eventsLoaded(m *Model, msg taskEventsMsg) {
+func (p *taskPanel) eventsLoaded(msg taskEventsMsg) {
 	p.evld.done()
 	p.events, p.evFor, p.evErr = msg.events, msg.id, msg.err
 }
 
 // loadReview reads the selected task's diff when the task has a branch.
-func (p *taskPanel) loadReview(m *Model, force bool) tea.Cmd {
-	rv := m.sw
+func (p *taskPanel) loadReview(src source, force bool) tea.Cmd {
 	t, sel := p.selectedTask()
 	if !sel || t.Branch == "" || (!force && p.revFor == t.ID) || !p.revld.start() {
 		return nil
 	}
-	ctx, id := m.ctx, t.ID
+	ctx, rv, id := src.ctx, src.r, t.ID
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -276,11 +289,11 @@ func (p *taskPanel) loadReview(m *Model, force bool) tea.Cmd {
 	}
 }
 
-func (p *taskPanel) reviewLoaded(m *Model, msg reviewMsg) tea.Cmd {
+func (p *taskPanel) reviewLoaded(src source, msg reviewMsg) tea.Cmd {
 	again := p.revld.done()
 	p.stat, p.diff, p.revFor, p.revErr = msg.stat, msg.diff, msg.id, msg.err
 	if t, ok := p.selectedTask(); ok && (again || t.ID != msg.id) {
-		return p.loadReview(m, true)
+		return p.loadReview(src, true)
 	}
 	return nil
 }
@@ -513,11 +526,11 @@ type logMsg struct {
 
 func (p *logPanel) reset() { p.scroll = scroller{} }
 
-func (p *logPanel) load(m *Model) tea.Cmd {
+func (p *logPanel) load(src source) tea.Cmd {
 	if !p.ld.start() {
 		return nil
 	}
-	ctx, b := m.ctx, m.sw
+	ctx, b := src.ctx, src.r
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, readTimeout)
 		defer cancel()
@@ -530,14 +543,14 @@ func (p *logPanel) load(m *Model) tea.Cmd {
 	}
 }
 
-func (p *logPanel) loaded(m *Model, msg logMsg) tea.Cmd {
+func (p *logPanel) loaded(src source, msg logMsg, open bool) tea.Cmd {
 	again := p.ld.done()
 	p.err, p.ready = msg.err, true
 	if msg.err == nil {
 		p.msgs = msg.msgs
 	}
-	if again && m.panel == panelLog {
-		return p.load(m)
+	if again && open {
+		return p.load(src)
 	}
 	return nil
 }

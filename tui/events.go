@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// plannedExit reports whether an exit is part of a restart the swarm
+// chose (the agent moved to another directory, e.g. back to its own after
+// a merge), not a failure.
+func plannedExit(ev supervisor.Event) bool {
+	return ev.Kind == supervisor.EventAgentExited && ev.Planned
+}
+
+// onEvent applies one supervisor event.
+func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
+	var cmds []tea.Cmd
+	switch ev.Kind {
+	case supervisor.EventAgentStarted, supervisor.EventAgentStopped, supervisor.EventAgentRestarting:
+		if ev.Kind == supervisor.EventAgentStarted {
+			delete(m.exited, ev.Agent)
+			if m.status.untilStarted == ev.Agent {
+				m.status = status{} // "restarting X" is no longer so
+			}
+		}
+		cmds = append(cmds, m.refreshAgents())
+		if p := m.panes[ev.Agent]; p != nil {
+			p.invalidate()
+		}
+		cmds = append(cmds, m.loadMeta())
+	case supervisor.EventAgentExited, supervisor.EventAgentGaveUp:
+		m.exited[ev.Agent] = true
+		cmds = append(cmds, m.refreshAgents())
+		if p := m.panes[ev.Agent]; p != nil {
+			p.invalidate()
+		}
+		text := supervisor.DescribeEvent(ev)
+		failed := !plannedExit(ev) && (ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0)
+		switch {
+		case ev.Agent == m.selected && m.attached:
+			// Stay attached, so that what the person goes on typing is not
+			// taken as UI commands; say at once why the keys go nowhere.
+			if failed {
+				m.setError(fmt.Errorf("%s — still attached; ctrl+] detaches", text))
+			} else {
+				m.setStatus("%s — still attached; ctrl+] detaches", text)
+			}
+		case failed:
+			m.noteEvent(text, true)
+		}
+	case supervisor.EventLevel, supervisor.EventHeld:
+		cmds = append(cmds, m.refreshAgents())
+	case supervisor.EventMessage, supervisor.EventDelivered:
+		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventDeliveryFailed, supervisor.EventUnconfirmed:
+		id := ""
+		if ev.Message != nil {
+			id = "#" + bus.ShortID(ev.Message.ID) + " "
+		}
+		if ev.Kind == supervisor.EventUnconfirmed {
+			m.noteEvent(fmt.Sprintf("%styped into %s, not confirmed: %s", id, ev.Agent, ev.Text), true)
+		} else {
+			m.noteEvent(fmt.Sprintf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text), true)
+		}
+		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventTask:
+		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventGame:
+		if ev.Game != nil {
+			m.game, m.hasGame = *ev.Game, true
+			m.gen++
+			if m.opts.Game && !m.showGame && m.lay.game.empty() {
+				m.showGame = true
+				cmds = append(cmds, m.relayout())
+			}
+		}
+	case supervisor.EventNotice:
+		m.noteEvent(ev.Agent+": "+ev.Text, false)
+	}
+	return tea.Batch(cmds...)
+}
+
+// reloadPanel reloads the open panel if ev concerns it.
+func (m *Model) reloadPanel(ev supervisor.Event) tea.Cmd {
+	switch m.panel {
+	case panelInbox:
+		return m.inbox.load(m.src())
+	case panelTasks:
+		return m.tasks.load(m.src())
+	case panelLog:
+		if ev.Kind == supervisor.EventMessage || ev.Kind == supervisor.EventDelivered || ev.Kind == supervisor.EventDeliveryFailed || ev.Kind == supervisor.EventUnconfirmed {
+			return m.log.load(m.src())
+		}
+	}
+	return nil
+}
+
+// agentMeta is what the agent list shows beyond the runtime state.
+type agentMeta struct {
+	unread int // deliveries to it still queued or injected
+	task   *bus.Task
+	beat   bus.Heartbeat
+}
+
+// metaMsg carries the agent list's bus reads.
+type metaMsg struct {
+	meta map[string]agentMeta
+	err  error
+}
+
+// loadMeta reads unread counts, current tasks and heartbeats; one read is
+// in flight at a time, and a request during it makes one more.
+func (m *Model) loadMeta() tea.Cmd {
+	if !m.metaLoad.start() {
+		return nil
+	}
+	ctx, b, names := m.ctx, m.sw, m.names()
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		out := map[string]agentMeta{}
+		for _, n := range names {
+			out[n] = agentMeta{}
+		}
+		tasks, err := b.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{
+			bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved,
+		}})
+		if err != nil {
+			return metaMsg{err: err}
+		}
+		for _, t := range tasks {
+			md, ok := out[t.Assignee]
+			if !ok {
+				continue
+			}
+			if md.task == nil || (md.task.State == bus.TaskAssigned && t.State != bus.TaskAssigned) {
+				md.task = &t
+			}
+			out[t.Assignee] = md
+		}
+		beats, err := b.Heartbeats(ctx)
+		if err != nil {
+			return metaMsg{err: err}
+		}
+		for _, hb := range beats {
+			if md, ok := out[hb.Agent]; ok {
+				md.beat = hb
+				out[hb.Agent] = md
+			}
+		}
+		for _, n := range names {
+			pend, err := b.Pending(ctx, n, unreadLimit)
+			if err != nil {
+				return metaMsg{err: err}
+			}
+			md := out[n]
+			md.unread = len(pend)
+			out[n] = md
+		}
+		return metaMsg{meta: out}
+	}
+}
+
+func (m *Model) onMeta(msg metaMsg) tea.Cmd {
+	again := m.metaLoad.done()
+	if msg.err != nil {
+		if m.ctx.Err() == nil {
+			m.noteEvent(fmt.Sprintf("read agent status: %v", msg.err), true)
+		}
+	} else {
+		m.meta = msg.meta
+		m.gen++
+	}
+	if again {
+		return m.loadMeta()
+	}
+	return nil
+}

@@ -1,0 +1,317 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"swarm/supervisor"
+)
+
+// onKey routes a key press to what has the focus.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	switch m.Mode() {
+	case ModeDialog:
+		return m.updateDialog(k)
+	case ModeHelp:
+		if key.Matches(k, m.keys.Help, m.keys.Close, m.keys.Quit) {
+			m.showHelp = false
+		}
+		return nil
+	case ModeAttached:
+		return m.attachedKey(k)
+	case ModeSearch:
+		return m.searchKey(k)
+	case ModeScroll:
+		if cmd, ok := m.scrollKey(k); ok {
+			return cmd
+		}
+	}
+	return m.normalKey(k)
+}
+
+// normalKey handles a key in normal mode (and the keys scroll mode leaves
+// to it).
+func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.keys
+	if m.panel != panelNone {
+		if cmd, ok := m.panelKey(k); ok {
+			return cmd
+		}
+	}
+	switch {
+	case key.Matches(k, keys.Next):
+		return m.moveSelection(1)
+	case key.Matches(k, keys.Prev):
+		return m.moveSelection(-1)
+	case key.Matches(k, keys.Attach):
+		return m.attach()
+	case key.Matches(k, keys.Zoom):
+		if m.selected == "" {
+			return nil
+		}
+		m.zoomed = !m.zoomed
+		return m.relayout()
+	case key.Matches(k, keys.Scroll):
+		p := m.selectedPane()
+		if p == nil {
+			return nil
+		}
+		if key.Matches(k, keys.PageUp) {
+			p.scrollTo(p.sbLen - max(m.paneRows(p.name)-1, 1))
+		} else {
+			p.scrollTo(p.sbLen)
+		}
+		return nil
+	case key.Matches(k, keys.Inbox):
+		return m.togglePanel(panelInbox)
+	case key.Matches(k, keys.Tasks):
+		return m.togglePanel(panelTasks)
+	case key.Matches(k, keys.Log):
+		return m.togglePanel(panelLog)
+	case key.Matches(k, keys.Game):
+		if !m.hasGame {
+			m.setStatus("there is no game in this swarm")
+			return nil
+		}
+		m.showGame = !m.showGame
+		return m.relayout()
+	case key.Matches(k, keys.Send):
+		m.dialog = newSendDialog(m.ctx, m.sw, m.selected, m.width)
+		return m.dialog.focus()
+	case key.Matches(k, keys.NewAgent):
+		m.dialog = newAgentDialog(m.sw, m.opts.Dir, m.width)
+		return m.dialog.focus()
+	case key.Matches(k, keys.Restart):
+		return m.confirmAgent("Restart", m.sw.Restart, "restarting %s", true)
+	case key.Matches(k, keys.Stop):
+		return m.confirmAgent("Stop", m.sw.StopAgent, "stopping %s", false)
+	case key.Matches(k, keys.Approve, keys.RequestChanges, keys.CancelTask, keys.Merge, keys.Retry):
+		return m.taskAction(k)
+	case key.Matches(k, keys.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(k, keys.Close):
+		if m.panel != panelNone {
+			return m.togglePanel(m.panel)
+		}
+		if m.zoomed {
+			m.zoomed = false
+			return m.relayout()
+		}
+		return nil
+	case key.Matches(k, keys.Quit):
+		return m.quit()
+	}
+	return nil
+}
+
+// quit leaves at once when nothing runs, else asks first; the question
+// counts the agents as they are while it is asked, and the quit key
+// pressed again (ctrl+c) answers yes.
+func (m *Model) quit() tea.Cmd {
+	if m.running() == 0 || m.gone {
+		return tea.Quit
+	}
+	d := &confirmDialog{title: "Quit", yes: func() tea.Cmd { return tea.Quit }, alsoYes: &m.keys.QuitNow}
+	d.describe = func() string {
+		n := m.running()
+		if n == 0 {
+			return "Quit swarm? No agent runs any more."
+		}
+		return fmt.Sprintf("Quit swarm? %d running agent%s will be stopped.", n, plural(n))
+	}
+	m.dialog = d
+	return nil
+}
+
+// running counts the agents that run or are about to.
+func (m *Model) running() int {
+	n := 0
+	for _, a := range m.agents {
+		if a.State == supervisor.StateRunning || a.State == supervisor.StateStarting || a.State == supervisor.StateBackoff {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// moveSelection selects the next (+1) or previous (-1) agent.
+func (m *Model) moveSelection(d int) tea.Cmd {
+	if len(m.agents) == 0 {
+		return nil
+	}
+	names := m.names()
+	i := slices.Index(names, m.selected)
+	i = (i + d + len(names)) % len(names)
+	return m.selectAgent(names[i])
+}
+
+// selectAgent selects an agent (and, zoomed, shows its pane instead).
+func (m *Model) selectAgent(name string) tea.Cmd {
+	if name == m.selected {
+		return nil
+	}
+	m.selected = name
+	var cmds []tea.Cmd
+	if m.zoomed {
+		cmds = append(cmds, m.relayout())
+	}
+	if m.panel == panelInbox {
+		m.inbox.reset(name)
+		cmds = append(cmds, m.inbox.load(m.src()))
+	}
+	return tea.Batch(cmds...)
+}
+
+// attach sends every following key to the selected agent.
+func (m *Model) attach() tea.Cmd {
+	a, ok := m.agentInfo(m.selected)
+	if !ok {
+		return nil
+	}
+	if a.State != supervisor.StateRunning {
+		m.setError(fmt.Errorf("cannot attach: %s is %s", a.Name, a.State))
+		return nil
+	}
+	if p := m.selectedPane(); p != nil && p.scrolling {
+		m.endScroll(p)
+	}
+	m.attached = true
+	m.setStatus("attached to %s — every key goes to it; ctrl+] detaches", a.Name)
+	return nil
+}
+
+// attachedKey sends a key to the attached agent; the prefix key detaches.
+func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(k, m.keys.Detach) {
+		m.attached = false
+		m.setStatus("detached from %s", m.selected)
+		m.status.whileNormal = true
+		return nil
+	}
+	if !m.attachedRunning() {
+		return nil
+	}
+	return m.queueInput(m.selected, inputItem{key: k.Key()})
+}
+
+// attachedRunning reports whether the attached agent runs, and if not
+// says that its input is dropped. Its keys go to its next process.
+func (m *Model) attachedRunning() bool {
+	a, ok := m.agentInfo(m.selected)
+	switch {
+	case ok && a.State != supervisor.StateRunning:
+		m.setError(fmt.Errorf("%s is %s: input dropped; ctrl+] detaches", a.Name, a.State))
+		return false
+	case m.exited[m.selected]: // its exit came before its new state
+		m.setError(fmt.Errorf("%s has exited: input dropped; ctrl+] detaches", m.selected))
+		return false
+	}
+	return true
+}
+
+func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
+	switch m.Mode() {
+	case ModeAttached:
+		if !m.attachedRunning() {
+			return nil
+		}
+		return m.queueInput(m.selected, inputItem{paste: p.Content, isPaste: true})
+	case ModeDialog:
+		return m.updateDialog(p)
+	case ModeSearch:
+		return m.search.update(p)
+	}
+	return nil
+}
+
+// togglePanel opens a panel (closing another) or closes it.
+func (m *Model) togglePanel(p panelKind) tea.Cmd {
+	if m.panel == p {
+		m.panel = panelNone
+		return m.relayout()
+	}
+	m.panel = p
+	var load tea.Cmd
+	switch p {
+	case panelInbox:
+		m.inbox.reset(m.selected)
+		load = m.inbox.load(m.src())
+	case panelTasks:
+		load = m.tasks.load(m.src())
+	case panelLog:
+		m.log.reset()
+		load = m.log.load(m.src())
+	}
+	return tea.Batch(m.relayout(), load)
+}
+
+// panelKey gives the open panel the keys it scrolls or selects with.
+func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.panel == panelTasks && key.Matches(k, m.keys.Diff) {
+		return m.toggleDiff(), true
+	}
+	if m.panel == panelTasks && m.tasks.showDiff && key.Matches(k, m.keys.Close) {
+		m.tasks.showDiff = false
+		return nil, true
+	}
+	page := max(m.lay.panel.h-3, 1)
+	var d int
+	switch keys := m.keys; {
+	case key.Matches(k, keys.LineUp):
+		d = -1
+	case key.Matches(k, keys.LineDown):
+		d = 1
+	case key.Matches(k, keys.PageUp):
+		d = -page
+	case key.Matches(k, keys.PageDown):
+		d = page
+	default:
+		return nil, false
+	}
+	switch {
+	case m.panel == panelInbox:
+		m.inbox.scroll.by(-d)
+	case m.panel == panelLog:
+		m.log.scroll.by(-d)
+	case m.panel == panelTasks && m.tasks.showDiff:
+		m.tasks.diffTop += d
+	case m.panel == panelTasks:
+		return m.tasks.move(m.src(), d), true
+	}
+	return nil, true
+}
+
+// confirmAgent asks before restarting or stopping the selected agent.
+// With starts, the message says what is so until the agent starts again.
+func (m *Model) confirmAgent(verb string, do func(string) error, done string, starts bool) tea.Cmd {
+	name := m.selected
+	if name == "" {
+		return nil
+	}
+	text := fmt.Sprintf("%s agent %s?", verb, name)
+	m.dialog = newConfirm(verb, text, func() tea.Cmd {
+		return func() tea.Msg {
+			if err := do(name); err != nil {
+				return actionMsg{err: fmt.Errorf("%s %s: %w", strings.ToLower(verb), name, err)}
+			}
+			msg := actionMsg{text: fmt.Sprintf(done, name)}
+			if starts {
+				msg.untilStarted = name
+			}
+			return msg
+		}
+	})
+	return nil
+}

@@ -75,6 +75,22 @@ func BenchmarkScreenPlain(b *testing.B) {
 	benchScreen(b, []byte(strings.Repeat(line, (1<<20)/len(line))), 4096)
 }
 
+// logLines returns about size bytes of coloured log lines, about 100 bytes
+// each with 6 SGR sequences: the one-pane load measured beside tmux in
+// BENCHMARKS.md (scripts/bench-tmux).
+func logLines(size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "\x1b[2m%06d\x1b[0m \x1b[32mINFO\x1b[0m \x1b[36mworker-%d\x1b[0m processed batch %d in %d ms, queue depth %d, ok\r\n",
+			i, i%8, i, i*7%1000, i%97)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkScreenLogLines is the screen alone over coloured log lines, as
+// fast as they come, in 4 KiB chunks.
+func BenchmarkScreenLogLines(b *testing.B) { benchScreen(b, logLines(1<<20), 4096) }
+
 // BenchmarkScreenMemory measures the heap held by one screen whose
 // scrollback is full: 10,000 rows of 100 columns with colours. Reported
 // as MB-inuse (HeapInuse after minus before, with the screen alive).

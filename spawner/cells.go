@@ -103,10 +103,10 @@ func appendText(b []byte, cell cellAt, width int) []byte {
 	return b
 }
 
-// renderRow renders one row of cells as text with SGR styles and
+// appendRow appends one row of cells as text with SGR styles and
 // hyperlinks, trailing blanks trimmed and the style reset at the end. It
 // follows ultraviolet's line renderer, minus the wrap marks.
-func renderRow(sb *strings.Builder, cell cellAt, width int) {
+func appendRow(b []byte, cell cellAt, width int) []byte {
 	var pen uv.Style
 	var link uv.Link
 	pending := 0
@@ -122,48 +122,49 @@ func renderRow(sb *strings.Builder, cell cellAt, width int) {
 		blank := (c.Content == " " || c.Content == "") && c.Style.IsZero() && cl.IsZero()
 		if blank {
 			if !pen.IsZero() {
-				sb.WriteString(ansi.ResetStyle)
+				b = append(b, ansi.ResetStyle...)
 				pen = uv.Style{}
 			}
 			if !link.IsZero() {
-				sb.WriteString(ansi.ResetHyperlink())
+				b = append(b, ansi.ResetHyperlink()...)
 				link = uv.Link{}
 			}
 			pending++
 			continue
 		}
 		for ; pending > 0; pending-- {
-			sb.WriteByte(' ')
+			b = append(b, ' ')
 		}
 		if c.Style.IsZero() && !pen.IsZero() {
-			sb.WriteString(ansi.ResetStyle)
+			b = append(b, ansi.ResetStyle...)
 			pen = uv.Style{}
 		}
 		if !c.Style.Equal(&pen) {
-			sb.WriteString(c.Style.Diff(&pen))
+			b = append(b, c.Style.Diff(&pen)...)
 			pen = c.Style
 		}
 		if cl != link {
 			if !link.IsZero() {
-				sb.WriteString(ansi.ResetHyperlink())
+				b = append(b, ansi.ResetHyperlink()...)
 			}
 			if !cl.IsZero() {
-				sb.WriteString(ansi.SetHyperlink(cl.URL, cl.Params))
+				b = append(b, ansi.SetHyperlink(cl.URL, cl.Params)...)
 			}
 			link = cl
 		}
 		if c.Content == "" {
-			sb.WriteByte(' ')
+			b = append(b, ' ')
 		} else {
-			sb.WriteString(c.Content)
+			b = append(b, c.Content...)
 		}
 	}
 	if !link.IsZero() {
-		sb.WriteString(ansi.ResetHyperlink())
+		b = append(b, ansi.ResetHyperlink()...)
 	}
 	if !pen.IsZero() {
-		sb.WriteString(ansi.ResetStyle)
+		b = append(b, ansi.ResetStyle...)
 	}
+	return b
 }
 
 // lineCell returns a cellAt over a scrollback line.

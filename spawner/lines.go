@@ -49,7 +49,8 @@ type tracker struct {
 	// erasing: rows x/vt pushes into its scrollback now come from an erase
 	// of the display, not from scrolling.
 	erasing  bool
-	lineBuf  []byte
+	lineBuf  []byte // scratch: a row's plain text
+	rowBuf   []byte // scratch: a row with its styles
 	detached []rowState
 }
 
@@ -334,7 +335,7 @@ func (s *Screen) harvest() int {
 	}
 	if s.erasing {
 		for _, l := range sb.Lines() {
-			s.keep(l)
+			s.keepRow(l)
 		}
 		n = 0
 	} else {
@@ -344,20 +345,25 @@ func (s *Screen) harvest() int {
 	return n
 }
 
-// keep adds a row to the scrollback the UI shows.
-func (s *Screen) keep(l uv.Line) {
+// keepRow adds a row to the scrollback the UI shows.
+func (s *Screen) keepRow(l uv.Line) {
+	s.keep(l, string(appendText(s.lineBuf[:0], lineCell(l), s.cols)))
+}
+
+// keep adds a row to the scrollback the UI shows; text is its plain text
+// (appendText of the row), which the caller has at hand.
+func (s *Screen) keep(l uv.Line, text string) {
 	if s.hist.max <= 0 {
 		return
 	}
 	cell := lineCell(l)
 	wrapped, pad := lineWrap(l, s.cols)
-	h := histLine{text: string(appendText(nil, cell, s.cols)), wrapped: wrapped, pad: pad,
+	h := histLine{text: text, wrapped: wrapped, pad: pad,
 		cols: uint16(s.cols), end: uint16(rowEnd(cell, s.cols))}
 	for i := range l {
 		if lk := realLink(&l[i]); !l[i].Style.IsZero() || !lk.IsZero() {
-			var sb strings.Builder
-			renderRow(&sb, cell, s.cols)
-			h.styled = sb.String()
+			s.rowBuf = appendRow(s.rowBuf[:0], cell, s.cols)
+			h.styled = string(s.rowBuf)
 			break
 		}
 	}
@@ -384,6 +390,7 @@ func (s *Screen) scrolled(lines []uv.Line) {
 	for j, l := range lines {
 		wrapped, _ := lineWrap(l, s.cols)
 		s.lineBuf = appendText(s.lineBuf[:0], lineCell(l), s.cols)
+		row := string(s.lineBuf) // kept in the scrollback, and the line when it is whole
 		st := det[j]
 		if s.carryOn {
 			st = s.carryState
@@ -401,10 +408,10 @@ func (s *Screen) scrolled(lines []uv.Line) {
 			s.dropCarry()
 			s.final(&st, text, n)
 		default:
-			s.final(&st, string(s.lineBuf), s.base+int64(top))
+			s.final(&st, row, s.base+int64(top))
 		}
 		s.base++
-		s.keep(l)
+		s.keep(l, row)
 	}
 }
 

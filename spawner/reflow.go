@@ -107,7 +107,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 	s.rows, s.cols = rows, cols
 	for _, l := range lines[:drop] {
 		for _, row := range l.rowsAt(cols) {
-			s.keep(row)
+			s.keepRow(row)
 		}
 		s.base += int64(l.rows)
 	}
@@ -118,7 +118,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 		}
 		for _, row := range l.rowsAt(cols)[:split] {
 			s.carry = capLine(appendText(s.carry, lineCell(row), cols))
-			s.keep(row)
+			s.keepRow(row)
 		}
 		s.base += int64(split)
 	}

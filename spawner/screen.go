@@ -580,7 +580,8 @@ func (s *Screen) Render(scrollOffset int) string {
 			}
 			continue
 		}
-		renderRow(&sb, rowCells(e, idx-n), s.cols)
+		s.rowBuf = appendRow(s.rowBuf[:0], rowCells(e, idx-n), s.cols)
+		sb.Write(s.rowBuf)
 	}
 	return sb.String()
 }

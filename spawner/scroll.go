@@ -167,7 +167,8 @@ func plainSGR(b []byte, i int) (int, bool) {
 	if j >= len(b) || b[j] != '[' {
 		return 0, false
 	}
-	var params []int
+	var room [16]int // most SGRs have a few parameters: no allocation
+	params := room[:0]
 	cur, have := 0, false
 	for j++; j < len(b); j++ {
 		switch c := b[j]; {

@@ -1,0 +1,139 @@
+package vt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// rowText is row y of the screen as plain text, trailing blanks trimmed.
+func rowText(e *Emulator, y int) string {
+	var b strings.Builder
+	for x := 0; x < e.Width(); x++ {
+		if c := e.CellAt(x, y); c != nil && c.Content != "" {
+			b.WriteString(c.Content)
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+func screenRows(e *Emulator) []string {
+	rows := make([]string, e.Height())
+	for y := range rows {
+		rows[y] = rowText(e, y)
+	}
+	return rows
+}
+
+// Line feeds at the bottom rotate the rows' storage (patch 1): the screen
+// shows the last lines in order, the scrollback the earlier ones, and no
+// two rows share storage (writing one does not change another).
+func TestPatchScrollRotatesRows(t *testing.T) {
+	e := NewEmulator(10, 4)
+	for i := range 12 {
+		fmt.Fprintf(e, "line %d\r\n", i)
+	}
+	want := []string{"line 9", "line 10", "line 11", ""}
+	if got := screenRows(e); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("screen %q, want %q", got, want)
+	}
+	sb := e.Scrollback()
+	if sb.Len() != 9 {
+		t.Fatalf("scrollback has %d lines, want 9", sb.Len())
+	}
+	for i, l := range sb.Lines() {
+		var b strings.Builder
+		for _, c := range l {
+			b.WriteString(c.Content)
+		}
+		if got := b.String(); got != fmt.Sprintf("line %d", i) {
+			t.Errorf("scrollback line %d = %q", i, got)
+		}
+	}
+	fmt.Fprint(e, "\x1b[1;1HXX")
+	if got := screenRows(e); got[0] != "XXne 9" || got[1] != "line 10" || got[3] != "" {
+		t.Fatalf("after writing row 0: %q", got)
+	}
+}
+
+// Deleting and inserting lines inside a scroll region (DECSTBM) moves only
+// the rows of the region, and the rows brought in are blank with the
+// pen's background, as the buffer's own line operations make them.
+func TestPatchRegionInsertDelete(t *testing.T) {
+	e := NewEmulator(6, 6)
+	for i := range 6 {
+		fmt.Fprintf(e, "\x1b[%d;1Hr%d", i+1, i)
+	}
+	fmt.Fprint(e, "\x1b[2;5r")       // region rows 2..5
+	fmt.Fprint(e, "\x1b[3;1H\x1b[M") // delete row 3 (r2)
+	if got, want := strings.Join(screenRows(e), "|"), "r0|r1|r3|r4||r5"; got != want {
+		t.Fatalf("after DL: %q, want %q", got, want)
+	}
+	fmt.Fprint(e, "\x1b[44m\x1b[2;1H\x1b[2L") // insert 2 blue rows at row 2
+	if got, want := strings.Join(screenRows(e), "|"), "r0|||r1|r3|r5"; got != want {
+		t.Fatalf("after IL: %q, want %q", got, want)
+	}
+	if c := e.CellAt(3, 1); c == nil || c.Style.Bg == nil {
+		t.Errorf("inserted row has no background: %+v", c)
+	}
+	fmt.Fprint(e, "\x1b[0m\x1b[5;1H\x1b[S") // scroll the region up: r1's row leaves at its top
+	if got, want := strings.Join(screenRows(e), "|"), "r0||r1|r3||r5"; got != want {
+		t.Fatalf("after SU: %q, want %q", got, want)
+	}
+}
+
+// A scrollback that is read and cleared after every write reuses the
+// storage of the lines it held (patch 2): pushing allocates nothing once
+// warm, and the lines read back are the ones pushed.
+func TestPatchScrollbackReusesStorage(t *testing.T) {
+	sb := NewScrollback(100)
+	line := make(uv.Line, 40)
+	for i := range line {
+		line[i] = uv.Cell{Content: string(rune('a' + i%26)), Width: 1}
+	}
+	fill := func() {
+		for range 10 {
+			sb.Push(line)
+		}
+		sb.Clear()
+	}
+	fill()
+	if allocs := testing.AllocsPerRun(20, fill); allocs != 0 {
+		t.Errorf("push after clear allocated %v times per round", allocs)
+	}
+	line[0].Content = "Z"
+	sb.Push(line)
+	if got := sb.Line(0)[0].Content; got != "Z" {
+		t.Errorf("reused line holds %q, want Z", got)
+	}
+	if len(sb.Line(0)) != 40 {
+		t.Errorf("reused line has %d cells", len(sb.Line(0)))
+	}
+}
+
+// Printing ASCII allocates nothing per character (patch 3).
+func TestPatchASCIIPrintDoesNotAllocate(t *testing.T) {
+	e := NewEmulator(80, 24)
+	line := []byte("plain ascii text, no styles\r")
+	_, _ = e.Write(line)
+	if allocs := testing.AllocsPerRun(50, func() { _, _ = e.Write(line) }); allocs > 1 {
+		t.Errorf("%v allocations per line of ASCII", allocs)
+	}
+}
+
+// Auto-wrap read from its mirror (patch 4) follows DECAWM.
+func TestPatchAutoWrapMirror(t *testing.T) {
+	e := NewEmulator(4, 3)
+	fmt.Fprint(e, "abcdef")
+	if got := screenRows(e); got[0] != "abcd" || got[1] != "ef" {
+		t.Fatalf("wrapping: %q", got)
+	}
+	fmt.Fprint(e, "\x1b[?7l\x1b[3;1Hwxyz12")
+	if got := screenRows(e); got[2] != "wxy2" {
+		t.Fatalf("without auto-wrap: %q", got)
+	}
+}

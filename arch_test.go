@@ -9,15 +9,16 @@ import (
 
 // TestImportRules checks the import rules of ARCHITECTURE.md: which
 // package of this project may import which, and who may use the UI
-// libraries.
+// libraries and the MCP SDK.
 func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe"},
+		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver"},
 		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
 		"swarm/tasks":      {"bus", "gitrepo"},
+		"swarm/mcpserver":  {"supervisor", "tasks", "bus", "textsafe"},
 	}
 	ui := []string{"charm.land/bubbletea", "charm.land/lipgloss", "charm.land/bubbles"}
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
@@ -37,6 +38,9 @@ func TestImportRules(t *testing.T) {
 				if strings.HasPrefix(imp, lib) && pkg != "swarm/cli" && pkg != "swarm/tui" {
 					t.Errorf("%s imports %s: only tui (and cli, to start it) use the UI libraries", pkg, imp)
 				}
+			}
+			if strings.HasPrefix(imp, "github.com/modelcontextprotocol/") && pkg != "swarm/mcpserver" {
+				t.Errorf("%s imports %s: only mcpserver uses the MCP SDK", pkg, imp)
 			}
 		}
 	}

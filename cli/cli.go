@@ -3,8 +3,8 @@
 // rules of its own beyond parsing and printing: task moves, delivery,
 // attribution and the like live in supervisor and bus. A file per
 // command group: messages.go (send, inbox, log), status.go, tasks.go,
-// heartbeat.go (heartbeat, export), up.go (up, init), demo.go, parse.go;
-// run.go parses and runs.
+// heartbeat.go (heartbeat, export), up.go (up, init), demo.go, parse.go,
+// mcp.go; run.go parses and runs.
 package cli
 
 import (
@@ -99,6 +99,7 @@ type CLI struct {
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`
 	Parse     parseCmd     `cmd:"" help:"Extract relay commands from raw terminal output; prints them as JSON lines (line: the screen line, from 0, that the command was read from)."`
 	Agent     agentCmd     `cmd:"" help:"Run a built-in agent (what the demo runs in each pane)."`
+	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve MCP over stdio: tools for an agent's CLI to send, read its inbox, see the agents, move its tasks."`
 	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
 

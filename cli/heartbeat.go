@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
-	"swarm/bus"
+	"swarm/mcpserver"
 )
 
 type heartbeatCmd struct {
@@ -15,28 +15,17 @@ type heartbeatCmd struct {
 }
 
 func (c *heartbeatCmd) Run(g *Globals) error {
-	status, perr := bus.ParseStatus(c.Status)
-	if perr != nil {
-		return usageError("heartbeat: %v", perr)
-	}
-	report := bus.Heartbeat{Status: status, Progress: c.Progress, Task: c.Task}
-	if err := report.CheckReport(); err != nil {
-		return usageError("heartbeat: %v", err)
+	req := mcpserver.HeartbeatRequest{Status: c.Status, Progress: c.Progress, Task: c.Task}
+	if _, err := req.Report(); err != nil {
+		return exitErr(err) // a bad flag is refused before anything is opened
 	}
 	b, err := g.open(true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	me, err := g.caller(b)
-	if err != nil {
-		return fmt.Errorf("heartbeat: %w", err)
-	}
-	if me == bus.Human {
-		return errors.New("heartbeat: only agents send heartbeats, and this runs outside any agent")
-	}
-	report.Agent = me
-	return b.Beat(g.ctx, report)
+	_, err = mcpserver.Actor{Bus: b, Getenv: os.Getenv}.Heartbeat(g.ctx, req)
+	return exitErr(err)
 }
 
 type exportCmd struct {

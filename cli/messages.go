@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/mcpserver"
 	"swarm/textsafe"
 )
 
@@ -31,41 +32,29 @@ func (c *sendCmd) Run(g *Globals) error {
 		}
 		body = strings.TrimSuffix(string(in), "\n")
 	}
-	if strings.TrimSpace(body) == "" {
-		return usageError("send: the message is empty")
-	}
-	if err := bus.CheckKind(bus.Kind(c.Type)); err != nil {
-		return usageError("send: --type: %v", err)
-	}
-	if c.Data != "" && !json.Valid([]byte(c.Data)) {
-		var v any
-		return usageError("send: --data is not valid JSON: %v", json.Unmarshal([]byte(c.Data), &v))
-	}
-	msg := bus.Message{To: c.To, Kind: bus.Kind(c.Type), Body: body, Data: json.RawMessage(c.Data), Topic: c.Topic}
-	if c.To == "swarm" {
-		if err := supervisor.CheckControl(msg); err != nil {
-			return fmt.Errorf("send: swarm takes control messages only: %w", err)
-		}
+	req := mcpserver.SendRequest{To: c.To, Body: body, Kind: c.Type, Data: json.RawMessage(c.Data), Topic: c.Topic}
+	if _, err := req.Message(); err != nil {
+		return exitErr(err) // before the bus is opened, let alone created
 	}
 	b, err := g.open(true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	if msg.From, err = g.caller(b); err != nil {
-		return fmt.Errorf("send: %w", err)
+	m, err := mcpserver.Actor{Bus: b, Getenv: os.Getenv}.Send(g.ctx, req)
+	if m.ID != "" {
+		fmt.Fprintln(g.stdout, m.ID) // also when a delivery failed: the message is stored
 	}
-	m, err := b.Publish(g.ctx, msg)
-	if err != nil {
-		return fmt.Errorf("send: %w", err)
+	return exitErr(err)
+}
+
+// exitErr gives a refusal of what a request says (mcpserver.ErrUsage) the
+// exit status of a usage error.
+func exitErr(err error) error {
+	if errors.Is(err, mcpserver.ErrUsage) {
+		return &exitError{code: 2, err: err}
 	}
-	fmt.Fprintln(g.stdout, m.ID)
-	for _, d := range m.Deliveries {
-		if d.State == bus.DeliveryFailed {
-			return fmt.Errorf("send: %s (message #%s stored as failed)", d.Error, bus.ShortID(m.ID))
-		}
-	}
-	return nil
+	return err
 }
 
 type inboxCmd struct {
@@ -183,18 +172,6 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 	return err
 }
 
-// maxErrorLine bounds an error line: an error may quote what it was given,
-// and an argument can be megabytes long.
-const maxErrorLine = 400
-
-// errorLine is err's text on one line of at most maxErrorLine characters,
-// its middle cut out when longer.
-func errorLine(s string) string {
-	s = textsafe.Line(s)
-	r := []rune(s)
-	if len(r) <= maxErrorLine {
-		return s
-	}
-	keep := maxErrorLine/2 - 10
-	return string(r[:keep]) + fmt.Sprintf(" …(%d characters)… ", len(r)-2*keep) + string(r[len(r)-keep:])
-}
+// errorLine is err's text on one line, as every error is printed: the
+// line an MCP tool refuses with too.
+func errorLine(s string) string { return mcpserver.ErrorLine(s) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/mcpserver"
 	"swarm/tasks"
 	"swarm/textsafe"
 )
@@ -39,14 +40,9 @@ func (c *taskAddCmd) Run(g *Globals) error {
 		return err
 	}
 	defer b.Close()
-	me, err := g.caller(b)
+	t, err := mcpserver.Actor{Bus: b, Getenv: os.Getenv}.CreateTask(g.ctx, c.To, strings.Join(c.Title, " "), c.Desc)
 	if err != nil {
-		return fmt.Errorf("task add: %w", err)
-	}
-	t, err := b.CreateTask(g.ctx, bus.NewTask{Title: strings.Join(c.Title, " "), Description: c.Desc,
-		Assignee: c.To, CreatedBy: me})
-	if err != nil {
-		return err // "create task: …" says what failed
+		return err
 	}
 	fmt.Fprintln(g.stdout, t.ID)
 	return nil
@@ -256,15 +252,11 @@ func taskAction(g *Globals, id string, move tasks.Move, note string) error {
 		return err
 	}
 	defer b.Close()
-	me, err := g.caller(b)
-	if err != nil {
-		return err
-	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	before, after, err := tasks.New(g.ctx, b, wd, "").Move(g.ctx, me, id, move, note)
+	before, after, err := mcpserver.Actor{Bus: b, Getenv: os.Getenv}.MoveTask(g.ctx, wd, id, move, note)
 	switch {
 	case after.ID == "" || after.State == before.State && err != nil:
 		return err

@@ -27,9 +27,10 @@ type Options struct {
 	// BusyTimeout is how long a write waits for another process's write
 	// transaction to finish. Default 5 s.
 	BusyTimeout time.Duration
-	// PollInterval is how often a subscribed Bus checks for writes made by
-	// other connections or processes; twice that once the bus has been
-	// quiet for a while. Default 25 ms.
+	// PollInterval is the shortest time between two checks of a subscribed
+	// Bus for writes made by other connections or processes; where the file
+	// system gives no change notices, how often it checks (twice that once
+	// the bus has been quiet for a while). Default 25 ms.
 	PollInterval time.Duration
 	// ReadConns is the size of the read connection pool. Default 4.
 	ReadConns int

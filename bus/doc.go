@@ -45,7 +45,7 @@
 // whose transactions begin IMMEDIATE, so read-then-write transactions never
 // fail with SQLITE_BUSY half-way; other processes' writers wait up to
 // Options.BusyTimeout. Reads use a separate pool. Subscribe wakes at once on
-// writes made through the same Bus and within Options.PollInterval (twice
-// that when the bus has been quiet) on writes made by other connections or
-// processes.
+// writes made through the same Bus, and soon after the file system reports
+// a write by another connection or process (within Options.PollInterval
+// while writes keep coming); an idle bus costs no polling.
 package bus

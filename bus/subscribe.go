@@ -3,8 +3,11 @@ package bus
 import (
 	"context"
 	"database/sql"
+	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // Subscribe returns a channel that receives a value after the bus changes,
@@ -12,11 +15,15 @@ import (
 // wake-ups coalesce: one receive may stand for many writes, so a consumer
 // re-reads what it needs (Pending, Messages after its last seq) on each
 // wake-up. Writes through this Bus wake at once; writes by other
-// connections or processes are noticed by polling PRAGMA data_version on a
-// dedicated connection: within Options.PollInterval while the bus is busy,
-// within twice that once it has been quiet for idleAfter (an idle swarm
-// should cost next to nothing). The poller starts with the first
-// subscription and stops on Close.
+// connections or processes are noticed by a watcher: when the file system
+// says bus.db or its write-ahead log changed (inotify, through fsnotify),
+// it reads PRAGMA data_version on a dedicated connection, at most once per
+// Options.PollInterval, and wakes the subscribers if it moved. An idle
+// swarm does no work beyond a check every safetyCheck, for a notice that
+// never came. Where the file system gives no notices the watcher polls,
+// every PollInterval while the bus is busy and twice that once it has been
+// quiet for idleAfter. The watcher starts with the first subscription and
+// stops on Close.
 func (b *Bus) Subscribe() (<-chan struct{}, func()) {
 	ch := make(chan struct{}, 1)
 	b.mu.Lock()
@@ -82,20 +89,35 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 			conn.Close()
 		}
 	}()
-	t := time.NewTimer(b.opts.PollInterval)
+	changes, stopWatch := b.watchFiles()
+	defer stopWatch()
+	lastChange, lastCheck := time.Now(), time.Time{}
+	wait := func() time.Duration {
+		switch {
+		case changes != nil:
+			return safetyCheck
+		case time.Since(lastChange) < idleAfter:
+			return b.opts.PollInterval
+		}
+		return 2 * b.opts.PollInterval
+	}
+	t := time.NewTimer(wait())
 	defer t.Stop()
-	lastChange := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-changes:
+			// A busy writer changes the files many times a second: check
+			// at most once per PollInterval, the rest at the end of it.
+			if early := b.opts.PollInterval - time.Since(lastCheck); early > 0 {
+				t.Reset(early)
+				continue
+			}
 		case <-t.C:
 		}
-		if time.Since(lastChange) < idleAfter {
-			t.Reset(b.opts.PollInterval)
-		} else {
-			t.Reset(2 * b.opts.PollInterval)
-		}
+		t.Reset(wait())
+		lastCheck = time.Now()
 		if !ok {
 			// The baseline could not be read; once a connection works,
 			// wake everyone once since a change may have been missed.
@@ -115,5 +137,56 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 			last, lastChange = v, time.Now()
 			b.notify()
 		}
+	}
+}
+
+// safetyCheck is how often the watcher reads data_version when the file
+// system reports no change: a notice lost to an overflowing queue costs at
+// most this much delay.
+const safetyCheck = 5 * time.Second
+
+// watchFiles returns a channel that receives when bus.db or its
+// write-ahead log is written or replaced, and a function that stops the
+// watch. The channel is nil when the file system gives no notices.
+func (b *Bus) watchFiles() (<-chan struct{}, func()) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, func() {}
+	}
+	if err := w.Add(b.dir); err != nil {
+		w.Close()
+		return nil, func() {}
+	}
+	changes := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case ev, open := <-w.Events:
+				if !open {
+					return
+				}
+				if name := filepath.Base(ev.Name); (name == dbName || name == dbName+"-wal") && ev.Has(fsnotify.Write|fsnotify.Create) {
+					select {
+					case changes <- struct{}{}:
+					default:
+					}
+				}
+			case _, open := <-w.Errors:
+				if !open {
+					return
+				}
+				// The queue overflowed: something may have changed.
+				select {
+				case changes <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return changes, func() {
+		w.Close()
+		<-done
 	}
 }

@@ -105,7 +105,11 @@ func appendText(b []byte, cell cellAt, width int) []byte {
 
 // appendRow appends one row of cells as text with SGR styles and
 // hyperlinks, trailing blanks trimmed and the style reset at the end. It
-// follows ultraviolet's line renderer, minus the wrap marks.
+// follows ultraviolet's line renderer, minus the wrap marks. Styles are
+// compared with ==, not Style.Equal, which converts every colour to RGBA:
+// the colours x/vt sets are comparable values (ansi.BasicColor,
+// ansi.IndexedColor, color.RGBA), and two spellings of one colour only
+// cost a redundant SGR.
 func appendRow(b []byte, cell cellAt, width int) []byte {
 	var pen uv.Style
 	var link uv.Link
@@ -139,7 +143,7 @@ func appendRow(b []byte, cell cellAt, width int) []byte {
 			b = append(b, ansi.ResetStyle...)
 			pen = uv.Style{}
 		}
-		if !c.Style.Equal(&pen) {
+		if c.Style != pen {
 			b = append(b, c.Style.Diff(&pen)...)
 			pen = c.Style
 		}

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Run the same terminal loads under swarm and under tmux, side by side.
+
+Loads (the ones the terminal-speed issue measured):
+  one     one pane, MB megabytes of coloured log lines as fast as they go
+  many    PANES panes, each writer aiming at RATE MB/s for SECONDS
+  idle    4 idle shells for SECONDS
+
+For each load the runs alternate (swarm, tmux, swarm, tmux, ...) so both see
+the same machine, and the report gives each run and the ratios of paired
+runs. Measured: what the writers achieved (MB/s, from the writers' own
+clocks), the CPU seconds of the program that emulates the terminals (the
+swarm process; the tmux server), and its peak RSS.
+
+swarm runs headless (`swarm up --headless`) unless --tui, where `swarm up`
+runs inside a tmux window of its own (that outer tmux is not counted).
+
+Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|all]
+       [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WRITER = os.path.join(HERE, "writer.py")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """User + system CPU of pid and its reaped children, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wait_for(cond, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"bench: timed out waiting for {what}")
+
+
+def writer_cmd(out, mode, arg, seconds):
+    return f"python3 {WRITER} {mode} {arg} {seconds} {out}"
+
+
+def results(dirname, n):
+    files = [os.path.join(dirname, f"w{i}.out") for i in range(n)]
+    if not all(os.path.exists(f) for f in files):
+        return None
+    rates = []
+    for f in files:
+        with open(f) as fh:
+            nbytes, secs = fh.read().split()
+        rates.append(int(nbytes) / 1e6 / max(float(secs), 1e-9))
+    return rates
+
+
+class Tmux:
+    """A tmux server of its own (-L), one window per writer."""
+
+    name = "tmux"
+
+    def __init__(self, work, cols, rows):
+        self.sock = f"swarmbench{os.getpid()}"
+        self.cols, self.rows = cols, rows
+        self.work = work
+
+    def run(self, cmds, idle_seconds=None):
+        base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+        subprocess.run(base + ["new-session", "-d", "-x", str(self.cols), "-y", str(self.rows), cmds[0]], check=True)
+        for c in cmds[1:]:
+            subprocess.run(base + ["new-window", "-d", c], check=True)
+        pid = int(subprocess.run(base + ["display", "-p", "#{pid}"], check=True, capture_output=True, text=True).stdout)
+        c0, t0 = cpu_seconds(pid), time.monotonic()
+        try:
+            if idle_seconds:
+                time.sleep(idle_seconds)
+            else:
+                wait_for(lambda: results(self.work, len(cmds)) is not None, 600, "tmux writers")
+            c1, t1 = cpu_seconds(pid), time.monotonic()
+            rss = peak_rss_mib(pid)
+        finally:
+            subprocess.run(base + ["kill-server"], capture_output=True)
+        return c1 - c0, t1 - t0, rss
+
+
+class Swarm:
+    """`swarm up --headless` (or the TUI inside a tmux of its own) with one
+    agent per writer."""
+
+    def __init__(self, binary, work, cols, rows, tui):
+        self.binary, self.work, self.cols, self.rows, self.tui = binary, work, cols, rows, tui
+        self.name = "swarm-tui" if tui else "swarm"
+
+    def run(self, cmds, idle_seconds=None):
+        cfg = os.path.join(self.work, "swarm.toml")
+        with open(cfg, "w") as f:
+            for i, c in enumerate(cmds):
+                f.write(f'[[agent]]\nname = "w{i}"\ncmd = {json.dumps(c)}\nrestart = "never"\n\n')
+        env = dict(os.environ, SWARM_DIR=os.path.join(self.work, ".swarm"))
+        outer = None
+        if self.tui:
+            outer = f"swarmbenchui{os.getpid()}"
+            subprocess.run(["tmux", "-L", outer, "-f", "/dev/null", "new-session", "-d", "-x", str(self.cols), "-y",
+                            str(self.rows), f"cd {self.work} && exec {self.binary} up --config {cfg}"], check=True, env=env)
+            wait_for(lambda: self._pid_of_ui(outer) is not None, 30, "swarm's UI")
+            pid = self._pid_of_ui(outer)
+            proc = None
+        else:
+            proc = subprocess.Popen([self.binary, "up", "--headless", "--config", cfg], cwd=self.work, env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            pid = proc.pid
+        c0, t0 = cpu_seconds(pid), time.monotonic()
+        try:
+            if idle_seconds:
+                time.sleep(idle_seconds)
+            else:
+                wait_for(lambda: results(self.work, len(cmds)) is not None, 600, "swarm writers")
+            c1, t1 = cpu_seconds(pid), time.monotonic()
+            rss = peak_rss_mib(pid)
+        finally:
+            if proc is not None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            if outer:
+                os.kill(pid, signal.SIGINT)
+                wait_for(lambda: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z",
+                         15, "swarm's UI to end")
+                subprocess.run(["tmux", "-L", outer, "kill-server"], capture_output=True)
+        return c1 - c0, t1 - t0, rss
+
+    @staticmethod
+    def _pid_of_ui(outer):
+        r = subprocess.run(["tmux", "-L", outer, "display", "-p", "#{pane_pid}"], capture_output=True, text=True)
+        return int(r.stdout) if r.returncode == 0 and r.stdout.strip() else None
+
+
+def one_run(system, load, a, work):
+    for f in os.listdir(work):
+        if f.endswith(".out"):
+            os.remove(os.path.join(work, f))
+    if load == "one":
+        cmds = [writer_cmd(os.path.join(work, "w0.out"), "flood", a.mb, 0)]
+        cpu, wall, rss = system.run(cmds)
+    elif load == "many":
+        cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), "rate", a.rate, a.seconds) for i in range(a.panes)]
+        cpu, wall, rss = system.run(cmds)
+    else:
+        cmds = ["sh"] * 4
+        cpu, wall, rss = system.run(cmds, idle_seconds=a.seconds)
+        return {"cpu": cpu, "wall": wall, "rss": rss, "cores": cpu / wall, "rates": []}
+    rates = results(work, len(cmds))
+    return {"cpu": cpu, "wall": wall, "rss": rss, "cores": cpu / wall, "rates": rates}
+
+
+def describe(r, load, a):
+    if load == "idle":
+        return f"CPU {100 * r['cores']:.2f} %, RSS {r['rss']:.0f} MiB"
+    rates = r["rates"]
+    mb = a.mb if load == "one" else sum(rates) * a.seconds
+    s = f"{min(rates):.2f}–{max(rates):.2f} MB/s per writer" if len(rates) > 1 else f"{rates[0]:.2f} MB/s"
+    return f"{s}, {r['cpu']:.2f} CPU-s ({r['cpu'] / mb:.3f} per MB, {r['cores']:.2f} cores), peak RSS {r['rss']:.0f} MiB"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--swarm", default=None, help="swarm binary (default: build one)")
+    p.add_argument("--load", default="all", choices=["one", "many", "idle", "all"])
+    p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--mb", type=float, default=50)
+    p.add_argument("--panes", type=int, default=16)
+    p.add_argument("--rate", type=float, default=1.0)
+    p.add_argument("--seconds", type=float, default=30)
+    p.add_argument("--cols", type=int, default=160)
+    p.add_argument("--rows", type=int, default=48)
+    p.add_argument("--tui", action="store_true", help="run swarm's UI (inside a tmux of its own) instead of headless")
+    a = p.parse_args()
+    if not shutil.which("tmux"):
+        sys.exit("bench: tmux is not installed")
+    work = tempfile.mkdtemp(prefix="swarm-bench-")
+    binary = a.swarm
+    if binary is None:
+        binary = os.path.join(work, "swarm")
+        subprocess.run(["go", "build", "-o", binary, "."], cwd=os.path.join(HERE, "..", ".."), check=True)
+    binary = os.path.abspath(binary)
+    loads = ["one", "many", "idle"] if a.load == "all" else [a.load]
+    print(f"machine: {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}; swarm {'TUI' if a.tui else 'headless'}")
+    for load in loads:
+        sw, tm = Swarm(binary, work, a.cols, a.rows, a.tui), Tmux(work, a.cols, a.rows)
+        pairs = []
+        for rep in range(a.reps):
+            rs = one_run(sw, load, a, work)
+            rt = one_run(tm, load, a, work)
+            pairs.append((rs, rt))
+            print(f"{load} #{rep + 1}: {sw.name}: {describe(rs, load, a)}")
+            print(f"{load} #{rep + 1}: tmux:  {describe(rt, load, a)}")
+        if load != "idle":
+            speed = [statistics.mean(s["rates"]) / statistics.mean(t["rates"]) for s, t in pairs]
+            cpu = [s["cpu"] / max(t["cpu"], 1e-9) for s, t in pairs]
+            print(f"{load}: swarm/tmux writer speed {min(speed):.2f}–{max(speed):.2f}×, CPU {min(cpu):.2f}–{max(cpu):.2f}×")
+        mem = [s["rss"] / max(t["rss"], 1e-9) for s, t in pairs]
+        print(f"{load}: swarm/tmux peak RSS {min(mem):.1f}–{max(mem):.1f}×")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""A terminal load: coloured log lines, about 100 bytes with 6 SGR each.
+
+  writer.py flood MB 0 OUT       write MB megabytes as fast as the terminal takes them
+  writer.py rate  MB/s SECS OUT  write at MB/s for SECS seconds
+
+When done it writes "BYTES SECONDS" to OUT (the writer's own clock) and
+then waits, so that its pane stays until the harness ends the run.
+"""
+import os
+import sys
+import time
+
+
+def lines(n):
+    out = []
+    for i in range(n):
+        out.append(f"\x1b[2m{i:06d}\x1b[0m \x1b[32mINFO\x1b[0m \x1b[36mworker-{i % 8}\x1b[0m "
+                   f"processed batch {i} in {i * 7 % 1000} ms, queue depth {i % 97}, ok\r\n")
+    return "".join(out).encode()
+
+
+def main():
+    mode, arg, secs, out = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+    block = lines(1000)  # about 100 KB
+    fd = sys.stdout.fileno()
+    written = 0
+    t0 = time.monotonic()
+    if mode == "flood":
+        total = int(arg * 1e6)
+        while written < total:
+            written += os.write(fd, block[: min(len(block), total - written)])
+    else:
+        chunk = block[:16384]
+        rate = arg * 1e6
+        while True:
+            now = time.monotonic() - t0
+            if now >= secs:
+                break
+            if written > rate * now:
+                time.sleep(min(written / rate - now, secs - now))
+                continue
+            written += os.write(fd, chunk)
+    elapsed = time.monotonic() - t0
+    tmp = out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(f"{written} {elapsed}\n")
+    os.rename(tmp, out)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    main()

@@ -113,6 +113,7 @@ func appendText(b []byte, cell cellAt, width int) []byte {
 func appendRow(b []byte, cell cellAt, width int) []byte {
 	var pen uv.Style
 	var link uv.Link
+	penZero := true // pen == uv.Style{}: one comparison per cell, not three
 	pending := 0
 	for x := 0; x < width; x++ {
 		c := cell(x)
@@ -123,11 +124,12 @@ func appendRow(b []byte, cell cellAt, width int) []byte {
 			continue
 		}
 		cl := realLink(c)
-		blank := (c.Content == " " || c.Content == "") && c.Style.IsZero() && cl.IsZero()
-		if blank {
-			if !pen.IsZero() {
+		samePen := c.Style == pen
+		styleZero := samePen && penZero || !samePen && c.Style.IsZero()
+		if (c.Content == " " || c.Content == "") && styleZero && cl.IsZero() {
+			if !penZero {
 				b = append(b, ansi.ResetStyle...)
-				pen = uv.Style{}
+				pen, penZero = uv.Style{}, true
 			}
 			if !link.IsZero() {
 				b = append(b, ansi.ResetHyperlink()...)
@@ -139,13 +141,13 @@ func appendRow(b []byte, cell cellAt, width int) []byte {
 		for ; pending > 0; pending-- {
 			b = append(b, ' ')
 		}
-		if c.Style.IsZero() && !pen.IsZero() {
-			b = append(b, ansi.ResetStyle...)
-			pen = uv.Style{}
-		}
-		if c.Style != pen {
-			b = append(b, c.Style.Diff(&pen)...)
-			pen = c.Style
+		if !samePen {
+			if styleZero {
+				b = append(b, ansi.ResetStyle...)
+			} else {
+				b = append(b, c.Style.Diff(&pen)...)
+			}
+			pen, penZero = c.Style, styleZero
 		}
 		if cl != link {
 			if !link.IsZero() {
@@ -165,7 +167,7 @@ func appendRow(b []byte, cell cellAt, width int) []byte {
 	if !link.IsZero() {
 		b = append(b, ansi.ResetHyperlink()...)
 	}
-	if !pen.IsZero() {
+	if !penZero {
 		b = append(b, ansi.ResetStyle...)
 	}
 	return b

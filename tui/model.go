@@ -125,6 +125,8 @@ type Model struct {
 	// manualClock (tests) turns the clock tick off and fires delayed
 	// messages at once, so that commands can be run synchronously.
 	manualClock bool
+	// tickAt is when the pending clock tick fires; zero when none is.
+	tickAt time.Time
 
 	// gen counts changes to what the sidebar shows (agents, their bus
 	// state, the game); the sidebar and the help line are drawn again
@@ -187,17 +189,60 @@ func (m *Model) src() source { return source{ctx: m.ctx, r: m.sw} }
 
 // Init starts the clock and the first reads of the bus.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.tick(), m.loadMeta())
+	return tea.Batch(m.tickWithin(time.Second), m.loadMeta())
 }
 
-// tickMsg is the once-a-second clock: heartbeat ages, status expiry.
+// tickMsg is the clock: it refreshes what the UI shows of time (an
+// agent's age, the status line's expiry) when that next changes.
 type tickMsg time.Time
 
-func (m *Model) tick() tea.Cmd {
+// tickWithin makes sure the clock ticks within d: a tick already due
+// sooner stands, so ticks never pile up. The clock runs on demand, not at
+// a fixed rate: an idle swarm whose agents' ages read in minutes is drawn
+// once a minute.
+func (m *Model) tickWithin(d time.Duration) tea.Cmd {
 	if m.manualClock {
 		return nil
 	}
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+	at := time.Now().Add(d)
+	if !m.tickAt.IsZero() && !m.tickAt.After(at) {
+		return nil
+	}
+	m.tickAt = at
+	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// untilClockChanges is how long until something shown that depends on the
+// clock changes: an agent's age (shortAge: to the second in its first
+// minute, then to the minute, the hour, the day) or the status line's
+// expiry; at most a minute, for what the UI does not model.
+func (m *Model) untilClockChanges(now time.Time) time.Duration {
+	d := time.Minute
+	for _, a := range m.agents {
+		if t := lastSign(a, m.meta[a.Name].beat); !t.IsZero() {
+			d = min(d, ageChangesIn(now.Sub(t)))
+		}
+	}
+	if m.status.text != "" || m.later != nil {
+		d = min(d, m.status.at.Add(statusTTL).Sub(now))
+	}
+	return max(d, 20*time.Millisecond)
+}
+
+// ageChangesIn is how long until shortAge of an age changes.
+func ageChangesIn(age time.Duration) time.Duration {
+	unit := time.Second
+	switch {
+	case age >= 24*time.Hour:
+		unit = 24 * time.Hour
+	case age >= time.Hour:
+		unit = time.Hour
+	case age >= time.Minute:
+		unit = time.Minute
+	case age < 0:
+		return time.Second
+	}
+	return unit - age%unit
 }
 
 // after delivers msg after d (at once with the manual clock).
@@ -325,7 +370,7 @@ func (m *Model) applySizes() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
 	m.syncFocus()
-	return m, tea.Batch(cmd, m.renderPanes())
+	return m, tea.Batch(cmd, m.renderPanes(), m.tickWithin(m.untilClockChanges(m.opts.Now())))
 }
 
 // syncFocus tells a backend that cares which agent the person is watching:
@@ -370,9 +415,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		return m, m.relayout()
 	case tickMsg:
+		if !time.Time(msg).Before(m.tickAt) {
+			m.tickAt = time.Time{} // the pending tick: it fired
+		}
 		cmd := m.refreshAgents()
 		m.expireStatus()
-		return m, tea.Batch(cmd, m.tick())
+		return m, cmd
 	case resizeMsg:
 		if msg.gen != m.resizeGen {
 			return m, nil
@@ -392,7 +440,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				p.invalidate()
 			}
 		}
-		return m, nil
+		// Output is a sign of life: its age shows on the next tick.
+		return m, m.tickWithin(time.Second)
 	case EventMsg:
 		return m, m.onEvent(msg.Event)
 	case swarmGoneMsg:

@@ -17,6 +17,7 @@ runs inside a tmux window of its own (that outer tmux is not counted).
 
 Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|all]
        [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
+       [--startup S]
 """
 import argparse
 import json
@@ -32,6 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 WRITER = os.path.join(HERE, "writer.py")
 TICK = os.sysconf("SC_CLK_TCK")
+ARGS = None  # the command line
 
 
 def cpu_seconds(pid):
@@ -90,6 +92,8 @@ class Tmux:
         for c in cmds[1:]:
             subprocess.run(base + ["new-window", "-d", c], check=True)
         pid = int(subprocess.run(base + ["display", "-p", "#{pid}"], check=True, capture_output=True, text=True).stdout)
+        if idle_seconds:
+            time.sleep(ARGS.startup)
         c0, t0 = cpu_seconds(pid), time.monotonic()
         try:
             if idle_seconds:
@@ -129,6 +133,8 @@ class Swarm:
             proc = subprocess.Popen([self.binary, "up", "--headless", "--config", cfg], cwd=self.work, env=env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             pid = proc.pid
+        if idle_seconds:
+            time.sleep(ARGS.startup)
         c0, t0 = cpu_seconds(pid), time.monotonic()
         try:
             if idle_seconds:
@@ -197,7 +203,12 @@ def main():
     p.add_argument("--cols", type=int, default=160)
     p.add_argument("--rows", type=int, default=48)
     p.add_argument("--tui", action="store_true", help="run swarm's UI (inside a tmux of its own) instead of headless")
+    p.add_argument("--startup", type=float, default=3,
+                   help="seconds left to pass before idle CPU is measured: starting is not idling (65: after the agents' "
+                        "first minute, when the UI shows their ages in minutes)")
     a = p.parse_args()
+    global ARGS
+    ARGS = a
     if not shutil.which("tmux"):
         sys.exit("bench: tmux is not installed")
     work = tempfile.mkdtemp(prefix="swarm-bench-")

@@ -126,10 +126,12 @@ func New(opts Options) (*Supervisor, error) {
 	}
 	s := &Supervisor{opts: opts, bus: opts.Bus, log: opts.Log, agents: map[string]*agent{},
 		// Emulating many busy terminals could take every core. The
-		// screens get half of them, and busy agents nobody watches 70 %
-		// of that, so the UI, the bus and the agents themselves keep
-		// theirs.
-		budget: spawner.NewBudget(runtime.NumCPU()/2, 0.7)}
+		// screens get half of them (at least one), so the UI, the bus
+		// and the agents themselves keep theirs; within that, output is
+		// applied as fast as it comes, as a terminal does. (With 70 % of
+		// the half, one agent printing a log on two cores got 0.7 of a
+		// core while a whole one was idle.)
+		budget: spawner.NewBudget(max(runtime.NumCPU()/2, 1), 1)}
 	if g := opts.Config.Game; opts.Referee == nil && g.Kind == "tictactoe" {
 		s.opts.Referee, s.opts.X, s.opts.O = games.NewReferee(g.X, g.O), g.X, g.O
 	}

@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"swarm/bus"
@@ -244,7 +243,7 @@ func (t *Service) Cancel(ctx context.Context, id, actor, note string) (bus.Task,
 	if err != nil || task.State == bus.TaskCancelled {
 		return task, err
 	}
-	if !slices.Contains(bus.AllowedMoves(task.State), bus.TaskCancelled) {
+	if !MoveCancel.AppliesTo(task.State) {
 		return t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note) // refused, naming the allowed moves
 	}
 	saved, err := t.removeWorktree(ctx, task, "cancelled")

@@ -50,6 +50,16 @@ type source struct {
 	r   panelReader
 }
 
+// read returns a command that runs f on the reader, within readTimeout,
+// and delivers what it returns.
+func (src source) read(f func(ctx context.Context, r panelReader) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(src.ctx, readTimeout)
+		defer cancel()
+		return f(ctx, src.r)
+	}
+}
+
 // inboxPanel shows the selected agent's messages, in and out, with their
 // delivery state and failures.
 type inboxPanel struct {
@@ -80,13 +90,11 @@ func (p *inboxPanel) load(src source) tea.Cmd {
 	if p.agent == "" || !p.ld.start() {
 		return nil
 	}
-	ctx, b, agent := src.ctx, src.r, p.agent
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, readTimeout)
-		defer cancel()
-		msgs, err := b.Inbox(ctx, agent, inboxLimit)
+	agent := p.agent
+	return src.read(func(ctx context.Context, r panelReader) tea.Msg {
+		msgs, err := r.Inbox(ctx, agent, inboxLimit)
 		return inboxMsg{agent: agent, msgs: msgs, err: err}
-	}
+	})
 }
 
 func (p *inboxPanel) loaded(src source, msg inboxMsg, open bool) tea.Cmd {
@@ -200,13 +208,10 @@ func (p *taskPanel) load(src source) tea.Cmd {
 	if !p.ld.start() {
 		return nil
 	}
-	ctx, b := src.ctx, src.r
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, readTimeout)
-		defer cancel()
-		ts, err := b.Tasks(ctx, bus.TaskFilter{})
+	return src.read(func(ctx context.Context, r panelReader) tea.Msg {
+		ts, err := r.Tasks(ctx, bus.TaskFilter{})
 		return tasksMsg{tasks: ts, err: err}
-	}
+	})
 }
 
 func (p *taskPanel) loaded(src source, msg tasksMsg, open bool) tea.Cmd {
@@ -260,13 +265,11 @@ func (p *taskPanel) loadEvents(src source, force bool) tea.Cmd {
 	if p.sel == "" || (!force && p.evFor == p.sel) || !p.evld.start() {
 		return nil
 	}
-	ctx, b, id := src.ctx, src.r, p.sel
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, readTimeout)
-		defer cancel()
-		evs, err := b.TaskEvents(ctx, id)
+	id := p.sel
+	return src.read(func(ctx context.Context, r panelReader) tea.Msg {
+		evs, err := r.TaskEvents(ctx, id)
 		return taskEventsMsg{id: id, events: evs, err: err}
-	}
+	})
 }
 
 func (p *taskPanel) eventsLoaded(msg taskEventsMsg) {
@@ -280,13 +283,11 @@ func (p *taskPanel) loadReview(src source, force bool) tea.Cmd {
 	if !sel || t.Branch == "" || (!force && p.revFor == t.ID) || !p.revld.start() {
 		return nil
 	}
-	ctx, rv, id := src.ctx, src.r, t.ID
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, readTimeout)
-		defer cancel()
-		stat, diff, err := rv.Review(ctx, id)
+	id := t.ID
+	return src.read(func(ctx context.Context, r panelReader) tea.Msg {
+		stat, diff, err := r.Review(ctx, id)
 		return reviewMsg{id: id, stat: stat, diff: diff, err: err}
-	}
+	})
 }
 
 func (p *taskPanel) reviewLoaded(src source, msg reviewMsg) tea.Cmd {
@@ -530,17 +531,14 @@ func (p *logPanel) load(src source) tea.Cmd {
 	if !p.ld.start() {
 		return nil
 	}
-	ctx, b := src.ctx, src.r
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, readTimeout)
-		defer cancel()
+	return src.read(func(ctx context.Context, b panelReader) tea.Msg {
 		last, err := b.LastSeq(ctx)
 		if err != nil {
 			return logMsg{err: err}
 		}
 		msgs, err := b.Messages(ctx, max(last-logWindow, 0), logWindow)
 		return logMsg{msgs: msgs, err: err}
-	}
+	})
 }
 
 func (p *logPanel) loaded(src source, msg logMsg, open bool) tea.Cmd {

@@ -76,6 +76,19 @@ def results(dirname, n):
     return rates
 
 
+def measure(pid, work, writers, idle_seconds):
+    """CPU seconds, wall seconds and peak RSS of the terminal program pid
+    while its writers run (or, idle, for idle_seconds after start-up)."""
+    if idle_seconds:
+        time.sleep(ARGS.startup)
+    c0, t0 = cpu_seconds(pid), time.monotonic()
+    if idle_seconds:
+        time.sleep(idle_seconds)
+    else:
+        wait_for(lambda: results(work, writers) is not None, 600, "the writers")
+    return cpu_seconds(pid) - c0, time.monotonic() - t0, peak_rss_mib(pid)
+
+
 class Tmux:
     """A tmux server of its own (-L), one window per writer."""
 
@@ -92,19 +105,10 @@ class Tmux:
         for c in cmds[1:]:
             subprocess.run(base + ["new-window", "-d", c], check=True)
         pid = int(subprocess.run(base + ["display", "-p", "#{pid}"], check=True, capture_output=True, text=True).stdout)
-        if idle_seconds:
-            time.sleep(ARGS.startup)
-        c0, t0 = cpu_seconds(pid), time.monotonic()
         try:
-            if idle_seconds:
-                time.sleep(idle_seconds)
-            else:
-                wait_for(lambda: results(self.work, len(cmds)) is not None, 600, "tmux writers")
-            c1, t1 = cpu_seconds(pid), time.monotonic()
-            rss = peak_rss_mib(pid)
+            return measure(pid, self.work, len(cmds), idle_seconds)
         finally:
             subprocess.run(base + ["kill-server"], capture_output=True)
-        return c1 - c0, t1 - t0, rss
 
 
 class Swarm:
@@ -133,16 +137,8 @@ class Swarm:
             proc = subprocess.Popen([self.binary, "up", "--headless", "--config", cfg], cwd=self.work, env=env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             pid = proc.pid
-        if idle_seconds:
-            time.sleep(ARGS.startup)
-        c0, t0 = cpu_seconds(pid), time.monotonic()
         try:
-            if idle_seconds:
-                time.sleep(idle_seconds)
-            else:
-                wait_for(lambda: results(self.work, len(cmds)) is not None, 600, "swarm writers")
-            c1, t1 = cpu_seconds(pid), time.monotonic()
-            rss = peak_rss_mib(pid)
+            return measure(pid, self.work, len(cmds), idle_seconds)
         finally:
             if proc is not None:
                 proc.send_signal(signal.SIGINT)
@@ -156,7 +152,6 @@ class Swarm:
                 wait_for(lambda: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z",
                          15, "swarm's UI to end")
                 subprocess.run(["tmux", "-L", outer, "kill-server"], capture_output=True)
-        return c1 - c0, t1 - t0, rss
 
     @staticmethod
     def _pid_of_ui(outer):

@@ -60,6 +60,10 @@ type Options struct {
 	// Budget, when set, is shared with other processes to bound the CPU
 	// their screens use together (see Budget and SetUrgent).
 	Budget *Budget
+	// Before and Separator: see ScreenOptions. A program started again
+	// keeps what its last run printed in its scrollback.
+	Before    *Screen
+	Separator string
 }
 
 // ExitStatus is how a process ended.
@@ -150,7 +154,8 @@ func Start(opts Options) (*Process, error) {
 	if settle < 0 {
 		settle = time.Duration(1<<63 - 1) // only when the process exits
 	}
-	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}, Settle: settle})
+	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}, Settle: settle,
+		Before: opts.Before, Separator: opts.Separator})
 	go p.read()
 	go p.output()
 	go p.wait()

@@ -68,6 +68,14 @@ type ScreenOptions struct {
 	// row of the alternate screen count as settled once it has shown the
 	// same text in this many frames in a row. Zero: only time settles.
 	SettleFrames int
+	// Before is the screen of the program's previous run (it was
+	// restarted): its scrollback and the rows its main screen showed start
+	// this screen's scrollback, followed by a line reading Separator, so
+	// that what the program printed before is kept. They are history
+	// only: nothing of them is committed again. Separator must hold no
+	// control characters.
+	Before    *Screen
+	Separator string
 }
 
 // Cursor is a cell position, 0-based.
@@ -166,6 +174,9 @@ func NewScreen(opts ScreenOptions) *Screen {
 	if s.replies == nil {
 		s.replies = io.Discard
 	}
+	if opts.Before != nil && opts.Before != s {
+		s.inherit(opts.Before, opts.Separator)
+	}
 	s.main, s.mainPipe = s.newEmulator(true)
 	s.initFeeder()
 	s.initTracker()
@@ -174,6 +185,37 @@ func NewScreen(opts ScreenOptions) *Screen {
 		_, _ = s.main.WriteString("\x1b[20h")
 	}
 	return s
+}
+
+// inherit starts the scrollback with old's: its own scrollback, then the
+// rows its main screen shows down to the last one written, then sep (dim).
+func (s *Screen) inherit(old *Screen, sep string) {
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	old.applyHeld()
+	for i := range old.hist.len() {
+		s.hist.push(*old.hist.at(i))
+	}
+	last := -1
+	for y := range old.rows {
+		if rowEnd(rowCells(old.main, y), old.cols) > 0 {
+			last = y
+		}
+	}
+	for y := 0; y <= last; y++ {
+		cell := rowCells(old.main, y)
+		wrapped, pad := wrapOf(cell(old.cols - 1))
+		h := histLine{text: string(appendText(nil, cell, old.cols)), wrapped: wrapped, pad: pad,
+			cols: uint16(old.cols), end: uint16(rowEnd(cell, old.cols))}
+		if styled := string(appendRow(nil, cell, old.cols)); styled != h.text {
+			h.styled = styled
+		}
+		s.hist.push(h)
+	}
+	if sep != "" {
+		// The caller's text, shown as written: it must hold no controls.
+		s.hist.push(histLine{text: sep, styled: "\x1b[2m" + sep + ansi.ResetStyle, cols: uint16(s.cols), end: uint16(min(ansi.StringWidth(sep), s.cols))})
+	}
 }
 
 // newEmulator makes an emulator of the current size whose replies are

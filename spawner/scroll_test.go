@@ -156,3 +156,31 @@ func FuzzScrollBatch(f *testing.F) {
 		}
 	})
 }
+
+// A screen started after another (the program ran again) keeps what the
+// last run printed — its scrollback and what its screen showed — above a
+// separator, styles included; none of it is committed again.
+func TestScreenKeepsThePreviousRun(t *testing.T) {
+	old := NewScreen(ScreenOptions{Rows: 3, Cols: 20})
+	_, _ = old.Write([]byte("one\r\ntwo\r\n\x1b[31mthree\x1b[0m\r\nfour"))
+	old.TakeLines()
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 20, Before: old, Separator: "── again ──"})
+	defer s.Close()
+	_, _ = s.Write([]byte("fresh\r\n"))
+	if got := s.ScrollbackLen(); got != 5 {
+		t.Fatalf("scrollback %d rows, want 5 (one, two, three, four, the separator)", got)
+	}
+	for offset, want := range map[int]string{5: "one\ntwo\n\x1b[31mthree", 2: "four\n\x1b[2m── again ──\x1b[m\nfresh"} {
+		if view := s.Render(offset); !strings.HasPrefix(view, want) {
+			t.Errorf("view scrolled back %d rows:\n%q\nwant it to start\n%q", offset, view, want)
+		}
+	}
+	if hits := s.Search("three"); len(hits) != 1 || hits[0] != 2 {
+		t.Errorf("search for the last run's text: %v, want [2]", hits)
+	}
+	for _, l := range s.TakeLines() {
+		if l.Text != "fresh" {
+			t.Errorf("committed %q from the last run", l.Text)
+		}
+	}
+}

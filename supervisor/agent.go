@@ -15,6 +15,7 @@ import (
 
 	"swarm/bus"
 	"swarm/spawner"
+	"swarm/textsafe"
 )
 
 // AgentState is where an agent is in its life.
@@ -369,6 +370,19 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	if a.ctx.Err() != nil {
 		return -1, "", a.ctx.Err() // shut down before it started
 	}
+	// What the last run printed stays in the scrollback, under a line
+	// saying why the program starts again.
+	a.mu.Lock()
+	before, why := a.screen, a.reason
+	a.mu.Unlock()
+	separator := ""
+	if before != nil {
+		separator = fmt.Sprintf("── %s started again at %s", a.cfg.Name, time.Now().Format("15:04:05"))
+		if why = textsafe.Words(why); why != "" {
+			separator += " (" + why + ")"
+		}
+		separator += " ──"
+	}
 	a.setState(StateStarting, "")
 	lines := make(chan spawner.Line, 256)
 	a.mu.Lock()
@@ -394,8 +408,10 @@ func (a *agent) runOnce() (code int, how string, err error) {
 			case <-a.ctx.Done():
 			}
 		},
-		OnOutput: a.onOutput,
-		Budget:   a.s.budget,
+		OnOutput:  a.onOutput,
+		Budget:    a.s.budget,
+		Before:    before,
+		Separator: separator,
 	})
 	if err != nil {
 		a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: -1, Text: err.Error()})

@@ -362,6 +362,24 @@ func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
 		}
 	}
 	check("once it gave up")
+	// Each run's output stays in the pane's scrollback, under a line
+	// saying why the program started again.
+	view, err := h.sup.Render("c", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, separators := 0, 0
+	for _, l := range strings.Split(view, "\n") {
+		if l == "crashing" {
+			runs++
+		}
+		if strings.Contains(l, "── c started again at ") && strings.Contains(l, "exit code 3") {
+			separators++
+		}
+	}
+	if runs != 3 || separators != 2 {
+		t.Errorf("the pane holds %d runs' output and %d restart lines, want 3 and 2:\n%s", runs, separators, view)
+	}
 	// Stopping swarm keeps the reason for `swarm status` to show.
 	if err := h.sup.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)

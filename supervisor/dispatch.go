@@ -163,6 +163,13 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 	return err
 }
 
+// CreateTask creates a task from the human; the dispatcher gives it to
+// its assignee.
+func (s *Supervisor) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {
+	t.CreatedBy = bus.Human
+	return s.bus.CreateTask(ctx, t)
+}
+
 // Approve moves a task in review to APPROVED.
 func (s *Supervisor) Approve(ctx context.Context, id, note string) (bus.Task, error) {
 	return s.humanMove(ctx, id, tasks.MoveApprove, note)

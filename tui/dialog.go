@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/textsafe"
 )
 
 // dialog is a modal box with the keys while it is open. It holds its own
@@ -259,6 +260,38 @@ func newAgentDialog(sw Backend, dir string, w int) dialog {
 				return formDoneMsg{d: d, err: err, field: 1}
 			}
 			return formDoneMsg{d: d, text: fmt.Sprintf("started agent %s", ac.Name)}
+		}, nil
+	}
+	return d
+}
+
+// newTaskDialog asks for a task — its title, whom it is for (the selected
+// agent at first) and what it is about — and creates it as the human.
+func newTaskDialog(ctx context.Context, sw Backend, assignee string, w int) dialog {
+	w = dialogWidth(w)
+	forIn := newInput("agent name", w)
+	forIn.SetValue(assignee)
+	d := &formDialog{
+		title:  "New task",
+		labels: []string{"title", "for", "details"},
+		inputs: []textinput.Model{newInput("what is to be done", w), forIn, newInput("optional: more about it", w)},
+		action: "create",
+	}
+	d.submit = func(v []string) (tea.Cmd, error) {
+		if v[0] == "" {
+			return nil, errors.New("the task needs a title")
+		}
+		if v[1] == "" {
+			return nil, errors.New("say which agent the task is for")
+		}
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(ctx, readTimeout)
+			defer cancel()
+			t, err := sw.CreateTask(ctx, bus.NewTask{Title: v[0], Assignee: v[1], Description: v[2]})
+			if err != nil {
+				return actionMsg{err: fmt.Errorf("new task for %s: %w", v[1], err)}
+			}
+			return actionMsg{text: fmt.Sprintf("created task %s (%s) for %s", t.ID, textsafe.Words(t.Title), t.Assignee)}
 		}, nil
 	}
 	return d

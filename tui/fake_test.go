@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -309,6 +310,11 @@ func (f *fakeSwarm) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return f.b.Heartbeats(ctx)
 }
 
+func (f *fakeSwarm) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {
+	t.CreatedBy = bus.Human
+	return f.b.CreateTask(ctx, t)
+}
+
 func (f *fakeSwarm) Approve(ctx context.Context, id, note string) (bus.Task, error) {
 	return f.b.Transition(ctx, id, bus.TaskApproved, bus.Human, note)
 }
@@ -415,6 +421,12 @@ func (h *harness) keys(names ...string) {
 	for _, n := range names {
 		h.send(keyPress(n))
 	}
+}
+
+// press presses a binding's first key, as a person would.
+func (h *harness) press(b key.Binding) {
+	h.t.Helper()
+	h.keys(b.Keys()[0])
 }
 
 // selectTask moves the task board's selection to id by pressing down

@@ -27,6 +27,8 @@ type KeyMap struct {
 	// Task actions (the task selected on the board, else the selected
 	// agent's current task).
 	Approve, RequestChanges, CancelTask, Merge, Retry key.Binding
+	// NewTask asks for a task and creates it (for the selected agent).
+	NewTask key.Binding
 	// Diff shows the selected task's diff on the board.
 	Diff key.Binding
 
@@ -80,8 +82,10 @@ func DefaultKeyMap() KeyMap {
 		RequestChanges: b("r", "request changes", "r"),
 		CancelTask:     b("c", "cancel task", "c"),
 		Merge:          b("m", "merge task", "m"),
-		Retry:          b("y", "retry task", "y"),
-		Diff:           b("d", "task diff", "d"),
+		// Not y, which answers yes in every dialog.
+		Retry:   b("e", "retry task", "e"),
+		Diff:    b("d", "task diff", "d"),
+		NewTask: b("+", "new task", "+"),
 
 		Yes:        b("y", "yes", "y", "Y", "enter"),
 		No:         b("n", "no", "n", "N", "esc", "q"),
@@ -111,7 +115,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach, k.Zoom}},
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
-		{"tasks", []key.Binding{k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff}},
+		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff}},
 		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}

@@ -498,9 +498,9 @@ func TestTaskBoard(t *testing.T) {
 	requireContains(t, h.screen(), "approve task")
 
 	h.selectTask(failed.ID)
-	h.keys("y")
+	h.press(h.m.keys.Retry)
 	if got := taskState(t, sw.b, failed.ID); got != bus.TaskAssigned {
-		t.Fatalf("after y the failed task is %s", got)
+		t.Fatalf("after retry the failed task is %s", got)
 	}
 
 	h.selectTask(other.ID)
@@ -963,4 +963,45 @@ func TestCompletedTaskShowsItsMerge(t *testing.T) {
 	if got := under("assignee carol"); got != "no branch" {
 		t.Fatalf("under the assignee of a task without a branch: %q, want \"no branch\"\n%s", got, h.screen())
 	}
+}
+
+// A task is created from the UI: for the selected agent unless the person
+// names another, with a title it cannot do without.
+func TestNewTaskDialog(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 100, 30, Options{})
+	h.press(h.m.keys.Next) // bob
+	h.press(h.m.keys.NewTask)
+	if h.m.Mode() != ModeDialog {
+		t.Fatal("no dialog for a new task")
+	}
+	requireContains(t, h.screen(), "New task")
+	h.press(h.m.keys.NextField)
+	h.press(h.m.keys.NextField)
+	h.press(h.m.keys.Submit)
+	requireContains(t, h.screen(), "the task needs a title")
+	h.press(h.m.keys.PrevField)
+	h.press(h.m.keys.PrevField)
+	h.typeText("write the changelog")
+	h.press(h.m.keys.NextField)
+	h.press(h.m.keys.NextField)
+	h.typeText("since 1.2")
+	h.press(h.m.keys.Submit)
+	if h.m.Mode() == ModeDialog {
+		t.Fatalf("the dialog stayed open after creating:\n%s", h.screen())
+	}
+	ts, err := sw.b.Tasks(context.Background(), bus.TaskFilter{Assignee: "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made *bus.Task
+	for i := range ts {
+		if ts[i].Title == "write the changelog" {
+			made = &ts[i]
+		}
+	}
+	if made == nil || made.Description != "since 1.2" || made.CreatedBy != bus.Human || made.State != bus.TaskAssigned {
+		t.Fatalf("created %+v", made)
+	}
+	requireContains(t, h.screen(), "created task "+made.ID+" (write the changelog) for bob")
 }

@@ -85,6 +85,9 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.NewAgent):
 		m.dialog = newAgentDialog(m.sw, m.opts.Dir, m.width)
 		return m.dialog.focus()
+	case key.Matches(k, keys.NewTask):
+		m.dialog = newTaskDialog(m.ctx, m.sw, m.selected, m.width)
+		return m.dialog.focus()
 	case key.Matches(k, keys.Restart):
 		return m.confirmAgent("Restart", m.sw.Restart, "restarting %s", true)
 	case key.Matches(k, keys.Stop):

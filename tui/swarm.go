@@ -48,7 +48,9 @@ type Backend interface {
 	Game() (supervisor.GameState, bool)
 	// Reader: inboxes, the log, tasks and heartbeats.
 	Reader
-	// Task actions of the human.
+	// Task actions of the human. CreateTask creates a task from the
+	// human for t.Assignee.
+	CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error)
 	Approve(ctx context.Context, id, note string) (bus.Task, error)
 	RequestChanges(ctx context.Context, id, note string) (bus.Task, error)
 	Cancel(ctx context.Context, id, note string) (bus.Task, error)

@@ -253,7 +253,7 @@ func (m *Model) helpLineFor() string {
 	default:
 		bs = []key.Binding{k.Attach, k.Next, k.Zoom, k.Scroll}
 		if m.panel == panelTasks {
-			bs = append(bs, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Diff, k.Tasks)
+			bs = append(bs, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Diff, k.NewTask, k.Tasks)
 		} else {
 			bs = append(bs, k.Inbox, k.Tasks, k.Log)
 			if m.hasGame {

@@ -514,7 +514,18 @@ func TestTaskBoard(t *testing.T) {
 	if got := taskState(t, sw.b, other.ID); got != bus.TaskCancelled {
 		t.Fatalf("after c y the task is %s", got)
 	}
-
+	// The cancelled task leaves for the bottom of the board; the cursor
+	// stays on its row, now the next task's.
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	selected := ""
+	for _, line := range strings.Split(norm.apply(h.screen(), true), "\n") {
+		if i := strings.Index(line, "▶ TASK"); i >= 0 {
+			selected = line[i:]
+		}
+	}
+	if selected == "" || strings.Contains(selected, "write docs") {
+		t.Errorf("after the cancel the board's selection is %q, want the task that took its row", selected)
+	}
 }
 
 // TestMergeAsksFirst: m changes the base branch, so it names the task

@@ -222,9 +222,22 @@ func (p *taskPanel) loaded(src source, msg tasksMsg, open bool) tea.Cmd {
 		slices.SortStableFunc(ts, func(a, b bus.Task) int {
 			return slices.Index(boardOrder, a.State) - slices.Index(boardOrder, b.State)
 		})
+		oldRow := slices.IndexFunc(p.tasks, func(t bus.Task) bool { return t.ID == p.sel })
+		var oldState bus.TaskState
+		if oldRow >= 0 {
+			oldState = p.tasks[oldRow].State
+		}
 		p.tasks = ts
-		if _, ok := p.selectedTask(); !ok && len(ts) > 0 {
-			p.sel = ts[0].ID
+		sel, ok := p.selectedTask()
+		switch {
+		case !ok && len(ts) > 0:
+			p.sel = ts[min(max(oldRow, 0), len(ts)-1)].ID
+		case ok && oldRow >= 0 && sel.State.Final() && sel.State != oldState:
+			// A task that is done with (cancelled, merged) leaves for the
+			// bottom of the board; the cursor stays where the eye is, on
+			// the task that took its row. Other moves are followed: the
+			// next action is often on the same task (approve, then merge).
+			p.sel = ts[min(oldRow, len(ts)-1)].ID
 		}
 	}
 	cmds := []tea.Cmd{p.loadEvents(src, true), p.loadReview(src, true)}

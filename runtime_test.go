@@ -378,6 +378,25 @@ func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
 		t.Errorf("the task branch was not kept")
 	}
 	e.fails(1, []string{"task", "merge", "zzzzzz"}, "zzzzzz")
+
+	// The merged branch is pruned: not without asking (no terminal here),
+	// shown first with --dry-run, then deleted with --yes.
+	e.fails(2, []string{"task", "prune"}, "add --yes")
+	if out := e.ok("task", "prune", "--dry-run"); !strings.Contains(out, "would delete swarm/"+id) {
+		t.Errorf("task prune --dry-run printed %q", out)
+	}
+	if got := git(t, repo, "branch", "--list", "swarm/"+id); got == "" {
+		t.Fatal("the dry run deleted the branch")
+	}
+	if out := e.ok("task", "prune", "--yes"); !strings.Contains(out, "deleted swarm/"+id) {
+		t.Errorf("task prune --yes printed %q", out)
+	}
+	if got := git(t, repo, "branch", "--list", "swarm/"+id); got != "" {
+		t.Errorf("the merged branch is still there: %q", got)
+	}
+	if out := e.ok("task", "prune", "--yes"); !strings.Contains(out, "nothing to delete") {
+		t.Errorf("a second prune printed %q", out)
+	}
 }
 
 // A headless swarm whose agents have all ended for good exits by itself,

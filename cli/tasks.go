@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +14,8 @@ import (
 	"swarm/mcpserver"
 	"swarm/tasks"
 	"swarm/textsafe"
+
+	"github.com/charmbracelet/x/term"
 )
 
 type taskCmd struct {
@@ -26,6 +30,7 @@ type taskCmd struct {
 	Cancel         taskCancelCmd         `cmd:"" help:"Cancel a task (→ CANCELLED)."`
 	Retry          taskRetryCmd          `cmd:"" help:"Assign a failed task again (→ ASSIGNED)."`
 	Merge          taskMergeCmd          `cmd:"" help:"Merge an approved task's branch into its base branch (→ COMPLETED)."`
+	Prune          taskPruneCmd          `cmd:"" help:"Delete the branches finished tasks leave behind (merged ones only: a branch with work of its own is kept); asks first."`
 }
 
 type taskAddCmd struct {
@@ -266,4 +271,76 @@ func taskAction(g *Globals, id string, move tasks.Move, note string) error {
 		fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
 	}
 	return err
+}
+
+type taskPruneCmd struct {
+	Yes    bool `short:"y" help:"Delete without asking."`
+	DryRun bool `name:"dry-run" help:"Only say what would be deleted."`
+}
+
+// Run lists what would go, asks (on a terminal; elsewhere --yes is
+// needed), then deletes.
+func (c *taskPruneCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if me, err := g.caller(b); err != nil || me != bus.Human {
+		if err == nil {
+			err = fmt.Errorf("only the human prunes task branches; this runs as agent %s", me)
+		}
+		return fmt.Errorf("task prune: %w", err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	svc := tasks.New(g.ctx, b, wd, "")
+	plan, err := svc.Prune(g.ctx, true)
+	if err != nil {
+		return fmt.Errorf("task prune: %w", err)
+	}
+	doomed := printPrune(g.stdout, plan, "would delete")
+	if doomed == 0 || c.DryRun {
+		if doomed == 0 {
+			fmt.Fprintln(g.stdout, "nothing to delete")
+		}
+		return nil
+	}
+	if !c.Yes {
+		in, ok := g.stdin.(*os.File)
+		if !ok || !term.IsTerminal(in.Fd()) {
+			return usageError("task prune: add --yes to delete without being asked, or --dry-run to see what would go")
+		}
+		fmt.Fprintf(g.stdout, "delete %d of them? [y/N] ", doomed)
+		answer, _ := bufio.NewReader(in).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(g.stdout, "nothing deleted")
+			return nil
+		}
+	}
+	done, err := svc.Prune(g.ctx, false)
+	printPrune(g.stdout, done, "deleted")
+	if err != nil {
+		return fmt.Errorf("task prune: %w", err)
+	}
+	return nil
+}
+
+// printPrune prints one line per finished task's branch and returns how
+// many are (or would be) deleted.
+func printPrune(w io.Writer, ps []tasks.Pruned, verb string) int {
+	n := 0
+	for _, p := range ps {
+		title := textsafe.Words(p.Task.Title)
+		switch {
+		case p.Kept != nil:
+			fmt.Fprintf(w, "kept %s (task %s, %s): it has commits %s does not\n", p.Task.Branch, p.Task.ID, title, p.Task.Base)
+		case p.Deleted:
+			n++
+			fmt.Fprintf(w, "%s %s (task %s, %s)\n", verb, p.Task.Branch, p.Task.ID, title)
+		}
+	}
+	return n
 }

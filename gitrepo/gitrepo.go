@@ -848,6 +848,54 @@ func (r *Repo) commitOf(ctx context.Context, ref, name string) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
+// ErrUnmerged is wrapped by DeleteMergedBranch when the branch holds
+// commits its base does not: deleting it would lose them.
+var ErrUnmerged = errors.New("branch has commits its base does not")
+
+// MergedBranch reports whether branch exists and, if it does, returns an
+// error wrapping ErrUnmerged when it holds commits base does not.
+func (r *Repo) MergedBranch(ctx context.Context, branch, base string) (existed bool, err error) {
+	_, existed, err = r.mergedTip(ctx, branch, base)
+	return existed, err
+}
+
+// DeleteMergedBranch deletes branch if every commit on it is on base, and
+// reports whether it existed. A branch with work of its own is kept and
+// the error wraps ErrUnmerged; nothing is ever lost.
+func (r *Repo) DeleteMergedBranch(ctx context.Context, branch, base string) (existed bool, err error) {
+	tip, existed, err := r.mergedTip(ctx, branch, base)
+	if err != nil || !existed {
+		return existed, err
+	}
+	// Only if it still points where it was checked: a branch moved
+	// meanwhile is not deleted on a stale check.
+	_, err = r.git(ctx, r.root, "update-ref", "-d", "refs/heads/"+branch, tip)
+	return true, err
+}
+
+// mergedTip returns the tip of branch if every commit on it is on base.
+func (r *Repo) mergedTip(ctx context.Context, branch, base string) (tip string, existed bool, err error) {
+	ref := "refs/heads/" + branch
+	if ok, err := r.refExists(ctx, ref); err != nil || !ok {
+		return "", false, err
+	}
+	if tip, err = r.commitOf(ctx, ref, branch); err != nil {
+		return "", true, err
+	}
+	baseTip, err := r.commitOf(ctx, "refs/heads/"+base, base)
+	if err != nil {
+		return "", true, err
+	}
+	merged, err := r.isAncestor(ctx, tip, baseTip)
+	if err != nil {
+		return "", true, err
+	}
+	if !merged {
+		return "", true, fmt.Errorf("%s: %w %s", branch, ErrUnmerged, base)
+	}
+	return tip, true, nil
+}
+
 func (r *Repo) refExists(ctx context.Context, ref string) (bool, error) {
 	_, err := r.git(ctx, r.root, "rev-parse", "--verify", "--quiet", "--end-of-options", ref)
 	if err == nil {

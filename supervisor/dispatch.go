@@ -163,6 +163,12 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 	return err
 }
 
+// Prune deletes the branches of finished tasks merged into their base
+// (see tasks.Service.Prune).
+func (s *Supervisor) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error) {
+	return s.tasks.Prune(ctx, dryRun)
+}
+
 // CreateTask creates a task from the human; the dispatcher gives it to
 // its assignee.
 func (s *Supervisor) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {

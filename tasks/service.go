@@ -401,3 +401,52 @@ func (t *Service) tell(ctx context.Context, task bus.Task, from string, kind bus
 	data, _ := json.Marshal(map[string]string{"task": task.ID, "state": task.State.String()})
 	_, _ = t.bus.Publish(context.WithoutCancel(ctx), bus.Message{From: from, To: task.Assignee, Kind: kind, Body: body, Data: data})
 }
+
+// Pruned is what Prune did with one finished task's branch.
+type Pruned struct {
+	Task    bus.Task
+	Deleted bool  // the branch is gone
+	Kept    error // why it was kept (it holds work its base does not), or nil
+}
+
+// Prune deletes the branches of finished tasks (COMPLETED, CANCELLED)
+// whose every commit is on their base branch — what a merge left behind —
+// and clears them from the tasks. A branch with work of its own (a
+// cancelled task's saved work) is kept and reported. dryRun only reports
+// what would be deleted.
+func (t *Service) Prune(ctx context.Context, dryRun bool) ([]Pruned, error) {
+	if t.repo == nil {
+		return nil, t.repoErr
+	}
+	finished, err := t.bus.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{bus.TaskCompleted, bus.TaskCancelled}})
+	if err != nil {
+		return nil, err
+	}
+	var out []Pruned
+	for _, task := range finished {
+		if task.Branch == "" || task.Worktree != "" {
+			continue
+		}
+		p := Pruned{Task: task}
+		prune := t.repo.DeleteMergedBranch
+		if dryRun {
+			prune = t.repo.MergedBranch
+		}
+		existed, err := prune(ctx, task.Branch, task.Base)
+		switch {
+		case errors.Is(err, gitrepo.ErrUnmerged):
+			p.Kept = err
+		case err != nil:
+			return out, taskError(task.ID, err)
+		case !dryRun:
+			if err := t.bus.SetTaskGit(ctx, task.ID, "", "", task.Base); err != nil {
+				return out, taskError(task.ID, err)
+			}
+			fallthrough
+		default:
+			p.Deleted = existed
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

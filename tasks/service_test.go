@@ -382,3 +382,54 @@ func TestMoveIsTheOneRuleForWhoMovesATask(t *testing.T) {
 		t.Fatalf("the human approves: %v %+v", err, after)
 	}
 }
+
+// Prune deletes what merges left behind and nothing else: a completed
+// task's branch goes, a cancelled task's branch with work of its own stays.
+func TestPruneDeletesOnlyMergedBranches(t *testing.T) {
+	e := newTaskEnv(t)
+	ctx := context.Background()
+	merged := e.working(t, "merged", "a.txt", "a\n")
+	e.toApproved(t, merged)
+	if _, err := e.tasks.Merge(ctx, merged.ID, bus.Human); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := e.working(t, "cancelled", "b.txt", "b\n")
+	if _, err := e.tasks.Cancel(ctx, cancelled.ID, bus.Human, ""); err != nil {
+		t.Fatal(err)
+	}
+	dry, err := e.tasks.Prune(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dry) != 2 {
+		t.Fatalf("dry run reports %d tasks, want 2: %+v", len(dry), dry)
+	}
+	if tgit(t, e.repo, "branch", "--list", merged.Branch) == "" {
+		t.Fatal("the dry run deleted a branch")
+	}
+	got, err := e.tasks.Prune(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range got {
+		switch p.Task.ID {
+		case merged.ID:
+			if !p.Deleted || p.Kept != nil {
+				t.Errorf("the merged task's branch: %+v", p)
+			}
+		case cancelled.ID:
+			if p.Deleted || !errors.Is(p.Kept, gitrepo.ErrUnmerged) {
+				t.Errorf("the cancelled task's branch: %+v", p)
+			}
+		}
+	}
+	if out := tgit(t, e.repo, "branch", "--list", merged.Branch); out != "" {
+		t.Errorf("the merged branch is still there: %q", out)
+	}
+	if out := tgit(t, e.repo, "branch", "--list", cancelled.Branch); out == "" {
+		t.Error("the cancelled task's branch, with its work, was deleted")
+	}
+	if after, _ := e.bus.Task(ctx, merged.ID); after.Branch != "" {
+		t.Errorf("the merged task still names branch %q", after.Branch)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/tasks"
 )
 
 func TestMain(m *testing.M) {
@@ -63,6 +64,10 @@ type fakeSwarm struct {
 	game     *supervisor.GameState
 	renders  map[string]int // Render calls per agent
 	merged   []string       // Merge calls
+	// prunable are the finished tasks whose branches Prune deletes (the
+	// git work is the task service's, tested there); pruned records it.
+	prunable []tasks.Pruned
+	pruned   bool
 	// sendKeyGate, when set, is waited on by SendKey (an agent that does
 	// not read its input).
 	sendKeyGate chan struct{}
@@ -308,6 +313,15 @@ func (f *fakeSwarm) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent,
 }
 func (f *fakeSwarm) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return f.b.Heartbeats(ctx)
+}
+
+func (f *fakeSwarm) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !dryRun {
+		f.pruned = true
+	}
+	return slices.Clone(f.prunable), nil
 }
 
 func (f *fakeSwarm) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {

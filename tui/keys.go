@@ -29,6 +29,8 @@ type KeyMap struct {
 	Approve, RequestChanges, CancelTask, Merge, Retry key.Binding
 	// NewTask asks for a task and creates it (for the selected agent).
 	NewTask key.Binding
+	// Prune deletes the branches finished tasks left behind, after asking.
+	Prune key.Binding
 	// Diff shows the selected task's diff on the board.
 	Diff key.Binding
 
@@ -86,6 +88,7 @@ func DefaultKeyMap() KeyMap {
 		Retry:   b("e", "retry task", "e"),
 		Diff:    b("d", "task diff", "d"),
 		NewTask: b("+", "new task", "+"),
+		Prune:   b("P", "prune branches", "P"),
 
 		Yes:        b("y", "yes", "y", "Y", "enter"),
 		No:         b("n", "no", "n", "N", "esc", "q"),
@@ -115,7 +118,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach, k.Zoom}},
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
-		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff}},
+		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff, k.Prune}},
 		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}

@@ -461,6 +461,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tasks.reviewLoaded(m.src(), msg)
 	case logMsg:
 		return m, m.log.loaded(m.src(), msg, m.panel == panelLog)
+	case pruneMsg:
+		m.onPrunePlan(msg)
+		return m, nil
 	case actionMsg:
 		if msg.err != nil {
 			m.setError(msg.err)

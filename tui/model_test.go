@@ -16,7 +16,9 @@ import (
 
 	"swarm/bus"
 	"swarm/games"
+	"swarm/gitrepo"
 	"swarm/supervisor"
+	"swarm/tasks"
 )
 
 // scenario is a small swarm: alice at a shell prompt with coloured
@@ -1015,4 +1017,30 @@ func TestNewTaskDialog(t *testing.T) {
 		t.Fatalf("created %+v", made)
 	}
 	requireContains(t, h.screen(), "created task "+made.ID+" (write the changelog) for bob")
+}
+
+// P on the board asks before deleting the branches merges left behind,
+// saying how many and how many are kept; n deletes nothing.
+func TestPruneAsksFirst(t *testing.T) {
+	sw := scenario(t)
+	done := createTask(t, sw.b, "add tests", "alice", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved, bus.TaskCompleted)
+	gone := createTask(t, sw.b, "old idea", "bob", bus.TaskCancelled)
+	sw.prunable = []tasks.Pruned{{Task: done, Deleted: true}, {Task: gone, Kept: gitrepo.ErrUnmerged}}
+	h := newHarness(t, sw, 120, 30, Options{})
+	h.press(h.m.keys.Tasks)
+	h.press(h.m.keys.Prune)
+	if h.m.Mode() != ModeDialog {
+		t.Fatalf("P pruned without asking:\n%s", h.screen())
+	}
+	requireContains(t, h.screen(), "Delete 1 merged task branch? (1 kept: work not on its base)")
+	h.press(h.m.keys.No)
+	if sw.pruned {
+		t.Fatal("no pruned the branches")
+	}
+	h.press(h.m.keys.Prune)
+	h.press(h.m.keys.Yes)
+	if !sw.pruned {
+		t.Fatal("yes did not prune")
+	}
+	requireContains(t, h.screen(), "deleted 1 merged task branch")
 }

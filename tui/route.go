@@ -265,6 +265,9 @@ func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.panel == panelTasks && key.Matches(k, m.keys.Diff) {
 		return m.toggleDiff(), true
 	}
+	if m.panel == panelTasks && key.Matches(k, m.keys.Prune) {
+		return m.prune(), true
+	}
 	if m.panel == panelTasks && m.tasks.showDiff && key.Matches(k, m.keys.Close) {
 		m.tasks.showDiff = false
 		return nil, true

@@ -14,6 +14,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/tasks"
 )
 
 // Backend is what the UI reads from and does to a running swarm.
@@ -57,6 +58,9 @@ type Backend interface {
 	Retry(ctx context.Context, id, note string) (bus.Task, error)
 	// Merge merges an approved task's branch into its base branch.
 	Merge(ctx context.Context, id string) (bus.Task, error)
+	// Prune deletes the branches of finished tasks that are merged into
+	// their base (dryRun: only says which it would delete).
+	Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error)
 	// Review shows what a task changed: the diff stat and the diff of its
 	// branch against its base.
 	Review(ctx context.Context, id string) (stat, diff string, err error)

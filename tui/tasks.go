@@ -153,3 +153,71 @@ func (m *Model) targetTask() (bus.Task, bool) {
 	}
 	return bus.Task{}, false
 }
+
+// pruneMsg is what a prune would delete, read before asking.
+type pruneMsg struct {
+	plan []tasks.Pruned
+	err  error
+}
+
+// prune asks the task service what it would delete; onPrunePlan asks the
+// person before anything is.
+func (m *Model) prune() tea.Cmd {
+	ctx, sw := m.ctx, m.sw
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		plan, err := sw.Prune(ctx, true)
+		return pruneMsg{plan, err}
+	}
+}
+
+func (m *Model) onPrunePlan(msg pruneMsg) {
+	if msg.err != nil {
+		m.setError(fmt.Errorf("prune: %w", msg.err))
+		return
+	}
+	doomed, kept := 0, 0
+	for _, p := range msg.plan {
+		switch {
+		case p.Kept != nil:
+			kept++
+		case p.Deleted:
+			doomed++
+		}
+	}
+	keptNote := ""
+	if kept > 0 {
+		keptNote = fmt.Sprintf(" (%d kept: work not on its base)", kept)
+	}
+	if doomed == 0 {
+		m.setStatus("no merged task branches to delete%s", keptNote)
+		return
+	}
+	ctx, sw := m.ctx, m.sw
+	text := fmt.Sprintf("Delete %d merged task %s?%s", doomed, branches(doomed), keptNote)
+	m.dialog = newConfirm("Prune task branches", text, func() tea.Cmd {
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			done, err := sw.Prune(ctx, false)
+			n := 0
+			for _, p := range done {
+				if p.Deleted {
+					n++
+				}
+			}
+			if err != nil {
+				return actionMsg{err: fmt.Errorf("prune (after deleting %d): %w", n, err)}
+			}
+			return actionMsg{text: fmt.Sprintf("deleted %d merged task %s", n, branches(n))}
+		}
+	})
+}
+
+func branches(n int) string {
+	if n == 1 {
+		return "branch"
+	}
+	return "branches"
+}

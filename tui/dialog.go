@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -67,6 +68,7 @@ type formDoneMsg struct {
 	text  string
 	err   error
 	field int
+	then  tea.Cmd // after a success
 }
 
 // updateDialog hands msg to the open dialog and closes it when it is
@@ -91,7 +93,7 @@ func (m *Model) formDone(msg formDoneMsg) tea.Cmd {
 			m.dialog = nil
 		}
 		m.setStatus("%s", msg.text)
-		return nil
+		return msg.then
 	}
 	d.err = msg.err.Error()
 	switch m.dialog {
@@ -259,7 +261,11 @@ func newAgentDialog(sw Backend, dir string, w int) dialog {
 			case err != nil:
 				return formDoneMsg{d: d, err: err, field: 1}
 			}
-			return formDoneMsg{d: d, text: fmt.Sprintf("started agent %s", ac.Name)}
+			done := formDoneMsg{d: d, text: fmt.Sprintf("started agent %s", ac.Name)}
+			if sw.ConfigFile() != "" {
+				done.then = func() tea.Msg { return offerSaveMsg{ac.Name} }
+			}
+			return done
 		}, nil
 	}
 	return d
@@ -295,6 +301,25 @@ func newTaskDialog(ctx context.Context, sw Backend, assignee string, w int) dial
 		}, nil
 	}
 	return d
+}
+
+// offerSaveMsg: an agent was started from the UI; ask whether to add it
+// to the config file.
+type offerSaveMsg struct{ name string }
+
+// offerSave asks whether to save an agent started from the UI to the
+// config file, so that the next swarm starts it too.
+func (m *Model) offerSave(name string) {
+	sw, path := m.sw, m.sw.ConfigFile()
+	text := fmt.Sprintf("Save agent %s to %s, so the next swarm starts it too?", name, filepath.Base(path))
+	m.dialog = newConfirm("Save agent", text, func() tea.Cmd {
+		return func() tea.Msg {
+			if err := sw.SaveAgent(name); err != nil {
+				return actionMsg{err: err}
+			}
+			return actionMsg{text: fmt.Sprintf("saved agent %s to %s", name, path)}
+		}
+	})
 }
 
 // newNoteDialog asks for the note of a change request.

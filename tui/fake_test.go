@@ -68,6 +68,10 @@ type fakeSwarm struct {
 	// git work is the task service's, tested there); pruned records it.
 	prunable []tasks.Pruned
 	pruned   bool
+	// configFile is what ConfigFile says; saved records SaveAgent (the
+	// file is the supervisor's, tested there).
+	configFile string
+	saved      []string
 	// sendKeyGate, when set, is waited on by SendKey (an agent that does
 	// not read its input).
 	sendKeyGate chan struct{}
@@ -313,6 +317,15 @@ func (f *fakeSwarm) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent,
 }
 func (f *fakeSwarm) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return f.b.Heartbeats(ctx)
+}
+
+func (f *fakeSwarm) ConfigFile() string { return f.configFile }
+
+func (f *fakeSwarm) SaveAgent(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.saved = append(f.saved, name)
+	return nil
 }
 
 func (f *fakeSwarm) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error) {

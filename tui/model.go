@@ -461,6 +461,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tasks.reviewLoaded(m.src(), msg)
 	case logMsg:
 		return m, m.log.loaded(m.src(), msg, m.panel == panelLog)
+	case offerSaveMsg:
+		if m.dialog == nil {
+			m.offerSave(msg.name)
+		}
+		return m, nil
 	case pruneMsg:
 		m.onPrunePlan(msg)
 		return m, nil

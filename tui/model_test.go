@@ -1044,3 +1044,40 @@ func TestPruneAsksFirst(t *testing.T) {
 	}
 	requireContains(t, h.screen(), "deleted 1 merged task branch")
 }
+
+// An agent started from the UI is offered to the config file: yes saves
+// it, no leaves the file alone. A swarm without a config file does not ask.
+func TestNewAgentIsOfferedToTheConfig(t *testing.T) {
+	sw := scenario(t)
+	sw.configFile = "/work/project/swarm.toml"
+	h := newHarness(t, sw, 100, 30, Options{Dir: "/work/project"})
+	start := func(name string) {
+		h.press(h.m.keys.NewAgent)
+		h.typeText(name)
+		h.press(h.m.keys.NextField)
+		h.typeText("sh")
+		h.press(h.m.keys.Submit)
+	}
+	start("dave")
+	if h.m.Mode() != ModeDialog {
+		t.Fatalf("no offer to save dave:\n%s", h.screen())
+	}
+	requireContains(t, h.screen(), "Save agent dave to swarm.toml, so the next swarm starts it too?")
+	h.press(h.m.keys.Yes)
+	if !slices.Equal(sw.saved, []string{"dave"}) {
+		t.Fatalf("saved %q", sw.saved)
+	}
+	requireContains(t, h.screen(), "saved agent dave to /work/project/swarm.toml")
+
+	start("erin")
+	h.press(h.m.keys.No)
+	if len(sw.saved) != 1 || h.m.Mode() == ModeDialog {
+		t.Fatalf("no saved %q or left a dialog open", sw.saved)
+	}
+
+	sw.configFile = ""
+	start("frank")
+	if h.m.Mode() == ModeDialog {
+		t.Fatalf("asked to save into no config file:\n%s", h.screen())
+	}
+}

@@ -43,6 +43,10 @@ type Backend interface {
 	StopAgent(name string) error
 	// AddAgent starts a new agent.
 	AddAgent(ac supervisor.AgentConfig) error
+	// ConfigFile is the swarm's config file, "" when it has none;
+	// SaveAgent adds an agent started from the UI to it.
+	ConfigFile() string
+	SaveAgent(name string) error
 	// Send publishes a message from the human.
 	Send(ctx context.Context, m bus.Message) (bus.Message, error)
 	// Game returns the refereed game, if there is one.

@@ -3,6 +3,7 @@ package spawner
 import (
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -635,33 +636,138 @@ func (s *Screen) ScrollbackLen() int {
 	return s.hist.len()
 }
 
-// Search returns the indexes of the rows containing query, ignoring case:
-// scrollback rows first (0 is the oldest), then the visible rows, in the
-// numbering Render uses (visible row y is ScrollbackLen()+y).
-func (s *Screen) Search(query string) []int {
-	if query == "" {
+// Match is one occurrence of a search in a screen's rows.
+type Match struct {
+	// Row is the row it starts on, in the numbering Render uses (scrollback
+	// rows first, 0 the oldest; visible row y is ScrollbackLen()+y).
+	Row int
+	// Spans are the cells it covers, one per row: a match in a line the
+	// terminal wrapped goes on over the next rows.
+	Spans []Span
+}
+
+// Span is the cells [From, To) of one row.
+type Span struct{ Row, From, To int }
+
+// Find returns every occurrence of query in the scrollback and the visible
+// rows, ignoring case, oldest first. Rows the terminal wrapped are searched
+// as the one line they are, so a match may cross from one row to the next.
+func (s *Screen) Find(query string) []Match {
+	q := strings.ToLower(query)
+	if q == "" {
 		return nil
 	}
-	q := strings.ToLower(query)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
-	var hits []int
+	var (
+		out  []Match
+		line lineIndex
+	)
 	n := s.hist.len()
-	for i := range n {
-		if strings.Contains(strings.ToLower(s.hist.at(i).text), q) {
-			hits = append(hits, i)
-		}
-	}
 	e := s.active()
 	var b []byte
-	for y := range s.rows {
-		b = appendText(b[:0], rowCells(e, y), s.cols)
-		if strings.Contains(strings.ToLower(string(b)), q) {
-			hits = append(hits, n+y)
+	for r := range n + s.rows {
+		var text string
+		var wrapped, pad bool
+		cols := s.cols
+		if r < n {
+			h := s.hist.at(r)
+			text, wrapped, pad, cols = h.text, h.wrapped, h.pad, int(h.cols)
+		} else {
+			cell := rowCells(e, r-n)
+			b = appendText(b[:0], cell, s.cols)
+			text = string(b)
+			wrapped, pad = wrapOf(cell(s.cols - 1))
+		}
+		line.add(r, text)
+		if wrapped {
+			// The row is full to its edge: what looks like trailing blanks
+			// are spaces of the line (a padding cell is not).
+			line.padTo(r, cols-b2i(pad))
+			continue
+		}
+		out = line.find(q, out)
+		line.reset()
+	}
+	return line.find(q, out)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// lineIndex is a line of rows being searched: its text lowercased, and for
+// each grapheme where it is (row and cell).
+type lineIndex struct {
+	text  strings.Builder
+	at    []graphemeAt // per grapheme, in text order
+	width int          // cells so far on the current row
+}
+
+// graphemeAt is where a grapheme of a lineIndex is: its byte offset in the
+// text, and its row, cell and width on the screen.
+type graphemeAt struct{ off, row, col, width int }
+
+func (l *lineIndex) reset() { l.text.Reset(); l.at = l.at[:0]; l.width = 0 }
+
+// add appends a row's text.
+func (l *lineIndex) add(row int, text string) {
+	l.width = 0
+	for len(text) > 0 {
+		cluster, w := ansi.FirstGraphemeCluster(text, ansi.GraphemeWidth)
+		if cluster == "" {
+			break
+		}
+		text = text[len(cluster):]
+		l.at = append(l.at, graphemeAt{off: l.text.Len(), row: row, col: l.width, width: w})
+		l.text.WriteString(strings.ToLower(cluster))
+		l.width += w
+	}
+}
+
+// padTo adds the blanks that take the current row to cols cells.
+func (l *lineIndex) padTo(row, cols int) {
+	for ; l.width < cols; l.width++ {
+		l.at = append(l.at, graphemeAt{off: l.text.Len(), row: row, col: l.width, width: 1})
+		l.text.WriteByte(' ')
+	}
+}
+
+// find appends the matches of q in the line.
+func (l *lineIndex) find(q string, out []Match) []Match {
+	text := l.text.String()
+	for start := 0; start < len(text); {
+		i := strings.Index(text[start:], q)
+		if i < 0 {
+			break
+		}
+		from, to := start+i, start+i+len(q)
+		start = to
+		// The graphemes the match covers: a lowercased letter may change
+		// length, so the match is taken to whole graphemes.
+		first, _ := slices.BinarySearchFunc(l.at, from, func(c graphemeAt, off int) int { return c.off - off })
+		if first == len(l.at) || l.at[first].off > from {
+			first--
+		}
+		last, _ := slices.BinarySearchFunc(l.at, to, func(c graphemeAt, off int) int { return c.off - off })
+		var m Match
+		for _, c := range l.at[first:last] {
+			if k := len(m.Spans) - 1; k >= 0 && m.Spans[k].Row == c.row {
+				m.Spans[k].To = c.col + c.width
+				continue
+			}
+			m.Spans = append(m.Spans, Span{Row: c.row, From: c.col, To: c.col + c.width})
+		}
+		if len(m.Spans) > 0 {
+			m.Row = m.Spans[0].Row
+			out = append(out, m)
 		}
 	}
-	return hits
+	return out
 }
 
 // Contains reports whether text shows on the visible screen or in the last

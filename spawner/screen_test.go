@@ -382,11 +382,11 @@ func TestScrollbackSearchContains(t *testing.T) {
 	}
 	// The marker wraps over the three rows of the screen, so lines 0-9
 	// scrolled off; the scrollback keeps 5-9 (index 0 is the oldest).
-	if got := s.Search("LINE 7"); !cmp.Equal(got, []int{2}) {
-		t.Fatalf("Search(LINE 7) = %v", got)
+	if got := matchRows(s.Find("LINE 7")); !cmp.Equal(got, []int{2}) {
+		t.Fatalf("Find(LINE 7) = %v", got)
 	}
-	if got := s.Search("#ab"); !cmp.Equal(got, []int{5}) {
-		t.Fatalf("Search(#ab) = %v", got)
+	if got := matchRows(s.Find("#ab")); !cmp.Equal(got, []int{5}) {
+		t.Fatalf("Find(#ab) = %v", got)
 	}
 	if !s.Contains("#abcdef12 from x") {
 		t.Fatal("Contains misses text wrapped over rows")

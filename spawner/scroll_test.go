@@ -175,12 +175,42 @@ func TestScreenKeepsThePreviousRun(t *testing.T) {
 			t.Errorf("view scrolled back %d rows:\n%q\nwant it to start\n%q", offset, view, want)
 		}
 	}
-	if hits := s.Search("three"); len(hits) != 1 || hits[0] != 2 {
+	if hits := matchRows(s.Find("three")); len(hits) != 1 || hits[0] != 2 {
 		t.Errorf("search for the last run's text: %v, want [2]", hits)
 	}
 	for _, l := range s.TakeLines() {
 		if l.Text != "fresh" {
 			t.Errorf("committed %q from the last run", l.Text)
 		}
+	}
+}
+
+// matchRows is the rows matches start on.
+func matchRows(ms []Match) []int {
+	rows := make([]int, len(ms))
+	for i, m := range ms {
+		rows[i] = m.Row
+	}
+	return rows
+}
+
+// Search finds text the terminal wrapped over rows, and says which cells
+// of which rows a match covers, wide characters counted as two.
+func TestFindAcrossWrappedRows(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 4, Cols: 10})
+	defer s.Close()
+	// "tick 61" wraps after "tick" at the edge: "xxxxxtick " / "61".
+	_, _ = s.Write([]byte("xxxxx\x1b[32mtick \x1b[0m61\r\n你好 Tick 7\r\n"))
+	got := s.Find("TICK 61")
+	want := []Match{{Row: 0, Spans: []Span{{Row: 0, From: 5, To: 10}, {Row: 1, From: 0, To: 2}}}}
+	if !cmp.Equal(got, want) {
+		t.Fatalf("Find(TICK 61) = %+v, want %+v", got, want)
+	}
+	// 你好 takes four cells: "你好 Tick 7" is eleven and wraps before the 7.
+	if got := s.Find("tick 7"); len(got) != 1 || !cmp.Equal(got[0].Spans, []Span{{Row: 2, From: 5, To: 10}, {Row: 3, From: 0, To: 1}}) {
+		t.Fatalf("Find(tick 7) after wide characters = %+v", got)
+	}
+	if got := s.Find("tick"); len(got) != 2 {
+		t.Fatalf("Find(tick) = %+v, want 2 matches", got)
 	}
 }

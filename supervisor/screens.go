@@ -9,6 +9,13 @@ import (
 // ScreenSnapshot is a copy of an agent's visible terminal state.
 type ScreenSnapshot = spawner.Snapshot
 
+// ScreenMatch is a search match in an agent's screen, and ScreenSpan the
+// cells of one row it covers.
+type (
+	ScreenMatch = spawner.Match
+	ScreenSpan  = spawner.Span
+)
+
 // screenOf returns the agent's current screen, or the last one its
 // process had (a UI shows what a crashed agent printed last).
 func (s *Supervisor) screenOf(name string) (*spawner.Screen, error) {
@@ -53,13 +60,12 @@ func (s *Supervisor) ScrollbackLen(name string) int {
 	return sc.ScrollbackLen()
 }
 
-// Search returns the rows of an agent's scrollback and screen that contain
-// query, ignoring case, numbered as Render counts them (visible row y is
-// ScrollbackLen()+y).
-func (s *Supervisor) Search(name, query string) []int {
+// Find returns the matches of query in an agent's scrollback and screen
+// (spawner.Screen.Find).
+func (s *Supervisor) Find(name, query string) []ScreenMatch {
 	sc, err := s.screenOf(name)
 	if err != nil {
 		return nil
 	}
-	return sc.Search(query)
+	return sc.Find(query)
 }

@@ -195,17 +195,27 @@ func (f *fakeSwarm) ScrollbackLen(name string) int {
 	return len(s.scrollback)
 }
 
-func (f *fakeSwarm) Search(name, query string) []int {
+func (f *fakeSwarm) Find(name, query string) []supervisor.ScreenMatch {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, err := f.screen(name)
-	if err != nil {
+	if err != nil || query == "" {
 		return nil
 	}
-	var hits []int
+	// Rows here are never wrapped: a match is on one row. (Wrapped rows
+	// are the screen's, tested in spawner.)
+	q := strings.ToLower(query)
+	var hits []supervisor.ScreenMatch
 	for i, r := range append(slices.Clone(s.scrollback), s.visible()...) {
-		if strings.Contains(strings.ToLower(ansi.Strip(r)), strings.ToLower(query)) {
-			hits = append(hits, i)
+		text := strings.ToLower(ansi.Strip(r))
+		for from := 0; ; {
+			j := strings.Index(text[from:], q)
+			if j < 0 {
+				break
+			}
+			col := ansi.StringWidth(text[:from+j])
+			hits = append(hits, supervisor.ScreenMatch{Row: i, Spans: []supervisor.ScreenSpan{{Row: i, From: col, To: col + ansi.StringWidth(q)}}})
+			from += j + len(q)
 		}
 	}
 	return hits

@@ -398,7 +398,11 @@ func (m *Model) renderPanes() tea.Cmd {
 				continue
 			}
 			p.inFlight = true
-			cmds = append(cmds, renderPane(m.sw, c.name, k))
+			var hits []supervisor.ScreenMatch
+			if k.search != 0 {
+				hits = p.hits
+			}
+			cmds = append(cmds, renderPane(m.sw, c.name, k, hits))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -340,13 +340,17 @@ func TestScrollbackAndSearch(t *testing.T) {
 	h.keys("enter")
 	golden.RequireEqual(t, h.screen())
 	requireContains(t, h.screen(), "↑161 1/1", `1 match for "STEP 042" in alice`, "build step 042 ok")
+	// The match is highlighted, not its whole line.
+	if raw := h.m.Render(); !strings.Contains(raw, styleSelRow.Render("step 042")) || strings.Contains(raw, styleSelRow.Render("build step 042")) {
+		t.Errorf("the match is not highlighted alone:\n%q", raw)
+	}
 
 	h.keys("/")
 	h.typeText("step 1")
 	h.keys("enter")
 	p := h.m.panes["alice"]
-	if len(p.hits) != 100 || p.hits[p.hit] != 199 {
-		t.Fatalf("search step 1: %d hits, current row %d; want 100 hits, newest (199) first", len(p.hits), p.hits[p.hit])
+	if len(p.hits) != 100 || p.hits[p.hit].Row != 199 {
+		t.Fatalf("search step 1: %d hits, current row %d; want 100 hits, newest (199) first", len(p.hits), p.hits[p.hit].Row)
 	}
 	h.keys("n", "n")
 	requireContains(t, h.screen(), "98/100", "build step 197 ok")

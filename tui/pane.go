@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"swarm/supervisor"
@@ -31,17 +32,19 @@ type pane struct {
 	inFlight bool       // a render command is running
 
 	// Scrollback. While scrolling, top is the index of the pane's top
-	// row, numbered as Backend.Search numbers rows (scrollback rows
+	// row, numbered as Backend.Find numbers rows (scrollback rows
 	// first, then the visible ones), so the view stays put while new
 	// output arrives.
 	scrolling bool
 	top       int
 	sbLen     int // scrollback length at the last render
 
-	// Search.
-	query string
-	hits  []int
-	hit   int // index into hits of the current match
+	// Search: the matches, oldest first, and which is current; searches
+	// counts searches (a render depends on which one it shows).
+	query    string
+	hits     []supervisor.ScreenMatch
+	hit      int
+	searches int
 
 	// The boxed pane as last drawn, and what it was drawn from.
 	box    []string
@@ -67,7 +70,8 @@ type renderKey struct {
 	w, h       int
 	scrolling  bool
 	top        int
-	hitRow     int // row (Search numbering) to highlight; -1 for none
+	search     int // which search's matches are highlighted (pane.searches); 0 for none
+	hit        int // the current match, highlighted more
 	withCursor bool
 }
 
@@ -92,15 +96,16 @@ func (p *pane) scrollTo(top int) {
 func (p *pane) stopScrolling() {
 	p.scrolling = false
 	p.query, p.hits, p.hit = "", nil, 0
+	p.searches++
 }
 
 // want is the render the pane needs for an inside of w×h cells.
 func (p *pane) want(w, h int, withCursor bool) renderKey {
-	k := renderKey{gen: p.gen, w: w, h: h, scrolling: p.scrolling, hitRow: -1, withCursor: withCursor}
+	k := renderKey{gen: p.gen, w: w, h: h, scrolling: p.scrolling, withCursor: withCursor}
 	if p.scrolling {
 		k.top = p.top
 		if len(p.hits) > 0 {
-			k.hitRow = p.hits[p.hit]
+			k.search, k.hit = p.searches, p.hit
 		}
 	}
 	return k
@@ -116,8 +121,9 @@ type paneRenderedMsg struct {
 }
 
 // renderPane renders an agent's screen as the key asks: scrolled, with
-// the current search match highlighted, fitted to the pane.
-func renderPane(b Backend, name string, k renderKey) tea.Cmd {
+// the search's matches in view highlighted (the current one most), fitted
+// to the pane.
+func renderPane(b Backend, name string, k renderKey, hits []supervisor.ScreenMatch) tea.Cmd {
 	return func() tea.Msg {
 		msg := paneRenderedMsg{name: name, key: k}
 		msg.sbLen = b.ScrollbackLen(name)
@@ -131,21 +137,24 @@ func renderPane(b Backend, name string, k renderKey) tea.Cmd {
 			return msg
 		}
 		rows := strings.Split(s, "\n")
-		cur := -1
-		if k.hitRow >= 0 {
-			cur = k.hitRow - (msg.sbLen - off)
+		for len(rows) < k.h {
+			rows = append(rows, "")
+		}
+		first := msg.sbLen - off // the Find row number of the pane's top row
+		for i, m := range hits {
+			st := styleMatch
+			if i == k.hit {
+				st = styleSelRow
+			}
+			for _, sp := range m.Spans {
+				if y := sp.Row - first; y >= 0 && y < k.h {
+					rows[y] = highlight(rows[y], sp.From, sp.To, st)
+				}
+			}
 		}
 		msg.lines = make([]string, 0, k.h)
 		for i := range k.h {
-			row := ""
-			if i < len(rows) {
-				row = rows[i]
-			}
-			if i == cur {
-				msg.lines = append(msg.lines, styleSelRow.Render(fitPlain(ansi.Strip(row), k.w)))
-				continue
-			}
-			msg.lines = append(msg.lines, fit(row, k.w))
+			msg.lines = append(msg.lines, fit(rows[i], k.w))
 		}
 		if k.withCursor && off == 0 {
 			if snap, err := b.Snapshot(name); err == nil && snap.CursorVisible &&
@@ -155,6 +164,14 @@ func renderPane(b Backend, name string, k renderKey) tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// highlight shows cells [from, to) of a row in st, as plain text; the
+// row's own styles go on after them (TruncateLeft keeps every escape
+// sequence of the part it drops).
+func highlight(row string, from, to int, st lipgloss.Style) string {
+	return ansi.Truncate(row, from, "") + ansi.ResetStyle + st.Render(fitPlain(ansi.Strip(ansi.Cut(row, from, to)), to-from)) +
+		ansi.TruncateLeft(row, to, "")
 }
 
 // rendered takes a render's result. It is shown even if the pane changed

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"swarm/supervisor"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -53,7 +54,7 @@ func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // searchMsg carries the rows of a pane's scrollback matching a query.
 type searchMsg struct {
 	agent, query string
-	hits         []int
+	hits         []supervisor.ScreenMatch
 }
 
 // searchKey edits the search query; enter searches, esc abandons.
@@ -70,7 +71,7 @@ func (m *Model) searchKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		sw := m.sw
-		return func() tea.Msg { return searchMsg{agent: name, query: q, hits: sw.Search(name, q)} }
+		return func() tea.Msg { return searchMsg{agent: name, query: q, hits: sw.Find(name, q)} }
 	}
 	return m.search.update(k)
 }
@@ -82,6 +83,7 @@ func (m *Model) searchDone(msg searchMsg) {
 		return
 	}
 	p.query, p.hits = msg.query, msg.hits
+	p.searches++
 	if len(p.hits) == 0 {
 		p.hit = 0
 		p.invalidate()
@@ -107,7 +109,7 @@ func (m *Model) jumpHit(p *pane, d int) {
 
 // showHit scrolls so that the current match is a third down the pane.
 func (m *Model) showHit(p *pane) {
-	p.scrollTo(p.hits[p.hit] - m.paneRows(p.name)/3)
+	p.scrollTo(p.hits[p.hit].Row - m.paneRows(p.name)/3)
 }
 
 // paneRows is how many rows of its agent's screen a pane shows.

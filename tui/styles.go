@@ -30,6 +30,7 @@ var (
 	styleMode     = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAccent).Bold(true)
 	styleAttached = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAttached).Bold(true)
 	styleSelRow   = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorSelected).Bold(true)
+	styleMatch    = lipgloss.NewStyle().Reverse(true) // a search match that is not the current one
 	styleHeader   = lipgloss.NewStyle().Foreground(colorAccent).Bold(true)
 	styleKey      = lipgloss.NewStyle().Foreground(colorSelected).Bold(true)
 )

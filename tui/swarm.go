@@ -30,8 +30,9 @@ type Backend interface {
 	Snapshot(name string) (supervisor.ScreenSnapshot, error)
 	// ScrollbackLen returns how many rows an agent's scrollback holds.
 	ScrollbackLen(name string) int
-	// Search returns the rows (Render numbering) that contain query.
-	Search(name, query string) []int
+	// Find returns the matches of query in an agent's scrollback and
+	// screen, oldest first (rows in Render numbering).
+	Find(name, query string) []supervisor.ScreenMatch
 	// Resize sets an agent's terminal size.
 	Resize(name string, rows, cols int) error
 	// SendKey types one key into an agent, encoded for its terminal mode.

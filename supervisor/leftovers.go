@@ -91,7 +91,18 @@ func endGroups(groups []int, grace time.Duration) {
 // still runs (its group has a process that is not a zombie): what a
 // killed swarm left, which the next one ends.
 func LeftRunning(a bus.Agent) bool {
-	return a.Pid > 0 && isAgentProcess(a, a.Pid) && groupAlive(a.Pid)
+	if a.Pid <= 0 || !groupAlive(a.Pid) {
+		return false
+	}
+	// The leader may be gone while its group lives on (a shell the hang-up
+	// killed, its child that ignores it not). The kernel gives no new
+	// process a number a group still bears, so then the group is the
+	// agent's. A leader that is there must be the agent's own process, not
+	// a later one that got its number after the group was gone.
+	if _, ok := procStat(a.Pid); !ok {
+		return true
+	}
+	return isAgentProcess(a, a.Pid)
 }
 
 // isAgentProcess reports whether process pid is the one the bus records

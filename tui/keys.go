@@ -20,6 +20,9 @@ type KeyMap struct {
 
 	// Panels.
 	Inbox, Tasks, Log, Game key.Binding
+	// Layout: hide or show the agent list; arrange the panes in a grid,
+	// one large beside a stack, or one alone.
+	ToggleList, Arrange key.Binding
 
 	// Dialogs and agent actions.
 	Send, NewAgent, Restart, Stop key.Binding
@@ -58,6 +61,9 @@ func DefaultKeyMap() KeyMap {
 		Attach: b("enter", "attach", "enter"),
 		Detach: b("ctrl+]", "detach", "ctrl+]"),
 		Zoom:   b("z", "zoom pane", "z"),
+
+		ToggleList: b("b", "agent list on/off", "b"),
+		Arrange:    b("L", "next layout", "L"),
 
 		Scroll:     b("[/pgup", "scroll mode", "[", "pgup"),
 		LineUp:     b("↑/k", "line up", "up", "k"),
@@ -115,7 +121,8 @@ type helpGroup struct {
 // the groups are laid out in columns.
 func (k KeyMap) fullHelp() []helpGroup {
 	return []helpGroup{
-		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach, k.Zoom}},
+		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach}},
+		{"layout", []key.Binding{k.Zoom, k.Arrange, k.ToggleList}},
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
 		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff, k.Prune}},

@@ -16,13 +16,48 @@ type cell struct {
 	r    rect
 }
 
+// arrangement is how the panes share the main area.
+type arrangement int
+
+const (
+	// arrangeGrid: every pane the same size, in the columns that give
+	// each the most room.
+	arrangeGrid arrangement = iota
+	// arrangeMain: the selected pane large on the left, the others
+	// stacked on the right.
+	arrangeMain
+	// arrangeOne: the selected pane alone.
+	arrangeOne
+	arrangements
+)
+
+var arrangementNames = [...]string{"grid", "main + stack", "one pane"}
+
+func (a arrangement) String() string { return arrangementNames[a] }
+
+// layoutOpts is the UI state a layout depends on besides the size.
+type layoutOpts struct {
+	names    []string
+	selected string
+	zoomed   bool // the selected pane has the whole window
+	panel    bool // a panel is open under the panes
+	game     bool // the game board shows under the agent list
+	hideList bool // the person hid the agent list
+	arrange  arrangement
+}
+
+// summaryBelow is the window width under which the agent list gives way to
+// a one-line summary: the panes need the columns more.
+const summaryBelow = 70
+
 // layout is where everything goes for one window size and UI state.
 type layout struct {
-	w, h   int
-	agents rect     // the agent list (left)
+	w, h    int
+	summary rect     // the one-line agent summary, when the list is not shown
+	agents  rect     // the agent list (left)
 	game   rect     // the game board, under the agent list; empty when hidden
 	panes  rect     // the area the pane grid fills
-	rows   [][]cell // the pane grid, row by row
+	rows   [][]cell // the panes, in rows of the grid (one pane a row otherwise)
 	panel  rect     // inbox, tasks or log; empty when closed
 	status int      // row of the status line
 	help   int      // row of the help line
@@ -46,37 +81,57 @@ func sidebarWidth(w int) int {
 	return min(max(w/5, 22), 34)
 }
 
-// computeLayout lays out the window: the sidebar on the left, the pane
-// grid to its right (or the zoomed pane in place of both), an open panel
-// under the grid, and the status and help lines at the bottom.
-func computeLayout(w, h int, names []string, zoomed string, panel, game bool) layout {
+// computeLayout lays out the window: the agent list on the left (or a
+// one-line summary over the panes when it is hidden or the window is
+// narrow), the panes to its right as arranged (or the zoomed pane in place
+// of all), an open panel under them, and the status and help lines at the
+// bottom.
+func computeLayout(w, h int, o layoutOpts) layout {
 	l := layout{w: w, h: h, status: h - 2, help: h - 1}
 	if w < minWidth || h < minHeight {
 		return l
 	}
 	mainH := h - 2
 	sw := sidebarWidth(w)
-	if zoomed != "" {
-		sw, game = 0, false // a zoomed pane has the whole window
+	game := o.game
+	zoomed := ""
+	if o.zoomed {
+		zoomed = o.selected
+	}
+	if zoomed != "" || o.hideList || w < summaryBelow {
+		sw, game = 0, false // the panes have the width
 	}
 	side := rect{0, 0, sw, mainH}
 	if game && mainH-gameBoxHeight >= 6 {
 		l.game = rect{0, mainH - gameBoxHeight, sw, gameBoxHeight}
 		side.h = mainH - gameBoxHeight
 	}
+	main := rect{sw, 0, w - sw, mainH}
 	if sw > 0 {
 		l.agents = side
+	} else if zoomed == "" {
+		l.summary = rect{0, 0, w, 1}
+		main.y, main.h = 1, mainH-1
 	}
-	main := rect{sw, 0, w - sw, mainH}
 	full := main
-	if panel {
-		ph := min(max(mainH*2/5, 8), mainH-5)
+	if o.panel {
+		ph := min(max(main.h*2/5, 8), main.h-5)
 		l.panel = rect{main.x, main.y + main.h - ph, main.w, ph}
 		main.h -= ph
 	}
 	l.panes = main
-	if zoomed != "" {
+	names := o.names
+	switch {
+	case zoomed != "":
 		l.rows = [][]cell{{{name: zoomed, r: main}}}
+		return l
+	case len(names) == 0:
+		return l
+	case o.arrange == arrangeOne || o.arrange == arrangeMain && len(names) == 1:
+		l.rows = [][]cell{{{name: selectedOr(o.selected, names), r: main}}}
+		return l
+	case o.arrange == arrangeMain:
+		l.rows = mainAndStack(main, selectedOr(o.selected, names), names)
 		return l
 	}
 	// The columns are chosen for the whole height, so that opening a
@@ -88,6 +143,36 @@ func computeLayout(w, h int, names []string, zoomed string, panel, game bool) la
 	}
 	l.rows = tile(main, names, cols)
 	return l
+}
+
+// selectedOr is the selected agent, else the first.
+func selectedOr(selected string, names []string) string {
+	for _, n := range names {
+		if n == selected {
+			return n
+		}
+	}
+	return names[0]
+}
+
+// mainAndStack gives the chosen pane three fifths of the width on the left
+// and stacks the others, one a row, on the right.
+func mainAndStack(area rect, chosen string, names []string) [][]cell {
+	mw := area.w * 3 / 5
+	rows := [][]cell{{{name: chosen, r: rect{area.x, area.y, mw, area.h}}}}
+	var rest []string
+	for _, n := range names {
+		if n != chosen {
+			rest = append(rest, n)
+		}
+	}
+	y := area.y
+	for i, n := range rest {
+		h := split(area.h, len(rest), i)
+		rows = append(rows, []cell{{name: n, r: rect{area.x + mw, y, area.w - mw, h}}})
+		y += h
+	}
+	return rows
 }
 
 // gridColumns is the number of columns that gives n panes in area the

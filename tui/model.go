@@ -95,6 +95,8 @@ type Model struct {
 	selected string // agent name
 	attached bool
 	zoomed   bool
+	hideList bool        // the person hid the agent list (a summary line shows)
+	arrange  arrangement // how the panes share the window
 	panes    map[string]*pane
 
 	panel    panelKind
@@ -318,11 +320,10 @@ func (m *Model) selectedPane() *pane {
 // relayout recomputes the layout; panes whose size changed render again
 // and a resize of the agents' terminals is scheduled.
 func (m *Model) relayout() tea.Cmd {
-	zoomed := ""
-	if m.zoomed {
-		zoomed = m.selected
-	}
-	m.lay = computeLayout(m.width, m.height, m.names(), zoomed, m.panel != panelNone, m.showGame && m.hasGame)
+	m.lay = computeLayout(m.width, m.height, layoutOpts{
+		names: m.names(), selected: m.selected, zoomed: m.zoomed, panel: m.panel != panelNone,
+		game: m.showGame && m.hasGame, hideList: m.hideList, arrange: m.arrange,
+	})
 	m.help.SetWidth(m.width)
 	m.resizeGen++
 	return m.after(m.opts.ResizeDelay, resizeMsg{gen: m.resizeGen})

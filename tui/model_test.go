@@ -840,10 +840,15 @@ func TestHelpUsesTheWidth(t *testing.T) {
 	h := newHarness(t, scenario(t), 160, 48, Options{})
 	h.keys("?")
 	rows := strings.Split(h.screen(), "\n")
-	for _, title := range []string{"panes", "agents", "tasks", "scrollback", "general"} {
-		if !strings.Contains(rows[1], title) {
-			t.Errorf("the first row of the key list lacks %q:\n%s", title, rows[1])
+	// Most groups side by side on the first row: the width is used.
+	side := 0
+	for _, g := range h.m.keys.fullHelp() {
+		if strings.Contains(rows[1], " "+g.title+" ") {
+			side++
 		}
+	}
+	if side < 5 {
+		t.Errorf("the first row of the key list has %d group titles, want at least 5:\n%s", side, rows[1])
 	}
 	bottom := slices.IndexFunc(rows, func(r string) bool { return strings.HasPrefix(r, "╚") })
 	if bottom < 0 || bottom > 24 {
@@ -1083,5 +1088,53 @@ func TestNewAgentIsOfferedToTheConfig(t *testing.T) {
 	start("frank")
 	if h.m.Mode() == ModeDialog {
 		t.Fatalf("asked to save into no config file:\n%s", h.screen())
+	}
+}
+
+// The agent list can be hidden (a one-line summary takes its place, as it
+// does by itself in a narrow window), and the panes arranged in a grid,
+// one large beside a stack, or one alone.
+func TestLayoutsAndTheAgentList(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 120, 30, Options{})
+	requireContains(t, h.screen(), "agents 3")
+	h.press(h.m.keys.ToggleList)
+	first := strings.Split(h.screen(), "\n")[0]
+	if strings.Contains(h.screen(), "agents 3") || !strings.Contains(first, "▶ alice") || !strings.Contains(first, "bob") {
+		t.Fatalf("with the list hidden, the first row is %q:\n%s", first, h.screen())
+	}
+	widths := func() map[string]int {
+		out := map[string]int{}
+		for _, row := range h.m.lay.rows {
+			for _, c := range row {
+				out[c.name] = c.r.w
+			}
+		}
+		return out
+	}
+	grid := widths()
+	h.press(h.m.keys.Arrange)
+	requireContains(t, h.screen(), "layout: main + stack")
+	mainStack := widths()
+	if len(mainStack) != 3 || mainStack["alice"] <= grid["alice"] || mainStack["bob"] >= mainStack["alice"] {
+		t.Fatalf("main + stack widths %v (grid %v): want alice, selected, widest", mainStack, grid)
+	}
+	h.press(h.m.keys.Next) // bob becomes the large one
+	if w := widths(); w["bob"] <= w["alice"] {
+		t.Fatalf("after selecting bob, widths %v: want bob widest", w)
+	}
+	h.press(h.m.keys.Arrange)
+	requireContains(t, h.screen(), "layout: one pane")
+	if w := widths(); len(w) != 1 || w["bob"] != 120 {
+		t.Fatalf("one pane: %v", w)
+	}
+	h.press(h.m.keys.Arrange)
+	h.press(h.m.keys.ToggleList)
+	requireContains(t, h.screen(), "layout: grid", "agents 3")
+
+	// A narrow window shows the summary by itself.
+	narrow := newHarness(t, scenario(t), 60, 15, Options{})
+	if s := narrow.screen(); strings.Contains(s, "agents 3") || !strings.Contains(strings.Split(s, "\n")[0], "▶ alice") {
+		t.Fatalf("at 60×15:\n%s", s)
 	}
 }

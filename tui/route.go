@@ -55,6 +55,13 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.zoomed = !m.zoomed
 		return m.relayout()
+	case key.Matches(k, keys.ToggleList):
+		m.hideList = !m.hideList
+		return m.relayout()
+	case key.Matches(k, keys.Arrange):
+		m.arrange = (m.arrange + 1) % arrangements
+		m.setStatus("layout: %s", m.arrange)
+		return m.relayout()
 	case key.Matches(k, keys.Scroll):
 		p := m.selectedPane()
 		if p == nil {
@@ -167,8 +174,8 @@ func (m *Model) selectAgent(name string) tea.Cmd {
 	}
 	m.selected = name
 	var cmds []tea.Cmd
-	if m.zoomed {
-		cmds = append(cmds, m.relayout())
+	if m.zoomed || m.arrange != arrangeGrid {
+		cmds = append(cmds, m.relayout()) // the selected pane is the big one
 	}
 	if m.panel == panelInbox {
 		m.inbox.reset(name)

@@ -280,3 +280,32 @@ func widest(lines []string) int {
 	}
 	return w
 }
+
+// summaryLine is the agent list in one line, for when the list is hidden
+// or the window is narrow: each agent's name in its state's colour, the
+// selected one marked, as many as fit.
+func (m *Model) summaryLine(w int) string {
+	parts := make([]string, 0, len(m.agents))
+	for _, a := range m.agents {
+		name := a.Name
+		if a.Level != bus.LevelOK && a.State == supervisor.StateRunning {
+			name += " " + a.Level.String()
+		} else if a.State != supervisor.StateRunning {
+			name += " " + a.State.String()
+		}
+		st := fg(stateColor(a.State))
+		if a.State == supervisor.StateRunning {
+			st = fg(levelColor(a.Level))
+		}
+		if a.Name == m.selected {
+			parts = append(parts, styleSelRow.Render("▶ "+name))
+		} else {
+			parts = append(parts, st.Render(name))
+		}
+	}
+	line := " " + strings.Join(parts, styleDim.Render(" · "))
+	if ansi.StringWidth(line) > w {
+		line = ansi.Truncate(line, w-1, "…")
+	}
+	return fit(line, w)
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -58,23 +59,32 @@ func (m *Model) render() (string, *tea.Cursor) {
 		m.sideKey = sk
 	}
 	side := m.side
-	// The main area: the pane grid, then the panel.
-	main := make([]string, 0, l.panes.h+l.panel.h)
+	// The main area: the summary line when the list is not shown, the
+	// panes, then the panel. Each window row is made of the rows of the
+	// boxes it crosses, left to right.
+	var main []string
+	if !l.summary.empty() {
+		main = append(main, m.summaryLine(l.summary.w))
+	}
+	type placed struct {
+		r   rect
+		box []string
+	}
+	var boxes []placed
 	for _, row := range l.rows {
-		if len(row) == 0 {
-			continue
+		for _, c := range row {
+			boxes = append(boxes, placed{c.r, m.paneBox(c, &cur)})
 		}
-		boxes := make([][]string, len(row))
-		for i, c := range row {
-			boxes[i] = m.paneBox(c, &cur)
-		}
-		for j := range row[0].r.h {
-			var sb strings.Builder
-			for i := range row {
-				sb.WriteString(boxes[i][j])
+	}
+	slices.SortFunc(boxes, func(a, b placed) int { return a.r.x - b.r.x })
+	for y := l.panes.y; y < l.panes.y+l.panes.h; y++ {
+		var sb strings.Builder
+		for _, b := range boxes {
+			if y >= b.r.y && y < b.r.y+b.r.h {
+				sb.WriteString(b.box[y-b.r.y])
 			}
-			main = append(main, sb.String())
 		}
+		main = append(main, sb.String())
 	}
 	if !l.panel.empty() {
 		main = append(main, m.panelBox(l.panel)...)

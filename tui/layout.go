@@ -55,12 +55,12 @@ type layout struct {
 	w, h    int
 	summary rect     // the one-line agent summary, when the list is not shown
 	agents  rect     // the agent list (left)
-	game   rect     // the game board, under the agent list; empty when hidden
-	panes  rect     // the area the pane grid fills
-	rows   [][]cell // the panes, in rows of the grid (one pane a row otherwise)
-	panel  rect     // inbox, tasks or log; empty when closed
-	status int      // row of the status line
-	help   int      // row of the help line
+	game    rect     // the game board, under the agent list; empty when hidden
+	panes   rect     // the area the pane grid fills
+	rows    [][]cell // the panes, in rows of the grid (one pane a row otherwise)
+	panel   rect     // inbox, tasks or log; empty when closed
+	status  int      // row of the status line
+	help    int      // row of the help line
 }
 
 // Minimum window size the UI draws in.

@@ -121,20 +121,36 @@ func (b *Bus) Heartbeats(ctx context.Context) ([]Heartbeat, error) {
 	return out, rows.Err()
 }
 
-// Level is how worrying an agent's silence is.
+// Level is what an agent's signs of life say about it, in words that
+// alarm only when something is wrong.
 type Level int
 
-// Liveness levels, from fine to gone.
+// Liveness levels.
 const (
+	// LevelOK: it shows signs of life.
 	LevelOK Level = iota
+	// LevelIdle: it runs, quiet, with no work in progress that swarm
+	// knows of — waiting for input, as an editor or an agent waiting for
+	// its next message does. Not a worry however long it lasts.
+	LevelIdle
+	// LevelWarn, LevelStale: it has work in progress (a task WORKING) and
+	// has been quiet past the thresholds.
 	LevelWarn
 	LevelStale
+	// LevelStuck: it has work in progress and has been quiet past the
+	// last threshold.
+	LevelStuck
+	// LevelDone: its process ended as it should (exit code 0, or stopped
+	// by request).
+	LevelDone
+	// LevelDead: its process died (an error exit, a signal, a crash loop).
 	LevelDead
 )
 
-var levelNames = [...]string{"OK", "WARN", "STALE", "DEAD"}
+var levelNames = [...]string{"OK", "IDLE", "WARN", "STALE", "STUCK", "DONE", "DEAD"}
 
-// String returns "OK", "WARN", "STALE" or "DEAD".
+// String returns the level's word: OK, IDLE, WARN, STALE, STUCK, DONE or
+// DEAD.
 func (l Level) String() string {
 	if l < 0 || int(l) >= len(levelNames) {
 		return fmt.Sprintf("Level(%d)", int(l))
@@ -142,28 +158,68 @@ func (l Level) String() string {
 	return levelNames[l]
 }
 
-// Thresholds are the ages at which an agent's level worsens.
+// Activity is what is known of what an agent is doing, which says what
+// its silence means.
+type Activity int
+
+const (
+	// Working: it runs and has work in progress (a task WORKING or
+	// CONFLICTED): silence is a worry.
+	Working Activity = iota
+	// Waiting: it runs with nothing in progress: silence is normal.
+	Waiting
+	// Ended: its process ended as it should.
+	Ended
+	// Died: its process ended in an error, a signal, or a crash loop.
+	Died
+)
+
+// CleanExit is the reason recorded for an agent whose program exited with
+// code 0: such an agent ended as it should.
+const CleanExit = "exit code 0"
+
+// Thresholds are the ages at which a working agent's level worsens.
 type Thresholds struct {
 	Warn, Stale, Dead time.Duration
 }
 
-// DefaultThresholds: WARN after 30 s without a sign of life, STALE after
-// 100 s, DEAD after 5 minutes.
+// DefaultThresholds: a working agent is WARN after 30 s without a sign of
+// life, STALE after 100 s, STUCK after 5 minutes; a waiting one is IDLE
+// after 30 s.
 var DefaultThresholds = Thresholds{Warn: 30 * time.Second, Stale: 100 * time.Second, Dead: 5 * time.Minute}
 
-// Level maps the age of an agent's last sign of life to a level. An agent
-// whose process is not alive is always LevelDead.
-func (t Thresholds) Level(age time.Duration, alive bool) Level {
+// Level maps an agent's activity and the age of its last sign of life to
+// a level.
+func (t Thresholds) Level(age time.Duration, a Activity) Level {
 	switch {
-	case !alive || age >= t.Dead:
+	case a == Ended:
+		return LevelDone
+	case a == Died:
 		return LevelDead
+	case age < t.Warn:
+		return LevelOK
+	case a == Waiting:
+		return LevelIdle
+	case age >= t.Dead:
+		return LevelStuck
 	case age >= t.Stale:
 		return LevelStale
-	case age >= t.Warn:
-		return LevelWarn
-	default:
-		return LevelOK
 	}
+	return LevelWarn
+}
+
+// ActivityOf says what an agent's record and its work say it is doing:
+// busy is whether it has a task in progress.
+func ActivityOf(a Agent, busy bool) Activity {
+	switch {
+	case a.Alive() && busy:
+		return Working
+	case a.Alive() || a.State == AgentStarting:
+		return Waiting
+	case a.State == AgentStopped || a.State == AgentExited && a.Reason == CleanExit:
+		return Ended
+	}
+	return Died
 }
 
 // Health is an agent with its latest heartbeat and liveness level.
@@ -172,6 +228,7 @@ type Health struct {
 	Beat  Heartbeat     // zero Time if it never sent one
 	Age   time.Duration // since the later of its last heartbeat and its start
 	Alive bool          // Agent.Alive()
+	Busy  bool          // it has a task in progress (WORKING or CONFLICTED)
 	Level Level
 }
 
@@ -189,9 +246,13 @@ func (b *Bus) Health(ctx context.Context, th Thresholds, now time.Time) ([]Healt
 	for _, hb := range beats {
 		byAgent[hb.Agent] = hb
 	}
+	busy, err := b.Busy(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Health, len(agents))
 	for i, a := range agents {
-		h := Health{Agent: a, Beat: byAgent[a.Name], Alive: a.Alive()}
+		h := Health{Agent: a, Beat: byAgent[a.Name], Alive: a.Alive(), Busy: busy[a.Name]}
 		last := h.Beat.Time
 		if a.Started.After(last) {
 			last = a.Started
@@ -200,8 +261,22 @@ func (b *Bus) Health(ctx context.Context, th Thresholds, now time.Time) ([]Healt
 			last = a.Updated
 		}
 		h.Age = max(now.Sub(last), 0)
-		h.Level = th.Level(h.Age, h.Alive)
+		h.Level = th.Level(h.Age, ActivityOf(a, h.Busy))
 		out[i] = h
+	}
+	return out, nil
+}
+
+// Busy returns the agents that have a task in progress (WORKING or
+// CONFLICTED): their silence is a worry, others' is not.
+func (b *Bus) Busy(ctx context.Context) (map[string]bool, error) {
+	ts, err := b.Tasks(ctx, TaskFilter{States: []TaskState{TaskWorking, TaskConflicted}})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		out[t.Assignee] = true
 	}
 	return out, nil
 }

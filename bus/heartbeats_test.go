@@ -83,25 +83,31 @@ func TestBeatValidates(t *testing.T) {
 func TestThresholdsLevel(t *testing.T) {
 	th := DefaultThresholds
 	cases := []struct {
-		age   time.Duration
-		alive bool
-		want  Level
+		age  time.Duration
+		act  Activity
+		want Level
 	}{
-		{0, true, LevelOK},
-		{29 * time.Second, true, LevelOK},
-		{30 * time.Second, true, LevelWarn},
-		{99 * time.Second, true, LevelWarn},
-		{100 * time.Second, true, LevelStale},
-		{5*time.Minute - 1, true, LevelStale},
-		{5 * time.Minute, true, LevelDead},
-		{time.Second, false, LevelDead},
+		{0, Working, LevelOK},
+		{29 * time.Second, Working, LevelOK},
+		{30 * time.Second, Working, LevelWarn},
+		{99 * time.Second, Working, LevelWarn},
+		{100 * time.Second, Working, LevelStale},
+		{5*time.Minute - 1, Working, LevelStale},
+		{5 * time.Minute, Working, LevelStuck},
+		// Quiet with nothing to do is idle, however long: not a worry.
+		{29 * time.Second, Waiting, LevelOK},
+		{30 * time.Second, Waiting, LevelIdle},
+		{time.Hour, Waiting, LevelIdle},
+		{time.Second, Ended, LevelDone},
+		{time.Hour, Ended, LevelDone},
+		{time.Second, Died, LevelDead},
 	}
 	for _, c := range cases {
-		if got := th.Level(c.age, c.alive); got != c.want {
-			t.Errorf("Level(%v, %v) = %v, want %v", c.age, c.alive, got, c.want)
+		if got := th.Level(c.age, c.act); got != c.want {
+			t.Errorf("Level(%v, %v) = %v, want %v", c.age, c.act, got, c.want)
 		}
 	}
-	if (Thresholds{Warn: time.Second, Stale: 2 * time.Second, Dead: 3 * time.Second}).Level(2500*time.Millisecond, true) != LevelStale {
+	if (Thresholds{Warn: time.Second, Stale: 2 * time.Second, Dead: 3 * time.Second}).Level(2500*time.Millisecond, Working) != LevelStale {
 		t.Error("custom thresholds ignored")
 	}
 }
@@ -130,7 +136,31 @@ func TestHealth(t *testing.T) {
 	for _, h := range hs {
 		got[h.Agent.Name] = h.Level
 	}
-	want := map[string]Level{"live": LevelWarn, "quiet": LevelStale, "gone": LevelDead}
+	// live and quiet have work in progress; idle has none; done exited 0.
+	if err := b.RegisterAgent(ctx, Agent{Name: "idle", State: AgentRunning, Started: now.Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RegisterAgent(ctx, Agent{Name: "done", State: AgentExited, Reason: CleanExit}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"live", "quiet"} {
+		task, err := b.CreateTask(ctx, NewTask{Title: "t", Assignee: name, CreatedBy: Human})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Transition(ctx, task.ID, TaskWorking, name, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hs, err = b.Health(ctx, DefaultThresholds, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = map[string]Level{}
+	for _, h := range hs {
+		got[h.Agent.Name] = h.Level
+	}
+	want := map[string]Level{"live": LevelWarn, "quiet": LevelStale, "gone": LevelDead, "idle": LevelIdle, "done": LevelDone}
 	for name, l := range want {
 		if got[name] != l {
 			t.Errorf("%s: %v, want %v", name, got[name], l)

@@ -272,8 +272,11 @@ func (a *agent) lifecycle() {
 
 		failed := err != nil || code != 0
 		reason := how
-		if err != nil {
+		switch {
+		case err != nil:
 			reason = err.Error()
+		case !failed:
+			reason = bus.CleanExit // what says it ended as it should
 		}
 		if failed && permanent(err, code, time.Since(started)) {
 			why := "not restarted: " + reason

@@ -269,8 +269,9 @@ const StarterConfig = `# swarm.toml: the agents swarm runs, one [[agent]] table 
 # (each agent may set its own).
 quiet = "300ms"
 
-# An agent with no output and no heartbeat for this long is shown as
-# WARN, STALE, then DEAD.
+# An agent with a task in progress and no output or heartbeat for this
+# long is shown as WARN, STALE, then STUCK; one with nothing to do is
+# IDLE (waiting for input), which is no worry.
 [heartbeat]
 warn = "30s"
 stale = "100s"

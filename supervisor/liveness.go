@@ -11,9 +11,10 @@ import (
 // written as a heartbeat (the bus keeps at most one write a second).
 const livenessTick = time.Second
 
-// watchLiveness keeps each agent's liveness level: the age of its last
-// sign of life (process start, output, or an explicit heartbeat), DEAD when
-// its process is not running. Output activity is recorded on the bus as a
+// watchLiveness keeps each agent's liveness level: what the age of its
+// last sign of life (process start, output, or an explicit heartbeat)
+// means for what it is doing — a worry only with a task in progress (IDLE
+// otherwise), DONE or DEAD once its process has ended well or badly. Output activity is recorded on the bus as a
 // heartbeat so that `swarm status` in another process sees it.
 func (s *Supervisor) watchLiveness(ctx context.Context) {
 	tick := time.NewTicker(livenessTick)
@@ -53,6 +54,10 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 	} else if ctx.Err() == nil {
 		s.log.Warn("read heartbeats", "err", err)
 	}
+	busy, err := s.bus.Busy(ctx)
+	if err != nil && ctx.Err() == nil {
+		s.log.Warn("read tasks in progress", "err", err)
+	}
 	th := s.thresholds()
 	now := time.Now()
 	for _, a := range s.agentSnapshot() {
@@ -77,7 +82,7 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 				seen = t
 			}
 		}
-		level := th.Level(now.Sub(seen), in.State == StateRunning || in.State == StateStarting)
+		level := th.Level(now.Sub(seen), activity(in, busy[in.Name]))
 		a.mu.Lock()
 		changed := a.level != level
 		a.level = level
@@ -86,4 +91,23 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 			s.hub.emit(Event{Kind: EventLevel, Agent: in.Name, Level: level})
 		}
 	}
+}
+
+// activity says what an agent is doing, from its process state and
+// whether it has a task in progress.
+func activity(in AgentInfo, busy bool) bus.Activity {
+	switch in.State {
+	case StateRunning, StateStarting:
+		if busy {
+			return bus.Working
+		}
+		return bus.Waiting
+	case StateStopped:
+		return bus.Ended
+	case StateExited:
+		if in.ExitCode == 0 {
+			return bus.Ended
+		}
+	}
+	return bus.Died
 }

@@ -40,6 +40,8 @@ func levelColor(l bus.Level) color.Color {
 	switch l {
 	case bus.LevelOK:
 		return colorOK
+	case bus.LevelIdle, bus.LevelDone:
+		return colorDim // normal states: nothing to look at
 	case bus.LevelWarn:
 		return colorWarn
 	case bus.LevelStale:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image/color"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
 )
@@ -42,17 +44,31 @@ type tuiTerm struct {
 	closed bool
 }
 
-// startTUI runs swarm with args in dir, in a PTY of rows×cols.
+// startTUI runs swarm with args in dir, in a PTY of rows×cols, in a
+// terminal that says it is an xterm with 256 colours.
 func startTUI(t testing.TB, dir string, rows, cols int, args ...string) *tuiTerm {
+	t.Helper()
+	return startTUIIn(t, []string{"TERM=xterm-256color"}, dir, rows, cols, args...)
+}
+
+// answerRGB in startTUIIn's env makes the terminal answer a query for the
+// RGB capability (XTGETTCAP) as a terminal with 24-bit colour does; the
+// test's emulator answers none by itself.
+const answerRGB = "TEST_TERMINAL_ANSWERS_RGB"
+
+// startTUIIn is startTUI with the terminal's variables (TERM, COLORTERM)
+// in env.
+func startTUIIn(t testing.TB, env []string, dir string, rows, cols int, args ...string) *tuiTerm {
 	t.Helper()
 	cmd := exec.Command(swarmBin, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SWARM_") && !strings.HasPrefix(kv, "TERM=") {
+		if !strings.HasPrefix(kv, "SWARM_") && !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "COLORTERM=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "TERM=xterm-256color")
+	rgb := slices.Contains(env, answerRGB)
+	cmd.Env = append(cmd.Env, slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return kv == answerRGB })...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
 	if err != nil {
 		t.Fatalf("start swarm in a pty: %v", err)
@@ -69,6 +85,9 @@ func startTUI(t testing.TB, dir string, rows, cols int, args ...string) *tuiTerm
 		buf := make([]byte, 64<<10)
 		for {
 			n, err := ptmx.Read(buf)
+			if n > 0 && rgb && bytes.Contains(buf[:n], []byte("\x1bP+q524742")) {
+				_, _ = ptmx.Write([]byte("\x1bP1+r524742\x1b\\")) // "RGB": yes
+			}
 			if n > 0 {
 				term.mu.Lock()
 				_, _ = term.emu.Write(buf[:n])
@@ -377,6 +396,39 @@ func requireContainsScreen(t *testing.T, screen string, wants ...string) {
 
 // TestTUIAttachShell attaches to a shell agent, runs a command in it,
 // detaches, and checks that the next key is the UI's again.
+// An agent's 24-bit colour reaches a terminal that shows it as 24-bit
+// colour, not the nearest of 256: the agent is told it may use it
+// (COLORTERM), and the UI passes it through.
+func TestTUIPassesTrueColour(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	script := `[ "$COLORTERM" = truecolor ] && printf '\033[38;2;0;200;100mGREENISH\033[0m\n'; exec sleep 60`
+	cfg := fmt.Sprintf("[[agent]]\nname = \"painter\"\ncmd = %q\n", script)
+	if err := os.WriteFile(filepath.Join(dir, "swarm.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The terminal's environment does not say it shows 24-bit colour; asked
+	// (XTGETTCAP RGB), it says it does, as xterm does.
+	term := startTUIIn(t, []string{"TERM=xterm-256color", answerRGB}, dir, 24, 100, "up")
+	term.waitText(30*time.Second, "GREENISH")
+	var fgc color.Color
+	rgb := func() bool {
+		for y, row := range term.screen() {
+			if i := strings.Index(row, "GREENISH"); i >= 0 {
+				term.mu.Lock()
+				fgc = term.emu.CellAt(ansi.StringWidth(row[:i]), y).Style.Fg
+				term.mu.Unlock()
+			}
+		}
+		if fgc == nil {
+			return false
+		}
+		r, g, b, _ := fgc.RGBA()
+		return r>>8 == 0 && g>>8 == 200 && b>>8 == 100
+	}
+	term.waitFor("GREENISH in rgb(0,200,100), not the nearest of 256 colours", 10*time.Second, func(string) bool { return rgb() })
+}
+
 func TestTUIAttachShell(t *testing.T) {
 	dir := t.TempDir()
 	cfg := "[[agent]]\nname = \"shell\"\ncmd = \"PS1='$ ' exec sh\"\n"

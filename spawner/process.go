@@ -40,7 +40,7 @@ type Options struct {
 	// Dir is the working directory; empty means the current one.
 	Dir string
 	// Env is added to the environment swarm runs with. TERM=xterm-256color
-	// is always set.
+	// and COLORTERM=truecolor are always set.
 	Env []string
 	// Rows and Cols are the terminal size; 24×80 when zero.
 	Rows, Cols int
@@ -124,7 +124,9 @@ func Start(opts Options) (*Process, error) {
 	rows, cols = min(rows, 0xffff), min(cols, 0xffff)
 	cmd := exec.Command(opts.Argv[0], opts.Argv[1:]...)
 	cmd.Dir = opts.Dir
-	cmd.Env = append(append(os.Environ(), opts.Env...), "TERM=xterm-256color")
+	// The screen keeps 24-bit colour, so programs may use it (COLORTERM is
+	// how they tell); the UI converts for the terminal it draws on.
+	cmd.Env = append(append(os.Environ(), opts.Env...), "TERM=xterm-256color", "COLORTERM=truecolor")
 	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)},
 		// Pdeathsig: the program dies with swarm, however swarm dies.
 		&syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL})

@@ -3,11 +3,13 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"swarm/supervisor"
 )
@@ -129,6 +131,8 @@ type Model struct {
 	manualClock bool
 	// tickAt is when the pending clock tick fires; zero when none is.
 	tickAt time.Time
+	// askedColour: the terminal was asked whether it shows 24-bit colour.
+	askedColour bool
 
 	// gen counts changes to what the sidebar shows (agents, their bus
 	// state, the game); the sidebar and the help line are drawn again
@@ -414,6 +418,20 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case paneRenderedMsg:
 		if p := m.panes[msg.name]; p != nil {
 			p.rendered(msg)
+		}
+		return m, nil
+	case tea.ColorProfileMsg:
+		// The environment may not say what the terminal can do (tmux
+		// without Tc, ssh dropping COLORTERM): ask it, so that 24-bit
+		// colour in the panes is not turned into the 256-colour palette
+		// when the terminal shows it. Terminal.app answers the query
+		// wrongly, and has no 24-bit colour to find.
+		if msg.Profile < colorprofile.TrueColor && msg.Profile > colorprofile.NoTTY && os.Getenv("TERM_PROGRAM") != "Apple_Terminal" && !m.askedColour {
+			m.askedColour = true
+			return m, tea.Batch(tea.RequestCapability("RGB"), tea.RequestCapability("Tc"))
+		}
+		if msg.Profile == colorprofile.TrueColor && m.askedColour {
+			return m, tea.ClearScreen // what was drawn in 256 colours is drawn again
 		}
 		return m, nil
 	case tea.WindowSizeMsg:

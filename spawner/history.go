@@ -57,3 +57,12 @@ func (h *history) popNewest(n int) []histLine {
 	h.rows = h.rows[:len(h.rows)-n]
 	return out
 }
+
+// all returns the rows, oldest first.
+func (h *history) all() []histLine {
+	out := make([]histLine, 0, len(h.rows))
+	for i := range h.len() {
+		out = append(out, *h.at(i))
+	}
+	return out
+}

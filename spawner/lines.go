@@ -356,18 +356,23 @@ func (s *Screen) keep(l uv.Line, text string) {
 	if s.hist.max <= 0 {
 		return
 	}
+	s.hist.push(s.histRow(l, text, s.cols))
+}
+
+// histRow is a row of cols cells as the scrollback keeps it.
+func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
 	cell := lineCell(l)
-	wrapped, pad := lineWrap(l, s.cols)
+	wrapped, pad := lineWrap(l, cols)
 	h := histLine{text: text, wrapped: wrapped, pad: pad,
-		cols: uint16(s.cols), end: uint16(rowEnd(cell, s.cols))}
+		cols: uint16(cols), end: uint16(rowEnd(cell, cols))}
 	for i := range l {
 		if lk := realLink(&l[i]); !l[i].Style.IsZero() || !lk.IsZero() {
-			s.rowBuf = appendRow(s.rowBuf[:0], cell, s.cols)
+			s.rowBuf = appendRow(s.rowBuf[:0], cell, cols)
 			h.styled = string(s.rowBuf)
 			break
 		}
 	}
-	s.hist.push(h)
+	return h
 }
 
 // scrolled handles rows that scrolled off the top of the region: each is

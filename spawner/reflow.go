@@ -2,8 +2,10 @@ package spawner
 
 import (
 	"strconv"
+	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
 )
 
 // Reflow. When the width changes, the main screen's lines are laid out
@@ -13,7 +15,11 @@ import (
 // committed for them, whether they are held back), so reflowing commits
 // nothing by itself; lines that no longer fit above the cursor leave at the
 // top as if they scrolled off, and blank lines under the cursor give way
-// first. The scrollback keeps the width its rows had.
+// first. The scrollback is laid out again the same way (reflowHistory).
+// Rows a wider screen frees stay blank under the last line: nothing is
+// brought back from the scrollback onto the screen, because the lines
+// there are committed and a line on the screen is judged again when it
+// leaves (FuzzReflow found a relay line committed twice that way).
 
 // flowLine is one logical line of the screen being reflowed.
 type flowLine struct {
@@ -311,4 +317,102 @@ func appendCellsText(b []byte, cells []uv.Cell) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// maxReflowRows bounds the rows of one line the scrollback lays out again;
+// a longer one (a minified file printed whole) keeps its rows.
+const maxReflowRows = 256
+
+// reflowHistory lays the scrollback out again at width cols: the rows of
+// each line the terminal wrapped are joined and wrapped anew. Rows are kept
+// rendered, so a scratch emulator turns each line back into cells; a line
+// whose rows do not give back their text, or that is too long, keeps its
+// rows as they were.
+func (s *Screen) reflowHistory(cols int) {
+	n := s.hist.len()
+	if n == 0 || s.hist.max <= 0 {
+		return
+	}
+	old := s.hist.all()
+	out := make([]histLine, 0, len(old))
+	var scratch *vt.Emulator
+	defer func() {
+		if scratch != nil {
+			scratch.Close()
+		}
+	}()
+	for i := 0; i < len(old); {
+		j := i // the line's rows are old[i..j]
+		for j < len(old)-1 && old[j].wrapped && old[j+1].cols == old[i].cols {
+			j++
+		}
+		line := old[i : j+1]
+		width := int(line[0].cols)
+		i = j + 1
+		// A line whose last row is wrapped goes on on the screen (its start
+		// scrolled off): it stays as it is, to join its rest again.
+		if width == cols || len(line) > maxReflowRows || width == 0 || line[len(line)-1].wrapped {
+			out = append(out, line...)
+			continue
+		}
+		if scratch == nil {
+			scratch = vt.NewEmulator(width, len(line))
+		} else {
+			scratch.Resize(width, len(line))
+		}
+		fl, ok := historyLine(scratch, line, width)
+		if !ok {
+			out = append(out, line...)
+			continue
+		}
+		fl.layout(cols)
+		for _, row := range fl.rowsAt(cols) {
+			out = append(out, s.histRow(row, string(appendText(nil, lineCell(row), cols)), cols))
+		}
+	}
+	s.hist.clear()
+	for _, h := range out {
+		s.hist.push(h)
+	}
+}
+
+// historyLine turns the rows of one scrollback line, width cells wide,
+// back into the cells of a flowLine, using scratch (at least width ×
+// len(rows)). ok is false when a row does not give back its text.
+func historyLine(scratch *vt.Emulator, rows []histLine, width int) (flowLine, bool) {
+	_, _ = scratch.Write([]byte("\x1b[0m\x1b[H\x1b[2J"))
+	fl := flowLine{cursor: -1}
+	for y, h := range rows {
+		row := h.styled
+		if row == "" {
+			row = h.text
+		}
+		_, _ = scratch.Write([]byte("\x1b[" + strconv.Itoa(y+1) + ";1H" + row + "\x1b[0m"))
+		cells := rowCells(scratch, y)
+		if strings.TrimRight(string(appendText(nil, cells, width)), " ") != strings.TrimRight(h.text, " ") {
+			return fl, false
+		}
+		limit := width
+		if h.wrapped && h.pad {
+			limit-- // the padding a wide character left
+		}
+		if !h.wrapped {
+			limit = int(h.end)
+		}
+		for x := 0; x < limit; {
+			c := cells(x)
+			if c == nil || (c.Width == 0 && c.Content == "") {
+				x++
+				continue
+			}
+			cc := *c
+			cc.Link = realLink(c)
+			fl.cells = append(fl.cells, cc)
+			x += max(c.Width, 1)
+		}
+	}
+	for len(fl.cells) > 0 && plainBlank(&fl.cells[len(fl.cells)-1]) {
+		fl.cells = fl.cells[:len(fl.cells)-1]
+	}
+	return fl, true
 }

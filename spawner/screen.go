@@ -409,6 +409,7 @@ func (s *Screen) resize(rows, cols int) {
 	s.observeAlt(false) // the frame drawn for the old size
 	s.cutLines = false
 	if cols != s.cols {
+		s.reflowHistory(cols)
 		if s.reflow(rows, cols) {
 			if s.alt != nil { // a full-screen program redraws for its size
 				s.alt.Resize(cols, rows)

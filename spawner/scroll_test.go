@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -212,5 +213,55 @@ func TestFindAcrossWrappedRows(t *testing.T) {
 	}
 	if got := s.Find("tick"); len(got) != 2 {
 		t.Fatalf("Find(tick) = %+v, want 2 matches", got)
+	}
+}
+
+// The scrollback is laid out again when the width changes, as the screen
+// is: thirty lines of 95 characters at 120 columns, made 50 wide and 120
+// again, are one row each again everywhere, and nothing is committed by
+// the resizes.
+func TestScrollbackReflowsWithTheScreen(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 20, Cols: 120})
+	defer s.Close()
+	line := func(i int) string { return fmt.Sprintf("%02d %s", i, strings.Repeat("x", 92)) }
+	for i := range 30 {
+		fmt.Fprintf(s, "\x1b[3%dm%s\x1b[0m\r\n", i%7+1, line(i))
+	}
+	s.TakeLines()
+	s.Resize(20, 50)
+	if got := s.Snapshot().Lines[0]; len(got) > 50 {
+		t.Fatalf("at 50 columns the top row is %q", got)
+	}
+	for n, offset := s.ScrollbackLen(), 0; offset < n; offset++ {
+		if row := strings.SplitN(s.Render(n-offset), "\n", 2)[0]; ansi.StringWidth(row) > 50 {
+			t.Fatalf("at 50 columns a scrollback row is %d wide: %q", ansi.StringWidth(row), row)
+		}
+	}
+	s.Resize(20, 120)
+	// The screen's lines are one row each again, from the top; the rows
+	// they free stay blank under them.
+	snap := s.Snapshot()
+	for i, row := range snap.Lines[:9] {
+		if want := line(21 + i); row != want {
+			t.Fatalf("row %d at 120 columns is %q, want %q (all: %q)", i, row, want, snap.Lines)
+		}
+	}
+	// The scrollback too: every line that left is one row at 120 columns,
+	// in order, with its colour.
+	n := s.ScrollbackLen()
+	if n != 21 {
+		t.Errorf("scrollback %d rows at 120 columns, want 21 (one a line)", n)
+	}
+	top := strings.Split(s.Render(n), "\n")
+	for i := range min(n, 20) {
+		if got := ansi.Strip(top[i]); got != line(i) {
+			t.Errorf("scrollback row %d is %q, want %q", i, got, line(i))
+		}
+	}
+	if !strings.Contains(top[0], "\x1b[31m") {
+		t.Errorf("the colour is gone from the scrollback: %q", top[0])
+	}
+	if lines := s.TakeLines(); len(lines) != 0 {
+		t.Errorf("the resizes committed %d lines: %+v", len(lines), lines)
 	}
 }

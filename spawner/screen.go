@@ -637,6 +637,44 @@ func (s *Screen) ScrollbackLen() int {
 	return s.hist.len()
 }
 
+// Text returns rows from through to (inclusive, in the numbering Render
+// uses: scrollback rows first) as plain text, one line a line: rows the
+// terminal wrapped are joined, trailing blanks trimmed. For copying.
+func (s *Screen) Text(from, to int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	n := s.hist.len()
+	from, to = max(from, 0), min(to, n+s.rows-1)
+	e := s.active()
+	var out, line strings.Builder
+	for r := from; r <= to; r++ {
+		var text string
+		var wrapped, pad bool
+		cols := s.cols
+		if r < n {
+			h := s.hist.at(r)
+			text, wrapped, pad, cols = h.text, h.wrapped, h.pad, int(h.cols)
+		} else {
+			cell := rowCells(e, r-n)
+			text = string(appendText(nil, cell, s.cols))
+			wrapped, pad = wrapOf(cell(s.cols - 1))
+		}
+		line.WriteString(text)
+		if wrapped && r < to {
+			// Blanks at the edge of a wrapped row are the line's spaces.
+			line.WriteString(strings.Repeat(" ", max(cols-b2i(pad)-ansi.StringWidth(text), 0)))
+			continue
+		}
+		out.WriteString(strings.TrimRight(line.String(), " "))
+		line.Reset()
+		if r < to {
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}
+
 // Match is one occurrence of a search in a screen's rows.
 type Match struct {
 	// Row is the row it starts on, in the numbering Render uses (scrollback

@@ -265,3 +265,18 @@ func TestScrollbackReflowsWithTheScreen(t *testing.T) {
 		t.Errorf("the resizes committed %d lines: %+v", len(lines), lines)
 	}
 }
+
+// Text gives rows back as lines to copy: wrapped rows joined, across the
+// scrollback and the screen.
+func TestTextJoinsWrappedRows(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 10})
+	defer s.Close()
+	_, _ = s.Write([]byte("first\r\nxxxxx\x1b[32mtick \x1b[0m61\r\nlast"))
+	// first went to the scrollback; "xxxxxtick " / "61" wrapped; "last".
+	if got, want := s.Text(0, 3), "first\nxxxxxtick 61\nlast"; got != want {
+		t.Errorf("Text(0, 3) = %q, want %q", got, want)
+	}
+	if got, want := s.Text(2, 3), "61\nlast"; got != want {
+		t.Errorf("Text(2, 3) = %q, want %q", got, want)
+	}
+}

@@ -60,6 +60,16 @@ func (s *Supervisor) ScrollbackLen(name string) int {
 	return sc.ScrollbackLen()
 }
 
+// Text returns rows of an agent's scrollback and screen as plain text, to
+// copy (spawner.Screen.Text).
+func (s *Supervisor) Text(name string, from, to int) (string, error) {
+	sc, err := s.screenOf(name)
+	if err != nil {
+		return "", err
+	}
+	return sc.Text(from, to), nil
+}
+
 // Find returns the matches of query in an agent's scrollback and screen
 // (spawner.Screen.Find).
 func (s *Supervisor) Find(name, query string) []ScreenMatch {

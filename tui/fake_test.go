@@ -195,6 +195,21 @@ func (f *fakeSwarm) ScrollbackLen(name string) int {
 	return len(s.scrollback)
 }
 
+func (f *fakeSwarm) Text(name string, from, to int) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s, err := f.screen(name)
+	if err != nil {
+		return "", err
+	}
+	rows := append(slices.Clone(s.scrollback), s.visible()...)
+	var out []string
+	for i := max(from, 0); i <= min(to, len(rows)-1); i++ {
+		out = append(out, strings.TrimRight(ansi.Strip(rows[i]), " "))
+	}
+	return strings.Join(out, "\n"), nil
+}
+
 func (f *fakeSwarm) Find(name, query string) []supervisor.ScreenMatch {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -384,6 +399,9 @@ type harness struct {
 	m    *Model
 	sw   Backend
 	quit bool
+	// clipboard is what the UI last asked the terminal to put on its
+	// clipboard (OSC 52).
+	clipboard string
 }
 
 func newHarness(t *testing.T, sw Backend, w, h int, opts Options) *harness {
@@ -421,6 +439,12 @@ func (h *harness) send(msgs ...tea.Msg) {
 			continue
 		case tea.QuitMsg:
 			h.quit = true
+			continue
+		}
+		// Bubble Tea's own message for OSC 52, which it writes to the
+		// terminal: the type is unexported, its value the text.
+		if fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" {
+			h.clipboard = fmt.Sprint(msg)
 			continue
 		}
 		_, cmd := h.m.Update(msg)

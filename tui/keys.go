@@ -42,6 +42,9 @@ type KeyMap struct {
 	Yes, No, Submit, NextField, PrevField key.Binding
 	// ScrollExit also leaves scroll mode (besides Close and Bottom).
 	ScrollExit key.Binding
+	// Select starts selecting rows in scroll mode (the keys that scroll
+	// then move its end); Copy copies them to the clipboard.
+	Select, Copy key.Binding
 
 	// QuitNow answers yes to the quit question (ctrl+c twice quits).
 	QuitNow key.Binding
@@ -102,6 +105,8 @@ func DefaultKeyMap() KeyMap {
 		NextField:  b("tab", "next field", "tab", "down"),
 		PrevField:  b("S-tab", "previous field", "shift+tab", "up"),
 		ScrollExit: b("q", "leave scroll mode", "q"),
+		Select:     b("v", "select lines", "v"),
+		Copy:       b("y/enter", "copy selection", "y", "enter"),
 
 		QuitNow: b("ctrl+c", "quit (at the quit question)", "ctrl+c"),
 
@@ -126,7 +131,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop}},
 		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff, k.Prune}},
-		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev}},
+		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev, k.Select, k.Copy}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}
 }

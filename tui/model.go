@@ -129,6 +129,8 @@ type Model struct {
 	// manualClock (tests) turns the clock tick off and fires delayed
 	// messages at once, so that commands can be run synchronously.
 	manualClock bool
+	// drag is where the left button went down on a pane, while it is.
+	drag *dragStart
 	// tickAt is when the pending clock tick fires; zero when none is.
 	tickAt time.Time
 	// askedColour: the terminal was asked whether it shows 24-bit colour.
@@ -515,6 +517,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onClick(msg)
 	case tea.MouseWheelMsg:
 		return m, m.onWheel(msg)
+	case tea.MouseMotionMsg:
+		return m, m.onDrag(msg)
+	case tea.MouseReleaseMsg:
+		return m, m.onRelease(msg)
 	}
 	if m.dialog != nil {
 		// Cursor blinks and other internal messages of the text inputs.

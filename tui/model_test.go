@@ -1138,3 +1138,68 @@ func TestLayoutsAndTheAgentList(t *testing.T) {
 		t.Fatalf("at 60×15:\n%s", s)
 	}
 }
+
+// Copy mode: in scroll mode, v selects from the bottom row, the scroll keys
+// extend it, y copies the lines to the terminal's clipboard (OSC 52); esc
+// drops a selection.
+func TestCopyMode(t *testing.T) {
+	sw := scenario(t)
+	var back []string
+	for i := range 100 {
+		back = append(back, fmt.Sprintf("build step %03d ok", i))
+	}
+	sw.setScrollback("alice", back...)
+	h := newHarness(t, sw, 80, 24, Options{})
+	h.press(h.m.keys.Scroll)
+	h.press(h.m.keys.Top)
+	requireContains(t, h.screen(), "build step 000 ok")
+	h.press(h.m.keys.Select)
+	h.press(h.m.keys.LineUp)
+	h.press(h.m.keys.LineUp)
+	h.press(h.m.keys.Copy)
+	lines := strings.Split(h.clipboard, "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "build step ") {
+		t.Fatalf("clipboard %q, want three build steps", h.clipboard)
+	}
+	var first int
+	if _, err := fmt.Sscanf(lines[0], "build step %03d ok", &first); err != nil || lines[2] != fmt.Sprintf("build step %03d ok", first+2) {
+		t.Errorf("clipboard %q: want three lines in order", h.clipboard)
+	}
+	requireContains(t, h.screen(), "copied 3 lines of alice to the clipboard")
+	if h.m.Mode() != ModeScroll {
+		t.Errorf("after copying the mode is %v, want scroll", h.m.Mode())
+	}
+	// esc drops a selection, and stays in scroll mode; y then copies
+	// nothing.
+	h.clipboard = ""
+	h.press(h.m.keys.Select)
+	h.press(h.m.keys.Close)
+	requireContains(t, h.screen(), "selection dropped")
+	h.keys("y")
+	if h.clipboard != "" || h.m.Mode() != ModeScroll {
+		t.Errorf("after esc, y copied %q (mode %v)", h.clipboard, h.m.Mode())
+	}
+}
+
+// Dragging over a pane with the left button selects its lines, and letting
+// go copies them.
+func TestDragSelectsAndCopies(t *testing.T) {
+	sw := scenario(t)
+	h := newHarness(t, sw, 100, 30, Options{})
+	bob, _ := h.m.lay.cellNamed("bob")
+	top := bob.r.y + 1 // the pane's first row, inside its border
+	h.send(tea.MouseClickMsg{X: bob.r.x + 2, Y: top, Button: tea.MouseLeft})
+	h.send(tea.MouseMotionMsg{X: bob.r.x + 4, Y: top + 1, Button: tea.MouseLeft})
+	if h.m.Mode() != ModeScroll {
+		t.Fatalf("dragging did not select (mode %v)", h.m.Mode())
+	}
+	h.send(tea.MouseReleaseMsg{X: bob.r.x + 4, Y: top + 1, Button: tea.MouseLeft})
+	want, err := sw.Text("bob", sw.ScrollbackLen("bob"), sw.ScrollbackLen("bob")+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.clipboard == "" || h.clipboard != want {
+		t.Fatalf("clipboard %q, want bob's first two rows %q", h.clipboard, want)
+	}
+	requireContains(t, h.screen(), "copied 2 lines of bob")
+}

@@ -2,12 +2,17 @@ package tui
 
 import tea "charm.land/bubbletea/v2"
 
-// onClick selects the pane or agent under the pointer.
+// onClick selects the pane or agent under the pointer; on a pane it also
+// is where a drag to select lines starts.
 func (m *Model) onClick(c tea.MouseClickMsg) tea.Cmd {
+	m.drag = nil
 	if c.Button != tea.MouseLeft || m.dialog != nil || m.attached {
 		return nil
 	}
 	if cl, ok := m.lay.cellOf(c.X, c.Y); ok {
+		if row, ok := m.paneRowAt(cl, c.Y); ok {
+			m.drag = &dragStart{pane: cl.name, row: row}
+		}
 		return m.selectAgent(cl.name)
 	}
 	if m.lay.agents.contains(c.X, c.Y) {
@@ -62,4 +67,65 @@ func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
 		m.endScroll(p)
 	}
 	return m.selectAgent(cl.name)
+}
+
+// dragStart is where a left button went down on a pane: the pane and the
+// row (Find numbering) under it.
+type dragStart struct {
+	pane string
+	row  int
+}
+
+// paneRowAt is the row (Find numbering) of pane cell cl at window row y;
+// false on its border.
+func (m *Model) paneRowAt(cl cell, y int) (int, bool) {
+	p := m.panes[cl.name]
+	rows, _ := inner(cl.r)
+	i := y - cl.r.y - 1
+	if p == nil || i < 0 || i >= rows {
+		return 0, false
+	}
+	top := p.sbLen // the live screen's first row
+	if p.scrolling {
+		top = p.top
+	}
+	return top + i, true
+}
+
+// onDrag extends a selection of lines as the pointer moves with the left
+// button down, starting one (in scroll mode) at the first move.
+func (m *Model) onDrag(mv tea.MouseMotionMsg) tea.Cmd {
+	if m.drag == nil || mv.Button != tea.MouseLeft {
+		return nil
+	}
+	cl, ok := m.lay.cellOf(mv.X, mv.Y)
+	p := m.panes[m.drag.pane]
+	if !ok || cl.name != m.drag.pane || p == nil {
+		return nil
+	}
+	row, ok := m.paneRowAt(cl, mv.Y)
+	if !ok {
+		return nil
+	}
+	if !p.selecting {
+		if !p.scrolling {
+			p.scrollTo(p.sbLen) // the view stays put while selecting
+		}
+		p.selecting, p.anchor = true, m.drag.row
+	}
+	p.end = row
+	return nil
+}
+
+// onRelease copies a selection made by dragging.
+func (m *Model) onRelease(r tea.MouseReleaseMsg) tea.Cmd {
+	d := m.drag
+	m.drag = nil
+	if d == nil {
+		return nil
+	}
+	if p := m.panes[d.pane]; p != nil && p.selecting {
+		return m.copySelection(p)
+	}
+	return nil
 }

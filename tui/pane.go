@@ -46,6 +46,11 @@ type pane struct {
 	hit      int
 	searches int
 
+	// Selection (copy mode): rows from anchor to end, in Find numbering,
+	// while selecting.
+	selecting   bool
+	anchor, end int
+
 	// The boxed pane as last drawn, and what it was drawn from.
 	box    []string
 	boxKey boxKey
@@ -72,6 +77,8 @@ type renderKey struct {
 	top        int
 	search     int // which search's matches are highlighted (pane.searches); 0 for none
 	hit        int // the current match, highlighted more
+	selFrom    int // the selected rows, from through selTo; selTo < selFrom for none
+	selTo      int
 	withCursor bool
 }
 
@@ -97,16 +104,27 @@ func (p *pane) stopScrolling() {
 	p.scrolling = false
 	p.query, p.hits, p.hit = "", nil, 0
 	p.searches++
+	p.selecting = false
+}
+
+// selection returns the selected rows, ordered; to < from when none.
+func (p *pane) selection() (from, to int) {
+	if !p.selecting {
+		return 0, -1
+	}
+	return min(p.anchor, p.end), max(p.anchor, p.end)
 }
 
 // want is the render the pane needs for an inside of w×h cells.
 func (p *pane) want(w, h int, withCursor bool) renderKey {
 	k := renderKey{gen: p.gen, w: w, h: h, scrolling: p.scrolling, withCursor: withCursor}
+	k.selTo = -1
 	if p.scrolling {
 		k.top = p.top
 		if len(p.hits) > 0 {
 			k.search, k.hit = p.searches, p.hit
 		}
+		k.selFrom, k.selTo = p.selection()
 	}
 	return k
 }
@@ -154,6 +172,10 @@ func renderPane(b Backend, name string, k renderKey, hits []supervisor.ScreenMat
 		}
 		msg.lines = make([]string, 0, k.h)
 		for i := range k.h {
+			if r := first + i; r >= k.selFrom && r <= k.selTo {
+				msg.lines = append(msg.lines, styleSelection.Render(fitPlain(ansi.Strip(rows[i]), k.w)))
+				continue
+			}
 			msg.lines = append(msg.lines, fit(rows[i], k.w))
 		}
 		if k.withCursor && off == 0 {

@@ -24,7 +24,19 @@ func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	p := m.selectedPane()
 	keys := m.keys
 	page := max(m.paneRows(p.name)-1, 1)
+	if p.selecting {
+		if cmd, ok := m.selectKey(p, k, page); ok {
+			return cmd, true
+		}
+	}
 	switch {
+	case key.Matches(k, keys.Select):
+		// The selection starts on the pane's bottom row, the newest shown.
+		p.selecting = true
+		p.anchor = min(p.top+m.paneRows(p.name)-1, p.sbLen+m.paneRows(p.name)-1)
+		p.end = p.anchor
+		m.setStatus("selecting: ↑↓ pgup pgdn extend, %s copies, %s cancels", keys.Copy.Help().Key, keys.Close.Help().Key)
+		m.status.scroll = true
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Bottom), key.Matches(k, keys.ScrollExit):
 		m.endScroll(p)
 	case key.Matches(k, keys.LineUp):
@@ -119,4 +131,58 @@ func (m *Model) paneRows(name string) int {
 		return rows
 	}
 	return 1
+}
+
+// selectKey moves the end of a selection, copies it or drops it; ok is
+// false for keys that do what they do in scroll mode.
+func (m *Model) selectKey(p *pane, k tea.KeyPressMsg, page int) (tea.Cmd, bool) {
+	keys := m.keys
+	rows := m.paneRows(p.name)
+	move := 0
+	switch {
+	case key.Matches(k, keys.Copy):
+		return m.copySelection(p), true
+	case key.Matches(k, keys.Close):
+		p.selecting = false
+		m.setStatus("selection dropped")
+		m.status.scroll = true
+		return nil, true
+	case key.Matches(k, keys.LineUp):
+		move = -1
+	case key.Matches(k, keys.LineDown):
+		move = 1
+	case key.Matches(k, keys.PageUp):
+		move = -page
+	case key.Matches(k, keys.PageDown):
+		move = page
+	case key.Matches(k, keys.Top):
+		move = -p.end
+	default:
+		return nil, false
+	}
+	p.end = min(max(p.end+move, 0), p.sbLen+rows-1)
+	// The end stays in view.
+	if p.end < p.top {
+		p.scrollTo(p.end)
+	} else if p.end >= p.top+rows {
+		p.scrollTo(p.end - rows + 1)
+	}
+	return nil, true
+}
+
+// copySelection copies the selected rows to the clipboard of the terminal
+// swarm runs in (OSC 52, which works over ssh), as lines: rows the
+// terminal wrapped are joined.
+func (m *Model) copySelection(p *pane) tea.Cmd {
+	from, to := p.selection()
+	p.selecting = false
+	text, err := m.sw.Text(p.name, from, to)
+	if err != nil {
+		m.setError(fmt.Errorf("copy from %s: %w", p.name, err))
+		return nil
+	}
+	n := strings.Count(text, "\n") + 1
+	m.setStatus("copied %d line%s of %s to the clipboard", n, map[bool]string{true: "", false: "s"}[n == 1], p.name)
+	m.status.scroll = true
+	return tea.SetClipboard(text)
 }

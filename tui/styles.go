@@ -23,16 +23,17 @@ var (
 )
 
 var (
-	styleDim      = lipgloss.NewStyle().Foreground(colorDim)
-	styleBold     = lipgloss.NewStyle().Bold(true)
-	styleError    = lipgloss.NewStyle().Foreground(lipgloss.BrightRed).Bold(true)
-	styleInfo     = lipgloss.NewStyle().Foreground(lipgloss.BrightWhite)
-	styleMode     = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAccent).Bold(true)
-	styleAttached = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAttached).Bold(true)
-	styleSelRow   = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorSelected).Bold(true)
-	styleMatch    = lipgloss.NewStyle().Reverse(true) // a search match that is not the current one
-	styleHeader   = lipgloss.NewStyle().Foreground(colorAccent).Bold(true)
-	styleKey      = lipgloss.NewStyle().Foreground(colorSelected).Bold(true)
+	styleDim       = lipgloss.NewStyle().Foreground(colorDim)
+	styleBold      = lipgloss.NewStyle().Bold(true)
+	styleError     = lipgloss.NewStyle().Foreground(lipgloss.BrightRed).Bold(true)
+	styleInfo      = lipgloss.NewStyle().Foreground(lipgloss.BrightWhite)
+	styleMode      = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAccent).Bold(true)
+	styleAttached  = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAttached).Bold(true)
+	styleSelRow    = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorSelected).Bold(true)
+	styleMatch     = lipgloss.NewStyle().Reverse(true) // a search match that is not the current one
+	styleSelection = lipgloss.NewStyle().Reverse(true) // rows selected to copy
+	styleHeader    = lipgloss.NewStyle().Foreground(colorAccent).Bold(true)
+	styleKey       = lipgloss.NewStyle().Foreground(colorSelected).Bold(true)
 )
 
 // levelColor is the colour of a liveness level.

@@ -30,6 +30,9 @@ type Backend interface {
 	Snapshot(name string) (supervisor.ScreenSnapshot, error)
 	// ScrollbackLen returns how many rows an agent's scrollback holds.
 	ScrollbackLen(name string) int
+	// Text returns rows (Render numbering, from through to) of an agent's
+	// scrollback and screen as plain text, wrapped rows joined.
+	Text(name string, from, to int) (string, error)
 	// Find returns the matches of query in an agent's scrollback and
 	// screen, oldest first (rows in Render numbering).
 	Find(name, query string) []supervisor.ScreenMatch

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"image/color"
@@ -14,11 +15,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"swarm/tui"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
@@ -42,6 +45,7 @@ type tuiTerm struct {
 	exited chan struct{}  // closed when swarm has exited
 	err    error          // swarm's exit, valid after exited
 	closed bool
+	copied string // the text of the last OSC 52 swarm wrote (under mu)
 }
 
 // startTUI runs swarm with args in dir, in a PTY of rows×cols, in a
@@ -50,6 +54,9 @@ func startTUI(t testing.TB, dir string, rows, cols int, args ...string) *tuiTerm
 	t.Helper()
 	return startTUIIn(t, []string{"TERM=xterm-256color"}, dir, rows, cols, args...)
 }
+
+// osc52 is a terminal's clipboard being set.
+var osc52 = regexp.MustCompile("\x1b]52;c;([A-Za-z0-9+/=]*)(?:\x07|\x1b\\\\)")
 
 // answerRGB in startTUIIn's env makes the terminal answer a query for the
 // RGB capability (XTGETTCAP) as a terminal with 24-bit colour does; the
@@ -90,6 +97,11 @@ func startTUIIn(t testing.TB, env []string, dir string, rows, cols int, args ...
 			}
 			if n > 0 {
 				term.mu.Lock()
+				if m := osc52.FindSubmatch(buf[:n]); m != nil {
+					if text, err := base64.StdEncoding.DecodeString(string(m[1])); err == nil {
+						term.copied = string(text)
+					}
+				}
 				_, _ = term.emu.Write(buf[:n])
 				term.mu.Unlock()
 				select {
@@ -240,6 +252,40 @@ func (term *tuiTerm) quit(timeout time.Duration) error {
 			term.t.Fatalf("swarm did not quit within %s; screen:\n%s", timeout, term.text())
 		}
 	}
+}
+
+// pressKey types a key binding of the UI's key map, by its first key, as
+// the keyboard sends it.
+func (term *tuiTerm) pressKey(b key.Binding) {
+	term.t.Helper()
+	name := b.Keys()[0]
+	seq, ok := map[string]string{
+		"enter": "\r", "esc": "\x1b", "tab": "\t", "shift+tab": "\x1b[Z", "space": " ",
+		"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
+		"pgup": "\x1b[5~", "pgdown": "\x1b[6~", "home": "\x1b[H", "end": "\x1b[F",
+		"ctrl+]": "\x1d", "ctrl+c": "\x03", "ctrl+u": "\x15", "ctrl+d": "\x04",
+	}[name]
+	if !ok {
+		if len([]rune(name)) != 1 {
+			term.t.Fatalf("no bytes for key %q", name)
+		}
+		seq = name
+	}
+	term.press(seq)
+}
+
+// clipboard waits for the UI to set the terminal's clipboard (OSC 52) and
+// returns the text.
+func (term *tuiTerm) clipboard(timeout time.Duration) string {
+	term.t.Helper()
+	var text string
+	term.waitFor("the clipboard to be set", timeout, func(string) bool {
+		term.mu.Lock()
+		defer term.mu.Unlock()
+		text = term.copied
+		return text != ""
+	})
+	return text
 }
 
 // Keys as a terminal sends them.
@@ -752,5 +798,138 @@ func BenchmarkTUIIdle(b *testing.B) {
 			b.Fatalf("swarm exited with %v", err)
 		}
 		b.ReportMetric(headlessCPU(b, dir, 10*time.Second), "headless-cpu-cores")
+	}
+}
+
+// The main flows a person takes, in the built binary, driven by the key
+// map's bindings: send a message, create a task and take it through review
+// to completion on the board, scroll and search the scrollback and copy
+// from it, restart an agent keeping its history, and resize the window.
+func TestTUIMainFlows(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	script := `for i in $(seq -w 1 60); do echo "line $i of the log"; done; ` +
+		`while IFS= read -r l; do echo "$l" >> received.txt; case "$l" in *size*) stty size;; esac; done`
+	cfg := fmt.Sprintf("[[agent]]\nname = \"worker\"\ncmd = %q\n", script)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keys := tui.DefaultKeyMap()
+	term := startTUI(t, e.cwd, 30, 120, "up")
+	term.waitText(30*time.Second, "worker · running", "line 60 of the log")
+	received := func(want string) {
+		t.Helper()
+		waitUntil(t, "worker to read "+want, func() bool {
+			b, _ := os.ReadFile(filepath.Join(e.cwd, "received.txt"))
+			return strings.Contains(string(b), want)
+		})
+	}
+
+	// Send: the dialog is for the selected agent; the message is typed in.
+	term.pressKey(keys.Send)
+	term.waitText(10*time.Second, "Send a message")
+	term.press("hello from the ui")
+	term.pressKey(keys.Submit)
+	term.waitText(10*time.Second, "sent #")
+	received("hello from the ui")
+
+	// A task: created from the UI, moved by the worker's side from the
+	// command line, approved and completed on the board.
+	term.pressKey(keys.NewTask)
+	term.waitText(10*time.Second, "New task")
+	term.press("write the docs")
+	term.pressKey(keys.Submit) // title → for
+	term.pressKey(keys.Submit) // for → details
+	term.pressKey(keys.Submit)
+	created := regexp.MustCompile(`created task (\w+) \(write the docs\) for worker`)
+	term.waitFor("the task", 10*time.Second, func(s string) bool { return created.MatchString(s) })
+	id := created.FindStringSubmatch(term.text())[1]
+	term.pressKey(keys.Tasks)
+	term.waitText(10*time.Second, "task board", "write the docs")
+	e.ok("task", "start", id)
+	e.ok("task", "done", id)
+	term.waitText(10*time.Second, "IN_REVIEW")
+	term.pressKey(keys.Approve)
+	term.waitText(10*time.Second, "approved task "+id)
+	term.pressKey(keys.Merge)
+	term.waitText(10*time.Second, "Complete task "+id)
+	term.pressKey(keys.Yes)
+	term.waitText(10*time.Second, "task "+id+" (write the docs) completed")
+	term.pressKey(keys.Tasks)
+	term.waitFor("the board to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "─ task board ─") })
+
+	// Scroll back, search, copy two lines.
+	term.pressKey(keys.Scroll)
+	term.pressKey(keys.Search)
+	term.press("LINE 07 of")
+	term.pressKey(keys.Submit)
+	term.waitText(10*time.Second, `1 match for "LINE 07 of" in worker`)
+	term.pressKey(keys.Select)
+	term.pressKey(keys.LineUp)
+	term.pressKey(keys.Copy)
+	term.waitText(10*time.Second, "copied 2 lines of worker")
+	if lines := strings.Split(term.clipboard(10*time.Second), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "line ") {
+		t.Errorf("clipboard %q, want two lines of the log", lines)
+	}
+	term.pressKey(keys.Close) // the copy ended the selection: this leaves scroll mode
+	term.waitFor("scroll mode to end", 10*time.Second, func(s string) bool { return !strings.Contains(s, "SCROLL") })
+
+	// Restart: the history stays, under a line saying so.
+	term.pressKey(keys.Restart)
+	term.waitText(10*time.Second, "Restart")
+	term.pressKey(keys.Yes)
+	// The first run's output stays in the scrollback, above a line saying
+	// why the program started again. Each key waits for the UI to be
+	// where it goes (keys typed into the wrong mode would act there).
+	term.waitText(30*time.Second, "worker exited")
+	search := func(q string) bool {
+		term.pressKey(keys.Scroll)
+		term.waitText(10*time.Second, "SCROLL")
+		term.pressKey(keys.Search)
+		term.waitText(10*time.Second, "SEARCH")
+		term.press(q)
+		term.pressKey(keys.Submit)
+		term.waitFor("the search's result", 10*time.Second, func(s string) bool {
+			return strings.Contains(s, "match for") || strings.Contains(s, "not found")
+		})
+		found := strings.Contains(term.text(), "match for \""+q+"\" in worker")
+		term.pressKey(keys.Close)
+		term.waitFor("scroll mode to end", 10*time.Second, func(s string) bool { return !strings.Contains(s, "SCROLL") })
+		return found
+	}
+	waitUntil(t, "the restart line in the scrollback", func() bool { return search("started again") })
+
+	// Resize: the agent's terminal follows the pane.
+	if err := pty.Setsize(term.ptmx, &pty.Winsize{Rows: 24, Cols: 80}); err != nil {
+		t.Fatal(err)
+	}
+	_ = term.cmd.Process.Signal(syscall.SIGWINCH)
+	term.waitFor("the narrower window", 10*time.Second, func(s string) bool {
+		for _, row := range strings.Split(s, "\n") {
+			if ansi.StringWidth(row) > 80 {
+				return false
+			}
+		}
+		return strings.Contains(s, "worker")
+	})
+	// The agent prints its terminal's size (stty size) when told "size";
+	// the size reaches it a moment after the window settles.
+	sizeRow := regexp.MustCompile(`[│┃](\d+) (\d+) *[│┃]`)
+	sizes := func() [][]string { return sizeRow.FindAllStringSubmatch(term.text(), -1) }
+	narrowed := false
+	for try := 0; try < 10 && !narrowed; try++ {
+		before := len(sizes())
+		e.ok("send", "worker", "size")
+		term.waitFor("the agent's size", 10*time.Second, func(string) bool { return len(sizes()) > before })
+		last := sizes()[len(sizes())-1]
+		cols, _ := strconv.Atoi(last[2])
+		narrowed = cols < 60
+	}
+	if !narrowed {
+		t.Errorf("the agent's terminal did not get narrower:\n%s", term.text())
+	}
+	if err := term.quit(30 * time.Second); err != nil {
+		t.Fatalf("swarm up exited with %v", err)
 	}
 }

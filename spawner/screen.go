@@ -649,17 +649,7 @@ func (s *Screen) Text(from, to int) string {
 	e := s.active()
 	var out, line strings.Builder
 	for r := from; r <= to; r++ {
-		var text string
-		var wrapped, pad bool
-		cols := s.cols
-		if r < n {
-			h := s.hist.at(r)
-			text, wrapped, pad, cols = h.text, h.wrapped, h.pad, int(h.cols)
-		} else {
-			cell := rowCells(e, r-n)
-			text = string(appendText(nil, cell, s.cols))
-			wrapped, pad = wrapOf(cell(s.cols - 1))
-		}
+		text, wrapped, pad, cols := s.textRow(e, n, r)
 		line.WriteString(text)
 		if wrapped && r < to {
 			// Blanks at the edge of a wrapped row are the line's spaces.
@@ -673,6 +663,19 @@ func (s *Screen) Text(from, to int) string {
 		}
 	}
 	return out.String()
+}
+
+// textRow is row r (Render numbering; n rows of scrollback, then e's) as
+// plain text, with whether the terminal wrapped it (and left a padding
+// cell) and the width it has. s.mu is held.
+func (s *Screen) textRow(e *vt.Emulator, n, r int) (text string, wrapped, pad bool, cols int) {
+	if r < n {
+		h := s.hist.at(r)
+		return h.text, h.wrapped, h.pad, int(h.cols)
+	}
+	cell := rowCells(e, r-n)
+	wrapped, pad = wrapOf(cell(s.cols - 1))
+	return string(appendText(nil, cell, s.cols)), wrapped, pad, s.cols
 }
 
 // Match is one occurrence of a search in a screen's rows.
@@ -705,20 +708,8 @@ func (s *Screen) Find(query string) []Match {
 	)
 	n := s.hist.len()
 	e := s.active()
-	var b []byte
 	for r := range n + s.rows {
-		var text string
-		var wrapped, pad bool
-		cols := s.cols
-		if r < n {
-			h := s.hist.at(r)
-			text, wrapped, pad, cols = h.text, h.wrapped, h.pad, int(h.cols)
-		} else {
-			cell := rowCells(e, r-n)
-			b = appendText(b[:0], cell, s.cols)
-			text = string(b)
-			wrapped, pad = wrapOf(cell(s.cols - 1))
-		}
+		text, wrapped, pad, cols := s.textRow(e, n, r)
 		line.add(r, text)
 		if wrapped {
 			// The row is full to its edge: what looks like trailing blanks

@@ -11,7 +11,8 @@
 // until the prefix key ctrl+] detaches. ctrl+] was chosen because shells,
 // editors and agent CLIs leave it alone (unlike ctrl+q, ctrl+s, ctrl+b,
 // ctrl+c or esc). `[` or pgup enters scroll mode for the selected pane,
-// where `/` searches its scrollback.
+// where `/` searches its scrollback and `v` selects lines to copy (OSC 52,
+// to the clipboard of the terminal swarm runs in).
 //
 // # Rendering and concurrency
 //

@@ -466,6 +466,19 @@ func TestStatus(t *testing.T) {
 	if st.Tasks[0].ID != id || st.Tasks[0].Title != "Fix login" || st.Tasks[0].Assignee != "bob" {
 		t.Errorf("tasks: %+v", st.Tasks)
 	}
+	if out := e.ok("status"); strings.Contains(out, "needs you") {
+		t.Errorf("nothing waits for the person, but status says so:\n%s", out)
+	}
+	// A task in review waits for the person: status says so first.
+	review := strings.TrimSpace(e.ok("task", "add", "--to", "alice", "Write", "docs"))
+	e.as("alice").ok("task", "start")
+	e.as("alice").ok("task", "done")
+	if out := e.ok("status"); !strings.HasPrefix(out, "needs you (1)\n  task "+review+" (Write docs) of alice waits for your review") {
+		t.Errorf("status does not start with what needs the person:\n%s", out)
+	}
+	if out := e.ok("status", "--json"); !strings.Contains(out, `"needs_you":["task `+review+` (Write docs) of alice waits for your review"]`) {
+		t.Errorf("status --json: %s", out)
+	}
 	empty := newEnv(t)
 	empty.ok("send", "human", "x")
 	if out := empty.ok("status"); !strings.Contains(out, "no agents registered") || !strings.Contains(out, "no tasks") {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"text/tabwriter"
 	"time"
 
@@ -107,12 +108,16 @@ func (c *statusCmd) Run(g *Globals) error {
 	}
 	_, swarmUp := supervisor.SwarmRunning(g.busDir())
 	agents := make([]agentJSON, 0, len(health))
+	var down []supervisor.DownAgent
 	for _, h := range health {
 		if h.Agent.State == bus.AgentRemoved {
 			continue // from an earlier config
 		}
 		if !swarmUp {
 			h = staleRecord(h)
+		}
+		if h.Level == bus.LevelDead && h.Agent.State != bus.AgentStopped {
+			down = append(down, supervisor.DownAgent{Name: h.Agent.Name, Reason: h.Agent.Reason})
 		}
 		a := agentJSON{Name: h.Agent.Name, Cmd: h.Agent.Cmd, State: h.Agent.State, Reason: h.Agent.Reason, Pid: h.Agent.Pid,
 			Restarts: h.Agent.Restarts, Alive: h.Alive, Level: h.Level.String(), AgeS: h.Age.Round(time.Millisecond).Seconds()}
@@ -126,11 +131,22 @@ func (c *statusCmd) Run(g *Globals) error {
 		}
 		agents = append(agents, a)
 	}
+	var waiting []bus.Task
+	for _, t := range tasks {
+		if slices.Contains(supervisor.AttentionStates, t.State) {
+			waiting = append(waiting, t)
+		}
+	}
+	needs := supervisor.NeedsYou(down, waiting)
 	if c.JSON {
 		out := struct {
 			Agents []agentJSON `json:"agents"`
 			Tasks  []taskJSON  `json:"tasks"`
-		}{Agents: agents, Tasks: []taskJSON{}}
+			Needs  []string    `json:"needs_you"`
+		}{Agents: agents, Tasks: []taskJSON{}, Needs: []string{}}
+		for _, n := range needs {
+			out.Needs = append(out.Needs, n.Text)
+		}
 		for _, t := range tasks {
 			out.Tasks = append(out.Tasks, newTaskJSON(t))
 		}
@@ -139,6 +155,13 @@ func (c *statusCmd) Run(g *Globals) error {
 		return enc.Encode(out)
 	}
 	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)
+	if len(needs) > 0 {
+		fmt.Fprintf(tw, "needs you (%d)\n", len(needs))
+		for _, n := range needs {
+			fmt.Fprintf(tw, "  %s\n", n.Text)
+		}
+		fmt.Fprintln(tw)
+	}
 	if len(agents) == 0 {
 		fmt.Fprintln(tw, "no agents registered")
 	} else {

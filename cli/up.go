@@ -22,6 +22,7 @@ type upCmd struct {
 	Config   string `short:"c" help:"Config file." default:"swarm.toml" placeholder:"FILE"`
 	Headless bool   `help:"Run without the UI: print one line per event until SIGINT or SIGTERM, or until every agent has ended."`
 	JSON     bool   `name:"json" help:"With --headless, print one JSON object per event."`
+	Notify   string `help:"How the UI announces what starts to need you (an agent that died, a task in review, failed or in conflict): all, bell, desktop (a notification through the terminal: OSC 9 and 777) or off." enum:"all,bell,desktop,off" default:"all"`
 }
 
 func (c *upCmd) Run(g *Globals) error {
@@ -48,7 +49,8 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
-		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub, Game: cfg.Game.Kind != ""})
+		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub, Game: cfg.Game.Kind != "",
+			Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
 	})
 }
 

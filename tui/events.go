@@ -110,8 +110,9 @@ type agentMeta struct {
 
 // metaMsg carries the agent list's bus reads.
 type metaMsg struct {
-	meta map[string]agentMeta
-	err  error
+	meta  map[string]agentMeta
+	tasks []bus.Task // the tasks that wait for the person (supervisor.AttentionStates)
+	err   error
 }
 
 // loadMeta reads unread counts, current tasks and heartbeats; one read is
@@ -163,7 +164,11 @@ func (m *Model) loadMeta() tea.Cmd {
 			md.unread = len(pend)
 			out[n] = md
 		}
-		return metaMsg{meta: out}
+		waiting, err := b.Tasks(ctx, bus.TaskFilter{States: supervisor.AttentionStates})
+		if err != nil {
+			return metaMsg{err: err}
+		}
+		return metaMsg{meta: out, tasks: waiting}
 	}
 }
 
@@ -174,11 +179,12 @@ func (m *Model) onMeta(msg metaMsg) tea.Cmd {
 			m.noteEvent(fmt.Sprintf("read agent status: %v", msg.err), true)
 		}
 	} else {
-		m.meta = msg.meta
+		m.meta, m.waiting = msg.meta, msg.tasks
 		m.gen++
 	}
+	cmd := m.updateNeeds()
 	if again {
-		return m.loadMeta()
+		return tea.Batch(cmd, m.loadMeta())
 	}
-	return nil
+	return cmd
 }

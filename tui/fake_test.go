@@ -400,8 +400,10 @@ type harness struct {
 	sw   Backend
 	quit bool
 	// clipboard is what the UI last asked the terminal to put on its
-	// clipboard (OSC 52).
+	// clipboard (OSC 52); raw is what it wrote to the terminal itself
+	// (the bell, notifications).
 	clipboard string
+	raw       []string
 }
 
 func newHarness(t *testing.T, sw Backend, w, h int, opts Options) *harness {
@@ -439,6 +441,10 @@ func (h *harness) send(msgs ...tea.Msg) {
 			continue
 		case tea.QuitMsg:
 			h.quit = true
+			continue
+		}
+		if r, ok := msg.(tea.RawMsg); ok {
+			h.raw = append(h.raw, fmt.Sprint(r.Msg))
 			continue
 		}
 		// Bubble Tea's own message for OSC 52, which it writes to the

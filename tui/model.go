@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"swarm/bus"
 	"swarm/supervisor"
 )
 
@@ -129,6 +130,12 @@ type Model struct {
 	// manualClock (tests) turns the clock tick off and fires delayed
 	// messages at once, so that commands can be run synchronously.
 	manualClock bool
+	// What waits for the person (supervisor.NeedsYou): the tasks last
+	// read that do, the list, the one shown last, and what was announced.
+	waiting   []bus.Task
+	needs     []supervisor.Attention
+	needAt    int
+	announced map[string]bool
 	// drag is where the left button went down on a pane, while it is.
 	drag *dragStart
 	// tickAt is when the pending clock tick fires; zero when none is.
@@ -148,6 +155,7 @@ type Model struct {
 }
 
 type sideKey struct {
+	needs        int // how many things need the person
 	gen          int
 	agents, game rect
 	selected     string
@@ -173,6 +181,7 @@ func NewModel(ctx context.Context, sw Backend, opts Options) *Model {
 		sw:     sw,
 		opts:   opts,
 		keys:   DefaultKeyMap(),
+		needAt: -1, // ! shows the first first
 		help:   help.New(),
 		meta:   map[string]agentMeta{},
 		panes:  map[string]*pane{},
@@ -293,10 +302,11 @@ func (m *Model) refreshAgents() tea.Cmd {
 	if m.selected == "" && len(m.agents) > 0 {
 		m.selected = m.agents[0].Name
 	}
+	needs := m.updateNeeds()
 	if !slices.Equal(old, m.names()) {
-		return m.relayout()
+		return tea.Batch(m.relayout(), needs)
 	}
-	return nil
+	return needs
 }
 
 func (m *Model) names() []string {

@@ -1203,3 +1203,40 @@ func TestDragSelectsAndCopies(t *testing.T) {
 	}
 	requireContains(t, h.screen(), "copied 2 lines of bob")
 }
+
+// What needs the person — an agent that died, a task in review — is
+// counted on the agent list, ! goes to each in turn (a task on the board),
+// and what starts to need the person rings the bell and notifies; what
+// already did when the UI started does not.
+func TestNeedsYou(t *testing.T) {
+	sw := scenario(t) // carol gave up
+	h := newHarness(t, sw, 120, 30, Options{Bell: true, Desktop: true})
+	requireContains(t, h.screen(), "⚑ 1")
+	if len(h.raw) != 0 {
+		t.Fatalf("announced at start: %q", h.raw)
+	}
+	review := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	requireContains(t, h.screen(), "⚑ 2")
+	joined := strings.Join(h.raw, "")
+	if !strings.Contains(joined, "\a") || !strings.Contains(joined, "\x1b]9;swarm: task "+review.ID+" (fix login) of bob waits for your review\a") ||
+		!strings.Contains(joined, "\x1b]777;notify;swarm;task "+review.ID) {
+		t.Errorf("the new task was not announced: %q", h.raw)
+	}
+	h.press(h.m.keys.NextNeed)
+	requireContains(t, h.screen(), "1/2: agent carol died: gave up after 3 restarts")
+	if h.m.selected != "carol" {
+		t.Errorf("! selected %q, want carol", h.m.selected)
+	}
+	h.press(h.m.keys.NextNeed)
+	requireContains(t, h.screen(), "2/2: task "+review.ID+" (fix login) of bob waits for your review")
+	if tk, ok := h.m.tasks.selectedTask(); !ok || tk.ID != review.ID || h.m.panel != panelTasks {
+		t.Fatalf("! did not show the task on the board (selected %v)", tk.ID)
+	}
+	// Announced once: the same task reloaded rings nothing more.
+	n := len(h.raw)
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	if len(h.raw) != n {
+		t.Errorf("announced again: %q", h.raw[n:])
+	}
+}

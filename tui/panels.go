@@ -257,6 +257,15 @@ func (p *taskPanel) selectedTask() (bus.Task, bool) {
 	return bus.Task{}, false
 }
 
+// choose selects task id, when it is on the board.
+func (p *taskPanel) choose(src source, id string) tea.Cmd {
+	if p.sel == id {
+		return nil
+	}
+	p.sel, p.diffTop = id, 0
+	return tea.Batch(p.loadEvents(src, false), p.loadReview(src, false))
+}
+
 // move selects the task d rows down (up when negative).
 func (p *taskPanel) move(src source, d int) tea.Cmd {
 	if len(p.tasks) == 0 {

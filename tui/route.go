@@ -55,6 +55,8 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.zoomed = !m.zoomed
 		return m.relayout()
+	case key.Matches(k, keys.NextNeed):
+		return m.nextNeed()
 	case key.Matches(k, keys.ToggleList):
 		m.hideList = !m.hideList
 		return m.relayout()

@@ -107,7 +107,11 @@ func (m *Model) agentsBox(r rect) []string {
 	start := m.agentListStart(owners, r.h-2)
 	lines = lines[start:]
 	title := fmt.Sprintf("agents %d", len(m.agents))
-	return box(r.w, r.h, frame{border: frameNormal, color: colorAccent, bold: true}, title, "", lines)
+	note := ""
+	if n := len(m.needs); n > 0 {
+		note = fmt.Sprintf("⚑ %d", n) // things that need the person (! shows them)
+	}
+	return box(r.w, r.h, frame{border: frameNormal, color: colorAccent, bold: true}, title, note, lines)
 }
 
 // agentListStart is the first row shown of a list of h rows.
@@ -304,6 +308,9 @@ func (m *Model) summaryLine(w int) string {
 		}
 	}
 	line := " " + strings.Join(parts, styleDim.Render(" · "))
+	if needs := m.needsLine(m.keys.NextNeed); needs != "" {
+		line = " " + fg(colorWarn).Render(needs) + styleDim.Render(" ·") + line
+	}
 	if ansi.StringWidth(line) > w {
 		line = ansi.Truncate(line, w-1, "…")
 	}

@@ -126,6 +126,10 @@ type Options struct {
 	// subscribed before starting the swarm (so that no event is missed);
 	// nil: Run subscribes and closes it when it returns.
 	Subscription *supervisor.Subscription
+	// Bell and Desktop announce what starts to need the person (an agent
+	// that died, a task in review, failed or in conflict): the terminal's
+	// bell, a desktop notification through the terminal (OSC 9, OSC 777).
+	Bell, Desktop bool
 	// Input and Output replace the terminal (tests); nil means the
 	// process's terminal. Width and Height give the window size when
 	// Output is not a terminal.

@@ -47,7 +47,7 @@ func (m *Model) render() (string, *tea.Cursor) {
 	var cur *tea.Cursor
 
 	// The sidebar: agent list, then the game board.
-	sk := sideKey{gen: m.gen, agents: l.agents, game: l.game, selected: m.selected, attached: m.attached, second: m.opts.Now().Unix()}
+	sk := sideKey{gen: m.gen, needs: len(m.needs), agents: l.agents, game: l.game, selected: m.selected, attached: m.attached, second: m.opts.Now().Unix()}
 	if m.side == nil || m.sideKey != sk {
 		m.side = nil
 		if !l.agents.empty() {

@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// updateNeeds recomputes what waits for the person (supervisor.NeedsYou)
+// from the agents and the tasks last read, and announces what is new: the
+// terminal's bell and a desktop notification (OSC 9 and OSC 777), as the
+// options allow. What waits when the UI starts is listed, not announced.
+func (m *Model) updateNeeds() tea.Cmd {
+	var down []supervisor.DownAgent
+	for _, a := range m.agents {
+		if a.Level == bus.LevelDead {
+			down = append(down, supervisor.DownAgent{Name: a.Name, Reason: a.Reason})
+		}
+	}
+	m.needs = supervisor.NeedsYou(down, m.waiting)
+	first := m.announced == nil
+	if first {
+		m.announced = map[string]bool{}
+	}
+	var fresh []supervisor.Attention
+	for _, n := range m.needs {
+		if !m.announced[n.Key()] {
+			m.announced[n.Key()] = true
+			fresh = append(fresh, n)
+		}
+	}
+	if first || len(fresh) == 0 {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if m.opts.Bell {
+		cmds = append(cmds, tea.Raw("\a"))
+	}
+	if m.opts.Desktop {
+		for _, n := range fresh {
+			// The text is made safe by NeedsYou: no control character can
+			// end the OSC string early or start another sequence.
+			cmds = append(cmds, tea.Raw(ansi.Notify("swarm: "+n.Text)+"\x1b]777;notify;swarm;"+n.Text+"\x07"))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// nextNeed shows the next thing that waits for the person: an agent's
+// pane, or the task on the board.
+func (m *Model) nextNeed() tea.Cmd {
+	if len(m.needs) == 0 {
+		m.setStatus("nothing needs you")
+		return nil
+	}
+	m.needAt = (m.needAt + 1) % len(m.needs)
+	n := m.needs[m.needAt]
+	m.setStatus("%d/%d: %s", m.needAt+1, len(m.needs), n.Text)
+	cmds := []tea.Cmd{m.selectAgent(n.Agent)}
+	if n.Task != "" {
+		if m.panel != panelTasks {
+			cmds = append(cmds, m.togglePanel(panelTasks))
+		}
+		cmds = append(cmds, m.tasks.choose(m.src(), n.Task))
+	}
+	return tea.Batch(cmds...)
+}
+
+// needsLine is the list's one-line summary for the top of the sidebar or
+// the summary line; "" when nothing waits.
+func (m *Model) needsLine(k key.Binding) string {
+	if len(m.needs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("⚑ %d need%s you · %s next", len(m.needs), map[bool]string{true: "s", false: ""}[len(m.needs) == 1], k.Help().Key)
+}

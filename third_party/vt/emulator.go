@@ -90,7 +90,11 @@ func NewEmulator(w, h int) *Emulator {
 	t.scrs[1].cb = &t.cb
 	t.parser = ansi.NewParser()
 	t.parser.SetParamsSize(parser.MaxParamsSize)
-	t.parser.SetDataSize(1024 * 1024 * 4) // 4MB data buffer
+	// swarm patch: 64 KiB, not 4 MiB, allocated (and zeroed, so resident)
+	// for every emulator. A longer string (an OSC 52 clipboard of a big
+	// file, a sixel image) is cut, which swarm, which shows neither, does
+	// not mind.
+	t.parser.SetDataSize(64 * 1024)
 	t.parser.SetHandler(ansi.Handler{
 		Print:     t.handlePrint,
 		Execute:   t.handleControl,

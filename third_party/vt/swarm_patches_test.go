@@ -137,3 +137,13 @@ func TestPatchAutoWrapMirror(t *testing.T) {
 		t.Fatalf("without auto-wrap: %q", got)
 	}
 }
+
+// A string longer than the 64 KiB data buffer (patch 5) is cut, and what
+// follows it is printed as ever.
+func TestPatchLongStringIsCut(t *testing.T) {
+	e := NewEmulator(20, 2)
+	fmt.Fprint(e, "\x1b]2;"+strings.Repeat("a", 100_000)+"\x07after")
+	if got := rowText(e, 0); got != "after" {
+		t.Fatalf("after a 100 kB title the row is %q", got)
+	}
+}

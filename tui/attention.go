@@ -23,8 +23,7 @@ func (m *Model) updateNeeds() tea.Cmd {
 		}
 	}
 	m.needs = supervisor.NeedsYou(down, m.waiting)
-	first := m.announced == nil
-	if first {
+	if m.announced == nil {
 		m.announced = map[string]bool{}
 	}
 	var fresh []supervisor.Attention
@@ -34,7 +33,8 @@ func (m *Model) updateNeeds() tea.Cmd {
 			fresh = append(fresh, n)
 		}
 	}
-	if first || len(fresh) == 0 {
+	// Until the bus has been read once, what is found waited already.
+	if !m.metaSeen || len(fresh) == 0 {
 		return nil
 	}
 	var cmds []tea.Cmd

@@ -183,6 +183,9 @@ func (m *Model) onMeta(msg metaMsg) tea.Cmd {
 		m.gen++
 	}
 	cmd := m.updateNeeds()
+	if msg.err == nil {
+		m.metaSeen = true // what the first read found is listed, not announced
+	}
 	if again {
 		return tea.Batch(cmd, m.loadMeta())
 	}

@@ -136,6 +136,7 @@ type Model struct {
 	needs     []supervisor.Attention
 	needAt    int
 	announced map[string]bool
+	metaSeen  bool // the bus has been read once: new things are announced
 	// drag is where the left button went down on a pane, while it is.
 	drag *dragStart
 	// tickAt is when the pending clock tick fires; zero when none is.

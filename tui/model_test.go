@@ -1210,26 +1210,32 @@ func TestDragSelectsAndCopies(t *testing.T) {
 // already did when the UI started does not.
 func TestNeedsYou(t *testing.T) {
 	sw := scenario(t) // carol gave up
+	old := createTask(t, sw.b, "port", "alice", bus.TaskWorking, bus.TaskFailed) // failed before the UI started
 	h := newHarness(t, sw, 120, 30, Options{Bell: true, Desktop: true})
-	requireContains(t, h.screen(), "⚑ 1")
+	requireContains(t, h.screen(), "⚑ 2")
 	if len(h.raw) != 0 {
 		t.Fatalf("announced at start: %q", h.raw)
 	}
 	review := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
 	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
-	requireContains(t, h.screen(), "⚑ 2")
+	requireContains(t, h.screen(), "⚑ 3")
+	if strings.Contains(strings.Join(h.raw, ""), old.ID) {
+		t.Errorf("announced what waited before the UI started: %q", h.raw)
+	}
 	joined := strings.Join(h.raw, "")
 	if !strings.Contains(joined, "\a") || !strings.Contains(joined, "\x1b]9;swarm: task "+review.ID+" (fix login) of bob waits for your review\a") ||
 		!strings.Contains(joined, "\x1b]777;notify;swarm;task "+review.ID) {
 		t.Errorf("the new task was not announced: %q", h.raw)
 	}
 	h.press(h.m.keys.NextNeed)
-	requireContains(t, h.screen(), "1/2: agent carol died: gave up after 3 restarts")
+	requireContains(t, h.screen(), "1/3: agent carol died: gave up after 3 restarts")
 	if h.m.selected != "carol" {
 		t.Errorf("! selected %q, want carol", h.m.selected)
 	}
 	h.press(h.m.keys.NextNeed)
-	requireContains(t, h.screen(), "2/2: task "+review.ID+" (fix login) of bob waits for your review")
+	requireContains(t, h.screen(), "2/3: task "+old.ID+" (port) of alice failed")
+	h.press(h.m.keys.NextNeed)
+	requireContains(t, h.screen(), "3/3: task "+review.ID+" (fix login) of bob waits for your review")
 	if tk, ok := h.m.tasks.selectedTask(); !ok || tk.ID != review.ID || h.m.panel != panelTasks {
 		t.Fatalf("! did not show the task on the board (selected %v)", tk.ID)
 	}

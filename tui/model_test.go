@@ -1209,7 +1209,7 @@ func TestDragSelectsAndCopies(t *testing.T) {
 // and what starts to need the person rings the bell and notifies; what
 // already did when the UI started does not.
 func TestNeedsYou(t *testing.T) {
-	sw := scenario(t) // carol gave up
+	sw := scenario(t)                                                            // carol gave up
 	old := createTask(t, sw.b, "port", "alice", bus.TaskWorking, bus.TaskFailed) // failed before the UI started
 	h := newHarness(t, sw, 120, 30, Options{Bell: true, Desktop: true})
 	requireContains(t, h.screen(), "⚑ 2")

@@ -95,6 +95,9 @@ type agent struct {
 	// lineLen counts what a person typed since their last Enter (Ctrl-C
 	// or Ctrl-U); while it is not 0, messages wait (held of them).
 	lineLen    int
+	// keysMu is held while a person's keys are noted and written, and
+	// while the injector looks at the line and types a message into it.
+	keysMu sync.Mutex
 	held       int
 	level      bus.Level
 	rows, cols int
@@ -566,11 +569,17 @@ func (a *agent) running() *spawner.Process {
 // typing returns the running process for a person's input and notes the
 // time, so that injection waits until they pause, and what the input does
 // to their line (see typed).
-func (a *agent) typing(line lineEdit) (*spawner.Process, error) {
+func (a *agent) typing(line lineEdit, write func(p *spawner.Process) error) error {
+	// The person's keys and what they do to the line go out together: the
+	// injector, which looks at the line before it types a message (under
+	// the same lock), never comes between them — a Ctrl-U noted but not
+	// yet written would let a message join the line it was to clear.
+	a.keysMu.Lock()
 	a.mu.Lock()
 	if a.proc == nil {
 		a.mu.Unlock()
-		return nil, fmt.Errorf("%s: %w", a.cfg.Name, ErrNotRunning)
+		a.keysMu.Unlock()
+		return fmt.Errorf("%s: %w", a.cfg.Name, ErrNotRunning)
 	}
 	a.lastInput = time.Now()
 	was := a.lineLen
@@ -578,18 +587,16 @@ func (a *agent) typing(line lineEdit) (*spawner.Process, error) {
 	cleared := was > 0 && a.lineLen == 0
 	p := a.proc
 	a.mu.Unlock()
+	err := write(p)
+	a.keysMu.Unlock()
 	if cleared {
 		a.poke() // what waited for the line goes now
 	}
-	return p, nil
+	return err
 }
 
 func (a *agent) sendKeys(b []byte) error {
-	p, err := a.typing(editOfBytes(b))
-	if err != nil {
-		return err
-	}
-	return p.Write(b)
+	return a.typing(editOfBytes(b), func(p *spawner.Process) error { return p.Write(b) })
 }
 
 func (a *agent) resize(rows, cols int) error {

@@ -194,6 +194,17 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		a.fail(ctx, m, err.Error())
 		return 0
 	}
+	// The last look at the person's line and the message's text go out
+	// together: keys typed meanwhile wait for the text (keysMu).
+	a.keysMu.Lock()
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			a.keysMu.Unlock()
+		}
+	}
+	defer unlock()
 	if a.personAtKeys() {
 		return time.Millisecond // they began a moment ago: look again
 	}
@@ -202,6 +213,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	a.expect(marker)
 	defer a.expect("")
 	res, reason := a.typeIn(proc, text, marker, func() {
+		unlock() // the text is out: the person's keys may follow it
 		if err := a.persist(func() error { return a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name) }); err != nil {
 			a.s.log.Error("mark injected", "agent", a.cfg.Name, "err", err)
 		}

@@ -404,38 +404,34 @@ func (s *Supervisor) SendKeys(name string, b []byte) error {
 	return a.sendKeys(b)
 }
 
-// typing returns the running process of the agent called name, to type
-// into, noting what the input does to the person's line.
-func (s *Supervisor) typing(name string, line lineEdit) (*spawner.Process, error) {
+// typing writes a person's input into the agent called name (write gets
+// its running process), noting what the input does to their line.
+func (s *Supervisor) typing(name string, line lineEdit, write func(*spawner.Process) error) error {
 	a, err := s.agent(name)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return a.typing(line)
+	return a.typing(line, write)
 }
 
 // SendKey types one key press into an agent's terminal, encoded the way
 // the program asked for (e.g. application cursor keys in vim or less).
 func (s *Supervisor) SendKey(name string, k uv.Key) error {
-	p, err := s.typing(name, editOfKey(k))
-	if err != nil {
-		return err
-	}
-	p.Screen().SendKey(uv.KeyPressEvent(k))
-	return nil
+	return s.typing(name, editOfKey(k), func(p *spawner.Process) error {
+		p.Screen().SendKey(uv.KeyPressEvent(k))
+		return nil
+	})
 }
 
 // Paste types text into an agent's terminal as one paste: bracketed when
 // the program enabled bracketed paste.
 func (s *Supervisor) Paste(name, text string) error {
-	p, err := s.typing(name, lineAdd(utf8.RuneCountInString(text)))
-	if err != nil {
-		return err
-	}
-	if p.Screen().Snapshot().BracketedPaste {
-		return p.Write(spawner.PasteBytes(text))
-	}
-	return p.Write([]byte(text))
+	return s.typing(name, lineAdd(utf8.RuneCountInString(text)), func(p *spawner.Process) error {
+		if p.Screen().Snapshot().BracketedPaste {
+			return p.Write(spawner.PasteBytes(text))
+		}
+		return p.Write([]byte(text))
+	})
 }
 
 // SetFocus names the agent a person is watching or typing into ("" for

@@ -94,10 +94,10 @@ type agent struct {
 	lastInput  time.Time
 	// lineLen counts what a person typed since their last Enter (Ctrl-C
 	// or Ctrl-U); while it is not 0, messages wait (held of them).
-	lineLen    int
+	lineLen int
 	// keysMu is held while a person's keys are noted and written, and
 	// while the injector looks at the line and types a message into it.
-	keysMu sync.Mutex
+	keysMu     sync.Mutex
 	held       int
 	level      bus.Level
 	rows, cols int

@@ -163,6 +163,7 @@ func FuzzScrollBatch(f *testing.F) {
 // separator, styles included; none of it is committed again.
 func TestScreenKeepsThePreviousRun(t *testing.T) {
 	old := NewScreen(ScreenOptions{Rows: 3, Cols: 20})
+	defer old.Close()
 	_, _ = old.Write([]byte("one\r\ntwo\r\n\x1b[31mthree\x1b[0m\r\nfour"))
 	old.TakeLines()
 	s := NewScreen(ScreenOptions{Rows: 3, Cols: 20, Before: old, Separator: "── again ──"})

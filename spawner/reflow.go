@@ -195,28 +195,41 @@ func (s *Screen) flowLines() []flowLine {
 			if y == pos.Y {
 				l.cursor = off + pos.X
 			}
-			for x := 0; x < limit; {
-				c := s.main.CellAt(x, y)
-				if c == nil || (c.Width == 0 && c.Content == "") {
-					x++
-					continue
-				}
-				cc := *c
-				cc.Link = realLink(c)
-				l.cells = append(l.cells, cc)
-				x += max(c.Width, 1)
-			}
+			l.cells = appendCells(l.cells, rowCells(s.main, y), limit)
 			off += limit
 		}
 		// Trailing blanks are not content (the cursor keeps its column).
-		for len(l.cells) > 0 && plainBlank(&l.cells[len(l.cells)-1]) {
-			l.cells = l.cells[:len(l.cells)-1]
-		}
+		l.cells = trimBlanks(l.cells)
 		l.zone = s.zone >= start && s.zone <= end
 		lines = append(lines, l)
 		r = end + 1
 	}
 	return lines
+}
+
+// appendCells appends the cells of a row up to column limit, each wide
+// character once and without a wrap mark.
+func appendCells(dst []uv.Cell, cell cellAt, limit int) []uv.Cell {
+	for x := 0; x < limit; {
+		c := cell(x)
+		if c == nil || (c.Width == 0 && c.Content == "") {
+			x++
+			continue
+		}
+		cc := *c
+		cc.Link = realLink(c)
+		dst = append(dst, cc)
+		x += max(c.Width, 1)
+	}
+	return dst
+}
+
+// trimBlanks drops the unstyled blanks at the end of a line's cells.
+func trimBlanks(cells []uv.Cell) []uv.Cell {
+	for len(cells) > 0 && plainBlank(&cells[len(cells)-1]) {
+		cells = cells[:len(cells)-1]
+	}
+	return cells
 }
 
 func plainBlank(c *uv.Cell) bool {
@@ -399,20 +412,8 @@ func historyLine(scratch *vt.Emulator, rows []histLine, width int) (flowLine, bo
 		if !h.wrapped {
 			limit = int(h.end)
 		}
-		for x := 0; x < limit; {
-			c := cells(x)
-			if c == nil || (c.Width == 0 && c.Content == "") {
-				x++
-				continue
-			}
-			cc := *c
-			cc.Link = realLink(c)
-			fl.cells = append(fl.cells, cc)
-			x += max(c.Width, 1)
-		}
+		fl.cells = appendCells(fl.cells, cells, limit)
 	}
-	for len(fl.cells) > 0 && plainBlank(&fl.cells[len(fl.cells)-1]) {
-		fl.cells = fl.cells[:len(fl.cells)-1]
-	}
+	fl.cells = trimBlanks(fl.cells)
 	return fl, true
 }

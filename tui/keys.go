@@ -1,6 +1,9 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap is every key of the UI with its help text. The attached mode has
 // exactly one key of its own, Detach; everything else typed while attached
@@ -137,4 +140,20 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev, k.Select, k.Copy}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}
+}
+
+// scrollBy is how many rows a line or page key moves (a page being page
+// rows); ok is false for other keys.
+func (k KeyMap) scrollBy(msg tea.KeyPressMsg, page int) (d int, ok bool) {
+	switch {
+	case key.Matches(msg, k.LineUp):
+		return -1, true
+	case key.Matches(msg, k.LineDown):
+		return 1, true
+	case key.Matches(msg, k.PageUp):
+		return -page, true
+	case key.Matches(msg, k.PageDown):
+		return page, true
+	}
+	return 0, false
 }

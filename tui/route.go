@@ -281,18 +281,8 @@ func (m *Model) panelKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tasks.showDiff = false
 		return nil, true
 	}
-	page := max(m.lay.panel.h-3, 1)
-	var d int
-	switch keys := m.keys; {
-	case key.Matches(k, keys.LineUp):
-		d = -1
-	case key.Matches(k, keys.LineDown):
-		d = 1
-	case key.Matches(k, keys.PageUp):
-		d = -page
-	case key.Matches(k, keys.PageDown):
-		d = page
-	default:
+	d, ok := m.keys.scrollBy(k, max(m.lay.panel.h-3, 1))
+	if !ok {
 		return nil, false
 	}
 	switch {

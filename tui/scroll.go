@@ -138,7 +138,7 @@ func (m *Model) paneRows(name string) int {
 func (m *Model) selectKey(p *pane, k tea.KeyPressMsg, page int) (tea.Cmd, bool) {
 	keys := m.keys
 	rows := m.paneRows(p.name)
-	move := 0
+	move, ok := keys.scrollBy(k, page)
 	switch {
 	case key.Matches(k, keys.Copy):
 		return m.copySelection(p), true
@@ -147,17 +147,9 @@ func (m *Model) selectKey(p *pane, k tea.KeyPressMsg, page int) (tea.Cmd, bool) 
 		m.setStatus("selection dropped")
 		m.status.scroll = true
 		return nil, true
-	case key.Matches(k, keys.LineUp):
-		move = -1
-	case key.Matches(k, keys.LineDown):
-		move = 1
-	case key.Matches(k, keys.PageUp):
-		move = -page
-	case key.Matches(k, keys.PageDown):
-		move = page
 	case key.Matches(k, keys.Top):
 		move = -p.end
-	default:
+	case !ok:
 		return nil, false
 	}
 	p.end = min(max(p.end+move, 0), p.sbLen+rows-1)

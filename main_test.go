@@ -24,6 +24,9 @@ import (
 var swarmBin string
 
 func TestMain(m *testing.M) {
+	if kind := os.Getenv(fakeCLIVar); kind != "" {
+		os.Exit(runFakeCLI(kind))
+	}
 	dir, err := os.MkdirTemp("", "swarm-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

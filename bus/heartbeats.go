@@ -16,11 +16,14 @@ const (
 	StatusIdle Status = iota
 	StatusWorking
 	StatusBlocked
+	// StatusNeedsHuman: the agent's program waits for the person (a
+	// permission prompt, a question); its CLI's hook says so.
+	StatusNeedsHuman
 )
 
-var statusNames = [...]string{"idle", "working", "blocked"}
+var statusNames = [...]string{"idle", "working", "blocked", "needs-human"}
 
-// String returns "idle", "working" or "blocked".
+// String returns "idle", "working", "blocked" or "needs-human".
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
 		return fmt.Sprintf("Status(%d)", int(s))
@@ -35,7 +38,7 @@ func ParseStatus(s string) (Status, error) {
 			return Status(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown status %q (want idle, working or blocked)", s)
+	return 0, fmt.Errorf("unknown status %q (want idle, working, blocked or needs-human)", s)
 }
 
 // Heartbeat is an agent's latest sign of life.
@@ -44,6 +47,7 @@ type Heartbeat struct {
 	Status   Status
 	Progress float64 // 0..1
 	Task     string  // task id it works on, if any
+	Note     string  // why, in a line (what a needs-human agent waits for)
 	Time     time.Time
 }
 
@@ -54,7 +58,7 @@ const heartbeatMinGap = time.Second
 // a progress between 0 and 1. Beat checks it; a command line checks it
 // first, to refuse a bad flag before it opens anything.
 func (hb Heartbeat) CheckReport() error {
-	if hb.Status < StatusIdle || hb.Status > StatusBlocked {
+	if hb.Status < StatusIdle || int(hb.Status) >= len(statusNames) {
 		return fmt.Errorf("status %d: %w", hb.Status, ErrInvalidHeartbeat)
 	}
 	if math.IsNaN(hb.Progress) || hb.Progress < 0 || hb.Progress > 1 {
@@ -83,11 +87,12 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 	if hb.Time.IsZero() {
 		hb.Time = time.Now()
 	}
-	res, err := b.exec(ctx, `INSERT INTO heartbeats (agent, status, progress, task, ts_ms) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (agent) DO UPDATE SET status = excluded.status, progress = excluded.progress, task = excluded.task, ts_ms = excluded.ts_ms
+	res, err := b.exec(ctx, `INSERT INTO heartbeats (agent, status, progress, task, note, ts_ms) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (agent) DO UPDATE SET status = excluded.status, progress = excluded.progress, task = excluded.task,
+			note = excluded.note, ts_ms = excluded.ts_ms
 		WHERE heartbeats.status != excluded.status OR heartbeats.progress != excluded.progress
-			OR heartbeats.task != excluded.task OR excluded.ts_ms - heartbeats.ts_ms >= ?`,
-		hb.Agent, hb.Status.String(), hb.Progress, hb.Task, ms(hb.Time), heartbeatMinGap.Milliseconds())
+			OR heartbeats.task != excluded.task OR heartbeats.note != excluded.note OR excluded.ts_ms - heartbeats.ts_ms >= ?`,
+		hb.Agent, hb.Status.String(), hb.Progress, hb.Task, hb.Note, ms(hb.Time), heartbeatMinGap.Milliseconds())
 	if err != nil {
 		return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
 	}
@@ -99,7 +104,7 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 
 // Heartbeats returns every agent's latest heartbeat, by agent name.
 func (b *Bus) Heartbeats(ctx context.Context) ([]Heartbeat, error) {
-	rows, err := b.r.QueryContext(ctx, `SELECT agent, status, progress, task, ts_ms FROM heartbeats ORDER BY agent`)
+	rows, err := b.r.QueryContext(ctx, `SELECT agent, status, progress, task, note, ts_ms FROM heartbeats ORDER BY agent`)
 	if err != nil {
 		return nil, fmt.Errorf("heartbeats: %w", err)
 	}
@@ -109,7 +114,7 @@ func (b *Bus) Heartbeats(ctx context.Context) ([]Heartbeat, error) {
 		var hb Heartbeat
 		var status string
 		var ts int64
-		if err := rows.Scan(&hb.Agent, &status, &hb.Progress, &hb.Task, &ts); err != nil {
+		if err := rows.Scan(&hb.Agent, &status, &hb.Progress, &hb.Task, &hb.Note, &ts); err != nil {
 			return nil, fmt.Errorf("heartbeats: %w", err)
 		}
 		if hb.Status, err = ParseStatus(status); err != nil {

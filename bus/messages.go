@@ -24,6 +24,7 @@ const (
 	KindTaskFail   Kind = "task_fail"   // to swarm: the sender gives up its current task (data.reason)
 	KindTaskCreate Kind = "task_create" // to swarm: create a task (data.assignee, data.title, data.description)
 	KindHeartbeat  Kind = "heartbeat"   // to swarm: data.status, data.progress, data.task
+	KindTurn       Kind = "turn"        // to swarm: an agent CLI's hook says its turn began or ended or it needs the person (data.status, data.hook, data.note)
 
 	// From swarm to an agent, about its tasks.
 	KindTaskAssigned  Kind = "task_assigned"  // a task to do (data.task, title, dir, branch)

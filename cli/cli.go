@@ -100,6 +100,7 @@ type CLI struct {
 	Parse     parseCmd     `cmd:"" help:"Extract relay commands from raw terminal output; prints them as JSON lines (line: the screen line, from 0, that the command was read from)."`
 	Agent     agentCmd     `cmd:"" help:"Run a built-in agent (what the demo runs in each pane)."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve MCP over stdio: tools for an agent's CLI to send, read its inbox, see the agents, move its tasks."`
+	Hook      hookCmd      `cmd:"" help:"Tell swarm where an agent's turn is (run by the agent CLI's hooks)."`
 	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 type heartbeatCmd struct {
-	Status   string  `help:"What you are doing: idle, working or blocked." enum:"idle,working,blocked" default:"working"`
+	Status   string  `help:"What you are doing: idle, working, blocked or needs-human." enum:"idle,working,blocked,needs-human" default:"working"`
 	Progress float64 `help:"Progress on the current task, 0 to 1." default:"0" placeholder:"F"`
 	Task     string  `help:"Id of the task you work on." placeholder:"ID"`
 }

@@ -108,7 +108,7 @@ func (c *statusCmd) Run(g *Globals) error {
 	}
 	_, swarmUp := supervisor.SwarmRunning(g.busDir())
 	agents := make([]agentJSON, 0, len(health))
-	var down []supervisor.DownAgent
+	var needAgents []supervisor.AgentNeed
 	for _, h := range health {
 		if h.Agent.State == bus.AgentRemoved {
 			continue // from an earlier config
@@ -116,8 +116,15 @@ func (c *statusCmd) Run(g *Globals) error {
 		if !swarmUp {
 			h = staleRecord(h)
 		}
-		if h.Level == bus.LevelDead && h.Agent.State != bus.AgentStopped {
-			down = append(down, supervisor.DownAgent{Name: h.Agent.Name, Reason: h.Agent.Reason})
+		if h.Agent.State != bus.AgentStopped {
+			// A hook's needs-human is news only while the agent runs.
+			turn := bus.StatusIdle
+			if h.Alive && h.Beat.Time.After(h.Agent.Started) {
+				turn = h.Beat.Status
+			}
+			if n, ok := supervisor.AgentNeedOf(h.Agent.Name, h.Level, h.Agent.Reason, turn, h.Beat.Note); ok {
+				needAgents = append(needAgents, n)
+			}
 		}
 		a := agentJSON{Name: h.Agent.Name, Cmd: h.Agent.Cmd, State: h.Agent.State, Reason: h.Agent.Reason, Pid: h.Agent.Pid,
 			Restarts: h.Agent.Restarts, Alive: h.Alive, Level: h.Level.String(), AgeS: h.Age.Round(time.Millisecond).Seconds()}
@@ -137,7 +144,7 @@ func (c *statusCmd) Run(g *Globals) error {
 			waiting = append(waiting, t)
 		}
 	}
-	needs := supervisor.NeedsYou(down, waiting)
+	needs := supervisor.NeedsYou(needAgents, waiting)
 	if c.JSON {
 		out := struct {
 			Agents []agentJSON `json:"agents"`

@@ -110,7 +110,7 @@ func (a Actor) Send(ctx context.Context, r SendRequest) (bus.Message, error) {
 
 // HeartbeatRequest is what an agent reports in a heartbeat.
 type HeartbeatRequest struct {
-	Status   string // idle, working or blocked
+	Status   string // idle, working, blocked or needs-human
 	Progress float64
 	Task     string
 }

@@ -340,7 +340,7 @@ func (t *tools) move(ctx context.Context, ref string, move tasks.Move, note stri
 }
 
 type heartbeatIn struct {
-	Status   string  `json:"status,omitempty" jsonschema:"idle, working (the default) or blocked"`
+	Status   string  `json:"status,omitempty" jsonschema:"idle, working (the default), blocked, or needs-human (you wait for the person)"`
 	Progress float64 `json:"progress,omitempty" jsonschema:"progress on your current task, from 0 to 1"`
 	Task     string  `json:"task,omitempty" jsonschema:"the id of the task you work on"`
 }

@@ -312,11 +312,11 @@ func TestRefusalsAreTheCommandLinesLines(t *testing.T) {
 	}{
 		{bob, "send", map[string]any{"to": "carol", "body": " \n"}, `swarm: send: the message is empty`},
 		{bob, "send", map[string]any{"to": "carol", "body": "hi", "type": "x y"}, `swarm: send: --type: invalid message: kind "x y" is not a word (letters, digits, _ . -)`},
-		{bob, "send", map[string]any{"to": "swarm", "body": "hi"}, `swarm: send: swarm takes control messages only: unknown control message type "hi" (want task_start, task_done, task_fail, task_create, heartbeat)`},
+		{bob, "send", map[string]any{"to": "swarm", "body": "hi"}, `swarm: send: swarm takes control messages only: unknown control message type "hi" (want task_start, task_done, task_fail, task_create, heartbeat, turn)`},
 		{bob, "send", map[string]any{"to": "nobody", "body": "hi"}, `swarm: send: unknown agent "nobody" (message #xxxxxxxx stored as failed)`},
 		{person, "heartbeat", nil, `swarm: heartbeat: only agents send heartbeats, and this runs outside any agent`},
 		{bob, "heartbeat", map[string]any{"progress": 1.5}, `swarm: heartbeat: progress 1.5 is not between 0 and 1: invalid heartbeat`},
-		{bob, "heartbeat", map[string]any{"status": "sleeping"}, `swarm: heartbeat: unknown status "sleeping" (want idle, working or blocked)`},
+		{bob, "heartbeat", map[string]any{"status": "sleeping"}, `swarm: heartbeat: unknown status "sleeping" (want idle, working, blocked or needs-human)`},
 		{bob, "heartbeat", map[string]any{"task": "zzz"}, `swarm: heartbeat bob: task zzz: not found`},
 		{person, "task_done", nil, `swarm: no task id given and human has no current task (none WORKING, CONFLICTED, ASSIGNED or IN_REVIEW): not found`},
 		{s.connect(as("carol")), "task_fail", map[string]any{"id": task.ID}, `swarm: task ` + task.ID + ` is assigned to bob, not carol`},

@@ -66,6 +66,9 @@ type AgentInfo struct {
 	// Held counts the messages waiting because a person has typed into
 	// the agent since their last Enter.
 	Held int
+	// Turn is what the agent CLI's hooks last said: working, idle or
+	// needs-human (not Known for programs without hooks).
+	Turn Turn
 }
 
 // agent is the runtime of one configured agent.
@@ -102,6 +105,8 @@ type agent struct {
 	level      bus.Level
 	rows, cols int
 	briefed    bool          // the brief has been typed into the current process
+	turn       Turn          // what the current process's hooks last said
+	tools      bool          // the current process has swarm's MCP tools (its kit)
 	dir        string        // where the process runs: cfg.Dir, or its task's worktree
 	startSig   chan struct{} // closed (and replaced) each time a process starts
 
@@ -184,7 +189,7 @@ func (a *agent) info() AgentInfo {
 	in := AgentInfo{
 		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
 		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
-		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg, Held: a.held,
+		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg, Held: a.held, Turn: a.turn,
 	}
 	if a.proc != nil {
 		in.LastOutput = a.proc.LastOutput()
@@ -405,8 +410,17 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, token); err != nil {
 		a.s.log.Warn("record agent token", "agent", a.cfg.Name, "err", err)
 	}
+	w, err := wire(a.cfg, argv, a.s.kitInput(a.cfg.Name))
+	if err != nil {
+		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "swarm's MCP server and hooks are not wired: " + err.Error()})
+	} else if w.Skipped != "" {
+		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "swarm's MCP server and hooks are not wired: " + w.Skipped})
+	}
+	a.mu.Lock()
+	a.tools = w.Tools
+	a.mu.Unlock()
 	proc, err := spawner.Start(spawner.Options{
-		Argv: argv, Dir: dir, Env: a.env(token),
+		Argv: w.Argv, Dir: dir, Env: append(a.env(token), w.Env...),
 		Rows: rows, Cols: cols,
 		OnLine: func(l spawner.Line) {
 			select {
@@ -427,7 +441,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	pumpDone := make(chan struct{})
 	a.mu.Lock()
 	a.proc, a.screen = proc, proc.Screen()
-	a.pid, a.started, a.exitCode, a.briefed = proc.Pid(), time.Now(), 0, false
+	a.pid, a.started, a.exitCode, a.briefed, a.turn = proc.Pid(), time.Now(), 0, false, Turn{}
 	close(a.startSig)
 	a.startSig = make(chan struct{})
 	a.mu.Unlock()

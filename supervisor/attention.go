@@ -20,6 +20,9 @@ const (
 	AttentionFailed
 	// AttentionConflict: a task's branch conflicts with its base.
 	AttentionConflict
+	// AttentionNeedsHuman: an agent's CLI waits for the person (a
+	// permission prompt, a question), as its hook said.
+	AttentionNeedsHuman
 )
 
 // Attention is one thing that waits for the person: the UI's "needs you"
@@ -35,20 +38,41 @@ type Attention struct {
 // waiting is announced once.
 func (a Attention) Key() string { return fmt.Sprintf("%d/%s/%s", a.Kind, a.Agent, a.Task) }
 
-// DownAgent is an agent whose process died, and why.
-type DownAgent struct{ Name, Reason string }
+// AgentNeed is an agent that waits for the person: its process died, or
+// its CLI's hook said it needs them. Why says why it died or what it
+// waits for.
+type AgentNeed struct {
+	Name string
+	Died bool
+	Why  string
+}
 
-// NeedsYou lists what waits for the person: agents that died, then tasks
-// in review, failed or in conflict, oldest first as given. It is the one
-// rule for the UI's list and `swarm status`.
-func NeedsYou(down []DownAgent, tasks []bus.Task) []Attention {
+// AgentNeedOf says whether an agent waits for the person, from what is
+// known of it: its liveness level and what its hooks last said.
+func AgentNeedOf(name string, level bus.Level, reason string, turn bus.Status, note string) (AgentNeed, bool) {
+	switch {
+	case level == bus.LevelDead:
+		return AgentNeed{Name: name, Died: true, Why: reason}, true
+	case turn == bus.StatusNeedsHuman && level != bus.LevelDone:
+		return AgentNeed{Name: name, Why: note}, true
+	}
+	return AgentNeed{}, false
+}
+
+// NeedsYou lists what waits for the person: agents that died or need
+// them, then tasks in review, failed or in conflict, oldest first as
+// given. It is the one rule for the UI's list and `swarm status`.
+func NeedsYou(agents []AgentNeed, tasks []bus.Task) []Attention {
 	var out []Attention
-	for _, a := range down {
-		text := "agent " + a.Name + " died"
-		if r := textsafe.Words(a.Reason); r != "" {
+	for _, a := range agents {
+		kind, text := AttentionAgentDown, "agent "+a.Name+" died"
+		if !a.Died {
+			kind, text = AttentionNeedsHuman, "agent "+a.Name+" needs you"
+		}
+		if r := textsafe.Words(a.Why); r != "" {
 			text += ": " + r
 		}
-		out = append(out, Attention{Kind: AttentionAgentDown, Agent: a.Name, Text: text})
+		out = append(out, Attention{Kind: kind, Agent: a.Name, Text: text})
 	}
 	for _, t := range tasks {
 		kind, what := AttentionReview, "waits for your review"

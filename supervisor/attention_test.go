@@ -13,9 +13,27 @@ func TestNeedsYou(t *testing.T) {
 		{ID: "t3", Title: "docs", Assignee: "alice", State: bus.TaskFailed},
 		{ID: "t4", Title: "api", Assignee: "bob", State: bus.TaskConflicted, Base: "main"},
 	}
-	got := NeedsYou([]DownAgent{{Name: "carol", Reason: "gave up after 3 restarts: exit code 2"}}, tasks)
+	var agents []AgentNeed
+	for _, a := range []struct {
+		name   string
+		level  bus.Level
+		reason string
+		turn   bus.Status
+		note   string
+	}{
+		{"carol", bus.LevelDead, "gave up after 3 restarts: exit code 2", bus.StatusIdle, ""},
+		{"dave", bus.LevelOK, "", bus.StatusNeedsHuman, "Claude needs your permission to use Bash\x07"},
+		{"erin", bus.LevelIdle, "", bus.StatusIdle, "Claude is waiting for your input"}, // idle is no news
+		{"fay", bus.LevelDone, "", bus.StatusNeedsHuman, "asked before it ended"},       // ended: no one to answer
+	} {
+		if n, ok := AgentNeedOf(a.name, a.level, a.reason, a.turn, a.note); ok {
+			agents = append(agents, n)
+		}
+	}
+	got := NeedsYou(agents, tasks)
 	want := []string{
 		"agent carol died: gave up after 3 restarts: exit code 2",
+		"agent dave needs you: Claude needs your permission to use Bash",
 		"task t1 (fix[31m login) of bob waits for your review", // the ESC gone: harmless text
 		"task t3 (docs) of alice failed",
 		"task t4 (api) of bob conflicts with main",
@@ -28,7 +46,7 @@ func TestNeedsYou(t *testing.T) {
 			t.Errorf("item %d: %q, want %q", i, got[i].Text, want[i])
 		}
 	}
-	if got[1].Key() == got[3].Key() || got[1].Key() != NeedsYou(nil, tasks[:1])[0].Key() {
+	if got[2].Key() == got[4].Key() || got[2].Key() != NeedsYou(nil, tasks[:1])[0].Key() || got[0].Key() == got[1].Key() {
 		t.Error("keys do not tell items apart, or change between calls")
 	}
 }

@@ -175,6 +175,9 @@ type AgentConfig struct {
 	// NoMessages: the agent takes no messages (messages = false; by
 	// default, editors, pagers and monitors take none).
 	NoMessages bool
+	// NoKit: swarm's MCP server and hooks are not wired into the agent's
+	// CLI (kit = false).
+	NoKit bool
 }
 
 // Profile returns the agent's profile: the one its kind names, else the
@@ -380,7 +383,7 @@ var (
 	topKeys       = []string{"base_branch", "quiet", "heartbeat", "game", "agent"}
 	heartbeatKeys = []string{"warn", "stale", "dead"}
 	gameKeys      = []string{"kind", "x", "o"}
-	agentKeys     = []string{"name", "kind", "cmd", "dir", "env", "restart", "max_restarts", "quiet", "confirm", "brief", "worktree", "thinking", "messages"}
+	agentKeys     = []string{"name", "kind", "cmd", "dir", "env", "restart", "max_restarts", "quiet", "confirm", "brief", "worktree", "thinking", "messages", "kit"}
 )
 
 // configParser turns the decoded document into a Config, naming the line of
@@ -619,7 +622,7 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 	a.Name = name
 	label = fmt.Sprintf("agent %q", name)
 
-	messagesSet := false
+	messagesSet, briefSet := false, false
 	for _, k := range c.keys(ap, m) {
 		v, kp := m[k], append(ap[:2:2], k)
 		var err error
@@ -660,6 +663,10 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 			var takes bool
 			takes, err = c.boolean(kp, label, k, v)
 			a.NoMessages, messagesSet = !takes, true
+		case "kit":
+			var on bool
+			on, err = c.boolean(kp, label, k, v)
+			a.NoKit = !on
 		case "kind":
 			kind, ok := v.(string)
 			if _, known := ProfileByKind(kind); !ok || !known {
@@ -668,6 +675,7 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 			}
 			a.Kind = kind
 		case "brief":
+			briefSet = true
 			switch v := v.(type) {
 			case bool:
 				a.Brief = v
@@ -689,6 +697,11 @@ func (c *configParser) agent(ap []string, i int, m map[string]any, quiet time.Du
 			return a, c.errorf(ap, "%s has no cmd", label)
 		}
 		a.Argv, a.Cmd = []string{p.Commands[0]}, p.Commands[0] // the CLI the kind names
+	}
+	if !briefSet {
+		// An agent CLI is told who it is and how to take part, unless
+		// its config says otherwise.
+		a.Brief = a.Profile().CLI()
 	}
 	if !messagesSet {
 		a.NoMessages = a.Profile().NoMessages

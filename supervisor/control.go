@@ -17,7 +17,7 @@ import (
 // The control messages — what an agent can ask swarm to do by sending a
 // message to "swarm" (a [[RELAY]] block with this type, or an inline
 // `@relay:swarm <type> [text]`) — are bus.KindTaskStart, KindTaskDone,
-// KindTaskFail, KindTaskCreate and KindHeartbeat.
+// KindTaskFail, KindTaskCreate, KindHeartbeat and KindTurn (from hooks).
 
 // controlData is the union of the fields control messages carry in data.
 type controlData struct {
@@ -28,6 +28,7 @@ type controlData struct {
 	Title       string   `json:"title"`
 	Description string   `json:"description"`
 	Status      string   `json:"status"`
+	Hook        string   `json:"hook"`
 	Progress    *float64 `json:"progress"`
 }
 
@@ -134,6 +135,8 @@ func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error)
 			}
 		}
 		return "", s.beat(ctx, m.From, d)
+	case bus.KindTurn:
+		return "", s.turn(ctx, m.From, d)
 	}
 	return "", CheckControl(m)
 }
@@ -152,7 +155,7 @@ func CheckControl(m bus.Message) error {
 }
 
 // controlTypes are the types control applies.
-var controlTypes = []bus.Kind{bus.KindTaskStart, bus.KindTaskDone, bus.KindTaskFail, bus.KindTaskCreate, bus.KindHeartbeat}
+var controlTypes = []bus.Kind{bus.KindTaskStart, bus.KindTaskDone, bus.KindTaskFail, bus.KindTaskCreate, bus.KindHeartbeat, bus.KindTurn}
 
 func (s *Supervisor) beat(ctx context.Context, agent string, d controlData) error {
 	hb := bus.Heartbeat{Agent: agent, Task: d.Task}

@@ -25,8 +25,8 @@
 // Delivery is at least once: a message is committed to the bus before any
 // attempt, and what was queued or injected but not confirmed when swarm
 // stopped is delivered when it runs again. Messages to "swarm" are control
-// messages (task_start, task_done, task_fail, task_create, heartbeat) and
-// are applied by the supervisor itself.
+// messages (task_start, task_done, task_fail, task_create, heartbeat, and
+// turn from the CLIs' hooks) and are applied by the supervisor itself.
 //
 // UIs observe the swarm through Subscribe: lifecycle, message, delivery,
 // task, liveness and game events arrive in order and are never dropped;

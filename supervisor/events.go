@@ -30,6 +30,7 @@ const (
 	EventScreen                           // an agent's screen changed (Agent); coalesced
 	EventUnconfirmed                      // a message was typed in but not seen taken (Message, Agent = recipient, Text = why)
 	EventHeld                             // messages wait for a person to finish their line (Agent, Held = how many; 0: none)
+	EventTurn                             // an agent CLI's hook said where its turn is (Agent, Text = the Turn in words)
 )
 
 var eventKindNames = [...]string{
@@ -48,6 +49,7 @@ var eventKindNames = [...]string{
 	EventScreen:          "screen",
 	EventUnconfirmed:     "delivery_unconfirmed",
 	EventHeld:            "held",
+	EventTurn:            "turn",
 }
 
 // String returns the kind's name as used in JSON output.

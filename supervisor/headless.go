@@ -62,6 +62,8 @@ func DescribeEvent(ev Event) string {
 		}
 	case EventLevel:
 		s = fmt.Sprintf("%s liveness %s", ev.Agent, ev.Level)
+	case EventTurn:
+		s = fmt.Sprintf("%s %s", ev.Agent, ev.Text)
 	case EventGame:
 		g := ev.Game
 		s = "game: " + ev.Text

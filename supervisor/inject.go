@@ -93,7 +93,7 @@ func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 		wait = started.Add(a.s.opts.StartGrace).Sub(now)
 		out = started
 	}
-	if a.cfg.Quiet > 0 {
+	if a.cfg.Quiet > 0 && !a.idleByHook() {
 		wait = max(wait, out.Add(a.cfg.Quiet).Sub(now))
 	}
 	if !typed.IsZero() {
@@ -230,6 +230,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		a.s.hub.emit(Event{Kind: EventUnconfirmed, Agent: a.cfg.Name, Message: &m, Text: reason})
 		return 0
 	}
+	a.submitted()
 	if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name) }); err != nil {
 		a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
 	}
@@ -313,8 +314,9 @@ func (a *agent) needsBrief() bool {
 func (a *agent) typeBrief(proc *spawner.Process) {
 	a.mu.Lock()
 	a.briefed = true
+	tools := a.tools
 	a.mu.Unlock()
-	text := a.s.brief(a.cfg)
+	text := a.s.brief(a.cfg, tools)
 	m, err := a.s.bus.Publish(a.publishCtx(), bus.Message{From: "swarm", To: a.cfg.Name, Kind: bus.KindBrief, Body: text, LogOnly: true})
 	if err != nil {
 		a.s.log.Error("publish brief", "agent", a.cfg.Name, "err", err)
@@ -325,7 +327,11 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 		a.s.log.Error("brief", "agent", a.cfg.Name, "err", err)
 		return
 	}
-	if res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func() {}); res == unconfirmed {
+	switch res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func() {}); res {
+	case unconfirmed:
 		a.s.log.Info("brief not confirmed", "agent", a.cfg.Name, "reason", reason)
+	case gone:
+	default:
+		a.submitted()
 	}
 }

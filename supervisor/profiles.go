@@ -35,6 +35,9 @@ type Profile struct {
 	// NoMessages: the program takes no messages by default (an editor, a
 	// pager, a monitor): keystrokes would drive it, not talk to it.
 	NoMessages bool
+	// Kit wires swarm's MCP server and hooks into the program (kits.go);
+	// nil for programs that have neither.
+	Kit func(kitInput) kit
 }
 
 // DefaultProfile is for a program swarm knows nothing about: one that
@@ -53,10 +56,10 @@ const cliPatience = 10 * time.Second
 
 // Profiles are the programs swarm knows.
 var Profiles = []Profile{
-	{Kind: "claude", Commands: []string{"claude"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
-	{Kind: "codex", Commands: []string{"codex"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
-	{Kind: "gemini", Commands: []string{"gemini"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
-	{Kind: "opencode", Commands: []string{"opencode"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
+	{Kind: "claude", Commands: []string{"claude"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience, Kit: claudeKit},
+	{Kind: "codex", Commands: []string{"codex"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience, Kit: codexKit},
+	{Kind: "gemini", Commands: []string{"gemini"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience, Kit: geminiKit},
+	{Kind: "opencode", Commands: []string{"opencode"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience, Kit: opencodeKit},
 	{Kind: "crush", Commands: []string{"crush"}, Composer: true, SubmitDelay: composerDelay, Patience: cliPatience},
 	{Kind: "aider", Commands: []string{"aider"}, SubmitDelay: composerDelay, Patience: cliPatience},
 	{Kind: "editor", Commands: []string{"vim", "vi", "nvim", "nano", "emacs", "hx", "helix", "micro", "kak", "ed"}, NoMessages: true},
@@ -105,7 +108,7 @@ func profileFor(argv []string) Profile {
 // variable assignments.
 func programOf(argv []string) string {
 	words := argv
-	if len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" {
+	if isShell(argv) {
 		words = strings.Fields(argv[2])
 	}
 	for _, w := range words {

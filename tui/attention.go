@@ -16,13 +16,17 @@ import (
 // terminal's bell and a desktop notification (OSC 9 and OSC 777), as the
 // options allow. What waits when the UI starts is listed, not announced.
 func (m *Model) updateNeeds() tea.Cmd {
-	var down []supervisor.DownAgent
+	var agents []supervisor.AgentNeed
 	for _, a := range m.agents {
-		if a.Level == bus.LevelDead {
-			down = append(down, supervisor.DownAgent{Name: a.Name, Reason: a.Reason})
+		turn := bus.StatusIdle
+		if a.Turn.Known() {
+			turn = a.Turn.Status
+		}
+		if n, ok := supervisor.AgentNeedOf(a.Name, a.Level, a.Reason, turn, a.Turn.Note); ok {
+			agents = append(agents, n)
 		}
 	}
-	m.needs = supervisor.NeedsYou(down, m.waiting)
+	m.needs = supervisor.NeedsYou(agents, m.waiting)
 	if m.announced == nil {
 		m.announced = map[string]bool{}
 	}

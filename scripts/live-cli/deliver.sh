@@ -17,24 +17,8 @@
 # (enter), type, detach (ctrl+]).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-for c in tmux claude codex gemini; do
-  command -v "$c" >/dev/null || { echo "deliver.sh: $c is not on PATH" >&2; exit 2; }
-done
-
-work=$(mktemp -d /tmp/swarm-live.XXXXXX)
-sock=swarm-live-$$
-go build -o "$work/swarm" . || exit 2
-cd "$work"
-key="sk-ant-api03-$(printf 'A%.0s' $(seq 40))"
-mkdir -p home/claude home/codex/.codex home/gemini/.gemini
-cat > home/claude/.claude.json <<EOF
-{"hasCompletedOnboarding": true, "customApiKeyResponses": {"approved": ["${key: -20}"], "rejected": []},
- "projects": {"$work": {"hasTrustDialogAccepted": true, "allowedTools": []}}}
-EOF
-echo '{"auth_mode": "apikey", "OPENAI_API_KEY": "sk-dummy"}' > home/codex/.codex/auth.json
-printf '[projects."%s"]\ntrust_level = "trusted"\n' "$work" > home/codex/.codex/config.toml
-echo '{"security": {"auth": {"selectedType": "gemini-api-key"}}}' > home/gemini/.gemini/settings.json
-echo "{\"$work\": \"TRUST_FOLDER\"}" > home/gemini/.gemini/trustedFolders.json
+script=deliver.sh
+. scripts/live-cli/common.sh
 for a in claude codex gemini; do echo "@relay:bob hello from $a's shell" > "$a.txt"; done
 printf 'my notes\n' > notes.txt
 seq 1 2000 > big.txt
@@ -43,19 +27,22 @@ cat > swarm.toml <<EOF
 name = "claude"
 kind = "claude"
 quiet = "1s"
-env = { HOME = "$work/home/claude", ANTHROPIC_API_KEY = "$key", DISABLE_AUTOUPDATER = "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = "1" }
+brief = false
+$claude_env
 
 [[agent]]
 name = "codex"
 kind = "codex"
 quiet = "1s"
-env = { HOME = "$work/home/codex", OPENAI_API_KEY = "sk-dummy" }
+brief = false
+$codex_env
 
 [[agent]]
 name = "gemini"
 kind = "gemini"
 quiet = "1s"
-env = { HOME = "$work/home/gemini", GEMINI_API_KEY = "dummy" }
+brief = false
+$gemini_env
 
 [[agent]]
 name = "bob"
@@ -75,11 +62,6 @@ name = "less"
 cmd = "less big.txt"
 EOF
 
-fails=0
-say() { printf '%s\n' "$*"; }
-check() { if eval "$2"; then say "  ok    $1"; else say "  FAIL  $1"; fails=$((fails + 1)); fi; }
-keys() { tmux -L "$sock" send-keys -t live "$@"; }
-screen() { tmux -L "$sock" capture-pane -p -t live; }
 # state MSGID AGENT: the delivery state of a message to an agent.
 state() { ./swarm inbox "$2" --json | python3 -c "
 import json,sys
@@ -98,25 +80,12 @@ calm() {
   [ "$1" = 0 ] && { keys C-c; sleep 0.5; }
   keys C-]
 }
-# until SECONDS CMD: polls CMD until it succeeds.
-until_ok() { local end=$((SECONDS + $1)); shift; while ! eval "$@"; do [ $SECONDS -ge $end ] && return 1; sleep 0.5; done; }
 # pane N: selects the Nth pane (0-based; the first is selected at start).
 # tab moves to the next pane, from the last to the first.
 cur=0
 pane() { local k=$(( ($1 - cur + 7) % 7 )); for _ in $(seq 1 $k); do keys Tab; done; cur=$1; sleep 0.3; }
-cleanup() {
-  tmux -L "$sock" kill-server 2>/dev/null
-  # Codex starts an app-server daemon of its own (a new session, outside
-  # swarm's process groups): end whatever still runs from this scratch HOME.
-  pkill -f "$work/home/" 2>/dev/null
-}
-trap cleanup EXIT
 
-tmux -L "$sock" new-session -d -s live -x 240 -y 64 "cd $work && ./swarm up 2>ui.err"
-say "swarm in $work"
-say "(the agents' screens: tmux -L $sock attach -t live)"
-until_ok 90 "./swarm status --json 2>/dev/null | python3 -c \"import json,sys; a=json.load(sys.stdin)['agents'] if not sys.stdin.isatty() else []; sys.exit(0 if len(a)==7 and all(x['state']=='running' for x in a) else 1)\" 2>/dev/null" ||
-  { say "agents did not start"; screen; exit 1; }
+up 7
 sleep 15 # the CLIs draw their prompt a while after they start
 
 say "1. a message into each CLI is submitted and confirmed"

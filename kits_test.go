@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/pelletier/go-toml/v2"
+
+	"swarm/bus"
+)
+
+// fakeCLIVar makes this test binary a fake agent CLI (see runFakeCLI).
+const fakeCLIVar = "SWARM_TEST_FAKE_CLI"
+
+// runFakeCLI is an agent CLI as far as swarm's kits go: it finds swarm's
+// MCP server and hooks where the real CLI of its kind would (Claude Code:
+// --mcp-config and --settings; Codex: -c overrides; Gemini CLI: the
+// settings file GEMINI_CLI_SYSTEM_DEFAULTS_PATH names), starts the server
+// with the environment that CLI gives its servers, and runs the hooks at
+// its turn's events:
+//
+//   - at start: sends a message to bob with the server's send tool, then
+//     runs the prompt hook (Claude Code's UserPromptSubmit, Gemini's
+//     BeforeAgent; Codex has none);
+//   - once a file named "end-turn" appears: the stop hook (Stop,
+//     AfterAgent, Codex's notify);
+//   - once "please answer" is typed into it: the notification hook
+//     with a permission prompt (Codex has none).
+//
+// It shows a prompt (❯) with the cursor after it, as the CLIs' input box.
+func runFakeCLI(kind string) int {
+	fmt.Print("fake " + kind + "\r\n\r\n❯ ") // the box below a blank row, as the CLIs draw it
+	fail := func(err error) int {
+		fmt.Fprintf(os.Stderr, "fake %s: %v\r\n", kind, err)
+		os.WriteFile("fake-cli-error", []byte(err.Error()), 0o600) //nolint:errcheck
+		return 1
+	}
+	server, hooks, err := fakeCLIKit(kind, os.Args[1:])
+	if err != nil {
+		return fail(err)
+	}
+	if err := fakeCLISend(server, "bob", "from "+kind+" through MCP"); err != nil {
+		return fail(err)
+	}
+	run := func(event, stdin string, args ...string) error {
+		cmd := exec.Command("/bin/sh", append([]string{"-c", hooks[event] + ` "$@"`, "sh"}, args...)...)
+		cmd.Stdin = strings.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+			return fmt.Errorf("hook %s: %v %q", event, err, out)
+		}
+		return nil
+	}
+	if kind != "codex" {
+		if err := run("prompt", `{"hook_event_name":"UserPromptSubmit","prompt":"hi"}`); err != nil {
+			return fail(err)
+		}
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat("end-turn"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fail(fmt.Errorf("no end-turn file"))
+		}
+	}
+	if kind == "codex" {
+		err = run("stop", "", `{"type":"agent-turn-complete","last-assistant-message":"done"}`)
+	} else {
+		err = run("stop", `{"hook_event_name":"Stop"}`)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	var typed []byte
+	buf := make([]byte, 4096)
+	for !bytes.Contains(typed, []byte("please answer")) {
+		n, err := os.Stdin.Read(buf)
+		if err != nil {
+			return fail(err)
+		}
+		typed = append(typed, buf[:n]...)
+	}
+	if kind != "codex" {
+		if err := run("notification", `{"message":"Fake needs your permission to use Bash","notification_type":"permission_prompt"}`); err != nil {
+			return fail(err)
+		}
+	}
+	for { // as a CLI waits for its next prompt, until swarm stops it
+		if _, err := os.Stdin.Read(buf); err != nil {
+			return 0
+		}
+	}
+}
+
+// fakeServer is how a CLI starts an MCP server: its command line and its
+// whole environment.
+type fakeServer struct {
+	argv []string
+	env  []string
+}
+
+// fakeCLIKit reads swarm's kit where the CLI of kind would: the server
+// and the commands of the hooks prompt, stop and notification.
+func fakeCLIKit(kind string, args []string) (fakeServer, map[string]string, error) {
+	hooks := map[string]string{}
+	var s fakeServer
+	readJSON := func(path string, v any) error {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(data, v)
+	}
+	type settings struct {
+		MCPServers map[string]struct {
+			Command string
+			Args    []string
+			Env     map[string]string
+		}
+		Hooks map[string][]struct{ Hooks []struct{ Command string } }
+	}
+	flag := func(name string) string {
+		if i := slices.Index(args, name); i >= 0 && i+1 < len(args) {
+			return args[i+1]
+		}
+		return ""
+	}
+	hookOf := func(st settings, event string) string {
+		if h := st.Hooks[event]; len(h) == 1 && len(h[0].Hooks) == 1 {
+			return h[0].Hooks[0].Command
+		}
+		return ""
+	}
+	switch kind {
+	case "claude": // its servers get its environment
+		var servers, hookFile settings
+		if err := readJSON(flag("--mcp-config"), &servers); err != nil {
+			return s, nil, err
+		}
+		if err := readJSON(flag("--settings"), &hookFile); err != nil {
+			return s, nil, err
+		}
+		e := servers.MCPServers["swarm"]
+		s = fakeServer{argv: append([]string{e.Command}, e.Args...), env: os.Environ()}
+		hooks["prompt"], hooks["stop"], hooks["notification"] = hookOf(hookFile, "UserPromptSubmit"), hookOf(hookFile, "Stop"), hookOf(hookFile, "Notification")
+	case "gemini": // its servers get its environment without secrets, and their env with $VAR expanded
+		var st settings
+		if err := readJSON(os.Getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"), &st); err != nil {
+			return s, nil, err
+		}
+		e := st.MCPServers["swarm"]
+		s.argv = append([]string{e.Command}, e.Args...)
+		for _, kv := range os.Environ() {
+			if !strings.Contains(kv[:strings.IndexByte(kv, '=')], "TOKEN") {
+				s.env = append(s.env, kv)
+			}
+		}
+		for k, v := range e.Env {
+			s.env = append(s.env, k+"="+os.ExpandEnv(v))
+		}
+		hooks["prompt"], hooks["stop"], hooks["notification"] = hookOf(st, "BeforeAgent"), hookOf(st, "AfterAgent"), hookOf(st, "Notification")
+	case "codex": // its servers get a few variables, and those env_vars names
+		var doc strings.Builder
+		for i := 0; i+1 < len(args); i++ {
+			if args[i] == "-c" {
+				doc.WriteString(args[i+1] + "\n")
+			}
+		}
+		var cfg struct {
+			Notify     []string
+			MCPServers map[string]struct {
+				Command string
+				Args    []string
+				EnvVars []string `toml:"env_vars"`
+			} `toml:"mcp_servers"`
+		}
+		if err := toml.Unmarshal([]byte(doc.String()), &cfg); err != nil {
+			return s, nil, err
+		}
+		e := cfg.MCPServers["swarm"]
+		s.argv = append([]string{e.Command}, e.Args...)
+		for _, v := range append([]string{"HOME", "PATH"}, e.EnvVars...) {
+			s.env = append(s.env, v+"="+os.Getenv(v))
+		}
+		quoted := make([]string, len(cfg.Notify))
+		for i, w := range cfg.Notify {
+			quoted[i] = "'" + w + "'"
+		}
+		hooks["stop"] = strings.Join(quoted, " ")
+	}
+	if len(s.argv) == 0 || s.argv[0] == "" {
+		return s, nil, fmt.Errorf("no swarm server in the %s kit (args %q)", kind, args)
+	}
+	return s, hooks, nil
+}
+
+// fakeCLISend calls the server's send tool.
+func fakeCLISend(s fakeServer, to, body string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	cmd.Env = s.env
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fake-cli"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return err
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "send", Arguments: map[string]any{"to": to, "body": body}})
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return fmt.Errorf("send refused: %+v", res.Content[0])
+	}
+	return nil
+}
+
+// TestKitsWireTheServerAndHooksIntoEachCLI runs a fake Claude Code, Codex
+// and Gemini CLI under `swarm up`, each reading swarm's kit as the real
+// one does: what each sends through the MCP server is from it, its hooks
+// move its turn (in the event log), a message waits for its turn to end
+// (a quiet period of an hour is not waited for once it has), and a
+// permission prompt puts it on the "needs you" list.
+func TestKitsWireTheServerAndHooksIntoEachCLI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []string{"claude", "codex", "gemini"}
+	var conf strings.Builder
+	for _, k := range kinds {
+		fmt.Fprintf(&conf, "[[agent]]\nname = %q\nkind = %q\ncmd = [%q]\ndir = %q\nquiet = \"1h\"\nbrief = false\nconfirm = false\nenv = { %s = %q, XDG_CACHE_HOME = %q }\n\n",
+			k, k, self, k, fakeCLIVar, k, filepath.Join(e.cwd, "cache"))
+		if err := os.Mkdir(filepath.Join(e.cwd, k), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf.WriteString("[[agent]]\nname = \"bob\"\ncmd = \"cat > /dev/null\"\nquiet = 0\n")
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(conf.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	bg := e.start("up", "--headless")
+	t.Cleanup(func() {
+		if t.Failed() {
+			bg.mu.Lock()
+			t.Logf("swarm up printed:\n%s", strings.Join(bg.out, "\n"))
+			bg.mu.Unlock()
+		}
+	})
+	for _, k := range kinds {
+		if k != "codex" {
+			waitUntil(t, k+"'s prompt hook", func() bool { return bg.has(k + " working (prompt hook)") })
+		}
+		waitUntil(t, k+"'s message through MCP", func() bool { return strings.Contains(e.ok("inbox", "bob"), "from "+k+" through MCP") })
+	}
+	log := jsonLines(t, e.ok("log", "--json"))
+	for _, k := range kinds {
+		found := false
+		for _, m := range log {
+			if m["body"] == "from "+k+" through MCP" {
+				found = m["from"] == k
+			}
+		}
+		if !found {
+			t.Errorf("%s's message is not from %s: %v", k, k, log)
+		}
+	}
+
+	ids := map[string]string{}
+	for _, k := range kinds {
+		ids[k] = strings.TrimSpace(e.ok("send", k, "please answer"))
+	}
+	for _, k := range kinds {
+		if err := os.WriteFile(filepath.Join(e.cwd, k, "end-turn"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range kinds {
+		hook := "stop"
+		if k == "codex" {
+			hook = "notify"
+		}
+		waitUntil(t, k+"'s stop hook", func() bool { return bg.has(k + " idle (" + hook + " hook)") })
+		waitUntil(t, "the message to "+k+" delivered at its turn's end", func() bool {
+			return bg.has("delivered #" + bus.ShortID(ids[k]) + " to " + k)
+		})
+	}
+	for _, k := range []string{"claude", "gemini"} {
+		waitUntil(t, k+"'s notification hook", func() bool {
+			return bg.has(k + " needs you: Fake needs your permission to use Bash (notification hook)")
+		})
+	}
+	status := e.ok("status")
+	for _, want := range []string{"needs you (2)", "agent claude needs you: Fake needs your permission to use Bash", "agent gemini needs you"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status lacks %q:\n%s", want, status)
+		}
+	}
+	for _, k := range kinds {
+		if data, err := os.ReadFile(filepath.Join(e.cwd, k, "fake-cli-error")); err == nil {
+			t.Errorf("fake %s: %s", k, data)
+		}
+	}
+	if code := bg.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("swarm up exited %d", code)
+	}
+}

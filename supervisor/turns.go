@@ -155,3 +155,13 @@ func HookTurn(hook string, payload []byte) (status bus.Status, note string, ok b
 	}
 	return 0, "", false, fmt.Errorf("unknown hook %q (want %s)", hook, strings.Join(Hooks, ", "))
 }
+
+// StateWord is the agent's state in a word for a person: while its
+// process runs and its CLI's hooks have said where its turn is, the turn
+// (working, idle, needs-human); else the process's state.
+func (a AgentInfo) StateWord() string {
+	if a.State == StateRunning && a.Turn.Known() {
+		return a.Turn.Status.String()
+	}
+	return a.State.String()
+}

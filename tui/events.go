@@ -54,7 +54,7 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		case failed:
 			m.noteEvent(text, true)
 		}
-	case supervisor.EventLevel, supervisor.EventHeld:
+	case supervisor.EventLevel, supervisor.EventHeld, supervisor.EventTurn:
 		cmds = append(cmds, m.refreshAgents())
 	case supervisor.EventMessage, supervisor.EventDelivered:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))

@@ -1246,3 +1246,29 @@ func TestNeedsYou(t *testing.T) {
 		t.Errorf("announced again: %q", h.raw[n:])
 	}
 }
+
+func TestAnAgentWhoseCLIWaitsForYouIsListedAndAnnounced(t *testing.T) {
+	sw := scenario(t) // carol gave up
+	h := newHarness(t, sw, 120, 30, Options{Bell: true, Desktop: true})
+	requireContains(t, h.screen(), "⚑ 1")
+	sw.setAgent("bob", func(a *supervisor.AgentInfo) {
+		a.Turn = supervisor.Turn{Status: bus.StatusNeedsHuman, Hook: "notification", Note: "Claude needs your permission to use Bash", At: time.Now()}
+	})
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTurn, Agent: "bob"}})
+	screen := h.screen()
+	requireContains(t, screen, "⚑ 2")
+	requireContains(t, screen, "bob · needs-human") // its pane's title
+	if joined := strings.Join(h.raw, ""); !strings.Contains(joined, "\x1b]9;swarm: agent bob needs you: Claude needs your permission to use Bash\a") {
+		t.Errorf("not announced: %q", h.raw)
+	}
+	h.press(h.m.keys.NextNeed)
+	requireContains(t, h.screen(), "1/2: agent bob needs you: Claude needs your permission to use Bash") // agents in list order
+	if h.m.selected != "bob" {
+		t.Errorf("! selected %q, want bob", h.m.selected)
+	}
+	// Its turn goes on: no longer listed.
+	sw.setAgent("bob", func(a *supervisor.AgentInfo) { a.Turn = supervisor.Turn{Status: bus.StatusWorking, At: time.Now()} })
+	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTurn, Agent: "bob"}})
+	requireContains(t, h.screen(), "bob · working")
+	requireContains(t, h.screen(), "⚑ 1")
+}

@@ -236,7 +236,7 @@ func placeholder(w, h int, note string) []string {
 
 // paneTitle is the text on a pane's top edge.
 func paneTitle(a supervisor.AgentInfo, selected bool) string {
-	t := a.Name + " · " + a.State.String()
+	t := a.Name + " · " + a.StateWord()
 	if a.State == supervisor.StateRunning {
 		t += " · " + a.Level.String()
 	} else if a.Reason != "" {

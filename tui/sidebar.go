@@ -22,7 +22,7 @@ func (m *Model) agentRows(w int) (lines, owners []string) {
 	for _, a := range m.agents {
 		md := m.meta[a.Name]
 		sel := a.Name == m.selected
-		state := a.State.String()
+		state := a.StateWord()
 		name := a.Name
 		mark := "  "
 		if sel {
@@ -38,7 +38,7 @@ func (m *Model) agentRows(w int) (lines, owners []string) {
 		} else {
 			first = styleBold.Render(first)
 		}
-		first += fg(stateColor(a.State)).Render(state)
+		first += fg(agentStateColor(a)).Render(state)
 		lines = append(lines, first)
 		owners = append(owners, a.Name)
 
@@ -295,7 +295,7 @@ func (m *Model) summaryLine(w int) string {
 		if a.Level != bus.LevelOK && a.State == supervisor.StateRunning {
 			name += " " + a.Level.String()
 		} else if a.State != supervisor.StateRunning {
-			name += " " + a.State.String()
+			name += " " + a.StateWord()
 		}
 		st := fg(stateColor(a.State))
 		if a.State == supervisor.StateRunning {

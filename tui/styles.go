@@ -66,6 +66,15 @@ func stateColor(s supervisor.AgentState) color.Color {
 	}
 }
 
+// agentStateColor is the colour of an agent's StateWord: its process
+// state's, except that an agent whose CLI waits for the person stands out.
+func agentStateColor(a supervisor.AgentInfo) color.Color {
+	if a.StateWord() == bus.StatusNeedsHuman.String() {
+		return colorWarn
+	}
+	return stateColor(a.State)
+}
+
 // paneColor is the border colour of an agent's pane: its liveness while
 // it runs, else its process state.
 func paneColor(a supervisor.AgentInfo) color.Color {

@@ -162,7 +162,7 @@ func (m *Model) paneFrame(a supervisor.AgentInfo, p *pane) (frame, string, strin
 		title := "ATTACHED " + a.Name + " · ctrl+] detaches"
 		switch {
 		case a.State != supervisor.StateRunning:
-			title = "ATTACHED " + a.Name + " · " + a.State.String() + " · ctrl+] detaches"
+			title = "ATTACHED " + a.Name + " · " + a.StateWord() + " · ctrl+] detaches"
 		case a.Held > 0:
 			title = "ATTACHED " + a.Name + " · " + heldNote(a.Held) + " · ctrl+] detaches"
 		}

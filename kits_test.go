@@ -319,3 +319,61 @@ func TestKitsWireTheServerAndHooksIntoEachCLI(t *testing.T) {
 		t.Errorf("swarm up exited %d", code)
 	}
 }
+
+// TestInitWritesTheCLIsFoundAndDoctorChecksThem: swarm init on a PATH
+// with Claude Code and Gemini CLI writes an agent for each by kind, and
+// swarm doctor finds them, starts swarm's MCP server as they would and
+// names their hooks; a program that is not there is a problem.
+func TestInitWritesTheCLIsFoundAndDoctorChecksThem(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	bin := filepath.Join(e.cwd, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cli := range []string{"claude", "gemini"} {
+		script := "#!/bin/sh\necho '9.9.9 (fake " + cli + ")'\n"
+		if err := os.WriteFile(filepath.Join(bin, cli), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.extra = []string{"PATH=" + bin + ":/usr/bin:/bin", "XDG_CACHE_HOME=" + filepath.Join(e.cwd, "cache")}
+	out := e.ok("init")
+	if !strings.Contains(out, "claude, gemini") {
+		t.Errorf("init said %q", out)
+	}
+	conf, err := os.ReadFile(filepath.Join(e.cwd, "swarm.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(conf), "name = \"claude\"\nkind = \"claude\"") || strings.Contains(string(conf), "\n[game]") {
+		t.Errorf("starter:\n%s", conf)
+	}
+	out = e.ok("doctor")
+	for _, want := range []string{
+		"claude (claude): claude", "ok    claude is " + filepath.Join(bin, "claude"), "ok    version 9.9.9 (fake claude)",
+		"answers with 8 tools", "hooks: Notification, Stop, UserPromptSubmit call `swarm hook`", "flags added: --mcp-config",
+		"hooks: AfterAgent, BeforeAgent, Notification", "environment: GEMINI_CLI_SYSTEM_DEFAULTS_PATH=",
+		"no problems in swarm.toml",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+
+	// Without them: the built-in players, which doctor passes too.
+	plain := newEnv(t)
+	plain.extra = []string{"PATH=/usr/bin:/bin"}
+	if out := plain.ok("init"); !strings.Contains(out, "built-in players") {
+		t.Errorf("init said %q", out)
+	}
+	plain.ok("doctor")
+	conf = append(conf, "\n[[agent]]\nname = \"ghost\"\ncmd = [\"no-such-program\"]\n"...)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), conf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = e.fails(1, []string{"doctor"}, "doctor: 1 problem(s)")
+	if !strings.Contains(out, "FAIL  no-such-program: not found on PATH") {
+		t.Errorf("doctor:\n%s", out)
+	}
+}

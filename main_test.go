@@ -51,6 +51,7 @@ type env struct {
 	agent string // $SWARM_AGENT; empty: unset
 	token string // $SWARM_TOKEN; empty: unset
 	stdin string
+	extra []string // more variables, after the others (KEY=VALUE)
 }
 
 func newEnv(t *testing.T) *env {
@@ -93,6 +94,7 @@ func (e *env) command(args ...string) *exec.Cmd {
 	if e.token != "" {
 		cmd.Env = append(cmd.Env, "SWARM_TOKEN="+e.token)
 	}
+	cmd.Env = append(cmd.Env, e.extra...)
 	cmd.Stdin = strings.NewReader(e.stdin)
 	return cmd
 }

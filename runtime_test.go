@@ -160,7 +160,7 @@ func TestDemoWithACheatingPlayerFails(t *testing.T) {
 
 func TestInitWritesAStarterThatUpRuns(t *testing.T) {
 	e := newEnv(t)
-	e.ok("init")
+	e.ok("init", "--builtin") // whatever agent CLIs this machine has
 	e.fails(1, []string{"init"}, "swarm.toml")
 	bg := e.start("up", "--headless")
 	waitUntil(t, "both starter agents started", func() bool { return bg.has("X started") && bg.has("O started") })

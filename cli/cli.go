@@ -101,6 +101,7 @@ type CLI struct {
 	Agent     agentCmd     `cmd:"" help:"Run a built-in agent (what the demo runs in each pane)."`
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve MCP over stdio: tools for an agent's CLI to send, read its inbox, see the agents, move its tasks."`
 	Hook      hookCmd      `cmd:"" help:"Tell swarm where an agent's turn is (run by the agent CLI's hooks)."`
+	Doctor    doctorCmd    `cmd:"" help:"Check swarm.toml's agents: programs found, CLI versions, swarm's MCP server and hooks."`
 	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
 

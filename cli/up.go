@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"swarm/gitrepo"
 	"swarm/supervisor"
 	"swarm/textsafe"
 	"swarm/tui"
@@ -192,13 +193,25 @@ func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {
 }
 
 type initCmd struct {
-	Config string `short:"c" help:"Where to write the config." default:"swarm.toml" placeholder:"FILE"`
+	Config  string `short:"c" help:"Where to write the config." default:"swarm.toml" placeholder:"FILE"`
+	BuiltIn bool   `name:"builtin" help:"Write the built-in tic-tac-toe players even when agent CLIs are on PATH."`
 }
 
 func (c *initCmd) Run(g *Globals) error {
-	if err := supervisor.WriteStarterConfig(c.Config); err != nil {
+	var clis []string
+	if !c.BuiltIn {
+		clis = supervisor.InstalledCLIs()
+	}
+	dir := filepath.Dir(c.Config)
+	_, gitErr := gitrepo.OpenRepo(g.ctx, dir)
+	if err := supervisor.WriteStarterConfig(c.Config, clis, gitErr == nil); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.stdout, "wrote %s: edit its agents, then run `swarm` to start them\n", c.Config)
+	if len(clis) == 0 {
+		fmt.Fprintf(g.stdout, "wrote %s with two built-in players (no agent CLI found on PATH): run `swarm` to start them, then edit its agents\n", c.Config)
+		return nil
+	}
+	fmt.Fprintf(g.stdout, "wrote %s with an agent for each CLI found on PATH: %s\n", c.Config, strings.Join(clis, ", "))
+	fmt.Fprintf(g.stdout, "check them with `swarm doctor`, then run `swarm` to start them\n")
 	return nil
 }

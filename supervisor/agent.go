@@ -410,7 +410,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, token); err != nil {
 		a.s.log.Warn("record agent token", "agent", a.cfg.Name, "err", err)
 	}
-	w, err := wire(a.cfg, argv, a.s.kitInput(a.cfg.Name))
+	w, err := wire(a.cfg, argv, newKitInput(a.s.busDir(), a.s.opts.Executable, a.cfg.Name))
 	if err != nil {
 		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "swarm's MCP server and hooks are not wired: " + err.Error()})
 	} else if w.Skipped != "" {

@@ -2,15 +2,18 @@ package supervisor
 
 import (
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"text/template"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
@@ -233,10 +236,13 @@ func ParseConfig(path string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
-// WriteStarterConfig writes the commented starter swarm.toml to path. It
-// never overwrites: an existing file gives an error wrapping
-// ErrConfigExists.
-func WriteStarterConfig(path string) error {
+// WriteStarterConfig writes the commented starter swarm.toml to path, with
+// an agent for each of the agent CLIs clis (kinds) — or, when there are
+// none, the built-in players, so that it runs on any machine; git says
+// whether the directory is in a git repository (the CLIs' agents then get
+// a worktree per task). It never overwrites: an existing file gives an
+// error wrapping ErrConfigExists.
+func WriteStarterConfig(path string, clis []string, git bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s: %w; edit it, or remove it to start over", path, ErrConfigExists)
@@ -244,7 +250,7 @@ func WriteStarterConfig(path string) error {
 	if err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
-	_, err = f.WriteString(StarterConfig)
+	_, err = f.WriteString(StarterConfig(clis, git))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -255,103 +261,39 @@ func WriteStarterConfig(path string) error {
 	return nil
 }
 
-// StarterConfig is the file `swarm init` writes. It loads as it is: two
-// built-in tic-tac-toe players that run on any machine, and commented
-// examples for AI coding agents.
-const StarterConfig = `# swarm.toml: the agents swarm runs, one [[agent]] table each.
-# Run them with "swarm" (terminal UI) or "swarm up --headless".
-#
-# Durations are strings with a unit: "300ms", "30s", "5m" (a bare 0 means none).
-# Values shown are the defaults unless a comment says otherwise.
+// starterTemplate is the file `swarm init` writes. It loads as it is.
+//
+//go:embed starter.toml.tmpl
+var starterTemplate string
 
-# The git branch task branches start from and merge into
-# (default: the branch checked out when swarm starts).
-# base_branch = "main"
+var starter = template.Must(template.New("swarm.toml").Parse(starterTemplate))
 
-# A message is typed into an agent once its output has been quiet this long
-# (each agent may set its own).
-quiet = "300ms"
+// StarterConfig is the starter swarm.toml with agents for clis (see
+// WriteStarterConfig).
+func StarterConfig(clis []string, git bool) string {
+	var b strings.Builder
+	if err := starter.Execute(&b, struct {
+		CLIs []string
+		Git  bool
+	}{clis, git}); err != nil {
+		panic(err) // the template is tested
+	}
+	return b.String()
+}
 
-# An agent with a task in progress and no output or heartbeat for this
-# long is shown as WARN, STALE, then STUCK; one with nothing to do is
-# IDLE (waiting for input), which is no worry.
-[heartbeat]
-warn = "30s"
-stale = "100s"
-dead = "5m"
-
-# Two built-in tic-tac-toe players, so that "swarm" shows something on any
-# machine: X and O relay their moves to each other ("@relay:O move 5"),
-# play one game refereed by swarm, and exit. Remove [game] and the two
-# agents once you have your own.
-[game]
-kind = "tictactoe"
-x = "X"
-o = "O"
-
-[[agent]]
-name = "X"
-cmd = ["swarm", "agent", "tictactoe", "--mark", "X", "--opponent", "O", "--strategy", "casual"]
-restart = "never"
-quiet = 0                # reads whole lines: needs no quiet period
-
-[[agent]]
-name = "O"
-cmd = ["swarm", "agent", "tictactoe", "--mark", "O", "--opponent", "X", "--strategy", "casual"]
-restart = "never"
-quiet = 0
-
-# Every key an agent may have:
-#
-# [[agent]]
-# name = "alice"           # required: letters, digits, _ . - (not swarm, human)
-# kind = "claude"          # what the program is: claude, codex, gemini,
-#                          # opencode, crush or aider (then cmd may be left out),
-#                          # editor or viewer; by default told by the command.
-#                          # It says how messages are typed in and checked
-# cmd = "claude"           # required unless kind names a CLI: a string runs
-#                          # with /bin/sh -c; an array such as
-#                          # ["aider", "--no-pretty"] runs directly
-# dir = "."                # working directory, relative to this file
-# env = { FOO = "bar" }    # added to the environment (swarm also sets
-#                          # SWARM_AGENT, SWARM_DIR and TERM)
-# restart = "on-failure"   # never | on-failure | always
-# max_restarts = 5         # restarts in a row before the agent is stopped
-# quiet = "300ms"          # 0 for programs that read whole lines
-# confirm = true           # false: a message typed in counts as delivered
-#                          # (for programs that do not echo what they read)
-# brief = false            # true: type in who it is, its peers and how to use
-#                          # @relay once it is ready; a string: the same, plus
-#                          # that text
-# worktree = false         # true: each task in its own git worktree and branch
-# thinking = false         # true: also receive @thinking messages
-# messages = true          # false: takes no messages (broadcasts skip it, a
-#                          # message to it fails). Default false for editors,
-#                          # pagers and monitors (vim, less, htop, …): a message
-#                          # typed into one would be keystrokes
-
-# AI coding agents: uncomment, and remove the game and its players above.
-#
-# [[agent]]
-# name = "claude"
-# kind = "claude"
-# brief = true
-# worktree = true
-# quiet = "1s"
-#
-# [[agent]]
-# name = "codex"
-# kind = "codex"
-# brief = "You review the changes the other agents make."
-# worktree = true
-# quiet = "1s"
-#
-# [[agent]]
-# name = "aider"
-# cmd = ["aider", "--no-auto-commits"]
-# brief = true
-# worktree = true
-`
+// InstalledCLIs returns the kinds of the agent CLIs on PATH, in the order
+// of Profiles.
+func InstalledCLIs() []string {
+	var out []string
+	for _, p := range Profiles {
+		if p.CLI() {
+			if _, err := exec.LookPath(p.Commands[0]); err == nil {
+				out = append(out, p.Kind)
+			}
+		}
+	}
+	return out
+}
 
 // ErrBadAgentName is wrapped by CheckAgentName's errors.
 var ErrBadAgentName = errors.New("bad agent name")

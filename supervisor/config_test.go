@@ -16,7 +16,7 @@ import (
 
 func TestStarterConfigRoundTrips(t *testing.T) {
 	path := filepath.Join(t.TempDir(), DefaultConfigFile)
-	if err := WriteStarterConfig(path); err != nil {
+	if err := WriteStarterConfig(path, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := LoadConfig(path)
@@ -50,7 +50,7 @@ func TestStarterConfigRoundTrips(t *testing.T) {
 	if err := os.WriteFile(path, []byte("# mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = WriteStarterConfig(path)
+	err = WriteStarterConfig(path, nil, false)
 	if !errors.Is(err, ErrConfigExists) {
 		t.Fatalf("second write: %v, want ErrConfigExists", err)
 	}
@@ -63,10 +63,10 @@ func TestStarterConfigRoundTrips(t *testing.T) {
 }
 
 // TestStarterExamplesAreValid uncomments every example key in the starter
-// file: the documented keys and the AI-agent examples must load too.
+// file: the documented keys and the agent CLI example must load too.
 func TestStarterExamplesAreValid(t *testing.T) {
 	example := regexp.MustCompile(`(?m)^# (\[\[agent\]\]|[a-z_]+ = .*)$`)
-	text := example.ReplaceAllString(StarterConfig, "$1")
+	text := example.ReplaceAllString(StarterConfig(nil, false), "$1")
 	cfg, err := ParseConfig(filepath.Join(t.TempDir(), DefaultConfigFile), []byte(text))
 	if err != nil {
 		t.Fatalf("uncommented starter does not load: %v\n%s", err, text)
@@ -75,22 +75,36 @@ func TestStarterExamplesAreValid(t *testing.T) {
 	for _, a := range cfg.Agents {
 		names = append(names, a.Name)
 	}
-	if got := strings.Join(names, " "); got != "X O alice claude codex aider" {
+	if got := strings.Join(names, " "); got != "X O claude alice" {
 		t.Fatalf("agents = %s", got)
 	}
 	if cfg.BaseBranch != "main" {
 		t.Errorf("base_branch = %q", cfg.BaseBranch)
 	}
-	claude, codex, aider := cfg.Agents[3], cfg.Agents[4], cfg.Agents[5]
-	if !claude.Brief || claude.BriefText != "" || !claude.Worktree || claude.Quiet != time.Second ||
-		claude.Kind != "claude" || !slices.Equal(claude.Argv, []string{"claude"}) || !claude.Profile().Composer {
+	if claude := cfg.Agents[2]; !claude.Brief || claude.Quiet != time.Second || claude.Kind != "claude" ||
+		!slices.Equal(claude.Argv, []string{"claude"}) || !claude.Profile().Composer || claude.NoKit {
 		t.Errorf("claude = %+v", claude)
 	}
-	if !codex.Brief || codex.BriefText != "You review the changes the other agents make." || codex.Cmd != "codex" {
-		t.Errorf("codex = %+v", codex)
-	}
-	if d := cmp.Diff([]string{"aider", "--no-auto-commits"}, aider.Argv); d != "" {
-		t.Errorf("aider argv: %s", d)
+}
+
+// TestStarterHasAnAgentPerCLIFound: swarm init on a machine with agent
+// CLIs writes an agent for each, told by kind alone, with a worktree per
+// task only in a git repository (elsewhere worktrees cannot start).
+func TestStarterHasAnAgentPerCLIFound(t *testing.T) {
+	for _, git := range []bool{true, false} {
+		cfg, err := ParseConfig(filepath.Join(t.TempDir(), DefaultConfigFile), []byte(StarterConfig([]string{"claude", "codex", "aider"}, git)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Game.Kind != "" || len(cfg.Agents) != 3 {
+			t.Fatalf("git %v: game %+v, %d agents", git, cfg.Game, len(cfg.Agents))
+		}
+		for i, kind := range []string{"claude", "codex", "aider"} {
+			a := cfg.Agents[i]
+			if a.Name != kind || a.Kind != kind || a.Argv[0] != kind || !a.Brief || a.Worktree != git || a.Quiet != time.Second {
+				t.Errorf("git %v: %+v", git, a)
+			}
+		}
 	}
 }
 

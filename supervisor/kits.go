@@ -272,14 +272,51 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// kitInput is what the kit of agent name is made from.
-func (s *Supervisor) kitInput(name string) kitInput {
-	in := kitInput{Agent: name, Exe: s.opts.Executable, Dir: filepath.Join(s.busDir(), "kits", name)}
+// newKitInput is what the kit of agent name in the swarm whose bus is in
+// busDir (absolute) is made from, with exe as swarm.
+func newKitInput(busDir, exe, name string) kitInput {
+	in := kitInput{Agent: name, Exe: exe, Dir: filepath.Join(busDir, "kits", name)}
 	in.PrivateDir = in.Dir
 	if cache, err := os.UserCacheDir(); err == nil {
 		// One directory per swarm: its bus directory's path, hashed.
-		sum := sha256.Sum256([]byte(s.busDir()))
+		sum := sha256.Sum256([]byte(busDir))
 		in.PrivateDir = filepath.Join(cache, "swarm", "kits", hex.EncodeToString(sum[:6]), name)
 	}
 	return in
+}
+
+// KitPlan is what swarm adds to an agent's command to wire its kit, for
+// `swarm doctor` to check and show.
+type KitPlan struct {
+	Argv    []string // the command line with the kit's flags
+	Env     []string // the variables the kit adds
+	Files   []string // the files the kit writes
+	Hooks   []string // the CLI's events that call `swarm hook`
+	Tools   bool     // the agent gets swarm's MCP tools
+	Skipped string   // why the kit's flags cannot be added, if they cannot
+}
+
+// PlanKit makes the kit of agent cfg as a start of the swarm whose bus is
+// in busDir would, files and all (the start makes them again), and says
+// what it adds. ok is false for an agent without a kit.
+func PlanKit(cfg AgentConfig, exe, busDir string) (plan KitPlan, ok bool, err error) {
+	p := cfg.Profile()
+	if p.Kit == nil || cfg.NoKit {
+		return KitPlan{}, false, nil
+	}
+	if busDir, err = filepath.Abs(busDir); err != nil {
+		return KitPlan{}, true, err
+	}
+	in := newKitInput(busDir, exe, cfg.Name)
+	w, err := wire(cfg, cfg.Argv, in)
+	if err != nil {
+		return KitPlan{}, true, err
+	}
+	k := p.Kit(in)
+	for path := range k.Files {
+		plan.Files = append(plan.Files, path)
+	}
+	slices.Sort(plan.Files)
+	plan.Argv, plan.Env, plan.Hooks, plan.Tools, plan.Skipped = w.Argv, w.Env, k.Hooks, w.Tools, w.Skipped
+	return plan, true, nil
 }

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -120,4 +121,28 @@ func programOf(argv []string) string {
 		return filepath.Base(strings.Trim(w, `"'`))
 	}
 	return ""
+}
+
+// Program is the program the agent's command runs, as written: the first
+// word past `env`, `exec` and assignments, or in a longer shell command
+// line the CLI its kind names.
+func (a AgentConfig) Program() string {
+	words := a.Argv
+	if isShell(a.Argv) {
+		words = strings.Fields(a.Argv[2])
+	}
+	if p, ok := ProfileByKind(a.Kind); ok {
+		for _, w := range words {
+			if w = strings.Trim(w, `"'`); slices.Contains(p.Commands, filepath.Base(w)) {
+				return w
+			}
+		}
+	}
+	prog := programOf(a.Argv)
+	for _, w := range words {
+		if w = strings.Trim(w, `"'`); filepath.Base(w) == prog {
+			return w
+		}
+	}
+	return prog
 }

@@ -352,7 +352,7 @@ func TestInitWritesTheCLIsFoundAndDoctorChecksThem(t *testing.T) {
 	out = e.ok("doctor")
 	for _, want := range []string{
 		"claude (claude): claude", "ok    claude is " + filepath.Join(bin, "claude"), "ok    version 9.9.9 (fake claude)",
-		"answers with 8 tools", "hooks: Notification, Stop, UserPromptSubmit call `swarm hook`", "flags added: --mcp-config",
+		"answers with 8 tools", "hooks: Notification, Stop, StopFailure, UserPromptSubmit call `swarm hook`", "flags added: --mcp-config",
 		"hooks: AfterAgent, BeforeAgent, Notification", "environment: GEMINI_CLI_SYSTEM_DEFAULTS_PATH=",
 		"no problems in swarm.toml",
 	} {

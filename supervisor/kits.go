@@ -20,8 +20,8 @@ import (
 // ~/.codex, ~/.gemini, the project's files) is read or written.
 //
 //   - Claude Code: --mcp-config FILE (the server) and --settings FILE (the
-//     hooks UserPromptSubmit, Stop and Notification), both merged by
-//     Claude Code with the user's own.
+//     hooks UserPromptSubmit, Stop, StopFailure and Notification), both
+//     merged by Claude Code with the user's own.
 //   - Codex: -c overrides of mcp_servers.swarm (env_vars passes the
 //     agent's variables on: Codex gives its servers only part of its
 //     environment) and of notify, the program Codex runs when a turn ends.
@@ -72,7 +72,8 @@ func hookCommand(exe, hook string) string { return shellQuote(exe) + " hook " + 
 func claudeKit(in kitInput) kit {
 	mcp := filepath.Join(in.Dir, "claude-mcp.json")
 	settings := filepath.Join(in.Dir, "claude-settings.json")
-	hooks := map[string]string{"UserPromptSubmit": "prompt", "Stop": "stop", "Notification": "notification"}
+	// A turn that ends in an API error runs StopFailure instead of Stop.
+	hooks := map[string]string{"UserPromptSubmit": "prompt", "Stop": "stop", "StopFailure": "stop", "Notification": "notification"}
 	return kit{
 		Args: []string{"--mcp-config", mcp, "--settings", settings},
 		Files: map[string][]byte{

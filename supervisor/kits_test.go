@@ -95,7 +95,7 @@ func TestClaudeKitAddsItsServerAndHooksForThisAgentOnly(t *testing.T) {
 	var settings hookSettings
 	readKitJSON(t, flagValue(t, w.Argv, "--settings"), &settings)
 	q := "'" + in.Exe + "'"
-	want := map[string]string{"Stop": q + " hook stop", "Notification": q + " hook notification", "UserPromptSubmit": q + " hook prompt"}
+	want := map[string]string{"Stop": q + " hook stop", "StopFailure": q + " hook stop", "Notification": q + " hook notification", "UserPromptSubmit": q + " hook prompt"}
 	if got := settings.commands(t); !maps.Equal(got, want) {
 		t.Errorf("hooks %v, want %v", got, want)
 	}

@@ -15,8 +15,8 @@ import (
 
 // An agent CLI's hooks tell swarm where its turn is, better than silence
 // can: Claude Code runs `swarm hook prompt` when a prompt is submitted,
-// `swarm hook stop` when its turn ends and `swarm hook notification` when
-// it waits for the person; Codex runs `swarm hook notify` when a turn
+// `swarm hook stop` when its turn ends (also in an API error) and `swarm
+// hook notification` when it waits for the person; Codex runs `swarm hook notify` when a turn
 // ends; Gemini CLI runs the same three as Claude Code. Each hook sends
 // swarm a turn message (bus.KindTurn), applied here in order with the
 // other control messages: the agent's Turn changes, the event log says so,

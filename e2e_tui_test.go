@@ -391,6 +391,7 @@ func (term *tuiTerm) agentProcs(n int, timeout time.Duration) []int {
 // would watch it: two players, the board, a result; ? shows the keys, q
 // asks before stopping running agents, and nothing is left running.
 func TestTUIDemoTicTacToe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// The bus goes in the test's directory (by default the demo makes a
 	// fresh one under $TMPDIR and keeps it).
@@ -476,6 +477,7 @@ func TestTUIPassesTrueColour(t *testing.T) {
 }
 
 func TestTUIAttachShell(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := "[[agent]]\nname = \"shell\"\ncmd = \"PS1='$ ' exec sh\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "swarm.toml"), []byte(cfg), 0o644); err != nil {
@@ -522,6 +524,7 @@ func TestTUIAttachShell(t *testing.T) {
 // TestTUINeedsATerminal: without a terminal the UI is refused with the
 // headless command to use instead.
 func TestTUINeedsATerminal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cfg := "[[agent]]\nname = \"shell\"\ncmd = \"sh\"\n"
 	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o644); err != nil {

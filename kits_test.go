@@ -377,3 +377,20 @@ func TestInitWritesTheCLIsFoundAndDoctorChecksThem(t *testing.T) {
 		t.Errorf("doctor:\n%s", out)
 	}
 }
+
+// TestHookRefusalsAreExitOne: a hook's mistakes exit 1, never 2 (Claude
+// Code reads a hook's exit status 2 as "do not stop"), with one line.
+func TestHookRefusalsAreExitOne(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.register("ann")
+	e.fails(1, []string{"hook", "bogus"}, `unknown hook "bogus" (want prompt, stop, notification, notify)`)
+	e.fails(1, []string{"hook", "stop"}, "runs inside an agent's CLI")
+	e.stdin = "{not json"
+	e.as("ann").fails(1, []string{"hook", "notification"}, "hook notification: what the CLI passed is not JSON")
+	e.stdin = ""
+	e.as("ann").ok("hook", "stop") // queued for the swarm to apply when it runs
+	if log := e.ok("log"); !strings.Contains(log, "ann") || !strings.Contains(log, "[turn] turn idle") {
+		t.Errorf("log:\n%s", log)
+	}
+}

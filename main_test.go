@@ -195,6 +195,7 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 var uuidLine = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\n$`)
 
 func TestVersionHelpAndUsageErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if out := e.ok("version"); out != "swarm dev\n" {
 		t.Errorf("version: %q", out)
@@ -213,6 +214,7 @@ func TestVersionHelpAndUsageErrors(t *testing.T) {
 }
 
 func TestSendInboxAndLog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("alice", "bob")
 	id := e.as("alice").ok("send", "bob", "please", "review", "auth.go")
@@ -284,6 +286,7 @@ func TestSendInboxAndLog(t *testing.T) {
 }
 
 func TestSendErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("bob")
 	e.fails(2, []string{"send", "--data", `{"a":`, "bob", "hi"}, "--data is not valid JSON")
@@ -303,6 +306,7 @@ func TestSendErrors(t *testing.T) {
 }
 
 func TestReadCommandsNeedAnExistingBus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, args := range [][]string{{"log"}, {"inbox", "bob"}, {"status"}, {"task", "list"}, {"export"}} {
 		e.fails(1, args, "no bus in "+e.dir)
@@ -313,6 +317,7 @@ func TestReadCommandsNeedAnExistingBus(t *testing.T) {
 }
 
 func TestBrokenBusGivesOneClearLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if err := os.MkdirAll(e.dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -355,6 +360,7 @@ func TestBrokenBusGivesOneClearLine(t *testing.T) {
 }
 
 func TestBusDirPrecedence(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.dir = ""
 	flagDir := filepath.Join(e.cwd, "flagdir")
@@ -378,6 +384,7 @@ func TestBusDirPrecedence(t *testing.T) {
 }
 
 func TestLogFollow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("alice", "bob")
 	e.ok("send", "bob", "before")
@@ -431,6 +438,7 @@ func TestLogFollow(t *testing.T) {
 }
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("alice", "bob")
 	e.holdSwarmLock()
@@ -495,6 +503,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestHeartbeatErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fails(1, []string{"heartbeat"}, "only agents send heartbeats, and this runs outside any agent")
 	e.as("bob").fails(2, []string{"heartbeat", "--progress", "1.5"}, "between 0 and 1")
@@ -516,6 +525,7 @@ func TestHeartbeatErrors(t *testing.T) {
 var taskIDLine = regexp.MustCompile(`^[a-z2-7]{6}\n$`)
 
 func TestTaskLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("bob")
 	bob := e.as("bob")
@@ -609,6 +619,7 @@ func TestTaskLifecycle(t *testing.T) {
 }
 
 func TestExport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("bob")
 	for i := range 3 {
@@ -633,6 +644,7 @@ func TestExport(t *testing.T) {
 }
 
 func TestConcurrentPublishersAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	// 8 goroutines in this process and 4 separate processes running
 	// `swarm send` one message at a time, all at once: nothing is lost and
 	// every sender's messages stay in order.
@@ -700,6 +712,7 @@ func TestConcurrentPublishersAcrossProcesses(t *testing.T) {
 }
 
 func TestADamagedBodyCostsOnlyThatBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("bob")
 	e.ok("send", "bob", strings.Repeat("long ", 2000))
@@ -725,6 +738,7 @@ func TestADamagedBodyCostsOnlyThatBody(t *testing.T) {
 }
 
 func TestBadInputGetsOneClearLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("bob")
 	e.fails(2, []string{"send", "--type", "x y", "bob", "hi"}, `--type: invalid message: kind "x y" is not a word`)
@@ -745,6 +759,7 @@ func TestBadInputGetsOneClearLine(t *testing.T) {
 }
 
 func TestNoCommandActsAsAnAgentItIsNot(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("alice", "bob")
 	send := []string{"send", "alice", "hi"}

@@ -49,6 +49,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]
 }
 
 func TestMCPOverStdioListsAgentsAndSends(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("alice", "bob")
 	e.holdSwarmLock()
@@ -80,6 +81,7 @@ func TestMCPOverStdioListsAgentsAndSends(t *testing.T) {
 }
 
 func TestMCPRefusesSendTaskAndHeartbeatMistakesAsTheCLIDoes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.register("alice", "bob", "carol")
 	id := strings.TrimSpace(e.ok("task", "add", "--to", "bob", "Fix", "login"))

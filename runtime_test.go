@@ -118,6 +118,7 @@ func gone(pid int) bool {
 }
 
 func TestDemoHeadlessPlaysAWholeGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	out := e.ok("demo", "tictactoe", "--headless", "--seed", "3", "--dir", e.dir)
 	for _, want := range []string{"game: X plays", "game: O plays", "game over:", "result: ", "---+---+---"} {
@@ -147,6 +148,7 @@ func moves(out string) string {
 }
 
 func TestDemoWithACheatingPlayerFails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, errOut, code := e.run("demo", "tictactoe", "--headless", "--x", "echo '@relay:O move 12'; echo '@relay:O move 0'; echo '@relay:O move ten'; exec cat")
 	if code != 1 || !strings.Contains(errOut, "forfeit") {
@@ -159,6 +161,7 @@ func TestDemoWithACheatingPlayerFails(t *testing.T) {
 }
 
 func TestInitWritesAStarterThatUpRuns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.ok("init", "--builtin") // whatever agent CLIs this machine has
 	e.fails(1, []string{"init"}, "swarm.toml")
@@ -187,6 +190,7 @@ func TestInitWritesAStarterThatUpRuns(t *testing.T) {
 }
 
 func TestUpExplainsAMissingOrBrokenConfig(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.fails(1, []string{"up", "--headless"}, "swarm init")
 	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte("[[agent]]\nname = \"a\"\ncmdd = \"sh\"\n"), 0o600); err != nil {
@@ -201,6 +205,7 @@ func TestUpExplainsAMissingOrBrokenConfig(t *testing.T) {
 }
 
 func TestSigkilledSwarmDeliversEverythingWhenStartedAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// a sends 300 messages to b, once (a marker file stops a restarted a
 	// from sending again). b logs every line typed into it; in the first
@@ -272,6 +277,7 @@ quiet = "100ms"
 }
 
 func TestParsePrintsCommandsAsJSONLines(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	raw, err := filepath.Abs("testdata/transcripts/twice.raw")
 	if err != nil {
@@ -308,6 +314,7 @@ func git(t *testing.T, dir string, args ...string) string {
 }
 
 func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	repo := e.cwd
 	git(t, repo, "init", "-q", "-b", "main")
@@ -402,6 +409,7 @@ func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
 // A headless swarm whose agents have all ended for good exits by itself,
 // failing when one gave up, so that a script is not left waiting.
 func TestUpHeadlessEndsWithItsAgents(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, config string
 		code         int

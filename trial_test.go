@@ -62,6 +62,7 @@ func (tt *trialTable) String() string {
 }
 
 func TestTrial(t *testing.T) {
+	t.Parallel()
 	table := &trialTable{}
 	t.Run("group", func(t *testing.T) {
 		for _, tr := range []struct {

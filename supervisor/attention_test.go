@@ -7,6 +7,7 @@ import (
 )
 
 func TestNeedsYou(t *testing.T) {
+	t.Parallel()
 	tasks := []bus.Task{
 		{ID: "t1", Title: "fix\x1b[31m login", Assignee: "bob", State: bus.TaskInReview},
 		{ID: "t2", Title: "port", Assignee: "carol", State: bus.TaskWorking},

@@ -15,6 +15,7 @@ import (
 )
 
 func TestStarterConfigRoundTrips(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), DefaultConfigFile)
 	if err := WriteStarterConfig(path, nil, false); err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestStarterConfigRoundTrips(t *testing.T) {
 // TestStarterExamplesAreValid uncomments every example key in the starter
 // file: the documented keys and the agent CLI example must load too.
 func TestStarterExamplesAreValid(t *testing.T) {
+	t.Parallel()
 	example := regexp.MustCompile(`(?m)^# (\[\[agent\]\]|[a-z_]+ = .*)$`)
 	text := example.ReplaceAllString(StarterConfig(nil, false), "$1")
 	cfg, err := ParseConfig(filepath.Join(t.TempDir(), DefaultConfigFile), []byte(text))
@@ -91,6 +93,7 @@ func TestStarterExamplesAreValid(t *testing.T) {
 // CLIs writes an agent for each, told by kind alone, with a worktree per
 // task only in a git repository (elsewhere worktrees cannot start).
 func TestStarterHasAnAgentPerCLIFound(t *testing.T) {
+	t.Parallel()
 	for _, git := range []bool{true, false} {
 		cfg, err := ParseConfig(filepath.Join(t.TempDir(), DefaultConfigFile), []byte(StarterConfig([]string{"claude", "codex", "aider"}, git)))
 		if err != nil {
@@ -109,6 +112,7 @@ func TestStarterHasAnAgentPerCLIFound(t *testing.T) {
 }
 
 func TestFullConfig(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "config", "full.toml")
 	cfg, err := LoadConfig(path)
 	if err != nil {
@@ -141,6 +145,7 @@ func TestFullConfig(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(filepath.Join("testdata", "config", "minimal.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +217,7 @@ cmd = "sh"
 }
 
 func TestLoadConfigMissingFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "swarm.toml")
 	_, err := LoadConfig(path)
 	if !errors.Is(err, fs.ErrNotExist) {
@@ -225,6 +231,7 @@ func TestLoadConfigMissingFile(t *testing.T) {
 // TestConfigErrors checks that every problem is reported as one line naming
 // the file, the line and what is wrong.
 func TestConfigErrors(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "afile")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -388,6 +395,7 @@ func mustAbs(t *testing.T, p string) string {
 }
 
 func TestRestartPolicy(t *testing.T) {
+	t.Parallel()
 	for _, p := range []RestartPolicy{RestartNever, RestartOnFailure, RestartAlways} {
 		got, err := ParseRestartPolicy(p.String())
 		if err != nil || got != p {
@@ -403,6 +411,7 @@ func TestRestartPolicy(t *testing.T) {
 }
 
 func TestConfigErrorFormat(t *testing.T) {
+	t.Parallel()
 	cases := map[string]*ConfigError{
 		"f.toml:3:7: bad":  {File: "f.toml", Line: 3, Column: 7, Msg: "bad"},
 		"f.toml:3: bad":    {File: "f.toml", Line: 3, Msg: "bad"},
@@ -416,6 +425,7 @@ func TestConfigErrorFormat(t *testing.T) {
 }
 
 func TestCheckAgentName(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"a", "X", "alice", "bob.2", "c_3-x", strings.Repeat("z", 64), "9lives"} {
 		if err := CheckAgentName(ok); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
@@ -429,6 +439,7 @@ func TestCheckAgentName(t *testing.T) {
 }
 
 func TestKindsAndMessages(t *testing.T) {
+	t.Parallel()
 	src := `
 [[agent]]
 name = "c"

@@ -19,6 +19,7 @@ var (
 )
 
 func TestTaskWithGitEndToEnd(t *testing.T) {
+	t.Parallel()
 	gitTestEnv(t)
 	repo := newTestRepo(t)
 	h := newHarness(t)
@@ -96,6 +97,7 @@ func TestTaskWithGitEndToEnd(t *testing.T) {
 }
 
 func TestDispatchDoesNotRestartAStoppedWorktreeAgent(t *testing.T) {
+	t.Parallel()
 	gitTestEnv(t)
 	repo := newTestRepo(t)
 	h := newHarness(t)
@@ -142,6 +144,7 @@ func TestDispatchDoesNotRestartAStoppedWorktreeAgent(t *testing.T) {
 }
 
 func TestEachTaskIsToldOnceInItsWorktree(t *testing.T) {
+	t.Parallel()
 	gitTestEnv(t)
 	repo := newTestRepo(t)
 	h := newHarness(t)

@@ -166,6 +166,7 @@ func eachFile(t *testing.T, dir, ext string, fn func(t *testing.T, name string, 
 }
 
 func TestExtractOptions(t *testing.T) {
+	t.Parallel()
 	// Plain text with bare line feeds, on a narrow screen.
 	in := "@relay:bob a message wider than twenty columns\nnext\n"
 	got := extractAll(t, []byte(in), nil, ExtractOptions{Cols: 20, NewlineMode: true, ChunkSize: 3})
@@ -176,6 +177,7 @@ func TestExtractOptions(t *testing.T) {
 }
 
 func TestExtractReadError(t *testing.T) {
+	t.Parallel()
 	err := Extract(iotest.ErrReader(fmt.Errorf("disk gone")), ExtractOptions{}, func(parser.Event) {})
 	if err == nil || err.Error() != "read terminal output: disk gone" {
 		t.Fatalf("err = %v", err)

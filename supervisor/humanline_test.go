@@ -3,6 +3,7 @@ package supervisor
 import "testing"
 
 func TestTypedInBox(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		before string
 		typed  bool

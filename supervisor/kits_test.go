@@ -79,6 +79,7 @@ func (s hookSettings) commands(t *testing.T) map[string]string {
 }
 
 func TestClaudeKitAddsItsServerAndHooksForThisAgentOnly(t *testing.T) {
+	t.Parallel()
 	in := testKitInput(t)
 	w, err := wire(AgentConfig{Name: "ann", Kind: "claude"}, []string{"claude", "--model", "opus"}, in)
 	if err != nil {
@@ -102,6 +103,7 @@ func TestClaudeKitAddsItsServerAndHooksForThisAgentOnly(t *testing.T) {
 }
 
 func TestCodexKitIsConfigOverridesCodexCanRead(t *testing.T) {
+	t.Parallel()
 	in := testKitInput(t)
 	w, err := wire(AgentConfig{Name: "ann", Kind: "codex"}, []string{"codex"}, in)
 	if err != nil {
@@ -137,6 +139,7 @@ func TestCodexKitIsConfigOverridesCodexCanRead(t *testing.T) {
 }
 
 func TestGeminiKitIsAPrivateSettingsLayer(t *testing.T) {
+	t.Parallel()
 	in := testKitInput(t)
 	w, err := wire(AgentConfig{Name: "ann", Kind: "gemini"}, []string{"gemini"}, in)
 	if err != nil {
@@ -162,6 +165,7 @@ func TestGeminiKitIsAPrivateSettingsLayer(t *testing.T) {
 }
 
 func TestKitFlagsJoinASimpleShellCommandOnly(t *testing.T) {
+	t.Parallel()
 	in := testKitInput(t)
 	cfg := AgentConfig{Name: "ann", Kind: "claude"}
 	w, err := wire(cfg, []string{"/bin/sh", "-c", "claude --model opus"}, in)
@@ -187,6 +191,7 @@ func TestKitFlagsJoinASimpleShellCommandOnly(t *testing.T) {
 }
 
 func TestAgentsWithoutAKitRunAsWritten(t *testing.T) {
+	t.Parallel()
 	in := testKitInput(t)
 	for _, cfg := range []AgentConfig{
 		{Name: "ann", Kind: "claude", NoKit: true},
@@ -205,6 +210,7 @@ func TestAgentsWithoutAKitRunAsWritten(t *testing.T) {
 }
 
 func TestHookTurn(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		hook, payload string
 		status        bus.Status

@@ -77,6 +77,7 @@ func describeEvents(evs []parser.Event) []string {
 // and, up to its first resize, as raw output with neither (as `swarm
 // parse` reads a `script` capture).
 func TestCLIRecordings(t *testing.T) {
+	t.Parallel()
 	eachFile(t, cliDir, ".cast", func(t *testing.T, name string, data []byte) {
 		want := readWant(t, filepath.Join(cliDir, name+".want"))
 		var all, before []string

@@ -13,6 +13,7 @@ import (
 const hostile = "hi\x1b]52;c;cm0gLXJmIH4=\a\x1b[2J\x00\x07\x7f\u009b31m\x9b\u202eexe.txt\u200b\tcompleted"
 
 func TestEventsAreSafeToPrint(t *testing.T) {
+	t.Parallel()
 	m := &bus.Message{ID: "01a20b94-2ef5-76a9-91e8-5dc4a963f11b", From: "a", To: "b", Kind: bus.KindMessage, Body: hostile}
 	for _, ev := range []Event{
 		{Kind: EventMessage, Time: time.Now(), Message: m},
@@ -34,6 +35,7 @@ func TestEventsAreSafeToPrint(t *testing.T) {
 }
 
 func TestATypedBodyIsSafe(t *testing.T) {
+	t.Parallel()
 	a := &agent{s: &Supervisor{}}
 	text, err := a.render(bus.Message{ID: "01a20b94-2ef5-76a9-91e8-5dc4a963f11b", From: "a", Body: hostile}, false)
 	if err != nil {

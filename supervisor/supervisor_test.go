@@ -210,6 +210,7 @@ func unique(lines []string) []string {
 }
 
 func TestMessageWaitsForQuietOutput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	busy := scripted("b", "busy", map[string]string{"TICKS": "200", "STATE": h.path("state")})
 	busy.Quiet = 600 * time.Millisecond // far above the 5 ms between ticks, even on a loaded machine
@@ -234,6 +235,7 @@ func TestMessageWaitsForQuietOutput(t *testing.T) {
 }
 
 func TestKeystrokesNeverLandInsideAMessage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.run(Options{UserIdle: time.Nanosecond}, scripted("b", "listen", map[string]string{"LOG": h.path("b.log")}))
 	ctx := context.Background()
@@ -273,6 +275,7 @@ func TestKeystrokesNeverLandInsideAMessage(t *testing.T) {
 }
 
 func TestRestartedAgentReceivesWhatWasQueued(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	b := scripted("b", "listen", map[string]string{"LOG": h.path("b.log")})
 	b.Restart = RestartAlways
@@ -306,6 +309,7 @@ func TestRestartedAgentReceivesWhatWasQueued(t *testing.T) {
 }
 
 func TestUnknownRecipientNoticesTheAuthor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.run(Options{}, scripted("a", "say", map[string]string{"SAY": "@relay:nobody are you there?", "LOG": h.path("a.log")}))
 	h.waitFor("a notified", func() bool {
@@ -322,6 +326,7 @@ func TestUnknownRecipientNoticesTheAuthor(t *testing.T) {
 }
 
 func TestControlCharactersArriveAsHarmlessText(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	block := `[[RELAY]]|{"to":"b","body":"\u001b[2J\u001b]0;pwned\u0007 stop \u0003 eof \u0004 del \u007f done"}|[[/RELAY]]`
 	h.run(Options{},
@@ -340,6 +345,7 @@ func TestControlCharactersArriveAsHarmlessText(t *testing.T) {
 }
 
 func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	c := scripted("c", "crash", nil)
 	c.Restart, c.MaxRestarts = RestartOnFailure, 2
@@ -403,6 +409,7 @@ func playDemo(t *testing.T, opts DemoOptions) (*harness, games.Result, error) {
 }
 
 func TestDemoCompletesWithALegalGameForTwentySeeds(t *testing.T) {
+	t.Parallel()
 	outcomes := map[string]int{}
 	for seed := int64(1); seed <= 20; seed++ {
 		h, res, err := playDemo(t, DemoOptions{Seed: seed})
@@ -461,6 +468,7 @@ func TestDemoCompletesWithALegalGameForTwentySeeds(t *testing.T) {
 }
 
 func TestCheatingPlayerIsRefusedAndForfeits(t *testing.T) {
+	t.Parallel()
 	// X cheats three times: cells out of range, then a move out of turn.
 	h := newHarness(t)
 	cheat := scripted(DemoX, "say", map[string]string{
@@ -503,6 +511,7 @@ func TestCheatingPlayerIsRefusedAndForfeits(t *testing.T) {
 }
 
 func TestTaskDispatchAndControlMessages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.run(Options{}, scripted("a", "tasker", map[string]string{"LOG": h.path("a.log")}))
 	ctx := context.Background()
@@ -546,6 +555,7 @@ func TestTaskDispatchAndControlMessages(t *testing.T) {
 }
 
 func TestNothingIsTypedBeforeTheAgentShowsOutput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	b := scripted("b", "slowstart", map[string]string{"LOG": h.path("b.log")})
 	b.Brief = true
@@ -572,6 +582,7 @@ func TestNothingIsTypedBeforeTheAgentShowsOutput(t *testing.T) {
 }
 
 func TestACommandThatCannotRunIsNotRestarted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	missing := AgentConfig{Name: "m", Argv: []string{"/no/such/binary"}, Restart: RestartAlways, MaxRestarts: 5, Confirm: true}
 	typo := AgentConfig{Name: "s", Argv: []string{"/bin/sh", "-c", "nosuchcmd-swarm-test"}, Restart: RestartAlways, MaxRestarts: 5, Confirm: true}
@@ -588,6 +599,7 @@ func TestACommandThatCannotRunIsNotRestarted(t *testing.T) {
 }
 
 func TestARunawayAgentIsRateLimited(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	spam := scripted("a", "chat", map[string]string{"PEER": "b", "PREFIX": "spam", "COUNT": "300", "LOG": h.path("a.log")})
 	// A small budget, so that the test does not depend on how fast this

@@ -139,7 +139,7 @@ func scanAgent(s scanner) (Agent, error) {
 
 // Agents returns the registered agents by name.
 func (b *Bus) Agents(ctx context.Context) ([]Agent, error) {
-	rows, err := b.r.QueryContext(ctx, `SELECT `+agentCols+` FROM agents ORDER BY name`)
+	rows, err := b.rq().QueryContext(ctx, `SELECT `+agentCols+` FROM agents ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("agents: %w", err)
 	}
@@ -158,7 +158,7 @@ func (b *Bus) Agents(ctx context.Context) ([]Agent, error) {
 // Agent returns the registered agent name, or an error wrapping
 // ErrUnknownAgent.
 func (b *Bus) Agent(ctx context.Context, name string) (Agent, error) {
-	a, err := scanAgent(b.r.QueryRowContext(ctx, `SELECT `+agentCols+` FROM agents WHERE name = ?`, name))
+	a, err := scanAgent(b.rq().QueryRowContext(ctx, `SELECT `+agentCols+` FROM agents WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Agent{}, fmt.Errorf("%w %q", ErrUnknownAgent, name)
 	}
@@ -198,7 +198,7 @@ func (b *Bus) AgentByToken(ctx context.Context, token string) (Agent, error) {
 	if token == "" {
 		return Agent{}, fmt.Errorf("agent by token: %w", ErrNotFound)
 	}
-	a, err := scanAgent(b.r.QueryRowContext(ctx, `SELECT `+agentCols+` FROM agents WHERE token_hash = ?`, tokenHash(token)))
+	a, err := scanAgent(b.rq().QueryRowContext(ctx, `SELECT `+agentCols+` FROM agents WHERE token_hash = ?`, tokenHash(token)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Agent{}, fmt.Errorf("agent by token: %w", ErrNotFound)
 	}

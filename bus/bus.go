@@ -52,6 +52,10 @@ type Bus struct {
 	wmu sync.Mutex
 	wc  *sql.Conn
 
+	// Statements kept prepared for the SQL text they run (stmtcache.go):
+	// on wc, and on the read pool.
+	wcache, rcache stmtCache
+
 	mu       sync.Mutex
 	closed   bool
 	subs     map[chan struct{}]struct{}
@@ -149,6 +153,8 @@ func Open(opts Options) (*Bus, error) {
 		b.r.Close()
 		return nil, b.openErr(err)
 	}
+	b.wcache.prepare = b.wc.PrepareContext
+	b.rcache.prepare = b.r.PrepareContext
 	if err := b.prepareStatements(ctx); err != nil {
 		b.st.close(b.wc)
 		b.wc.Close()
@@ -246,7 +252,7 @@ func (b *Bus) Close() error {
 	}
 	b.wmu.Lock()
 	defer b.wmu.Unlock()
-	err := errors.Join(b.st.close(b.wc), b.wc.Close(), b.r.Close(), b.w.Close())
+	err := errors.Join(b.st.close(b.wc), b.wcache.close(), b.rcache.close(), b.wc.Close(), b.r.Close(), b.w.Close())
 	b.wc = nil
 	return err
 }
@@ -275,7 +281,7 @@ func (b *Bus) write(ctx context.Context, fn func(ctx context.Context, tx querier
 			b.st.rollback.ExecContext(ctx)
 		}
 	}()
-	changed, err := fn(ctx, b.wc)
+	changed, err := fn(ctx, cachedQuerier{q: b.wc, cache: &b.wcache})
 	if err != nil {
 		return err
 	}
@@ -301,18 +307,36 @@ func (b *Bus) exec(ctx context.Context, query string, args ...any) (sql.Result, 
 	if b.wc == nil {
 		return nil, ErrClosed
 	}
-	return b.wc.ExecContext(ctx, query, args...)
+	return cachedQuerier{q: b.wc, cache: &b.wcache}.ExecContext(ctx, query, args...)
 }
 
 // read runs fn in one read transaction so that its queries see one snapshot.
-func (b *Bus) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (b *Bus) read(ctx context.Context, fn func(tx readTx) error) error {
 	tx, err := b.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	return fn(tx)
+	return fn(readTx{Tx: tx, c: cachedQuerier{q: tx, tx: tx, cache: &b.rcache}})
 }
+
+// readTx is a read transaction whose SQL text runs through the read pool's
+// statement cache.
+type readTx struct {
+	*sql.Tx
+	c cachedQuerier
+}
+
+func (t readTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.c.QueryContext(ctx, query, args...)
+}
+
+func (t readTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.c.QueryRowContext(ctx, query, args...)
+}
+
+// rq runs a read of its own through the read pool's statement cache.
+func (b *Bus) rq() cachedQuerier { return cachedQuerier{q: b.r, cache: &b.rcache} }
 
 // ms converts t to the Unix milliseconds stored in the database.
 func ms(t time.Time) int64 { return t.UnixMilli() }

@@ -73,7 +73,7 @@ func (b *Bus) Release(ctx context.Context, key, owner string) error {
 // empty owner means the key is free.
 func (b *Bus) Holder(ctx context.Context, key string) (owner string, until time.Time, err error) {
 	var untilMS int64
-	err = b.r.QueryRowContext(ctx, `SELECT owner, lease_until_ms FROM task_claims WHERE key = ? AND lease_until_ms > ?`,
+	err = b.rq().QueryRowContext(ctx, `SELECT owner, lease_until_ms FROM task_claims WHERE key = ? AND lease_until_ms > ?`,
 		key, ms(time.Now())).Scan(&owner, &untilMS)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", time.Time{}, nil

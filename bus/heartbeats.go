@@ -104,7 +104,7 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 
 // Heartbeats returns every agent's latest heartbeat, by agent name.
 func (b *Bus) Heartbeats(ctx context.Context) ([]Heartbeat, error) {
-	rows, err := b.r.QueryContext(ctx, `SELECT agent, status, progress, task, note, ts_ms FROM heartbeats ORDER BY agent`)
+	rows, err := b.rq().QueryContext(ctx, `SELECT agent, status, progress, task, note, ts_ms FROM heartbeats ORDER BY agent`)
 	if err != nil {
 		return nil, fmt.Errorf("heartbeats: %w", err)
 	}

@@ -223,7 +223,7 @@ func attachDeliveries(ctx context.Context, q querier, ms []Message, contiguous b
 // Message returns the message with the full id, with its deliveries.
 func (b *Bus) Message(ctx context.Context, id string) (Message, error) {
 	var m Message
-	err := b.read(ctx, func(tx *sql.Tx) error {
+	err := b.read(ctx, func(tx readTx) error {
 		var err error
 		m, err = b.messageByID(ctx, tx, id)
 		return err
@@ -242,7 +242,7 @@ func (b *Bus) FindByShortID(ctx context.Context, short string) (Message, error) 
 		return b.Message(ctx, short)
 	}
 	var m Message
-	err := b.read(ctx, func(tx *sql.Tx) error {
+	err := b.read(ctx, func(tx readTx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM messages WHERE short = ? ORDER BY seq DESC LIMIT 2`, strings.ToLower(short))
 		if err != nil {
 			return err
@@ -280,7 +280,7 @@ func (b *Bus) Messages(ctx context.Context, afterSeq int64, limit int) ([]Messag
 		limit = -1
 	}
 	var out []Message
-	err := b.read(ctx, func(tx *sql.Tx) error {
+	err := b.read(ctx, func(tx readTx) error {
 		rows, err := tx.StmtContext(ctx, b.st.after).QueryContext(ctx, afterSeq)
 		if err != nil {
 			return err
@@ -319,7 +319,7 @@ func (b *Bus) Inbox(ctx context.Context, agent string, limit int) ([]Message, er
 		limit = -1
 	}
 	var out []Message
-	err := b.read(ctx, func(tx *sql.Tx) error {
+	err := b.read(ctx, func(tx readTx) error {
 		// Each branch reads its index backwards and stops after limit rows,
 		// so the cost does not grow with the size of the log.
 		rows, err := tx.QueryContext(ctx, `SELECT `+messageCols+` FROM messages m WHERE m.seq IN (
@@ -350,7 +350,7 @@ func (b *Bus) Inbox(ctx context.Context, agent string, limit int) ([]Message, er
 // LastSeq returns the seq of the newest message, 0 if there is none.
 func (b *Bus) LastSeq(ctx context.Context) (int64, error) {
 	var seq int64
-	err := b.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM messages`).Scan(&seq)
+	err := b.rq().QueryRowContext(ctx, `SELECT COALESCE(MAX(seq), 0) FROM messages`).Scan(&seq)
 	if err != nil {
 		return 0, fmt.Errorf("last seq: %w", err)
 	}

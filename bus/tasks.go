@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -324,12 +325,13 @@ func (b *Bus) Task(ctx context.Context, id string) (Task, error) {
 // first, starting with its creation.
 func (b *Bus) TaskEvents(ctx context.Context, id string) ([]TaskEvent, error) {
 	var out []TaskEvent
-	err := b.read(ctx, func(tx *sql.Tx) error {
+	err := b.read(ctx, func(tx readTx) error {
 		t, err := taskByRef(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		out, err = scanTaskEvents(tx.QueryContext(ctx, `SELECT n, task_id, from_state, to_state, actor, note, ts_ms FROM task_events WHERE task_id = ? ORDER BY n`, t.ID))
+		rows, err := tx.QueryContext(ctx, `SELECT n, task_id, from_state, to_state, actor, note, ts_ms FROM task_events WHERE task_id = ? ORDER BY n`, t.ID)
+		out, err = scanTaskEvents(rows, err, 0)
 		return err
 	})
 	if err != nil {
@@ -342,9 +344,12 @@ func (b *Bus) TaskEvents(ctx context.Context, id string) ([]TaskEvent, error) {
 // position after (0: from the first), oldest first: what a UI follows.
 func (b *Bus) TaskEventsAfter(ctx context.Context, after int64, limit int) ([]TaskEvent, error) {
 	var out []TaskEvent
-	err := b.read(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = scanTaskEvents(tx.QueryContext(ctx, `SELECT n, task_id, from_state, to_state, actor, note, ts_ms FROM task_events WHERE n > ? ORDER BY n LIMIT ?`, after, limit))
+	err := b.read(ctx, func(tx readTx) error {
+		// No LIMIT ?: SQLite prepares a statement again whenever a LIMIT
+		// parameter is bound anew. The rows come in index order; reading
+		// stops at limit.
+		rows, err := tx.QueryContext(ctx, `SELECT n, task_id, from_state, to_state, actor, note, ts_ms FROM task_events WHERE n > ? ORDER BY n`, after)
+		out, err = scanTaskEvents(rows, err, limit)
 		return err
 	})
 	if err != nil {
@@ -353,13 +358,15 @@ func (b *Bus) TaskEventsAfter(ctx context.Context, after int64, limit int) ([]Ta
 	return out, nil
 }
 
-func scanTaskEvents(rows *sql.Rows, err error) ([]TaskEvent, error) {
+// scanTaskEvents reads up to limit events from rows (no limit when
+// limit <= 0).
+func scanTaskEvents(rows *sql.Rows, err error, limit int) ([]TaskEvent, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []TaskEvent
-	for rows.Next() {
+	for (limit <= 0 || len(out) < limit) && rows.Next() {
 		var e TaskEvent
 		var from, to string
 		var ts int64
@@ -389,16 +396,20 @@ func (b *Bus) Tasks(ctx context.Context, f TaskFilter) ([]Task, error) {
 		args = append(args, f.Assignee)
 	}
 	if len(f.States) > 0 {
-		q += ` AND state IN (?` + strings.Repeat(`, ?`, len(f.States)-1) + `)`
-		for _, s := range f.States {
-			args = append(args, s.String())
+		// One text for any number of states, so that it stays prepared.
+		names := make([]string, len(f.States))
+		for i, s := range f.States {
+			names[i] = s.String()
 		}
+		list, _ := json.Marshal(names)
+		q += ` AND state IN (SELECT value FROM json_each(?))`
+		args = append(args, string(list))
 	}
 	return b.queryTasks(ctx, q+` ORDER BY n`, args...)
 }
 
 func (b *Bus) queryTasks(ctx context.Context, q string, args ...any) ([]Task, error) {
-	rows, err := b.r.QueryContext(ctx, q, args...)
+	rows, err := b.rq().QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("tasks: %w", err)
 	}

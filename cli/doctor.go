@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"swarm/bus"
+	"swarm/mcpserver"
 	"swarm/supervisor"
 )
 
@@ -179,18 +178,9 @@ func checkServer(ctx context.Context, exe, dir string) (string, error) {
 	cmd := exec.Command(exe, "mcp")
 	cmd.Env = append(os.Environ(), "SWARM_DIR="+busDir)
 	cmd.Stderr = io.Discard
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "swarm-doctor"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	names, err := mcpserver.Probe(ctx, cmd)
 	if err != nil {
-		return "", fmt.Errorf("does not answer: %w", err)
-	}
-	defer cs.Close()
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		return "", fmt.Errorf("lists no tools: %w", err)
-	}
-	var names []string
-	for _, t := range res.Tools {
-		names = append(names, t.Name)
+		return "", err
 	}
 	return fmt.Sprintf("answers with %d tools (%s)", len(names), strings.Join(names, ", ")), nil
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"swarm/gitrepo"
 	"swarm/supervisor"
 	"swarm/textsafe"
 	"swarm/tui"
@@ -203,8 +202,7 @@ func (c *initCmd) Run(g *Globals) error {
 		clis = supervisor.InstalledCLIs()
 	}
 	dir := filepath.Dir(c.Config)
-	_, gitErr := gitrepo.OpenRepo(g.ctx, dir)
-	if err := supervisor.WriteStarterConfig(c.Config, clis, gitErr == nil); err != nil {
+	if err := supervisor.WriteStarterConfig(c.Config, clis, supervisor.InGitRepo(g.ctx, dir)); err != nil {
 		return err
 	}
 	if len(clis) == 0 {

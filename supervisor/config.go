@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"swarm/bus"
+	"swarm/gitrepo"
 )
 
 // DefaultConfigFile is the config file swarm reads in the current directory.
@@ -293,6 +295,13 @@ func InstalledCLIs() []string {
 		}
 	}
 	return out
+}
+
+// InGitRepo says whether dir is in a git repository, where agents can have
+// a worktree per task.
+func InGitRepo(ctx context.Context, dir string) bool {
+	_, err := gitrepo.OpenRepo(ctx, dir)
+	return err == nil
 }
 
 // ErrBadAgentName is wrapped by CheckAgentName's errors.

@@ -19,7 +19,6 @@ var (
 )
 
 func TestTaskWithGitEndToEnd(t *testing.T) {
-	t.Parallel()
 	gitTestEnv(t)
 	repo := newTestRepo(t)
 	h := newHarness(t)
@@ -97,7 +96,6 @@ func TestTaskWithGitEndToEnd(t *testing.T) {
 }
 
 func TestDispatchDoesNotRestartAStoppedWorktreeAgent(t *testing.T) {
-	t.Parallel()
 	gitTestEnv(t)
 	repo := newTestRepo(t)
 	h := newHarness(t)
@@ -144,7 +142,6 @@ func TestDispatchDoesNotRestartAStoppedWorktreeAgent(t *testing.T) {
 }
 
 func TestEachTaskIsToldOnceInItsWorktree(t *testing.T) {
-	t.Parallel()
 	gitTestEnv(t)
 	repo := newTestRepo(t)
 	h := newHarness(t)

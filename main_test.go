@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"database/sql"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 )
 
 // swarmBin is the swarm binary built once for these tests: the CLI is
@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	if kind := os.Getenv(fakeCLIVar); kind != "" {
 		os.Exit(runFakeCLI(kind))
 	}
-	waitersInParallel()
+	testrun.WaitersInParallel(6) // most tests here wait on processes
 	dir, err := os.MkdirTemp("", "swarm-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -43,18 +43,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// waitersInParallel lets more tests run at once than the default
-// (GOMAXPROCS), unless -parallel was given: most tests here wait on child
-// processes and PTYs, not on the CPU.
-func waitersInParallel() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "6")
-	}
 }
 
 // env is one user's environment: a bus directory and an identity.

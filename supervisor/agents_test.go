@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"swarm/games"
+	"swarm/internal/testrun"
 )
 
 func TestMain(m *testing.M) {
@@ -30,20 +31,8 @@ func TestMain(m *testing.M) {
 	if script := os.Getenv("SWARM_TEST_AGENT"); script != "" {
 		os.Exit(runScript(script))
 	}
-	waitersInParallel()
+	testrun.WaitersInParallel(6) // most tests here wait on processes
 	os.Exit(m.Run())
-}
-
-// waitersInParallel lets more tests run at once than the default
-// (GOMAXPROCS), unless -parallel was given: most tests here wait on child
-// processes and PTYs, not on the CPU.
-func waitersInParallel() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		_ = flag.Set("test.parallel", "6")
-	}
 }
 
 // runPlayer is `swarm agent tictactoe` for tests.

@@ -145,6 +145,21 @@ func (s *Screen) consume(p []byte) {
 		if !s.tokDone {
 			continue // inside a sequence
 		}
+		if s.tok.kind == tokControl && s.tok.ctrl == ansi.ESC {
+			// An escape cut short by the next one (the parser reports the
+			// first ESC when the second comes): a terminal drops what came
+			// of it, and so does the screen. Fed to the emulator, it could
+			// be left waiting for the rest while the screen handles the
+			// next sequence itself (a screen switch), and take the next
+			// character as the end of the old one.
+			s.feedSeg(buf, tokStart)
+			if s.partialFed {
+				_, _ = s.active().Write([]byte{ansi.CAN})
+			}
+			s.segStart, tokStart = i, i
+			s.partialFed = false
+			continue
+		}
 		if seq := s.clamped(); seq != nil {
 			// A count x/vt would loop over: feed it bounded.
 			s.feedSeg(buf, tokStart)

@@ -700,3 +700,26 @@ func TestCursorLineAndBlock(t *testing.T) {
 		})
 	}
 }
+
+// TestAnEscapeCutShortIsDropped: an ESC followed by another starts over,
+// as in any terminal, whether the sequence that follows is the emulator's
+// or the screen's own (a screen switch), and wherever writes are cut.
+func TestAnEscapeCutShortIsDropped(t *testing.T) {
+	opts := ScreenOptions{Rows: 2, Cols: 20, Scrollback: 20}
+	for _, in := range []string{
+		"\x1b[?1049h\x1b\x1b[?47hok",
+		"\x1b\x1b[?1049hok",
+		"\x1b[3\x1b[31mok",
+		"\x1b]0;title\x1b\x1b[mok",
+	} {
+		for k := 0; k <= len(in); k++ {
+			s := NewScreen(opts)
+			_, _ = s.Write([]byte(in[:k]))
+			_, _ = s.Write([]byte(in[k:]))
+			if got := s.Snapshot().Lines[0]; got != "ok" {
+				t.Errorf("%q cut at %d shows %q, want ok", in, k, got)
+			}
+			s.Close()
+		}
+	}
+}

@@ -89,6 +89,8 @@ func appendText(b []byte, cell cellAt, width int) []byte {
 			// The second column of a wide character.
 		case c.Content == "":
 			b = append(b, ' ')
+		case len(c.Content) == 1:
+			b = append(b, c.Content[0]) // most cells: no copy call per byte
 		default:
 			b = append(b, c.Content...)
 		}

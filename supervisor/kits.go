@@ -200,31 +200,24 @@ func tomlStrings(ss []string) string {
 type wired struct {
 	Argv    []string
 	Env     []string
+	Files   map[string][]byte // to write before the start (writeFiles)
 	Tools   bool
 	Skipped string
 }
 
-// wire applies the kit of the agent's profile to its command line argv,
-// writing the kit's files. An agent whose profile has no kit, or whose
-// config says kit = false, runs as written.
-func wire(cfg AgentConfig, argv []string, in kitInput) (wired, error) {
+// wire applies the kit of the agent's profile to its command line argv;
+// writeFiles then writes the kit's files. An agent whose profile has no
+// kit, or whose config says kit = false, runs as written.
+func wire(cfg AgentConfig, argv []string, in kitInput) wired {
 	w := wired{Argv: argv}
 	p := cfg.Profile()
 	if p.Kit == nil || cfg.NoKit {
-		return w, nil
+		return w
 	}
 	k := p.Kit(in)
-	for path, data := range k.Files {
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			return w, fmt.Errorf("kit: %w", err)
-		}
-		if err := writeFileAtomic(path, data, 0o600); err != nil {
-			return w, fmt.Errorf("kit: %w", err)
-		}
-	}
-	w.Env, w.Tools = k.Env, k.Tools
+	w.Env, w.Tools, w.Files = k.Env, k.Tools, k.Files
 	if len(k.Args) == 0 {
-		return w, nil
+		return w
 	}
 	switch {
 	case isShell(argv) && simpleCommand(argv[2]):
@@ -239,7 +232,20 @@ func wire(cfg AgentConfig, argv []string, in kitInput) (wired, error) {
 	default:
 		w.Argv = append(slices.Clip(argv), k.Args...)
 	}
-	return w, nil
+	return w
+}
+
+// writeFiles writes the kit's files (mode 0600, directories 0700).
+func (w wired) writeFiles() error {
+	for path, data := range w.Files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return fmt.Errorf("kit: %w", err)
+		}
+		if err := writeFileAtomic(path, data, 0o600); err != nil {
+			return fmt.Errorf("kit: %w", err)
+		}
+	}
+	return nil
 }
 
 // isShell says whether argv is a cmd written as a string.
@@ -297,9 +303,9 @@ type KitPlan struct {
 	Skipped string   // why the kit's flags cannot be added, if they cannot
 }
 
-// PlanKit makes the kit of agent cfg as a start of the swarm whose bus is
-// in busDir would, files and all (the start makes them again), and says
-// what it adds. ok is false for an agent without a kit.
+// PlanKit says what a start of the swarm whose bus is in busDir would add
+// to agent cfg's command to wire its kit, writing nothing. ok is false for
+// an agent without a kit.
 func PlanKit(cfg AgentConfig, exe, busDir string) (plan KitPlan, ok bool, err error) {
 	p := cfg.Profile()
 	if p.Kit == nil || cfg.NoKit {
@@ -309,15 +315,11 @@ func PlanKit(cfg AgentConfig, exe, busDir string) (plan KitPlan, ok bool, err er
 		return KitPlan{}, true, err
 	}
 	in := newKitInput(busDir, exe, cfg.Name)
-	w, err := wire(cfg, cfg.Argv, in)
-	if err != nil {
-		return KitPlan{}, true, err
-	}
-	k := p.Kit(in)
-	for path := range k.Files {
+	w := wire(cfg, cfg.Argv, in)
+	for path := range w.Files {
 		plan.Files = append(plan.Files, path)
 	}
 	slices.Sort(plan.Files)
-	plan.Argv, plan.Env, plan.Hooks, plan.Tools, plan.Skipped = w.Argv, w.Env, k.Hooks, w.Tools, w.Skipped
+	plan.Argv, plan.Env, plan.Hooks, plan.Tools, plan.Skipped = w.Argv, w.Env, p.Kit(in).Hooks, w.Tools, w.Skipped
 	return plan, true, nil
 }

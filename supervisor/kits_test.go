@@ -81,8 +81,8 @@ func (s hookSettings) commands(t *testing.T) map[string]string {
 func TestClaudeKitAddsItsServerAndHooksForThisAgentOnly(t *testing.T) {
 	t.Parallel()
 	in := testKitInput(t)
-	w, err := wire(AgentConfig{Name: "ann", Kind: "claude"}, []string{"claude", "--model", "opus"}, in)
-	if err != nil {
+	w := wire(AgentConfig{Name: "ann", Kind: "claude"}, []string{"claude", "--model", "opus"}, in)
+	if err := w.writeFiles(); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(w.Argv[:3], []string{"claude", "--model", "opus"}) || !w.Tools || w.Skipped != "" {
@@ -105,8 +105,8 @@ func TestClaudeKitAddsItsServerAndHooksForThisAgentOnly(t *testing.T) {
 func TestCodexKitIsConfigOverridesCodexCanRead(t *testing.T) {
 	t.Parallel()
 	in := testKitInput(t)
-	w, err := wire(AgentConfig{Name: "ann", Kind: "codex"}, []string{"codex"}, in)
-	if err != nil {
+	w := wire(AgentConfig{Name: "ann", Kind: "codex"}, []string{"codex"}, in)
+	if err := w.writeFiles(); err != nil {
 		t.Fatal(err)
 	}
 	// Each -c is KEY=VALUE with a TOML value, as Codex parses it.
@@ -141,8 +141,8 @@ func TestCodexKitIsConfigOverridesCodexCanRead(t *testing.T) {
 func TestGeminiKitIsAPrivateSettingsLayer(t *testing.T) {
 	t.Parallel()
 	in := testKitInput(t)
-	w, err := wire(AgentConfig{Name: "ann", Kind: "gemini"}, []string{"gemini"}, in)
-	if err != nil {
+	w := wire(AgentConfig{Name: "ann", Kind: "gemini"}, []string{"gemini"}, in)
+	if err := w.writeFiles(); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(w.Argv, []string{"gemini"}) || len(w.Env) != 1 || !strings.HasPrefix(w.Env[0], "GEMINI_CLI_SYSTEM_DEFAULTS_PATH="+in.PrivateDir+"/") {
@@ -168,9 +168,9 @@ func TestKitFlagsJoinASimpleShellCommandOnly(t *testing.T) {
 	t.Parallel()
 	in := testKitInput(t)
 	cfg := AgentConfig{Name: "ann", Kind: "claude"}
-	w, err := wire(cfg, []string{"/bin/sh", "-c", "claude --model opus"}, in)
-	if err != nil || w.Skipped != "" {
-		t.Fatal(err, w.Skipped)
+	w := wire(cfg, []string{"/bin/sh", "-c", "claude --model opus"}, in)
+	if w.Skipped != "" {
+		t.Fatal(w.Skipped)
 	}
 	// The shell reads the words back as they were meant, spaces and all.
 	out, err := exec.Command("/bin/sh", "-c", `claude() { printf '%s\n' "$@"; }; `+w.Argv[2]).Output()
@@ -183,9 +183,9 @@ func TestKitFlagsJoinASimpleShellCommandOnly(t *testing.T) {
 	}
 
 	for _, line := range []string{"cd sub && claude", "claude | tee log", "claude $(cat flags)", "claude > out"} {
-		w, err := wire(cfg, []string{"/bin/sh", "-c", line}, in)
-		if err != nil || w.Argv[2] != line || w.Skipped == "" || w.Tools {
-			t.Errorf("%q: %+v %v", line, w, err)
+		w := wire(cfg, []string{"/bin/sh", "-c", line}, in)
+		if w.Argv[2] != line || w.Skipped == "" || w.Tools {
+			t.Errorf("%q: %+v", line, w)
 		}
 	}
 }
@@ -199,9 +199,9 @@ func TestAgentsWithoutAKitRunAsWritten(t *testing.T) {
 		{Name: "ann"},
 	} {
 		argv := []string{"claude"}
-		w, err := wire(cfg, argv, in)
-		if err != nil || !slices.Equal(w.Argv, argv) || len(w.Env) != 0 || w.Tools {
-			t.Errorf("%+v: %+v %v", cfg, w, err)
+		w := wire(cfg, argv, in)
+		if !slices.Equal(w.Argv, argv) || len(w.Env) != 0 || len(w.Files) != 0 || w.Tools {
+			t.Errorf("%+v: %+v", cfg, w)
 		}
 	}
 	if _, err := os.Stat(in.Dir); !os.IsNotExist(err) {

@@ -178,46 +178,37 @@ func attachDeliveries(ctx context.Context, q querier, ms []Message, contiguous b
 		idx[ms[i].Seq] = i
 	}
 	const cols = `SELECT seq, recipient, state, attempts, updated_ms, error FROM deliveries`
-	var batches [][]any
-	var queries []string
-	if contiguous {
-		queries = []string{cols + ` WHERE seq BETWEEN ? AND ? ORDER BY seq, recipient`}
-		batches = [][]any{{ms[0].Seq, ms[len(ms)-1].Seq}}
-	} else {
-		const chunk = 500
-		for start := 0; start < len(ms); start += chunk {
-			end := min(start+chunk, len(ms))
-			args := make([]any, 0, end-start)
-			for _, m := range ms[start:end] {
-				args = append(args, m.Seq)
-			}
-			queries = append(queries, cols+` WHERE seq IN (?`+strings.Repeat(`, ?`, len(args)-1)+`) ORDER BY seq, recipient`)
-			batches = append(batches, args)
+	query, args := cols+` WHERE seq BETWEEN ? AND ? ORDER BY seq, recipient`, []any{ms[0].Seq, ms[len(ms)-1].Seq}
+	if !contiguous {
+		// One statement for any number of messages (a JSON array of their
+		// seqs), so that it is prepared once, not once per list length.
+		seqs := make([]int64, len(ms))
+		for i, m := range ms {
+			seqs[i] = m.Seq
 		}
-	}
-	for k, query := range queries {
-		rows, err := q.QueryContext(ctx, query, batches[k]...)
+		list, err := json.Marshal(seqs)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var seq int64
-			d, err := scanDelivery(rows, &seq)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			if i, ok := idx[seq]; ok {
-				d.MessageID = ms[i].ID
-				ms[i].Deliveries = append(ms[i].Deliveries, d)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		query, args = cols+` WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq, recipient`, []any{string(list)}
+	}
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int64
+		d, err := scanDelivery(rows, &seq)
+		if err != nil {
 			return err
 		}
+		if i, ok := idx[seq]; ok {
+			d.MessageID = ms[i].ID
+			ms[i].Deliveries = append(ms[i].Deliveries, d)
+		}
 	}
-	return nil
+	return rows.Err()
 }
 
 // Message returns the message with the full id, with its deliveries.

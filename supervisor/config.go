@@ -17,6 +17,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
@@ -339,6 +340,16 @@ var (
 
 // configParser turns the decoded document into a Config, naming the line of
 // each problem.
+//
+// It reads go-toml's generic decoding rather than having go-toml decode
+// into typed structs, because the typed decoder (v2.4.3) cannot give the
+// errors swarm promises: it drops an [agent] table written for [[agent]]
+// without a word (even with DisallowUnknownFields), reports a wrong type as
+// "cannot decode TOML string into struct field …" without the value, loses
+// the enclosing table of keys in an inline array, and reads from a copy of
+// the file, so a custom unmarshaler cannot learn where its value is for a
+// check made after decoding (a duplicate name, a missing cmd). keyLines
+// gives every key its line instead.
 type configParser struct {
 	file  string
 	dir   string         // the config file's directory, absolute
@@ -795,7 +806,7 @@ func typeName(v any) string {
 func suggest(k string, known []string) string {
 	best, bestD := "", 3
 	for _, w := range known {
-		if d := editDistance(strings.ToLower(k), w); d < bestD {
+		if d := levenshtein.ComputeDistance(strings.ToLower(k), w); d < bestD {
 			best, bestD = w, d
 		}
 	}
@@ -803,26 +814,6 @@ func suggest(k string, known []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // shellQuote quotes s for display as one shell word when it needs it.

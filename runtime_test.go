@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 	"swarm/tasks"
 )
 
@@ -32,13 +33,7 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 // waitWithin polls cond until it holds, failing the test after d.
 func waitWithin(t *testing.T, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testrun.Within(t, d, what, cond)
 }
 
 // background is a swarm process whose stdout is collected line by line.

@@ -2,6 +2,7 @@ package bus
 
 import (
 	"context"
+	"swarm/internal/testrun"
 	"testing"
 	"time"
 )
@@ -45,13 +46,7 @@ func publish(t testing.TB, b *Bus, m Message) Message {
 // waitFor polls cond until it is true or the deadline passes.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	testrun.Within(t, 10*time.Second, what, cond)
 }
 
 // recv waits for a value on ch, failing the test after a deadline.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"swarm/internal/testrun"
 	"sync"
 	"syscall"
 	"testing"
@@ -68,13 +69,7 @@ func start(t *testing.T, opts Options, log *lineLog) *Process {
 // eventually polls cond until it holds or the deadline passes.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testrun.Within(t, 10*time.Second, what, cond)
 }
 
 func waitDone(t *testing.T, p *Process) ExitStatus {

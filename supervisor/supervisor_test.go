@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/games"
+	"swarm/internal/testrun"
 )
 
 // waitTimeout bounds every wait in these tests; they poll a condition and
@@ -102,13 +103,7 @@ func (h *harness) path(name string) string { return filepath.Join(h.dir, name) }
 // waitFor polls cond until it holds or the deadline passes.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testrun.Within(h.t, waitTimeout, what, cond)
 }
 
 // eventsOf returns the events of one kind so far.

@@ -1,5 +1,5 @@
 // Package testrun holds what the test binaries of this module share about
-// how they run, for their TestMain.
+// how they run: their TestMain's settings and how a test waits.
 package testrun
 
 import (

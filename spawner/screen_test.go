@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"swarm/internal/testrun"
 	"sync"
 	"testing"
 	"time"
@@ -480,28 +481,8 @@ func TestConcurrentReaders(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects replies written by the screen's copy goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) take() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.b.String()
-	l.b.Reset()
-	return s
-}
-
 func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
-	var out lockedBuffer
+	var out testrun.Buffer
 	s := NewScreen(ScreenOptions{Replies: &out})
 	defer s.Close()
 	want := func(k uv.KeyPressEvent, seq string) {
@@ -510,7 +491,7 @@ func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		got := ""
 		for got != seq && time.Now().Before(deadline) {
-			got += out.take()
+			got += out.Take()
 			time.Sleep(time.Millisecond)
 		}
 		if got != seq {

@@ -1,35 +1,16 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 	"swarm/supervisor"
 )
-
-// lockedBuffer is the program's output, read while it runs.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // startEmptySwarm starts a real supervisor with no agents.
 func startEmptySwarm(t *testing.T) *supervisor.Supervisor {
@@ -56,7 +37,7 @@ func runAsync(ctx context.Context, sw Swarm, opts Options) <-chan error {
 	return done
 }
 
-func waitOutput(t *testing.T, out *lockedBuffer, want string) {
+func waitOutput(t *testing.T, out *testrun.Buffer, want string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(out.String(), want) {
@@ -71,7 +52,7 @@ func TestRunQuitsOnQ(t *testing.T) {
 	sup := startEmptySwarm(t)
 	in, keys := io.Pipe()
 	defer keys.Close()
-	out := &lockedBuffer{}
+	out := &testrun.Buffer{}
 	done := runAsync(context.Background(), sup, Options{Title: "empty", Input: in, Output: out, Width: 100, Height: 30})
 	waitOutput(t, out, "agents 0")
 	// A message on the bus reaches the UI through the bridge.
@@ -102,7 +83,7 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	defer sub.Close()
 	in, keys := io.Pipe()
 	defer keys.Close()
-	out := &lockedBuffer{}
+	out := &testrun.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := runAsync(ctx, sup, Options{Input: in, Output: out, Subscription: sub, Width: 100, Height: 30})
 	waitOutput(t, out, "agents 0")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The alternate screen is not a stream of lines: a full-screen chat view
@@ -54,25 +55,50 @@ type frameRow struct {
 // characters: what stays the same when a program wraps, indents or frames
 // the text anew. The alternate screen's rows are compared by it.
 func RowKey(text string) string {
-	clean := true
-	for _, r := range text {
-		if dropFromKey(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return text
-	}
+	// This runs for every row committed. Rows are mostly ASCII, so the
+	// text is copied in runs between the characters dropped, and only
+	// what is not ASCII is decoded.
 	var b strings.Builder
-	b.Grow(len(text))
-	for _, r := range text {
-		if !dropFromKey(r) {
-			b.WriteRune(r)
+	run := 0 // start of the run of kept characters not yet copied
+	for i := 0; i < len(text); {
+		n := keyUnit(text[i:])
+		if n > 0 {
+			i += n
+			continue
 		}
+		if b.Cap() == 0 {
+			b.Grow(len(text))
+		}
+		b.WriteString(text[run:i])
+		i -= n
+		run = i
 	}
+	if run == 0 {
+		return text // nothing dropped
+	}
+	b.WriteString(text[run:])
 	return b.String()
 }
+
+// keyUnit returns the length of the character s starts with, negated when
+// RowKey drops it. An invalid byte is kept as it is: keys are compared only
+// with keys.
+func keyUnit(s string) int {
+	if c := s[0]; c < utf8.RuneSelf {
+		if asciiSpace[c] {
+			return -1
+		}
+		return 1
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if dropFromKey(r) {
+		return -n
+	}
+	return n
+}
+
+// asciiSpace holds the ASCII characters unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 func dropFromKey(r rune) bool {
 	return unicode.IsSpace(r) || r >= 0x2500 && r <= 0x259f

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -147,6 +148,28 @@ func FuzzReflow(f *testing.F) {
 		slices.Sort(want)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("committed lines differ from a screen never resized (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// FuzzRowKey: RowKey drops exactly what dropFromKey names, character by
+// character, whatever the mix of ASCII and the rest.
+func FuzzRowKey(f *testing.F) {
+	for _, s := range []string{"", "plain", "  two  words ", "│ boxed │", "tab\there\r\n", "你好 👍🏽 ─╮", "\u00a0nbsp\u2003em", "\u0085"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return // rows come from the emulator: valid UTF-8
+		}
+		want := strings.Map(func(r rune) rune {
+			if dropFromKey(r) {
+				return -1
+			}
+			return r
+		}, text)
+		if got := RowKey(text); got != want {
+			t.Fatalf("RowKey(%q) = %q, want %q", text, got, want)
 		}
 	})
 }

@@ -14,7 +14,8 @@ func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver"},
+		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
+		"swarm/server":     {"supervisor", "wire"},
 		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
 		"swarm/tasks":      {"bus", "gitrepo"},

@@ -3,8 +3,8 @@
 // rules of its own beyond parsing and printing: task moves, delivery,
 // attribution and the like live in supervisor and bus. A file per
 // command group: messages.go (send, inbox, log), status.go, tasks.go,
-// heartbeat.go (heartbeat, export), up.go (up, init), demo.go, parse.go,
-// mcp.go; run.go parses and runs.
+// heartbeat.go (heartbeat, export), up.go (up, init), peek.go, demo.go,
+// parse.go, mcp.go; run.go parses and runs.
 package cli
 
 import (
@@ -21,6 +21,9 @@ import (
 
 // version is overridden at build time with -ldflags "-X swarm/cli.version=…".
 var version = "dev"
+
+// program names this build: "swarm dev".
+func program() string { return "swarm " + version }
 
 // exitError carries an exit status through kong's Run so that main decides
 // how the process ends in exactly one place.
@@ -94,6 +97,7 @@ type CLI struct {
 	Log       logCmd       `cmd:"" help:"Show all traffic on the bus in order."`
 	Status    statusCmd    `cmd:"" help:"Show agents with their heartbeats, and tasks by state."`
 	Logs      logsCmd      `cmd:"" help:"Print an agent's output as plain text, kept across its restarts (.swarm/logs/NAME.log)."`
+	Peek      peekCmd      `cmd:"" help:"Print an agent's screen as it is now, as plain text (asks the running swarm)."`
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
 	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`
@@ -108,6 +112,6 @@ type CLI struct {
 type versionCmd struct{}
 
 func (versionCmd) Run(g *Globals) error {
-	fmt.Fprintln(g.stdout, "swarm", version)
+	fmt.Fprintln(g.stdout, program())
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"swarm/server"
 	"swarm/supervisor"
 	"swarm/textsafe"
 	"swarm/tui"
@@ -102,6 +103,14 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 		return err
 	}
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
+	// The socket lets other programs ask this swarm (swarm peek); a swarm
+	// without one still runs its agents.
+	if srv, err := server.Listen(b.Dir(), sup, program(), opts.Log); err != nil {
+		opts.Log.Warn("no socket", "err", err)
+		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)
+	} else {
+		defer srv.Close()
+	}
 	bodyErr := body(sup, sub, opts.Log)
 	// A program that ignores SIGTERM (an interactive shell does) holds
 	// the stop up for the grace period: say what swarm is waiting for.

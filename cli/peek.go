@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"swarm/server"
+	"swarm/textsafe"
+)
+
+type peekCmd struct {
+	Agent string `arg:"" help:"The agent whose screen to print."`
+	JSON  bool   `name:"json" help:"Print one JSON object: agent, rows, cols, lines, alt_screen, title."`
+}
+
+// peekTimeout bounds the whole exchange with the running swarm.
+const peekTimeout = 10 * time.Second
+
+func (c *peekCmd) Run(g *Globals) error {
+	ctx, cancel := context.WithTimeout(g.ctx, peekTimeout)
+	defer cancel()
+	cl, err := server.Dial(ctx, g.busDir(), program())
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	r, err := cl.Peek(ctx, c.Agent)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(g.stdout, "%s\n", textsafe.JSON(b))
+		return err
+	}
+	lines := r.Lines
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for _, l := range lines {
+		// What the agent drew, never a control sequence for this terminal.
+		if _, err := fmt.Fprintln(g.stdout, textsafe.Line(l)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

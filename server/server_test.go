@@ -1,0 +1,168 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"swarm/bus"
+	"swarm/internal/testrun"
+	"swarm/supervisor"
+	"swarm/wire"
+)
+
+// startSwarm runs a supervisor with one agent that prints a line, with
+// its bus in busDir, and serves it there.
+func startSwarm(t *testing.T, busDir string) *Server {
+	t.Helper()
+	b, err := bus.Open(bus.Options{Dir: busDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	cfg := &supervisor.Config{
+		Quiet:     supervisor.DefaultQuiet,
+		Heartbeat: supervisor.HeartbeatConfig{Warn: supervisor.DefaultWarn, Stale: supervisor.DefaultStale, Dead: supervisor.DefaultDead},
+		Agents: []supervisor.AgentConfig{{
+			Name: "a", Argv: []string{"sh", "-c", `printf '\033]0;a title\007\033[1mhello\033[0m from a\n'; exec sleep 100`},
+			Dir: t.TempDir(), Restart: supervisor.RestartNever, Confirm: true,
+		}},
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sup.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sup.Shutdown(context.Background()) })
+	srv, err := Listen(busDir, sup, "swarm test", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+func peek(t *testing.T, busDir, agent string) (lines []string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cl, err := Dial(ctx, busDir, "swarm test")
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	r, err := cl.Peek(ctx, agent)
+	return r.Lines, err
+}
+
+func TestPeekThroughTheSocket(t *testing.T) {
+	t.Parallel()
+	// Deep enough that the socket's path does not fit a socket address.
+	busDir := filepath.Join(t.TempDir(), strings.Repeat("d", 60), strings.Repeat("e", 60), ".swarm")
+	srv := startSwarm(t, busDir)
+	if len(srv.path) <= maxSocketPath {
+		t.Fatalf("the path %s is short: this test needs a long one", srv.path)
+	}
+	if st, err := os.Stat(srv.path); err != nil || st.Mode().Perm() != 0o600 || st.Mode()&os.ModeSocket == 0 {
+		t.Fatalf("socket %s: %v %v, want a socket of mode 0600", srv.path, st.Mode(), err)
+	}
+	testrun.Within(t, 10*time.Second, "a's line through peek", func() bool {
+		lines, err := peek(t, busDir, "a")
+		return err == nil && slices.Contains(lines, "hello from a")
+	})
+	if _, err := peek(t, busDir, "nobody"); !errorsContain(err, `unknown agent "nobody"`) {
+		t.Errorf("peek at nobody: %v", err)
+	}
+	// Requests on one connection are answered in turn.
+	ctx := context.Background()
+	cl, err := Dial(ctx, busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	for range 3 {
+		if r, err := cl.Peek(ctx, "a"); err != nil || r.Title != "a title" || r.Cols == 0 {
+			t.Fatalf("peek: %+v %v", r, err)
+		}
+	}
+	var res struct{}
+	if err := cl.call(ctx, "explode", nil, &res); !errorsContain(err, `unknown method "explode" (this swarm is swarm test)`) {
+		t.Errorf("unknown method: %v", err)
+	}
+
+	// Closed, the server removes its socket, and a client is told no
+	// swarm runs.
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(srv.path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket left after Close: %v", err)
+	}
+	if _, err := peek(t, busDir, "a"); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("peek after Close: %v", err)
+	}
+}
+
+// A socket file a killed swarm left behind is no swarm, and the next one
+// takes its place.
+func TestALeftoverSocketIsReplaced(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	if err := os.MkdirAll(busDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dead, err := listenUnix(filepath.Join(busDir, SocketName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead.Close() // the file stays: nobody listens
+	if _, err := peek(t, busDir, "a"); !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("peek at a leftover socket: %v", err)
+	}
+	startSwarm(t, busDir)
+	testrun.Within(t, 10*time.Second, "a's line through peek", func() bool {
+		lines, err := peek(t, busDir, "a")
+		return err == nil && slices.Contains(lines, "hello from a")
+	})
+}
+
+func errorsContain(err error, s string) bool { return err != nil && strings.Contains(err.Error(), s) }
+
+// A swarm of another protocol version is named, not misread.
+func TestAnotherVersionIsRefusedByName(t *testing.T) {
+	t.Parallel()
+	busDir := t.TempDir()
+	ln, err := listenUnix(filepath.Join(busDir, SocketName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		var h wire.Hello
+		_ = wire.ReadFrame(c, &h)
+		_ = wire.WriteFrame(c, wire.Hello{Version: wire.Version + 1, Program: "swarm 9.0.0"})
+	}()
+	_, err = Dial(context.Background(), busDir, "swarm test")
+	if want := fmt.Sprintf("swarm 9.0.0 speaks protocol %d, this swarm %d", wire.Version+1, wire.Version); !errorsContain(err, want) {
+		t.Errorf("Dial: %v, want an error containing %q", err, want)
+	}
+	<-done
+}

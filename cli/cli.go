@@ -3,7 +3,7 @@
 // rules of its own beyond parsing and printing: task moves, delivery,
 // attribution and the like live in supervisor and bus. A file per
 // command group: messages.go (send, inbox, log), status.go, tasks.go,
-// heartbeat.go (heartbeat, export), up.go (up, init), peek.go, demo.go,
+// heartbeat.go (heartbeat, export), up.go (up, init), peek.go, attach.go (attach, stop), demo.go,
 // parse.go, mcp.go; run.go parses and runs.
 package cli
 
@@ -98,6 +98,8 @@ type CLI struct {
 	Status    statusCmd    `cmd:"" help:"Show agents with their heartbeats, and tasks by state."`
 	Logs      logsCmd      `cmd:"" help:"Print an agent's output as plain text, kept across its restarts (.swarm/logs/NAME.log)."`
 	Peek      peekCmd      `cmd:"" help:"Print an agent's screen as it is now, as plain text (asks the running swarm)."`
+	Attach    attachCmd    `cmd:"" help:"Open the terminal UI on a swarm running in another process (swarm up --headless); q detaches, the agents go on."`
+	Stop      stopCmd      `cmd:"" help:"Stop the running swarm and every agent."`
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
 	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"time"
 
@@ -76,9 +75,9 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		return c.runUI(g, opts, seed)
 	}
 	var result games.Result
-	err = g.runSwarm(opts, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, _ *slog.Logger) error {
+	err = g.runSwarm(opts, func(r swarmRun) error {
 		var err error
-		result, err = supervisor.WaitGame(g.ctx, sub, c.MoveTimeout, func(ev supervisor.Event) {
+		result, err = supervisor.WaitGame(r.ctx, r.sub, c.MoveTimeout, func(ev supervisor.Event) {
 			switch ev.Kind {
 			case supervisor.EventGame, supervisor.EventAgentStarted, supervisor.EventAgentExited, supervisor.EventNotice:
 				_ = printEvent(g.stdout, ev, false)
@@ -100,13 +99,13 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 // prints the result.
 func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64) error {
 	var game supervisor.GameState
-	err := g.runSwarm(opts, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
+	err := g.runSwarm(opts, func(r swarmRun) error {
 		cwd, _ := os.Getwd()
-		err := tui.Run(g.ctx, sup, tui.Options{
+		err := tui.Run(r.ctx, tui.InProcess(r.sup), tui.Options{
 			Title: fmt.Sprintf("tic-tac-toe · seed %d", seed), Game: true, Pace: opts.Pace,
-			Dir: cwd, Log: log, Subscription: sub,
+			Dir: cwd, Log: r.log, Subscription: r.sub,
 		})
-		game, _ = sup.Game()
+		game, _ = r.sup.Game()
 		return err
 	})
 	if game.Result.Over {

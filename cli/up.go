@@ -35,8 +35,8 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.Headless {
-		return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, _ *slog.Logger) error {
-			return printEvents(g, sup, sub, c.JSON)
+		return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
+			return printEvents(r.ctx, g, r.sup, r.sub, c.JSON)
 		})
 	}
 	if c.JSON {
@@ -49,8 +49,8 @@ func (c *upCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	return g.runSwarm(supervisor.Options{Config: cfg}, func(sup *supervisor.Supervisor, sub *supervisor.Subscription, log *slog.Logger) error {
-		return tui.Run(g.ctx, sup, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: log, Subscription: sub, Game: cfg.Game.Kind != "",
+	return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
+		return tui.Run(r.ctx, tui.InProcess(r.sup), tui.Options{Title: filepath.Base(dir), Dir: dir, Log: r.log, Subscription: r.sub, Game: cfg.Game.Kind != "",
 			Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
 	})
 }
@@ -71,12 +71,20 @@ func (g *Globals) needTerminal(alternative string) error {
 	return nil
 }
 
-// runSwarm opens the bus, starts a supervisor with opts and runs body,
-// which returns when the swarm should stop (or the process is
-// interrupted). Every agent is stopped before it returns; the supervisor
-// (and body, with the logger it is given) logs to swarm.log in the bus
-// directory.
-func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Supervisor, *supervisor.Subscription, *slog.Logger) error) error {
+// swarmRun is a running swarm, as runSwarm hands it to its body.
+type swarmRun struct {
+	// ctx ends when the swarm is to stop: the process is interrupted, or
+	// a client of its socket asked (swarm stop).
+	ctx context.Context
+	sup *supervisor.Supervisor
+	sub *supervisor.Subscription // subscribed before the agents started
+	log *slog.Logger             // swarm.log in the bus directory
+}
+
+// runSwarm opens the bus, starts a supervisor with opts, serves it on the
+// bus directory's socket and runs body, which returns when the swarm
+// should stop. Every agent is stopped before it returns.
+func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) error {
 	b, err := g.open(true)
 	if err != nil {
 		return err
@@ -102,16 +110,18 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 	if err := sup.Start(g.ctx); err != nil {
 		return err
 	}
+	ctx, stop := context.WithCancel(g.ctx)
+	defer stop()
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
 	// The socket lets other programs ask this swarm (swarm peek); a swarm
 	// without one still runs its agents.
-	if srv, err := server.Listen(b.Dir(), sup, program(), opts.Log); err != nil {
+	if srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Log: opts.Log, Stop: stop}); err != nil {
 		opts.Log.Warn("no socket", "err", err)
 		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)
 	} else {
 		defer srv.Close()
 	}
-	bodyErr := body(sup, sub, opts.Log)
+	bodyErr := body(swarmRun{ctx: ctx, sup: sup, sub: sub, log: opts.Log})
 	// A program that ignores SIGTERM (an interactive shell does) holds
 	// the stop up for the grace period: say what swarm is waiting for.
 	running := 0
@@ -135,7 +145,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(*supervisor.Superv
 // or every agent has ended (nothing could run again without a person, so
 // a script waiting on swarm is not left waiting): then it fails if one gave
 // up.
-func printEvents(g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscription, asJSON bool) error {
+func printEvents(ctx context.Context, g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscription, asJSON bool) error {
 	// An agent's final state is set around its last events, so the check
 	// runs on a ticker, and swarm ends once the events have gone quiet
 	// for a moment after it: the last of them are printed too.
@@ -145,7 +155,7 @@ func printEvents(g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscri
 	var ending <-chan time.Time
 	for {
 		select {
-		case <-g.ctx.Done():
+		case <-ctx.Done():
 			return nil
 		case ev := <-sub.Events():
 			if err := printEvent(g.stdout, ev, asJSON); err != nil {

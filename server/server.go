@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"swarm/supervisor"
 	"swarm/wire"
@@ -28,13 +29,26 @@ import (
 // SocketName is the socket's file name in the bus directory.
 const SocketName = "swarm.sock"
 
+// Options say who the server is and what it may do.
+type Options struct {
+	// Program names this swarm in the handshake ("swarm 1.2.3").
+	Program string
+	Log     *slog.Logger
+	// Stop ends the swarm (its agents, then the server): what a client's
+	// stop request does. Nil: stop requests are refused.
+	Stop func()
+}
+
 // Server answers requests on a swarm's socket until Close.
 type Server struct {
 	sup     *supervisor.Supervisor
+	opts    Options
 	log     *slog.Logger
-	program string
+	methods map[string]func(context.Context, json.RawMessage) (any, error)
 	ln      net.Listener
 	path    string
+	ctx     context.Context // ends at Close: requests in flight are cancelled
+	cancel  context.CancelFunc
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
@@ -42,9 +56,8 @@ type Server struct {
 }
 
 // Listen opens the socket in busDir (replacing one a killed swarm left:
-// the caller holds the directory's lock) and serves sup on it; program
-// names this swarm in the handshake ("swarm 1.2.3").
-func Listen(busDir string, sup *supervisor.Supervisor, program string, log *slog.Logger) (*Server, error) {
+// the caller holds the directory's lock) and serves sup on it.
+func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, error) {
 	path := filepath.Join(busDir, SocketName)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("remove the old socket: %w", err)
@@ -57,7 +70,8 @@ func Listen(busDir string, sup *supervisor.Supervisor, program string, log *slog
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{sup: sup, log: log, program: program, ln: ln, path: path, conns: map[net.Conn]bool{}}
+	s := &Server{sup: sup, opts: opts, log: opts.Log, methods: table(sup), ln: ln, path: path, conns: map[net.Conn]bool{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
@@ -67,6 +81,7 @@ func Listen(busDir string, sup *supervisor.Supervisor, program string, log *slog
 // goroutines and removes the socket file.
 func (s *Server) Close() error {
 	err := s.ln.Close()
+	s.cancel()
 	s.mu.Lock()
 	for c := range s.conns {
 		c.Close()
@@ -112,95 +127,207 @@ func (s *Server) accept() {
 	}
 }
 
-// serve runs one connection: the handshake, then a reply to each request,
-// until the connection ends (the error says how).
+// serve runs one connection: the handshake, then the requests, each in a
+// goroutine of its own (a merge may take seconds; the screens asked for
+// meanwhile are not held up), until the connection ends (the error says
+// how).
 func (s *Server) serve(c net.Conn) error {
 	var hello wire.Hello
 	if err := wire.ReadFrame(c, &hello); err != nil {
 		return err
 	}
-	if err := wire.WriteFrame(c, wire.Hello{Version: wire.Version, Program: s.program}); err != nil {
+	if err := wire.WriteFrame(c, wire.Hello{Version: wire.Version, Program: s.opts.Program}); err != nil {
 		return err
 	}
 	if err := wire.CheckHello(hello); err != nil {
 		return err // the client says so to its user, from our Hello
+	}
+	var (
+		writeMu  sync.Mutex
+		inFlight sync.WaitGroup
+	)
+	defer inFlight.Wait()
+	reply := func(r wire.Reply) error {
+		writeMu.Lock()
+		defer writeMu.Unlock()
+		return wire.WriteFrame(c, r)
 	}
 	for {
 		var req wire.Request
 		if err := wire.ReadFrame(c, &req); err != nil {
 			return err
 		}
-		reply := wire.Reply{ID: req.ID}
-		result, err := s.handle(req)
-		if err != nil {
-			reply.Error = err.Error()
-		} else if reply.Result, err = json.Marshal(result); err != nil {
-			reply.Error = err.Error()
+		switch req.Method {
+		case wire.MethodSubscribe:
+			if err := reply(wire.Reply{ID: req.ID}); err != nil {
+				return err
+			}
+			return s.stream(c)
+		case wire.MethodStop:
+			if s.opts.Stop == nil {
+				_ = reply(wire.Reply{ID: req.ID, Error: "this swarm cannot be stopped from its socket"})
+				continue
+			}
+			if err := reply(wire.Reply{ID: req.ID}); err != nil {
+				return err
+			}
+			s.log.Info("socket: stop requested")
+			s.opts.Stop()
+			// The connection ends with the server, after the agents: the
+			// client learns from it that the swarm has stopped.
+			<-s.ctx.Done()
+			return net.ErrClosed
 		}
-		if err := wire.WriteFrame(c, reply); err != nil {
-			return err
-		}
+		inFlight.Add(1)
+		go func() {
+			defer inFlight.Done()
+			r := wire.Reply{ID: req.ID}
+			result, err := s.handle(req)
+			if err == nil {
+				r.Result, err = json.Marshal(result)
+			}
+			if err != nil {
+				r.Error, r.Code = err.Error(), codeOf(err)
+			}
+			_ = reply(r) // a failed write ends the connection's read loop too
+		}()
 	}
 }
 
 func (s *Server) handle(req wire.Request) (any, error) {
-	switch req.Method {
-	case wire.MethodPeek:
-		var p wire.PeekParams
-		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, fmt.Errorf("peek: %w", err)
-		}
-		snap, err := s.sup.Snapshot(p.Agent)
-		if err != nil {
-			return nil, err
-		}
-		return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,
-			AltScreen: snap.AltScreen, Title: snap.Title}, nil
+	fn, ok := s.methods[req.Method]
+	if !ok {
+		return nil, fmt.Errorf("unknown method %q (this swarm is %s)", req.Method, s.opts.Program)
 	}
-	return nil, fmt.Errorf("unknown method %q (this swarm is %s)", req.Method, s.program)
+	return fn(s.ctx, req.Params)
+}
+
+// eventFrame is an event as the wire carries it: all its fields (Event's
+// own JSON form is the shorter one swarm up --headless --json prints).
+type eventFrame supervisor.Event
+
+// stream sends the swarm's events on c until the client goes or the
+// server closes.
+func (s *Server) stream(c net.Conn) error {
+	sub := s.sup.Subscribe()
+	defer sub.Close()
+	gone := make(chan error, 1)
+	go func() {
+		var discard wire.Request
+		gone <- wire.ReadFrame(c, &discard) // the client sends nothing more: this returns when it hangs up
+	}()
+	for {
+		select {
+		case ev, ok := <-sub.Events():
+			if !ok {
+				return nil
+			}
+			if err := wire.WriteFrame(c, eventFrame(ev)); err != nil {
+				return err
+			}
+		case err := <-gone:
+			return err
+		case <-s.ctx.Done():
+			return net.ErrClosed
+		}
+	}
 }
 
 // ErrNotRunning is returned by Dial when no swarm serves the directory.
 var ErrNotRunning = errors.New("no swarm is running")
 
-// Client is a connection to a running swarm. It is not safe for
-// concurrent use.
+// Client is a connection to a running swarm. It is safe for concurrent
+// use: requests go out as they are made and each waits for its reply.
 type Client struct {
 	c      net.Conn
-	nextID uint64
 	Server wire.Hello // the swarm's handshake
+
+	writeMu sync.Mutex
+	mu      sync.Mutex
+	nextID  uint64
+	waiting map[uint64]chan wire.Reply
+	err     error         // why the connection ended, once it has
+	done    chan struct{} // closed when the reader goroutine ends
 }
 
 // Dial connects to the swarm serving busDir, program naming the caller.
 func Dial(ctx context.Context, busDir, program string) (*Client, error) {
+	c, hello, err := handshake(ctx, busDir, program)
+	if err != nil {
+		return nil, err
+	}
+	cl := &Client{c: c, Server: hello, waiting: map[uint64]chan wire.Reply{}, done: make(chan struct{})}
+	go cl.read()
+	return cl, nil
+}
+
+// handshake connects to the swarm serving busDir and exchanges Hellos.
+func handshake(ctx context.Context, busDir, program string) (net.Conn, wire.Hello, error) {
+	var hello wire.Hello
 	path := filepath.Join(busDir, SocketName)
 	c, err := dialUnix(ctx, path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errConnRefused) {
-			return nil, fmt.Errorf("%w for %s (swarm up starts one)", ErrNotRunning, busDir)
+			return nil, hello, fmt.Errorf("%w for %s (swarm up starts one)", ErrNotRunning, busDir)
 		}
-		return nil, fmt.Errorf("connect to %s: %w", path, err)
+		return nil, hello, fmt.Errorf("connect to %s: %w", path, err)
 	}
-	cl := &Client{c: c}
 	if deadline, ok := ctx.Deadline(); ok {
 		_ = c.SetDeadline(deadline)
 	}
 	err = wire.WriteFrame(c, wire.Hello{Version: wire.Version, Program: program})
 	if err == nil {
-		err = wire.ReadFrame(c, &cl.Server)
+		err = wire.ReadFrame(c, &hello)
 	}
 	if err == nil {
-		err = wire.CheckHello(cl.Server)
+		err = wire.CheckHello(hello)
 	}
 	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("the swarm of %s: %w", busDir, err)
+		return nil, hello, fmt.Errorf("the swarm of %s: %w", busDir, err)
 	}
-	return cl, nil
+	_ = c.SetDeadline(time.Time{})
+	return c, hello, nil
 }
 
-// Close ends the connection.
-func (cl *Client) Close() error { return cl.c.Close() }
+// ErrGone is returned by requests once the connection has ended.
+var ErrGone = errors.New("the swarm is gone")
+
+// read hands each reply to the request waiting for it, until the
+// connection ends; then every request still waiting fails.
+func (cl *Client) read() {
+	defer close(cl.done)
+	for {
+		var r wire.Reply
+		if err := wire.ReadFrame(cl.c, &r); err != nil {
+			cl.mu.Lock()
+			cl.err = fmt.Errorf("%w (%v)", ErrGone, err)
+			for id, ch := range cl.waiting {
+				close(ch)
+				delete(cl.waiting, id)
+			}
+			cl.mu.Unlock()
+			return
+		}
+		cl.mu.Lock()
+		ch := cl.waiting[r.ID]
+		delete(cl.waiting, r.ID)
+		cl.mu.Unlock()
+		if ch != nil {
+			ch <- r
+		}
+	}
+}
+
+// Close ends the connection and waits for its reader.
+func (cl *Client) Close() error {
+	err := cl.c.Close()
+	<-cl.done
+	return err
+}
+
+// Done is closed when the connection has ended.
+func (cl *Client) Done() <-chan struct{} { return cl.done }
 
 // call sends a request and decodes its reply's result into result.
 func (cl *Client) call(ctx context.Context, method string, params, result any) error {
@@ -208,24 +335,47 @@ func (cl *Client) call(ctx context.Context, method string, params, result any) e
 	if err != nil {
 		return err
 	}
-	if deadline, ok := ctx.Deadline(); ok {
-		_ = cl.c.SetDeadline(deadline)
+	ch := make(chan wire.Reply, 1)
+	cl.mu.Lock()
+	if cl.err != nil {
+		cl.mu.Unlock()
+		return cl.err
 	}
 	cl.nextID++
-	if err := wire.WriteFrame(cl.c, wire.Request{ID: cl.nextID, Method: method, Params: raw}); err != nil {
-		return err
+	id := cl.nextID
+	cl.waiting[id] = ch
+	cl.mu.Unlock()
+	cl.writeMu.Lock()
+	err = wire.WriteFrame(cl.c, wire.Request{ID: id, Method: method, Params: raw})
+	cl.writeMu.Unlock()
+	if err != nil {
+		cl.forget(id)
+		return fmt.Errorf("%w (%v)", ErrGone, err)
 	}
-	var reply wire.Reply
-	if err := wire.ReadFrame(cl.c, &reply); err != nil {
-		return err
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			cl.mu.Lock()
+			defer cl.mu.Unlock()
+			return cl.err
+		}
+		if r.Error != "" {
+			return &remoteError{msg: r.Error, sentinel: sentinels[r.Code]}
+		}
+		if result == nil {
+			return nil
+		}
+		return json.Unmarshal(r.Result, result)
+	case <-ctx.Done():
+		cl.forget(id)
+		return ctx.Err()
 	}
-	if reply.ID != cl.nextID {
-		return fmt.Errorf("reply %d to request %d", reply.ID, cl.nextID)
-	}
-	if reply.Error != "" {
-		return errors.New(reply.Error)
-	}
-	return json.Unmarshal(reply.Result, result)
+}
+
+func (cl *Client) forget(id uint64) {
+	cl.mu.Lock()
+	delete(cl.waiting, id)
+	cl.mu.Unlock()
 }
 
 // Peek returns an agent's current screen.
@@ -233,4 +383,9 @@ func (cl *Client) Peek(ctx context.Context, agent string) (wire.PeekResult, erro
 	var r wire.PeekResult
 	err := cl.call(ctx, wire.MethodPeek, wire.PeekParams{Agent: agent}, &r)
 	return r, err
+}
+
+// Stop asks the swarm to stop every agent and end.
+func (cl *Client) Stop(ctx context.Context) error {
+	return cl.call(ctx, wire.MethodStop, nil, nil)
 }

@@ -45,7 +45,7 @@ func startSwarm(t *testing.T, busDir string) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sup.Shutdown(context.Background()) })
-	srv, err := Listen(busDir, sup, "swarm test", log)
+	srv, err := Listen(busDir, sup, Options{Program: "swarm test", Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -189,6 +189,9 @@ func NewModel(ctx context.Context, sw Backend, opts Options) *Model {
 		inputs: map[string]*inputQueue{},
 		exited: map[string]bool{},
 	}
+	if opts.Attached {
+		m.keys.Quit.SetHelp("q", "detach")
+	}
 	m.help.Styles.ShortKey = styleKey
 	m.help.Styles.ShortDesc = styleDim
 	m.help.Styles.ShortSeparator = styleDim

@@ -121,12 +121,13 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// quit leaves at once when nothing runs, else asks first; the question
-// counts the agents as they are while it is asked, and the quit key
-// pressed again (ctrl+c) answers yes.
+// quit leaves at once when nothing runs or the UI is attached to a swarm
+// in another process, else asks first; the question counts the agents as
+// they are while it is asked, and the quit key pressed again (ctrl+c)
+// answers yes.
 func (m *Model) quit() tea.Cmd {
-	if m.running() == 0 || m.gone {
-		return tea.Quit
+	if m.running() == 0 || m.gone || m.opts.Attached {
+		return tea.Quit // attached, quitting detaches: the agents go on
 	}
 	d := &confirmDialog{title: "Quit", yes: func() tea.Cmd { return tea.Quit }, alsoYes: &m.keys.QuitNow}
 	d.describe = func() string {

@@ -92,11 +92,18 @@ type Focuser interface {
 	SetFocus(name string)
 }
 
-// Swarm is a Backend that also streams its events; *supervisor.Supervisor
-// is one.
+// Swarm is a Backend that also streams its events: *supervisor.Supervisor
+// in the swarm's own process, a server.Remote in another.
 type Swarm interface {
 	Backend
-	Subscribe() *supervisor.Subscription
+	Subscribe() Events
+}
+
+// Events is a stream of the swarm's events (*supervisor.Subscription is
+// one); the channel is closed after Close, or when the swarm is gone.
+type Events interface {
+	Events() <-chan supervisor.Event
+	Close()
 }
 
 // ErrTooSmall is reported (in the view) when the terminal is too small to
@@ -125,7 +132,10 @@ type Options struct {
 	// Subscription is the swarm's event stream to show, when the caller
 	// subscribed before starting the swarm (so that no event is missed);
 	// nil: Run subscribes and closes it when it returns.
-	Subscription *supervisor.Subscription
+	Subscription Events
+	// Attached: the swarm runs in another process (swarm attach), and
+	// quitting the UI detaches from it; its agents go on.
+	Attached bool
 	// Bell and Desktop announce what starts to need the person (an agent
 	// that died, a task in review, failed or in conflict): the terminal's
 	// bell, a desktop notification through the terminal (OSC 9, OSC 777).
@@ -207,3 +217,10 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 	}
 	return nil
 }
+
+// InProcess is the swarm running in this process, as the UI's Swarm.
+func InProcess(sup *supervisor.Supervisor) Swarm { return inProcess{sup} }
+
+type inProcess struct{ *supervisor.Supervisor }
+
+func (p inProcess) Subscribe() Events { return p.Supervisor.Subscribe() }

@@ -2,8 +2,10 @@ package tui
 
 import "swarm/supervisor"
 
-// The supervisor is what Run is given in swarm.
+// The supervisor is what Run is given in swarm's own process.
 var (
-	_ Swarm   = (*supervisor.Supervisor)(nil)
+	_ Backend = (*supervisor.Supervisor)(nil)
 	_ Focuser = (*supervisor.Supervisor)(nil)
+	_ Events  = (*supervisor.Subscription)(nil)
+	_ Focuser = InProcess(nil).(Focuser)
 )

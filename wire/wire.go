@@ -5,8 +5,11 @@
 // A connection carries frames: a 4-byte big-endian length, then that many
 // bytes of one JSON message. Each side first sends a Hello; a client then
 // sends Requests and the server answers each with the Reply of the same
-// ID. A frame longer than MaxFrame is refused, so a peer cannot make the
-// other allocate what it likes.
+// ID, in the order they are done (a slow request does not hold up the
+// next). A Request for MethodSubscribe turns its connection into a stream
+// of events, one per frame, until the client closes it. A frame longer
+// than MaxFrame is refused, so a peer cannot make the other allocate what
+// it likes.
 package wire
 
 import (
@@ -42,11 +45,13 @@ type Request struct {
 }
 
 // Reply answers the Request of the same ID: Result (the method's result
-// type, as JSON), or Error, one line for a person.
+// type, as JSON), or Error, one line for a person, with Code naming the
+// kind of error when a program may act on it ("" otherwise).
 type Reply struct {
 	ID     uint64          `json:"id"`
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  string          `json:"error,omitempty"`
+	Code   string          `json:"code,omitempty"`
 }
 
 // WriteFrame writes v as one frame.
@@ -98,10 +103,15 @@ func CheckHello(h Hello) error {
 	return nil
 }
 
-// The methods and their params and results.
+// The methods that are not the UI's (package server names those), and
+// their params and results.
 const (
 	// MethodPeek returns an agent's screen: PeekParams → PeekResult.
 	MethodPeek = "peek"
+	// MethodSubscribe streams the swarm's events on its connection.
+	MethodSubscribe = "subscribe"
+	// MethodStop stops the swarm and every agent; the reply comes first.
+	MethodStop = "stop"
 )
 
 // PeekParams names the agent whose screen is asked for.

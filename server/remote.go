@@ -1,0 +1,270 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+
+	"swarm/bus"
+	"swarm/supervisor"
+	"swarm/tasks"
+	"swarm/wire"
+)
+
+// Remote is a swarm running in another process, reached through its
+// socket: what the terminal UI shows when it is attached (swarm attach).
+// Its methods are the in-process supervisor's, each a request.
+type Remote struct {
+	*Client
+	busDir, program string
+}
+
+// callTimeout bounds the requests whose methods take no context (a
+// screen, a key): a swarm that does not answer in that time is stuck.
+const callTimeout = 30 * time.Second
+
+// Attach connects to the swarm serving busDir.
+func Attach(ctx context.Context, busDir, program string) (*Remote, error) {
+	cl, err := Dial(ctx, busDir, program)
+	if err != nil {
+		return nil, err
+	}
+	return &Remote{Client: cl, busDir: busDir, program: program}, nil
+}
+
+// do is call for the methods without a context.
+func do[R any](r *Remote, method string, params any) (R, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	var out R
+	err := r.call(ctx, method, params, &out)
+	return out, err
+}
+
+func doCtx[R any](ctx context.Context, r *Remote, method string, params any) (R, error) {
+	var out R
+	err := r.call(ctx, method, params, &out)
+	return out, err
+}
+
+// Agents returns every agent's state; none once the swarm is gone.
+func (r *Remote) Agents() []supervisor.AgentInfo {
+	a, _ := do[[]supervisor.AgentInfo](r, "Agents", none{})
+	return a
+}
+
+func (r *Remote) Render(name string, offset int) (string, error) {
+	return do[string](r, "Render", renderParams{name, offset})
+}
+
+func (r *Remote) Snapshot(name string) (supervisor.ScreenSnapshot, error) {
+	return do[supervisor.ScreenSnapshot](r, "Snapshot", agentParams{name})
+}
+
+func (r *Remote) ScrollbackLen(name string) int {
+	n, _ := do[int](r, "ScrollbackLen", agentParams{name})
+	return n
+}
+
+func (r *Remote) Text(name string, from, to int) (string, error) {
+	return do[string](r, "Text", textParams{name, from, to})
+}
+
+func (r *Remote) Find(name, query string) []supervisor.ScreenMatch {
+	m, _ := do[[]supervisor.ScreenMatch](r, "Find", findParams{name, query})
+	return m
+}
+
+func (r *Remote) Resize(name string, rows, cols int) error {
+	_, err := do[none](r, "Resize", resizeParams{name, rows, cols})
+	return err
+}
+
+func (r *Remote) SendKey(name string, k uv.Key) error {
+	_, err := do[none](r, "SendKey", keyParams{name, k})
+	return err
+}
+
+func (r *Remote) Paste(name, text string) error {
+	_, err := do[none](r, "Paste", pasteParams{name, text})
+	return err
+}
+
+func (r *Remote) Restart(name string) error {
+	_, err := do[none](r, "Restart", agentParams{name})
+	return err
+}
+
+func (r *Remote) StopAgent(name string) error {
+	_, err := do[none](r, "StopAgent", agentParams{name})
+	return err
+}
+
+// SetFocus tells the swarm which agent the person watches.
+func (r *Remote) SetFocus(name string) { _, _ = do[none](r, "SetFocus", agentParams{name}) }
+
+func (r *Remote) AddAgent(ac supervisor.AgentConfig) error {
+	_, err := do[none](r, "AddAgent", ac)
+	return err
+}
+
+func (r *Remote) ConfigFile() string {
+	f, _ := do[string](r, "ConfigFile", none{})
+	return f
+}
+
+func (r *Remote) SaveAgent(name string) error {
+	_, err := do[none](r, "SaveAgent", agentParams{name})
+	return err
+}
+
+func (r *Remote) Send(ctx context.Context, m bus.Message) (bus.Message, error) {
+	return doCtx[bus.Message](ctx, r, "Send", m)
+}
+
+func (r *Remote) Game() (supervisor.GameState, bool) {
+	g, _ := do[gameResult](r, "Game", none{})
+	return g.State, g.OK
+}
+
+func (r *Remote) Inbox(ctx context.Context, agent string, limit int) ([]bus.Message, error) {
+	return doCtx[[]bus.Message](ctx, r, "Inbox", limitParams{agent, limit})
+}
+
+func (r *Remote) Messages(ctx context.Context, afterSeq int64, limit int) ([]bus.Message, error) {
+	return doCtx[[]bus.Message](ctx, r, "Messages", afterParams{afterSeq, limit})
+}
+
+func (r *Remote) LastSeq(ctx context.Context) (int64, error) {
+	return doCtx[int64](ctx, r, "LastSeq", none{})
+}
+
+func (r *Remote) Pending(ctx context.Context, recipient string, limit int) ([]bus.Message, error) {
+	return doCtx[[]bus.Message](ctx, r, "Pending", limitParams{recipient, limit})
+}
+
+func (r *Remote) Tasks(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) {
+	return doCtx[[]bus.Task](ctx, r, "Tasks", f)
+}
+
+func (r *Remote) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent, error) {
+	return doCtx[[]bus.TaskEvent](ctx, r, "TaskEvents", idParams{ID: id})
+}
+
+func (r *Remote) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
+	return doCtx[[]bus.Heartbeat](ctx, r, "Heartbeats", none{})
+}
+
+func (r *Remote) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {
+	return doCtx[bus.Task](ctx, r, "CreateTask", t)
+}
+
+func (r *Remote) Approve(ctx context.Context, id, note string) (bus.Task, error) {
+	return doCtx[bus.Task](ctx, r, "Approve", noteParams{id, note})
+}
+
+func (r *Remote) RequestChanges(ctx context.Context, id, note string) (bus.Task, error) {
+	return doCtx[bus.Task](ctx, r, "RequestChanges", noteParams{id, note})
+}
+
+func (r *Remote) Cancel(ctx context.Context, id, note string) (bus.Task, error) {
+	return doCtx[bus.Task](ctx, r, "Cancel", noteParams{id, note})
+}
+
+func (r *Remote) Retry(ctx context.Context, id, note string) (bus.Task, error) {
+	return doCtx[bus.Task](ctx, r, "Retry", noteParams{id, note})
+}
+
+func (r *Remote) Merge(ctx context.Context, id string) (bus.Task, error) {
+	return doCtx[bus.Task](ctx, r, "Merge", idParams{ID: id})
+}
+
+func (r *Remote) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error) {
+	return doCtx[[]tasks.Pruned](ctx, r, "Prune", pruneParams{dryRun})
+}
+
+func (r *Remote) Review(ctx context.Context, id string) (stat, diff string, err error) {
+	res, err := doCtx[reviewResult](ctx, r, "Review", idParams{ID: id})
+	return res.Stat, res.Diff, err
+}
+
+// Events is the swarm's event stream over a connection of its own.
+type Events struct {
+	c    net.Conn
+	ch   chan supervisor.Event
+	quit chan struct{} // closed by Close
+	once sync.Once
+	done chan struct{} // closed when the reader has ended
+}
+
+// Subscribe opens the swarm's event stream. If it cannot be opened, the
+// stream is closed at once, as it is when the swarm goes.
+func (r *Remote) Subscribe() *Events {
+	e := &Events{ch: make(chan supervisor.Event, 256), quit: make(chan struct{}), done: make(chan struct{})}
+	c, err := subscribe(r.busDir, r.program)
+	if err != nil {
+		close(e.ch)
+		close(e.done)
+		return e
+	}
+	e.c = c
+	go func() {
+		defer close(e.done)
+		defer close(e.ch)
+		for {
+			var ev eventFrame
+			if err := wire.ReadFrame(c, &ev); err != nil {
+				return
+			}
+			select {
+			case e.ch <- supervisor.Event(ev):
+			case <-e.quit:
+				return
+			}
+		}
+	}()
+	return e
+}
+
+// subscribe opens a connection and turns it into an event stream.
+func subscribe(busDir, program string) (net.Conn, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	c, _, err := handshake(ctx, busDir, program)
+	if err != nil {
+		return nil, err
+	}
+	_ = c.SetDeadline(time.Now().Add(callTimeout))
+	var reply wire.Reply
+	err = wire.WriteFrame(c, wire.Request{ID: 1, Method: wire.MethodSubscribe})
+	if err == nil {
+		err = wire.ReadFrame(c, &reply)
+	}
+	if err == nil && reply.Error != "" {
+		err = errors.New(reply.Error)
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	_ = c.SetDeadline(time.Time{})
+	return c, nil
+}
+
+// Events returns the channel the events arrive on.
+func (e *Events) Events() <-chan supervisor.Event { return e.ch }
+
+// Close ends the stream and waits for its reader.
+func (e *Events) Close() {
+	e.once.Do(func() {
+		close(e.quit)
+		if e.c != nil {
+			e.c.Close()
+		}
+	})
+	<-e.done
+}

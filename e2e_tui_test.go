@@ -140,6 +140,10 @@ func (term *tuiTerm) close() {
 		_ = syscall.Kill(-term.cmd.Process.Pid, syscall.SIGKILL)
 		<-term.exited
 	}
+	// A server the UI started outlives it: stop it (it may be gone).
+	stop := exec.Command(swarmBin, "stop")
+	stop.Dir = term.cmd.Dir
+	_ = stop.Run()
 	_ = term.ptmx.Close()
 	if c, ok := term.emu.InputPipe().(io.Closer); ok {
 		_ = c.Close()
@@ -232,7 +236,8 @@ func (term *tuiTerm) waitExit(timeout time.Duration) error {
 	}
 }
 
-// quit presses q, confirms if swarm asks, and waits for it to exit.
+// quit presses q, confirms if swarm asks (stopping the swarm when the UI
+// is attached to one), and waits for it to exit.
 func (term *tuiTerm) quit(timeout time.Duration) error {
 	term.t.Helper()
 	term.press("q")
@@ -240,8 +245,13 @@ func (term *tuiTerm) quit(timeout time.Duration) error {
 	defer deadline.Stop()
 	confirmed := false
 	for {
-		if !confirmed && strings.Contains(term.text(), "Quit swarm?") {
+		switch screen := term.text(); {
+		case confirmed:
+		case strings.Contains(screen, "Quit swarm?"):
 			term.press("y")
+			confirmed = true
+		case strings.Contains(screen, "Leave the swarm?"):
+			term.press("s")
 			confirmed = true
 		}
 		select {
@@ -483,7 +493,8 @@ func TestTUIAttachShell(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "swarm.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	term := startTUI(t, dir, 30, 100, "up")
+	// In the UI's own process (--foreground), quitting stops the agents.
+	term := startTUI(t, dir, 30, 100, "up", "--foreground")
 	term.waitText(30*time.Second, "shell · running")
 	procs := term.agentProcs(1, 10*time.Second)
 	// The prompt shows in the pane once sh runs at the pane's size.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 
 	"swarm/server"
 	"swarm/tui"
@@ -14,16 +15,22 @@ type attachCmd struct {
 	Notify string `help:"How the UI announces what starts to need you: all, bell, desktop or off." enum:"all,bell,desktop,off" default:"all"`
 }
 
+func (c *attachCmd) Run(g *Globals) error {
+	if err := g.needTerminal("swarm peek AGENT"); err != nil {
+		return err
+	}
+	return g.attach(c.Notify)
+}
+
 // remoteSwarm is a swarm in another process as the UI's Swarm.
 type remoteSwarm struct{ *server.Remote }
 
 func (r remoteSwarm) Subscribe() tui.Events { return r.Remote.Subscribe() }
 
-func (c *attachCmd) Run(g *Globals) error {
-	if err := g.needTerminal("swarm peek AGENT"); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(g.ctx, peekTimeout)
+// attach runs the terminal UI on the swarm serving the bus directory,
+// until the person detaches or stops it, or the swarm ends.
+func (g *Globals) attach(notify string) error {
+	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	r, err := server.Attach(ctx, g.busDir(), program())
 	cancel()
 	if err != nil {
@@ -44,27 +51,52 @@ func (c *attachCmd) Run(g *Globals) error {
 		case <-ctx.Done():
 		}
 	}()
+	var stopped atomic.Bool
+	stop := func() error {
+		stopped.Store(true)
+		return g.stopSwarm()
+	}
 	dir := filepath.Dir(r.ConfigFile())
 	_, game := r.Game()
 	err = tui.Run(ctx, remoteSwarm{r}, tui.Options{Title: filepath.Base(dir), Dir: dir, Subscription: events, Game: game,
-		Attached: true, Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
-	select {
-	case <-r.Done():
-		if g.ctx.Err() == nil {
-			return errors.New("the swarm stopped")
-		}
+		Attached: true, StopSwarm: stop,
+		Bell: notify == "all" || notify == "bell", Desktop: notify == "all" || notify == "desktop"})
+	switch {
+	case err != nil:
+		return err
+	case stopped.Load():
+		fmt.Fprintln(g.stderr, "swarm: stopped")
+	case isDone(r.Done()) && g.ctx.Err() == nil:
+		return errors.New("the swarm stopped")
 	default:
+		fmt.Fprintln(g.stderr, "swarm: detached; the agents go on (swarm attach comes back, swarm stop ends them)")
 	}
-	if err == nil {
-		fmt.Fprintln(g.stderr, "swarm: detached; its agents go on (swarm attach comes back, swarm stop ends them)")
+	return nil
+}
+
+func isDone(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
-	return err
 }
 
 type stopCmd struct{}
 
 func (stopCmd) Run(g *Globals) error {
-	ctx, cancel := context.WithTimeout(g.ctx, peekTimeout)
+	if err := g.stopSwarm(); err != nil {
+		return err
+	}
+	fmt.Fprintln(g.stdout, "stopped")
+	return nil
+}
+
+// stopSwarm asks the swarm serving the bus directory to stop, and returns
+// once it has ended its agents.
+func (g *Globals) stopSwarm() error {
+	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	defer cancel()
 	cl, err := server.Dial(ctx, g.busDir(), program())
 	if err != nil {
@@ -74,13 +106,11 @@ func (stopCmd) Run(g *Globals) error {
 	if err := cl.Stop(ctx); err != nil {
 		return err
 	}
-	// The swarm ends its agents, then closes its socket: wait for that, so
-	// that a script can start the next one.
+	// The swarm ends its agents, then closes its socket.
 	select {
 	case <-cl.Done():
+		return nil
 	case <-ctx.Done():
-		return fmt.Errorf("the swarm of %s was asked to stop and still runs after %s", g.busDir(), peekTimeout)
+		return fmt.Errorf("the swarm of %s was asked to stop and still runs after %s", g.busDir(), socketTimeout)
 	}
-	fmt.Fprintln(g.stdout, "stopped")
-	return nil
 }

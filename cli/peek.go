@@ -15,11 +15,12 @@ type peekCmd struct {
 	JSON  bool   `name:"json" help:"Print one JSON object: agent, rows, cols, lines, alt_screen, title."`
 }
 
-// peekTimeout bounds the whole exchange with the running swarm.
-const peekTimeout = 10 * time.Second
+// socketTimeout bounds an exchange with the running swarm (a stop, the
+// time its agents take to end).
+const socketTimeout = 10 * time.Second
 
 func (c *peekCmd) Run(g *Globals) error {
-	ctx, cancel := context.WithTimeout(g.ctx, peekTimeout)
+	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	defer cancel()
 	cl, err := server.Dial(ctx, g.busDir(), program())
 	if err != nil {

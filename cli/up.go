@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"swarm/server"
@@ -24,6 +26,10 @@ type upCmd struct {
 	Headless bool   `help:"Run without the UI: print one line per event until SIGINT or SIGTERM, or until every agent has ended."`
 	JSON     bool   `name:"json" help:"With --headless, print one JSON object per event."`
 	Notify   string `help:"How the UI announces what starts to need you (an agent that died, a task in review, failed or in conflict): all, bell, desktop (a notification through the terminal: OSC 9 and 777) or off." enum:"all,bell,desktop,off" default:"all"`
+	// By default the agents run in a server process of their own, which
+	// outlives the UI; the UI attaches to it.
+	Foreground bool `help:"Run the agents in this process, under the UI: they end when it does (by default they run in a server of their own that outlives the UI)."`
+	Server     bool `hidden:"" help:"Be the server that swarm up starts in the background."`
 }
 
 func (c *upCmd) Run(g *Globals) error {
@@ -34,16 +40,27 @@ func (c *upCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	if c.Headless {
+	switch {
+	case c.Headless:
 		return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
 			return printEvents(r.ctx, g, r.sup, r.sub, c.JSON)
 		})
-	}
-	if c.JSON {
+	case c.Server:
+		return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
+			<-r.ctx.Done() // a signal, or swarm stop
+			return nil
+		})
+	case c.JSON:
 		return usageError("--json goes with --headless")
 	}
 	if err := g.needTerminal("swarm up --headless"); err != nil {
 		return err
+	}
+	if !c.Foreground {
+		if err := g.startServer(c.Config); err != nil {
+			return err
+		}
+		return g.attach(c.Notify)
 	}
 	dir, err := filepath.Abs(filepath.Dir(c.Config))
 	if err != nil {
@@ -53,6 +70,88 @@ func (c *upCmd) Run(g *Globals) error {
 		return tui.Run(r.ctx, tui.InProcess(r.sup), tui.Options{Title: filepath.Base(dir), Dir: dir, Log: r.log, Subscription: r.sub, Game: cfg.Game.Kind != "",
 			Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
 	})
+}
+
+// serverStartTimeout bounds how long a new server may take to answer.
+const serverStartTimeout = 30 * time.Second
+
+// startServer starts the swarm of config in a server process of its own,
+// unless one already serves the bus directory, and returns once it
+// answers on its socket. The server runs in a session of its own, so that
+// neither the terminal's hang-up nor the UI's end reaches it; what it
+// prints goes to server.log in the bus directory.
+func (g *Globals) startServer(config string) error {
+	busDir, err := filepath.Abs(g.busDir())
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
+	cl, err := server.Dial(ctx, busDir, program())
+	cancel()
+	if err == nil {
+		cl.Close()
+		return nil // running: attach to it
+	}
+	if !errors.Is(err, server.ErrNotRunning) {
+		return err
+	}
+	if pid, running := supervisor.SwarmRunning(busDir); running {
+		return fmt.Errorf("a swarm (pid %d) runs on %s without a socket: attach to it where it runs, or stop it", pid, busDir)
+	}
+	config, err = filepath.Abs(config)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(busDir, 0o700); err != nil {
+		return err
+	}
+	logPath := filepath.Join(busDir, "server.log")
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(exe, "up", "--server", "--config", config, "--dir", busDir)
+	cmd.Dir = filepath.Dir(config)
+	cmd.Env = os.Environ()
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start the server: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }() // reaped if it ends while the UI runs
+	deadline := time.Now().Add(serverStartTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(g.ctx, time.Second)
+		cl, err := server.Dial(ctx, busDir, program())
+		cancel()
+		if err == nil {
+			cl.Close()
+			return nil
+		}
+		select {
+		case werr := <-exited:
+			return fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
+		case <-g.ctx.Done():
+			return g.ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, serverStartTimeout, logPath)
+		}
+	}
+}
+
+// lastLine returns the last non-empty line of the file at path.
+func lastLine(path string) string {
+	b, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return textsafe.Line(strings.TrimPrefix(lines[len(lines)-1], "swarm: "))
 }
 
 // needTerminal refuses to open the terminal UI when stdin or stdout is

@@ -395,6 +395,49 @@ func (d *confirmDialog) view(w int, km KeyMap) []string {
 	return box(w, len(lines)+2, frame{border: frameDialog, color: colorWarn, bold: true}, d.title, "", lines)
 }
 
+// leaveDialog asks how to leave a swarm the UI is attached to: detach
+// (its agents go on; swarm attach comes back) or stop it.
+type leaveDialog struct {
+	running func() int
+	stop    func() tea.Cmd
+	// alsoDetach is one more key that detaches (ctrl+c again).
+	alsoDetach *key.Binding
+}
+
+func (d *leaveDialog) focus() tea.Cmd { return nil }
+
+func (d *leaveDialog) keys(km KeyMap) string {
+	return fmt.Sprintf("%s detach · %s stop · %s cancel", km.LeaveDetach.Help().Key, km.LeaveStop.Help().Key, km.Close.Help().Key)
+}
+
+func (d *leaveDialog) update(km KeyMap, msg tea.Msg) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case key.Matches(k, km.LeaveDetach), d.alsoDetach != nil && key.Matches(k, *d.alsoDetach):
+		return tea.Quit, true
+	case key.Matches(k, km.LeaveStop):
+		return d.stop(), true
+	}
+	return nil, false
+}
+
+func (d *leaveDialog) view(w int, km KeyMap) []string {
+	n := d.running()
+	text := fmt.Sprintf("Leave the swarm? Detach, and its %d running agent%s carry on without the UI (swarm attach comes back); or stop them.", n, plural(n))
+	w = min(w, max(ansi.StringWidth(text)+6, 36))
+	var lines []string
+	for _, l := range wrapPlain(text, w-4) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "",
+		" "+styleKey.Render(km.LeaveDetach.Help().Key)+" "+km.LeaveDetach.Help().Desc,
+		" "+styleKey.Render(km.LeaveStop.Help().Key)+" "+km.LeaveStop.Help().Desc)
+	return box(w, len(lines)+2, frame{border: frameDialog, color: colorWarn, bold: true}, "Leave", "", lines)
+}
+
 // ---- search ----
 
 // searchInput is the query being typed for a pane's scrollback search; it

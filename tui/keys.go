@@ -53,6 +53,9 @@ type KeyMap struct {
 
 	// QuitNow answers yes to the quit question (ctrl+c twice quits).
 	QuitNow key.Binding
+	// LeaveDetach and LeaveStop answer the question asked when a UI
+	// attached to a swarm quits: detach (its agents go on), or stop it.
+	LeaveDetach, LeaveStop key.Binding
 
 	Help, Close, Quit key.Binding
 }
@@ -114,7 +117,9 @@ func DefaultKeyMap() KeyMap {
 		Select:     b("v", "select lines", "v"),
 		Copy:       b("y/enter", "copy selection", "y", "enter"),
 
-		QuitNow: b("ctrl+c", "quit (at the quit question)", "ctrl+c"),
+		QuitNow:     b("ctrl+c", "quit (at the quit question)", "ctrl+c"),
+		LeaveDetach: b("d", "detach: the agents go on", "d"),
+		LeaveStop:   b("s", "stop the swarm and its agents", "s"),
 
 		Help:  b("?", "all keys", "?"),
 		Close: b("esc", "close, back", "esc"),

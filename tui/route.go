@@ -121,13 +121,17 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// quit leaves at once when nothing runs or the UI is attached to a swarm
-// in another process, else asks first; the question counts the agents as
-// they are while it is asked, and the quit key pressed again (ctrl+c)
-// answers yes.
+// quit leaves at once when nothing runs, else asks first: attached to a
+// swarm in another process, whether to detach or stop it; else whether to
+// stop the agents. The question counts the agents as they are while it is
+// asked, and the quit key pressed again (ctrl+c) quits (detaches).
 func (m *Model) quit() tea.Cmd {
-	if m.running() == 0 || m.gone || m.opts.Attached {
-		return tea.Quit // attached, quitting detaches: the agents go on
+	if m.running() == 0 || m.gone {
+		return tea.Quit
+	}
+	if m.opts.Attached {
+		m.dialog = &leaveDialog{running: m.running, alsoDetach: &m.keys.QuitNow, stop: m.stopSwarm}
+		return nil
 	}
 	d := &confirmDialog{title: "Quit", yes: func() tea.Cmd { return tea.Quit }, alsoYes: &m.keys.QuitNow}
 	d.describe = func() string {
@@ -320,4 +324,16 @@ func (m *Model) confirmAgent(verb string, do func(string) error, done string, st
 		}
 	})
 	return nil
+}
+
+// stopSwarm stops the swarm the UI is attached to, then quits.
+func (m *Model) stopSwarm() tea.Cmd {
+	m.setStatus("stopping the swarm…")
+	stop := m.opts.StopSwarm
+	return tea.Sequence(func() tea.Msg {
+		if err := stop(); err != nil {
+			m.opts.Log.Error("stop the swarm", "err", err)
+		}
+		return nil
+	}, tea.Quit)
 }

@@ -133,9 +133,11 @@ type Options struct {
 	// subscribed before starting the swarm (so that no event is missed);
 	// nil: Run subscribes and closes it when it returns.
 	Subscription Events
-	// Attached: the swarm runs in another process (swarm attach), and
-	// quitting the UI detaches from it; its agents go on.
-	Attached bool
+	// Attached: the swarm runs in another process (swarm attach).
+	// Quitting asks whether to detach (its agents go on) or to stop it
+	// with StopSwarm, which returns once its agents have ended.
+	Attached  bool
+	StopSwarm func() error
 	// Bell and Desktop announce what starts to need the person (an agent
 	// that died, a task in review, failed or in conflict): the terminal's
 	// bell, a desktop notification through the terminal (OSC 9, OSC 777).

@@ -41,16 +41,19 @@ func (g *Globals) attach(notify string) error {
 	// happens in between is missed.
 	events := r.Subscribe()
 	defer events.Close()
-	// The UI ends when the swarm does.
+	// The UI ends when the swarm does, or stops answering.
 	ctx, cancel = context.WithCancel(g.ctx)
 	defer cancel()
+	var hung atomic.Value
+	watched := make(chan struct{})
 	go func() {
-		select {
-		case <-r.Done():
+		defer close(watched)
+		if err := r.Watch(ctx); err != nil {
+			hung.Store(err)
 			cancel()
-		case <-ctx.Done():
 		}
 	}()
+	defer func() { cancel(); <-watched }()
 	var stopped atomic.Bool
 	stop := func() error {
 		stopped.Store(true)
@@ -64,6 +67,8 @@ func (g *Globals) attach(notify string) error {
 	switch {
 	case err != nil:
 		return err
+	case hung.Load() != nil && !isDone(r.Done()):
+		return fmt.Errorf("detached: %v", hung.Load())
 	case stopped.Load():
 		fmt.Fprintln(g.stderr, "swarm: stopped")
 	case isDone(r.Done()) && g.ctx.Err() == nil:
@@ -98,19 +103,5 @@ func (stopCmd) Run(g *Globals) error {
 func (g *Globals) stopSwarm() error {
 	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	defer cancel()
-	cl, err := server.Dial(ctx, g.busDir(), program())
-	if err != nil {
-		return err
-	}
-	defer cl.Close()
-	if err := cl.Stop(ctx); err != nil {
-		return err
-	}
-	// The swarm ends its agents, then closes its socket.
-	select {
-	case <-cl.Done():
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("the swarm of %s was asked to stop and still runs after %s", g.busDir(), socketTimeout)
-	}
+	return server.Stop(ctx, g.busDir(), program())
 }

@@ -3,7 +3,7 @@
 // rules of its own beyond parsing and printing: task moves, delivery,
 // attribution and the like live in supervisor and bus. A file per
 // command group: messages.go (send, inbox, log), status.go, tasks.go,
-// heartbeat.go (heartbeat, export), up.go (up, init), peek.go, attach.go (attach, stop), demo.go,
+// heartbeat.go (heartbeat, export), up.go (up, init), peek.go, attach.go (attach, stop), ls.go, demo.go,
 // parse.go, mcp.go; run.go parses and runs.
 package cli
 
@@ -100,6 +100,7 @@ type CLI struct {
 	Peek      peekCmd      `cmd:"" help:"Print an agent's screen as it is now, as plain text (asks the running swarm)."`
 	Attach    attachCmd    `cmd:"" help:"Open the terminal UI on a swarm running in another process (swarm up --headless); q detaches, the agents go on."`
 	Stop      stopCmd      `cmd:"" help:"Stop the running swarm and every agent."`
+	Ls        lsCmd        `cmd:"" help:"List the swarms running on this machine: directory, agents, since when."`
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`
 	Heartbeat heartbeatCmd `cmd:"" help:"Report the calling agent's status ($SWARM_AGENT)."`
 	Export    exportCmd    `cmd:"" help:"Append new messages to a JSONL file (resumes where the file ends)."`

@@ -214,7 +214,11 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
 	// The socket lets other programs ask this swarm (swarm peek); a swarm
 	// without one still runs its agents.
-	if srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Log: opts.Log, Stop: stop}); err != nil {
+	projectDir, _ := os.Getwd()
+	if opts.Config.Path != "" {
+		projectDir = filepath.Dir(opts.Config.Path)
+	}
+	if srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop}); err != nil {
 		opts.Log.Warn("no socket", "err", err)
 		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)
 	} else {

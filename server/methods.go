@@ -55,6 +55,9 @@ type (
 	none struct{}
 )
 
+// methodPing does nothing: a client asks it to learn the swarm answers.
+const methodPing = "ping"
+
 // method adapts a function of typed params to the table.
 func method[P, R any](fn func(context.Context, P) (R, error)) func(context.Context, json.RawMessage) (any, error) {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
@@ -68,8 +71,9 @@ func method[P, R any](fn func(context.Context, P) (R, error)) func(context.Conte
 	}
 }
 
-// table returns the methods sup answers, by name.
-func table(sup *supervisor.Supervisor) map[string]func(context.Context, json.RawMessage) (any, error) {
+// table returns the methods the server answers, by name.
+func (s *Server) table() map[string]func(context.Context, json.RawMessage) (any, error) {
+	sup := s.sup
 	return map[string]func(context.Context, json.RawMessage) (any, error){
 		"Agents": method(func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
 		"Render": method(func(_ context.Context, p renderParams) (string, error) { return sup.Render(p.Agent, p.Offset) }),
@@ -81,9 +85,21 @@ func table(sup *supervisor.Supervisor) map[string]func(context.Context, json.Raw
 		"Find": method(func(_ context.Context, p findParams) ([]supervisor.ScreenMatch, error) {
 			return sup.Find(p.Agent, p.Query), nil
 		}),
-		"Resize":    method(func(_ context.Context, p resizeParams) (none, error) { return none{}, sup.Resize(p.Agent, p.Rows, p.Cols) }),
-		"SendKey":   method(func(_ context.Context, p keyParams) (none, error) { return none{}, sup.SendKey(p.Agent, p.Key) }),
-		"Paste":     method(func(_ context.Context, p pasteParams) (none, error) { return none{}, sup.Paste(p.Agent, p.Text) }),
+		"Resize": method(func(ctx context.Context, p resizeParams) (none, error) {
+			return none{}, s.sizes.resize(connOf(ctx), p.Agent, p.Rows, p.Cols)
+		}),
+		"SendKey": method(func(ctx context.Context, p keyParams) (none, error) {
+			if err := s.sizes.typing(connOf(ctx), p.Agent); err != nil {
+				return none{}, err
+			}
+			return none{}, sup.SendKey(p.Agent, p.Key)
+		}),
+		"Paste": method(func(ctx context.Context, p pasteParams) (none, error) {
+			if err := s.sizes.typing(connOf(ctx), p.Agent); err != nil {
+				return none{}, err
+			}
+			return none{}, sup.Paste(p.Agent, p.Text)
+		}),
 		"Restart":   method(func(_ context.Context, p agentParams) (none, error) { return none{}, sup.Restart(p.Agent) }),
 		"StopAgent": method(func(_ context.Context, p agentParams) (none, error) { return none{}, sup.StopAgent(p.Agent) }),
 		"SetFocus":  method(func(_ context.Context, p agentParams) (none, error) { sup.SetFocus(p.Agent); return none{}, nil }),
@@ -97,7 +113,9 @@ func table(sup *supervisor.Supervisor) map[string]func(context.Context, json.Raw
 			g, ok := sup.Game()
 			return gameResult{g, ok}, nil
 		}),
-		"Inbox": method(func(ctx context.Context, p limitParams) ([]bus.Message, error) { return sup.Inbox(ctx, p.Agent, p.Limit) }),
+		"Inbox": method(func(ctx context.Context, p limitParams) ([]bus.Message, error) {
+			return sup.Inbox(ctx, p.Agent, p.Limit)
+		}),
 		"Messages": method(func(ctx context.Context, p afterParams) ([]bus.Message, error) {
 			return sup.Messages(ctx, p.After, p.Limit)
 		}),
@@ -123,6 +141,7 @@ func table(sup *supervisor.Supervisor) map[string]func(context.Context, json.Raw
 			stat, diff, err := sup.Review(ctx, p.ID)
 			return reviewResult{stat, diff}, err
 		}),
+		methodPing: method(func(context.Context, none) (none, error) { return none{}, nil }),
 		wire.MethodPeek: method(func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
 			snap, err := sup.Snapshot(p.Agent)
 			return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -34,6 +35,42 @@ func Attach(ctx context.Context, busDir, program string) (*Remote, error) {
 		return nil, err
 	}
 	return &Remote{Client: cl, busDir: busDir, program: program}, nil
+}
+
+// Heartbeat times: a swarm that has not answered a ping for pingTimeout
+// is taken for stuck.
+const (
+	pingEvery   = 5 * time.Second
+	pingTimeout = 15 * time.Second
+)
+
+// Watch pings the swarm until ctx ends (nil) or the swarm stops answering
+// or goes (the error says which): on a socket, a swarm that dies closes
+// its end at once, but one that hangs says nothing.
+func (r *Remote) Watch(ctx context.Context) error {
+	t := time.NewTicker(pingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-r.Done():
+			return ErrGone
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
+		err := r.ping(pctx)
+		cancel()
+		if ctx.Err() != nil {
+			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("the swarm has not answered for %s", pingTimeout)
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // do is call for the methods without a context.
@@ -234,7 +271,7 @@ func (r *Remote) Subscribe() *Events {
 func subscribe(busDir, program string) (net.Conn, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	c, _, err := handshake(ctx, busDir, program)
+	c, _, err := dialed(handshake(ctx, busDir, program))
 	if err != nil {
 		return nil, err
 	}

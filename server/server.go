@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"swarm/supervisor"
@@ -33,6 +34,9 @@ const SocketName = "swarm.sock"
 type Options struct {
 	// Program names this swarm in the handshake ("swarm 1.2.3").
 	Program string
+	// Dir is the project the swarm runs in (its config file's directory),
+	// as swarm ls shows it.
+	Dir string
 	Log     *slog.Logger
 	// Stop ends the swarm (its agents, then the server): what a client's
 	// stop request does. Nil: stop requests are refused.
@@ -45,6 +49,8 @@ type Server struct {
 	opts    Options
 	log     *slog.Logger
 	methods map[string]func(context.Context, json.RawMessage) (any, error)
+	sizes   *sizes
+	lastID  atomic.Uint64 // numbers the connections
 	ln      net.Listener
 	path    string
 	ctx     context.Context // ends at Close: requests in flight are cancelled
@@ -58,6 +64,10 @@ type Server struct {
 // Listen opens the socket in busDir (replacing one a killed swarm left:
 // the caller holds the directory's lock) and serves sup on it.
 func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, error) {
+	busDir, err := filepath.Abs(busDir)
+	if err != nil {
+		return nil, err
+	}
 	path := filepath.Join(busDir, SocketName)
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("remove the old socket: %w", err)
@@ -70,7 +80,11 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{sup: sup, opts: opts, log: opts.Log, methods: table(sup), ln: ln, path: path, conns: map[net.Conn]bool{}}
+	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), ln: ln, path: path, conns: map[net.Conn]bool{}}
+	s.methods = s.table()
+	if err := register(Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}); err != nil {
+		opts.Log.Warn("swarm ls will not list this swarm", "err", err)
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go s.accept()
@@ -88,6 +102,7 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	unregister(filepath.Dir(s.path))
 	if rerr := os.Remove(s.path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 		err = errors.Join(err, rerr)
 	}
@@ -139,9 +154,12 @@ func (s *Server) serve(c net.Conn) error {
 	if err := wire.WriteFrame(c, wire.Hello{Version: wire.Version, Program: s.opts.Program}); err != nil {
 		return err
 	}
-	if err := wire.CheckHello(hello); err != nil {
-		return err // the client says so to its user, from our Hello
-	}
+	// A client of another version learns it from our Hello; the one
+	// request it may still make is stop, so that any swarm can stop any.
+	mismatch := wire.CheckHello(hello)
+	conn := s.lastID.Add(1)
+	ctx := context.WithValue(s.ctx, connKey{}, conn)
+	defer s.sizes.gone(conn)
 	var (
 		writeMu  sync.Mutex
 		inFlight sync.WaitGroup
@@ -157,13 +175,18 @@ func (s *Server) serve(c net.Conn) error {
 		if err := wire.ReadFrame(c, &req); err != nil {
 			return err
 		}
-		switch req.Method {
-		case wire.MethodSubscribe:
+		switch {
+		case mismatch != nil && req.Method != wire.MethodStop:
+			if err := reply(wire.Reply{ID: req.ID, Error: mismatch.Error()}); err != nil {
+				return err
+			}
+			continue
+		case req.Method == wire.MethodSubscribe:
 			if err := reply(wire.Reply{ID: req.ID}); err != nil {
 				return err
 			}
 			return s.stream(c)
-		case wire.MethodStop:
+		case req.Method == wire.MethodStop:
 			if s.opts.Stop == nil {
 				_ = reply(wire.Reply{ID: req.ID, Error: "this swarm cannot be stopped from its socket"})
 				continue
@@ -182,7 +205,7 @@ func (s *Server) serve(c net.Conn) error {
 		go func() {
 			defer inFlight.Done()
 			r := wire.Reply{ID: req.ID}
-			result, err := s.handle(req)
+			result, err := s.handle(ctx, req)
 			if err == nil {
 				r.Result, err = json.Marshal(result)
 			}
@@ -194,13 +217,16 @@ func (s *Server) serve(c net.Conn) error {
 	}
 }
 
-func (s *Server) handle(req wire.Request) (any, error) {
+func (s *Server) handle(ctx context.Context, req wire.Request) (any, error) {
 	fn, ok := s.methods[req.Method]
 	if !ok {
 		return nil, fmt.Errorf("unknown method %q (this swarm is %s)", req.Method, s.opts.Program)
 	}
-	return fn(s.ctx, req.Params)
+	return fn(ctx, req.Params)
 }
+
+// streamWriteTimeout is how long an event may wait for its client.
+const streamWriteTimeout = 30 * time.Second
 
 // eventFrame is an event as the wire carries it: all its fields (Event's
 // own JSON form is the shorter one swarm up --headless --json prints).
@@ -222,6 +248,9 @@ func (s *Server) stream(c net.Conn) error {
 			if !ok {
 				return nil
 			}
+			// A client that stops reading (stopped, or hung) is dropped
+			// rather than left to hold the stream up.
+			_ = c.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 			if err := wire.WriteFrame(c, eventFrame(ev)); err != nil {
 				return err
 			}
@@ -252,7 +281,7 @@ type Client struct {
 
 // Dial connects to the swarm serving busDir, program naming the caller.
 func Dial(ctx context.Context, busDir, program string) (*Client, error) {
-	c, hello, err := handshake(ctx, busDir, program)
+	c, hello, err := dialed(handshake(ctx, busDir, program))
 	if err != nil {
 		return nil, err
 	}
@@ -279,15 +308,32 @@ func handshake(ctx context.Context, busDir, program string) (net.Conn, wire.Hell
 	if err == nil {
 		err = wire.ReadFrame(c, &hello)
 	}
-	if err == nil {
-		err = wire.CheckHello(hello)
-	}
 	if err != nil {
 		c.Close()
 		return nil, hello, fmt.Errorf("the swarm of %s: %w", busDir, err)
 	}
+	if err := wire.CheckHello(hello); err != nil {
+		// The connection stays open: a stop may still be sent on it.
+		return c, hello, versionError{fmt.Errorf("the swarm of %s: %w", busDir, err)}
+	}
 	_ = c.SetDeadline(time.Time{})
 	return c, hello, nil
+}
+
+// versionError is the handshake with a swarm of another protocol
+// version.
+type versionError struct{ error }
+
+func (e versionError) Unwrap() error { return e.error }
+
+// dialed is handshake for callers that take only a swarm of their own
+// version.
+func dialed(c net.Conn, hello wire.Hello, err error) (net.Conn, wire.Hello, error) {
+	if err != nil && c != nil {
+		c.Close()
+		c = nil
+	}
+	return c, hello, err
 }
 
 // ErrGone is returned by requests once the connection has ended.
@@ -385,7 +431,39 @@ func (cl *Client) Peek(ctx context.Context, agent string) (wire.PeekResult, erro
 	return r, err
 }
 
-// Stop asks the swarm to stop every agent and end.
-func (cl *Client) Stop(ctx context.Context) error {
-	return cl.call(ctx, wire.MethodStop, nil, nil)
+// Stop asks the swarm serving busDir, of whatever version, to stop every
+// agent and end, and returns once it has (its socket closes last).
+func Stop(ctx context.Context, busDir, program string) error {
+	c, _, err := handshake(ctx, busDir, program)
+	var mismatch versionError
+	if errors.As(err, &mismatch) {
+		err = nil // stop is the request every version takes
+	}
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(deadline)
+	}
+	var reply wire.Reply
+	err = wire.WriteFrame(c, wire.Request{ID: 1, Method: wire.MethodStop})
+	if err == nil {
+		err = wire.ReadFrame(c, &reply)
+	}
+	if err == nil && reply.Error != "" {
+		err = errors.New(reply.Error)
+	}
+	if err != nil {
+		return fmt.Errorf("stop the swarm of %s: %w", busDir, err)
+	}
+	// The swarm ends its agents, then closes its socket.
+	var next wire.Reply
+	if err := wire.ReadFrame(c, &next); errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("the swarm of %s was asked to stop and still runs", busDir)
+	}
+	return nil
 }
+
+// ping is a request that does nothing: the swarm answers it.
+func (cl *Client) ping(ctx context.Context) error { return cl.call(ctx, methodPing, nil, nil) }

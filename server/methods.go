@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
 
@@ -17,10 +18,20 @@ import (
 // The methods of the UI: what package tui's Backend does, one method each,
 // named as the Go method is. Params and results are these types, as JSON.
 type (
-	agentParams  struct{ Agent string }
+	agentParams struct{ Agent string }
+	// renderParams asks for a screen as the rows that changed since the
+	// rendering numbered Gen, which the client holds (0: none).
 	renderParams struct {
 		Agent  string
 		Offset int
+		Gen    uint64
+	}
+	// renderResult is a screen: N rows, of which Changed replace the
+	// client's rows of rendering Base (Base 0: all of them are here).
+	renderResult struct {
+		Gen, Base uint64
+		N         int
+		Changed   map[int]string
 	}
 	textParams struct {
 		Agent    string
@@ -76,7 +87,13 @@ func (s *Server) table() map[string]func(context.Context, json.RawMessage) (any,
 	sup := s.sup
 	return map[string]func(context.Context, json.RawMessage) (any, error){
 		"Agents": method(func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
-		"Render": method(func(_ context.Context, p renderParams) (string, error) { return sup.Render(p.Agent, p.Offset) }),
+		"Render": method(func(ctx context.Context, p renderParams) (renderResult, error) {
+			text, err := sup.Render(p.Agent, p.Offset)
+			if err != nil {
+				return renderResult{}, err
+			}
+			return s.screens.diff(connOf(ctx), p, strings.Split(text, "\n")), nil
+		}),
 		"Snapshot": method(func(_ context.Context, p agentParams) (supervisor.ScreenSnapshot, error) {
 			return sup.Snapshot(p.Agent)
 		}),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,9 @@ import (
 type Remote struct {
 	*Client
 	busDir, program string
+
+	mu   sync.Mutex
+	held map[string]*heldScreen // the live screens as last rendered here, by agent
 }
 
 // callTimeout bounds the requests whose methods take no context (a
@@ -34,7 +38,7 @@ func Attach(ctx context.Context, busDir, program string) (*Remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Remote{Client: cl, busDir: busDir, program: program}, nil
+	return &Remote{Client: cl, busDir: busDir, program: program, held: map[string]*heldScreen{}}, nil
 }
 
 // Heartbeat times: a swarm that has not answered a ping for pingTimeout
@@ -94,8 +98,47 @@ func (r *Remote) Agents() []supervisor.AgentInfo {
 	return a
 }
 
+// Render returns an agent's screen. Of the live screen (offset 0), only
+// the rows that changed since the last time travel.
 func (r *Remote) Render(name string, offset int) (string, error) {
-	return do[string](r, "Render", renderParams{name, offset})
+	if offset != 0 {
+		res, err := do[renderResult](r, "Render", renderParams{Agent: name, Offset: offset})
+		if err != nil {
+			return "", err
+		}
+		var h heldScreen
+		if err := h.apply(res); err != nil {
+			return "", err
+		}
+		return strings.Join(h.rows, "\n"), nil
+	}
+	r.mu.Lock()
+	h := r.held[name]
+	if h == nil {
+		h = &heldScreen{}
+		r.held[name] = h
+	}
+	r.mu.Unlock()
+	for range 2 {
+		r.mu.Lock()
+		gen := h.gen
+		r.mu.Unlock()
+		res, err := do[renderResult](r, "Render", renderParams{Agent: name, Gen: gen})
+		if err != nil {
+			return "", err
+		}
+		r.mu.Lock()
+		err = h.apply(res)
+		text := strings.Join(h.rows, "\n")
+		if err != nil {
+			h.gen, h.rows = 0, nil // two requests crossed: ask for every row
+		}
+		r.mu.Unlock()
+		if err == nil {
+			return text, nil
+		}
+	}
+	return "", errors.New("the screen changed under two requests in a row")
 }
 
 func (r *Remote) Snapshot(name string) (supervisor.ScreenSnapshot, error) {

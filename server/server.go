@@ -37,7 +37,7 @@ type Options struct {
 	// Dir is the project the swarm runs in (its config file's directory),
 	// as swarm ls shows it.
 	Dir string
-	Log     *slog.Logger
+	Log *slog.Logger
 	// Stop ends the swarm (its agents, then the server): what a client's
 	// stop request does. Nil: stop requests are refused.
 	Stop func()
@@ -50,6 +50,7 @@ type Server struct {
 	log     *slog.Logger
 	methods map[string]func(context.Context, json.RawMessage) (any, error)
 	sizes   *sizes
+	screens *screens
 	lastID  atomic.Uint64 // numbers the connections
 	ln      net.Listener
 	path    string
@@ -80,7 +81,7 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), ln: ln, path: path, conns: map[net.Conn]bool{}}
+	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}}
 	s.methods = s.table()
 	if err := register(Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}); err != nil {
 		opts.Log.Warn("swarm ls will not list this swarm", "err", err)
@@ -121,6 +122,7 @@ func (s *Server) accept() {
 			c.Close()
 			continue
 		}
+		c = &countingConn{Conn: c, since: time.Now()}
 		s.mu.Lock()
 		s.conns[c] = true
 		s.mu.Unlock()
@@ -134,10 +136,14 @@ func (s *Server) accept() {
 				c.Close()
 			}()
 			// A client that hangs up ends its connection (io.EOF), as
-			// does Close; anything else is worth a line in the log.
-			if err := s.serve(c); !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
-				s.log.Info("socket: connection ended", "err", err)
+			// does Close; anything else is worth saying.
+			err := s.serve(c)
+			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
+				err = nil
 			}
+			cc := c.(*countingConn)
+			s.log.Info("socket: connection ended", "err", err, "seconds", time.Since(cc.since).Seconds(),
+				"bytes_in", cc.in.Load(), "bytes_out", cc.out.Load())
 		}()
 	}
 }
@@ -160,6 +166,7 @@ func (s *Server) serve(c net.Conn) error {
 	conn := s.lastID.Add(1)
 	ctx := context.WithValue(s.ctx, connKey{}, conn)
 	defer s.sizes.gone(conn)
+	defer s.screens.gone(conn)
 	var (
 		writeMu  sync.Mutex
 		inFlight sync.WaitGroup
@@ -467,3 +474,23 @@ func Stop(ctx context.Context, busDir, program string) error {
 
 // ping is a request that does nothing: the swarm answers it.
 func (cl *Client) ping(ctx context.Context) error { return cl.call(ctx, methodPing, nil, nil) }
+
+// countingConn counts the bytes a connection carries, for the log (what
+// a client costs on the socket).
+type countingConn struct {
+	net.Conn
+	since   time.Time
+	in, out atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.in.Add(int64(n))
+	return n, err
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.out.Add(int64(n))
+	return n, err
+}

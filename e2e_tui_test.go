@@ -762,7 +762,7 @@ func BenchmarkTUILoad(b *testing.B) {
 func benchLoad(b *testing.B, writers int) {
 	dir := b.TempDir()
 	loadConfig(b, dir, writers, 0)
-	term := startTUI(b, dir, 48, 160, "up")
+	term := startTUI(b, dir, 48, 160, "up", "--foreground") // the whole swarm in the measured process
 	term.waitText(30*time.Second, "probe · running", fmt.Sprintf("w%d · running", writers))
 	term.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
 	pid := term.cmd.Process.Pid
@@ -797,7 +797,7 @@ func BenchmarkTUIIdle(b *testing.B) {
 	for range b.N {
 		dir := b.TempDir()
 		loadConfig(b, dir, 0, 3)
-		term := startTUI(b, dir, 48, 160, "up")
+		term := startTUI(b, dir, 48, 160, "up", "--foreground") // the whole swarm in the measured process
 		term.waitText(30*time.Second, "probe · running", "idle3 · running")
 		// Let start-up (first renders, resizes, prompts) settle.
 		time.Sleep(2 * time.Second)

@@ -109,3 +109,20 @@ func BenchmarkProcessMemory(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReflowHistory: a full 10,000-row scrollback of coloured
+// 100-column lines, made narrower (38 columns) and wider (80) again, as
+// when a UI attaches to a busy agent and leaves.
+func BenchmarkReflowHistory(b *testing.B) {
+	s := NewScreen(ScreenOptions{Rows: 24, Cols: 80, Scrollback: DefaultScrollback})
+	defer s.Close()
+	_, _ = s.Write(logLines(1 << 20))
+	if s.ScrollbackLen() < DefaultScrollback {
+		b.Fatalf("scrollback %d rows", s.ScrollbackLen())
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		s.Resize(24, 38)
+		s.Resize(24, 80)
+	}
+}

@@ -354,6 +354,14 @@ func (s *Screen) reflowHistory(cols int) {
 			scratch.Close()
 		}
 	}()
+	// A full scrollback is ten thousand rows: what each line needs (its
+	// cells, a row at the new width, its text) is kept from one line to
+	// the next rather than allocated for each.
+	var (
+		buf  reflowBuffers
+		fl   flowLine
+		text []byte
+	)
 	for i := 0; i < len(old); {
 		j := i // the line's rows are old[i..j]
 		for j < len(old)-1 && old[j].wrapped && old[j+1].cols == old[i].cols {
@@ -373,15 +381,17 @@ func (s *Screen) reflowHistory(cols int) {
 		} else {
 			scratch.Resize(width, len(line))
 		}
-		fl, ok := historyLine(scratch, line, width)
-		if !ok {
+		var ok bool
+		if fl, ok = historyLine(scratch, line, width, &buf); !ok {
 			out = append(out, line...)
 			continue
 		}
+		buf.cells = fl.cells
 		fl.layout(cols)
-		for _, row := range fl.rowsAt(cols) {
-			out = append(out, s.histRow(row, string(appendText(nil, lineCell(row), cols)), cols))
-		}
+		fl.eachRow(cols, &buf.row, func(row uv.Line) {
+			text = appendText(text[:0], lineCell(row), cols)
+			out = append(out, s.histRow(row, string(text), cols))
+		})
 	}
 	s.hist.clear()
 	for _, h := range out {
@@ -389,20 +399,64 @@ func (s *Screen) reflowHistory(cols int) {
 	}
 }
 
+// reflowBuffers are reused from one scrollback line to the next.
+type reflowBuffers struct {
+	cells []uv.Cell // a line's cells
+	row   uv.Line   // a row at the new width
+	text  []byte    // a row's text, and the sequences that draw it
+}
+
+// eachRow calls fn with each of the line's rows at width cols, as rowsAt
+// makes them, in *row, which it reuses: fn must not keep the row.
+func (l *flowLine) eachRow(cols int, row *uv.Line, fn func(uv.Line)) {
+	if len(*row) != cols {
+		*row = blankRow(cols)
+	} else {
+		for i := range *row {
+			(*row)[i] = uv.EmptyCell
+		}
+	}
+	r := *row
+	col := 0
+	for _, c := range l.cells {
+		w := max(c.Width, 1)
+		if col+w > cols && col > 0 { // (wider than the screen: cut)
+			setWrap(&r[cols-1], col < cols)
+			fn(r)
+			for i := range r {
+				r[i] = uv.EmptyCell
+			}
+			col = 0
+		}
+		r[col] = c
+		for j := 1; j < w && col+j < cols; j++ {
+			r[col+j] = uv.Cell{}
+		}
+		col += w
+	}
+	fn(r)
+}
+
 // historyLine turns the rows of one scrollback line, width cells wide,
 // back into the cells of a flowLine, using scratch (at least width ×
 // len(rows)). ok is false when a row does not give back its text.
-func historyLine(scratch *vt.Emulator, rows []histLine, width int) (flowLine, bool) {
+func historyLine(scratch *vt.Emulator, rows []histLine, width int, buf *reflowBuffers) (flowLine, bool) {
 	_, _ = scratch.Write([]byte("\x1b[0m\x1b[H\x1b[2J"))
-	fl := flowLine{cursor: -1}
+	fl := flowLine{cursor: -1, cells: buf.cells[:0]}
 	for y, h := range rows {
 		row := h.styled
 		if row == "" {
 			row = h.text
 		}
-		_, _ = scratch.Write([]byte("\x1b[" + strconv.Itoa(y+1) + ";1H" + row + "\x1b[0m"))
+		b := append(buf.text[:0], "\x1b["...)
+		b = strconv.AppendInt(b, int64(y+1), 10)
+		b = append(b, ";1H"...)
+		b = append(b, row...)
+		b = append(b, "\x1b[0m"...)
+		_, _ = scratch.Write(b)
 		cells := rowCells(scratch, y)
-		if strings.TrimRight(string(appendText(nil, cells, width)), " ") != strings.TrimRight(h.text, " ") {
+		buf.text = appendText(b[:0], cells, width)
+		if strings.TrimRight(string(buf.text), " ") != strings.TrimRight(h.text, " ") {
 			return fl, false
 		}
 		limit := width

@@ -17,6 +17,8 @@ import (
 	"swarm/internal/testrun"
 	"swarm/supervisor"
 	"swarm/wire"
+
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // startSwarm runs a supervisor with one agent that prints a line, with
@@ -165,4 +167,76 @@ func TestAnotherVersionIsRefusedByName(t *testing.T) {
 		t.Errorf("Dial: %v, want an error containing %q", err, want)
 	}
 	<-done
+}
+
+// An agent shown by two clients at two sizes takes the size of the one
+// that typed into it last; until one has, the last size asked for.
+func TestAPaneTakesTheSizeOfTheClientTyping(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	startSwarm(t, busDir)
+	ctx := context.Background()
+	attach := func() *Remote {
+		r, err := Attach(ctx, busDir, "swarm test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		return r
+	}
+	one, two := attach(), attach()
+	size := func() [2]int {
+		t.Helper()
+		snap, err := two.Snapshot("a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return [2]int{snap.Rows, snap.Cols}
+	}
+	wantSize := func(rows, cols int) {
+		t.Helper()
+		testrun.Within(t, 10*time.Second, fmt.Sprintf("a at %d×%d", rows, cols), func() bool { return size() == [2]int{rows, cols} })
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(one.Resize("a", 20, 50))
+	must(two.Resize("a", 30, 70))
+	wantSize(30, 70) // nobody typed: the last size asked for
+	must(one.Paste("a", "x"))
+	wantSize(20, 50) // one types: its size
+	must(two.Resize("a", 40, 90))
+	must(one.Resize("a", 21, 51))
+	wantSize(21, 51) // two's resize waits while one types
+	must(two.SendKey("a", uv.Key{Code: 'y', Text: "y"}))
+	wantSize(40, 90) // two types now
+	// One leaving changes nothing for two.
+	one.Close()
+	must(two.Resize("a", 25, 60))
+	wantSize(25, 60)
+}
+
+// swarm ls: a running server is listed with its agents; a closed one is
+// not.
+func TestRunningSwarmsAreListed(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // a registry of this test's own
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	srv := startSwarm(t, busDir)
+	testrun.Within(t, 10*time.Second, "the agent running", func() bool {
+		l, err := List(context.Background(), "swarm test")
+		return err == nil && len(l) == 1 && l[0].AgentsRunning == 1
+	})
+	l, _ := List(context.Background(), "swarm test")
+	if r := l[0]; r.BusDir != busDir || r.Pid != os.Getpid() || r.Agents != 1 || time.Since(r.Started) > time.Minute {
+		t.Errorf("listed %+v", r)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := List(context.Background(), "swarm test"); err != nil || len(l) != 0 {
+		t.Errorf("after Close: %+v %v", l, err)
+	}
 }

@@ -185,6 +185,10 @@ func TestAPaneTakesTheSizeOfTheClientTyping(t *testing.T) {
 		return r
 	}
 	one, two := attach(), attach()
+	testrun.Within(t, 10*time.Second, "a running", func() bool {
+		lines, err := peek(t, busDir, "a")
+		return err == nil && slices.Contains(lines, "hello from a")
+	})
 	size := func() [2]int {
 		t.Helper()
 		snap, err := two.Snapshot("a")

@@ -894,9 +894,10 @@ func TestTUIMainFlows(t *testing.T) {
 	term.waitText(10*time.Second, "Restart")
 	term.pressKey(keys.Yes)
 	// The first run's output stays in the scrollback, above a line saying
-	// why the program started again. Each key waits for the UI to be
+	// why the program started again (the new run's output soon pushes it
+	// off the screen: it is searched for). Each key waits for the UI to be
 	// where it goes (keys typed into the wrong mode would act there).
-	term.waitText(30*time.Second, "worker exited")
+	term.waitFor("the question to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "Restart agent worker?") })
 	search := func(q string) bool {
 		term.pressKey(keys.Scroll)
 		term.waitText(10*time.Second, "SCROLL")

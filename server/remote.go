@@ -19,13 +19,18 @@ import (
 
 // Remote is a swarm running in another process, reached through its
 // socket: what the terminal UI shows when it is attached (swarm attach).
-// Its methods are the in-process supervisor's, each a request.
+// Its methods are the in-process supervisor's, each a request. When its
+// connection ends while the swarm goes on (the swarm dropped a client
+// that had stopped reading, say, for a terminal suspended with ctrl+z),
+// it connects again and carries on; Done is closed once the swarm is gone.
 type Remote struct {
-	*Client
 	busDir, program string
 
-	mu   sync.Mutex
-	held map[string]*heldScreen // the live screens as last rendered here, by agent
+	mu     sync.Mutex
+	cl     *Client
+	closed bool
+	gone   chan struct{}
+	held   map[string]*heldScreen // the live screens as last rendered here, by agent
 }
 
 // callTimeout bounds the requests whose methods take no context (a
@@ -38,7 +43,79 @@ func Attach(ctx context.Context, busDir, program string) (*Remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Remote{Client: cl, busDir: busDir, program: program, held: map[string]*heldScreen{}}, nil
+	r := &Remote{busDir: busDir, program: program, cl: cl, gone: make(chan struct{}), held: map[string]*heldScreen{}}
+	go r.follow(cl)
+	return r, nil
+}
+
+// follow connects again as soon as cl ends, or learns the swarm is gone.
+func (r *Remote) follow(cl *Client) {
+	<-cl.Done()
+	_, _ = r.current()
+}
+
+// current returns the connection, connecting again when the last one has
+// ended; ErrGone once the swarm does not answer any more.
+func (r *Remote) current() (*Client, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, ErrGone
+	}
+	if !isClosed(r.cl.Done()) {
+		return r.cl, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	cl, err := Dial(ctx, r.busDir, r.program)
+	if err != nil {
+		r.closed = true
+		close(r.gone)
+		return nil, fmt.Errorf("%w (%v)", ErrGone, err)
+	}
+	r.cl = cl
+	go r.follow(cl)
+	return cl, nil
+}
+
+// call makes a request on the current connection, once more on a new one
+// if the connection ended under it.
+func (r *Remote) call(ctx context.Context, method string, params, result any) error {
+	cl, err := r.current()
+	if err != nil {
+		return err
+	}
+	err = cl.call(ctx, method, params, result)
+	if errors.Is(err, ErrGone) {
+		if cl, err = r.current(); err == nil {
+			err = cl.call(ctx, method, params, result)
+		}
+	}
+	return err
+}
+
+// Done is closed once the swarm is gone (or Close was called).
+func (r *Remote) Done() <-chan struct{} { return r.gone }
+
+// Close ends the connection.
+func (r *Remote) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	close(r.gone)
+	return r.cl.Close()
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // Heartbeat times: a swarm that has not answered a ping for pingTimeout
@@ -63,7 +140,7 @@ func (r *Remote) Watch(ctx context.Context) error {
 		case <-t.C:
 		}
 		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-		err := r.ping(pctx)
+		err := r.call(pctx, methodPing, nil, nil)
 		cancel()
 		if ctx.Err() != nil {
 			return nil
@@ -274,7 +351,8 @@ func (r *Remote) Review(ctx context.Context, id string) (stat, diff string, err 
 
 // Events is the swarm's event stream over a connection of its own.
 type Events struct {
-	c    net.Conn
+	mu   sync.Mutex
+	c    net.Conn // the current connection
 	ch   chan supervisor.Event
 	quit chan struct{} // closed by Close
 	once sync.Once
@@ -282,7 +360,10 @@ type Events struct {
 }
 
 // Subscribe opens the swarm's event stream. If it cannot be opened, the
-// stream is closed at once, as it is when the swarm goes.
+// stream is closed at once, as it is when the swarm goes. When the
+// stream's connection ends while the swarm goes on, it is opened again,
+// and what may have been missed meanwhile is made up for by a notice of
+// each kind that makes a UI read everything again.
 func (r *Remote) Subscribe() *Events {
 	e := &Events{ch: make(chan supervisor.Event, 256), quit: make(chan struct{}), done: make(chan struct{})}
 	c, err := subscribe(r.busDir, r.program)
@@ -291,23 +372,69 @@ func (r *Remote) Subscribe() *Events {
 		close(e.done)
 		return e
 	}
-	e.c = c
+	e.setConn(c)
 	go func() {
 		defer close(e.done)
 		defer close(e.ch)
 		for {
 			var ev eventFrame
 			if err := wire.ReadFrame(c, &ev); err != nil {
-				return
+				if isClosed(e.quit) {
+					return
+				}
+				if c, err = subscribe(r.busDir, r.program); err != nil {
+					return // the swarm is gone
+				}
+				if !e.setConn(c) {
+					c.Close()
+					return
+				}
+				for _, ev := range r.resync() {
+					if !e.send(ev) {
+						return
+					}
+				}
+				continue
 			}
-			select {
-			case e.ch <- supervisor.Event(ev):
-			case <-e.quit:
+			if !e.send(supervisor.Event(ev)) {
 				return
 			}
 		}
 	}()
 	return e
+}
+
+// resync returns the events that make a UI read again all it shows.
+func (r *Remote) resync() []supervisor.Event {
+	now := time.Now()
+	evs := []supervisor.Event{{Kind: supervisor.EventNotice, Time: now, Agent: bus.Swarm, Text: "connected again"}}
+	for _, a := range r.Agents() {
+		evs = append(evs,
+			supervisor.Event{Kind: supervisor.EventLevel, Time: now, Agent: a.Name, Level: a.Level},
+			supervisor.Event{Kind: supervisor.EventScreen, Time: now, Agent: a.Name})
+	}
+	return append(evs, supervisor.Event{Kind: supervisor.EventTask, Time: now})
+}
+
+// send hands ev over, false once Close has begun.
+func (e *Events) send(ev supervisor.Event) bool {
+	select {
+	case e.ch <- ev:
+		return true
+	case <-e.quit:
+		return false
+	}
+}
+
+// setConn makes c the stream's connection, false once Close has begun.
+func (e *Events) setConn(c net.Conn) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if isClosed(e.quit) {
+		return false
+	}
+	e.c = c
+	return true
 }
 
 // subscribe opens a connection and turns it into an event stream.
@@ -341,10 +468,12 @@ func (e *Events) Events() <-chan supervisor.Event { return e.ch }
 // Close ends the stream and waits for its reader.
 func (e *Events) Close() {
 	e.once.Do(func() {
+		e.mu.Lock()
 		close(e.quit)
 		if e.c != nil {
 			e.c.Close()
 		}
+		e.mu.Unlock()
 	})
 	<-e.done
 }

@@ -472,8 +472,6 @@ func Stop(ctx context.Context, busDir, program string) error {
 	return nil
 }
 
-// ping is a request that does nothing: the swarm answers it.
-func (cl *Client) ping(ctx context.Context) error { return cl.call(ctx, methodPing, nil, nil) }
 
 // countingConn counts the bytes a connection carries, for the log (what
 // a client costs on the socket).

@@ -244,3 +244,67 @@ func TestRunningSwarmsAreListed(t *testing.T) {
 		t.Errorf("after Close: %+v %v", l, err)
 	}
 }
+
+// A client whose connections the swarm ends (as it does to one that
+// stopped reading) connects again and carries on, told so; Done closes
+// only when the swarm is gone.
+func TestAClientConnectsAgain(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	srv := startSwarm(t, busDir)
+	r, err := Attach(context.Background(), busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	events := r.Subscribe()
+	defer events.Close()
+	cut := func() {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		for c := range srv.conns {
+			c.Close()
+		}
+	}
+	cut()
+	got := func(what string, match func(supervisor.Event) bool) {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case ev, ok := <-events.Events():
+				if !ok {
+					t.Fatalf("the events ended before %s", what)
+				}
+				if match(ev) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no %s", what)
+			}
+		}
+	}
+	got("notice of the new connection", func(ev supervisor.Event) bool {
+		return ev.Kind == supervisor.EventNotice && ev.Text == "connected again"
+	})
+	if a := r.Agents(); len(a) != 1 || a[0].Name != "a" {
+		t.Fatalf("agents after the cut: %+v", a)
+	}
+	// Events flow again: a key typed in is echoed on a's screen.
+	if err := r.Paste("a", "typed"); err != nil {
+		t.Fatal(err)
+	}
+	got("a's screen changing", func(ev supervisor.Event) bool { return ev.Kind == supervisor.EventScreen && ev.Agent == "a" })
+	if isClosed(r.Done()) {
+		t.Fatal("Done closed while the swarm runs")
+	}
+	// The swarm gone, the client knows.
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done still open after the swarm closed")
+	}
+}

@@ -472,7 +472,6 @@ func Stop(ctx context.Context, busDir, program string) error {
 	return nil
 }
 
-
 // countingConn counts the bytes a connection carries, for the log (what
 // a client costs on the socket).
 type countingConn struct {

@@ -15,7 +15,7 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
 		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
-		"swarm/server":     {"supervisor", "wire", "bus", "tasks"},
+		"swarm/server":     {"supervisor", "wire", "bus", "tasks", "mcpserver"},
 		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
 		"swarm/tasks":      {"bus", "gitrepo"},

@@ -14,9 +14,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"swarm/bus"
+	"swarm/mcpserver"
+	"swarm/server"
 	"swarm/supervisor"
+	"swarm/tasks"
 )
 
 // version is overridden at build time with -ldflags "-X swarm/cli.version=…".
@@ -69,8 +73,39 @@ func (g *Globals) busDir() string {
 // holds or inside whose process it runs, else the human; $SWARM_AGENT must
 // agree (supervisor.WhoIsCalling).
 func (g *Globals) caller(b *bus.Bus) (string, error) {
-	c, err := supervisor.WhoIsCalling(g.ctx, b, os.Getenv)
+	c, err := supervisor.WhoIsCalling(g.ctx, b, os.Getenv, 0)
 	return c.Name, err
+}
+
+// actor makes the requests of the command line that act as their caller
+// (send, heartbeat, task add and moves): mcpserver.Actor on the bus, or
+// server.Actor, the same made by the running swarm.
+type actor interface {
+	Send(ctx context.Context, r mcpserver.SendRequest) (bus.Message, error)
+	Heartbeat(ctx context.Context, r mcpserver.HeartbeatRequest) (bus.Heartbeat, error)
+	CreateTask(ctx context.Context, to, title, description string) (bus.Task, error)
+	MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error)
+}
+
+// viaSwarmTimeout bounds connecting to the running swarm before the
+// command acts on the bus itself.
+const viaSwarmTimeout = 2 * time.Second
+
+// actor returns who makes this command's requests: the swarm running on
+// the bus directory when one answers, so that they go where the live
+// state is; else this process, on the bus. done ends either.
+func (g *Globals) actor() (a actor, done func(), err error) {
+	ctx, cancel := context.WithTimeout(g.ctx, viaSwarmTimeout)
+	cl, err := server.Dial(ctx, g.busDir(), program())
+	cancel()
+	if err == nil {
+		return server.Actor{Client: cl, Getenv: os.Getenv}, func() { cl.Close() }, nil
+	}
+	b, err := g.open(true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mcpserver.Actor{Bus: b, Getenv: os.Getenv}, func() { b.Close() }, nil
 }
 
 // open opens the bus. Commands that only read refuse to create one, so a

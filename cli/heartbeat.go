@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"swarm/mcpserver"
@@ -19,12 +18,12 @@ func (c *heartbeatCmd) Run(g *Globals) error {
 	if _, err := req.Report(); err != nil {
 		return exitErr(err) // a bad flag is refused before anything is opened
 	}
-	b, err := g.open(true)
+	a, done, err := g.actor()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	_, err = mcpserver.Actor{Bus: b, Getenv: os.Getenv}.Heartbeat(g.ctx, req)
+	defer done()
+	_, err = a.Heartbeat(g.ctx, req)
 	return exitErr(err)
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -36,12 +35,12 @@ func (c *sendCmd) Run(g *Globals) error {
 	if _, err := req.Message(); err != nil {
 		return exitErr(err) // before the bus is opened, let alone created
 	}
-	b, err := g.open(true)
+	a, done, err := g.actor()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	m, err := mcpserver.Actor{Bus: b, Getenv: os.Getenv}.Send(g.ctx, req)
+	defer done()
+	m, err := a.Send(g.ctx, req)
 	if m.ID != "" {
 		fmt.Fprintln(g.stdout, m.ID) // also when a delivery failed: the message is stored
 	}

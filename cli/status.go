@@ -1,16 +1,21 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"swarm/bus"
+	"swarm/server"
 	"swarm/supervisor"
 	"swarm/textsafe"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 type statusCmd struct {
@@ -29,6 +34,9 @@ type agentJSON struct {
 	AgeS      float64    `json:"age_s"`
 	Heartbeat *beatJSON  `json:"heartbeat,omitempty"`
 	Task      *taskBrief `json:"task,omitempty"`
+	// Screen is the last line the agent's screen shows, as the running
+	// swarm has it ("" when no swarm answers).
+	Screen string `json:"screen,omitempty"`
 }
 
 type beatJSON struct {
@@ -107,6 +115,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		return err
 	}
 	_, swarmUp := supervisor.SwarmRunning(g.busDir())
+	screens := g.lastScreenLines()
 	agents := make([]agentJSON, 0, len(health))
 	var needAgents []supervisor.AgentNeed
 	for _, h := range health {
@@ -136,6 +145,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		} else if !errors.Is(err, bus.ErrNotFound) {
 			return err
 		}
+		a.Screen = screens[a.Name]
 		agents = append(agents, a)
 	}
 	var waiting []bus.Task
@@ -172,7 +182,11 @@ func (c *statusCmd) Run(g *Globals) error {
 	if len(agents) == 0 {
 		fmt.Fprintln(tw, "no agents registered")
 	} else {
-		fmt.Fprintln(tw, "AGENT\tPROCESS\tPID\tLIVENESS\tAGE\tSTATUS\tTASK")
+		fmt.Fprint(tw, "AGENT\tPROCESS\tPID\tLIVENESS\tAGE\tSTATUS\tTASK")
+		if len(screens) > 0 {
+			fmt.Fprint(tw, "\tSCREEN")
+		}
+		fmt.Fprintln(tw)
 		for _, a := range agents {
 			pid, status, task := "-", "-", "-"
 			if a.Pid > 0 {
@@ -191,8 +205,12 @@ func (c *statusCmd) Run(g *Globals) error {
 			if a.Reason != "" {
 				proc += " (" + textsafe.Line(a.Reason) + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, proc, pid, a.Level,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s", a.Name, proc, pid, a.Level,
 				age(time.Duration(a.AgeS*float64(time.Second))), status, task)
+			if len(screens) > 0 {
+				fmt.Fprintf(tw, "\t%s", ansi.Truncate(a.Screen, 48, "…"))
+			}
+			fmt.Fprintln(tw)
 		}
 	}
 	fmt.Fprintln(tw)
@@ -228,4 +246,31 @@ func age(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
 	}
+}
+
+// lastScreenLines returns, by agent, the last non-blank line each agent's
+// screen shows, safe to print, as the swarm running on the bus directory
+// has them; none when no swarm answers.
+func (g *Globals) lastScreenLines() map[string]string {
+	ctx, cancel := context.WithTimeout(g.ctx, viaSwarmTimeout)
+	defer cancel()
+	r, err := server.Attach(ctx, g.busDir(), program())
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	out := map[string]string{}
+	for _, a := range r.Agents() {
+		p, err := r.Peek(ctx, a.Name)
+		if err != nil {
+			continue
+		}
+		for i := len(p.Lines) - 1; i >= 0; i-- {
+			if l := strings.TrimSpace(p.Lines[i]); l != "" {
+				out[a.Name] = textsafe.Line(l)
+				break
+			}
+		}
+	}
+	return out
 }

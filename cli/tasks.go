@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/mcpserver"
 	"swarm/tasks"
 	"swarm/textsafe"
 
@@ -40,12 +39,12 @@ type taskAddCmd struct {
 }
 
 func (c *taskAddCmd) Run(g *Globals) error {
-	b, err := g.open(true)
+	a, done, err := g.actor()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	t, err := mcpserver.Actor{Bus: b, Getenv: os.Getenv}.CreateTask(g.ctx, c.To, strings.Join(c.Title, " "), c.Desc)
+	defer done()
+	t, err := a.CreateTask(g.ctx, c.To, strings.Join(c.Title, " "), c.Desc)
 	if err != nil {
 		return err
 	}
@@ -252,16 +251,16 @@ func (c *taskMergeCmd) Run(g *Globals) error {
 // what happened. An empty id means the caller's current task. A move that
 // ends in a conflict prints the new state and fails.
 func taskAction(g *Globals, id string, move tasks.Move, note string) error {
-	b, err := g.open(true)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	before, after, err := mcpserver.Actor{Bus: b, Getenv: os.Getenv}.MoveTask(g.ctx, wd, id, move, note)
+	a, done, err := g.actor()
+	if err != nil {
+		return err
+	}
+	defer done()
+	before, after, err := a.MoveTask(g.ctx, wd, id, move, note)
 	switch {
 	case after.ID == "" || after.State == before.State && err != nil:
 		return err

@@ -218,7 +218,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	if opts.Config.Path != "" {
 		projectDir = filepath.Dir(opts.Config.Path)
 	}
-	if srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop}); err != nil {
+	if srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop, Bus: b}); err != nil {
 		opts.Log.Warn("no socket", "err", err)
 		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)
 	} else {

@@ -10,6 +10,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"swarm/bus"
+	"swarm/mcpserver"
 	"swarm/supervisor"
 	"swarm/tasks"
 	"swarm/wire"
@@ -85,7 +86,7 @@ func method[P, R any](fn func(context.Context, P) (R, error)) func(context.Conte
 // table returns the methods the server answers, by name.
 func (s *Server) table() map[string]func(context.Context, json.RawMessage) (any, error) {
 	sup := s.sup
-	return map[string]func(context.Context, json.RawMessage) (any, error){
+	m := map[string]func(context.Context, json.RawMessage) (any, error){
 		"Agents": method(func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
 		"Render": method(func(ctx context.Context, p renderParams) (renderResult, error) {
 			text, err := sup.Render(p.Agent, p.Offset)
@@ -165,6 +166,10 @@ func (s *Server) table() map[string]func(context.Context, json.RawMessage) (any,
 				AltScreen: snap.AltScreen, Title: snap.Title}, err
 		}),
 	}
+	if s.opts.Bus != nil {
+		s.actorMethods(m)
+	}
+	return m
 }
 
 // sentinels are the errors a client may test for with errors.Is, by the
@@ -173,6 +178,7 @@ var sentinels = map[string]error{
 	"agent_exists":  supervisor.ErrAgentExists,
 	"unknown_agent": supervisor.ErrUnknownAgent,
 	"not_allowed":   tasks.ErrNotAllowed,
+	"usage":         mcpserver.ErrUsage,
 }
 
 func codeOf(err error) string {
@@ -193,3 +199,127 @@ type remoteError struct {
 
 func (e *remoteError) Error() string { return e.msg }
 func (e *remoteError) Unwrap() error { return e.sentinel }
+
+// The command line's requests made through the running swarm: who makes
+// them is the process at the client's end of the socket, by its
+// environment's $SWARM_AGENT and $SWARM_TOKEN (which it sends) and its
+// pid (which the socket tells), as mcpserver.Actor judges for a process
+// on the bus directly.
+type (
+	callerEnv struct{ Agent, Token string }
+	// sendParams is mcpserver.SendRequest with its Data as a string:
+	// what the command line was given, valid JSON or not (the swarm
+	// checks it as the command line would).
+	sendParams struct {
+		Env                                                   callerEnv
+		To, Body, Kind, Data, Topic, CorrelationID, InReplyTo string
+	}
+	heartbeatParams struct {
+		Env callerEnv
+		Req mcpserver.HeartbeatRequest
+	}
+	taskAddParams struct {
+		Env                    callerEnv
+		To, Title, Description string
+	}
+	taskMoveParams struct {
+		Env                   callerEnv
+		ProjectDir, Ref, Note string
+		Move                  tasks.Move
+	}
+	// actorResult carries a value and an error together: a message
+	// stored with a failed delivery is both.
+	actorResult[T any] struct {
+		Value     T
+		Before    T // MoveTask's task before the move
+		Err, Code string
+	}
+)
+
+func (e callerEnv) getenv(k string) string {
+	switch k {
+	case "SWARM_AGENT":
+		return e.Agent
+	case "SWARM_TOKEN":
+		return e.Token
+	}
+	return ""
+}
+
+func (s *Server) actor(ctx context.Context, env callerEnv) mcpserver.Actor {
+	return mcpserver.Actor{Bus: s.opts.Bus, Getenv: env.getenv, Pid: pidOf(ctx)}
+}
+
+func result[T any](v T, err error) (actorResult[T], error) {
+	r := actorResult[T]{Value: v}
+	if err != nil {
+		r.Err, r.Code = err.Error(), codeOf(err)
+	}
+	return r, nil
+}
+
+func (s *Server) actorMethods(m map[string]func(context.Context, json.RawMessage) (any, error)) {
+	m["send"] = method(func(ctx context.Context, p sendParams) (actorResult[bus.Message], error) {
+		return result(s.actor(ctx, p.Env).Send(ctx, mcpserver.SendRequest{To: p.To, Body: p.Body, Kind: p.Kind,
+			Data: json.RawMessage(p.Data), Topic: p.Topic, CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo}))
+	})
+	m["heartbeat"] = method(func(ctx context.Context, p heartbeatParams) (actorResult[bus.Heartbeat], error) {
+		return result(s.actor(ctx, p.Env).Heartbeat(ctx, p.Req))
+	})
+	m["task_add"] = method(func(ctx context.Context, p taskAddParams) (actorResult[bus.Task], error) {
+		return result(s.actor(ctx, p.Env).CreateTask(ctx, p.To, p.Title, p.Description))
+	})
+	m["task_move"] = method(func(ctx context.Context, p taskMoveParams) (actorResult[bus.Task], error) {
+		before, after, err := s.actor(ctx, p.Env).MoveTask(ctx, p.ProjectDir, p.Ref, p.Move, p.Note)
+		r, _ := result(after, err)
+		r.Before = before
+		return r, nil
+	})
+}
+
+// Actor makes the command line's requests through the swarm, for the
+// process whose environment getenv reads (this one).
+type Actor struct {
+	Client *Client
+	Getenv func(string) string
+}
+
+func (a Actor) env() callerEnv {
+	return callerEnv{Agent: a.Getenv("SWARM_AGENT"), Token: a.Getenv("SWARM_TOKEN")}
+}
+
+func actorCall[T any](ctx context.Context, cl *Client, method string, params any) (actorResult[T], error) {
+	var r actorResult[T]
+	if err := cl.call(ctx, method, params, &r); err != nil {
+		return r, err
+	}
+	if r.Err != "" {
+		return r, &remoteError{msg: r.Err, sentinel: sentinels[r.Code]}
+	}
+	return r, nil
+}
+
+// Send is mcpserver.Actor's Send, made by the swarm.
+func (a Actor) Send(ctx context.Context, req mcpserver.SendRequest) (bus.Message, error) {
+	r, err := actorCall[bus.Message](ctx, a.Client, "send", sendParams{Env: a.env(), To: req.To, Body: req.Body, Kind: req.Kind,
+		Data: string(req.Data), Topic: req.Topic, CorrelationID: req.CorrelationID, InReplyTo: req.InReplyTo})
+	return r.Value, err
+}
+
+// Heartbeat is mcpserver.Actor's Heartbeat, made by the swarm.
+func (a Actor) Heartbeat(ctx context.Context, req mcpserver.HeartbeatRequest) (bus.Heartbeat, error) {
+	r, err := actorCall[bus.Heartbeat](ctx, a.Client, "heartbeat", heartbeatParams{a.env(), req})
+	return r.Value, err
+}
+
+// CreateTask is mcpserver.Actor's CreateTask, made by the swarm.
+func (a Actor) CreateTask(ctx context.Context, to, title, description string) (bus.Task, error) {
+	r, err := actorCall[bus.Task](ctx, a.Client, "task_add", taskAddParams{a.env(), to, title, description})
+	return r.Value, err
+}
+
+// MoveTask is mcpserver.Actor's MoveTask, made by the swarm.
+func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error) {
+	r, err := actorCall[bus.Task](ctx, a.Client, "task_move", taskMoveParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Move: move})
+	return r.Before, r.Value, err
+}

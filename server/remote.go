@@ -477,3 +477,10 @@ func (e *Events) Close() {
 	})
 	<-e.done
 }
+
+// Peek returns an agent's current screen as plain text.
+func (r *Remote) Peek(ctx context.Context, agent string) (wire.PeekResult, error) {
+	var res wire.PeekResult
+	err := r.call(ctx, wire.MethodPeek, wire.PeekParams{Agent: agent}, &res)
+	return res, err
+}

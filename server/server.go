@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"swarm/bus"
 	"swarm/supervisor"
 	"swarm/wire"
 )
@@ -41,6 +42,10 @@ type Options struct {
 	// Stop ends the swarm (its agents, then the server): what a client's
 	// stop request does. Nil: stop requests are refused.
 	Stop func()
+	// Bus is the swarm's bus, on which the command line's requests made
+	// through the swarm (swarm send, task, heartbeat) act. Nil: they are
+	// refused, and the command line makes them on the bus itself.
+	Bus *bus.Bus
 }
 
 // Server answers requests on a swarm's socket until Close.
@@ -117,12 +122,13 @@ func (s *Server) accept() {
 		if err != nil {
 			return // closed
 		}
-		if err := sameUser(c); err != nil {
+		pid, err := sameUser(c)
+		if err != nil {
 			s.log.Warn("socket: connection refused", "err", err)
 			c.Close()
 			continue
 		}
-		c = &countingConn{Conn: c, since: time.Now()}
+		c = &countingConn{Conn: c, since: time.Now(), pid: pid}
 		s.mu.Lock()
 		s.conns[c] = true
 		s.mu.Unlock()
@@ -165,6 +171,9 @@ func (s *Server) serve(c net.Conn) error {
 	mismatch := wire.CheckHello(hello)
 	conn := s.lastID.Add(1)
 	ctx := context.WithValue(s.ctx, connKey{}, conn)
+	if cc, ok := c.(*countingConn); ok {
+		ctx = context.WithValue(ctx, pidKey{}, cc.pid)
+	}
 	defer s.sizes.gone(conn)
 	defer s.screens.gone(conn)
 	var (
@@ -476,6 +485,7 @@ func Stop(ctx context.Context, busDir, program string) error {
 // a client costs on the socket).
 type countingConn struct {
 	net.Conn
+	pid     int // the client's process
 	since   time.Time
 	in, out atomic.Int64
 }
@@ -490,4 +500,13 @@ func (c *countingConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	c.out.Add(int64(n))
 	return n, err
+}
+
+type pidKey struct{}
+
+// pidOf returns the process at the client's end of the connection a
+// request came on (0: unknown).
+func pidOf(ctx context.Context) int {
+	pid, _ := ctx.Value(pidKey{}).(int)
+	return pid
 }

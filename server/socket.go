@@ -67,28 +67,28 @@ func viaShortPath(path string, fn func(string) error) error {
 	return fn(short)
 }
 
-// sameUser refuses a peer that runs as another user.
-func sameUser(c net.Conn) error {
+// sameUser refuses a peer that runs as another user, and returns its pid.
+func sameUser(c net.Conn) (int, error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return errors.New("not a unix socket")
+		return 0, errors.New("not a unix socket")
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var cred *unix.Ucred
 	var credErr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil {
-		return err
+		return 0, err
 	}
 	if credErr != nil {
-		return credErr
+		return 0, credErr
 	}
 	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("peer pid %d runs as uid %d, not %d", cred.Pid, cred.Uid, os.Getuid())
+		return 0, fmt.Errorf("peer pid %d runs as uid %d, not %d", cred.Pid, cred.Uid, os.Getuid())
 	}
-	return nil
+	return int(cred.Pid), nil
 }

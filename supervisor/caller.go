@@ -33,9 +33,14 @@ type Caller struct {
 // newToken returns a fresh agent token.
 func newToken() string { return rand.Text() }
 
-// WhoIsCalling tells who runs this process's command against b, from its
-// environment (getenv) and its place among the agents' processes.
-func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string) (Caller, error) {
+// WhoIsCalling tells who runs a command against b, from the environment
+// of the process that runs it (getenv) and that process's place among the
+// agents' processes: pid, or this process when 0 (a running swarm asks
+// about the process at the other end of its socket).
+func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, pid int) (Caller, error) {
+	if pid == 0 {
+		pid = os.Getpid()
+	}
 	claimed := getenv("SWARM_AGENT")
 	if claimed == bus.Swarm {
 		return Caller{}, errors.New(`$SWARM_AGENT is "swarm", which only swarm itself may use`)
@@ -57,7 +62,7 @@ func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string) (
 	if err != nil {
 		return Caller{}, err
 	}
-	if a, ok := agentAbove(os.Getpid(), agents); ok {
+	if a, ok := agentAbove(pid, agents); ok {
 		if claimed != "" && claimed != a.Name {
 			return Caller{}, fmt.Errorf("$SWARM_AGENT is %q, but this runs inside agent %s", claimed, a.Name)
 		}

@@ -687,49 +687,11 @@ func keyLatencies(b *testing.B, term *tuiTerm, n int, gap time.Duration) []time.
 // UI, to tell the UI's share from the runtime's.
 func headlessCPU(b *testing.B, dir string, period time.Duration) float64 {
 	b.Helper()
-	cmd := exec.Command(swarmBin, "up", "--headless")
-	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "SWARM_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	cmd := startServer(b, dir)
 	defer func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		_ = cmd.Wait()
 	}()
-	// The event log says when the agents have started.
-	started := make(chan struct{})
-	go func() { // reads the log to its end, which comes when swarm exits
-		buf := make([]byte, 32<<10)
-		var seen bytes.Buffer
-		told := false
-		for {
-			n, err := out.Read(buf)
-			if !told {
-				seen.Write(buf[:n])
-				if bytes.Contains(seen.Bytes(), []byte(" started (pid ")) {
-					close(started)
-					told = true
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	select {
-	case <-started:
-	case <-time.After(30 * time.Second):
-		b.Fatal("swarm up --headless did not start its agents")
-	}
 	time.Sleep(2 * time.Second) // start-up settles
 	cpu0, t0 := procCPU(b, cmd.Process.Pid), time.Now()
 	time.Sleep(period)

@@ -67,25 +67,16 @@ func (g *Globals) attach(notify string) error {
 	switch {
 	case err != nil:
 		return err
-	case hung.Load() != nil && !isDone(r.Done()):
+	case hung.Load() != nil && !r.Gone():
 		return fmt.Errorf("detached: %v", hung.Load())
 	case stopped.Load():
 		fmt.Fprintln(g.stderr, "swarm: stopped")
-	case isDone(r.Done()) && g.ctx.Err() == nil:
+	case r.Gone() && g.ctx.Err() == nil:
 		return errors.New("the swarm stopped")
 	default:
 		fmt.Fprintln(g.stderr, "swarm: detached; the agents go on (swarm attach comes back, swarm stop ends them)")
 	}
 	return nil
-}
-
-func isDone(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
 }
 
 type stopCmd struct{}

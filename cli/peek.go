@@ -22,12 +22,12 @@ const socketTimeout = 10 * time.Second
 func (c *peekCmd) Run(g *Globals) error {
 	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	defer cancel()
-	cl, err := server.Dial(ctx, g.busDir(), program())
+	sw, err := server.Attach(ctx, g.busDir(), program())
 	if err != nil {
 		return err
 	}
-	defer cl.Close()
-	r, err := cl.Peek(ctx, c.Agent)
+	defer sw.Close()
+	r, err := sw.Peek(ctx, c.Agent)
 	if err != nil {
 		return err
 	}

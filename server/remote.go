@@ -97,6 +97,9 @@ func (r *Remote) call(ctx context.Context, method string, params, result any) er
 // Done is closed once the swarm is gone (or Close was called).
 func (r *Remote) Done() <-chan struct{} { return r.gone }
 
+// Gone says whether Done is closed.
+func (r *Remote) Gone() bool { return isClosed(r.gone) }
+
 // Close ends the connection.
 func (r *Remote) Close() error {
 	r.mu.Lock()

@@ -440,13 +440,6 @@ func (cl *Client) forget(id uint64) {
 	cl.mu.Unlock()
 }
 
-// Peek returns an agent's current screen.
-func (cl *Client) Peek(ctx context.Context, agent string) (wire.PeekResult, error) {
-	var r wire.PeekResult
-	err := cl.call(ctx, wire.MethodPeek, wire.PeekParams{Agent: agent}, &r)
-	return r, err
-}
-
 // Stop asks the swarm serving busDir, of whatever version, to stop every
 // agent and end, and returns once it has (its socket closes last).
 func Stop(ctx context.Context, busDir, program string) error {

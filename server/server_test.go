@@ -59,13 +59,13 @@ func peek(t *testing.T, busDir, agent string) (lines []string, err error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cl, err := Dial(ctx, busDir, "swarm test")
+	r, err := Attach(ctx, busDir, "swarm test")
 	if err != nil {
 		return nil, err
 	}
-	defer cl.Close()
-	r, err := cl.Peek(ctx, agent)
-	return r.Lines, err
+	defer r.Close()
+	res, err := r.Peek(ctx, agent)
+	return res.Lines, err
 }
 
 func TestPeekThroughTheSocket(t *testing.T) {
@@ -93,9 +93,14 @@ func TestPeekThroughTheSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
+	r, err := Attach(ctx, busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	for range 3 {
-		if r, err := cl.Peek(ctx, "a"); err != nil || r.Title != "a title" || r.Cols == 0 {
-			t.Fatalf("peek: %+v %v", r, err)
+		if res, err := r.Peek(ctx, "a"); err != nil || res.Title != "a title" || res.Cols == 0 {
+			t.Fatalf("peek: %+v %v", res, err)
 		}
 	}
 	var res struct{}
@@ -259,6 +264,10 @@ func TestAClientConnectsAgain(t *testing.T) {
 	defer r.Close()
 	events := r.Subscribe()
 	defer events.Close()
+	testrun.Within(t, 10*time.Second, "a running", func() bool {
+		lines, err := peek(t, busDir, "a")
+		return err == nil && slices.Contains(lines, "hello from a")
+	})
 	cut := func() {
 		srv.mu.Lock()
 		defer srv.mu.Unlock()

@@ -133,7 +133,7 @@ type CLI struct {
 	Status    statusCmd    `cmd:"" help:"Show agents with their heartbeats, and tasks by state."`
 	Logs      logsCmd      `cmd:"" help:"Print an agent's output as plain text, kept across its restarts (.swarm/logs/NAME.log)."`
 	Peek      peekCmd      `cmd:"" help:"Print an agent's screen as it is now, as plain text (asks the running swarm)."`
-	Attach    attachCmd    `cmd:"" help:"Open the terminal UI on a swarm running in another process (swarm up --headless); q detaches, the agents go on."`
+	Attach    attachCmd    `cmd:"" help:"Open the terminal UI on the swarm running here (one that swarm or swarm up --headless started); q asks: detach (the agents go on) or stop it."`
 	Stop      stopCmd      `cmd:"" help:"Stop the running swarm and every agent."`
 	Ls        lsCmd        `cmd:"" help:"List the swarms running on this machine: directory, agents, since when."`
 	Task      taskCmd      `cmd:"" help:"Create, list and move tasks."`

@@ -215,3 +215,36 @@ func TestAKilledServerTakesItsAgents(t *testing.T) {
 		t.Fatalf("quit: %v", err)
 	}
 }
+
+// swarm in a directory whose swarm runs attaches to it, and says so when
+// swarm.toml changed since it started (the running swarm has the old one).
+func TestSwarmAttachesToTheRunningOneAndSaysWhenItsConfigChanged(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	cfgPath := filepath.Join(e.cwd, "swarm.toml")
+	if err := os.WriteFile(cfgPath, []byte(attachConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	server := serverPid(t, filepath.Join(e.cwd, ".swarm"))
+	waitUntil(t, "the socket", func() bool { return lastTick(t, e) > 0 })
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(cfgPath, later, later); err != nil {
+		t.Fatal(err)
+	}
+	ui := startTUI(t, e.cwd, 30, 120)
+	ui.waitText(30*time.Second, "tick · running", "swarm.toml changed since this swarm started")
+	if now := serverPid(t, filepath.Join(e.cwd, ".swarm")); now != server {
+		t.Errorf("a second swarm (%d) started beside %d", now, server)
+	}
+	ui.press("q")
+	ui.waitText(10*time.Second, "Leave the swarm?")
+	ui.press("d")
+	if err := ui.waitExit(10 * time.Second); err != nil {
+		t.Fatalf("swarm exited with %v", err)
+	}
+	if code := up.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("swarm up --headless exited %d", code)
+	}
+}

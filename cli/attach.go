@@ -19,7 +19,7 @@ func (c *attachCmd) Run(g *Globals) error {
 	if err := g.needTerminal("swarm peek AGENT"); err != nil {
 		return err
 	}
-	return g.attach(c.Notify)
+	return g.attach(c.Notify, "")
 }
 
 // remoteSwarm is a swarm in another process as the UI's Swarm.
@@ -29,7 +29,8 @@ func (r remoteSwarm) Subscribe() tui.Events { return r.Remote.Subscribe() }
 
 // attach runs the terminal UI on the swarm serving the bus directory,
 // until the person detaches or stops it, or the swarm ends.
-func (g *Globals) attach(notify string) error {
+// notice, when set, is said in the UI's status line at start.
+func (g *Globals) attach(notify, notice string) error {
 	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	r, err := server.Attach(ctx, g.busDir(), program())
 	cancel()
@@ -62,7 +63,7 @@ func (g *Globals) attach(notify string) error {
 	dir := filepath.Dir(r.ConfigFile())
 	_, game := r.Game()
 	err = tui.Run(ctx, remoteSwarm{r}, tui.Options{Title: filepath.Base(dir), Dir: dir, Subscription: events, Game: game,
-		Attached: true, StopSwarm: stop,
+		Attached: true, StopSwarm: stop, Notice: notice,
 		Bell: notify == "all" || notify == "bell", Desktop: notify == "all" || notify == "desktop"})
 	switch {
 	case err != nil:

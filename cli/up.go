@@ -57,10 +57,15 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	if !c.Foreground {
-		if err := g.startServer(c.Config); err != nil {
+		started, err := g.startServer(c.Config)
+		if err != nil {
 			return err
 		}
-		return g.attach(c.Notify)
+		notice := ""
+		if !started.IsZero() && cfgChangedSince(c.Config, started) {
+			notice = fmt.Sprintf("%s changed since this swarm started: swarm stop, then swarm, starts it anew", c.Config)
+		}
+		return g.attach(c.Notify, notice)
 	}
 	dir, err := filepath.Abs(filepath.Dir(c.Config))
 	if err != nil {
@@ -76,43 +81,48 @@ func (c *upCmd) Run(g *Globals) error {
 const serverStartTimeout = 30 * time.Second
 
 // startServer starts the swarm of config in a server process of its own,
-// unless one already serves the bus directory, and returns once it
-// answers on its socket. The server runs in a session of its own, so that
+// unless one already serves the bus directory (then it returns when that
+// one started listening), and returns once it answers on its socket. The server runs in a session of its own, so that
 // neither the terminal's hang-up nor the UI's end reaches it; what it
 // prints goes to server.log in the bus directory.
-func (g *Globals) startServer(config string) error {
+func (g *Globals) startServer(config string) (since time.Time, err error) {
 	busDir, err := filepath.Abs(g.busDir())
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	cl, err := server.Dial(ctx, busDir, program())
 	cancel()
 	if err == nil {
 		cl.Close()
-		return nil // running: attach to it
+		// Running: attach to it. Its socket is as old as it is.
+		st, err := os.Stat(filepath.Join(busDir, server.SocketName))
+		if err != nil {
+			return time.Now(), nil
+		}
+		return st.ModTime(), nil
 	}
 	if !errors.Is(err, server.ErrNotRunning) {
-		return err
+		return time.Time{}, err
 	}
 	if pid, running := supervisor.SwarmRunning(busDir); running {
-		return fmt.Errorf("a swarm (pid %d) runs on %s without a socket: attach to it where it runs, or stop it", pid, busDir)
+		return time.Time{}, fmt.Errorf("a swarm (pid %d) runs on %s without a socket: attach to it where it runs, or stop it", pid, busDir)
 	}
 	config, err = filepath.Abs(config)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	if err := os.MkdirAll(busDir, 0o700); err != nil {
-		return err
+		return time.Time{}, err
 	}
 	logPath := filepath.Join(busDir, "server.log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
-		return err
+		return time.Time{}, err
 	}
 	defer logFile.Close()
 	cmd := exec.Command(exe, "up", "--server", "--config", config, "--dir", busDir)
@@ -121,7 +131,7 @@ func (g *Globals) startServer(config string) error {
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("start the server: %w", err)
+		return time.Time{}, fmt.Errorf("start the server: %w", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }() // reaped if it ends while the UI runs
@@ -132,19 +142,26 @@ func (g *Globals) startServer(config string) error {
 		cancel()
 		if err == nil {
 			cl.Close()
-			return nil
+			return time.Time{}, nil
 		}
 		select {
 		case werr := <-exited:
-			return fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
+			return time.Time{}, fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
 		case <-g.ctx.Done():
-			return g.ctx.Err()
+			return time.Time{}, g.ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, serverStartTimeout, logPath)
+			return time.Time{}, fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, serverStartTimeout, logPath)
 		}
 	}
+}
+
+// cfgChangedSince says whether the config file at path was written after
+// t (a swarm that started at t runs the file as it was then).
+func cfgChangedSince(path string, t time.Time) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.ModTime().After(t)
 }
 
 // lastLine returns the last non-empty line of the file at path.

@@ -196,6 +196,9 @@ func NewModel(ctx context.Context, sw Backend, opts Options) *Model {
 	m.help.Styles.ShortDesc = styleDim
 	m.help.Styles.ShortSeparator = styleDim
 	m.refreshAgents()
+	if opts.Notice != "" {
+		m.setStatus("%s", opts.Notice)
+	}
 	if g, ok := sw.Game(); ok && opts.Game {
 		m.game, m.hasGame, m.showGame = g, true, true
 	}

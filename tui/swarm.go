@@ -138,6 +138,9 @@ type Options struct {
 	// with StopSwarm, which returns once its agents have ended.
 	Attached  bool
 	StopSwarm func() error
+	// Notice is said in the status line at start (why what is shown may
+	// not be what the person expects).
+	Notice string
 	// Bell and Desktop announce what starts to need the person (an agent
 	// that died, a task in review, failed or in conflict): the terminal's
 	// bell, a desktop notification through the terminal (OSC 9, OSC 777).

@@ -42,6 +42,8 @@ up() {
     { say "agents did not start"; screen; exit 1; }
 }
 cleanup() {
+  # The agents run in swarm's server, which outlives the UI in tmux.
+  (cd "$work" && ./swarm stop >/dev/null 2>&1)
   tmux -L "$sock" kill-server 2>/dev/null
   # Codex starts an app-server daemon of its own (a new session, outside
   # swarm's process groups): end whatever still runs from this scratch

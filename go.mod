@@ -22,6 +22,7 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/pelletier/go-toml/v2 v2.4.3
+	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.48.0
 	modernc.org/sqlite v1.60.1
 )

@@ -145,13 +145,45 @@ func (s *Screen) observeAlt(quiet bool) {
 	}
 	s.evicted = s.evicted[:0]
 	for y, text := range s.altText() {
-		if r, ok := newFrameRow(y, text, false); ok {
+		r, ok := newFrameRow(y, text, false)
+		if c, was := s.cutRows[y]; was {
+			if c.left == "" && ok && len(r.key) < len(c.drawn) && strings.HasPrefix(c.drawn, r.key) {
+				c.left = r.key // the first look after the resize
+				s.cutRows[y] = c
+			}
+			if c.left != "" && ok && r.key == c.left {
+				continue // what the resize left of the row: not new
+			}
+			delete(s.cutRows, y) // drawn anew
+		}
+		if ok {
 			rows = append(rows, r)
 		}
 	}
 	s.frameRows = rows
 	s.altLines(s.frames.observe(rows, s.now(), quiet))
 }
+
+// noteCutRows records the alternate screen's rows before a resize, which
+// may cut them (see Screen.cutRows); observeAlt has just read them.
+func (s *Screen) noteCutRows() {
+	if s.cutRows == nil {
+		s.cutRows = map[int]cutRow{}
+	}
+	for y, c := range s.cutRows {
+		c.left = "" // a resize again: what it leaves is seen anew
+		s.cutRows[y] = c
+	}
+	for _, r := range s.frameRows {
+		if _, kept := s.cutRows[r.y]; r.y >= 0 && !kept {
+			s.cutRows[r.y] = cutRow{drawn: r.key}
+		}
+	}
+}
+
+// cutRow is a row of the alternate screen a resize may have cut: its key
+// as the program drew it, and as the resize left it ("" until seen).
+type cutRow struct{ drawn, left string }
 
 // flushAlt commits every row of the alternate screen's document still
 // pending: the program left the alternate screen, or the output ended.

@@ -139,6 +139,11 @@ type Screen struct {
 	frames    *aligner
 	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
 	frameRows []frameRow
+	// cutRows are the alternate screen's rows, by row, as a resize found
+	// them: the terminal cuts a row a narrower screen cannot hold, and what
+	// is left of it is not new text. A row stays here until the program
+	// draws something else on it.
+	cutRows map[int]cutRow
 	altRows   []string // the alternate screen's rows as last read (altText)
 	syncing   bool     // inside a synchronized update (mode 2026)
 }
@@ -412,6 +417,7 @@ func (s *Screen) resize(rows, cols int) {
 		s.reflowHistory(cols)
 		if s.reflow(rows, cols) {
 			if s.alt != nil { // a full-screen program redraws for its size
+				s.noteCutRows()
 				s.alt.Resize(cols, rows)
 				s.altRows = nil
 				s.alt.SetScrollbackSize(queueRows(rows))
@@ -448,6 +454,7 @@ func (s *Screen) resize(rows, cols int) {
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
 	if s.alt != nil {
+		s.noteCutRows()
 		s.alt.Resize(cols, rows)
 		s.altRows = nil
 		s.alt.SetScrollbackSize(queueRows(rows))

@@ -144,8 +144,8 @@ type Screen struct {
 	// is left of it is not new text. A row stays here until the program
 	// draws something else on it.
 	cutRows map[int]cutRow
-	altRows   []string // the alternate screen's rows as last read (altText)
-	syncing   bool     // inside a synchronized update (mode 2026)
+	altRows []string // the alternate screen's rows as last read (altText)
+	syncing bool     // inside a synchronized update (mode 2026)
 }
 
 // NewScreen returns a screen with no process behind it, for replaying

@@ -13,7 +13,8 @@ clocks), the CPU seconds of the program that emulates the terminals (the
 swarm process; the tmux server), and its peak RSS.
 
 swarm runs headless (`swarm up --headless`) unless --tui, where `swarm up`
-runs inside a tmux window of its own (that outer tmux is not counted).
+runs inside a tmux window of its own (that outer tmux is not counted): its
+server and the UI attached to it are both counted.
 
 Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|all]
        [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
@@ -76,17 +77,19 @@ def results(dirname, n):
     return rates
 
 
-def measure(pid, work, writers, idle_seconds):
-    """CPU seconds, wall seconds and peak RSS of the terminal program pid
-    while its writers run (or, idle, for idle_seconds after start-up)."""
+def measure(pids, work, writers, idle_seconds):
+    """CPU seconds, wall seconds and peak RSS of the terminal program's
+    processes (pids: swarm's server and its UI, or the tmux server) while
+    the writers run (or, idle, for idle_seconds after start-up)."""
     if idle_seconds:
         time.sleep(ARGS.startup)
-    c0, t0 = cpu_seconds(pid), time.monotonic()
+    pids = pids() if callable(pids) else pids
+    c0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
     if idle_seconds:
         time.sleep(idle_seconds)
     else:
         wait_for(lambda: results(work, writers) is not None, 600, "the writers")
-    return cpu_seconds(pid) - c0, time.monotonic() - t0, peak_rss_mib(pid)
+    return sum(cpu_seconds(p) for p in pids) - c0, time.monotonic() - t0, sum(peak_rss_mib(p) for p in pids)
 
 
 class Tmux:
@@ -106,7 +109,7 @@ class Tmux:
             subprocess.run(base + ["new-window", "-d", c], check=True)
         pid = int(subprocess.run(base + ["display", "-p", "#{pid}"], check=True, capture_output=True, text=True).stdout)
         try:
-            return measure(pid, self.work, len(cmds), idle_seconds)
+            return measure([pid], self.work, len(cmds), idle_seconds)
         finally:
             subprocess.run(base + ["kill-server"], capture_output=True)
 
@@ -133,12 +136,18 @@ class Swarm:
             wait_for(lambda: self._pid_of_ui(outer) is not None, 30, "swarm's UI")
             pid = self._pid_of_ui(outer)
             proc = None
+            # The agents run in swarm's server; the UI attaches to it:
+            # both are the terminal program.
+            bus = os.path.join(self.work, ".swarm")
+            wait_for(lambda: self._server_pid(bus) is not None, 30, "swarm's server")
+            pids = [pid, self._server_pid(bus)]
         else:
             proc = subprocess.Popen([self.binary, "up", "--headless", "--config", cfg], cwd=self.work, env=env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             pid = proc.pid
+            pids = [pid]
         try:
-            return measure(pid, self.work, len(cmds), idle_seconds)
+            return measure(pids, self.work, len(cmds), idle_seconds)
         finally:
             if proc is not None:
                 proc.send_signal(signal.SIGINT)
@@ -148,10 +157,18 @@ class Swarm:
                     proc.kill()
                     proc.wait()
             if outer:
-                os.kill(pid, signal.SIGINT)
+                subprocess.run([self.binary, "stop"], env=env, capture_output=True)  # the server, then the UI
                 wait_for(lambda: not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z",
                          15, "swarm's UI to end")
                 subprocess.run(["tmux", "-L", outer, "kill-server"], capture_output=True)
+
+    def _server_pid(self, bus):
+        r = subprocess.run([self.binary, "ls", "--json"], capture_output=True, text=True)
+        for line in r.stdout.splitlines():
+            s = json.loads(line)
+            if os.path.realpath(s["bus_dir"]) == os.path.realpath(bus):
+                return s["pid"]
+        return None
 
     @staticmethod
     def _pid_of_ui(outer):

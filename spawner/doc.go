@@ -115,6 +115,9 @@
 //     last; when shown again with another wrap, as first shown. Rows of the
 //     document that no longer show are kept (a collapsed item that expands
 //     again is not new), up to a bound.
+//  7. A row a resize cut (the terminal keeps what fits a narrower screen),
+//     while the program has not drawn it again, is not read: what is left
+//     of a line is not a new line.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

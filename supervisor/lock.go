@@ -28,10 +28,11 @@ func lockDir(dir string) (*dirLock, error) {
 		n, _ := f.ReadAt(b, 0)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
+			const what = "swarm attach shows it, swarm stop ends it"
 			if pid, perr := strconv.Atoi(strings.TrimSpace(string(b[:n]))); perr == nil {
-				return nil, fmt.Errorf("%w (pid %d, %s)", ErrLocked, pid, dir)
+				return nil, fmt.Errorf("%w (pid %d, %s): %s", ErrLocked, pid, dir, what)
 			}
-			return nil, fmt.Errorf("%w (%s)", ErrLocked, dir)
+			return nil, fmt.Errorf("%w (%s): %s", ErrLocked, dir, what)
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

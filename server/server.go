@@ -1,11 +1,15 @@
 // Package server serves a running swarm on its socket, .swarm/swarm.sock,
-// in the protocol of package wire, and dials it from another process.
+// in the protocol of package wire, and is that socket's client in other
+// processes.
 //
 // The socket is the running swarm's door for other programs on the
-// machine: `swarm peek` reads an agent's screen through it (an agent can
-// look at another's). It is made for the swarm's own user only: the file
-// is 0600 in the 0700 bus directory, and the server refuses a connection
-// from another user (SO_PEERCRED, on Linux).
+// machine: the terminal UI attached to it (Remote, the UI's Swarm over
+// the socket: server.go, remote.go, methods.go, screens.go, sizes.go),
+// `swarm peek` (an agent can look at another's screen), `swarm stop`,
+// `swarm ls` (registry.go), and the command line's requests that act as
+// their caller (Actor). It is made for the swarm's own user only: the
+// file is 0600 in the 0700 bus directory, and the server refuses a
+// connection from another user (SO_PEERCRED).
 package server
 
 import (

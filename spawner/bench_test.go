@@ -10,11 +10,16 @@ import (
 )
 
 func benchScreen(b *testing.B, data []byte, chunk int) {
+	benchScreenSized(b, data, chunk, 24, 80)
+}
+
+// benchScreenSized is benchScreen on a screen of rows × cols.
+func benchScreenSized(b *testing.B, data []byte, chunk, rows, cols int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	lines := 0
 	for b.Loop() {
-		s := NewScreen(ScreenOptions{Rows: 24, Cols: 80})
+		s := NewScreen(ScreenOptions{Rows: rows, Cols: cols})
 		for i := 0; i < len(data); i += chunk {
 			_, _ = s.Write(data[i:min(i+chunk, len(data))])
 			lines += len(s.TakeLines())
@@ -52,6 +57,10 @@ func logLines(size int) []byte {
 // BenchmarkScreenLogLines is the screen alone over coloured log lines, as
 // fast as they come, in 4 KiB chunks.
 func BenchmarkScreenLogLines(b *testing.B) { benchScreen(b, logLines(1<<20), 4096) }
+
+// BenchmarkScreenLogLinesWide: the same lines in a 160×48 pane (the size
+// of the tmux comparison), where they do not fill their rows.
+func BenchmarkScreenLogLinesWide(b *testing.B) { benchScreenSized(b, logLines(1<<20), 4096, 48, 160) }
 
 // BenchmarkScreenMemory measures the heap held by one screen whose
 // scrollback is full: 10,000 rows of 100 columns with colours. Reported

@@ -23,16 +23,12 @@ func (c *lsCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
+		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
+		enc.SetEscapeHTML(false)
 		for _, r := range swarms {
-			b, err := json.Marshal(struct {
-				server.Running
-				Agents        int `json:"agents"`
-				AgentsRunning int `json:"agents_running"`
-			}{r, r.Agents, r.AgentsRunning})
-			if err != nil {
+			if err := enc.Encode(r); err != nil {
 				return err
 			}
-			fmt.Fprintf(g.stdout, "%s\n", textsafe.JSON(b))
 		}
 		return nil
 	}

@@ -28,8 +28,10 @@ type Running struct {
 	BusDir  string    `json:"bus_dir"` // where its socket is
 	Pid     int       `json:"pid"`
 	Started time.Time `json:"started"`
-	// Agents and AgentsRunning are what the swarm answered when asked.
-	Agents, AgentsRunning int `json:"-"`
+	// Agents and AgentsRunning are what the swarm answered when List
+	// asked (not kept in the note).
+	Agents        int `json:"agents"`
+	AgentsRunning int `json:"agents_running"`
 }
 
 // registryDir is where the notes are; "" when the user has no cache

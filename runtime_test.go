@@ -469,6 +469,14 @@ func TestTheNextSwarmEndsWhatAKilledOneLeft(t *testing.T) {
 		return worker > 0
 	})
 	t.Cleanup(func() { _ = syscall.Kill(worker, syscall.SIGKILL) })
+	// Killed before it recorded the agent's process on the bus, swarm
+	// would leave nothing the next one could find: wait for the record.
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	waitUntil(t, "w's process on the bus", func() bool {
+		out, _, _ := e.run("status", "--json")
+		return strings.Contains(out, `"name":"w"`) && strings.Contains(out, `"state":"running","pid":`)
+	})
+	e.dir = ""
 	_ = first.cmd.Process.Signal(syscall.SIGKILL)
 	<-first.done
 	_ = first.cmd.Wait()

@@ -35,14 +35,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	swarmBin = filepath.Join(dir, "swarm")
-	// What swarm keeps in the user's cache directory (the notes of running
-	// swarms, Gemini's kit files) stays in the test's own.
-	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	if out, err := exec.Command("go", "build", "-o", swarmBin, ".").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// What swarm keeps in the user's cache directory (the notes of running
+	// swarms, Gemini's kit files) stays in the test's own. Set after the
+	// build: go keeps its build cache there too, and an empty one means
+	// compiling everything again (half a minute).
+	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

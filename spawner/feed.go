@@ -111,6 +111,10 @@ func (s *Screen) initFeeder() {
 	})
 }
 
+// printableASCII reports whether the parser takes c, in the ground state,
+// as a character to print (and stays there).
+func printableASCII(c byte) bool { return c >= 0x20 && c < 0x7f }
+
 func isText(st parser.State) bool { return st == parser.GroundState || st == parser.Utf8State }
 
 // consume runs p through the front parser and feeds the emulator.
@@ -126,6 +130,18 @@ func (s *Screen) consume(p []byte) {
 	s.runStart, s.segStart = 0, 0
 	tokStart := off
 	for i := off; i < len(buf); i++ {
+		if s.front.State() == parser.GroundState && printableASCII(buf[i]) {
+			// Most output is plain text, which the parser would only pass
+			// over byte by byte: skip the run.
+			if !s.inRun {
+				s.inRun, s.runStart = true, i
+			}
+			for i+1 < len(buf) && printableASCII(buf[i+1]) {
+				i++
+			}
+			tokStart = i + 1
+			continue
+		}
 		prev := s.front.State()
 		s.tokDone = false
 		s.front.Advance(buf[i])

@@ -56,3 +56,5 @@ require (
 )
 
 replace github.com/charmbracelet/x/vt => ./third_party/vt
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

@@ -352,7 +352,12 @@ func (s *Screen) TakeLines() []Line {
 
 func (s *Screen) take() []Line {
 	out := s.out
-	s.out = nil
+	if len(out) == 0 {
+		return nil
+	}
+	// The next batch is likely as long as this one: one allocation for it
+	// rather than a slice grown from nothing every time.
+	s.out = make([]Line, 0, len(out))
 	return out
 }
 

@@ -67,6 +67,26 @@ func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 	s.buf.SetCell(x, y, c)
 }
 
+// printNarrow writes content (one column wide) with the cursor's pen and
+// link at x, y and reports true, when the cell there is one column wide
+// too; else it writes nothing and reports false (swarm patch: SetCell's
+// work for what printing a character usually is).
+func (s *Screen) printNarrow(x, y int, content string) bool {
+	if y < 0 || y >= len(s.buf.Lines) {
+		return false
+	}
+	line := s.buf.Lines[y]
+	if x < 0 || x >= len(line) || line[x].Width != 1 {
+		return false
+	}
+	c := &line[x]
+	if c.Content != content || c.Style != s.cur.Pen || c.Link != s.cur.Link {
+		s.buf.TouchLine(x, y, 1)
+		c.Content, c.Style, c.Link = content, s.cur.Pen, s.cur.Link
+	}
+	return true
+}
+
 // Height returns the height of the screen.
 func (s *Screen) Height() int {
 	return s.buf.Height()

@@ -147,3 +147,47 @@ func TestPatchLongStringIsCut(t *testing.T) {
 		t.Fatalf("after a 100 kB title the row is %q", got)
 	}
 }
+
+// A narrow character printed in place (patch 6) is what SetCell would have
+// made of it: pen, link and touched lines kept; a wide character it lands
+// on, a charset mapping and a pending wrap still take the general path.
+func TestPatchNarrowPrintInPlace(t *testing.T) {
+	e := NewEmulator(6, 3)
+	e.scr.ClearTouched()
+	_, _ = e.WriteString("\x1b]8;;http://x\x07\x1b[31mA\x1b[m\x1b]8;;\x07B")
+	a, b := e.CellAt(0, 0), e.CellAt(1, 0)
+	if a.Content != "A" || a.Style.Fg == nil || a.Link.URL != "http://x" || b.Content != "B" || b.Style.Fg != nil || b.Link.URL != "" {
+		t.Fatalf("cells: %+v %+v", *a, *b)
+	}
+	if touched := e.Touched(); len(touched) == 0 || touched[0] == nil || len(touched) > 1 && touched[1] != nil {
+		t.Fatalf("touched: %v", touched)
+	}
+	e.scr.ClearTouched()
+	// The same character again changes nothing, and touches nothing.
+	_, _ = e.WriteString("\r\x1b]8;;http://x\x07\x1b[31mA")
+	if touched := e.Touched(); len(touched) > 0 && touched[0] != nil {
+		t.Fatalf("rewriting a cell as it is touched its line: %+v", touched[0])
+	}
+
+	// Half of a wide character overwritten: the rest of it is blanked.
+	_, _ = e.WriteString("\r\n界x\rz")
+	if got := screenRows(e)[1]; got != "z x" {
+		t.Fatalf("overwriting a wide character's first half: %q", got)
+	}
+	_, _ = e.WriteString("\r界\bz")
+	if got := screenRows(e)[1]; got != " zx" {
+		t.Fatalf("overwriting a wide character's second half: %q", got)
+	}
+
+	// DEC line drawing maps q to a horizontal line.
+	_, _ = e.WriteString("\r\n\x1b(0q\x1b(Bq")
+	if got := screenRows(e)[2]; got != "─q" {
+		t.Fatalf("line drawing: %q", got)
+	}
+
+	// The last column: the next character wraps.
+	_, _ = e.WriteString("\x1b[1;1H\x1b[2Jabcdefg")
+	if rows := screenRows(e); rows[0] != "abcdef" || rows[1] != "g" {
+		t.Fatalf("wrap: %q", rows)
+	}
+}

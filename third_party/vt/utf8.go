@@ -73,6 +73,24 @@ func (e *Emulator) flushGrapheme() {
 // handleGrapheme handles UTF-8 graphemes.
 func (e *Emulator) handleGrapheme(content string, width int) {
 	awm := e.autoWrap // swarm patch: isModeSet(ansi.ModeAutoWrap), without the map
+
+	// swarm patch: a character of one byte and one column, with no charset
+	// mapping and no pending wrap, on a narrow cell (most output) is written
+	// in place, without building a cell and copying it twice.
+	if width == 1 && len(content) == 1 && e.gsingle == 0 && !(e.atPhantom && awm) &&
+		(content[0] < 128 && e.charsets[e.gl] == nil || content[0] >= 128 && e.charsets[e.gr] == nil) {
+		x, y := e.scr.CursorPosition()
+		if e.scr.printNarrow(x, y, content) {
+			e.lastChar = rune(content[0])
+			e.atPhantom = awm && x >= e.scr.Width()-1
+			if !e.atPhantom {
+				x++
+			}
+			e.scr.setCursor(x, y, false)
+			return
+		}
+	}
+
 	cell := uv.Cell{
 		Content: content,
 		Width:   width,

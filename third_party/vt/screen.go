@@ -431,10 +431,16 @@ func rotateRows(rows []uv.Line, n int) {
 // blankRows fills rows [from, to) with the blank cell of the cursor's pen,
 // as the buffer's own line deletion does.
 func (s *Screen) blankRows(from, to int) {
-	c := s.blankCell()
+	// Every cell of the rows is replaced: no wide character can be left in
+	// part, so the cells are assigned without SetCell's checks.
+	blank := uv.EmptyCell
+	if c := s.blankCell(); c != nil {
+		blank = *c
+	}
 	for y := from; y < to; y++ {
-		for x := range s.buf.Lines[y] {
-			s.buf.Buffer.SetCell(x, y, c)
+		line := s.buf.Lines[y]
+		for x := range line {
+			line[x] = blank
 		}
 	}
 }

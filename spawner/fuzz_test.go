@@ -130,9 +130,13 @@ func FuzzReflow(f *testing.F) {
 		before, sb := s.Snapshot(), s.ScrollbackLen()
 		rows := int(height%8) + 1
 		// A shorter screen cuts the rows under the cursor, as tmux does (the
-		// rows above it go into the scrollback first): their text is
-		// committed, but the screen does not get it back.
+		// rows above it go into the scrollback first, unless a scroll region
+		// is set): their text is committed, but the screen does not get it
+		// back.
 		cutFrom := max(rows, before.Cursor.Y+1)
+		if s.top != 0 || s.bot < s.rows {
+			cutFrom = rows // with a scroll region, nothing goes into the scrollback
+		}
 		cut := cutFrom < len(before.Lines) && slices.ContainsFunc(before.Lines[cutFrom:], func(l string) bool { return l != "" })
 		s.Resize(rows, int(width%39)+2) // a wide character needs 2 columns
 		got = append(got, texts(s.TakeLines())...)

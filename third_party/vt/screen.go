@@ -388,27 +388,25 @@ func (s *Screen) DeleteLine(n int) bool {
 		return false
 	}
 
-	// Save lines to scrollback if we're at the top of the scroll region
-	// and the scroll region uses the full width (typical terminal scroll).
-	// This captures lines that would be lost during scroll up operations.
-	if s.scrollback != nil && y == scroll.Min.Y &&
-		scroll.Min.X == 0 && scroll.Max.X == s.buf.Width() {
-		// Save lines that will be deleted
-		linesToSave := min(n, scroll.Max.Y-y)
-		s.scrollback.PushN(s.buf, y, linesToSave)
-	}
-
 	if s.fullWidth(scroll) {
 		// swarm patch: a line feed at the bottom of a full-width scroll
 		// region (every line of ordinary output) moved every cell of the
 		// screen up one row; rotating the rows' storage costs one row.
+		// The rows deleted at the top of the region go into the scrollback
+		// as they are, and their places get the scrollback's spare storage.
 		n = min(n, scroll.Max.Y-y)
+		if s.scrollback != nil && s.scrollback.maxLines > 0 && y == scroll.Min.Y {
+			for i := range n {
+				s.scrollback.takeRow(&s.buf.Lines[y+i])
+			}
+		}
 		rotateRows(s.buf.Lines[y:scroll.Max.Y], n)
 		s.blankRows(scroll.Max.Y-n, scroll.Max.Y)
 		s.touchRows(y, scroll.Max.Y)
 		return true
 	}
 
+	// Not the full width: nothing goes into the scrollback.
 	s.buf.DeleteLineArea(y, n, s.blankCell(), scroll)
 
 	return true

@@ -67,6 +67,38 @@ func (s *Scrollback) Push(line uv.Line) {
 	s.lines = append(s.lines, cloned)
 }
 
+// takeRow adds *row to the scrollback without copying its cells (swarm
+// patch): the scrollback keeps the row's storage, trailing blanks trimmed
+// as Push trims them, and *row gets storage of the same width from a slot
+// past the end (a line pushed before the last Clear) or a new one, with
+// its cells left as they were: the caller blanks it.
+func (s *Scrollback) takeRow(row *uv.Line) {
+	line := *row
+	width := len(line)
+	lastNonEmpty := -1
+	for i := width - 1; i >= 0; i-- {
+		c := &line[i]
+		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
+			lastNonEmpty = i
+			break
+		}
+	}
+	var spare uv.Line
+	if n := len(s.lines); n < cap(s.lines) {
+		if old := s.lines[: n+1 : n+1][n]; cap(old) >= width {
+			spare = old[:width]
+		}
+	}
+	if spare == nil {
+		spare = make(uv.Line, width)
+	}
+	if len(s.lines) >= s.maxLines {
+		s.lines = slices.Delete(s.lines, 0, 1)
+	}
+	s.lines = append(s.lines, line[:lastNonEmpty+1])
+	*row = spare
+}
+
 // PushN adds n lines from the buffer starting at line y to the scrollback.
 func (s *Scrollback) PushN(buf *uv.RenderBuffer, y, n int) {
 	if s == nil || buf == nil || n <= 0 {

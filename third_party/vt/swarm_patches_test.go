@@ -191,3 +191,52 @@ func TestPatchNarrowPrintInPlace(t *testing.T) {
 		t.Fatalf("wrap: %q", rows)
 	}
 }
+
+// Rows scrolled off the top go into the scrollback without a copy (patch
+// 7): after a reader cleared it, the rows that scroll off next get their
+// places' storage from the lines it read, and neither the screen nor the
+// scrollback shows another's text.
+func TestPatchScrolledRowsMoveIntoTheScrollback(t *testing.T) {
+	e := NewEmulator(10, 3)
+	sbText := func() []string {
+		var out []string
+		for _, l := range e.Scrollback().Lines() {
+			var b strings.Builder
+			for _, c := range l {
+				b.WriteString(c.Content)
+			}
+			out = append(out, b.String())
+		}
+		return out
+	}
+	for round := range 4 {
+		for i := range 5 {
+			fmt.Fprintf(e, "r%d-%d\r\n", round, i)
+		}
+		got := strings.Join(sbText(), "|")
+		want := "r0-0|r0-1|r0-2" // the first round scrolls three rows off
+		if round > 0 {           // later ones the two left on the screen too
+			p := round - 1
+			want = fmt.Sprintf("r%d-3|r%d-4|r%d-0|r%d-1|r%d-2", p, p, round, round, round)
+		}
+		if got != want {
+			t.Fatalf("round %d: scrollback %q, want %q", round, got, want)
+		}
+		if rows := strings.Join(screenRows(e), "|"); rows != fmt.Sprintf("r%d-3|r%d-4|", round, round) {
+			t.Fatalf("round %d: screen %q", round, rows)
+		}
+		e.Scrollback().Clear()
+	}
+	// The screen's rows and the scrollback's lines are distinct storage.
+	fmt.Fprint(e, "\x1b[1;1HXXXXXXXXXX\x1b[2;1HYYYYYYYYYY\x1b[3;1HZZZZZZZZZZ")
+	if got := strings.Join(sbText(), "|"); got != "" {
+		t.Fatalf("scrollback after Clear and no scroll: %q", got)
+	}
+	fmt.Fprint(e, "\r\n")
+	if got := strings.Join(sbText(), "|"); got != "XXXXXXXXXX" {
+		t.Fatalf("scrollback: %q", got)
+	}
+	if rows := strings.Join(screenRows(e), "|"); rows != "YYYYYYYYYY|ZZZZZZZZZZ|" {
+		t.Fatalf("screen: %q", rows)
+	}
+}

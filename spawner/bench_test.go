@@ -62,6 +62,10 @@ func BenchmarkScreenLogLines(b *testing.B) { benchScreen(b, logLines(1<<20), 409
 // of the tmux comparison), where they do not fill their rows.
 func BenchmarkScreenLogLinesWide(b *testing.B) { benchScreenSized(b, logLines(1<<20), 4096, 48, 160) }
 
+// BenchmarkScreenLogLinesNarrow: the same lines in a 38×10 pane (one of
+// 16 in a 160×48 UI), where each takes three rows.
+func BenchmarkScreenLogLinesNarrow(b *testing.B) { benchScreenSized(b, logLines(1<<20), 4096, 10, 38) }
+
 // BenchmarkScreenMemory measures the heap held by one screen whose
 // scrollback is full: 10,000 rows of 100 columns with colours. Reported
 // as MB-inuse (HeapInuse after minus before, with the screen alive).

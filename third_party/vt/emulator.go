@@ -280,7 +280,13 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	}
 
 	for i := range p {
-		e.parser.Advance(p[i])
+		if c := p[i]; c >= ansi.SP && c < ansi.DEL && e.parser.State() == parser.GroundState {
+			// swarm patch: printable ASCII in the ground state is printed
+			// and leaves the parser where it is: skip its tables.
+			e.handlePrint(rune(c))
+		} else {
+			e.parser.Advance(c)
+		}
 		// Flush the last cluster once the whole slice is written. Every
 		// sequence handler flushes on its own way in, so a cluster only has to
 		// survive until either the next printable character extends it or the

@@ -240,3 +240,19 @@ func TestPatchScrolledRowsMoveIntoTheScrollback(t *testing.T) {
 		t.Fatalf("screen: %q", rows)
 	}
 }
+
+// Printable ASCII skips the parser only between sequences (patch 8): a
+// sequence split across writes still ends with the bytes that look like
+// text, and text after it prints with its style.
+func TestPatchASCIIOnlySkipsTheParserInGround(t *testing.T) {
+	e := NewEmulator(10, 2)
+	for _, w := range []string{"\x1b[3", "1mA", "\x1b", "[0mB", "\x1b]0;ti", "tle\x07C"} {
+		_, _ = e.WriteString(w)
+	}
+	if got := screenRows(e)[0]; got != "ABC" {
+		t.Fatalf("row: %q", got)
+	}
+	if a, b := e.CellAt(0, 0), e.CellAt(1, 0); a.Style.Fg == nil || b.Style.Fg != nil {
+		t.Fatalf("styles: A %+v, B %+v", a.Style, b.Style)
+	}
+}

@@ -47,9 +47,10 @@ type Options struct {
 	// Scrollback is the screen's scrollback in rows; DefaultScrollback
 	// when zero, none when negative.
 	Scrollback int
-	// OnLine receives the committed lines, in order, from the output
-	// goroutine. It may block briefly; output waits meanwhile.
-	OnLine func(Line)
+	// OnLines receives the committed lines, in order, a batch at a time
+	// (those of one chunk of output), from the output goroutine; the slice
+	// is the receiver's. It may block briefly; output waits meanwhile.
+	OnLines func([]Line)
 	// OnOutput is called after each chunk of output reached the screen
 	// (for a UI to redraw). Keep it cheap.
 	OnOutput func()
@@ -242,12 +243,10 @@ func (p *Process) output() {
 }
 
 func (p *Process) emit(lines []Line) {
-	if p.opts.OnLine == nil {
+	if p.opts.OnLines == nil || len(lines) == 0 {
 		return
 	}
-	for _, l := range lines {
-		p.opts.OnLine(l)
-	}
+	p.opts.OnLines(lines)
 }
 
 func (p *Process) closeMaster() {
@@ -422,7 +421,7 @@ func (p *Process) Wait() (ExitStatus, error) {
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // Done is closed once the process has exited and every line of its output
-// was handed to OnLine.
+// was handed to OnLines.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Pid returns the process id, which is also its process group id.

@@ -24,10 +24,10 @@ type lineLog struct {
 	lines []Line
 }
 
-func (l *lineLog) add(x Line) {
+func (l *lineLog) add(batch []Line) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.lines = append(l.lines, x)
+	l.lines = append(l.lines, batch...)
 }
 
 func (l *lineLog) texts() []string {
@@ -53,7 +53,7 @@ func (l *lineLog) has(text string) bool {
 func start(t *testing.T, opts Options, log *lineLog) *Process {
 	t.Helper()
 	if log != nil {
-		opts.OnLine = log.add
+		opts.OnLines = log.add
 	}
 	p, err := Start(opts)
 	if err != nil {

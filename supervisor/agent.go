@@ -395,7 +395,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		separator += " ──"
 	}
 	a.setState(StateStarting, "")
-	lines := make(chan spawner.Line, 256)
+	lines := make(chan []spawner.Line, 32) // batches: a chunk of output's lines
 	a.mu.Lock()
 	rows, cols, dir := a.rows, a.cols, a.dir
 	a.mu.Unlock()
@@ -422,9 +422,9 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	proc, err := spawner.Start(spawner.Options{
 		Argv: w.Argv, Dir: dir, Env: append(a.env(token), w.Env...),
 		Rows: rows, Cols: cols,
-		OnLine: func(l spawner.Line) {
+		OnLines: func(batch []spawner.Line) {
 			select {
-			case lines <- l:
+			case lines <- batch:
 			case <-a.ctx.Done():
 			}
 		},

@@ -14,7 +14,7 @@ import (
 
 // pump turns one process's committed lines into published messages. It
 // runs until the process has exited and every line it wrote is handled.
-func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
+func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 	p := parser.New(parser.Options{})
 	flush := time.NewTimer(time.Hour)
 	flush.Stop()
@@ -37,10 +37,8 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 			tallying = true
 		}
 		select {
-		case l := <-lines:
-			a.sawLine(l.Text)
-			a.outLog.line(l.Text)
-			a.handle(p.Feed(l.N, l.Text))
+		case batch := <-lines:
+			a.readLines(p, batch)
 			if p.Pending() {
 				flush.Reset(a.s.opts.FlushAfter)
 			}
@@ -58,10 +56,8 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 		case <-proc.Done():
 			for {
 				select {
-				case l := <-lines:
-					a.sawLine(l.Text)
-					a.outLog.line(l.Text)
-					a.handle(p.Feed(l.N, l.Text))
+				case batch := <-lines:
+					a.readLines(p, batch)
 					continue
 				default:
 				}
@@ -74,6 +70,16 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan spawner.Line) {
 			a.drainUnsent()
 			return
 		}
+	}
+}
+
+// readLines takes a batch of the agent's committed lines: seen, logged and
+// parsed for what it says to others.
+func (a *agent) readLines(p *parser.Parser, batch []spawner.Line) {
+	for _, l := range batch {
+		a.sawLine(l.Text)
+		a.outLog.line(l.Text)
+		a.handle(p.Feed(l.N, l.Text))
 	}
 }
 

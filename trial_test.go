@@ -519,7 +519,7 @@ func trialCorruptBus(t *testing.T, table *trialTable) {
 }
 
 func trialConcurrentSends(t *testing.T, table *trialTable) {
-	n := trialSize(400, 4000)
+	n := trialSize(120, 4000) // 32 at a time: contention either way; each is a process start
 	e := newEnv(t)
 	e.register("b")
 	var wg sync.WaitGroup

@@ -9,6 +9,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"swarm/server"
 	"swarm/supervisor"
 	"swarm/tasks"
+	"swarm/textsafe"
 )
 
 // version is overridden at build time with -ldflags "-X swarm/cli.version=…".
@@ -54,6 +56,14 @@ type Globals struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+}
+
+// jsonOut encodes values for --json output, one per line: what agents
+// wrote passes through textsafe, and <, > and & stay as they are.
+func (g *Globals) jsonOut() *json.Encoder {
+	enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // busDir is $SWARM_DIR, else --dir, else .swarm. The environment wins so

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -23,8 +22,7 @@ func (c *lsCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
-		enc.SetEscapeHTML(false)
+		enc := g.jsonOut()
 		for _, r := range swarms {
 			if err := enc.Encode(r); err != nil {
 				return err

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -32,12 +31,7 @@ func (c *peekCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		b, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(g.stdout, "%s\n", textsafe.JSON(b))
-		return err
+		return g.jsonOut().Encode(r)
 	}
 	lines := r.Lines
 	for len(lines) > 0 && lines[len(lines)-1] == "" {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -167,8 +166,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		for _, t := range tasks {
 			out.Tasks = append(out.Tasks, newTaskJSON(t))
 		}
-		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
-		enc.SetEscapeHTML(false)
+		enc := g.jsonOut()
 		return enc.Encode(out)
 	}
 	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -77,8 +76,7 @@ func (c *taskListCmd) Run(g *Globals) error {
 		return err
 	}
 	if c.JSON {
-		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
-		enc.SetEscapeHTML(false)
+		enc := g.jsonOut()
 		for _, t := range tasks {
 			if err := enc.Encode(newTaskJSON(t)); err != nil {
 				return err
@@ -134,8 +132,7 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		for _, e := range events {
 			out.Events = append(out.Events, eventJSON{From: e.From.String(), To: e.To.String(), Actor: e.Actor, Note: e.Note, TS: e.Time})
 		}
-		enc := json.NewEncoder(textsafe.JSONWriter(g.stdout))
-		enc.SetEscapeHTML(false)
+		enc := g.jsonOut()
 		return enc.Encode(out)
 	}
 	tw := tabwriter.NewWriter(g.stdout, 0, 0, 2, ' ', 0)

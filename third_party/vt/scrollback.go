@@ -35,14 +35,7 @@ func (s *Scrollback) Push(line uv.Line) {
 
 	// Find last non-empty cell to trim trailing empty cells.
 	// This helps with wrapping and window resizing.
-	lastNonEmpty := -1
-	for i := len(line) - 1; i >= 0; i-- {
-		c := &line[i]
-		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
-			lastNonEmpty = i
-			break
-		}
-	}
+	lastNonEmpty := lastNonEmptyCell(line)
 
 	// Copy the line content up to and including the last non-empty cell.
 	// swarm patch: after Clear, the slot past the end still holds the
@@ -67,6 +60,19 @@ func (s *Scrollback) Push(line uv.Line) {
 	s.lines = append(s.lines, cloned)
 }
 
+// lastNonEmptyCell is the index of line's last cell that is not blank, -1
+// for none: what a pushed line is trimmed to (swarm patch: shared by Push
+// and takeRow).
+func lastNonEmptyCell(line uv.Line) int {
+	for i := len(line) - 1; i >= 0; i-- {
+		c := &line[i]
+		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
+			return i
+		}
+	}
+	return -1
+}
+
 // takeRow adds *row to the scrollback without copying its cells (swarm
 // patch): the scrollback keeps the row's storage, trailing blanks trimmed
 // as Push trims them, and *row gets storage of the same width from a slot
@@ -75,14 +81,7 @@ func (s *Scrollback) Push(line uv.Line) {
 func (s *Scrollback) takeRow(row *uv.Line) {
 	line := *row
 	width := len(line)
-	lastNonEmpty := -1
-	for i := width - 1; i >= 0; i-- {
-		c := &line[i]
-		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
-			lastNonEmpty = i
-			break
-		}
-	}
+	lastNonEmpty := lastNonEmptyCell(line)
 	var spare uv.Line
 	if n := len(s.lines); n < cap(s.lines) {
 		if old := s.lines[: n+1 : n+1][n]; cap(old) >= width {

@@ -56,7 +56,7 @@ func serverPid(t *testing.T, busDir string) int {
 	waitUntil(t, "the server", func() bool {
 		var running bool
 		pid, running = supervisor.SwarmRunning(busDir)
-		return running
+		return running && pid != 0 // 0: the lock taken, the pid not yet written
 	})
 	return pid
 }

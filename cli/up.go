@@ -106,7 +106,11 @@ func (g *Globals) startServer(config string) (since time.Time, err error) {
 		return time.Time{}, err
 	}
 	if pid, running := supervisor.SwarmRunning(busDir); running {
-		return time.Time{}, fmt.Errorf("a swarm (pid %d) runs on %s without a socket: attach to it where it runs, or stop it", pid, busDir)
+		who := "a swarm"
+		if pid != 0 {
+			who = fmt.Sprintf("a swarm (pid %d)", pid)
+		}
+		return time.Time{}, fmt.Errorf("%s runs on %s without a socket: attach to it where it runs, or stop it", who, busDir)
 	}
 	config, err = filepath.Abs(config)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // ErrLocked means another swarm already runs agents on the same bus.
@@ -23,7 +24,7 @@ func lockDir(dir string) (*dirLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := flockExclusive(f); err != nil {
 		b := make([]byte, 32)
 		n, _ := f.ReadAt(b, 0)
 		f.Close()
@@ -41,6 +42,21 @@ func lockDir(dir string) (*dirLock, error) {
 	return &dirLock{f: f}, nil
 }
 
+// flockExclusive takes f's exclusive lock without waiting for a swarm that
+// holds it, but past a SwarmRunning probe: a probe holds a shared lock for
+// a moment, and a swarm starting in that moment must not take it for a
+// running one.
+func flockExclusive(f *os.File) error {
+	const tries = 20
+	for i := 1; ; i++ {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) || i == tries {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func (l *dirLock) release() {
 	if l == nil || l.f == nil {
 		return
@@ -51,7 +67,8 @@ func (l *dirLock) release() {
 }
 
 // SwarmRunning reports whether a swarm runs on the bus in dir (it holds
-// the bus's lock), and its pid when known.
+// the bus's lock), and its pid when known: 0 for a swarm that has taken
+// the lock and not yet written its pid.
 func SwarmRunning(dir string) (pid int, running bool) {
 	f, err := os.Open(filepath.Join(dir, "swarm.lock"))
 	if err != nil {

@@ -342,14 +342,20 @@ var (
 // each problem.
 //
 // It reads go-toml's generic decoding rather than having go-toml decode
-// into typed structs, because the typed decoder (v2.4.3) cannot give the
-// errors swarm promises: it drops an [agent] table written for [[agent]]
-// without a word (even with DisallowUnknownFields), reports a wrong type as
-// "cannot decode TOML string into struct field …" without the value, loses
-// the enclosing table of keys in an inline array, and reads from a copy of
-// the file, so a custom unmarshaler cannot learn where its value is for a
-// check made after decoding (a duplicate name, a missing cmd). keyLines
-// gives every key its line instead.
+// into typed structs, because the typed decoder (v2.4.3, with
+// DisallowUnknownFields) cannot give the errors swarm promises, as tried:
+//   - quiet = 300 into a time.Duration is 300 nanoseconds, silently; swarm
+//     refuses a bare number because nobody can tell the unit it meant;
+//   - a wrong type reads "cannot decode TOML string into struct field
+//     supervisor.agentTOML.Confirm of type bool", without the value, and
+//     its key is [agent confirm]: which agent is lost, so is the enclosing
+//     table of a key in an inline array ([restrat]);
+//   - checks made after decoding (a duplicate name, a missing cmd, a dir
+//     that does not exist) have no position at all.
+//
+// Translating those back into swarm's messages needs this same index of
+// key → line (keyLines) and the value as written, so a typed decode would
+// add a pass, not remove one.
 type configParser struct {
 	file  string
 	dir   string         // the config file's directory, absolute

@@ -110,7 +110,7 @@ func (s *Screen) harvestAlt(erased bool) {
 	}
 	if !erased {
 		for _, l := range sb.Lines() {
-			text := strings.TrimRight(string(appendText(nil, lineCell(l), s.cols)), " ")
+			text := strings.TrimRight(string(appendText(nil, l, s.cols)), " ")
 			if r, ok := newFrameRow(0, text, true); ok {
 				s.evicted = append(s.evicted, r)
 			}
@@ -212,7 +212,7 @@ func (s *Screen) altText() []string {
 	var b []byte
 	for y := range s.rows {
 		if touched == nil || y < len(touched) && touched[y] != nil {
-			b = appendText(b[:0], rowCells(s.alt, y), s.cols)
+			b = appendText(b[:0], s.alt.Line(y), s.cols)
 			s.altRows[y] = strings.TrimRight(string(b), " ")
 		}
 		if y < len(touched) {
@@ -221,7 +221,7 @@ func (s *Screen) altText() []string {
 	}
 	if checkAltRows {
 		for y := range s.rows {
-			b = appendText(b[:0], rowCells(s.alt, y), s.cols)
+			b = appendText(b[:0], s.alt.Line(y), s.cols)
 			if got := strings.TrimRight(string(b), " "); got != s.altRows[y] {
 				panic(fmt.Sprintf("alternate screen row %d read as %q, shows %q", y, s.altRows[y], got))
 			}

@@ -22,9 +22,6 @@ const (
 	markPad = markPrefix + "p:"
 )
 
-// cellAt returns the cell at column x of one row, nil past its end.
-type cellAt func(x int) *uv.Cell
-
 // wrapOf reports whether c carries a wrap mark, and whether it is padding.
 func wrapOf(c *uv.Cell) (wrapped, pad bool) {
 	if c == nil || !strings.HasPrefix(c.Link.Params, markPrefix) {
@@ -69,21 +66,18 @@ func lineWrap(l uv.Line, width int) (wrapped, pad bool) {
 // characters once, blank cells as spaces, the padding cell of a pad-wrapped
 // row left out. Trailing blanks are trimmed unless the row is wrapped, where
 // they are part of the line.
-func appendText(b []byte, cell cellAt, width int) []byte {
+func appendText(b []byte, row uv.Line, width int) []byte {
 	start := len(b)
 	wrapped, pad := false, false
-	if width > 0 {
-		wrapped, pad = wrapOf(cell(width - 1))
+	if width > 0 && width <= len(row) {
+		wrapped, pad = wrapOf(&row[width-1])
 	}
-	end := width
+	end := min(width, len(row))
 	if pad {
 		end--
 	}
-	for x := 0; x < end; x++ {
-		c := cell(x)
-		if c == nil {
-			break
-		}
+	for x := range end {
+		c := &row[x]
 		switch {
 		case c.Content == "" && c.Width == 0:
 			// The second column of a wide character.
@@ -112,16 +106,13 @@ func appendText(b []byte, cell cellAt, width int) []byte {
 // the colours x/vt sets are comparable values (ansi.BasicColor,
 // ansi.IndexedColor, color.RGBA), and two spellings of one colour only
 // cost a redundant SGR.
-func appendRow(b []byte, cell cellAt, width int) []byte {
+func appendRow(b []byte, row uv.Line, width int) []byte {
 	var pen uv.Style
 	var link uv.Link
 	penZero := true // pen == uv.Style{}: one comparison per cell, not three
 	pending := 0
-	for x := 0; x < width; x++ {
-		c := cell(x)
-		if c == nil {
-			break
-		}
+	for x := range min(width, len(row)) {
+		c := &row[x]
 		if c.Content == "" && c.Width == 0 {
 			continue
 		}
@@ -175,24 +166,11 @@ func appendRow(b []byte, cell cellAt, width int) []byte {
 	return b
 }
 
-// lineCell returns a cellAt over a scrollback line.
-func lineCell(l uv.Line) cellAt {
-	return func(x int) *uv.Cell {
-		if x < 0 || x >= len(l) {
-			return nil
-		}
-		return &l[x]
-	}
-}
-
 // rowEnd returns where the content of one row of width cells ends: one
 // past its last cell that is not a plain blank.
-func rowEnd(cell cellAt, width int) int {
-	for x := width - 1; x >= 0; x-- {
-		c := cell(x)
-		if c == nil {
-			continue
-		}
+func rowEnd(row uv.Line, width int) int {
+	for x := min(width, len(row)) - 1; x >= 0; x-- {
+		c := &row[x]
 		if lk := realLink(c); (c.Content != " " && c.Content != "") || !c.Style.IsZero() || !lk.IsZero() {
 			return x + max(c.Width, 1)
 		}

@@ -104,7 +104,7 @@ func (s *Screen) lineText(start, end int) string {
 		b = append(b, s.carry...)
 	}
 	for y := start; y <= end; y++ {
-		b = appendText(b, rowCells(s.main, y), s.cols)
+		b = appendText(b, s.main.Line(y), s.cols)
 	}
 	b = capLine(b)
 	s.lineBuf = b
@@ -347,7 +347,7 @@ func (s *Screen) harvest() int {
 
 // keepRow adds a row to the scrollback the UI shows.
 func (s *Screen) keepRow(l uv.Line) {
-	s.keep(l, string(appendText(s.lineBuf[:0], lineCell(l), s.cols)))
+	s.keep(l, string(appendText(s.lineBuf[:0], l, s.cols)))
 }
 
 // keep adds a row to the scrollback the UI shows; text is its plain text
@@ -361,13 +361,12 @@ func (s *Screen) keep(l uv.Line, text string) {
 
 // histRow is a row of cols cells as the scrollback keeps it.
 func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
-	cell := lineCell(l)
 	wrapped, pad := lineWrap(l, cols)
 	h := histLine{text: text, wrapped: wrapped, pad: pad,
-		cols: uint16(cols), end: uint16(rowEnd(cell, cols))}
+		cols: uint16(cols), end: uint16(rowEnd(l, cols))}
 	for i := range l {
 		if lk := realLink(&l[i]); !l[i].Style.IsZero() || !lk.IsZero() {
-			s.rowBuf = appendRow(s.rowBuf[:0], cell, cols)
+			s.rowBuf = appendRow(s.rowBuf[:0], l, cols)
 			h.styled = string(s.rowBuf)
 			break
 		}
@@ -394,7 +393,7 @@ func (s *Screen) scrolled(lines []uv.Line) {
 	s.shiftUp(top, bot, min(k, h))
 	for j, l := range lines {
 		wrapped, _ := lineWrap(l, s.cols)
-		s.lineBuf = appendText(s.lineBuf[:0], lineCell(l), s.cols)
+		s.lineBuf = appendText(s.lineBuf[:0], l, s.cols)
 		row := string(s.lineBuf) // kept in the scrollback, and the line when it is whole
 		st := det[j]
 		if s.carryOn {
@@ -617,7 +616,7 @@ func (s *Screen) clearedView(before uv.Position) bool {
 		}
 		var b []byte
 		for y := range s.rows {
-			if b = appendText(b[:0], rowCells(s.main, y), s.cols); len(strings.TrimSpace(string(b))) > 0 {
+			if b = appendText(b[:0], s.main.Line(y), s.cols); len(strings.TrimSpace(string(b))) > 0 {
 				return false
 			}
 		}

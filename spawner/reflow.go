@@ -123,7 +123,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 			s.carryOn, s.carryN, s.carryState, s.carry = true, n, l.st, s.carry[:0]
 		}
 		for _, row := range l.rowsAt(cols)[:split] {
-			s.carry = capLine(appendText(s.carry, lineCell(row), cols))
+			s.carry = capLine(appendText(s.carry, row, cols))
 			s.keepRow(row)
 		}
 		s.base += int64(split)
@@ -195,7 +195,7 @@ func (s *Screen) flowLines() []flowLine {
 			if y == pos.Y {
 				l.cursor = off + pos.X
 			}
-			l.cells = appendCells(l.cells, rowCells(s.main, y), limit)
+			l.cells = appendCells(l.cells, s.main.Line(y), limit)
 			off += limit
 		}
 		// Trailing blanks are not content (the cursor keeps its column).
@@ -209,10 +209,10 @@ func (s *Screen) flowLines() []flowLine {
 
 // appendCells appends the cells of a row up to column limit, each wide
 // character once and without a wrap mark.
-func appendCells(dst []uv.Cell, cell cellAt, limit int) []uv.Cell {
-	for x := 0; x < limit; {
-		c := cell(x)
-		if c == nil || (c.Width == 0 && c.Content == "") {
+func appendCells(dst []uv.Cell, row uv.Line, limit int) []uv.Cell {
+	for x := 0; x < min(limit, len(row)); {
+		c := &row[x]
+		if c.Width == 0 && c.Content == "" {
 			x++
 			continue
 		}
@@ -389,7 +389,7 @@ func (s *Screen) reflowHistory(cols int) {
 		buf.cells = fl.cells
 		fl.layout(cols)
 		fl.eachRow(cols, &buf.row, func(row uv.Line) {
-			text = appendText(text[:0], lineCell(row), cols)
+			text = appendText(text[:0], row, cols)
 			out = append(out, s.histRow(row, string(text), cols))
 		})
 	}
@@ -454,7 +454,7 @@ func historyLine(scratch *vt.Emulator, rows []histLine, width int, buf *reflowBu
 		b = append(b, row...)
 		b = append(b, "\x1b[0m"...)
 		_, _ = scratch.Write(b)
-		cells := rowCells(scratch, y)
+		cells := scratch.Line(y)
 		buf.text = appendText(b[:0], cells, width)
 		if strings.TrimRight(string(buf.text), " ") != strings.TrimRight(h.text, " ") {
 			return fl, false

@@ -204,16 +204,16 @@ func (s *Screen) inherit(old *Screen, sep string) {
 	}
 	last := -1
 	for y := range old.rows {
-		if rowEnd(rowCells(old.main, y), old.cols) > 0 {
+		if rowEnd(old.main.Line(y), old.cols) > 0 {
 			last = y
 		}
 	}
 	for y := 0; y <= last; y++ {
-		cell := rowCells(old.main, y)
-		wrapped, pad := wrapOf(cell(old.cols - 1))
-		h := histLine{text: string(appendText(nil, cell, old.cols)), wrapped: wrapped, pad: pad,
-			cols: uint16(old.cols), end: uint16(rowEnd(cell, old.cols))}
-		if styled := string(appendRow(nil, cell, old.cols)); styled != h.text {
+		row := old.main.Line(y)
+		wrapped, pad := lineWrap(row, old.cols)
+		h := histLine{text: string(appendText(nil, row, old.cols)), wrapped: wrapped, pad: pad,
+			cols: uint16(old.cols), end: uint16(rowEnd(row, old.cols))}
+		if styled := string(appendRow(nil, row, old.cols)); styled != h.text {
 			h.styled = styled
 		}
 		s.hist.push(h)
@@ -519,7 +519,7 @@ func (s *Screen) pullBack(n int) {
 			row = h.text
 		}
 		_, _ = scratch.Write([]byte("\x1b[" + strconv.Itoa(i+1) + ";1H" + row + "\x1b[0m"))
-		cells := rowCells(scratch, i)
+		cells := scratch.Line(i)
 		text := strings.TrimRight(string(appendText(nil, cells, s.cols)), " ")
 		if rowEnd(cells, s.cols) != int(h.end) || text != strings.TrimRight(h.text, " ") {
 			return
@@ -579,10 +579,6 @@ func (s *Screen) active() *vt.Emulator {
 	return s.main
 }
 
-func rowCells(e *vt.Emulator, y int) cellAt {
-	return func(x int) *uv.Cell { return e.CellAt(x, y) }
-}
-
 // Snapshot returns a copy of the visible state.
 func (s *Screen) Snapshot() Snapshot {
 	s.mu.Lock()
@@ -601,7 +597,7 @@ func (s *Screen) Snapshot() Snapshot {
 	}
 	var b []byte
 	for y := range s.rows {
-		b = appendText(b[:0], rowCells(e, y), s.cols)
+		b = appendText(b[:0], e.Line(y), s.cols)
 		snap.Lines[y] = strings.TrimRight(string(b), " ")
 	}
 	return snap
@@ -636,7 +632,7 @@ func (s *Screen) Render(scrollOffset int) string {
 			}
 			continue
 		}
-		s.rowBuf = appendRow(s.rowBuf[:0], rowCells(e, idx-n), s.cols)
+		s.rowBuf = appendRow(s.rowBuf[:0], e.Line(idx-n), s.cols)
 		sb.Write(s.rowBuf)
 	}
 	return sb.String()
@@ -685,9 +681,9 @@ func (s *Screen) textRow(e *vt.Emulator, n, r int) (text string, wrapped, pad bo
 		h := s.hist.at(r)
 		return h.text, h.wrapped, h.pad, int(h.cols)
 	}
-	cell := rowCells(e, r-n)
-	wrapped, pad = wrapOf(cell(s.cols - 1))
-	return string(appendText(nil, cell, s.cols)), wrapped, pad, s.cols
+	row := e.Line(r - n)
+	wrapped, pad = lineWrap(row, s.cols)
+	return string(appendText(nil, row, s.cols)), wrapped, pad, s.cols
 }
 
 // Match is one occurrence of a search in a screen's rows.
@@ -832,7 +828,7 @@ func (s *Screen) Contains(text string) bool {
 	}
 	e := s.active()
 	for y := range s.rows {
-		b = appendText(b, rowCells(e, y), s.cols)
+		b = appendText(b, e.Line(y), s.cols)
 		if wrapped, _ := wrapOf(e.CellAt(s.cols-1, y)); !wrapped || y == s.rows-1 {
 			if strings.Contains(string(b), text) {
 				return true
@@ -858,7 +854,7 @@ func (s *Screen) CursorLine() string {
 	}
 	var b []byte
 	for r := start; r <= end; r++ {
-		b = appendText(b, rowCells(e, r), s.cols)
+		b = appendText(b, e.Line(r), s.cols)
 	}
 	return strings.TrimRight(string(b), " ")
 }
@@ -876,7 +872,7 @@ func (s *Screen) CursorBlock() string {
 	e := s.active()
 	y := e.CursorPosition().Y
 	row := func(r int) string {
-		return strings.TrimRight(string(appendText(nil, rowCells(e, r), s.cols)), " ")
+		return strings.TrimRight(string(appendText(nil, e.Line(r), s.cols)), " ")
 	}
 	top, bot := y, y
 	for top > 0 && RowKey(row(top)) == "" {
@@ -906,7 +902,7 @@ func (s *Screen) BeforeCursor() string {
 	e := s.active()
 	pos := e.CursorPosition()
 	row := func(r, upto int) string {
-		return strings.TrimRight(string(appendText(nil, rowCells(e, r), upto)), " ")
+		return strings.TrimRight(string(appendText(nil, e.Line(r), upto)), " ")
 	}
 	top := pos.Y
 	for top > 0 && RowKey(row(top, s.cols)) == "" {

@@ -161,6 +161,13 @@ func (e *Emulator) CellAt(x, y int) *uv.Cell {
 	return e.scr.CellAt(x, y)
 }
 
+// Line returns row y of the current focused screen, nil if y is out of
+// bounds. It is the screen's own storage, not a copy: it is valid until the
+// next write or resize, and must not be changed.
+func (e *Emulator) Line(y int) uv.Line {
+	return e.scr.buf.Line(y)
+}
+
 // SetCell sets the current focused screen cell at the given x, y position.
 func (e *Emulator) SetCell(x, y int, c *uv.Cell) {
 	e.scr.SetCell(x, y, c)

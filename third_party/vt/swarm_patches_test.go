@@ -256,3 +256,31 @@ func TestPatchASCIIOnlySkipsTheParserInGround(t *testing.T) {
 		t.Fatalf("styles: A %+v, B %+v", a.Style, b.Style)
 	}
 }
+
+// Line is the row CellAt reads (patch 9): the same cells, not a copy, and
+// nil outside the screen, on the main and on the alternate screen.
+func TestPatchLineIsTheScreensRow(t *testing.T) {
+	e := NewEmulator(4, 2)
+	_, _ = e.WriteString("ab\r\ncd")
+	for y := range 2 {
+		l := e.Line(y)
+		if len(l) != 4 {
+			t.Fatalf("row %d: %d cells, want 4", y, len(l))
+		}
+		for x := range l {
+			if &l[x] != e.CellAt(x, y) {
+				t.Fatalf("row %d cell %d is a copy", y, x)
+			}
+		}
+	}
+	if got := e.Line(1)[1].Content; got != "d" {
+		t.Fatalf("row 1 cell 1: %q", got)
+	}
+	if e.Line(-1) != nil || e.Line(2) != nil {
+		t.Fatal("a row outside the screen")
+	}
+	_, _ = e.WriteString("\x1b[?1049hz")
+	if got := e.Line(0)[0].Content; got != "z" {
+		t.Fatalf("alternate screen row 0: %q", got)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"swarm/cli"
@@ -31,12 +33,14 @@ func main() {
 }
 
 // profile writes a CPU profile of the whole run to $SWARM_CPUPROFILE, for
-// looking into swarm's own performance (`go tool pprof`).
+// looking into swarm's own performance (`go tool pprof`). A %p in the path
+// is the pid: the UI and the server it starts are two processes.
 func profile() (stop func()) {
 	path := os.Getenv("SWARM_CPUPROFILE")
 	if path == "" {
 		return func() {}
 	}
+	path = strings.ReplaceAll(path, "%p", strconv.Itoa(os.Getpid()))
 	f, err := os.Create(path)
 	if err == nil {
 		err = pprof.StartCPUProfile(f)

@@ -47,10 +47,22 @@ func setWrap(c *uv.Cell, pad bool) {
 // realLink returns c's hyperlink without a wrap mark.
 func realLink(c *uv.Cell) uv.Link {
 	l := c.Link
+	if l.Params == "" { // most cells: no copy of a mark checked
+		return l
+	}
 	if strings.HasPrefix(l.Params, markPrefix) {
 		l.Params = l.Params[len(markWrap):]
 	}
 	return l
+}
+
+// plain reports whether c has neither a style nor a hyperlink (a wrap
+// mark aside): it is written as its text alone. Every row harvested asks
+// this of its cells, so it compares fields, not whole structs.
+func plain(c *uv.Cell) bool {
+	st := &c.Style
+	return st.Fg == nil && st.Bg == nil && st.UnderlineColor == nil && st.Underline == 0 && st.Attrs == 0 &&
+		c.Link.URL == "" && (c.Link.Params == "" || realLink(c).Params == "")
 }
 
 // lineWrap reports whether a scrollback line (trailing blanks trimmed by
@@ -171,7 +183,7 @@ func appendRow(b []byte, row uv.Line, width int) []byte {
 func rowEnd(row uv.Line, width int) int {
 	for x := min(width, len(row)) - 1; x >= 0; x-- {
 		c := &row[x]
-		if lk := realLink(c); (c.Content != " " && c.Content != "") || !c.Style.IsZero() || !lk.IsZero() {
+		if (c.Content != " " && c.Content != "") || !plain(c) {
 			return x + max(c.Width, 1)
 		}
 	}

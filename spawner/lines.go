@@ -365,7 +365,7 @@ func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
 	h := histLine{text: text, wrapped: wrapped, pad: pad,
 		cols: uint16(cols), end: uint16(rowEnd(l, cols))}
 	for i := range l {
-		if lk := realLink(&l[i]); !l[i].Style.IsZero() || !lk.IsZero() {
+		if !plain(&l[i]) {
 			s.rowBuf = appendRow(s.rowBuf[:0], l, cols)
 			h.styled = string(s.rowBuf)
 			break

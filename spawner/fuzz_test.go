@@ -138,6 +138,20 @@ func FuzzReflow(f *testing.F) {
 			cutFrom = rows // with a scroll region, nothing goes into the scrollback
 		}
 		cut := cutFrom < len(before.Lines) && slices.ContainsFunc(before.Lines[cutFrom:], func(l string) bool { return l != "" })
+		// Two layouts a reflow does not keep, because the line is laid out
+		// afresh from its text: a row a wide character did not fit on ends
+		// in padding, and the character is gone from the next row (written
+		// over), so the text now fits without it; and a line wraps onto a
+		// row of blanks only (x/vt does not tell a space written from a
+		// cell never written, so they are trimmed as trailing blanks).
+		relaid := false
+		for y := range opts.Rows - 1 {
+			wrapped, pad := lineWrap(s.main.Line(y), opts.Cols)
+			next := s.main.Line(y + 1)
+			if pad && next[0].Width != 2 || wrapped && rowEnd(next, opts.Cols) == 0 {
+				relaid = true
+			}
+		}
 		s.Resize(rows, int(width%39)+2) // a wide character needs 2 columns
 		got = append(got, texts(s.TakeLines())...)
 		if s.cutLines {
@@ -145,7 +159,7 @@ func FuzzReflow(f *testing.F) {
 		}
 		s.Resize(6, 20)
 		got = append(got, texts(s.TakeLines())...)
-		if s.ScrollbackLen() == sb && !before.AltScreen && !s.cutLines && !cut {
+		if s.ScrollbackLen() == sb && !before.AltScreen && !s.cutLines && !cut && !relaid {
 			// Blank rows at the top may have left (the scrollback keeps no
 			// blank lines) and not come back: the text has to be the same.
 			if after := s.Snapshot(); !slices.Equal(trimBlankRows(after.Lines), trimBlankRows(before.Lines)) {

@@ -441,15 +441,19 @@ func (s *Screen) resize(rows, cols int) {
 		_, _ = s.main.Write([]byte("\x1b[" + k + "A"))
 	}
 	// Rows under a shorter screen are cut: their lines leave for good,
-	// so they are committed as lines that scroll off are.
+	// so they are committed as lines that scroll off are. A line that
+	// starts above the cut is committed whole too, and recorded below with
+	// what is left of it, so that it is not committed again cut short.
+	straddles := -1
 	for r := rows; r < s.rows; {
 		start, end := s.span(r)
-		if start >= rows {
-			if st := s.state(start); st.pending {
-				s.commitPending(start, end, st)
-			} else if text := s.lineText(start, end); text != "" {
-				s.commit(st, text, s.lineN(start))
-			}
+		if st := s.state(start); st.pending {
+			s.commitPending(start, end, st)
+		} else if text := s.lineText(start, end); text != "" {
+			s.commit(st, text, s.lineN(start))
+		}
+		if start < rows {
+			straddles = start
 		}
 		r = end + 1
 	}
@@ -466,6 +470,11 @@ func (s *Screen) resize(rows, cols int) {
 	}
 	s.harvest()
 	s.resized()
+	if straddles >= 0 {
+		start, end := s.span(straddles)
+		st := s.state(start)
+		st.rec, st.hasRec = s.lineText(start, end), true
+	}
 	if cols < oldCols {
 		// Not reflowed: the emulator cut the rows. A line committed before
 		// is recorded with what is left of it, so that it is not committed

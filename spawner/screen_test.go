@@ -413,6 +413,24 @@ func TestResize(t *testing.T) {
 	}
 }
 
+// A program with a scroll region (Codex draws its transcript so) keeps its
+// cursor where it is when the screen gets shorter, so the rows under the
+// new bottom are cut. A line wrapped across the cut is committed whole,
+// once: a relay command on it is not cut short.
+func TestAShorterScreenCommitsALineItCutsWhole(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	defer s.Close()
+	// Rows 1 and 2 hold one line, wrapped: "@relay:bob see the" "log".
+	_, _ = s.Write([]byte("\x1b[2;6r\x1b[2;1H@relay:bob see the log"))
+	s.Resize(2, 20)
+	_, _ = s.Write([]byte("\r\n"))
+	s.Resize(6, 20)
+	got := texts(lineStrings(append(s.TakeLines(), s.Flush()...)))
+	if want := []string{"@relay:bob see the log"}; !cmp.Equal(want, got) {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
+}
+
 func TestReplies(t *testing.T) {
 	var mu sync.Mutex
 	var buf bytes.Buffer

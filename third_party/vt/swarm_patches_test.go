@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // rowText is row y of the screen as plain text, trailing blanks trimmed.
@@ -282,5 +283,31 @@ func TestPatchLineIsTheScreensRow(t *testing.T) {
 	_, _ = e.WriteString("\x1b[?1049hz")
 	if got := e.Line(0)[0].Content; got != "z" {
 		t.Fatalf("alternate screen row 0: %q", got)
+	}
+}
+
+// blankCell (patch 7) is IsZero or Equal(&EmptyCell), read from the fields.
+func TestPatchBlankCellIsTheCellComparisons(t *testing.T) {
+	red := ansi.BasicColor(1)
+	cells := []uv.Cell{
+		{}, uv.EmptyCell, {Content: " "}, {Width: 1}, {Content: "x", Width: 1}, {Content: " ", Width: 2},
+		{Content: "", Width: 1}, {Width: 0, Style: uv.Style{Attrs: 1}},
+	}
+	for _, base := range []uv.Cell{{}, uv.EmptyCell} {
+		for _, st := range []uv.Style{{Fg: red}, {Bg: red}, {UnderlineColor: red}, {Underline: 1}, {Attrs: 1}} {
+			c := base
+			c.Style = st
+			cells = append(cells, c)
+		}
+		for _, l := range []uv.Link{{URL: "u"}, {Params: "id=1"}} {
+			c := base
+			c.Link = l
+			cells = append(cells, c)
+		}
+	}
+	for _, c := range cells {
+		if got, want := blankCell(&c), c.IsZero() || c.Equal(&uv.EmptyCell); got != want {
+			t.Errorf("%+v: blankCell %v, the comparisons say %v", c, got, want)
+		}
 	}
 }

@@ -80,6 +80,18 @@ func RowKey(text string) string {
 	return b.String()
 }
 
+// hasKey reports whether RowKey(text) is not blank, without building it.
+func hasKey(text string) bool {
+	for i := 0; i < len(text); {
+		n := keyUnit(text[i:])
+		if n > 0 {
+			return true
+		}
+		i -= n
+	}
+	return false
+}
+
 // keyUnit returns the length of the character s starts with, negated when
 // RowKey drops it. An invalid byte is kept as it is: keys are compared only
 // with keys.

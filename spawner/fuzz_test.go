@@ -197,6 +197,9 @@ func FuzzRowKey(f *testing.F) {
 		if got := RowKey(text); got != want {
 			t.Fatalf("RowKey(%q) = %q, want %q", text, got, want)
 		}
+		if hasKey(text) != (want != "") {
+			t.Fatalf("hasKey(%q) = %v, RowKey %q", text, hasKey(text), want)
+		}
 	})
 }
 

@@ -34,8 +34,8 @@ const maxReplayTries = 64
 const maxRewrapLines = 8
 
 type replay struct {
-	keys  []string // keys of the non-blank lines committed, oldest first (a ring)
-	start int      // ring start once full
+	seen  []seenLine // the lines committed whose key is not blank, oldest first (a ring)
+	start int        // ring start once full
 
 	epoch  int // counts the replays begun
 	active bool
@@ -50,17 +50,24 @@ type replay struct {
 	index  map[string][]int
 }
 
+// seenLine is a committed line; its key is worked out when a replay first
+// needs it, as most lines are never matched against (a log scrolling by
+// clears no screen).
+type seenLine struct {
+	text string // until keyed
+	key  string
+}
+
 // record adds a committed line.
 func (r *replay) record(text string) {
-	key := RowKey(text)
-	if key == "" {
+	if !hasKey(text) {
 		return
 	}
-	if len(r.keys) < replayLines {
-		r.keys = append(r.keys, key)
+	if len(r.seen) < replayLines {
+		r.seen = append(r.seen, seenLine{text: text})
 		return
 	}
-	r.keys[r.start] = key
+	r.seen[r.start] = seenLine{text: text}
 	r.start = (r.start + 1) % replayLines
 }
 
@@ -68,13 +75,17 @@ func (r *replay) record(text string) {
 func (r *replay) begin(rows int) {
 	r.end()
 	r.epoch++
-	if len(r.keys) == 0 {
+	if len(r.seen) == 0 {
 		return
 	}
 	r.active, r.began, r.tries, r.rows = true, false, 0, rows
 	r.lines = r.lines[:0]
-	for i := range r.keys {
-		r.lines = append(r.lines, r.keys[(r.start+i)%len(r.keys)])
+	for i := range r.seen {
+		l := &r.seen[(r.start+i)%len(r.seen)]
+		if l.key == "" {
+			l.key, l.text = RowKey(l.text), ""
+		}
+		r.lines = append(r.lines, l.key)
 	}
 	r.used = append(r.used[:0], make([]bool, len(r.lines))...)
 	if r.index == nil {

@@ -34,8 +34,13 @@ const maxReplayTries = 64
 const maxRewrapLines = 8
 
 type replay struct {
-	seen  []seenLine // the lines committed whose key is not blank, oldest first (a ring)
-	start int        // ring start once full
+	// seen holds the lines committed whose key is not blank, oldest first
+	// (a ring): the newest fresh of them as text, the others as their key.
+	// A key is worked out when a replay first needs it, as most lines are
+	// never matched against (a log scrolling by clears no screen).
+	seen  []string
+	fresh int
+	start int // ring start once full
 
 	epoch  int // counts the replays begun
 	active bool
@@ -50,24 +55,17 @@ type replay struct {
 	index  map[string][]int
 }
 
-// seenLine is a committed line; its key is worked out when a replay first
-// needs it, as most lines are never matched against (a log scrolling by
-// clears no screen).
-type seenLine struct {
-	text string // until keyed
-	key  string
-}
-
 // record adds a committed line.
 func (r *replay) record(text string) {
 	if !hasKey(text) {
 		return
 	}
+	r.fresh = min(r.fresh+1, replayLines)
 	if len(r.seen) < replayLines {
-		r.seen = append(r.seen, seenLine{text: text})
+		r.seen = append(r.seen, text)
 		return
 	}
-	r.seen[r.start] = seenLine{text: text}
+	r.seen[r.start] = text
 	r.start = (r.start + 1) % replayLines
 }
 
@@ -82,11 +80,12 @@ func (r *replay) begin(rows int) {
 	r.lines = r.lines[:0]
 	for i := range r.seen {
 		l := &r.seen[(r.start+i)%len(r.seen)]
-		if l.key == "" {
-			l.key, l.text = RowKey(l.text), ""
+		if i >= len(r.seen)-r.fresh {
+			*l = RowKey(*l)
 		}
-		r.lines = append(r.lines, l.key)
+		r.lines = append(r.lines, *l)
 	}
+	r.fresh = 0
 	r.used = append(r.used[:0], make([]bool, len(r.lines))...)
 	if r.index == nil {
 		r.index = map[string][]int{}

@@ -20,12 +20,18 @@ import (
 // named as the Go method is. Params and results are these types, as JSON.
 type (
 	agentParams struct{ Agent string }
-	// renderParams asks for a screen as the rows that changed since the
-	// rendering numbered Gen, which the client holds (0: none).
-	renderParams struct {
-		Agent  string
-		Offset int
-		Gen    uint64
+	// viewParams asks for an agent's view (supervisor.Supervisor.View)
+	// with its rows as those that changed since the rendering numbered Gen,
+	// which the client holds (0: none).
+	viewParams struct {
+		Agent string
+		Top   int
+		Gen   uint64
+	}
+	// viewResult is the view, its rows apart.
+	viewResult struct {
+		Rows renderResult
+		View supervisor.ScreenView // without its Rows
 	}
 	// renderResult is a screen: N rows, of which Changed replace the
 	// client's rows of rendering Base (Base 0: all of them are here).
@@ -88,18 +94,19 @@ func (s *Server) table() map[string]func(context.Context, json.RawMessage) (any,
 	sup := s.sup
 	m := map[string]func(context.Context, json.RawMessage) (any, error){
 		"Agents": method(func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
-		"Render": method(func(ctx context.Context, p renderParams) (renderResult, error) {
-			text, err := sup.Render(p.Agent, p.Offset)
+		"View": method(func(ctx context.Context, p viewParams) (viewResult, error) {
+			v, err := sup.View(p.Agent, p.Top)
 			if err != nil {
-				return renderResult{}, err
+				return viewResult{}, err
 			}
-			return s.screens.diff(connOf(ctx), p, strings.Split(text, "\n")), nil
+			rows := strings.Split(v.Rows, "\n")
+			v.Rows = ""
+			return viewResult{Rows: s.screens.diff(connOf(ctx), p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
 		}),
 		"Snapshot": method(func(_ context.Context, p agentParams) (supervisor.ScreenSnapshot, error) {
 			return sup.Snapshot(p.Agent)
 		}),
-		"ScrollbackLen": method(func(_ context.Context, p agentParams) (int, error) { return sup.ScrollbackLen(p.Agent), nil }),
-		"Text":          method(func(_ context.Context, p textParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) }),
+		"Text": method(func(_ context.Context, p textParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) }),
 		"Find": method(func(_ context.Context, p findParams) ([]supervisor.ScreenMatch, error) {
 			return sup.Find(p.Agent, p.Query), nil
 		}),

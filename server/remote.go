@@ -178,20 +178,9 @@ func (r *Remote) Agents() []supervisor.AgentInfo {
 	return a
 }
 
-// Render returns an agent's screen. Of the live screen (offset 0), only
-// the rows that changed since the last time travel.
-func (r *Remote) Render(name string, offset int) (string, error) {
-	if offset != 0 {
-		res, err := do[renderResult](r, "Render", renderParams{Agent: name, Offset: offset})
-		if err != nil {
-			return "", err
-		}
-		var h heldScreen
-		if err := h.apply(res); err != nil {
-			return "", err
-		}
-		return strings.Join(h.rows, "\n"), nil
-	}
+// View returns an agent's view (supervisor.Supervisor.View). Of a live
+// view, only the rows that changed since the last one travel.
+func (r *Remote) View(name string, top int) (supervisor.ScreenView, error) {
 	r.mu.Lock()
 	h := r.held[name]
 	if h == nil {
@@ -203,31 +192,35 @@ func (r *Remote) Render(name string, offset int) (string, error) {
 		r.mu.Lock()
 		gen := h.gen
 		r.mu.Unlock()
-		res, err := do[renderResult](r, "Render", renderParams{Agent: name, Gen: gen})
+		res, err := do[viewResult](r, "View", viewParams{Agent: name, Top: top, Gen: gen})
 		if err != nil {
-			return "", err
+			return supervisor.ScreenView{}, err
+		}
+		v := res.View
+		if v.Offset != 0 { // scrolled back: every row, held by nobody
+			var whole heldScreen
+			if err := whole.apply(res.Rows); err != nil {
+				return supervisor.ScreenView{}, err
+			}
+			v.Rows = strings.Join(whole.rows, "\n")
+			return v, nil
 		}
 		r.mu.Lock()
-		err = h.apply(res)
-		text := strings.Join(h.rows, "\n")
+		err = h.apply(res.Rows)
+		v.Rows = strings.Join(h.rows, "\n")
 		if err != nil {
 			h.gen, h.rows = 0, nil // two requests crossed: ask for every row
 		}
 		r.mu.Unlock()
 		if err == nil {
-			return text, nil
+			return v, nil
 		}
 	}
-	return "", errors.New("the screen changed under two requests in a row")
+	return supervisor.ScreenView{}, errors.New("the screen changed under two requests in a row")
 }
 
 func (r *Remote) Snapshot(name string) (supervisor.ScreenSnapshot, error) {
 	return do[supervisor.ScreenSnapshot](r, "Snapshot", agentParams{name})
-}
-
-func (r *Remote) ScrollbackLen(name string) int {
-	n, _ := do[int](r, "ScrollbackLen", agentParams{name})
-	return n
 }
 
 func (r *Remote) Text(name string, from, to int) (string, error) {

@@ -30,21 +30,21 @@ type screens struct {
 
 func newScreens() *screens { return &screens{sent: map[screenKey]sentScreen{}} }
 
-func (z *screens) diff(conn uint64, p renderParams, rows []string) renderResult {
+func (z *screens) diff(conn uint64, agent string, gen uint64, scrolled bool, rows []string) renderResult {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	z.gen++
-	if p.Offset != 0 { // a scrolled view: all of it, kept by nobody
+	if scrolled { // all of it, kept by nobody
 		r := renderResult{Gen: z.gen, N: len(rows), Changed: make(map[int]string, len(rows))}
 		for i, row := range rows {
 			r.Changed[i] = row
 		}
 		return r
 	}
-	k := screenKey{conn, p.Agent}
+	k := screenKey{conn, agent}
 	prev, ok := z.sent[k]
 	r := renderResult{Gen: z.gen, N: len(rows), Changed: map[int]string{}}
-	if ok && p.Gen != 0 && p.Gen == prev.gen {
+	if ok && gen != 0 && gen == prev.gen {
 		r.Base = prev.gen
 	}
 	for i, row := range rows {

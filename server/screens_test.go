@@ -13,7 +13,7 @@ func TestScreensTravelAsChangedRows(t *testing.T) {
 	var h heldScreen
 	render := func(rows ...string) renderResult {
 		t.Helper()
-		r := z.diff(1, renderParams{Agent: "a", Gen: h.gen}, rows)
+		r := z.diff(1, "a", h.gen, false, rows)
 		if err := h.apply(r); err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +36,8 @@ func TestScreensTravelAsChangedRows(t *testing.T) {
 	}
 	// Two requests crossed: both were made holding the same rendering.
 	stale := h.gen
-	first := z.diff(1, renderParams{Agent: "a", Gen: stale}, []string{"x"})
-	second := z.diff(1, renderParams{Agent: "a", Gen: stale}, []string{"y"})
+	first := z.diff(1, "a", stale, false, []string{"x"})
+	second := z.diff(1, "a", stale, false, []string{"y"})
 	if second.Base != 0 {
 		t.Fatalf("the second of two crossed requests got a change against %d", second.Base)
 	}
@@ -48,7 +48,7 @@ func TestScreensTravelAsChangedRows(t *testing.T) {
 		t.Error("a change against a rendering the client no longer holds was applied")
 	}
 	// Connections do not share what they were sent.
-	if r := z.diff(2, renderParams{Agent: "a", Gen: h.gen}, []string{"y"}); r.Base != 0 {
+	if r := z.diff(2, "a", h.gen, false, []string{"y"}); r.Base != 0 {
 		t.Errorf("another connection got a change: %+v", r)
 	}
 }

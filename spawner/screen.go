@@ -620,6 +620,46 @@ func (s *Screen) Render(scrollOffset int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
+	return s.render(scrollOffset)
+}
+
+// View is what a pane shows of a screen, read at one moment: the rows and
+// what they were rendered with.
+type View struct {
+	// Rows are the rows as Render renders them, joined by newlines.
+	Rows string
+	// Scrollback is ScrollbackLen; Offset how many rows back into it the
+	// view is scrolled (0 on the alternate screen, which shows none of
+	// it). The view's top row is row Scrollback-Offset in Render numbering.
+	Scrollback, Offset int
+	// Cursor is where the cursor is on the screen; CursorVisible whether
+	// the program shows it.
+	Cursor        Cursor
+	CursorVisible bool
+}
+
+// View renders the screen with row top (Render numbering) at the top of
+// the view, or the live screen when top < 0: a scrolled view stays on the
+// same rows while the scrollback grows.
+func (s *Screen) View(top int) View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	v := View{Scrollback: s.hist.len(), CursorVisible: !s.cursorHidden()}
+	if top >= 0 {
+		v.Offset = min(max(v.Scrollback-top, 0), v.Scrollback)
+	}
+	if s.alt != nil {
+		v.Offset = 0
+	}
+	pos := s.active().CursorPosition()
+	v.Cursor = Cursor{X: pos.X, Y: pos.Y}
+	v.Rows = s.render(v.Offset)
+	return v
+}
+
+// render is Render with s.mu held.
+func (s *Screen) render(scrollOffset int) string {
 	e := s.active()
 	n := s.hist.len()
 	if s.alt != nil {

@@ -722,3 +722,27 @@ func TestAnEscapeCutShortIsDropped(t *testing.T) {
 		}
 	}
 }
+
+// A view is read at one moment: its rows are those of its offset, and a
+// view scrolled to a row keeps showing it while output goes on.
+func TestViewOfAScreen(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 2, Cols: 10})
+	defer s.Close()
+	_, _ = s.Write([]byte("one\r\ntwo\r\nthree\r\nfour"))
+	live := s.View(-1)
+	if live.Rows != "three\nfour" || live.Scrollback != 2 || live.Offset != 0 ||
+		live.Cursor != (Cursor{X: 4, Y: 1}) || !live.CursorVisible {
+		t.Fatalf("live view %+v", live)
+	}
+	if v := s.View(0); v.Rows != "one\ntwo" || v.Offset != 2 {
+		t.Fatalf("view from row 0: %+v", v)
+	}
+	_, _ = s.Write([]byte("\r\nfive\x1b[?25l"))
+	if v := s.View(1); v.Rows != "two\nthree" || v.Scrollback != 3 || v.Offset != 2 || v.CursorVisible {
+		t.Fatalf("view from row 1 after more output: %+v", v)
+	}
+	_, _ = s.Write([]byte("\x1b[?1049hfull screen"))
+	if v := s.View(0); v.Offset != 0 || !strings.HasPrefix(v.Rows, "full scree") {
+		t.Fatalf("the alternate screen scrolled: %+v", v)
+	}
+}

@@ -31,15 +31,19 @@ func (s *Supervisor) screenOf(name string) (*spawner.Screen, error) {
 	return a.screen, nil
 }
 
-// Render returns an agent's screen as styled text (SGR sequences), rows
-// joined by newlines; offset > 0 scrolls that many rows back into the
-// scrollback.
-func (s *Supervisor) Render(name string, offset int) (string, error) {
+// ScreenView is what a pane shows of an agent's screen, read at one
+// moment (spawner.View).
+type ScreenView = spawner.View
+
+// View renders an agent's screen as styled text (SGR sequences), rows
+// joined by newlines, with row top of its scrollback at the top, or live
+// when top < 0 (spawner.Screen.View).
+func (s *Supervisor) View(name string, top int) (ScreenView, error) {
 	sc, err := s.screenOf(name)
 	if err != nil {
-		return "", err
+		return ScreenView{}, err
 	}
-	return sc.Render(offset), nil
+	return sc.View(top), nil
 }
 
 // Snapshot returns a copy of an agent's visible screen state.
@@ -49,15 +53,6 @@ func (s *Supervisor) Snapshot(name string) (ScreenSnapshot, error) {
 		return ScreenSnapshot{}, err
 	}
 	return sc.Snapshot(), nil
-}
-
-// ScrollbackLen returns how many rows an agent's scrollback holds.
-func (s *Supervisor) ScrollbackLen(name string) int {
-	sc, err := s.screenOf(name)
-	if err != nil {
-		return 0
-	}
-	return sc.ScrollbackLen()
 }
 
 // Text returns rows of an agent's scrollback and screen as plain text, to

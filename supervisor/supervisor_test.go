@@ -370,12 +370,12 @@ func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
 	check("once it gave up")
 	// Each run's output stays in the pane's scrollback, under a line
 	// saying why the program started again.
-	view, err := h.sup.Render("c", 100)
+	view, err := h.sup.View("c", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runs, separators := 0, 0
-	for _, l := range strings.Split(view, "\n") {
+	for _, l := range strings.Split(view.Rows, "\n") {
 		if l == "crashing" {
 			runs++
 		}
@@ -384,7 +384,7 @@ func TestCrashLoopStopsAfterMaxRestarts(t *testing.T) {
 		}
 	}
 	if runs != 3 || separators != 2 {
-		t.Errorf("the pane holds %d runs' output and %d restart lines, want 3 and 2:\n%s", runs, separators, view)
+		t.Errorf("the pane holds %d runs' output and %d restart lines, want 3 and 2:\n%s", runs, separators, view.Rows)
 	}
 	// Stopping swarm keeps the reason for `swarm status` to show.
 	if err := h.sup.Shutdown(context.Background()); err != nil {

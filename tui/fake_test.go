@@ -153,7 +153,7 @@ func (f *fakeSwarm) screen(name string) (*fakeScreen, error) {
 	return s, nil
 }
 
-func (f *fakeSwarm) Render(name string, offset int) (string, error) {
+func (f *fakeSwarm) View(name string, top int) (supervisor.ScreenView, error) {
 	f.mu.Lock()
 	gate := f.renderGate[name]
 	f.mu.Unlock()
@@ -164,35 +164,25 @@ func (f *fakeSwarm) Render(name string, offset int) (string, error) {
 	defer f.mu.Unlock()
 	s, err := f.screen(name)
 	if err != nil {
-		return "", err
+		return supervisor.ScreenView{}, err
 	}
 	f.renders[name]++
+	v := supervisor.ScreenView{Scrollback: len(s.scrollback),
+		Cursor: s.cursor.Cursor, CursorVisible: s.cursor.CursorVisible}
+	if top >= 0 {
+		v.Offset = min(max(v.Scrollback-top, 0), v.Scrollback)
+	}
 	all := append(slices.Clone(s.scrollback), s.visible()...)
-	off := min(max(offset, 0), len(s.scrollback))
-	top := len(s.scrollback) - off
-	return strings.Join(all[top:top+s.size], "\n"), nil
+	first := v.Scrollback - v.Offset
+	v.Rows = strings.Join(all[first:first+s.size], "\n")
+	return v, nil
 }
 
-func (f *fakeSwarm) Snapshot(name string) (supervisor.ScreenSnapshot, error) {
+// scrollbackLen is how many rows of an agent's scrollback the test wrote.
+func (f *fakeSwarm) scrollbackLen(name string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s, err := f.screen(name)
-	if err != nil {
-		return supervisor.ScreenSnapshot{}, err
-	}
-	snap := s.cursor
-	snap.Lines = slices.Clone(s.rows)
-	return snap, nil
-}
-
-func (f *fakeSwarm) ScrollbackLen(name string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	s, err := f.screen(name)
-	if err != nil {
-		return 0
-	}
-	return len(s.scrollback)
+	return len(f.screens[name].scrollback)
 }
 
 func (f *fakeSwarm) Text(name string, from, to int) (string, error) {

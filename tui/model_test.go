@@ -1194,7 +1194,7 @@ func TestDragSelectsAndCopies(t *testing.T) {
 		t.Fatalf("dragging did not select (mode %v)", h.m.Mode())
 	}
 	h.send(tea.MouseReleaseMsg{X: bob.r.x + 4, Y: top + 1, Button: tea.MouseLeft})
-	want, err := sw.Text("bob", sw.ScrollbackLen("bob"), sw.ScrollbackLen("bob")+1)
+	want, err := sw.Text("bob", sw.scrollbackLen("bob"), sw.scrollbackLen("bob")+1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -144,17 +144,18 @@ type paneRenderedMsg struct {
 func renderPane(b Backend, name string, k renderKey, hits []supervisor.ScreenMatch) tea.Cmd {
 	return func() tea.Msg {
 		msg := paneRenderedMsg{name: name, key: k}
-		msg.sbLen = b.ScrollbackLen(name)
-		off := 0
+		top := -1
 		if k.scrolling {
-			off = min(max(msg.sbLen-k.top, 0), msg.sbLen)
+			top = k.top
 		}
-		s, err := b.Render(name, off)
+		v, err := b.View(name, top)
 		if err != nil {
 			msg.lines = placeholder(k.w, k.h, "no screen yet")
 			return msg
 		}
-		rows := strings.Split(s, "\n")
+		msg.sbLen = v.Scrollback
+		off := v.Offset
+		rows := strings.Split(v.Rows, "\n")
 		for len(rows) < k.h {
 			rows = append(rows, "")
 		}
@@ -178,11 +179,8 @@ func renderPane(b Backend, name string, k renderKey, hits []supervisor.ScreenMat
 			}
 			msg.lines = append(msg.lines, fit(rows[i], k.w))
 		}
-		if k.withCursor && off == 0 {
-			if snap, err := b.Snapshot(name); err == nil && snap.CursorVisible &&
-				snap.Cursor.X < k.w && snap.Cursor.Y < k.h {
-				msg.cursor = &cursorPos{snap.Cursor.X, snap.Cursor.Y}
-			}
+		if k.withCursor && off == 0 && v.CursorVisible && v.Cursor.X < k.w && v.Cursor.Y < k.h {
+			msg.cursor = &cursorPos{v.Cursor.X, v.Cursor.Y}
 		}
 		return msg
 	}

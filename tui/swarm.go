@@ -23,13 +23,10 @@ import (
 type Backend interface {
 	// Agents returns every agent's runtime state, in display order.
 	Agents() []supervisor.AgentInfo
-	// Render returns an agent's screen as styled rows joined by newlines,
-	// scrolled back offset rows into its scrollback.
-	Render(name string, offset int) (string, error)
-	// Snapshot returns an agent's visible screen state (cursor, modes).
-	Snapshot(name string) (supervisor.ScreenSnapshot, error)
-	// ScrollbackLen returns how many rows an agent's scrollback holds.
-	ScrollbackLen(name string) int
+	// View returns an agent's screen as styled rows joined by newlines,
+	// with row top of its scrollback at the top (live when top < 0), and
+	// the scrollback's length and the cursor, all read at one moment.
+	View(name string, top int) (supervisor.ScreenView, error)
 	// Text returns rows (Render numbering, from through to) of an agent's
 	// scrollback and screen as plain text, wrapped rows joined.
 	Text(name string, from, to int) (string, error)

@@ -66,8 +66,8 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 		if in.LastOutput.After(written[in.Name]) {
 			written[in.Name] = in.LastOutput
 			beat := bus.Heartbeat{Agent: in.Name, Status: bus.StatusWorking}
-			if explicit {
-				beat.Status, beat.Progress, beat.Task = hb.Status, hb.Progress, hb.Task
+			if explicit { // output says it is alive, not what it reported
+				beat.Status, beat.Progress, beat.Task, beat.Note = hb.Status, hb.Progress, hb.Task, hb.Note
 			}
 			if err := s.bus.Beat(ctx, beat); err != nil && ctx.Err() == nil {
 				s.log.Warn("write heartbeat", "agent", in.Name, "err", err)

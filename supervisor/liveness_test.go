@@ -61,3 +61,33 @@ func TestLivenessMeansSomething(t *testing.T) {
 		t.Errorf("worker's levels: %v; want a warning before STUCK", seen)
 	}
 }
+
+// What an agent last reported (a CLI's hook: it needs the person, and
+// why) stands while it goes on printing: the heartbeat its output writes
+// says it is alive and keeps the report.
+func TestOutputKeepsWhatAnAgentReported(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.run(Options{}, scripted("cli", "listen", nil))
+	h.running("cli")
+	ctx := context.Background()
+	reported := time.Now().Add(-time.Minute)
+	if err := h.bus.Beat(ctx, bus.Heartbeat{Agent: "cli", Status: bus.StatusNeedsHuman, Note: "may I run the tests?", Time: reported}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sup.SendKeys("cli", []byte("spinner\r")); err != nil { // the terminal echoes it: output
+		t.Fatal(err)
+	}
+	var hb bus.Heartbeat
+	h.waitFor("a heartbeat from the output", func() bool {
+		hbs, err := h.bus.Heartbeats(ctx)
+		if err != nil || len(hbs) != 1 {
+			return false
+		}
+		hb = hbs[0]
+		return hb.Time.After(reported.Add(time.Second))
+	})
+	if hb.Status != bus.StatusNeedsHuman || hb.Note != "may I run the tests?" {
+		t.Fatalf("after output the heartbeat is %s %q; want needs-human with the reason", hb.Status, hb.Note)
+	}
+}

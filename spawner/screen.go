@@ -612,6 +612,15 @@ func (s *Screen) Snapshot() Snapshot {
 	return snap
 }
 
+// BracketedPaste reports whether the program asked for bracketed paste:
+// how text is pasted into it.
+func (s *Screen) BracketedPaste() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyHeld()
+	return s.bracketedPaste
+}
+
 // Render returns the visible screen, or the view scrolled back by
 // scrollOffset rows into the scrollback, as rows of text with SGR styles
 // and hyperlinks, joined by newlines, trailing blanks trimmed. The

@@ -313,9 +313,12 @@ func TestSnapshot(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
+	if !s.BracketedPaste() {
+		t.Fatal("BracketedPaste() is not the snapshot's")
+	}
 	_, _ = s.Write([]byte("\x1b[?2004l\x1b[?25l\x1b[?1049hfull"))
 	got = s.Snapshot()
-	if !got.AltScreen || got.BracketedPaste || got.CursorVisible || got.Lines[0] != "full" {
+	if !got.AltScreen || got.BracketedPaste || s.BracketedPaste() || got.CursorVisible || got.Lines[0] != "full" {
 		t.Fatalf("alternate screen snapshot: %+v", got)
 	}
 	_, _ = s.Write([]byte("\x1b[?1049l"))

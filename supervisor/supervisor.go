@@ -427,7 +427,7 @@ func (s *Supervisor) SendKey(name string, k uv.Key) error {
 // the program enabled bracketed paste.
 func (s *Supervisor) Paste(name, text string) error {
 	return s.typing(name, lineAdd(utf8.RuneCountInString(text)), func(p *spawner.Process) error {
-		if p.Screen().Snapshot().BracketedPaste {
+		if p.Screen().BracketedPaste() {
 			return p.Write(spawner.PasteBytes(text))
 		}
 		return p.Write([]byte(text))

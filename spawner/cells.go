@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"image/color"
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -60,9 +61,20 @@ func realLink(c *uv.Cell) uv.Link {
 // mark aside): it is written as its text alone. Every row harvested asks
 // this of its cells, so it compares fields, not whole structs.
 func plain(c *uv.Cell) bool {
-	st := &c.Style
-	return st.Fg == nil && st.Bg == nil && st.UnderlineColor == nil && st.Underline == 0 && st.Attrs == 0 &&
-		c.Link.URL == "" && (c.Link.Params == "" || realLink(c).Params == "")
+	return zeroStyle(&c.Style) && c.Link.URL == "" && (c.Link.Params == "" || realLink(c).Params == "")
+}
+
+// blankText says whether a cell's content shows as a blank: " " or none.
+func blankText(content string) bool {
+	return len(content) == 0 || len(content) == 1 && content[0] == ' '
+}
+
+// noLink is l.IsZero() without a comparison call per string.
+func noLink(l *uv.Link) bool { return len(l.URL) == 0 && len(l.Params) == 0 }
+
+// zeroStyle is st.IsZero() from the fields, without a call per colour.
+func zeroStyle(st *uv.Style) bool {
+	return st.Fg == nil && st.Bg == nil && st.UnderlineColor == nil && st.Underline == 0 && st.Attrs == 0
 }
 
 // lineWrap reports whether a scrollback line (trailing blanks trimmed by
@@ -129,14 +141,14 @@ func appendRow(b []byte, row uv.Line, width int) []byte {
 			continue
 		}
 		cl := realLink(c)
-		samePen := c.Style == pen
-		styleZero := samePen && penZero || !samePen && c.Style.IsZero()
-		if (c.Content == " " || c.Content == "") && styleZero && cl.IsZero() {
+		samePen := sameStyle(&c.Style, &pen)
+		styleZero := samePen && penZero || !samePen && zeroStyle(&c.Style)
+		if blankText(c.Content) && styleZero && noLink(&cl) {
 			if !penZero {
 				b = append(b, ansi.ResetStyle...)
 				pen, penZero = uv.Style{}, true
 			}
-			if !link.IsZero() {
+			if !noLink(&link) {
 				b = append(b, ansi.ResetHyperlink()...)
 				link = uv.Link{}
 			}
@@ -154,11 +166,11 @@ func appendRow(b []byte, row uv.Line, width int) []byte {
 			}
 			pen, penZero = c.Style, styleZero
 		}
-		if cl != link {
-			if !link.IsZero() {
+		if cl.URL != link.URL || cl.Params != link.Params {
+			if !noLink(&link) {
 				b = append(b, ansi.ResetHyperlink()...)
 			}
-			if !cl.IsZero() {
+			if !noLink(&cl) {
 				b = append(b, ansi.SetHyperlink(cl.URL, cl.Params)...)
 			}
 			link = cl
@@ -169,7 +181,7 @@ func appendRow(b []byte, row uv.Line, width int) []byte {
 			b = append(b, c.Content...)
 		}
 	}
-	if !link.IsZero() {
+	if !noLink(&link) {
 		b = append(b, ansi.ResetHyperlink()...)
 	}
 	if !penZero {
@@ -183,9 +195,31 @@ func appendRow(b []byte, row uv.Line, width int) []byte {
 func rowEnd(row uv.Line, width int) int {
 	for x := min(width, len(row)) - 1; x >= 0; x-- {
 		c := &row[x]
-		if (c.Content != " " && c.Content != "") || !plain(c) {
+		if !blankText(c.Content) || !plain(c) {
 			return x + max(c.Width, 1)
 		}
 	}
 	return 0
+}
+
+// sameStyle is a == b, with the colours x/vt sets compared by their types
+// inline: the compiler's comparison calls the runtime for each colour, and
+// every cell of every row that scrolls off is compared with the one before.
+func sameStyle(a, b *uv.Style) bool {
+	return a.Attrs == b.Attrs && a.Underline == b.Underline &&
+		sameColor(a.Fg, b.Fg) && sameColor(a.Bg, b.Bg) && sameColor(a.UnderlineColor, b.UnderlineColor)
+}
+
+func sameColor(a, b color.Color) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case ansi.BasicColor:
+		b, ok := b.(ansi.BasicColor)
+		return ok && a == b
+	case ansi.IndexedColor:
+		b, ok := b.(ansi.IndexedColor)
+		return ok && a == b
+	}
+	return a == b
 }

@@ -233,7 +233,7 @@ func trimBlanks(cells []uv.Cell) []uv.Cell {
 }
 
 func plainBlank(c *uv.Cell) bool {
-	return (c.Content == " " || c.Content == "") && c.Style.IsZero() && c.Link.IsZero()
+	return blankText(c.Content) && zeroStyle(&c.Style) && noLink(&c.Link)
 }
 
 // fit drops the blanks at the end of the line that would not fit on the

@@ -2,6 +2,8 @@ package bus
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -237,18 +239,25 @@ func (b *Bus) RequeueLast(ctx context.Context, recipient string, window time.Dur
 func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to DeliveryState, reason string) error {
 	now := time.Now()
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
-		m, err := b.messageByID(ctx, tx, msgID)
+		// The delivery alone: the message itself is read only for a notice
+		// to its author (every message's deliveries are marked two or
+		// three times on their way).
+		var seq int64
+		var state string
+		var cur Delivery
+		err := tx.QueryRowContext(ctx, `SELECT d.seq, d.state, d.attempts FROM deliveries d JOIN messages m ON m.seq = d.seq
+			WHERE m.id = ? AND d.recipient = ?`, msgID, recipient).Scan(&seq, &state, &cur.Attempts)
+		if errors.Is(err, sql.ErrNoRows) {
+			if _, err := b.messageByID(ctx, tx, msgID); err != nil {
+				return false, err
+			}
+			return false, fmt.Errorf("no delivery to %s: %w", recipient, ErrNotFound)
+		}
 		if err != nil {
 			return false, err
 		}
-		var cur *Delivery
-		for i := range m.Deliveries {
-			if m.Deliveries[i].Recipient == recipient {
-				cur = &m.Deliveries[i]
-			}
-		}
-		if cur == nil {
-			return false, fmt.Errorf("no delivery to %s: %w", recipient, ErrNotFound)
+		if cur.State, err = ParseDeliveryState(state); err != nil {
+			return false, err
 		}
 		open := cur.State == DeliveryQueued || cur.State == DeliveryInjected
 		if !open {
@@ -262,11 +271,15 @@ func (b *Bus) markDelivery(ctx context.Context, msgID, recipient string, to Deli
 			attempts++
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, open = ?, attempts = ?, updated_ms = ?, error = ?
-			WHERE seq = ? AND recipient = ?`, to.String(), to.open(), attempts, ms(now), reason, m.Seq, recipient); err != nil {
+			WHERE seq = ? AND recipient = ?`, to.String(), to.open(), attempts, ms(now), reason, seq, recipient); err != nil {
 			return false, err
 		}
 		if to != DeliveryFailed && to != DeliveryUnconfirmed {
 			return true, nil
+		}
+		m, err := b.messageByID(ctx, tx, msgID)
+		if err != nil {
+			return false, err
 		}
 		if n, ok := deliveryNotice(m, recipient, to, reason); ok {
 			if err := b.prepare(&n, now); err != nil {

@@ -12,7 +12,7 @@ import (
 // struct comparisons say, for every kind of colour x/vt sets.
 func TestCellComparisonsAreTheStructComparisons(t *testing.T) {
 	colors := []color.Color{nil, ansi.BasicColor(1), ansi.BasicColor(2), ansi.IndexedColor(1), ansi.IndexedColor(200),
-		color.RGBA{1, 2, 3, 255}, color.RGBA{1, 2, 4, 255}, ansi.TrueColor(0x010203)}
+		color.RGBA{1, 2, 3, 255}, color.RGBA{1, 2, 4, 255}, ansi.RGBColor{R: 1, G: 2, B: 3}}
 	var styles []uv.Style
 	for _, c := range colors {
 		styles = append(styles, uv.Style{Fg: c}, uv.Style{Bg: c}, uv.Style{UnderlineColor: c})

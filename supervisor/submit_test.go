@@ -90,6 +90,7 @@ func TestAComposerGetsEachMessageSubmittedOnce(t *testing.T) {
 				h.send(bus.Message{To: "cx", Body: long}),
 			}
 			h.waitFor("all confirmed", func() bool { return h.deliveryStates("cx")[bus.DeliveryConfirmed] == len(msgs) })
+			h.waitFor("all logged", func() bool { return len(readLines(h.path("cx.log"))) >= len(msgs) })
 			got := readLines(h.path("cx.log"))
 			if len(got) != len(msgs) {
 				t.Fatalf("submitted %d inputs, want %d: %q", len(got), len(msgs), got)

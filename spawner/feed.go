@@ -193,7 +193,10 @@ func (s *Screen) consume(p []byte) {
 			if tokStart-s.segStart >= maxSegment {
 				s.feedSeg(buf, tokStart)
 			}
-			s.partialFed = false
+			// A string ends at the ESC that starts the next sequence (or
+			// its ST): that ESC goes to the emulator with the string, so the
+			// next token has begun there, as if in an earlier write.
+			s.partialFed = s.tok.kind == tokString && buf[i] == ansi.ESC
 			continue
 		}
 		s.feedSeg(buf, tokStart)

@@ -749,3 +749,22 @@ func TestViewOfAScreen(t *testing.T) {
 		t.Fatalf("the alternate screen scrolled: %+v", v)
 	}
 }
+
+// A string (OSC, DCS, SOS, PM, APC) ends at the ESC of the next sequence as
+// well as at its ST. When that sequence is a screen switch, which the
+// screen makes itself, the emulator still drops what it had of the
+// string: the next character shows.
+func TestAStringCutShortByAScreenSwitchLeavesNothingPending(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\x1bXab\x1b[?47lz", "z"},
+		{"\x1b]0;title\x1b[?1049hz", "z"},
+		{"\x1bPq#0\x1b[?1049h\x1b[?1049lz", "z"},
+	} {
+		s := NewScreen(ScreenOptions{Rows: 3, Cols: 10})
+		_, _ = s.Write([]byte(c.in))
+		if got := s.Snapshot().Lines[0]; got != c.want {
+			t.Errorf("%q shows %q, want %q", c.in, got, c.want)
+		}
+		s.Close()
+	}
+}

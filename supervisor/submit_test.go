@@ -148,6 +148,8 @@ func TestAMessageStillInTheInputIsUnconfirmed(t *testing.T) {
 	h.waitFor("alice told", func() bool {
 		return strings.Contains(strings.Join(readLines(h.path("alice.log")), "\n"), "to stuck was typed in but not confirmed")
 	})
+	// The event follows the bus's record of it.
+	h.waitFor("an unconfirmed event each", func() bool { return len(h.eventsOf(EventUnconfirmed)) >= 2 })
 	if n := len(h.eventsOf(EventUnconfirmed)); n != 2 {
 		t.Errorf("%d unconfirmed events", n)
 	}

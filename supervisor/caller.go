@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	"swarm/bus"
 )
@@ -62,7 +63,18 @@ func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, p
 	if err != nil {
 		return Caller{}, err
 	}
-	if a, ok := agentAbove(pid, agents); ok {
+	a, ok := agentAbove(pid, agents)
+	if !ok && descendsFromSwarm(b, pid) {
+		// An agent's process can run a command before swarm has recorded
+		// its pid (the moment after it started): wait for the record.
+		if a, ok, err = awaitAgentAbove(ctx, b, pid); err != nil {
+			return Caller{}, err
+		}
+		if !ok {
+			return Caller{}, errors.New("this runs under the swarm's process, but in no agent it knows of")
+		}
+	}
+	if ok {
 		if claimed != "" && claimed != a.Name {
 			return Caller{}, fmt.Errorf("$SWARM_AGENT is %q, but this runs inside agent %s", claimed, a.Name)
 		}
@@ -80,6 +92,59 @@ func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, p
 		return Caller{}, fmt.Errorf("$SWARM_AGENT: %w %q", bus.ErrUnknownAgent, claimed)
 	}
 	return Caller{Name: bus.Human}, nil
+}
+
+// recordWait bounds how long a command run inside an agent waits for
+// swarm to record the agent's pid.
+const recordWait = 2 * time.Second
+
+// awaitAgentAbove looks for the agent above pid until recordWait passes.
+func awaitAgentAbove(ctx context.Context, b *bus.Bus, pid int) (bus.Agent, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, recordWait)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return bus.Agent{}, false, nil
+		case <-tick.C:
+		}
+		agents, err := b.Agents(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return bus.Agent{}, false, nil
+			}
+			return bus.Agent{}, false, err
+		}
+		if a, ok := agentAbove(pid, agents); ok {
+			return a, true, nil
+		}
+	}
+}
+
+// descendsFromSwarm says whether pid is a descendant (not itself) of the
+// process of the swarm running on b: its agents and what they start.
+func descendsFromSwarm(b *bus.Bus, pid int) bool {
+	swarm, running := SwarmRunning(b.Dir())
+	if !running || swarm <= 1 || pid == swarm {
+		return false
+	}
+	for p, hops := pid, 0; p > 1 && hops < 64; hops++ {
+		fields, ok := procStat(p)
+		if !ok || len(fields) < 2 {
+			return false
+		}
+		parent, err := strconv.Atoi(fields[1])
+		if err != nil {
+			return false
+		}
+		if parent == swarm {
+			return true
+		}
+		p = parent
+	}
+	return false
 }
 
 // agentAbove returns the running agent whose process pid descends from,

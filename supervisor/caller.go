@@ -16,7 +16,9 @@ import (
 // its environment ($SWARM_TOKEN, new at every start, its SHA-256 on the
 // bus), and runs in a session of its own. A command is the agent's whose
 // token it holds, else the agent's it runs under (its process's ancestors
-// or session), else the human's. $SWARM_AGENT only names the caller and
+// or session), else the human's — unless it runs under the swarm's own
+// process: then it is an agent's whose pid swarm has not recorded yet, and
+// it waits for the record. $SWARM_AGENT only names the caller and
 // must agree: it cannot make a command an agent's it is not, nor the
 // human's from inside an agent. So the human's review commands cannot run
 // inside an agent's environment, whatever it unsets.

@@ -133,12 +133,8 @@ func descendsFromSwarm(b *bus.Bus, pid int) bool {
 		return false
 	}
 	for p, hops := pid, 0; p > 1 && hops < 64; hops++ {
-		fields, ok := procStat(p)
-		if !ok || len(fields) < 2 {
-			return false
-		}
-		parent, err := strconv.Atoi(fields[1])
-		if err != nil {
+		parent, ok := parentOf(p)
+		if !ok {
 			return false
 		}
 		if parent == swarm {
@@ -147,6 +143,16 @@ func descendsFromSwarm(b *bus.Bus, pid int) bool {
 		p = parent
 	}
 	return false
+}
+
+// parentOf returns the pid of pid's parent, from /proc.
+func parentOf(pid int) (int, bool) {
+	fields, ok := procStat(pid)
+	if !ok || len(fields) < 2 {
+		return 0, false
+	}
+	parent, err := strconv.Atoi(fields[1])
+	return parent, err == nil
 }
 
 // agentAbove returns the running agent whose process pid descends from,
@@ -173,12 +179,8 @@ func agentAbove(pid int, agents []bus.Agent) (bus.Agent, bool) {
 		if a, ok := byPid[p]; ok && isAgentProcess(a, p) {
 			return a, true
 		}
-		fields, ok := procStat(p)
-		if !ok || len(fields) < 2 {
-			break
-		}
-		next, err := strconv.Atoi(fields[1])
-		if err != nil {
+		next, ok := parentOf(p)
+		if !ok {
 			break
 		}
 		p = next

@@ -100,27 +100,28 @@ func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, p
 // swarm to record the agent's pid.
 const recordWait = 2 * time.Second
 
-// awaitAgentAbove looks for the agent above pid until recordWait passes.
+// awaitAgentAbove looks for the agent above pid each time the bus
+// changes, until recordWait passes.
 func awaitAgentAbove(ctx context.Context, b *bus.Bus, pid int) (bus.Agent, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, recordWait)
 	defer cancel()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	changed, stop := b.Subscribe()
+	defer stop()
 	for {
-		select {
-		case <-ctx.Done():
-			return bus.Agent{}, false, nil
-		case <-tick.C:
-		}
 		agents, err := b.Agents(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return bus.Agent{}, false, nil
-			}
+		switch {
+		case ctx.Err() != nil:
+			return bus.Agent{}, false, nil
+		case err != nil:
 			return bus.Agent{}, false, err
 		}
 		if a, ok := agentAbove(pid, agents); ok {
 			return a, true, nil
+		}
+		select {
+		case <-ctx.Done():
+			return bus.Agent{}, false, nil
+		case <-changed:
 		}
 	}
 }

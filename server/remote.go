@@ -87,6 +87,9 @@ func (r *Remote) call(ctx context.Context, method string, params, result any) er
 	}
 	err = cl.call(ctx, method, params, result)
 	if errors.Is(err, ErrGone) {
+		// A write can fail before the reader has seen the connection
+		// end: closed now, it is not handed out again.
+		cl.Close()
 		if cl, err = r.current(); err == nil {
 			err = cl.call(ctx, method, params, result)
 		}

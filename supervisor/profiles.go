@@ -31,7 +31,7 @@ type Profile struct {
 	SubmitDelay time.Duration
 	// Patience is how long the program may take to show a message typed in,
 	// and to take it after Enter: an agent CLI that is starting or busy
-	// redrawing takes seconds. At least Options.ConfirmTimeout.
+	// redrawing takes seconds. Options.Patience, when set, is used instead.
 	Patience time.Duration
 	// NoMessages: the program takes no messages by default (an editor, a
 	// pager, a monitor): keystrokes would drive it, not talk to it.

@@ -133,7 +133,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 	if err != nil {
 		return gone, ""
 	}
-	patience := max(a.s.opts.ConfirmTimeout, a.profile.Patience)
+	patience := a.patience()
 	if lineMode || !a.cfg.Confirm {
 		if !a.write(proc, text+"\r") {
 			return gone, ""
@@ -198,7 +198,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		if !a.write(proc, "\r") {
 			return gone, ""
 		}
-		switch a.waitUntil(proc, max(a.s.opts.ConfirmTimeout, patience/submitTries), left) {
+		switch a.waitUntil(proc, patience/submitTries, left) {
 		case condMet:
 			return taken, ""
 		case condGone:
@@ -206,6 +206,15 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		}
 	}
 	return unconfirmed, fmt.Sprintf("still in its input after Enter was pressed %d times", submitTries)
+}
+
+// patience is how long the program may take to show a message typed in,
+// and to take it after Enter (shared by the tries).
+func (a *agent) patience() time.Duration {
+	if a.s.opts.Patience > 0 {
+		return a.s.opts.Patience
+	}
+	return a.profile.Patience
 }
 
 // input returns what the program shows as its input: the box around the

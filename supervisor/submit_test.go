@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"swarm/bus"
 )
@@ -120,7 +121,9 @@ func TestAComposerGetsEachMessageSubmittedOnce(t *testing.T) {
 func TestAMessageStillInTheInputIsUnconfirmed(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.run(Options{},
+	// Less patience than the CLIs get, so that the test does not wait
+	// 10 s for each verdict; enough for a loaded machine to show the text.
+	h.run(Options{Patience: 3 * time.Second},
 		composerAgent(h, "stuck", map[string]string{"COMPOSER_STUCK": "1"}),
 		composerAgent(h, "blind", map[string]string{"COMPOSER_BLIND": "1"}),
 		scripted("alice", "listen", map[string]string{"LOG": h.path("alice.log")}),

@@ -51,18 +51,18 @@ type Options struct {
 	// Pace spaces legal game moves at least this far apart.
 	Pace time.Duration
 
-	Rows, Cols     int           // initial terminal size of every agent (default 24×80)
-	Backoff        time.Duration // first restart delay (default 1 s; doubles up to 30 s)
-	StopGrace      time.Duration // SIGTERM → SIGKILL grace (default 3 s)
-	ConfirmTimeout time.Duration // how long an injected id may take to show (default 2 s)
-	UserIdle       time.Duration // no injection this soon after a keystroke (default 2 s)
-	StartGrace     time.Duration // an agent that has printed nothing gets messages after this (default 3 s)
-	RelayRate      int           // messages an agent may publish a second (default 200)…
-	RelayBurst     int           // …after a burst of this many (default 1000)
-	FlushAfter     time.Duration // finish a held bullet command after this much quiet (default 250 ms)
-	UnsentLimit    int           // messages an agent holds in memory while the bus cannot take them (default 10,000)
-	LogMax         int64         // an agent's output log is rotated at this size (default DefaultLogMax)
-	Executable     string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
+	Rows, Cols  int           // initial terminal size of every agent (default 24×80)
+	Backoff     time.Duration // first restart delay (default 1 s; doubles up to 30 s)
+	StopGrace   time.Duration // SIGTERM → SIGKILL grace (default 3 s)
+	Patience    time.Duration // how long a message typed in may take to show, for every agent (default: its profile's)
+	UserIdle    time.Duration // no injection this soon after a keystroke (default 2 s)
+	StartGrace  time.Duration // an agent that has printed nothing gets messages after this (default 3 s)
+	RelayRate   int           // messages an agent may publish a second (default 200)…
+	RelayBurst  int           // …after a burst of this many (default 1000)
+	FlushAfter  time.Duration // finish a held bullet command after this much quiet (default 250 ms)
+	UnsentLimit int           // messages an agent holds in memory while the bus cannot take them (default 10,000)
+	LogMax      int64         // an agent's output log is rotated at this size (default DefaultLogMax)
+	Executable  string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
 }
 
 // Supervisor runs the agents of one config against one bus.
@@ -101,7 +101,6 @@ func New(opts Options) (*Supervisor, error) {
 	}
 	setDefault(&opts.Backoff, time.Second)
 	setDefault(&opts.StopGrace, 3*time.Second)
-	setDefault(&opts.ConfirmTimeout, 2*time.Second)
 	setDefault(&opts.UserIdle, 2*time.Second)
 	setDefault(&opts.StartGrace, 3*time.Second)
 	if opts.RelayRate <= 0 {

@@ -289,8 +289,8 @@ func trialKillRecipient(t *testing.T, table *trialTable) {
 }
 
 func trialLockedBus(t *testing.T, table *trialTable) {
-	hold := time.Duration(trialSize(6, 12)) * time.Second // past the bus's 5 s busy timeout
-	n := int(hold/(200*time.Millisecond)) + 20
+	hold := time.Duration(trialSize(6, 12)) * time.Second    // past the bus's 5 s busy timeout
+	n := int(hold/(200*time.Millisecond)) + trialSize(5, 20) // and some after it
 	sender := fmt.Sprintf(`i=0; while [ $i -lt %d ]; do i=$((i+1)); echo "@relay:b m$i"; echo $i > sent; sleep 0.2; done; echo "@relay:b m-end"; exec sleep 100000`, n)
 	e := trialSwarm(t, agentTOML("a", "never", sender)+agentTOML("b", "always", listener("b.log")))
 	up := e.start("up", "--headless")

@@ -75,32 +75,24 @@ func (r *cutReader) Read(p []byte) (int, error) {
 }
 
 // cutSets returns the ways a transcript is cut into reads, so that every
-// byte offset is a read boundary in some run: for a short transcript each
-// offset alone (the input cut in two); for a longer one, runs cut every
-// 32 bytes at each of the 32 phases (a separate run per offset would cost
-// a screen per byte); for the oversized block (1 MiB of output, half a
-// second a run), cuts around the markers only.
+// byte offset is a read boundary in some run: runs cut every 32 bytes, one
+// at each of the 32 phases (a run per offset would cost a screen per
+// byte, and the one-byte-at-a-time run puts a boundary at every offset at
+// once); for the oversized block (1 MiB of output, half a second a run),
+// one run cut around the markers only.
 func cutSets(raw []byte) [][]int {
+	n := len(raw)
+	if n > 64<<10 {
+		return [][]int{{5, 13, 27, n / 2, n - 60, n - 47, n - 30, n - 2}}
+	}
+	const m = 32
 	var sets [][]int
-	switch n := len(raw); {
-	case n <= 1024:
-		for k := 1; k < n; k++ {
-			sets = append(sets, []int{k})
+	for phase := 1; phase <= min(m, n-1); phase++ {
+		var cuts []int
+		for k := phase; k < n; k += m {
+			cuts = append(cuts, k)
 		}
-	case n <= 64<<10:
-		// Every offset is cut once over the m passes (offsets ≡ phase mod
-		// m): fewer passes, each with more cuts, cost less for the same
-		// coverage.
-		const m = 32
-		for phase := 1; phase <= m; phase++ {
-			var cuts []int
-			for k := phase; k < n; k += m {
-				cuts = append(cuts, k)
-			}
-			sets = append(sets, cuts)
-		}
-	default:
-		sets = append(sets, []int{5, 13, 27}, []int{n / 2}, []int{n - 60, n - 47, n - 30, n - 2})
+		sets = append(sets, cuts)
 	}
 	return sets
 }

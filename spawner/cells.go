@@ -223,3 +223,148 @@ func sameColor(a, b color.Color) bool {
 	}
 	return a == b
 }
+
+// styleRun says that from byte off of a row's text on, its cells have the
+// style numbered style in the scrollback's palette.
+type styleRun struct{ off, style uint32 }
+
+// palette numbers the styles of the scrollback's rows, so that a row keeps
+// the runs of its styles (a few bytes each) rather than SGR text made as it
+// scrolled off: most rows are never shown again, and rendering every one
+// cost a quarter of the CPU of a busy pane. Style 0 is the zero style.
+type palette struct {
+	styles []uv.Style
+	ids    map[uv.Style]uint32
+	last   uint32 // the style numbered most recently: runs repeat
+}
+
+// maxStyles bounds a palette: a program that paints in millions of colours
+// gets its rows rendered as they scroll off instead.
+const maxStyles = 1 << 16
+
+// id returns st's number, false when the palette is full.
+func (p *palette) id(st *uv.Style) (uint32, bool) {
+	if int(p.last) < len(p.styles) && sameStyle(&p.styles[p.last], st) {
+		return p.last, true
+	}
+	if p.ids == nil {
+		p.styles = append(p.styles, uv.Style{})
+		p.ids = map[uv.Style]uint32{{}: 0}
+	}
+	id, ok := p.ids[*st]
+	if !ok {
+		if len(p.styles) >= maxStyles {
+			return 0, false
+		}
+		id = uint32(len(p.styles))
+		p.styles = append(p.styles, *st)
+		p.ids[*st] = id
+	}
+	p.last = id
+	return id, true
+}
+
+// clone returns a palette that numbers p's styles as p does.
+func (p *palette) clone() palette {
+	c := palette{styles: append([]uv.Style(nil), p.styles...), last: p.last}
+	if p.ids != nil {
+		c.ids = make(map[uv.Style]uint32, len(p.ids))
+		for st, id := range p.ids {
+			c.ids[st] = id
+		}
+	}
+	return c
+}
+
+// rowStyles appends to runs where the style of one row of width cells
+// changes, as offsets into its text (appendText's bytes before trailing
+// blanks are trimmed), and returns how many bytes of that text its styled
+// form shows: up to its last cell that is not a plain blank. ok is false
+// for a row that runs cannot describe — one with a hyperlink, a styled
+// padding cell, or more styles than the palette takes — which is rendered
+// at once (appendRow) instead.
+func rowStyles(runs []styleRun, row uv.Line, width int, pal *palette) (_ []styleRun, shown int, ok bool) {
+	end := min(width, len(row))
+	if wrapped, pad := wrapOf(lastCell(row, width)); wrapped && pad {
+		if !plain(&row[end-1]) {
+			return runs, 0, false
+		}
+		end--
+	}
+	var pen *uv.Style // nil: the zero style
+	off := 0
+	for x := range end {
+		c := &row[x]
+		if c.Content == "" && c.Width == 0 {
+			continue // the second column of a wide character
+		}
+		n := max(len(c.Content), 1)
+		if c.Link.URL != "" || c.Link.Params != "" && realLink(c).Params != "" {
+			return runs, 0, false
+		}
+		zero := zeroStyle(&c.Style)
+		if !zero || !blankText(c.Content) {
+			shown = off + n
+		}
+		switch {
+		case zero && pen == nil:
+		case zero:
+			runs, pen = append(runs, styleRun{off: uint32(off)}), nil
+		case pen == nil || !sameStyle(&c.Style, pen):
+			id, ok := pal.id(&c.Style)
+			if !ok {
+				return runs, 0, false
+			}
+			runs, pen = append(runs, styleRun{off: uint32(off), style: id}), &c.Style
+		}
+		off += n
+	}
+	return runs, shown, true
+}
+
+// lastCell returns the cell at the right edge of a row width cells wide,
+// nil if it has none.
+func lastCell(row uv.Line, width int) *uv.Cell {
+	if width <= 0 || width > len(row) {
+		return nil
+	}
+	return &row[width-1]
+}
+
+// appendRuns appends a row kept as text and style runs with its SGR
+// styles, as appendRow gave them for its cells: text is the row's text
+// (trailing blanks trimmed or not), shown how many bytes of it, padded
+// with blanks, the styled form shows.
+func appendRuns(b []byte, text string, shown int, runs []styleRun, pal *palette) []byte {
+	var pen uv.Style
+	penZero := true
+	from, style := 0, uint32(0)
+	for i := 0; i <= len(runs) && from < shown; i++ {
+		to := shown
+		if i < len(runs) {
+			to = min(int(runs[i].off), shown)
+		}
+		if from < to {
+			switch {
+			case style == 0 && !penZero:
+				b = append(b, ansi.ResetStyle...)
+				pen, penZero = uv.Style{}, true
+			case style != 0:
+				st := &pal.styles[style]
+				b = append(b, st.Diff(&pen)...)
+				pen, penZero = *st, false
+			}
+			b = append(b, text[min(from, len(text)):min(to, len(text))]...)
+			for range to - max(from, len(text)) {
+				b = append(b, ' ')
+			}
+		}
+		if i < len(runs) {
+			from, style = int(runs[i].off), runs[i].style
+		}
+	}
+	if !penZero {
+		b = append(b, ansi.ResetStyle...)
+	}
+	return b
+}

@@ -1,15 +1,19 @@
 package spawner
 
 // histLine is one row that left the top of the screen, kept for the UI's
-// scrollback. Rows are stored rendered rather than as cells: a cell takes
-// over a hundred bytes, a rendered row about as many as it has characters.
+// scrollback. Rows are stored as text rather than as cells: a cell takes
+// over a hundred bytes, a row's text about as many as it has characters.
+// A styled row keeps its styles as runs over its text (see palette), or,
+// when runs cannot describe it, rendered.
 type histLine struct {
-	text    string // plain
-	styled  string // with SGR styles; empty when it would equal text
-	wrapped bool   // the row continues on the next one
-	pad     bool   // wrapped, and its last cell is padding
-	cols    uint16 // the screen width it left
-	end     uint16 // where its content ends (rowEnd)
+	text    string     // plain
+	runs    []styleRun // where its styles change; nil for a plain row
+	shown   uint32     // how many bytes of text the styled form shows (rowStyles)
+	styled  string     // with SGR styles, for a row runs cannot describe
+	wrapped bool       // the row continues on the next one
+	pad     bool       // wrapped, and its last cell is padding
+	cols    uint16     // the screen width it left
+	end     uint16     // where its content ends (rowEnd)
 }
 
 // history is a ring of at most max rows, oldest first.
@@ -17,6 +21,19 @@ type history struct {
 	rows  []histLine
 	start int
 	max   int
+	pal   palette // the styles of the rows' runs
+}
+
+// appendStyled appends l, a row of h, with its SGR styles: the text alone
+// for a plain row.
+func (h *history) appendStyled(b []byte, l *histLine) []byte {
+	switch {
+	case l.runs != nil:
+		return appendRuns(b, l.text, int(l.shown), l.runs, &h.pal)
+	case l.styled != "":
+		return append(b, l.styled...)
+	}
+	return append(b, l.text...)
 }
 
 func (h *history) len() int { return len(h.rows) }
@@ -38,6 +55,7 @@ func (h *history) at(i int) *histLine {
 	return &h.rows[(h.start+i)%len(h.rows)]
 }
 
+// clear forgets the rows; the palette stays, for rows pushed again.
 func (h *history) clear() {
 	h.rows = nil
 	h.start = 0

@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -49,8 +50,9 @@ type tracker struct {
 	// erasing: rows x/vt pushes into its scrollback now come from an erase
 	// of the display, not from scrolling.
 	erasing  bool
-	lineBuf  []byte // scratch: a row's plain text
-	rowBuf   []byte // scratch: a row with its styles
+	lineBuf  []byte     // scratch: a row's plain text
+	rowBuf   []byte     // scratch: a row with its styles
+	runBuf   []styleRun // scratch: a row's style runs
 	detached []rowState
 }
 
@@ -364,12 +366,14 @@ func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
 	wrapped, pad := lineWrap(l, cols)
 	h := histLine{text: text, wrapped: wrapped, pad: pad,
 		cols: uint16(cols), end: uint16(rowEnd(l, cols))}
-	for i := range l {
-		if !plain(&l[i]) {
-			s.rowBuf = appendRow(s.rowBuf[:0], l, cols)
-			h.styled = string(s.rowBuf)
-			break
-		}
+	runs, shown, ok := rowStyles(s.runBuf[:0], l, cols, &s.hist.pal)
+	s.runBuf = runs
+	switch {
+	case !ok:
+		s.rowBuf = appendRow(s.rowBuf[:0], l, cols)
+		h.styled = string(s.rowBuf)
+	case len(runs) > 0:
+		h.runs, h.shown = slices.Clone(runs), uint32(shown)
 	}
 	return h
 }

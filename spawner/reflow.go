@@ -382,7 +382,7 @@ func (s *Screen) reflowHistory(cols int) {
 			scratch.Resize(width, len(line))
 		}
 		var ok bool
-		if fl, ok = historyLine(scratch, line, width, &buf); !ok {
+		if fl, ok = historyLine(scratch, line, width, &s.hist, &buf); !ok {
 			out = append(out, line...)
 			continue
 		}
@@ -440,18 +440,14 @@ func (l *flowLine) eachRow(cols int, row *uv.Line, fn func(uv.Line)) {
 // historyLine turns the rows of one scrollback line, width cells wide,
 // back into the cells of a flowLine, using scratch (at least width ×
 // len(rows)). ok is false when a row does not give back its text.
-func historyLine(scratch *vt.Emulator, rows []histLine, width int, buf *reflowBuffers) (flowLine, bool) {
+func historyLine(scratch *vt.Emulator, rows []histLine, width int, hist *history, buf *reflowBuffers) (flowLine, bool) {
 	_, _ = scratch.Write([]byte("\x1b[0m\x1b[H\x1b[2J"))
 	fl := flowLine{cursor: -1, cells: buf.cells[:0]}
 	for y, h := range rows {
-		row := h.styled
-		if row == "" {
-			row = h.text
-		}
 		b := append(buf.text[:0], "\x1b["...)
 		b = strconv.AppendInt(b, int64(y+1), 10)
 		b = append(b, ";1H"...)
-		b = append(b, row...)
+		b = hist.appendStyled(b, &h)
 		b = append(b, "\x1b[0m"...)
 		_, _ = scratch.Write(b)
 		cells := scratch.Line(y)

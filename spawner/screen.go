@@ -199,6 +199,7 @@ func (s *Screen) inherit(old *Screen, sep string) {
 	old.mu.Lock()
 	defer old.mu.Unlock()
 	old.applyHeld()
+	s.hist.pal = old.hist.pal.clone() // the rows' runs number styles as old's
 	for i := range old.hist.len() {
 		s.hist.push(*old.hist.at(i))
 	}
@@ -523,10 +524,7 @@ func (s *Screen) pullBack(n int) {
 	defer scratch.Close()
 	for i := range k {
 		h := s.hist.at(total - k + i)
-		row := h.styled
-		if row == "" {
-			row = h.text
-		}
+		row := string(s.hist.appendStyled(nil, h))
 		_, _ = scratch.Write([]byte("\x1b[" + strconv.Itoa(i+1) + ";1H" + row + "\x1b[0m"))
 		cells := scratch.Line(i)
 		text := strings.TrimRight(string(appendText(nil, cells, s.cols)), " ")
@@ -682,12 +680,8 @@ func (s *Screen) render(scrollOffset int) string {
 		}
 		idx := n - off + i
 		if idx < n {
-			h := s.hist.at(idx)
-			if h.styled != "" {
-				sb.WriteString(h.styled)
-			} else {
-				sb.WriteString(h.text)
-			}
+			s.rowBuf = s.hist.appendStyled(s.rowBuf[:0], s.hist.at(idx))
+			sb.Write(s.rowBuf)
 			continue
 		}
 		s.rowBuf = appendRow(s.rowBuf[:0], e.Line(idx-n), s.cols)

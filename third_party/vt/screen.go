@@ -435,11 +435,24 @@ func (s *Screen) blankRows(from, to int) {
 	if c := s.blankCell(); c != nil {
 		blank = *c
 	}
+	// One cell assigned, the rest copied in doubling runs and the other
+	// rows copied whole: a bulk copy, not a cell-sized assignment (with
+	// its write barrier checks) per cell.
+	var first uv.Line
 	for y := from; y < to; y++ {
 		line := s.buf.Lines[y]
-		for x := range line {
-			line[x] = blank
+		if len(line) == 0 {
+			continue
 		}
+		if first != nil && len(first) >= len(line) {
+			copy(line, first)
+			continue
+		}
+		line[0] = blank
+		for n := 1; n < len(line); n *= 2 {
+			copy(line[n:], line[:n])
+		}
+		first = line
 	}
 }
 

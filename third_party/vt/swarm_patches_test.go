@@ -78,8 +78,12 @@ func TestPatchRegionInsertDelete(t *testing.T) {
 	if got, want := strings.Join(screenRows(e), "|"), "r0|||r1|r3|r5"; got != want {
 		t.Fatalf("after IL: %q, want %q", got, want)
 	}
-	if c := e.CellAt(3, 1); c == nil || c.Style.Bg == nil {
-		t.Errorf("inserted row has no background: %+v", c)
+	for y := 1; y <= 2; y++ { // both rows, every cell, the first and the copied
+		for x := range 6 {
+			if c := e.CellAt(x, y); c == nil || c.Content != " " || c.Width != 1 || c.Style.Bg != ansi.BasicColor(4) {
+				t.Fatalf("inserted row %d, cell %d is not a blue blank: %+v", y, x, c)
+			}
+		}
 	}
 	fmt.Fprint(e, "\x1b[0m\x1b[5;1H\x1b[S") // scroll the region up: r1's row leaves at its top
 	if got, want := strings.Join(screenRows(e), "|"), "r0||r1|r3||r5"; got != want {

@@ -235,7 +235,11 @@ type styleRun struct{ off, style uint32 }
 type palette struct {
 	styles []uv.Style
 	ids    map[uv.Style]uint32
-	last   uint32 // the style numbered most recently: runs repeat
+	// recent are the styles numbered most recently, tried before the map
+	// (whose hash of three colour interfaces costs more): a log line's
+	// handful of styles repeats line after line.
+	recent [8]uint32
+	next   int // the slot of recent to replace
 }
 
 // maxStyles bounds a palette: a program that paints in millions of colours
@@ -244,8 +248,10 @@ const maxStyles = 1 << 16
 
 // id returns st's number, false when the palette is full.
 func (p *palette) id(st *uv.Style) (uint32, bool) {
-	if int(p.last) < len(p.styles) && sameStyle(&p.styles[p.last], st) {
-		return p.last, true
+	for _, id := range p.recent {
+		if id != 0 && sameStyle(&p.styles[id], st) {
+			return id, true
+		}
 	}
 	if p.ids == nil {
 		p.styles = append(p.styles, uv.Style{})
@@ -260,13 +266,14 @@ func (p *palette) id(st *uv.Style) (uint32, bool) {
 		p.styles = append(p.styles, *st)
 		p.ids[*st] = id
 	}
-	p.last = id
+	p.recent[p.next] = id
+	p.next = (p.next + 1) % len(p.recent)
 	return id, true
 }
 
 // clone returns a palette that numbers p's styles as p does.
 func (p *palette) clone() palette {
-	c := palette{styles: append([]uv.Style(nil), p.styles...), last: p.last}
+	c := palette{styles: append([]uv.Style(nil), p.styles...), recent: p.recent, next: p.next}
 	if p.ids != nil {
 		c.ids = make(map[uv.Style]uint32, len(p.ids))
 		for st, id := range p.ids {

@@ -286,11 +286,31 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		return 0, io.ErrClosedPipe
 	}
 
-	for i := range p {
+	for i := 0; i < len(p); i++ {
 		if c := p[i]; c >= ansi.SP && c < ansi.DEL && e.parser.State() == parser.GroundState {
 			// swarm patch: printable ASCII in the ground state is printed
-			// and leaves the parser where it is: skip its tables.
+			// and leaves the parser where it is: skip its tables. A run of
+			// it is printed as a run: each character but the last is
+			// complete once the next arrives, and the last is held back
+			// as handlePrint holds it (a combining mark may follow).
 			e.handlePrint(rune(c))
+			j := i + 1
+			for j < len(p) && p[j] >= ansi.SP && p[j] < ansi.DEL {
+				j++
+			}
+			if j > i+1 {
+				e.grapheme = e.grapheme[:0] // p[i], printed with the run
+				for run := p[i : j-1]; len(run) > 0; {
+					k := e.printASCII(run)
+					if k == 0 {
+						e.handleGrapheme(string(run[:1]), 1)
+						k = 1
+					}
+					run = run[k:]
+				}
+				e.grapheme = append(e.grapheme, p[j-1])
+				i = j - 1
+			}
 		} else {
 			e.parser.Advance(c)
 		}

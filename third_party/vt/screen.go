@@ -87,6 +87,40 @@ func (s *Screen) printNarrow(x, y int, content string) bool {
 	return true
 }
 
+// printRun writes the one-byte, one-column characters of run into row y
+// from column x on, each as printNarrow writes one, and returns how many it
+// wrote: it stops at the right edge and at a cell that is not narrow. The
+// row is marked changed once, over the cells that changed.
+//
+// swarm patch: see Emulator.printASCII.
+func (s *Screen) printRun(x, y int, run []byte) int {
+	if y < 0 || y >= len(s.buf.Lines) || x < 0 {
+		return 0
+	}
+	line := s.buf.Lines[y]
+	pen, link := &s.cur.Pen, &s.cur.Link
+	from, to := -1, -1
+	n := 0
+	for ; n < len(run) && x+n < len(line); n++ {
+		c := &line[x+n]
+		if c.Width != 1 {
+			break
+		}
+		content := string(run[n : n+1]) // one byte: no allocation
+		if c.Content != content || c.Style != *pen || c.Link != *link {
+			c.Content, c.Style, c.Link = content, *pen, *link
+			if from < 0 {
+				from = x + n
+			}
+			to = x + n
+		}
+	}
+	if from >= 0 {
+		s.buf.TouchLine(from, y, to-from+1)
+	}
+	return n
+}
+
 // Height returns the height of the screen.
 func (s *Screen) Height() int {
 	return s.buf.Height()

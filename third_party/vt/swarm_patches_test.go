@@ -2,11 +2,13 @@ package vt
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/ansi/parser"
 )
 
 // rowText is row y of the screen as plain text, trailing blanks trimmed.
@@ -314,4 +316,80 @@ func TestPatchBlankCellIsTheCellComparisons(t *testing.T) {
 			t.Errorf("%+v: blankCell %v, the comparisons say %v", c, got, want)
 		}
 	}
+}
+
+// A run of printable ASCII printed as a run (patch 10) leaves the screen,
+// the cursor and the pending wrap as printing it a character at a time
+// does: the same output, written with every run cut into one-character
+// writes, gives the same cells, and so does a character written after.
+func FuzzPatchASCIIRuns(f *testing.F) {
+	for _, s := range []string{
+		"hello world, a line longer than the screen is wide\r\nnext",
+		"\x1b[31mred\x1b[0m plain \x1b[44mblue bg\x1b[0m",
+		"abcdefghij\x1b[?7lKLMNOP\x1b[?7hqrstuvwxyz",
+		"ab你cd\x1b[1;2Hxyz\x1b[1;1H12345",
+		"e\u0301 a\u0300bc\x1b(0lqqk\x1b(Babc\x1bNxyz",
+		"\x1b]8;;http://x\x07link text\x1b]8;;\x07 after\x1b[3;5Hmid\x1b[1;9Hedge!",
+		"0123456789\r\n\x1b[2;9Hwrap here and on",
+		"abc\x1b[3bdef\x1b[2;1Hxy\x1b[20b",
+	} {
+		f.Add(s)
+	}
+	cells := func(e *Emulator) string {
+		var b strings.Builder
+		for y := range e.Height() {
+			for x := range e.Width() {
+				c := e.CellAt(x, y)
+				fmt.Fprintf(&b, "%q/%d/%v/%v|", c.Content, c.Width, c.Style, c.Link)
+			}
+			b.WriteByte('\n')
+		}
+		for y, l := range e.Touched() { // what changed, for whoever draws damage
+			if l != nil {
+				fmt.Fprintf(&b, "touched %d: %d-%d\n", y, l.FirstCell, l.LastCell)
+			}
+		}
+		return fmt.Sprintf("%s cursor %v", b.String(), e.CursorPosition())
+	}
+	printable := func(c byte) bool { return c >= ' ' && c < 0x7f }
+	f.Fuzz(func(t *testing.T, out string) {
+		digits := 0
+		for i := range len(out) {
+			if digits = (digits + 1) * b2i(out[i] >= '0' && out[i] <= '9'); digits > 4 {
+				return // a count x/vt would loop over (swarm bounds them)
+			}
+		}
+		whole, cut, probe := NewEmulator(10, 4), NewEmulator(10, 4), NewEmulator(10, 4)
+		for _, e := range []*Emulator{whole, cut, probe} {
+			done := make(chan struct{})
+			go func() { _, _ = io.Copy(io.Discard, e); close(done) }() // replies to queries
+			defer func() { e.Close(); <-done }()
+		}
+		_, _ = whole.WriteString(out)
+		// Cut between two characters printed as text (the probe's parser
+		// is in the ground state after the first): elsewhere the end of a
+		// write flushes a character held back, which a run never does.
+		start := 0
+		for i := 1; i <= len(out); i++ {
+			_, _ = probe.WriteString(out[i-1 : i])
+			if i == len(out) || printable(out[i-1]) && printable(out[i]) && probe.parser.State() == parser.GroundState {
+				_, _ = cut.WriteString(out[start:i])
+				start = i
+			}
+		}
+		for _, more := range []string{"", "\x18Z"} { // CAN ends any sequence left open
+			_, _ = whole.WriteString(more)
+			_, _ = cut.WriteString(more)
+			if a, b := cells(whole), cells(cut); a != b {
+				t.Fatalf("after %q%q, written whole:\n%s\nin one-character runs:\n%s", out, more, a, b)
+			}
+		}
+	})
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -47,6 +47,36 @@ func (e *Emulator) handlePrint(r rune) {
 	e.grapheme = utf8.AppendRune(e.grapheme, r)
 }
 
+// printASCII prints complete one-byte characters — printable ASCII that no
+// later character can join — as handleGrapheme would one at a time, up to
+// where that would do more than write a narrow cell in place and move the
+// cursor right (a pending wrap, a charset mapping, a wide cell, the right
+// edge), and returns how many it printed. The cursor is moved once, so its
+// callback is told of one move along the row, not one per character.
+//
+// swarm patch: a line of text was a call to handleGrapheme, printNarrow and
+// setCursor (with its callback) per character.
+func (e *Emulator) printASCII(run []byte) int {
+	awm := e.autoWrap
+	if e.gsingle != 0 || e.charsets[e.gl] != nil || e.atPhantom && awm {
+		return 0
+	}
+	x, y := e.scr.CursorPosition()
+	w := e.scr.Width()
+	n := e.scr.printRun(x, y, run[:min(len(run), max(w-x, 0))])
+	if n == 0 {
+		return 0
+	}
+	e.lastChar = rune(run[n-1])
+	x += n - 1 // the last column written
+	e.atPhantom = awm && x >= w-1
+	if !e.atPhantom {
+		x++
+	}
+	e.scr.setCursor(x, y, false)
+	return n
+}
+
 // flushGrapheme flushes the current grapheme buffer, if any, and handles the
 // grapheme as a single unit.
 func (e *Emulator) flushGrapheme() {

@@ -132,6 +132,8 @@ type Screen struct {
 	lnm                   bool // line feeds return the carriage
 
 	clock        func() time.Time
+	writing      bool      // in Write, whose reading of the clock is writeTime
+	writeTime    time.Time // zero until read
 	settle       time.Duration
 	settleFrames int
 	// The alternate screen's committer (frames.go), made when a program
@@ -292,7 +294,9 @@ func (s *Screen) Write(p []byte) (int, error) {
 	if s.closed {
 		return 0, ErrClosed
 	}
+	s.writing = true
 	s.consume(p)
+	s.writing, s.writeTime = false, time.Time{}
 	if s.deferred != nil && s.quiet() {
 		d := *s.deferred
 		s.deferred = nil
@@ -569,7 +573,18 @@ func (s *Screen) pullBack(n int) {
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "B")) // the cursor stays on its line
 }
 
-func (s *Screen) now() time.Time { return s.clock() }
+// now is the time on the screen's clock. The bytes of one write arrived
+// together: what it commits is stamped with one reading of the clock,
+// not one per line.
+func (s *Screen) now() time.Time {
+	if !s.writing {
+		return s.clock()
+	}
+	if s.writeTime.IsZero() {
+		s.writeTime = s.clock()
+	}
+	return s.writeTime
+}
 
 // Size returns the screen's rows and columns.
 func (s *Screen) Size() (rows, cols int) {

@@ -12,6 +12,10 @@ import (
 	"swarm/spawner"
 )
 
+// logFlushAfter is how long what an agent printed may wait in memory
+// before it is written to its output log.
+const logFlushAfter = 200 * time.Millisecond
+
 // pump turns one process's committed lines into published messages. It
 // runs until the process has exited and every line it wrote is handled.
 func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
@@ -27,6 +31,10 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 	tally.Stop()
 	defer tally.Stop()
 	tallying := false
+	logFlush := time.NewTimer(time.Hour)
+	logFlush.Stop()
+	defer logFlush.Stop()
+	logArmed := false
 	for {
 		if n := len(a.unsent.msgs); n > 0 && !retrying {
 			retry.Reset(unsentRetry)
@@ -42,9 +50,15 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 			if p.Pending() {
 				flush.Reset(a.s.opts.FlushAfter)
 			}
-			if len(lines) == 0 {
-				a.outLog.flush() // written out while the agent pauses, not per line
+			if len(lines) == 0 && !logArmed {
+				// Written out a moment after the agent pauses, not per
+				// batch: a busy agent pauses between every few lines.
+				logFlush.Reset(logFlushAfter)
+				logArmed = true
 			}
+		case <-logFlush.C:
+			logArmed = false
+			a.outLog.flush()
 		case <-flush.C:
 			a.handle(p.Flush())
 		case <-retry.C:

@@ -242,9 +242,10 @@ type palette struct {
 	next   int // the slot of recent to replace
 }
 
-// maxStyles bounds a palette: a program that paints in millions of colours
-// gets its rows rendered as they scroll off instead.
-const maxStyles = 1 << 16
+// maxStyles bounds a palette (to about 400 KB with its map): a program
+// that paints in thousands of colours gets its rows rendered as they
+// scroll off instead.
+const maxStyles = 4096
 
 // id returns st's number, false when the palette is full.
 func (p *palette) id(st *uv.Style) (uint32, bool) {

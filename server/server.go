@@ -262,6 +262,9 @@ func (s *Server) stream(c net.Conn) error {
 		var discard wire.Request
 		gone <- wire.ReadFrame(c, &discard) // the client sends nothing more: this returns when it hangs up
 	}()
+	frame := time.NewTimer(time.Hour)
+	frame.Stop()
+	defer frame.Stop()
 	for {
 		select {
 		case ev, ok := <-sub.Events():
@@ -274,6 +277,21 @@ func (s *Server) stream(c net.Conn) error {
 			if err := wire.WriteFrame(c, eventFrame(ev)); err != nil {
 				return err
 			}
+			if ev.Kind != supervisor.EventScreen {
+				continue
+			}
+			// The next notices wait for a frame: meanwhile the
+			// subscription keeps one per agent, however much output
+			// comes, so that a busy agent costs a notice a frame, not
+			// one per read of its output.
+			frame.Reset(streamFrame)
+			select {
+			case <-frame.C:
+			case err := <-gone:
+				return err
+			case <-s.ctx.Done():
+				return net.ErrClosed
+			}
 		case err := <-gone:
 			return err
 		case <-s.ctx.Done():
@@ -281,6 +299,10 @@ func (s *Server) stream(c net.Conn) error {
 		}
 	}
 }
+
+// streamFrame is how long an event stream waits after a notice of a
+// screen change before it sends the next event: a 60th of a second.
+const streamFrame = time.Second / 60
 
 // ErrNotRunning is returned by Dial when no swarm serves the directory.
 var ErrNotRunning = errors.New("no swarm is running")

@@ -134,12 +134,17 @@ func (term *terminal) output() string {
 	return strings.Join(term.lines, "\n")
 }
 
-// exit waits for RunPlayer to return.
+// exit waits for RunPlayer to return and for its output to have been
+// read to the end: the last line is read a moment after it returns.
 func (term *terminal) exit() error {
 	term.t.Helper()
 	select {
 	case err := <-term.done:
-		return err
+		for i := 0; ; i++ {
+			if _, ok := term.next(i); !ok {
+				return err
+			}
+		}
 	case <-time.After(hangGuard):
 		term.t.Fatalf("%s did not exit; output:\n%s", term.name, term.output())
 		return nil

@@ -213,13 +213,7 @@ func (s *Screen) inherit(old *Screen, sep string) {
 	}
 	for y := 0; y <= last; y++ {
 		row := old.main.Line(y)
-		wrapped, pad := lineWrap(row, old.cols)
-		h := histLine{text: string(appendText(nil, row, old.cols)), wrapped: wrapped, pad: pad,
-			cols: uint16(old.cols), end: uint16(rowEnd(row, old.cols))}
-		if styled := string(appendRow(nil, row, old.cols)); styled != h.text {
-			h.styled = styled
-		}
-		s.hist.push(h)
+		s.hist.push(s.histRow(row, string(appendText(nil, row, old.cols)), old.cols))
 	}
 	if sep != "" {
 		// The caller's text, shown as written: it must hold no controls.

@@ -63,7 +63,7 @@ func (e *Emulator) printASCII(run []byte) int {
 	}
 	x, y := e.scr.CursorPosition()
 	w := e.scr.Width()
-	n := e.scr.printRun(x, y, run[:min(len(run), max(w-x, 0))])
+	n := e.scr.printRun(x, y, run) // up to the right edge
 	if n == 0 {
 		return 0
 	}

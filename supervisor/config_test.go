@@ -364,6 +364,22 @@ func TestConfigErrors(t *testing.T) {
 			`swarm.toml:3: unknown key "restrat" in agent "b" (did you mean "restart"?)`},
 		{"date value", agent + "quiet = 1979-05-27\n",
 			`swarm.toml:4: agent "alice": quiet must be a duration such as "300ms", not a date or time`},
+		{"unknown dotted key", "heartbeat.warn = \"1s\"\nheartbeat.wern = \"1s\"\n" + agent,
+			`swarm.toml:2: unknown key "wern" in [heartbeat] (did you mean "warn"?)`},
+		{"unknown game key", "[game]\nkind = \"tictactoe\"\nxx = 1\n" + agent,
+			`swarm.toml:3: unknown key "xx" in [game] (did you mean "x"?)`},
+		{"unknown array of tables in an agent", agent + "[[agent.x]]\na = 1\n",
+			`swarm.toml:4: unknown key "x" in agent "alice"`},
+		{"wrong type before the name", "[[agent]]\nconfirm = \"yes\"\nname = \"alice\"\n",
+			`swarm.toml:2: agent "alice": confirm must be true or false, not the string "yes"`},
+		{"array for a bool", agent + "confirm = [true]\n",
+			`swarm.toml:4: agent "alice": confirm must be true or false, not an array`},
+		{"inline table for the agents", "agent = { name = \"a\", cmd = \"sh\" }\n",
+			`swarm.toml:1: agent must be an array of tables: write [[agent]], not a table`},
+		{"table given twice", "[heartbeat]\nwarn = \"1s\"\n[heartbeat]\n" + agent,
+			`swarm.toml:3:2: syntax error: table heartbeat already exists`},
+		{"number too large", agent + "max_restarts = 99999999999999999999\n",
+			`swarm.toml:4: agent "alice": max_restarts must be a whole number, not the number 99999999999999999999`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -383,6 +399,34 @@ func TestConfigErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzConfig: whatever the file says, swarm.toml is either read or refused
+// with one line naming the file.
+func FuzzConfig(f *testing.F) {
+	f.Add(StarterConfig(nil, false))
+	f.Add(StarterConfig([]string{"claude", "codex"}, true))
+	f.Add("agent = [\n  { name = \"a\", cmd = [\"sh\", 1] },\n  { name = \"b\", env = { X = [1] } },\n]\n")
+	f.Add("[[agent]]\nname = \"a\"\ncmd = \"sh\"\n[agent.env]\nA.B = 1\n[[agent.x]]\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		_, err := ParseConfig("swarm.toml", []byte(src))
+		if err == nil {
+			return
+		}
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.HasPrefix(err.Error(), "swarm.toml:") {
+			t.Fatalf("%q: error %T %q is not a *ConfigError", src, err, err)
+		}
+		if strings.Contains(ce.Msg, "\n") {
+			t.Fatalf("%q: error is not one line: %q", src, err)
+		}
+		if ce.Line > strings.Count(src, "\n")+1 {
+			t.Fatalf("%q: error past the last line: %q", src, err)
+		}
+		if strings.Contains(ce.Msg, "cannot decode") || strings.Contains(ce.Msg, "strict mode") {
+			t.Fatalf("%q: go-toml's words, not swarm's: %q", src, err)
+		}
+	})
 }
 
 func mustAbs(t *testing.T, p string) string {

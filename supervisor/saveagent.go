@@ -42,11 +42,11 @@ func (s *Supervisor) SaveAgent(name string) error {
 	if err != nil {
 		return fmt.Errorf("save agent %s: %w", name, err)
 	}
-	entry := map[string]any{"name": a.cfg.Name, "cmd": a.cfg.Cmd}
+	entry := agentTOML{Name: &a.cfg.Name, Cmd: a.cfg.Cmd}
 	if dir := a.cfg.Dir; dir != "" && dir != filepath.Dir(path) {
-		entry["dir"] = dir
+		entry.Dir = &dir
 	}
-	table, err := toml.Marshal(map[string]any{"agent": []map[string]any{entry}})
+	table, err := toml.Marshal(fileTOML{Agents: []agentTOML{entry}})
 	if err != nil {
 		return fmt.Errorf("save agent %s: %w", name, err)
 	}

@@ -291,16 +291,23 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 			// swarm patch: printable ASCII in the ground state is printed
 			// and leaves the parser where it is: skip its tables. A run of
 			// it is printed as a run: each character but the last is
-			// complete once the next arrives, and the last is held back
-			// as handlePrint holds it (a combining mark may follow).
+			// complete once the next arrives. The last is complete too
+			// when an ASCII byte follows (a control, an escape) or the
+			// write ends (the buffer is flushed then); it is held back,
+			// as handlePrint holds it, only when a byte of a multi-byte
+			// character follows, which may be a combining mark.
 			e.handlePrint(rune(c))
 			j := i + 1
 			for j < len(p) && p[j] >= ansi.SP && p[j] < ansi.DEL {
 				j++
 			}
-			if j > i+1 {
+			end := j
+			if j < len(p) && p[j] >= 0x80 {
+				end = j - 1
+			}
+			if end > i {
 				e.grapheme = e.grapheme[:0] // p[i], printed with the run
-				for run := p[i : j-1]; len(run) > 0; {
+				for run := p[i:end]; len(run) > 0; {
 					k := e.printASCII(run)
 					if k == 0 {
 						e.handleGrapheme(string(run[:1]), 1)
@@ -308,7 +315,9 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 					}
 					run = run[k:]
 				}
-				e.grapheme = append(e.grapheme, p[j-1])
+				if end < j {
+					e.grapheme = append(e.grapheme, p[j-1])
+				}
 				i = j - 1
 			}
 		} else {

@@ -33,9 +33,13 @@ type CcHandler func() bool
 
 // handlers contains the terminal's escape sequence handlers.
 type handlers struct {
-	ccHandlers  map[byte][]CcHandler
+	ccHandlers  [256][]CcHandler // swarm patch: by index, not by map
 	dcsHandlers map[int][]DcsHandler
 	csiHandlers map[int][]CsiHandler
+	// swarm patch: csiPlain holds the handlers of the commands with no
+	// prefix or intermediate byte (SGR, cursor moves, erases: nearly every
+	// CSI sequence), by final byte, so that they are found by index.
+	csiPlain [128][]CsiHandler
 	oscHandlers map[int][]OscHandler
 	escHandler  map[int][]EscHandler
 	apcHandlers []ApcHandler
@@ -57,6 +61,9 @@ func (h *handlers) RegisterCsiHandler(cmd int, handler CsiHandler) {
 		h.csiHandlers = make(map[int][]CsiHandler)
 	}
 	h.csiHandlers[cmd] = append(h.csiHandlers[cmd], handler)
+	if cmd >= 0 && cmd < len(h.csiPlain) {
+		h.csiPlain[cmd] = h.csiHandlers[cmd]
+	}
 }
 
 // RegisterOscHandler registers an OSC escape sequence handler.
@@ -92,9 +99,6 @@ func (h *handlers) RegisterEscHandler(cmd int, handler EscHandler) {
 
 // registerCcHandler registers a control character handler.
 func (h *handlers) registerCcHandler(r byte, handler CcHandler) {
-	if h.ccHandlers == nil {
-		h.ccHandlers = make(map[byte][]CcHandler)
-	}
 	h.ccHandlers[r] = append(h.ccHandlers[r], handler)
 }
 
@@ -131,11 +135,15 @@ func (h *handlers) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) bool
 func (h *handlers) handleCsi(cmd ansi.Cmd, params ansi.Params) bool {
 	// Reverse iterate over the handlers so that the last registered handler
 	// is the first to be called.
-	if handlers, ok := h.csiHandlers[int(cmd)]; ok {
-		for i := len(handlers) - 1; i >= 0; i-- {
-			if handlers[i](params) {
-				return true
-			}
+	var handlers []CsiHandler
+	if cmd >= 0 && int(cmd) < len(h.csiPlain) {
+		handlers = h.csiPlain[cmd]
+	} else {
+		handlers = h.csiHandlers[int(cmd)]
+	}
+	for i := len(handlers) - 1; i >= 0; i-- {
+		if handlers[i](params) {
+			return true
 		}
 	}
 	return false

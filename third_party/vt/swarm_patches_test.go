@@ -264,6 +264,28 @@ func TestPatchASCIIOnlySkipsTheParserInGround(t *testing.T) {
 	}
 }
 
+// Handlers found by index (patch 11) are still the last registered first,
+// for plain CSI commands as for those with a prefix, which stay in the map.
+func TestPatchCsiHandlersByIndex(t *testing.T) {
+	e := NewEmulator(10, 2)
+	var calls []string
+	e.RegisterCsiHandler('m', func(ansi.Params) bool { calls = append(calls, "m"); return true })
+	e.RegisterCsiHandler(ansi.Command('?', 0, 'h'), func(ansi.Params) bool { calls = append(calls, "?h"); return false })
+	_, _ = e.WriteString("\x1b[31mA\x1b[?25lB\x1b[?25h\x1b[2C\x1b[1DC")
+	if got := strings.Join(calls, " "); got != "m ?h" {
+		t.Fatalf("handlers called: %q", got)
+	}
+	if e.CellAt(0, 0).Style.Fg != nil {
+		t.Errorf("SGR reached the default handler though the later one took it")
+	}
+	if !e.isModeSet(ansi.ModeTextCursorEnable) || e.scr.cur.Hidden {
+		t.Errorf("?25h did not reach the default handler after the later one declined")
+	}
+	if got := rowText(e, 0); got != "AB C" {
+		t.Errorf("row %q: cursor moves were not handled", got)
+	}
+}
+
 // Line is the row CellAt reads (patch 9): the same cells, not a copy, and
 // nil outside the screen, on the main and on the alternate screen.
 func TestPatchLineIsTheScreensRow(t *testing.T) {

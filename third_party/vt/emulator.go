@@ -50,6 +50,10 @@ type Emulator struct {
 	// every character.
 	grapheme []byte
 
+	// swarm patch: csiParams holds the parameters of a CSI sequence read
+	// by plainCsi.
+	csiParams ansi.Params
+
 	// The ANSI parser to use.
 	parser *ansi.Parser
 	cb     Callbacks
@@ -320,6 +324,8 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 				}
 				i = j - 1
 			}
+		} else if n := e.plainCsi(p[i:]); n > 0 {
+			i += n - 1
 		} else {
 			e.parser.Advance(c)
 		}
@@ -332,6 +338,54 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		}
 	}
 	return len(p), nil
+}
+
+// maxPlainCsi bounds the parameters plainCsi reads: a sequence with more
+// is left to the parser.
+const maxPlainCsi = 16
+
+// plainCsi handles a complete CSI sequence at the start of b whose
+// parameters are decimal numbers separated by ';' and that has no prefix
+// or intermediate byte (an SGR, a cursor move, an erase: nearly all of
+// them), as the parser would, and returns its length; 0 for anything else,
+// which the parser reads byte by byte as before.
+//
+// swarm patch: the parser's state machine takes a table lookup and an
+// action per byte; a coloured log line is mostly such sequences.
+func (e *Emulator) plainCsi(b []byte) int {
+	if len(b) < 3 || b[0] != ansi.ESC || b[1] != '[' || e.parser.State() != parser.GroundState {
+		return 0
+	}
+	params := e.csiParams[:0]
+	v, digits := parser.MissingParam, 0
+	for j := 2; j < len(b); j++ {
+		switch c := b[j]; {
+		case c >= '0' && c <= '9':
+			if digits++; digits > 9 {
+				return 0 // the parser's arithmetic, not worth copying
+			}
+			if v == parser.MissingParam {
+				v = 0
+			}
+			v = v*10 + int(c-'0')
+		case c == ';':
+			if len(params) == maxPlainCsi-1 {
+				return 0
+			}
+			params = append(params, ansi.Param(v))
+			v, digits = parser.MissingParam, 0
+		case c >= '@' && c <= '~':
+			if j > 2 { // "CSI m" has no parameter; "CSI ; m" has two
+				params = append(params, ansi.Param(v))
+			}
+			e.csiParams = params
+			e.handleCsi(ansi.Cmd(c), params)
+			return j + 1
+		default:
+			return 0 // a prefix, an intermediate, ':', a control, a cut
+		}
+	}
+	return 0
 }
 
 // WriteString writes a string to the terminal output buffer.

@@ -874,7 +874,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		}
 
 		height := e.Height()
-		bottom, _ := e.parser.Param(1, height)
+		bottom, _, _ := params.Param(1, height) // swarm patch: the handler's parameters, not the parser's (see plainCsi)
 		if bottom < 1 {
 			bottom = height
 		}
@@ -882,6 +882,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		if top >= bottom {
 			return false
 		}
+		// swarm patch: a bottom margin below the screen is its bottom;
+		// the row rotation of patch 1 needs margins inside the screen.
+		bottom = min(bottom, height)
 
 		// Rect is [x, y) which means y is exclusive. So the top margin
 		// is the top of the screen minus one.

@@ -3,6 +3,7 @@ package vt
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -340,6 +341,26 @@ func TestPatchBlankCellIsTheCellComparisons(t *testing.T) {
 	}
 }
 
+// screenState is everything a write can change that the patches' fuzz
+// targets compare: cells, changed rows, cursor, modes, margins.
+func screenState(e *Emulator) string {
+	var b strings.Builder
+	for y := range e.Height() {
+		for x := range e.Width() {
+			c := e.CellAt(x, y)
+			fmt.Fprintf(&b, "%q/%d/%v/%v|", c.Content, c.Width, c.Style, c.Link)
+		}
+		b.WriteByte('\n')
+	}
+	for y, l := range e.Touched() { // what changed, for whoever draws damage
+		if l != nil {
+			fmt.Fprintf(&b, "touched %d: %d-%d\n", y, l.FirstCell, l.LastCell)
+		}
+	}
+	fmt.Fprintf(&b, "pen %v, margins %v, modes %v, ", e.scr.cur.Pen, e.scr.scroll, e.modes)
+	return fmt.Sprintf("%s cursor %v", b.String(), e.CursorPosition())
+}
+
 // A run of printable ASCII printed as a run (patch 10) leaves the screen,
 // the cursor and the pending wrap as printing it a character at a time
 // does: the same output, written with every run cut into one-character
@@ -356,22 +377,6 @@ func FuzzPatchASCIIRuns(f *testing.F) {
 		"abc\x1b[3bdef\x1b[2;1Hxy\x1b[20b",
 	} {
 		f.Add(s)
-	}
-	cells := func(e *Emulator) string {
-		var b strings.Builder
-		for y := range e.Height() {
-			for x := range e.Width() {
-				c := e.CellAt(x, y)
-				fmt.Fprintf(&b, "%q/%d/%v/%v|", c.Content, c.Width, c.Style, c.Link)
-			}
-			b.WriteByte('\n')
-		}
-		for y, l := range e.Touched() { // what changed, for whoever draws damage
-			if l != nil {
-				fmt.Fprintf(&b, "touched %d: %d-%d\n", y, l.FirstCell, l.LastCell)
-			}
-		}
-		return fmt.Sprintf("%s cursor %v", b.String(), e.CursorPosition())
 	}
 	printable := func(c byte) bool { return c >= ' ' && c < 0x7f }
 	f.Fuzz(func(t *testing.T, out string) {
@@ -402,8 +407,51 @@ func FuzzPatchASCIIRuns(f *testing.F) {
 		for _, more := range []string{"", "\x18Z"} { // CAN ends any sequence left open
 			_, _ = whole.WriteString(more)
 			_, _ = cut.WriteString(more)
-			if a, b := cells(whole), cells(cut); a != b {
+			if a, b := screenState(whole), screenState(cut); a != b {
 				t.Fatalf("after %q%q, written whole:\n%s\nin one-character runs:\n%s", out, more, a, b)
+			}
+		}
+	})
+}
+
+// A CSI sequence read by plainCsi (patch 12) does what the parser makes of
+// it: the same output gives the same screen written whole, and with every
+// such sequence cut after its "ESC [", which leaves it to the parser.
+func FuzzPatchPlainCsi(f *testing.F) {
+	for _, s := range []string{
+		"\x1b[31mred\x1b[0m \x1b[1;4;38;5;200mpink\x1b[m \x1b[;1mbold\x1b[48;2;1;2;3mrgb",
+		"abc\x1b[2;3Hxy\x1b[Kz\x1b[1J\x1b[2;3r\x1b[5;1Hin\x1b[2S\x1b[r\x1b[2Sup",
+		"\x1b[0000000001mten digits\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17m",
+		"é\x1b[33mx\x1b[?25l\x1b[>1m\x1b[1:2m\x1b[1 q\x1b[2@\x1b[3P\x1b[4X",
+	} {
+		f.Add(s)
+	}
+	plain := regexp.MustCompile("\x1b\\[[0-9;]*[@-~]")
+	f.Fuzz(func(t *testing.T, out string) {
+		digits := 0
+		for i := range len(out) {
+			if digits = (digits + 1) * b2i(out[i] >= '0' && out[i] <= '9'); digits > 4 {
+				return // a count x/vt would loop over (swarm bounds them)
+			}
+		}
+		whole, cut := NewEmulator(10, 4), NewEmulator(10, 4)
+		for _, e := range []*Emulator{whole, cut} {
+			done := make(chan struct{})
+			go func() { _, _ = io.Copy(io.Discard, e); close(done) }() // replies to queries
+			defer func() { e.Close(); <-done }()
+		}
+		_, _ = whole.WriteString(out)
+		start := 0
+		for _, m := range plain.FindAllStringIndex(out, -1) {
+			_, _ = cut.WriteString(out[start : m[0]+2])
+			start = m[0] + 2
+		}
+		_, _ = cut.WriteString(out[start:])
+		for _, more := range []string{"", "\x18Z"} {
+			_, _ = whole.WriteString(more)
+			_, _ = cut.WriteString(more)
+			if a, b := screenState(whole), screenState(cut); a != b {
+				t.Fatalf("after %q%q, written whole:\n%s\nwith the sequences cut:\n%s", out, more, a, b)
 			}
 		}
 	})

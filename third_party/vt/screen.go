@@ -87,6 +87,16 @@ func (s *Screen) printNarrow(x, y int, content string) bool {
 	return true
 }
 
+// asciiStrings holds each ASCII character as a string, for printRun: an
+// index is cheaper than converting a byte (a runtime call per character,
+// though it does not allocate).
+var asciiStrings = func() (t [128]string) {
+	for i := range t {
+		t[i] = string(rune(i))
+	}
+	return t
+}()
+
 // printRun writes the one-byte, one-column characters of run into row y
 // from column x on, each as printNarrow writes one, and returns how many it
 // wrote: it stops at the right edge and at a cell that is not narrow. The
@@ -106,9 +116,9 @@ func (s *Screen) printRun(x, y int, run []byte) int {
 		if c.Width != 1 {
 			break
 		}
-		content := string(run[n : n+1]) // one byte: no allocation
-		if c.Content != content || c.Style != *pen || c.Link != *link {
-			c.Content, c.Style, c.Link = content, *pen, *link
+		ch := run[n]
+		if len(c.Content) != 1 || c.Content[0] != ch || c.Style != *pen || c.Link != *link {
+			c.Content, c.Style, c.Link = asciiStrings[ch&0x7f], *pen, *link
 			if from < 0 {
 				from = x + n
 			}

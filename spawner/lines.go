@@ -398,10 +398,15 @@ func (s *Screen) scrolled(lines []uv.Line) {
 	for j, l := range lines {
 		wrapped, _ := lineWrap(l, s.cols)
 		s.lineBuf = appendText(s.lineBuf[:0], l, s.cols)
-		row := string(s.lineBuf) // kept in the scrollback, and the line when it is whole
 		st := det[j]
 		if s.carryOn {
 			st = s.carryState
+		}
+		// The row's text, kept in the scrollback, and the line when it is
+		// whole: most often the text committed for it already, shared.
+		row := st.rec
+		if !st.hasRec || row != string(s.lineBuf) {
+			row = string(s.lineBuf)
 		}
 		switch {
 		case wrapped:

@@ -402,12 +402,15 @@ func (s *Screen) scrolled(lines []uv.Line) {
 		if s.carryOn {
 			st = s.carryState
 		}
-		// The row's text, kept in the scrollback, and the line when it is
-		// whole: most often the text committed for it already, shared.
-		row := st.rec
-		if !st.hasRec || row != string(s.lineBuf) {
-			row = string(s.lineBuf)
+		// The row's text, kept in the scrollback: most often a piece of
+		// the text committed for its line already, shared rather than
+		// copied (the line is whole on the screen when it ends, and
+		// scrolls off after).
+		from := 0
+		if s.carryOn {
+			from = len(s.carry)
 		}
+		row := sharedText(st, from, s.lineBuf)
 		switch {
 		case wrapped:
 			if !s.carryOn {
@@ -417,7 +420,7 @@ func (s *Screen) scrolled(lines []uv.Line) {
 			s.carry = capLine(append(s.carry, s.lineBuf...))
 		case s.carryOn:
 			s.carry = capLine(append(s.carry, s.lineBuf...))
-			text, n := string(s.carry), s.carryN
+			text, n := sharedText(st, 0, s.carry), s.carryN
 			s.dropCarry()
 			s.final(&st, text, n)
 		default:
@@ -426,6 +429,15 @@ func (s *Screen) scrolled(lines []uv.Line) {
 		s.base++
 		s.keep(l, row)
 	}
+}
+
+// sharedText returns text as a string: the piece of the text committed for
+// st at byte from when that is what it is, else a copy.
+func sharedText(st rowState, from int, text []byte) string {
+	if st.hasRec && from+len(text) <= len(st.rec) && st.rec[from:from+len(text)] == string(text) {
+		return st.rec[from : from+len(text)]
+	}
+	return string(text)
 }
 
 // final commits a line that left the screen, unless it is blank and was

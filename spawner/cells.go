@@ -28,7 +28,9 @@ func wrapOf(c *uv.Cell) (wrapped, pad bool) {
 	if c == nil || !strings.HasPrefix(c.Link.Params, markPrefix) {
 		return false, false
 	}
-	return true, strings.HasPrefix(c.Link.Params, markPad)
+	// The marks differ in the byte after the prefix: one comparison.
+	p := c.Link.Params
+	return true, len(p) > len(markPrefix) && p[len(markPrefix)] == markPad[len(markPrefix)]
 }
 
 // setWrap marks c as the last cell of a wrapped row, keeping any hyperlink

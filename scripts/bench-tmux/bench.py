@@ -14,11 +14,15 @@ swarm process; the tmux server), and its peak RSS.
 
 swarm runs headless (`swarm up --headless`) unless --tui, where `swarm up`
 runs inside a tmux window of its own (that outer tmux is not counted): its
-server and the UI attached to it are both counted.
+server and the UI attached to it are both counted. Beside headless swarm,
+tmux runs detached with a full-size window per writer; beside swarm's UI,
+tmux shows every writer as swarm does, in tiled panes of one window with a
+client attached (server and client counted; --tmux-detached compares with
+the detached tmux instead).
 
 Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|all]
        [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
-       [--startup S]
+       [--tmux-detached] [--startup S]
 """
 import argparse
 import json
@@ -112,6 +116,44 @@ class Tmux:
             return measure([pid], self.work, len(cmds), idle_seconds)
         finally:
             subprocess.run(base + ["kill-server"], capture_output=True)
+
+
+class TmuxShown:
+    """tmux as someone watching every writer sees it, to compare with swarm's
+    UI: one window of tiled panes (the writers' terminals are as small as
+    swarm's panes), with a client attached in a terminal of COLS×ROWS (an
+    outer tmux of its own, not counted). The tmux server and its client are
+    counted, as swarm's server and its UI are."""
+
+    name = "tmux-ui"
+
+    def __init__(self, work, cols, rows):
+        self.sock = f"swarmbenchshown{os.getpid()}"
+        self.cols, self.rows = cols, rows
+        self.work = work
+
+    def run(self, cmds, idle_seconds=None):
+        base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+        outer = ["tmux", "-L", self.sock + "outer", "-f", "/dev/null"]
+        size = ["-x", str(self.cols), "-y", str(self.rows)]
+        subprocess.run(base + ["new-session", "-d"] + size + [cmds[0]], check=True)
+        for c in cmds[1:]:
+            subprocess.run(base + ["split-window", "-d", c], check=True)
+            subprocess.run(base + ["select-layout", "tiled"], check=True)
+        server = int(subprocess.run(base + ["display", "-p", "#{pid}"], check=True, capture_output=True,
+                                    text=True).stdout)
+        subprocess.run(outer + ["new-session", "-d"] + size + [" ".join(base + ["attach"])], check=True)
+
+        def client():
+            r = subprocess.run(outer + ["display", "-p", "#{pane_pid}"], capture_output=True, text=True)
+            return int(r.stdout) if r.returncode == 0 and r.stdout.strip() else None
+
+        wait_for(lambda: client() is not None, 30, "tmux's client")
+        try:
+            return measure([server, client()], self.work, len(cmds), idle_seconds)
+        finally:
+            subprocess.run(base + ["kill-server"], capture_output=True)
+            subprocess.run(outer + ["kill-server"], capture_output=True)
 
 
 class Swarm:
@@ -214,7 +256,10 @@ def main():
     p.add_argument("--seconds", type=float, default=30)
     p.add_argument("--cols", type=int, default=160)
     p.add_argument("--rows", type=int, default=48)
-    p.add_argument("--tui", action="store_true", help="run swarm's UI (inside a tmux of its own) instead of headless")
+    p.add_argument("--tui", action="store_true", help="run swarm's UI (inside a tmux of its own) instead of headless, "
+                   "beside tmux with its panes tiled in one window and a client attached")
+    p.add_argument("--tmux-detached", action="store_true",
+                   help="with --tui: compare with tmux as headless does (detached, a full-size window per writer)")
     p.add_argument("--startup", type=float, default=3,
                    help="seconds left to pass before idle CPU is measured: starting is not idling (65: after the agents' "
                         "first minute, when the UI shows their ages in minutes)")
@@ -232,14 +277,15 @@ def main():
     loads = ["one", "many", "idle"] if a.load == "all" else [a.load]
     print(f"machine: {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}; swarm {'TUI' if a.tui else 'headless'}")
     for load in loads:
-        sw, tm = Swarm(binary, work, a.cols, a.rows, a.tui), Tmux(work, a.cols, a.rows)
+        sw = Swarm(binary, work, a.cols, a.rows, a.tui)
+        tm = TmuxShown(work, a.cols, a.rows) if a.tui and not a.tmux_detached else Tmux(work, a.cols, a.rows)
         pairs = []
         for rep in range(a.reps):
             rs = one_run(sw, load, a, work)
             rt = one_run(tm, load, a, work)
             pairs.append((rs, rt))
             print(f"{load} #{rep + 1}: {sw.name}: {describe(rs, load, a)}")
-            print(f"{load} #{rep + 1}: tmux:  {describe(rt, load, a)}")
+            print(f"{load} #{rep + 1}: {tm.name}: {describe(rt, load, a)}")
         if load != "idle":
             speed = [statistics.mean(s["rates"]) / statistics.mean(t["rates"]) for s, t in pairs]
             cpu = [s["cpu"] / max(t["cpu"], 1e-9) for s, t in pairs]

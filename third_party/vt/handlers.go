@@ -39,7 +39,7 @@ type handlers struct {
 	// swarm patch: csiPlain holds the handlers of the commands with no
 	// prefix or intermediate byte (SGR, cursor moves, erases: nearly every
 	// CSI sequence), by final byte, so that they are found by index.
-	csiPlain [128][]CsiHandler
+	csiPlain    [128][]CsiHandler
 	oscHandlers map[int][]OscHandler
 	escHandler  map[int][]EscHandler
 	apcHandlers []ApcHandler

@@ -98,8 +98,7 @@ type Process struct {
 	screen *Screen
 	w      *fifo
 
-	chunks   chan []byte
-	readDone chan struct{}
+	readDone chan struct{} // closed when the PTY's output has ended
 	exited   chan struct{}
 	done     chan struct{}
 	status   ExitStatus
@@ -147,7 +146,6 @@ func Start(opts Options) (*Process, error) {
 		master: master,
 		// A short queue: output waits in the PTY, where it slows the
 		// program down, rather than piling up here.
-		chunks:   make(chan []byte, 2),
 		readDone: make(chan struct{}),
 		exited:   make(chan struct{}),
 		done:     make(chan struct{}),
@@ -159,7 +157,6 @@ func Start(opts Options) (*Process, error) {
 	}
 	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}, Settle: settle,
 		Before: opts.Before, Separator: opts.Separator})
-	go p.read()
 	go p.output()
 	go p.wait()
 	return p, nil
@@ -182,42 +179,33 @@ func pollable(ptmx *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
 
-// read copies the PTY's output into chunks until it ends: EIO once every
-// holder of the terminal has closed it, or the master being closed.
-func (p *Process) read() {
-	defer close(p.readDone)
-	defer close(p.chunks)
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := p.master.Read(buf)
-		if n > 0 {
-			p.chunks <- bytes.Clone(buf[:n])
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// output is the output goroutine: it feeds the screen and hands out the
-// committed lines. After the process exited and its output ended it
-// flushes the screen, releases the PTY and closes Done.
+// output is the output goroutine: it reads the PTY's output until it ends
+// (EIO once every holder of the terminal has closed it, or the master being
+// closed), feeds it to the screen and hands out the committed lines. The
+// screen settles once output has been quiet for the settle time: the read
+// waits that long at most. After the process exited and its output ended
+// it flushes the screen, releases the PTY and closes Done.
+//
+// Reading and emulating in one goroutine hands nothing between goroutines
+// per read; while the screen is busy (or waits for the budget), output
+// waits in the PTY, whose flow control slows the program down.
 func (p *Process) output() {
 	defer close(p.done)
 	settle := p.opts.Settle
 	if settle == 0 {
 		settle = DefaultSettle
 	}
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	for running := true; running; {
-		select {
-		case c, ok := <-p.chunks:
-			if !ok {
-				running = false
-				break
-			}
+	buf := make([]byte, 32<<10)
+	unsettled := false // output came since the screen last settled
+	for {
+		deadline := time.Time{}
+		if unsettled && settle > 0 {
+			deadline = time.Now().Add(settle)
+		}
+		_ = p.master.SetReadDeadline(deadline) // the master is on Go's poller (pollable)
+		n, err := p.master.Read(buf)
+		if n > 0 {
+			c := buf[:n]
 			p.lastOut.Store(time.Now().UnixNano())
 			if b := p.opts.Budget; b != nil {
 				b.apply(p.urgent.Load(), func() { _, _ = p.screen.Write(c) })
@@ -228,13 +216,18 @@ func (p *Process) output() {
 			if p.opts.OnOutput != nil {
 				p.opts.OnOutput()
 			}
-			if settle > 0 {
-				timer.Reset(settle)
-			}
-		case <-timer.C:
+			unsettled = true
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			unsettled = false
 			p.emit(p.screen.Settle())
+			continue
+		}
+		if err != nil {
+			break
 		}
 	}
+	close(p.readDone)
 	<-p.exited
 	p.emit(p.screen.Flush())
 	p.closeMaster()

@@ -545,14 +545,15 @@ func (s *Screen) rowOp(y int) rowOp {
 			case 3:
 				return rowOp{kind: opErase3}
 			}
-		case 'r': // DECSTBM, as x/vt validates it
+		case 'r': // DECSTBM, as x/vt validates it once clampMargins has
+			// brought its bottom onto the screen
 			a := max(t.param(0, 1), 1)
 			b := t.param(1, s.rows)
-			if b < 1 {
+			if b < 1 || b > s.rows {
 				b = s.rows
 			}
 			if a < b {
-				return rowOp{kind: opMargins, a: a - 1, b: min(b, s.rows)}
+				return rowOp{kind: opMargins, a: a - 1, b: b}
 			}
 		}
 	}

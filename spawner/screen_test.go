@@ -768,3 +768,24 @@ func TestAStringCutShortByAScreenSwitchLeavesNothingPending(t *testing.T) {
 		s.Close()
 	}
 }
+
+// A scroll region whose top is below the screen is ignored, by x/vt and by
+// the line tracking alike: the lines after it scroll and are committed as
+// on a screen without one, and a line redrawn in place with the same text
+// after they scrolled is not committed again.
+func TestMarginsBelowTheScreenAreIgnored(t *testing.T) {
+	t.Parallel()
+	for _, seq := range []string{"\x1b[5;40r", "\x1b[30;40r"} {
+		s := NewScreen(ScreenOptions{Rows: 4, Cols: 10, Scrollback: 10})
+		_, _ = s.Write([]byte(seq + "\x1b[4;1Hone\r\ntwo\r\nthree\r\nfour\r\nfive\r\nsix\r\n"))
+		_, _ = s.Write([]byte("\x1b[2A\rfive\r\nsix\r\n")) // the last two redrawn as they were
+		got := texts(lineStrings(append(s.TakeLines(), s.Flush()...)))
+		if want := []string{"one", "two", "three", "four", "five", "six"}; !cmp.Equal(got, want) {
+			t.Errorf("%q: lines %q, want %q", seq, got, want)
+		}
+		if rows := s.Snapshot().Lines; !cmp.Equal(rows, []string{"four", "five", "six", ""}) {
+			t.Errorf("%q: screen %q", seq, rows)
+		}
+		s.Close()
+	}
+}

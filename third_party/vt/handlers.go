@@ -882,9 +882,14 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		if top >= bottom {
 			return false
 		}
-		// swarm patch: a bottom margin below the screen is its bottom;
-		// the row rotation of patch 1 needs margins inside the screen.
+		// swarm patch: a bottom margin below the screen is its bottom, and
+		// a region that is then empty (its top below the screen too) is
+		// ignored, as xterm ignores it: the row rotation of patch 1 needs
+		// margins inside the screen.
 		bottom = min(bottom, height)
+		if top-1 >= bottom {
+			return false
+		}
 
 		// Rect is [x, y) which means y is exclusive. So the top margin
 		// is the top of the screen minus one.

@@ -287,6 +287,23 @@ func TestPatchCsiHandlersByIndex(t *testing.T) {
 	}
 }
 
+// A bottom margin below the screen is the screen's bottom, and a region
+// then empty is ignored (patch 12's DECSTBM): line feeds at the bottom
+// scroll as they would without it.
+func TestPatchMarginsBelowTheScreen(t *testing.T) {
+	for seq, want := range map[string][]string{
+		"\x1b[30;40r": {"", "zero", "one", "two"}, // ignored: the whole screen scrolls
+		"\x1b[5;40r":  {"", "zero", "one", "two"},
+		"\x1b[3;40r":  {"top", "", "one", "two"}, // rows 3 and 4 scroll, row 1 stays
+	} {
+		e := NewEmulator(10, 4)
+		_, _ = e.WriteString("top" + seq + "\x1b[4;1Hzero\r\none\r\ntwo")
+		if got := screenRows(e); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%q: rows %q, want %q", seq, got, want)
+		}
+	}
+}
+
 // Line is the row CellAt reads (patch 9): the same cells, not a copy, and
 // nil outside the screen, on the main and on the alternate screen.
 func TestPatchLineIsTheScreensRow(t *testing.T) {

@@ -141,11 +141,23 @@ func decodeConfig(file, dir string, data []byte) (*Config, error) {
 }
 
 // checkKeys refuses the first key, in the order of the file, that its table
-// does not have. go-toml's strict mode refuses unknown keys too, but it
-// matches keys regardless of case (as encoding/json does), where TOML's
-// keys are case-sensitive: Name is not name.
+// does not have, or that holds an array where a table belongs or the other
+// way round. go-toml's strict mode refuses unknown keys too, but it matches
+// keys regardless of case (as encoding/json does), where TOML's keys are
+// case-sensitive: Name is not name. And it reads a lone [agent] table as an
+// array of one.
 func (c *configDecoder) checkKeys() error {
 	for _, path := range c.doc.paths() {
+		if t := fieldType(path); t != nil && wants[genericKey(path)] != "" {
+			written := c.doc.kind(path)
+			tables := written == unstable.ArrayTable || written == unstable.Array
+			table := written == unstable.Table || written == unstable.InlineTable || written == unstable.Invalid
+			switch {
+			case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && !tables,
+				(t.Kind() == reflect.Struct || t.Kind() == reflect.Map) && !table:
+				return c.mismatch(path)
+			}
+		}
 		k, table := path[len(path)-1], path[:len(path)-1]
 		if strings.HasPrefix(k, "#") {
 			continue
@@ -365,10 +377,6 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 		if err := c.game(*f.Game, &cfg.Game); err != nil {
 			return nil, err
 		}
-	}
-	if k := c.doc.kind([]string{"agent"}); k == unstable.Table || k == unstable.InlineTable {
-		// go-toml reads a lone table as an array of one.
-		return nil, c.mismatch([]string{"agent"})
 	}
 	if cfg.Agents, err = c.agents(f.Agents, cfg.Quiet); err != nil {
 		return nil, err

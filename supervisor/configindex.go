@@ -73,6 +73,10 @@ func indexDoc(data []byte) (*docIndex, error) {
 		case unstable.Table:
 			parts, offs := headerKey(e)
 			table = resolve(parts)
+			// [agent.env] implies the tables before its last key.
+			for i := range len(parts) - 1 {
+				x.key(resolve(parts[:i+1]), offs[i], unstable.Invalid)
+			}
 			x.header(table, offs, unstable.Table)
 		case unstable.ArrayTable:
 			parts, offs := headerKey(e)
@@ -147,8 +151,13 @@ func (x *docIndex) key(path []string, off int, kind unstable.Kind) {
 func (x *docIndex) value(path []string, v *unstable.Node) {
 	pl, ok := x.places[pathKey(path)]
 	if !ok { // an array element
-		pl.path = slices.Clone(path)
-		pl.line, pl.offset = x.lineOf(int(v.Raw.Offset)), int(v.Raw.Offset)
+		pl.path, pl.offset = slices.Clone(path), int(v.Raw.Offset)
+		if v.Raw.Length == 0 {
+			// An array or inline table in an array has no range of its
+			// own: it is where its array is, near enough.
+			pl.offset = x.places[pathKey(path[:len(path)-1])].offset
+		}
+		pl.line = x.lineOf(pl.offset)
 	}
 	if !ok || pl.kind == unstable.Invalid {
 		pl.kind = v.Kind

@@ -27,7 +27,8 @@ import (
 //  1. go-toml checks the syntax (a key given twice included);
 //  2. indexDoc notes where each key is and what was written there
 //     (docIndex), and checkKeys refuses a key its table does not have, with
-//     the known key it may be a typo of;
+//     the known key it may be a typo of, and an array where a table belongs
+//     or the other way round;
 //  3. go-toml decodes the file into fileTOML, refusing a value of the wrong
 //     type; decodeError says what its key must hold (wants);
 //  4. configDecoder.config checks what a type cannot say (a duration's

@@ -18,7 +18,6 @@ import (
 
 	"github.com/agnivade/levenshtein"
 	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // swarm.toml is read in four steps, each reporting the first problem it
@@ -150,12 +149,9 @@ func decodeConfig(file, dir string, data []byte) (*Config, error) {
 func (c *configDecoder) checkKeys() error {
 	for _, path := range c.doc.paths() {
 		if t := fieldType(path); t != nil && wants[genericKey(path)] != "" {
-			written := c.doc.kind(path)
-			tables := written == unstable.ArrayTable || written == unstable.Array
-			table := written == unstable.Table || written == unstable.InlineTable || written == unstable.Invalid
 			switch {
-			case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && !tables,
-				(t.Kind() == reflect.Struct || t.Kind() == reflect.Map) && !table:
+			case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && !c.doc.writtenAsArray(path),
+				decodesTable(path) && !c.doc.writtenAsTable(path):
 				return c.mismatch(path)
 			}
 		}
@@ -197,7 +193,7 @@ func (c *configDecoder) decodeError(err error) error {
 		// is placed at a key inside it, or at its header.
 		if path, ok := c.doc.keys[off]; ok {
 			for q := path; len(q) > 0; q = q[:len(q)-1] {
-				if wants[genericKey(q)] != "" && c.doc.isTable(q) && !decodesTable(q) {
+				if wants[genericKey(q)] != "" && (c.doc.writtenAsTable(q) || c.doc.writtenAsArray(q)) && !decodesTable(q) {
 					return c.mismatch(q)
 				}
 			}

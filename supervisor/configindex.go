@@ -232,14 +232,22 @@ func (x *docIndex) paths() [][]string {
 // of the file.
 func (x *docIndex) offsetOf(path []string) int { return x.places[pathKey(path)].offset }
 
-// isTable says whether path is a table given by a header ([heartbeat],
-// [[agent]]) or implied by one ([agent.env] implies agent).
-func (x *docIndex) isTable(path []string) bool {
+// writtenAsTable says whether path is written as a table: under a header
+// ([heartbeat]), inline ({ FOO = "bar" }), or implied by a dotted key or a
+// header below it (agent.name = …, [agent.env]).
+func (x *docIndex) writtenAsTable(path []string) bool {
 	switch x.kind(path) {
-	case unstable.Table, unstable.ArrayTable, unstable.Invalid:
+	case unstable.Table, unstable.InlineTable, unstable.Invalid:
 		return true
 	}
 	return false
+}
+
+// writtenAsArray says whether path is written as an array, of tables
+// ([[agent]]) or inline.
+func (x *docIndex) writtenAsArray(path []string) bool {
+	k := x.kind(path)
+	return k == unstable.ArrayTable || k == unstable.Array
 }
 
 // kind returns the kind of what is at path (see place).

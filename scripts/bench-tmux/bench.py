@@ -118,7 +118,7 @@ class Tmux:
             subprocess.run(base + ["kill-server"], capture_output=True)
 
 
-class TmuxShown:
+class TmuxShown(Tmux):
     """tmux as someone watching every writer sees it, to compare with swarm's
     UI: one window of tiled panes (the writers' terminals are as small as
     swarm's panes), with a client attached in a terminal of COLS×ROWS (an
@@ -128,9 +128,8 @@ class TmuxShown:
     name = "tmux-ui"
 
     def __init__(self, work, cols, rows):
+        super().__init__(work, cols, rows)
         self.sock = f"swarmbenchshown{os.getpid()}"
-        self.cols, self.rows = cols, rows
-        self.work = work
 
     def run(self, cmds, idle_seconds=None):
         base = ["tmux", "-L", self.sock, "-f", "/dev/null"]

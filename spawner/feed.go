@@ -7,6 +7,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/ansi/parser"
+	"github.com/charmbracelet/x/vt"
 )
 
 // The screen runs its own ANSI parser (the same state machine x/vt uses) in
@@ -142,9 +143,13 @@ func (s *Screen) consume(p []byte) {
 			tokStart = i + 1
 			continue
 		}
-		prev := s.front.State()
+		at, prev := i, s.front.State()
 		s.tokDone = false
-		s.front.Advance(buf[i])
+		if n := s.plainCsi(buf[i:]); n > 0 {
+			i += n - 1
+		} else {
+			s.front.Advance(buf[i])
+		}
 		// Text: printed characters, including a UTF-8 lead byte that cuts a
 		// string sequence short, and bytes the parser ignores in ground.
 		if st := s.front.State(); !s.tokDone && isText(st) && (isText(prev) || st == parser.Utf8State) {
@@ -156,7 +161,7 @@ func (s *Screen) consume(p []byte) {
 		}
 		if s.inRun {
 			s.inRun = false
-			s.runText(buf, s.runStart, i)
+			s.runText(buf, s.runStart, at)
 		}
 		if !s.tokDone {
 			continue // inside a sequence
@@ -215,6 +220,22 @@ func (s *Screen) consume(p []byte) {
 	if tokStart < len(buf) {
 		s.partialFed = true
 	}
+}
+
+// plainCsi reads a complete plain CSI sequence (decimal parameters, no
+// prefix or intermediate byte: SGR, cursor moves, erases) at the start of
+// b as the completed token, as the front parser would in the ground state,
+// and returns its length; 0 leaves b to the parser. Coloured output is
+// mostly such sequences, and the parser takes a state change per byte.
+func (s *Screen) plainCsi(b []byte) int {
+	if b[0] != ansi.ESC || s.front.State() != parser.GroundState {
+		return 0
+	}
+	cmd, params, n := vt.ScanPlainCsi(b, s.tok.params[:0])
+	if n > 0 {
+		s.tok.kind, s.tok.cmd, s.tok.params, s.tokDone = tokCSI, cmd, params, true
+	}
+	return n
 }
 
 // applyHeld feeds the held-back cluster, for readers of the screen.
@@ -582,6 +603,7 @@ func (s *Screen) token(tb []byte, ahead []byte) {
 		}
 	}
 	s.mainToken(tb)
+	s.pieces = s.pieces[:0]
 }
 
 func (s *Screen) hasParam(v int) bool {

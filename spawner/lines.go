@@ -49,8 +49,13 @@ type tracker struct {
 	out        []Line
 	// erasing: rows x/vt pushes into its scrollback now come from an erase
 	// of the display, not from scrolling.
-	erasing  bool
-	lineBuf  []byte     // scratch: a row's plain text
+	erasing bool
+	lineBuf []byte // scratch: a row's plain text
+	rowEnds []int  // scratch: where each row's text ends (lineBytes)
+	// pieces: rows a batch of scrolls is about to push off, checked to
+	// show the text committed for their line: each one's length in it, or
+	// -1 (checkedBatch). scrolled takes their text from there.
+	pieces   []int
 	rowBuf   []byte     // scratch: a row with its styles
 	runBuf   []styleRun // scratch: a row's style runs
 	detached []rowState
@@ -101,16 +106,30 @@ func (s *Screen) span(r int) (start, end int) {
 
 // lineText returns the text of the logical line on rows [start, end].
 func (s *Screen) lineText(start, end int) string {
+	return string(s.lineBytes(start, end))
+}
+
+// lineShows reports whether the logical line on rows [start, end] shows
+// text.
+func (s *Screen) lineShows(start, end int, text string) bool {
+	return string(s.lineBytes(start, end)) == text // compared, not copied
+}
+
+// lineBytes is lineText in the scratch buffer, valid until its next use;
+// rowEnds has where each row's text ends in it, before the cap.
+func (s *Screen) lineBytes(start, end int) []byte {
 	b := s.lineBuf[:0]
 	if start == s.top && s.carryOn {
 		b = append(b, s.carry...)
 	}
+	s.rowEnds = s.rowEnds[:0]
 	for y := start; y <= end; y++ {
 		b = appendText(b, s.main.Line(y), s.cols)
+		s.rowEnds = append(s.rowEnds, len(b))
 	}
 	b = capLine(b)
 	s.lineBuf = b
-	return string(b)
+	return b
 }
 
 func capLine(b []byte) []byte {
@@ -397,7 +416,6 @@ func (s *Screen) scrolled(lines []uv.Line) {
 	s.shiftUp(top, bot, min(k, h))
 	for j, l := range lines {
 		wrapped, _ := lineWrap(l, s.cols)
-		s.lineBuf = appendText(s.lineBuf[:0], l, s.cols)
 		st := det[j]
 		if s.carryOn {
 			st = s.carryState
@@ -405,21 +423,27 @@ func (s *Screen) scrolled(lines []uv.Line) {
 		// The row's text, kept in the scrollback: most often a piece of
 		// the text committed for its line already, shared rather than
 		// copied (the line is whole on the screen when it ends, and
-		// scrolls off after).
+		// scrolls off after). A batch checked it already.
 		from := 0
 		if s.carryOn {
 			from = len(s.carry)
 		}
-		row := sharedText(st, from, s.lineBuf)
+		var row string
+		if j < len(s.pieces) && s.pieces[j] >= 0 {
+			row = st.rec[from : from+s.pieces[j]]
+		} else {
+			s.lineBuf = appendText(s.lineBuf[:0], l, s.cols)
+			row = sharedText(st, from, s.lineBuf)
+		}
 		switch {
 		case wrapped:
 			if !s.carryOn {
 				s.carryOn, s.carryN, s.carry = true, s.base+int64(top), s.carry[:0]
 			}
 			s.carryState = st
-			s.carry = capLine(append(s.carry, s.lineBuf...))
+			s.carry = capLine(append(s.carry, row...))
 		case s.carryOn:
-			s.carry = capLine(append(s.carry, s.lineBuf...))
+			s.carry = capLine(append(s.carry, row...))
 			text, n := sharedText(st, 0, s.carry), s.carryN
 			s.dropCarry()
 			s.final(&st, text, n)

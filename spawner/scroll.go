@@ -91,41 +91,60 @@ func (s *Screen) scrollBatch(ahead []byte) int {
 	if pos.Y != s.rows-1 {
 		return 1
 	}
-	n := 1 + rowsAhead(ahead, pos.X, s.cols, s.rows-2, s.awm)
-	if s.zone >= 0 {
-		n = s.zoneBatch(n)
-	}
-	return n
+	return s.checkedBatch(1 + rowsAhead(ahead, pos.X, s.cols, s.rows-2, s.awm))
 }
 
-// zoneBatch limits a batch of n rows inside a redraw zone. There, a line
-// scrolling off is checked against the lines still on the screen: one
-// whose committed text another row shows no longer has moved. Line by
-// line, the rows that scroll off after it are still there to be checked;
-// in a batch they are not. The answer is the same while each of those
-// lines shows the text committed for it (or none was), and when the batch
-// does not end inside a wrapped line.
-func (s *Screen) zoneBatch(n int) int {
+// checkedBatch limits a batch of n rows to what scrolls off as line by
+// line. A line committed while the batch's rows go by is checked against
+// the lines still on the screen (moved): one whose committed text another
+// row shows no longer has moved (it was erased there and written again
+// lower down). Line by line, the rows that scroll off one by one are still
+// there to be checked; in a batch they are gone at once. The answer is the
+// same while each of those lines shows the text committed for it (or none
+// was), and when the batch does not end inside a wrapped line.
+//
+// The rows checked are noted in pieces, so that their text is not read
+// again as they scroll off.
+func (s *Screen) checkedBatch(n int) int {
+	s.pieces = s.pieces[:0]
+	for range n {
+		s.pieces = append(s.pieces, -1)
+	}
 	k := 1
 	for r := 1; r < n; r++ {
 		if rec := s.shadow[r].rec; rec != "" && !s.wrappedRow(r-1) {
-			if start, end := s.span(r); s.lineText(start, end) != rec {
+			start, end := s.span(r)
+			if !s.lineShows(start, end, rec) {
 				break
+			}
+			if len(rec) == s.rowEnds[len(s.rowEnds)-1] { // not capped
+				prev := 0
+				for i, e := range s.rowEnds[:min(len(s.rowEnds), n-start)] {
+					s.pieces[start+i], prev = e-prev, e
+				}
 			}
 		}
 		if !s.wrappedRow(r) {
 			k = r + 1
 		}
 	}
+	s.pieces = s.pieces[:k]
 	return k
 }
 
 // rowsAhead counts how many rows the plain lines in b advance the cursor
-// — one per line feed and, with auto-wrap, one per wrap — up to limit,
-// counting only lines that end in b; col is the cursor column, cols the
-// width.
+// — one per line feed and, with auto-wrap, one per wrap — up to limit;
+// col is the cursor column, cols the width. A line that b does not finish
+// counts its wraps when b ends in plain text (a long line in a narrow
+// pane wraps over rows that would each scroll on their own), but not a
+// wrap made by b's last character, which the screen holds back until more
+// output comes; a line cut by anything else does not count.
 func rowsAhead(b []byte, col, cols, limit int, autowrap bool) int {
+	if cols < 1 {
+		return 0
+	}
 	done, line := 0, 0 // rows advanced by finished lines; by the current one
+	lastWrap := -1     // where the current line last wrapped
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '\n':
@@ -139,14 +158,30 @@ func rowsAhead(b []byte, col, cols, limit int, autowrap bool) int {
 		case c == '\r':
 			col = 0
 		case c >= 0x20 && c < 0x7f:
-			if col >= cols {
-				if !autowrap {
-					continue // overwrites the last column
-				}
-				line++ // the terminal wraps to the next row
-				col = 0
+			// A run of n printable characters, counted at once.
+			j := i + 1
+			for j < len(b) && b[j] >= 0x20 && b[j] < 0x7f {
+				j++
 			}
-			col++
+			n := j - i
+			i = j - 1
+			// The terminal wraps to the next row before a character that
+			// would go past the last column (col == cols: the wrap is
+			// pending); without auto-wrap it overwrites the last column.
+			w := 0
+			if autowrap {
+				w = (col + n - 1) / cols
+			}
+			if w == 0 {
+				col = min(col+n, cols)
+				continue
+			}
+			line += w
+			if done+line > limit {
+				return done // this line cannot count, finished or not
+			}
+			lastWrap = i + 1 - n + w*cols - col // the character that wrapped last
+			col += n - w*cols
 		case c == 0x1b:
 			end, ok := plainSGR(b, i)
 			if !ok {
@@ -157,7 +192,13 @@ func rowsAhead(b []byte, col, cols, limit int, autowrap bool) int {
 			return done
 		}
 	}
-	return done
+	if lastWrap >= 0 && lastWrap == len(b)-1 {
+		line--
+	}
+	if done+line > limit {
+		return done
+	}
+	return done + line
 }
 
 // plainSGR checks the sequence at b[i] (ESC) is a complete SGR that sets

@@ -99,7 +99,12 @@ func TestRowsAhead(t *testing.T) {
 		want     int
 		describe string
 	}{
-		{"a\r\nb\r\nc", 0, 2, "two line feeds; the unfinished line does not count"},
+		{"", 3, 0, "nothing ahead"},
+		{"a\r\nb\r\nc", 0, 2, "two line feeds; the unfinished line has not wrapped"},
+		{"a\r\n0123456789ABC", 0, 2, "the unfinished line counts its wrap"},
+		{"a\r\n0123456789A", 0, 1, "but not a wrap made by the last character, held back"},
+		{"a\r\n0123456789ABC\t", 0, 1, "nor when something not plain cuts it"},
+		{"a\r\n012345678901234567890123456789012345678901234", 0, 1, "nor when its wraps would pass the limit"},
 		{"a\r\nb\x1b[31mc\x1b[0m\r\n", 0, 2, "fg colour is plain"},
 		{"a\r\n\x1b[41mb\r\n", 0, 1, "a background stops the batch"},
 		{"a\r\n\x1b[2Ab\r\n", 0, 1, "cursor movement stops it"},
@@ -154,6 +159,24 @@ func FuzzScrollBatch(f *testing.F) {
 		got := feedScreen(t, NewScreen(ScreenOptions{Rows: 6, Cols: 20}), string(data), 0)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("batched scrolling differs from line by line for %q:\n%s", data, diff)
+		}
+		// Between writes too: the same output in pieces shows the same
+		// screen after each piece.
+		chunk := 1 + len(data)%23
+		line, batched := NewScreen(ScreenOptions{Rows: 6, Cols: 20}), NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		defer line.Close()
+		defer batched.Close()
+		line.noBatch = true
+		for i := 0; i < len(data); i += chunk {
+			piece := data[i:min(i+chunk, len(data))]
+			_, _ = line.Write(piece)
+			_, _ = batched.Write(piece)
+			if a, b := line.Render(0), batched.Render(0); a != b {
+				t.Fatalf("after %q, batched scrolling shows\n%s\nline by line\n%s", data[:i+len(piece)], b, a)
+			}
+			if a, b := line.Snapshot().Cursor, batched.Snapshot().Cursor; a != b {
+				t.Fatalf("after %q, the cursor is at %+v batched, %+v line by line", data[:i+len(piece)], b, a)
+			}
 		}
 	})
 }

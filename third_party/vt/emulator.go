@@ -77,6 +77,10 @@ type Emulator struct {
 	// Indicates if the terminal is closed.
 	closed bool
 
+	// parseAll: every byte goes through the parser, as upstream, past
+	// swarm's fast paths (Write); tests compare the two.
+	parseAll bool
+
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
@@ -291,22 +295,29 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	}
 
 	for i := 0; i < len(p); i++ {
-		if c := p[i]; c >= ansi.SP && c < ansi.DEL && e.parser.State() == parser.GroundState {
+		if c := p[i]; c >= ansi.SP && c < ansi.DEL && e.parser.State() == parser.GroundState && !e.parseAll {
 			// swarm patch: printable ASCII in the ground state is printed
 			// and leaves the parser where it is: skip its tables. A run of
 			// it is printed as a run: each character but the last is
 			// complete once the next arrives. The last is complete too
-			// when an ASCII byte follows (a control, an escape) or the
-			// write ends (the buffer is flushed then); it is held back,
-			// as handlePrint holds it, only when a byte of a multi-byte
-			// character follows, which may be a combining mark.
+			// when a control or a plain CSI sequence follows (their
+			// handlers flush the cluster) or the write ends (the buffer is
+			// flushed then); it is held back, as handlePrint holds it,
+			// when a byte of a multi-byte character follows, which may be
+			// a combining mark, or another escape, which that byte may cut
+			// short.
 			e.handlePrint(rune(c))
 			j := i + 1
 			for j < len(p) && p[j] >= ansi.SP && p[j] < ansi.DEL {
 				j++
 			}
 			end := j
-			if j < len(p) && p[j] >= 0x80 {
+			var csi ansi.Cmd // a plain CSI sequence that ends the run
+			csiLen := 0
+			if j < len(p) && p[j] == ansi.ESC {
+				csi, e.csiParams, csiLen = ScanPlainCsi(p[j:], e.csiParams[:0])
+			}
+			if j < len(p) && (p[j] >= 0x80 || p[j] == ansi.ESC && csiLen == 0) {
 				end = j - 1
 			}
 			if end > i {
@@ -324,8 +335,17 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 				}
 				i = j - 1
 			}
+			if csiLen > 0 {
+				e.handleCsi(csi, e.csiParams)
+				i = j + csiLen - 1
+			}
 		} else if n := e.plainCsi(p[i:]); n > 0 {
 			i += n - 1
+		} else if groundControl(c) && e.parser.State() == parser.GroundState && !e.parseAll {
+			// swarm patch: a control character in the ground state is
+			// executed and leaves the parser where it is, as printable
+			// ASCII is printed: skip its tables (two per log line).
+			e.handleControl(c)
 		} else {
 			e.parser.Advance(c)
 		}
@@ -340,29 +360,56 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	return len(p), nil
 }
 
-// maxPlainCsi bounds the parameters plainCsi reads: a sequence with more
-// is left to the parser.
+// groundControl reports whether the parser, in the ground state, executes
+// c and stays there: the C0 controls but ESC, and DEL.
+func groundControl(c byte) bool {
+	return c < ansi.SP && c != ansi.ESC || c == ansi.DEL
+}
+
+// maxPlainCsi bounds the parameters ScanPlainCsi reads: a sequence with
+// more is left to the parser.
 const maxPlainCsi = 16
 
-// plainCsi handles a complete CSI sequence at the start of b whose
-// parameters are decimal numbers separated by ';' and that has no prefix
-// or intermediate byte (an SGR, a cursor move, an erase: nearly all of
-// them), as the parser would, and returns its length; 0 for anything else,
-// which the parser reads byte by byte as before.
+// plainCsi handles a complete plain CSI sequence at the start of b (see
+// ScanPlainCsi) as the parser would, and returns its length; 0 for
+// anything else, which the parser reads byte by byte as before.
 //
 // swarm patch: the parser's state machine takes a table lookup and an
 // action per byte; a coloured log line is mostly such sequences.
 func (e *Emulator) plainCsi(b []byte) int {
-	if len(b) < 3 || b[0] != ansi.ESC || b[1] != '[' || e.parser.State() != parser.GroundState {
+	if e.parser.State() != parser.GroundState || e.parseAll {
 		return 0
 	}
-	params := e.csiParams[:0]
+	cmd, params, n := ScanPlainCsi(b, e.csiParams[:0])
+	if n == 0 {
+		return 0
+	}
+	e.csiParams = params
+	e.handleCsi(cmd, params)
+	return n
+}
+
+// ScanPlainCsi reads a complete CSI sequence at the start of b whose
+// parameters are decimal numbers separated by ';' and that has no prefix
+// or intermediate byte (an SGR, a cursor move, an erase: nearly all of
+// them). It returns the command and the parameters an ansi.Parser in the
+// ground state would have collected (appended to params), and the
+// sequence's length; n is 0 for anything else (a prefix, ':', a control
+// inside, a sequence cut by the end of b, more than 15 parameters or 9
+// digits), which a parser has to read.
+//
+// swarm patch: exported so that a program running a parser of its own in
+// front of the emulator reads these sequences with the same rule.
+func ScanPlainCsi(b []byte, params ansi.Params) (cmd ansi.Cmd, _ ansi.Params, n int) {
+	if len(b) < 3 || b[0] != ansi.ESC || b[1] != '[' {
+		return 0, params, 0
+	}
 	v, digits := parser.MissingParam, 0
 	for j := 2; j < len(b); j++ {
 		switch c := b[j]; {
 		case c >= '0' && c <= '9':
 			if digits++; digits > 9 {
-				return 0 // the parser's arithmetic, not worth copying
+				return 0, params, 0 // the parser's arithmetic, not worth copying
 			}
 			if v == parser.MissingParam {
 				v = 0
@@ -370,7 +417,7 @@ func (e *Emulator) plainCsi(b []byte) int {
 			v = v*10 + int(c-'0')
 		case c == ';':
 			if len(params) == maxPlainCsi-1 {
-				return 0
+				return 0, params, 0
 			}
 			params = append(params, ansi.Param(v))
 			v, digits = parser.MissingParam, 0
@@ -378,14 +425,12 @@ func (e *Emulator) plainCsi(b []byte) int {
 			if j > 2 { // "CSI m" has no parameter; "CSI ; m" has two
 				params = append(params, ansi.Param(v))
 			}
-			e.csiParams = params
-			e.handleCsi(ansi.Cmd(c), params)
-			return j + 1
+			return ansi.Cmd(c), params, j + 1
 		default:
-			return 0 // a prefix, an intermediate, ':', a control, a cut
+			return 0, params, 0 // a prefix, an intermediate, ':', a control, a cut
 		}
 	}
-	return 0
+	return 0, params, 0
 }
 
 // WriteString writes a string to the terminal output buffer.

@@ -3,6 +3,7 @@ package vt
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -479,4 +480,81 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// ScanPlainCsi (patch 12) reads what a parser in the ground state reads:
+// where it takes a sequence, the parser fed the same bytes completes the
+// same command with the same parameters, at the same byte, and does
+// nothing else.
+func FuzzScanPlainCsi(f *testing.F) {
+	for _, s := range []string{
+		"\x1b[31m", "\x1b[m", "\x1b[;m", "\x1b[1;;4;38;5;200mx", "\x1b[0000000001m", "\x1b[123456789H",
+		"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15m", "\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16m",
+		"\x1b[?25l", "\x1b[1:2m", "\x1b[1 q", "\x1b[2\x0aJ", "\x1b[12", "\x1b[>c",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		cmd, params, n := ScanPlainCsi(b, nil)
+		if n == 0 {
+			return
+		}
+		type seen struct {
+			cmd    ansi.Cmd
+			params []ansi.Param
+			at     int
+		}
+		var got []seen
+		other := 0
+		at := 0
+		p := ansi.NewParser()
+		p.SetHandler(ansi.Handler{
+			HandleCsi: func(c ansi.Cmd, ps ansi.Params) { got = append(got, seen{c, append([]ansi.Param(nil), ps...), at}) },
+			Print:     func(rune) { other++ },
+			Execute:   func(byte) { other++ },
+			HandleEsc: func(ansi.Cmd) { other++ },
+		})
+		for at = range n {
+			p.Advance(b[at])
+		}
+		want := seen{cmd, append([]ansi.Param(nil), params...), n - 1}
+		if other != 0 || len(got) != 1 || !reflect.DeepEqual(got[0], want) || p.State() != parser.GroundState {
+			t.Fatalf("%q: ScanPlainCsi read %+v; the parser %+v (and %d other actions)", b[:n], want, got, other)
+		}
+	})
+}
+
+// swarm's fast paths in Write (printable runs, plain CSI sequences,
+// control characters: patches 10, 12 and 13) do what the parser does
+// with every byte, as upstream.
+func FuzzPatchFastPaths(f *testing.F) {
+	for _, s := range []string{
+		"\x1b[2m000001\x1b[0m \x1b[32mINFO\x1b[0m \x1b[36mworker-1\x1b[0m processed batch 1 in 7 ms\r\n",
+		"a\tb\x08c\x07d\x0be\x0cf\x0e\x0fg\x7fh\x18i\x1aj\x1b[1;2Hk\x1b[?25l\x1b]0;t\x07l",
+		"hello world, a line longer than the screen is wide\r\nnext\r\n\r\n\r\n\r\nmore",
+		"ab你cd\x1b[1;2Hxyz\x1b[1;1H12345e\u0301 a\u0300bc\x1b(0lqqk\x1b(Babc",
+		"\x1b[2;3r\x1b[3;1Habc\ndef\nghi\x1b[r\x1bMx\x1bDy\x1bEz",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		digits := 0
+		for i := range len(out) {
+			if digits = (digits + 1) * b2i(out[i] >= '0' && out[i] <= '9'); digits > 4 {
+				return // a count x/vt would loop over (swarm bounds them)
+			}
+		}
+		fast, slow := NewEmulator(10, 4), NewEmulator(10, 4)
+		slow.parseAll = true
+		for _, e := range []*Emulator{fast, slow} {
+			done := make(chan struct{})
+			go func() { _, _ = io.Copy(io.Discard, e); close(done) }() // replies to queries
+			defer func() { e.Close(); <-done }()
+		}
+		_, _ = fast.WriteString(out)
+		_, _ = slow.WriteString(out)
+		if a, b := screenState(slow), screenState(fast); a != b {
+			t.Fatalf("after %q, through the parser:\n%s\nwith the fast paths:\n%s", out, a, b)
+		}
+	})
 }

@@ -133,9 +133,12 @@ func TestRowsAhead(t *testing.T) {
 }
 
 // batchCases are inputs where batching once went wrong: inside an
-// Ink-style redraw, and with a background colour brought back by a
-// restored cursor or by leaving the alternate screen.
+// Ink-style redraw, with a background colour brought back by a restored
+// cursor or by leaving the alternate screen, and outside a redraw, a line
+// erased (ED 1) and written again lower down, which line by line has moved
+// but was committed again when the batch took the erased row off at once.
 var batchCases = []string{
+	"\n@relay:bob x\x1b[7H\x1b[1;J@relay:bob x\n0000000000\n",
 	"\r\n@relay:bob x\x1b[6;7H\x1b[1;8H\r@relay:bob x\r\nrrrrrrrrrqqqqqqqqqqqqqqqqqqqq\r\n@relay:bob x\n\r\n\n\n\r\n\r\n",
 	"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[44m\x1b7\x1b[0m\x1b8a\n\rb\x1b[0m\r\nc\r\nd\r\n",
 	"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[44m\x1b[?1049h\x1b[0m\x1b[?1049la\r\nb\x1b[0m\r\nc\r\nd\r\ne\r\n",

@@ -102,15 +102,16 @@ func appendText(b []byte, row uv.Line, width int) []byte {
 	if pad {
 		end--
 	}
-	for x := range end {
-		c := &row[x]
-		switch {
-		case c.Content == "" && c.Width == 0:
-			// The second column of a wide character.
-		case c.Content == "":
-			b = append(b, ' ')
-		case len(c.Content) == 1:
+	cells := row[:end]
+	for i := range cells {
+		c := &cells[i]
+		switch len(c.Content) {
+		case 1:
 			b = append(b, c.Content[0]) // most cells: no copy call per byte
+		case 0:
+			if c.Width != 0 { // else the second column of a wide character
+				b = append(b, ' ')
+			}
 		default:
 			b = append(b, c.Content...)
 		}
@@ -303,13 +304,17 @@ func rowStyles(runs []styleRun, row uv.Line, width int, pal *palette) (_ []style
 	}
 	var pen *uv.Style // nil: the zero style
 	off := 0
-	for x := range end {
-		c := &row[x]
-		if c.Content == "" && c.Width == 0 {
-			continue // the second column of a wide character
+	cells := row[:end]
+	for i := range cells {
+		c := &cells[i]
+		n := len(c.Content)
+		if n == 0 {
+			if c.Width == 0 {
+				continue // the second column of a wide character
+			}
+			n = 1
 		}
-		n := max(len(c.Content), 1)
-		if c.Link.URL != "" || c.Link.Params != "" && realLink(c).Params != "" {
+		if len(c.Link.URL)|len(c.Link.Params) != 0 && (c.Link.URL != "" || realLink(c).Params != "") {
 			return runs, 0, false
 		}
 		zero := zeroStyle(&c.Style)

@@ -50,21 +50,28 @@ func (e *Emulator) handlePrint(r rune) {
 // printASCII prints complete one-byte characters — printable ASCII that no
 // later character can join — as handleGrapheme would one at a time, up to
 // where that would do more than write a narrow cell in place and move the
-// cursor right (a pending wrap, a charset mapping, a wide cell, the right
-// edge), and returns how many it printed. The cursor is moved once, so its
+// cursor right (a charset mapping, a wide cell, the right edge), after
+// the wrap a pending one makes, and returns how many it printed. The cursor is moved once, so its
 // callback is told of one move along the row, not one per character.
 //
 // swarm patch: a line of text was a call to handleGrapheme, printNarrow and
 // setCursor (with its callback) per character.
 func (e *Emulator) printASCII(run []byte) int {
 	awm := e.autoWrap
-	if e.gsingle != 0 || e.charsets[e.gl] != nil || e.atPhantom && awm {
+	if e.gsingle != 0 || e.charsets[e.gl] != nil {
 		return 0
 	}
 	x, y := e.scr.CursorPosition()
+	if e.atPhantom && awm {
+		// A pending wrap: down a row first (scrolling at the bottom), as
+		// handleGrapheme does, and the run goes on from its first column.
+		e.index()
+		x, y = 0, e.scr.cur.Y
+	}
 	w := e.scr.Width()
 	n := e.scr.printRun(x, y, run) // up to the right edge
 	if n == 0 {
+		e.scr.setCursor(x, y, false) // where handleGrapheme prints it
 		return 0
 	}
 	e.lastChar = rune(run[n-1])

@@ -202,42 +202,43 @@ func rowsAhead(b []byte, col, cols, limit int, autowrap bool) int {
 }
 
 // plainSGR checks the sequence at b[i] (ESC) is a complete SGR that sets
-// no background, and returns the index of its final byte.
+// no background, and returns the index of its final byte. Each parameter
+// is judged as it ends; after 38 or 58 (a foreground or underline colour),
+// 5;n and 2;r;g;b belong to that colour.
 func plainSGR(b []byte, i int) (int, bool) {
 	j := i + 1
 	if j >= len(b) || b[j] != '[' {
 		return 0, false
 	}
-	var room [16]int // most SGRs have a few parameters: no allocation
-	params := room[:0]
-	cur, have := 0, false
+	cur, have, some := 0, false, false // the parameter being read; any before it
+	ext, skip := false, 0              // the last was 38/58; colour parameters left
 	for j++; j < len(b); j++ {
-		switch c := b[j]; {
-		case c >= '0' && c <= '9':
+		c := b[j]
+		if c >= '0' && c <= '9' {
 			cur, have = min(cur*10+int(c-'0'), 1<<16), true
-		case c == ';':
-			params = append(params, cur)
-			cur, have = 0, false
-		case c == 'm':
-			if have || len(params) > 0 {
-				params = append(params, cur)
-			}
-			for k := 0; k < len(params); k++ {
-				switch p := params[k]; {
-				case p == 48, p >= 40 && p <= 47, p >= 100 && p <= 107:
-					return 0, false
-				case p == 38 || p == 58:
-					if k+1 < len(params) && params[k+1] == 5 {
-						k += 2
-					} else if k+1 < len(params) && params[k+1] == 2 {
-						k += 4
-					}
-				}
-			}
-			return j, true
-		default:
+			continue
+		}
+		if c != ';' && c != 'm' {
 			return 0, false // colons, private markers, other finals: not plain
 		}
+		if c == ';' || have || some { // "CSI m" has no parameter
+			switch {
+			case skip > 0:
+				skip--
+			case ext && cur == 5:
+				ext, skip = false, 1
+			case ext && cur == 2:
+				ext, skip = false, 3
+			case cur == 48, cur >= 40 && cur <= 47, cur >= 100 && cur <= 107:
+				return 0, false
+			default:
+				ext = cur == 38 || cur == 58
+			}
+		}
+		if c == 'm' {
+			return j, true
+		}
+		cur, have, some = 0, false, true
 	}
 	return 0, false // cut by the end of the write
 }

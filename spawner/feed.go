@@ -383,6 +383,9 @@ func (s *Screen) writePrint(b []byte) {
 // wrap scrolled) continues on the cursor's row.
 func (s *Screen) cursorMoved(old, new uv.Position) {
 	s.moves++
+	if s.printMode && new.Y < old.Y {
+		s.risk() // a mode that homes the cursor (DECOM)
+	}
 	if s.printMode && new.Y > old.Y {
 		if c := s.main.CellAt(s.cols-1, new.Y-1); c != nil {
 			setWrap(c, false)
@@ -674,6 +677,7 @@ func (s *Screen) leaveAlt() {
 	if s.alt == nil {
 		return
 	}
+	s.risk()
 	s.observeAlt(false)
 	s.flushAlt()
 	s.syncing = false

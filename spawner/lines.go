@@ -17,6 +17,32 @@ type rowState struct {
 	pending bool   // left downwards inside the redraw zone, not committed
 	ptext   string // its text when left
 	offered int    // the replay (replay.epoch) whose matcher saw rec
+	// ends: where each of the line's rows ends in rec, when rec was read
+	// from them as the cursor left the line (zero: not known).
+	ends lineEnds
+}
+
+// lineEnds is where each row of a line of up to maxEnds rows ends in its
+// text.
+type lineEnds struct {
+	n  uint8
+	at [maxEnds]uint16
+}
+
+const maxEnds = 8
+
+// endsOf returns rowEnds (lineBytes' last) for text, zero when they do
+// not describe it whole (the line was capped, or has too many rows).
+func endsOf(rowEnds []int, text string) lineEnds {
+	var e lineEnds
+	if len(rowEnds) == 0 || len(rowEnds) > maxEnds || rowEnds[len(rowEnds)-1] != len(text) || len(text) > 0xffff {
+		return e
+	}
+	e.n = uint8(len(rowEnds))
+	for i, at := range rowEnds {
+		e.at[i] = uint16(at)
+	}
+	return e
 }
 
 // ghost is committed text that was replaced at its position: the same text
@@ -55,7 +81,11 @@ type tracker struct {
 	// pieces: rows a batch of scrolls is about to push off, checked to
 	// show the text committed for their line: each one's length in it, or
 	// -1 (checkedBatch). scrolled takes their text from there.
-	pieces   []int
+	pieces []int
+	// riskUntil: until base reaches it, a row may show other than the
+	// text committed for its line (something other than a line feed moved
+	// the cursor up or changed rows; see risk).
+	riskUntil int64
 	rowBuf   []byte     // scratch: a row with its styles
 	runBuf   []styleRun // scratch: a row's style runs
 	detached []rowState
@@ -72,6 +102,10 @@ func (s *Screen) resized() {
 	old := s.shadow
 	s.shadow = make([]rowState, s.rows)
 	copy(s.shadow, old)
+	for i := range s.shadow {
+		s.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
+	}
+	s.risk()
 	s.top, s.bot = 0, s.rows
 	if s.zone >= s.rows {
 		s.zone = s.rows - 1
@@ -151,9 +185,11 @@ func (s *Screen) lineN(start int) int64 {
 }
 
 // commit commits text as the line of st, unless that is what it shows
-// already or the text is a committed line that moved here.
-func (s *Screen) commit(st *rowState, text string, n int64) {
+// already or the text is a committed line that moved here; ends is where
+// its rows end in text, when known.
+func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 	st.pending, st.ptext = false, ""
+	st.ends = ends
 	s.processed++
 	// The replay matcher sees every line, also those committed already —
 	// once: the same line seen again in the same replay (left by a line
@@ -287,7 +323,7 @@ func (s *Screen) leave(start, end int, lf bool) {
 		st.pending, st.ptext = true, text
 		return
 	}
-	s.commit(st, text, s.lineN(start))
+	s.commit(st, text, s.lineN(start), endsOf(s.rowEnds, text))
 }
 
 // upTo: the cursor went up to row y. A trip up (Ink erasing its frame line
@@ -324,7 +360,7 @@ func (s *Screen) commitPending(start, end int, st *rowState) {
 		st.pending, st.ptext = false, ""
 		return
 	}
-	s.commit(st, text, s.lineN(start))
+	s.commit(st, text, s.lineN(start), lineEnds{})
 }
 
 // settleMain commits the held-back lines and, when final, every other line
@@ -338,7 +374,7 @@ func (s *Screen) settleMain(final bool) {
 			s.commitPending(start, end, st)
 		case final:
 			if text := s.lineText(start, end); text != "" {
-				s.commit(st, text, s.lineN(start))
+				s.commit(st, text, s.lineN(start), lineEnds{})
 			}
 		}
 		r = end + 1
@@ -470,7 +506,7 @@ func (s *Screen) final(st *rowState, text string, n int64) {
 	if text == "" && !(st.pending && st.ptext == "") {
 		return
 	}
-	s.commit(st, text, n)
+	s.commit(st, text, n, lineEnds{})
 }
 
 func (s *Screen) dropCarry() {
@@ -639,6 +675,9 @@ func (s *Screen) mainToken(tb []byte) {
 		s.top, s.bot = op.a, op.b
 	}
 	s.wideEdge = false
+	if !s.lineFeed() {
+		s.risk()
+	}
 	if op.kind == opNone && s.clearedView(pos) {
 		s.replay.begin(s.rows)
 	}
@@ -670,6 +709,12 @@ func (s *Screen) clearedView(before uv.Position) bool {
 	}
 	return false
 }
+
+// risk notes that a row may now show other than the text committed for its
+// line, until every row on the screen has scrolled off. Only line feeds
+// (and printing on the cursor's row, whose line is not committed yet)
+// leave committed rows as they are.
+func (s *Screen) risk() { s.riskUntil = s.base + int64(s.rows) }
 
 // lineFeed reports whether the token is a line feed: LF, VT, FF, IND.
 func (s *Screen) lineFeed() bool {

@@ -449,7 +449,7 @@ func (s *Screen) resize(rows, cols int) {
 		if st := s.state(start); st.pending {
 			s.commitPending(start, end, st)
 		} else if text := s.lineText(start, end); text != "" {
-			s.commit(st, text, s.lineN(start))
+			s.commit(st, text, s.lineN(start), lineEnds{})
 		}
 		if start < rows {
 			straddles = start
@@ -558,10 +558,11 @@ func (s *Screen) pullBack(n int) {
 			// The line whose start had left goes on below: it is whole on
 			// the screen again, with the state it had.
 			s.shadow[start] = carryState
+			s.shadow[start].ends = lineEnds{}
 			break
 		}
 		st := &s.shadow[start]
-		st.rec, st.hasRec = s.lineText(start, end), true
+		st.rec, st.hasRec, st.ends = s.lineText(start, end), true, lineEnds{}
 		r = end + 1
 	}
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "B")) // the cursor stays on its line

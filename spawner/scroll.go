@@ -110,18 +110,23 @@ func (s *Screen) checkedBatch(n int) int {
 	for range n {
 		s.pieces = append(s.pieces, -1)
 	}
+	// Unless something other than line feeds went by since every row on
+	// the screen came in, each shows its line's text as it was committed.
+	safe := s.base >= s.riskUntil
 	k := 1
 	for r := 1; r < n; r++ {
-		if rec := s.shadow[r].rec; rec != "" && !s.wrappedRow(r-1) {
+		if st := &s.shadow[r]; st.rec != "" && !s.wrappedRow(r-1) {
 			start, end := s.span(r)
-			if !s.lineShows(start, end, rec) {
-				break
-			}
-			if len(rec) == s.rowEnds[len(s.rowEnds)-1] { // not capped
-				prev := 0
-				for i, e := range s.rowEnds[:min(len(s.rowEnds), n-start)] {
-					s.pieces[start+i], prev = e-prev, e
+			ends := st.ends
+			if !safe || int(ends.n) != end-start+1 || int(ends.at[max(ends.n, 1)-1]) != len(st.rec) {
+				if !s.lineShows(start, end, st.rec) {
+					break
 				}
+				ends = endsOf(s.rowEnds, st.rec)
+			}
+			prev := 0
+			for i, e := range ends.at[:min(int(ends.n), n-start)] {
+				s.pieces[start+i], prev = int(e)-prev, int(e)
 			}
 		}
 		if !s.wrappedRow(r) {

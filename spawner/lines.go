@@ -86,9 +86,9 @@ type tracker struct {
 	// text committed for its line (something other than a line feed moved
 	// the cursor up or changed rows; see risk).
 	riskUntil int64
-	rowBuf   []byte     // scratch: a row with its styles
-	runBuf   []styleRun // scratch: a row's style runs
-	detached []rowState
+	rowBuf    []byte     // scratch: a row with its styles
+	runBuf    []styleRun // scratch: a row's style runs
+	detached  []rowState
 }
 
 func (s *Screen) initTracker() {

@@ -22,6 +22,25 @@ type history struct {
 	start int
 	max   int
 	pal   palette // the styles of the rows' runs
+	// runBlock is where the newest rows' runs are kept: a block of many
+	// rows' runs, allocated at once rather than a slice per row (a busy
+	// pane keeps thousands of rows a second).
+	runBlock []styleRun
+}
+
+// runBlockSize is how many runs a block holds.
+const runBlockSize = 2048
+
+// keepRuns returns a copy of runs for a row of the history, in the current
+// block. The copy's capacity ends with it: an append to it cannot reach
+// the next row's runs.
+func (h *history) keepRuns(runs []styleRun) []styleRun {
+	if len(h.runBlock)+len(runs) > cap(h.runBlock) {
+		h.runBlock = make([]styleRun, 0, max(runBlockSize, len(runs)))
+	}
+	at := len(h.runBlock)
+	h.runBlock = append(h.runBlock, runs...)
+	return h.runBlock[at:len(h.runBlock):len(h.runBlock)]
 }
 
 // appendStyled appends l, a row of h, with its SGR styles: the text alone

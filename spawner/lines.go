@@ -1,7 +1,6 @@
 package spawner
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -428,7 +427,7 @@ func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
 		s.rowBuf = appendRow(s.rowBuf[:0], l, cols)
 		h.styled = string(s.rowBuf)
 	case len(runs) > 0:
-		h.runs, h.shown = slices.Clone(runs), uint32(shown)
+		h.runs, h.shown = s.hist.keepRuns(runs), uint32(shown)
 	}
 	return h
 }

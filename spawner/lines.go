@@ -466,6 +466,8 @@ func (s *Screen) scrolled(lines []uv.Line) {
 		var row string
 		if j < len(s.pieces) && s.pieces[j] >= 0 {
 			row = st.rec[from : from+s.pieces[j]]
+		} else if n, ok := s.knownRow(&st, from); ok {
+			row = st.rec[from : from+n]
 		} else {
 			s.lineBuf = appendText(s.lineBuf[:0], l, s.cols)
 			row = sharedText(st, from, s.lineBuf)
@@ -488,6 +490,25 @@ func (s *Screen) scrolled(lines []uv.Line) {
 		s.base++
 		s.keep(l, row)
 	}
+}
+
+// knownRow returns the length of the row of st's line whose text starts
+// at byte from of it, when the row shows what was committed for it: while
+// only line feeds have gone by since every row on the screen came in (see
+// risk), and where its rows ended is known.
+func (s *Screen) knownRow(st *rowState, from int) (int, bool) {
+	e := &st.ends
+	if s.base < s.riskUntil || !st.hasRec || e.n == 0 || int(e.at[e.n-1]) != len(st.rec) {
+		return 0, false
+	}
+	prev := 0
+	for _, end := range e.at[:e.n] {
+		if prev == from {
+			return int(end) - prev, true
+		}
+		prev = int(end)
+	}
+	return 0, false
 }
 
 // sharedText returns text as a string: the piece of the text committed for

@@ -19,7 +19,11 @@ import (
 // The lines after the first must be plain so that the rows they take are
 // known: printable ASCII (wrapping where the terminal wraps it), carriage
 // returns and SGR that sets no background (rows blanked by a scroll take
-// the background in force, so a batch must not change it).
+// the background in force, so a batch must not change it). A line the
+// write leaves unfinished counts the rows it has wrapped over. The rows a
+// batch pushes off at once must each show the text committed for its line
+// (checkedBatch), which decides, line by line, whether a line that turns up
+// lower down moved there; the text is then taken from there as they go.
 
 // sgrState follows what an SGR sequence does to the main screen's
 // background, so that a batch only runs on the default background. A

@@ -109,6 +109,10 @@ func (s *Screen) printRun(x, y int, run []byte) int {
 	}
 	line := s.buf.Lines[y]
 	pen, link := &s.cur.Pen, &s.cur.Link
+	// With no style and no link (most text between colour changes), a
+	// cell's style and link are checked field by field, inline: comparing
+	// the structs is a call per cell.
+	plainPen := zeroStyle(pen) && link.URL == "" && link.Params == ""
 	from, to := -1, -1
 	n := 0
 	for ; n < len(run) && x+n < len(line); n++ {
@@ -117,7 +121,9 @@ func (s *Screen) printRun(x, y int, run []byte) int {
 			break
 		}
 		ch := run[n]
-		if len(c.Content) != 1 || c.Content[0] != ch || c.Style != *pen || c.Link != *link {
+		if len(c.Content) != 1 || c.Content[0] != ch ||
+			(plainPen && !(zeroStyle(&c.Style) && c.Link.URL == "" && c.Link.Params == "")) ||
+			(!plainPen && (c.Style != *pen || c.Link != *link)) {
 			c.Content, c.Style, c.Link = asciiStrings[ch&0x7f], *pen, *link
 			if from < 0 {
 				from = x + n
@@ -129,6 +135,11 @@ func (s *Screen) printRun(x, y int, run []byte) int {
 		s.buf.TouchLine(from, y, to-from+1)
 	}
 	return n
+}
+
+// zeroStyle is st.IsZero() without its comparison calls.
+func zeroStyle(st *uv.Style) bool {
+	return st.Fg == nil && st.Bg == nil && st.UnderlineColor == nil && st.Underline == 0 && st.Attrs == 0
 }
 
 // Height returns the height of the screen.

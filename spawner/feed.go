@@ -63,9 +63,11 @@ type feeder struct {
 	tok     token
 	tokDone bool
 	// inRun: a run of printable text is open; it starts at runStart in the
-	// current buffer and may continue in the next write.
+	// current buffer and may continue in the next write. runASCII: all of
+	// it in the current buffer is printable ASCII.
 	inRun    bool
 	runStart int
+	runASCII bool
 	// segStart is where the bytes not yet fed start in the current buffer.
 	segStart int
 	// hold is the trailing cluster of the last write, not yet fed.
@@ -128,6 +130,7 @@ func (s *Screen) consume(p []byte) {
 		off = len(s.hold)
 		s.hold = nil
 	}
+	s.runASCII = isASCII(buf[:off])
 	s.runStart, s.segStart = 0, 0
 	tokStart := off
 	for i := off; i < len(buf); i++ {
@@ -135,7 +138,7 @@ func (s *Screen) consume(p []byte) {
 			// Most output is plain text, which the parser would only pass
 			// over byte by byte: skip the run.
 			if !s.inRun {
-				s.inRun, s.runStart = true, i
+				s.inRun, s.runStart, s.runASCII = true, i, true
 			}
 			for i+1 < len(buf) && printableASCII(buf[i+1]) {
 				i++
@@ -156,12 +159,13 @@ func (s *Screen) consume(p []byte) {
 			if !s.inRun {
 				s.inRun, s.runStart = true, i
 			}
+			s.runASCII = false
 			tokStart = i + 1
 			continue
 		}
 		if s.inRun {
 			s.inRun = false
-			s.runText(buf, s.runStart, at)
+			s.runText(buf, s.runStart, at, s.runASCII)
 		}
 		if !s.tokDone {
 			continue // inside a sequence
@@ -211,7 +215,7 @@ func (s *Screen) consume(p []byte) {
 	}
 	if s.inRun {
 		h := s.heldFrom(buf, s.runStart)
-		s.runText(buf, s.runStart, h)
+		s.runText(buf, s.runStart, h, s.runASCII)
 		s.feedSeg(buf, h)
 		s.hold = append([]byte(nil), buf[h:]...)
 		return
@@ -246,7 +250,7 @@ func (s *Screen) applyHeld() {
 	buf := s.hold
 	s.hold = nil
 	s.segStart = 0
-	s.runText(buf, 0, len(buf))
+	s.runText(buf, 0, len(buf), false)
 	s.feedSeg(buf, len(buf))
 	// x/vt takes a UTF-8 lead byte with the bytes that follow it, whatever
 	// they are (see unitAt).
@@ -495,8 +499,9 @@ func (s *Screen) eachCluster(buf []byte, start, end int, f func(j, n, w int)) in
 // runText walks the complete clusters of buf[start:end] (part of a run of
 // printable text): it wraps wide characters x/vt would mishandle and keeps
 // print segments under maxSegment, cutting only between clusters.
-func (s *Screen) runText(buf []byte, start, end int) {
-	if !s.wideEdge && end-s.segStart < maxSegment && isASCII(buf[start:end]) {
+// ascii says the bytes are known to be ASCII.
+func (s *Screen) runText(buf []byte, start, end int, ascii bool) {
+	if !s.wideEdge && end-s.segStart < maxSegment && (ascii || isASCII(buf[start:end])) {
 		return
 	}
 	main := s.alt == nil
@@ -524,7 +529,7 @@ func (s *Screen) runText(buf []byte, start, end int) {
 // maxHold is fed; a partial character never is.
 func (s *Screen) heldFrom(buf []byte, start int) int {
 	end := len(buf)
-	if s.front.State() != parser.Utf8State && isASCII(buf[start:]) {
+	if s.front.State() != parser.Utf8State && (s.runASCII || isASCII(buf[start:])) {
 		return max(start, end-1)
 	}
 	last := -1

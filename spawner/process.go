@@ -144,8 +144,6 @@ func Start(opts Options) (*Process, error) {
 		cmd:    cmd,
 		pid:    cmd.Process.Pid,
 		master: master,
-		// A short queue: output waits in the PTY, where it slows the
-		// program down, rather than piling up here.
 		readDone: make(chan struct{}),
 		exited:   make(chan struct{}),
 		done:     make(chan struct{}),

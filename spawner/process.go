@@ -140,10 +140,10 @@ func Start(opts Options) (*Process, error) {
 		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
 	}
 	p := &Process{
-		opts:   opts,
-		cmd:    cmd,
-		pid:    cmd.Process.Pid,
-		master: master,
+		opts:     opts,
+		cmd:      cmd,
+		pid:      cmd.Process.Pid,
+		master:   master,
 		readDone: make(chan struct{}),
 		exited:   make(chan struct{}),
 		done:     make(chan struct{}),

@@ -815,9 +815,7 @@ func TestTUIMainFlows(t *testing.T) {
 	term.pressKey(keys.NewTask)
 	term.waitText(10*time.Second, "New task")
 	term.press("write the docs")
-	term.pressKey(keys.Submit) // title → for
-	term.pressKey(keys.Submit) // for → details
-	term.pressKey(keys.Submit)
+	term.pressKey(keys.Submit) // enter creates, from the title field
 	created := regexp.MustCompile(`created task (\w+) \(write the docs\) for worker`)
 	term.waitFor("the task", 10*time.Second, func(s string) bool { return created.MatchString(s) })
 	id := created.FindStringSubmatch(term.text())[1]

@@ -45,8 +45,10 @@ func dialogWidth(w int) int { return min(w-4, 72) }
 
 // ---- forms ----
 
-// formDialog is a titled form of labelled text fields; enter on the last
-// field submits, tab moves between fields, esc cancels.
+// formDialog is a titled form of labelled text fields; enter submits from
+// any field (as the hint says: the fields after the first are often
+// optional), tab moves between fields, esc cancels. A field that must not
+// be empty gets the focus with the error (fieldError).
 type formDialog struct {
 	title  string
 	labels []string
@@ -60,6 +62,19 @@ type formDialog struct {
 	wait    bool
 	pending string // what runs, while it does
 }
+
+// fieldError is a form's refusal that is about one field: the form moves
+// the focus there.
+type fieldError struct {
+	field int
+	err   error
+}
+
+func (e fieldError) Error() string { return e.err.Error() }
+func (e fieldError) Unwrap() error { return e.err }
+
+// needField refuses a form's values for what field i lacks.
+func needField(i int, text string) error { return fieldError{field: i, err: errors.New(text)} }
 
 // formDoneMsg is the outcome of a waiting form's command: text for the
 // status line, or the error to show in the form, and the field to edit.
@@ -130,10 +145,6 @@ func (d *formDialog) update(km KeyMap, msg tea.Msg) (tea.Cmd, bool) {
 			if d.pending != "" {
 				return nil, false
 			}
-			if d.cur < len(d.inputs)-1 {
-				d.cur++
-				return d.focus(), false
-			}
 			vals := make([]string, len(d.inputs))
 			for i, in := range d.inputs {
 				vals[i] = strings.TrimSpace(in.Value())
@@ -141,6 +152,11 @@ func (d *formDialog) update(km KeyMap, msg tea.Msg) (tea.Cmd, bool) {
 			cmd, err := d.submit(vals)
 			if err != nil {
 				d.err = err.Error()
+				var fe fieldError
+				if errors.As(err, &fe) && fe.field != d.cur {
+					d.cur = fe.field
+					return d.focus(), false
+				}
 				return nil, false
 			}
 			if d.wait {
@@ -217,10 +233,10 @@ func newSendDialog(ctx context.Context, sw Backend, to string, w int) dialog {
 	}
 	d.submit = func(v []string) (tea.Cmd, error) {
 		if v[0] == "" {
-			return nil, errors.New("say who the message is for")
+			return nil, needField(0, "say who the message is for")
 		}
 		if v[1] == "" {
-			return nil, errors.New("the message is empty")
+			return nil, needField(1, "the message is empty")
 		}
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, readTimeout)
@@ -248,9 +264,12 @@ func newAgentDialog(sw Backend, dir string, w int) dialog {
 		wait:   true,
 	}
 	d.submit = func(v []string) (tea.Cmd, error) {
+		if err := supervisor.CheckAgentName(v[0]); err != nil {
+			return nil, fieldError{field: 0, err: err}
+		}
 		ac, err := supervisor.NewAgentConfig(v[0], v[1], dir)
 		if err != nil {
-			return nil, err
+			return nil, fieldError{field: 1, err: err}
 		}
 		d.pending = "starting " + ac.Name + "…"
 		return func() tea.Msg {
@@ -285,10 +304,10 @@ func newTaskDialog(ctx context.Context, sw Backend, assignee string, w int) dial
 	}
 	d.submit = func(v []string) (tea.Cmd, error) {
 		if v[0] == "" {
-			return nil, errors.New("the task needs a title")
+			return nil, needField(0, "the task needs a title")
 		}
 		if v[1] == "" {
-			return nil, errors.New("say which agent the task is for")
+			return nil, needField(1, "say which agent the task is for")
 		}
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, readTimeout)

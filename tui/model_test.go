@@ -689,7 +689,7 @@ func TestNewAgentDialog(t *testing.T) {
 	if len(sw.added) != 0 {
 		t.Fatal("an invalid name was started")
 	}
-	h.keys("shift+tab")
+	// The name field has the keys again.
 	for range len("bad name!") {
 		h.keys("backspace")
 	}
@@ -719,7 +719,7 @@ func TestNewAgentDialog(t *testing.T) {
 		h.keys("backspace")
 	}
 	h.typeText("erin")
-	h.keys("enter", "enter")
+	h.keys("enter")
 	if h.m.Mode() == ModeDialog || len(sw.added) != 2 || sw.added[1].Name != "erin" || sw.added[1].Cmd != "sh" {
 		t.Fatalf("after renaming: dialog open %v, added %+v", h.m.Mode() == ModeDialog, sw.added)
 	}
@@ -988,44 +988,67 @@ func TestCompletedTaskShowsItsMerge(t *testing.T) {
 }
 
 // A task is created from the UI: for the selected agent unless the person
-// names another, with a title it cannot do without.
+// names another, with a title it cannot do without. Enter creates it from
+// any field, as the hint says (the other fields are optional); tab moves
+// between fields; a field that must be filled gets the keys with the error.
 func TestNewTaskDialog(t *testing.T) {
 	sw := scenario(t)
 	h := newHarness(t, sw, 100, 30, Options{})
+	created := func(title string) bus.Task {
+		t.Helper()
+		ts, err := sw.b.Tasks(context.Background(), bus.TaskFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range ts {
+			if tk.Title == title {
+				return tk
+			}
+		}
+		t.Fatalf("no task %q was created; screen:\n%s", title, h.screen())
+		return bus.Task{}
+	}
 	h.press(h.m.keys.Next) // bob
 	h.press(h.m.keys.NewTask)
 	if h.m.Mode() != ModeDialog {
 		t.Fatal("no dialog for a new task")
 	}
-	requireContains(t, h.screen(), "New task")
-	h.press(h.m.keys.NextField)
-	h.press(h.m.keys.NextField)
+	requireContains(t, h.screen(), "New task", "enter create · tab next field · esc cancel")
 	h.press(h.m.keys.Submit)
 	requireContains(t, h.screen(), "the task needs a title")
-	h.press(h.m.keys.PrevField)
-	h.press(h.m.keys.PrevField)
+	// The title field still has the keys.
 	h.typeText("write the changelog")
+	h.press(h.m.keys.Submit)
+	if h.m.Mode() == ModeDialog {
+		t.Fatalf("enter in the title field did not create the task:\n%s", h.screen())
+	}
+	made := created("write the changelog")
+	if made.Assignee != "bob" || made.Description != "" || made.CreatedBy != bus.Human || made.State != bus.TaskAssigned {
+		t.Fatalf("created %+v", made)
+	}
+	requireContains(t, h.screen(), "created task "+made.ID+" (write the changelog) for bob")
+
+	// Details through tab; the assignee emptied: enter says so and gives
+	// that field the keys.
+	h.press(h.m.keys.NewTask)
+	h.typeText("review the release")
 	h.press(h.m.keys.NextField)
+	for range len("bob") {
+		h.keys("backspace")
+	}
 	h.press(h.m.keys.NextField)
 	h.typeText("since 1.2")
+	h.press(h.m.keys.Submit)
+	requireContains(t, h.screen(), "say which agent the task is for")
+	h.typeText("alice")
 	h.press(h.m.keys.Submit)
 	if h.m.Mode() == ModeDialog {
 		t.Fatalf("the dialog stayed open after creating:\n%s", h.screen())
 	}
-	ts, err := sw.b.Tasks(context.Background(), bus.TaskFilter{Assignee: "bob"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var made *bus.Task
-	for i := range ts {
-		if ts[i].Title == "write the changelog" {
-			made = &ts[i]
-		}
-	}
-	if made == nil || made.Description != "since 1.2" || made.CreatedBy != bus.Human || made.State != bus.TaskAssigned {
+	made = created("review the release")
+	if made.Assignee != "alice" || made.Description != "since 1.2" {
 		t.Fatalf("created %+v", made)
 	}
-	requireContains(t, h.screen(), "created task "+made.ID+" (write the changelog) for bob")
 }
 
 // P on the board asks before deleting the branches merges left behind,

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -163,7 +162,7 @@ func (c *configDecoder) checkKeys() error {
 		if known == nil || slices.Contains(known, k) {
 			continue // not a table of fields (env), or a key it has
 		}
-		return c.errorf(path, "unknown key %q%s%s", k, c.in(table), suggest(k, known))
+		return c.errorf(path, "unknown key %q%s%s", k, c.in(table), DidYouMean(k, known))
 	}
 	return nil
 }
@@ -332,21 +331,6 @@ func tomlKey(f reflect.StructField) string {
 	return k
 }
 
-// suggest returns ` (did you mean "x"?)` for the known key closest to k, if
-// it is close enough to be a typo.
-func suggest(k string, known []string) string {
-	best, bestD := "", 3
-	for _, w := range known {
-		if d := levenshtein.ComputeDistance(strings.ToLower(k), w); d < bestD {
-			best, bestD = w, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
 // config checks f, fills in the defaults, and returns the first problem in
 // the order of the file's tables: the top level, then the agents.
 func (c *configDecoder) config(f fileTOML) (*Config, error) {
@@ -505,7 +489,7 @@ func (c *configDecoder) agent(elem string, t agentTOML, quiet time.Duration) (Ag
 	var err error
 	if t.Kind != nil {
 		if _, known := ProfileByKind(*t.Kind); !known {
-			return a, c.errorf(at("kind"), "%s must be %s, not %q%s", c.subject(at("kind")), wants["agent.#.kind"], *t.Kind, suggest(*t.Kind, profileKinds()))
+			return a, c.errorf(at("kind"), "%s must be %s, not %q%s", c.subject(at("kind")), wants["agent.#.kind"], *t.Kind, DidYouMean(*t.Kind, profileKinds()))
 		}
 		a.Kind = *t.Kind
 	}

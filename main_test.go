@@ -213,6 +213,11 @@ func TestVersionHelpAndUsageErrors(t *testing.T) {
 		}
 	}
 	e.fails(2, []string{"frobnicate"}, `unknown command "frobnicate"`, "swarm --help")
+	// A typo of a command is told the command it is nearest to.
+	if out := e.fails(2, []string{"sned", "bob", "hi"}, `unknown command "sned"`, `did you mean "send"?`); out != "" {
+		t.Errorf("swarm sned printed %q on stdout", out)
+	}
+	e.fails(2, []string{"stauts"}, `did you mean "status"?`)
 	e.fails(2, []string{"demo", "chess"}, "demo: unexpected argument chess", "swarm demo --help")
 	e.fails(2, []string{"send", "bob"}, "send: expected", "swarm send --help")
 	e.fails(2, []string{"task", "add", "title"}, "--to")
@@ -301,13 +306,34 @@ func TestSendErrors(t *testing.T) {
 	e.as("swarm").fails(1, []string{"send", "bob", "hi"}, "only swarm itself")
 	e.fails(1, []string{"send", "swarm", "hi"}, "swarm takes control messages only", `unknown control message type "hi"`)
 	e.claiming("zed").fails(1, []string{"send", "bob", "hi"}, `$SWARM_AGENT: unknown agent "zed"`)
-	out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`, "stored as failed")
+	// A recipient that is no agent (a typo, most likely) is refused before
+	// anything is stored, with the nearest name: no id on stdout.
+	if out := e.fails(1, []string{"send", "carol", "hi"}, `unknown agent "carol"`); out != "" {
+		t.Errorf("a refused message printed %q on stdout", out)
+	}
+	if out := e.fails(1, []string{"send", "bbo", "hi"}, `unknown agent "bbo" (did you mean "bob"?)`); out != "" {
+		t.Errorf("a refused message printed %q on stdout", out)
+	}
+	e.fails(1, []string{"task", "add", "--to", "bbo", "x"}, `unknown agent "bbo" (did you mean "bob"?)`)
+	e.claiming("bad name!").fails(1, []string{"send", "bob", "hi"}, "name")
+	if log := e.ok("log"); strings.Contains(log, "carol") || strings.Contains(log, "bbo") {
+		t.Errorf("a refused message was stored:\n%s", log)
+	}
+	// One stored as failed (an agent that takes no messages) still has
+	// its id printed, and its author a notice.
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.RegisterAgent(t.Context(), bus.Agent{Name: "notes", Cmd: "vim", State: bus.AgentRunning, NoMessages: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	out := e.fails(1, []string{"send", "notes", "hi"}, `takes no messages`, "stored as failed")
 	if !uuidLine.MatchString(out) {
 		t.Errorf("the failed message's id should still be printed: %q", out)
 	}
-	e.claiming("bad name!").fails(1, []string{"send", "bob", "hi"}, "name")
-	// The notice about carol reached human's inbox.
-	if in := e.ok("inbox"); !strings.Contains(in, `to carol failed: unknown agent "carol"`) {
+	if in := e.ok("inbox"); !strings.Contains(in, `to notes failed: agent "notes" takes no messages`) {
 		t.Errorf("human inbox:\n%s", in)
 	}
 }

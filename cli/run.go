@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"swarm/bus"
+	"swarm/supervisor"
 )
 
 // usageLine names the command a parse error is about and where its usage
@@ -30,10 +31,24 @@ func usageLine(err error, args []string) string {
 		// up is the default command: a word it does not take was meant
 		// as a command.
 		if word, ok := strings.CutPrefix(err.Error(), "unexpected argument "); ok {
+			if cmd, ok := supervisor.Nearest(word, commandNames(pe.Context.Model.Node)); ok {
+				return fmt.Sprintf("unknown command %q: did you mean %q? (swarm --help lists them)", word, cmd)
+			}
 			return fmt.Sprintf("unknown command %q (swarm --help lists them)", word)
 		}
 	}
 	return fmt.Sprintf("%s: %v (swarm %s --help)", path, err, path)
+}
+
+// commandNames lists the commands under node that --help shows.
+func commandNames(node *kong.Node) []string {
+	var names []string
+	for _, c := range node.Children {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 // Run parses args and runs the chosen command. It returns the exit status:

@@ -88,15 +88,20 @@ func (r SendRequest) Message() (bus.Message, error) {
 	return msg, nil
 }
 
-// Send publishes r from a. A message stored with a failed delivery (an
-// unknown recipient, one that takes no messages) is returned with an
-// error saying so: it is on the bus, and its author has a notice.
+// Send publishes r from a. A recipient that is no agent of the bus (a
+// typo, most likely) is refused before anything is stored, with the
+// nearest name. A message stored with a failed delivery (an agent that
+// was removed, one that takes no messages) is returned with an error
+// saying so: it is on the bus, and its author has a notice.
 func (a Actor) Send(ctx context.Context, r SendRequest) (bus.Message, error) {
 	msg, err := r.Message()
 	if err != nil {
 		return bus.Message{}, err
 	}
 	if msg.From, err = a.name(ctx); err != nil {
+		return bus.Message{}, fmt.Errorf("send: %w", err)
+	}
+	if err := a.knownRecipient(ctx, msg.To); err != nil {
 		return bus.Message{}, fmt.Errorf("send: %w", err)
 	}
 	m, err := a.Bus.Publish(ctx, msg)
@@ -149,12 +154,37 @@ func (a Actor) Heartbeat(ctx context.Context, r HeartbeatRequest) (bus.Heartbeat
 	return hb, a.Bus.Beat(ctx, hb)
 }
 
+// knownRecipient refuses a name that is no agent the bus has ever had,
+// nor human, swarm or *, saying which name it is nearest to.
+func (a Actor) knownRecipient(ctx context.Context, to string) error {
+	if to == bus.Human || to == bus.Swarm || to == bus.Everyone {
+		return nil
+	}
+	agents, err := a.Bus.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	names := []string{bus.Human, bus.Swarm}
+	for _, ag := range agents {
+		if ag.Name == to {
+			return nil
+		}
+		if ag.State != bus.AgentRemoved {
+			names = append(names, ag.Name)
+		}
+	}
+	return fmt.Errorf("%w %q%s", bus.ErrUnknownAgent, to, supervisor.DidYouMean(to, names))
+}
+
 // CreateTask creates a task for agent to, created by a. The bus's
 // refusals begin "create task: " and say what failed.
 func (a Actor) CreateTask(ctx context.Context, to, title, description string) (bus.Task, error) {
 	me, err := a.name(ctx)
 	if err != nil {
 		return bus.Task{}, fmt.Errorf("task add: %w", err)
+	}
+	if err := a.knownRecipient(ctx, to); err != nil {
+		return bus.Task{}, fmt.Errorf("create task: %w", err)
 	}
 	return a.Bus.CreateTask(ctx, bus.NewTask{Title: title, Description: description, Assignee: to, CreatedBy: me})
 }

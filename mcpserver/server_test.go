@@ -242,7 +242,15 @@ func TestSendAndInboxActAsTheAgentWhoseEnvironmentItIs(t *testing.T) {
 	if len(in.Messages) != 0 {
 		t.Errorf("alice's inbox: %+v", in)
 	}
+	// A name that is no agent is refused before it is stored: no notice.
 	alice.refused("send", map[string]any{"to": "carol", "body": "hi"})
+	alice.ok("inbox", nil, &in)
+	if len(in.Messages) != 0 {
+		t.Errorf("alice's inbox after a refused send: %+v", in)
+	}
+	// One stored as failed (an agent that takes no messages) gets one.
+	s.register(bus.Agent{Name: "vim", Cmd: "vim", State: bus.AgentRunning, NoMessages: true})
+	alice.refused("send", map[string]any{"to": "vim", "body": "hi"})
 	alice.ok("inbox", nil, &in)
 	if len(in.Messages) != 1 || in.Messages[0].From != "swarm" || in.Messages[0].Kind != "notice" {
 		t.Errorf("alice's notice: %+v", in)
@@ -313,7 +321,8 @@ func TestRefusalsAreTheCommandLinesLines(t *testing.T) {
 		{bob, "send", map[string]any{"to": "carol", "body": " \n"}, `swarm: send: the message is empty`},
 		{bob, "send", map[string]any{"to": "carol", "body": "hi", "type": "x y"}, `swarm: send: --type: invalid message: kind "x y" is not a word (letters, digits, _ . -)`},
 		{bob, "send", map[string]any{"to": "swarm", "body": "hi"}, `swarm: send: swarm takes control messages only: unknown control message type "hi" (want task_start, task_done, task_fail, task_create, heartbeat, turn)`},
-		{bob, "send", map[string]any{"to": "nobody", "body": "hi"}, `swarm: send: unknown agent "nobody" (message #xxxxxxxx stored as failed)`},
+		{bob, "send", map[string]any{"to": "nobody", "body": "hi"}, `swarm: send: unknown agent "nobody"`},
+		{bob, "send", map[string]any{"to": "carl", "body": "hi"}, `swarm: send: unknown agent "carl" (did you mean "carol"?)`},
 		{person, "heartbeat", nil, `swarm: heartbeat: only agents send heartbeats, and this runs outside any agent`},
 		{bob, "heartbeat", map[string]any{"progress": 1.5}, `swarm: heartbeat: progress 1.5 is not between 0 and 1: invalid heartbeat`},
 		{bob, "heartbeat", map[string]any{"status": "sleeping"}, `swarm: heartbeat: unknown status "sleeping" (want idle, working, blocked or needs-human)`},
@@ -321,6 +330,7 @@ func TestRefusalsAreTheCommandLinesLines(t *testing.T) {
 		{person, "task_done", nil, `swarm: no task id given and human has no current task (none WORKING, CONFLICTED, ASSIGNED or IN_REVIEW): not found`},
 		{s.connect(as("carol")), "task_fail", map[string]any{"id": task.ID}, `swarm: task ` + task.ID + ` is assigned to bob, not carol`},
 		{person, "task_create", map[string]any{"to": "ghost", "title": "x"}, `swarm: create task: unknown agent "ghost"`},
+		{person, "task_create", map[string]any{"to": "bbo", "title": "x"}, `swarm: create task: unknown agent "bbo" (did you mean "bob"?)`},
 		{person, "task_create", map[string]any{"to": "bob", "title": "  "}, `swarm: create task: the title is empty`},
 	} {
 		if got := shortID.ReplaceAllString(c.who.refused(c.tool, c.args), "#xxxxxxxx"); got != c.want {

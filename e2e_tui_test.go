@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"swarm/supervisor"
 	"swarm/tui"
 	"sync"
 	"syscall"
@@ -41,11 +42,12 @@ type tuiTerm struct {
 	emu     *vt.Emulator
 	changed chan struct{} // signalled after each write to the emulator
 
-	wg     sync.WaitGroup // reader and reply copier
-	exited chan struct{}  // closed when swarm has exited
-	err    error          // swarm's exit, valid after exited
-	closed bool
-	copied string // the text of the last OSC 52 swarm wrote (under mu)
+	wg      sync.WaitGroup // reader and reply copier
+	exited  chan struct{}  // closed when swarm has exited
+	drained chan struct{}  // closed when all swarm wrote is on the emulator
+	err     error          // swarm's exit, valid after exited
+	closed  bool
+	copied  string // the text of the last OSC 52 swarm wrote (under mu)
 }
 
 // startTUI runs swarm with args in dir, in a PTY of rows×cols, in a
@@ -85,10 +87,12 @@ func startTUIIn(t testing.TB, env []string, dir string, rows, cols int, args ...
 		emu:     vt.NewEmulator(cols, rows),
 		changed: make(chan struct{}, 1),
 		exited:  make(chan struct{}),
+		drained: make(chan struct{}),
 	}
 	term.wg.Add(2)
 	go func() { // swarm's output → the emulator
 		defer term.wg.Done()
+		defer close(term.drained)
 		buf := make([]byte, 64<<10)
 		for {
 			n, err := ptmx.Read(buf)
@@ -234,6 +238,18 @@ func (term *tuiTerm) waitExit(timeout time.Duration) error {
 		term.t.Fatalf("swarm did not exit within %s; screen:\n%s", timeout, term.text())
 		return nil
 	}
+}
+
+// lastScreen waits until swarm has exited and everything it wrote is
+// on the screen (its last words, after the UI), and returns the screen.
+func (term *tuiTerm) lastScreen(timeout time.Duration) string {
+	term.t.Helper()
+	select {
+	case <-term.drained:
+	case <-time.After(timeout):
+		term.t.Fatalf("swarm's terminal was not closed within %s; screen:\n%s", timeout, term.text())
+	}
+	return term.text()
 }
 
 // quit presses q, confirms if swarm asks (stopping the swarm when the UI
@@ -906,5 +922,133 @@ func TestTUIMainFlows(t *testing.T) {
 	}
 	if err := term.quit(30 * time.Second); err != nil {
 		t.Fatalf("swarm up exited with %v", err)
+	}
+}
+
+// procsIn returns the processes whose working directory is dir: a swarm's
+// server and agents run in the directory of its swarm.toml.
+func procsIn(dir string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd")); err == nil && cwd == dir {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// serverOf returns the pid of the server swarm started (a process under
+// it running `swarm up --server`), 0 while there is none.
+func serverOf(pid int) int {
+	for _, p := range descendants(pid) {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p)); err == nil && bytes.Contains(b, []byte("\x00--server\x00")) {
+			return p
+		}
+	}
+	return 0
+}
+
+// rawErrors are what an interrupted start printed before: Go's errors,
+// not a line for a person.
+var rawErrors = []string{"context canceled", "operation was canceled", "deadline exceeded"}
+
+// Ctrl-C while swarm is still starting (the terminal is not the UI's yet,
+// so it is a SIGINT) leaves nothing running that the person did not see
+// start, and says so in one line, whatever moment of the start it hits:
+// at once, once the server runs but before its socket is there, once the
+// socket is there.
+func TestInterruptingTheStartLeavesNothingRunning(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		when func(ui *tuiTerm, busDir string) bool // when to interrupt
+	}{
+		{"at once", func(*tuiTerm, string) bool { return true }},
+		{"the server started", func(ui *tuiTerm, _ string) bool { return serverOf(ui.cmd.Process.Pid) != 0 }},
+		{"its socket there", func(_ *tuiTerm, busDir string) bool {
+			_, err := os.Stat(filepath.Join(busDir, "swarm.sock"))
+			return err == nil
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.dir = ""
+			// The real path: procfs names resolved directories.
+			cwd, err := filepath.EvalSymlinks(e.cwd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(cwd, "swarm.toml"), []byte(attachConfig), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			busDir := filepath.Join(cwd, ".swarm")
+			ui := startTUI(t, cwd, 30, 120)
+			waitWithin(t, time.Minute, c.name, func() bool { return c.when(ui, busDir) })
+			_ = ui.cmd.Process.Signal(syscall.SIGINT)
+			err = ui.waitExit(time.Minute)
+			screen := ui.lastScreen(time.Minute)
+			t.Logf("exit %v; screen: %q", err, strings.TrimSpace(screen))
+			for _, raw := range rawErrors {
+				if strings.Contains(screen, raw) {
+					t.Errorf("swarm printed %q:\n%s", raw, screen)
+				}
+			}
+			if err != nil && !strings.Contains(screen, "swarm: interrupted") {
+				// A SIGINT before swarm has set up its handling ends it
+				// at once; it has started nothing then.
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != -1 {
+					t.Errorf("swarm exited with %v without saying why:\n%s", err, screen)
+				}
+			}
+			if strings.Contains(screen, "swarm: interrupted") && !strings.Contains(screen, "the swarm it was starting is stopped") {
+				t.Errorf("the line does not say what became of the swarm:\n%s", screen)
+			}
+			if left := procsIn(cwd); len(left) > 0 {
+				t.Errorf("left running in %s after the interrupt: %v\n%s", cwd, left, screen)
+			}
+			if _, running := supervisor.SwarmRunning(busDir); running {
+				t.Errorf("a swarm still holds %s", busDir)
+			}
+		})
+	}
+}
+
+// Ctrl-C while swarm attaches to a swarm that was running already leaves
+// that swarm running, and says so, or says nothing (the signal came
+// before swarm could act on it).
+func TestInterruptingAnAttachLeavesTheSwarmRunning(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(attachConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	server := serverPid(t, filepath.Join(e.cwd, ".swarm"))
+	waitUntil(t, "the socket", func() bool { return lastTick(t, e) > 0 })
+	ui := startTUI(t, e.cwd, 30, 120)
+	_ = ui.cmd.Process.Signal(syscall.SIGINT)
+	_ = ui.waitExit(time.Minute)
+	screen := ui.lastScreen(time.Minute)
+	for _, raw := range rawErrors {
+		if strings.Contains(screen, raw) {
+			t.Errorf("swarm printed %q:\n%s", raw, screen)
+		}
+	}
+	if strings.Contains(screen, "swarm: interrupted") && !strings.Contains(screen, "the swarm runs on: `swarm attach`") {
+		t.Errorf("the line does not say the swarm runs on:\n%s", screen)
+	}
+	if gone(server) {
+		t.Fatal("interrupting an attach stopped the swarm")
+	}
+	if code := up.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("swarm up --headless exited %d", code)
 	}
 }

@@ -57,15 +57,20 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	if !c.Foreground {
-		started, err := g.startServer(c.Config)
-		if err != nil {
-			return err
+		srv, err := g.startServer(c.Config)
+		if err == nil {
+			notice := ""
+			if !srv.since.IsZero() && cfgChangedSince(c.Config, srv.since) {
+				notice = fmt.Sprintf("%s changed since this swarm started: swarm stop, then swarm, starts it anew", c.Config)
+			}
+			err = g.attach(c.Notify, notice)
 		}
-		notice := ""
-		if !started.IsZero() && cfgChangedSince(c.Config, started) {
-			notice = fmt.Sprintf("%s changed since this swarm started: swarm stop, then swarm, starts it anew", c.Config)
+		if err != nil && g.ctx.Err() != nil {
+			// Interrupted before the UI ran (once it runs, ctrl+c is a
+			// key, and a signal detaches).
+			return srv.abandon()
 		}
-		return g.attach(c.Notify, notice)
+		return err
 	}
 	dir, err := filepath.Abs(filepath.Dir(c.Config))
 	if err != nil {
@@ -80,15 +85,50 @@ func (c *upCmd) Run(g *Globals) error {
 // serverStartTimeout bounds how long a new server may take to answer.
 const serverStartTimeout = 30 * time.Second
 
+// startedServer is the swarm swarm up attaches to: one that was running
+// already (since when), or one this process started (proc), which it ends
+// again if the person interrupts before the UI runs.
+type startedServer struct {
+	since  time.Time
+	proc   *os.Process
+	exited <-chan error
+}
+
+// abandon answers an interrupt that came before the UI ran: a server this
+// process started is stopped, with its agents, so that nothing the person
+// did not see keeps running; one that was running already goes on, and the
+// line says how to reach it.
+func (s startedServer) abandon() error {
+	switch {
+	case s.proc == nil && s.since.IsZero():
+		return errors.New("interrupted")
+	case s.proc == nil:
+		return errors.New("interrupted; the swarm runs on: `swarm attach` shows it, `swarm stop` ends it")
+	}
+	_ = s.proc.Signal(syscall.SIGTERM)
+	select {
+	case <-s.exited:
+	case <-time.After(abandonTimeout):
+		_ = s.proc.Kill() // its agents get SIGKILL with it
+		<-s.exited
+	}
+	return errors.New("interrupted: the swarm it was starting is stopped")
+}
+
+// abandonTimeout bounds how long an interrupted start waits for the server
+// it started to stop its agents (each has the stop grace of 3 s).
+const abandonTimeout = 10 * time.Second
+
 // startServer starts the swarm of config in a server process of its own,
 // unless one already serves the bus directory (then it returns when that
 // one started listening), and returns once it answers on its socket. The server runs in a session of its own, so that
 // neither the terminal's hang-up nor the UI's end reaches it; what it
-// prints goes to server.log in the bus directory.
-func (g *Globals) startServer(config string) (since time.Time, err error) {
+// prints goes to server.log in the bus directory. An error with g.ctx
+// ended is an interrupt: the server is returned, for abandon.
+func (g *Globals) startServer(config string) (started startedServer, err error) {
 	busDir, err := filepath.Abs(g.busDir())
 	if err != nil {
-		return time.Time{}, err
+		return started, err
 	}
 	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
 	cl, err := server.Dial(ctx, busDir, program())
@@ -96,37 +136,37 @@ func (g *Globals) startServer(config string) (since time.Time, err error) {
 	if err == nil {
 		cl.Close()
 		// Running: attach to it. Its socket is as old as it is.
-		st, err := os.Stat(filepath.Join(busDir, server.SocketName))
-		if err != nil {
-			return time.Now(), nil
+		started.since = time.Now()
+		if st, err := os.Stat(filepath.Join(busDir, server.SocketName)); err == nil {
+			started.since = st.ModTime()
 		}
-		return st.ModTime(), nil
+		return started, nil
 	}
 	if !errors.Is(err, server.ErrNotRunning) {
-		return time.Time{}, err
+		return started, err
 	}
 	if pid, running := supervisor.SwarmRunning(busDir); running {
 		who := "a swarm"
 		if pid != 0 {
 			who = fmt.Sprintf("a swarm (pid %d)", pid)
 		}
-		return time.Time{}, fmt.Errorf("%s runs on %s without a socket: attach to it where it runs, or stop it", who, busDir)
+		return started, fmt.Errorf("%s runs on %s without a socket: attach to it where it runs, or stop it", who, busDir)
 	}
 	config, err = filepath.Abs(config)
 	if err != nil {
-		return time.Time{}, err
+		return started, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return time.Time{}, err
+		return started, err
 	}
 	if err := os.MkdirAll(busDir, 0o700); err != nil {
-		return time.Time{}, err
+		return started, err
 	}
 	logPath := filepath.Join(busDir, "server.log")
 	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
-		return time.Time{}, err
+		return started, err
 	}
 	defer logFile.Close()
 	cmd := exec.Command(exe, "up", "--server", "--config", config, "--dir", busDir)
@@ -135,10 +175,11 @@ func (g *Globals) startServer(config string) (since time.Time, err error) {
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		return time.Time{}, fmt.Errorf("start the server: %w", err)
+		return started, fmt.Errorf("start the server: %w", err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }() // reaped if it ends while the UI runs
+	started = startedServer{proc: cmd.Process, exited: exited}
 	deadline := time.Now().Add(serverStartTimeout)
 	for {
 		ctx, cancel := context.WithTimeout(g.ctx, time.Second)
@@ -146,17 +187,17 @@ func (g *Globals) startServer(config string) (since time.Time, err error) {
 		cancel()
 		if err == nil {
 			cl.Close()
-			return time.Time{}, nil
+			return started, nil
 		}
 		select {
 		case werr := <-exited:
-			return time.Time{}, fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
+			return startedServer{}, fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
 		case <-g.ctx.Done():
-			return time.Time{}, g.ctx.Err()
+			return started, g.ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			return time.Time{}, fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, serverStartTimeout, logPath)
+			return started, fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, serverStartTimeout, logPath)
 		}
 	}
 }

@@ -43,10 +43,11 @@ func TestLivenessMeansSomething(t *testing.T) {
 	if l := level("idle"); l != bus.LevelIdle {
 		t.Errorf("idle, quiet with nothing to do, is %s; want IDLE", l)
 	}
-	// The worker went through the warnings on its way.
+	// The worker went through the warnings on its way. Before its task
+	// was WORKING it was IDLE: a busy machine may judge it then.
 	var seen []bus.Level
 	for _, ev := range h.eventsOf(EventLevel) {
-		if ev.Agent == "worker" {
+		if ev.Agent == "worker" && (len(seen) > 0 || ev.Level != bus.LevelIdle) {
 			seen = append(seen, ev.Level)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -61,6 +62,12 @@ type Bus struct {
 	subs     map[chan struct{}]struct{}
 	pollStop context.CancelFunc
 	pollDone chan struct{}
+
+	// The file this Bus opened (its device and inode), and, once bus.db
+	// is found removed or replaced, why: see Lost.
+	file     fileID
+	lostOnce sync.Once
+	lost     chan struct{}
 }
 
 // File and directory names inside the bus directory.
@@ -114,21 +121,39 @@ func Open(opts Options) (*Bus, error) {
 		return nil, fmt.Errorf("open bus: %w", err)
 	}
 	path := filepath.Join(opts.Dir, dbName)
-	if emptyBus(path) {
-		return nil, fmt.Errorf("open %s: %w: the file is empty (0 bytes), not a bus; if that is right, remove it and swarm makes a new one",
-			path, ErrCorrupt)
+	if err := create(path, opts); err != nil {
+		return nil, err
 	}
-	// SQLite would create the file 0644; create it first so it is private.
-	// The -wal and -shm files inherit the database file's mode.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if emptyBus(path) {
+		return nil, emptyErr(path)
+	}
+	b, err := openFile(path, opts, "WAL")
+	if err != nil {
+		return nil, err
+	}
+	b.dir = opts.Dir
+	// The file SQLite opened is the one at path now: a swarm learns when
+	// that changes (Lost).
+	if b.file, err = fileIDOf(path); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("open bus: %w", err)
+	}
+	return b, nil
+}
+
+// openFile opens the existing database file at path, in the journal mode
+// given, and migrates it.
+func openFile(path string, opts Options, journal string) (*Bus, error) {
+	// SQLite would create a missing file (0644): it must exist, private.
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open bus: %w", err)
 	}
 	f.Close()
 
-	b := &Bus{dir: opts.Dir, path: path, opts: opts, subs: map[chan struct{}]struct{}{}}
+	b := &Bus{dir: filepath.Dir(path), path: path, opts: opts, subs: map[chan struct{}]struct{}{}, lost: make(chan struct{})}
 	dsn := path + "?_busy_timeout=" + strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10) +
-		"&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
+		"&_journal_mode=" + journal + "&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
 	if b.w, err = sql.Open("sqlite", dsn+"&_txlock=immediate"); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -163,6 +188,85 @@ func Open(opts Options) (*Bus, error) {
 		return nil, b.openErr(err)
 	}
 	return b, nil
+}
+
+// create makes the bus at path when there is none, atomically: the
+// schema is written to a file of its own, which then takes the name
+// bus.db only if no other process made one meanwhile. Two processes that
+// start on a fresh directory at once (two swarm up, up and send) never
+// see each other's file half made; each opens the one that won.
+func create(path string, opts Options) error {
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil // there is one (or Open says why it cannot be read)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), dbName+".new-*") // 0600
+	if err != nil {
+		return fmt.Errorf("create the bus: %w", err)
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	// A rollback journal, so that the schema is in the file itself when
+	// it closes; the bus switches to WAL when it is opened.
+	b, err := openFile(tmp, opts, "DELETE")
+	if err != nil {
+		return err
+	}
+	if err := b.Close(); err != nil {
+		return fmt.Errorf("create the bus: %w", err)
+	}
+	err = os.Link(tmp, path)
+	if errors.Is(err, fs.ErrExist) {
+		return nil // another process made it first: that one is the bus
+	}
+	if err != nil {
+		// A file system without hard links: a rename that never replaces.
+		err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_NOREPLACE)
+		if errors.Is(err, fs.ErrExist) {
+			return nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("create the bus %s: %w", path, err)
+	}
+	return nil
+}
+
+// emptyErr explains a bus.db of 0 bytes. swarm never makes one (create),
+// but an older swarm makes its file before its schema: while another
+// process has the file open, it is no advice to remove it.
+func emptyErr(path string) error {
+	if pids := holders(path); len(pids) > 0 {
+		return fmt.Errorf("open %s: %w: the file is empty (0 bytes) and process %d has it open (a swarm creating it?): try again in a moment",
+			path, ErrCorrupt, pids[0])
+	}
+	return fmt.Errorf("open %s: %w: the file is empty (0 bytes), not a bus; no process has it open: remove it and swarm makes a new one",
+		path, ErrCorrupt)
+}
+
+// holders returns the processes (of those this user may look into) that
+// have the file at path open.
+func holders(path string) []int {
+	want, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	procs, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		fds, _ := os.ReadDir(filepath.Join("/proc", p.Name(), "fd"))
+		for _, fd := range fds {
+			if st, err := os.Stat(filepath.Join("/proc", p.Name(), "fd", fd.Name())); err == nil && os.SameFile(st, want) {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
 }
 
 // migrate brings the schema up to schemaVersion in one transaction.
@@ -232,6 +336,68 @@ func IsCorrupt(err error) bool {
 	return false
 }
 
+// fileID is a file's identity: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+func fileIDOf(path string) (fileID, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return fileID{}, err
+	}
+	return fileID{uint64(st.Dev), st.Ino}, nil
+}
+
+// check learns whether bus.db is still the file this Bus opened. SQLite
+// goes on writing to the file it opened whatever happens to its name: a
+// bus.db removed (with its directory, say) or replaced would take every
+// later write with it, unseen by any other process. Once it has changed,
+// the Bus is lost for good: every write fails with the reason (ErrLost),
+// and Lost is closed. It costs a stat; every write makes it first.
+func (b *Bus) check() error {
+	if b.file == (fileID{}) {
+		return nil // the file being made (create)
+	}
+	select {
+	case <-b.lost:
+		return b.Err()
+	default:
+	}
+	if now, err := fileIDOf(b.path); err == nil && now == b.file || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil // still the same file, or cannot tell (the writes say)
+	}
+	b.lostOnce.Do(func() { close(b.lost) })
+	return b.Err()
+}
+
+// Lost is closed once bus.db has been found removed or replaced (Err
+// says which): what this Bus holds is no longer the bus other processes
+// read, and a swarm running on it stops. Writes find it; so does a
+// subscribed Bus's watcher, when the file system reports the change or
+// at its next safety check.
+func (b *Bus) Lost() <-chan struct{} { return b.lost }
+
+// Err returns why the Bus is lost (ErrLost), or nil. It describes what
+// is at bus.db's place now: a removal and a replacement are often two
+// steps (a rename, then a new file), of which check may have seen one.
+func (b *Bus) Err() error {
+	select {
+	case <-b.lost:
+	default:
+		return nil
+	}
+	now, err := fileIDOf(b.path)
+	switch {
+	case err == nil:
+		return fmt.Errorf("%w: %s was replaced by another file (inode %d, now %d)", ErrLost, b.path, b.file.ino, now.ino)
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s was removed or replaced (%v)", ErrLost, b.path, err)
+	}
+	if _, err := os.Stat(b.dir); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: its directory %s was removed", ErrLost, b.dir)
+	}
+	return fmt.Errorf("%w: %s was removed", ErrLost, b.path)
+}
+
 // Dir returns the bus directory.
 func (b *Bus) Dir() string { return b.dir }
 
@@ -272,6 +438,9 @@ func (b *Bus) write(ctx context.Context, fn func(ctx context.Context, tx querier
 	if b.wc == nil {
 		return ErrClosed
 	}
+	if err := b.check(); err != nil {
+		return err
+	}
 	if _, err := b.st.begin.ExecContext(ctx); err != nil {
 		return err
 	}
@@ -306,6 +475,9 @@ func (b *Bus) exec(ctx context.Context, query string, args ...any) (sql.Result, 
 	defer b.wmu.Unlock()
 	if b.wc == nil {
 		return nil, ErrClosed
+	}
+	if err := b.check(); err != nil {
+		return nil, err
 	}
 	return cachedQuerier{q: b.wc, cache: &b.wcache}.ExecContext(ctx, query, args...)
 }

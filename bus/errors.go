@@ -33,6 +33,9 @@ var (
 	ErrStateChanged = errors.New("task state changed")
 	// ErrNotOwner means a claim is held by someone else (or by nobody).
 	ErrNotOwner = errors.New("claim not held by this owner")
+	// ErrLost means bus.db was removed or replaced while the Bus had it
+	// open (Bus.Lost).
+	ErrLost = errors.New("the bus file changed under this swarm")
 	// ErrClosed means the Bus has been closed.
 	ErrClosed = errors.New("bus closed")
 )

@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"testing"
@@ -25,8 +26,13 @@ func TestMain(m *testing.M) {
 //	publish N: publish N messages alice → bob with bodies "0".."N-1", say
 //	           "ready" and wait to be killed, never closing the bus.
 //	send:      publish one message alice → bob, close and exit.
+//	open:      wait until stdin closes, open the bus, register agent
+//	           $BUS_NAME, close and exit.
 func helper(mode string) int {
 	dir := os.Getenv("BUS_DIR")
+	if mode == "open" {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+	}
 	b, err := Open(Options{Dir: dir})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -44,6 +50,16 @@ func helper(mode string) int {
 		}
 		fmt.Println("ready")
 		time.Sleep(time.Hour) // the parent kills this process
+		return 0
+	case "open":
+		if err := b.RegisterAgent(ctx, Agent{Name: os.Getenv("BUS_NAME"), Cmd: "sh", State: AgentRunning}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := b.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 		return 0
 	case "send":
 		if _, err := b.Publish(ctx, Message{From: "alice", To: "bob", Body: "from another process"}); err != nil {

@@ -89,7 +89,7 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 			conn.Close()
 		}
 	}()
-	changes, stopWatch := b.watchFiles()
+	changes, moved, stopWatch := b.watchFiles()
 	defer stopWatch()
 	lastChange, lastCheck := time.Now(), time.Time{}
 	wait := func() time.Duration {
@@ -107,6 +107,9 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-moved:
+			_ = b.check()
+			continue
 		case <-changes:
 			// A busy writer changes the files many times a second: check
 			// at most once per PollInterval, the rest at the end of it.
@@ -118,6 +121,7 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 		}
 		t.Reset(wait())
 		lastCheck = time.Now()
+		_ = b.check() // a removal or replacement whose notice was lost
 		if !ok {
 			// The baseline could not be read; once a connection works,
 			// wake everyone once since a change may have been missed.
@@ -146,18 +150,20 @@ func (b *Bus) poll(ctx context.Context, conn *sql.Conn, last int64, ok bool) {
 const safetyCheck = 5 * time.Second
 
 // watchFiles returns a channel that receives when bus.db or its
-// write-ahead log is written or replaced, and a function that stops the
-// watch. The channel is nil when the file system gives no notices.
-func (b *Bus) watchFiles() (<-chan struct{}, func()) {
+// write-ahead log is written or replaced, one that receives when bus.db
+// or the directory is removed or renamed (see check), and a function that
+// stops the watch. The channels are nil when the file system gives no
+// notices.
+func (b *Bus) watchFiles() (changes, moved <-chan struct{}, stop func()) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return nil, func() {}
+		return nil, nil, func() {}
 	}
 	if err := w.Add(b.dir); err != nil {
 		w.Close()
-		return nil, func() {}
+		return nil, nil, func() {}
 	}
-	changes := make(chan struct{}, 1)
+	changed, gone := make(chan struct{}, 1), make(chan struct{}, 1)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -167,9 +173,16 @@ func (b *Bus) watchFiles() (<-chan struct{}, func()) {
 				if !open {
 					return
 				}
-				if name := filepath.Base(ev.Name); (name == dbName || name == dbName+"-wal") && ev.Has(fsnotify.Write|fsnotify.Create) {
+				name := filepath.Base(ev.Name)
+				if (name == dbName || filepath.Clean(ev.Name) == filepath.Clean(b.dir)) && ev.Has(fsnotify.Remove|fsnotify.Rename|fsnotify.Create) {
 					select {
-					case changes <- struct{}{}:
+					case gone <- struct{}{}:
+					default:
+					}
+				}
+				if (name == dbName || name == dbName+"-wal") && ev.Has(fsnotify.Write|fsnotify.Create) {
+					select {
+					case changed <- struct{}{}:
 					default:
 					}
 				}
@@ -179,13 +192,13 @@ func (b *Bus) watchFiles() (<-chan struct{}, func()) {
 				}
 				// The queue overflowed: something may have changed.
 				select {
-				case changes <- struct{}{}:
+				case changed <- struct{}{}:
 				default:
 				}
 			}
 		}
 	}()
-	return changes, func() {
+	return changed, gone, func() {
 		w.Close()
 		<-done
 	}

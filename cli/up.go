@@ -273,6 +273,19 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	}
 	ctx, stop := context.WithCancel(g.ctx)
 	defer stop()
+	// A bus file removed or replaced under the swarm (its directory
+	// deleted, say) ends it: what it would write reaches nobody.
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-b.Lost():
+			opts.Log.Error("stopping", "err", b.Err())
+			stop()
+		case <-ctx.Done():
+		}
+	}()
+	defer func() { stop(); <-watched }()
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
 	// The socket lets other programs ask this swarm (swarm peek); a swarm
 	// without one still runs its agents.
@@ -303,6 +316,9 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	}
 	shutdownErr := sup.Shutdown(context.WithoutCancel(g.ctx))
 	opts.Log.Info("swarm stopped")
+	if err := b.Err(); err != nil {
+		return fmt.Errorf("%w: stopped every agent and ended", err)
+	}
 	return errors.Join(bodyErr, shutdownErr)
 }
 

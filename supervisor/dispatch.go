@@ -169,10 +169,12 @@ func (s *Supervisor) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, er
 	return s.tasks.Prune(ctx, dryRun)
 }
 
-// CreateTask creates a task from the human; the dispatcher gives it to
-// its assignee.
+// CreateTask creates a task from t.CreatedBy (the human when empty); the
+// dispatcher gives it to its assignee.
 func (s *Supervisor) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {
-	t.CreatedBy = bus.Human
+	if t.CreatedBy == "" {
+		t.CreatedBy = bus.Human
+	}
 	return s.bus.CreateTask(ctx, t)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -64,9 +65,27 @@ type (
 		After int64
 		Limit int
 	}
-	pruneParams  struct{ DryRun bool }
-	reviewResult struct{ Stat, Diff string }
-	gameResult   struct {
+	pruneParams struct{ DryRun bool }
+	// prunedResult is tasks.Pruned as it travels: why a branch was kept
+	// as words (an error value does not survive JSON).
+	prunedResult struct {
+		Task    bus.Task
+		Deleted bool
+		Kept    string
+	}
+	// messageParams is a message to send: it has no sender, which is
+	// who calls (Server.caller).
+	messageParams struct {
+		To, Topic, Body          string
+		Kind                     bus.Kind
+		Data                     json.RawMessage
+		CorrelationID, InReplyTo string
+	}
+	// newTaskParams is a task to create: it has no creator, which is who
+	// calls.
+	newTaskParams struct{ Title, Description, Assignee string }
+	reviewResult  struct{ Stat, Diff string }
+	gameResult    struct {
 		State supervisor.GameState
 		OK    bool
 	}
@@ -76,107 +95,145 @@ type (
 // methodPing does nothing: a client asks it to learn the swarm answers.
 const methodPing = "ping"
 
-// method adapts a function of typed params to the table.
-func method[P, R any](fn func(context.Context, P) (R, error)) func(context.Context, json.RawMessage) (any, error) {
-	return func(ctx context.Context, raw json.RawMessage) (any, error) {
-		var p P
-		if len(raw) > 0 {
-			if err := json.Unmarshal(raw, &p); err != nil {
-				return nil, fmt.Errorf("bad params: %w", err)
+// handler is one method of the socket: what it does, who may call it, and
+// its params and result types as they travel (the protocol's tests read
+// them).
+type handler struct {
+	call           func(context.Context, json.RawMessage) (any, error)
+	who            callers
+	params, result reflect.Type
+}
+
+// method makes a handler of a function of typed params.
+func method[P, R any](who callers, fn func(context.Context, P) (R, error)) handler {
+	return handler{who: who, params: reflect.TypeFor[P](), result: reflect.TypeFor[R](),
+		call: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			var p P
+			if len(raw) > 0 {
+				if err := json.Unmarshal(raw, &p); err != nil {
+					return nil, fmt.Errorf("bad params: %w", err)
+				}
 			}
-		}
-		return fn(ctx, p)
-	}
+			return fn(ctx, p)
+		}}
 }
 
 // table returns the methods the server answers, by name.
-func (s *Server) table() map[string]func(context.Context, json.RawMessage) (any, error) {
+func (s *Server) table() map[string]handler {
 	sup := s.sup
-	m := map[string]func(context.Context, json.RawMessage) (any, error){
-		"Agents": method(func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
-		"View": method(func(ctx context.Context, p viewParams) (viewResult, error) {
+	m := map[string]handler{
+		"Agents": method(anyone, func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
+		"View": method(anyone, func(ctx context.Context, p viewParams) (viewResult, error) {
 			v, err := sup.View(p.Agent, p.Top)
 			if err != nil {
 				return viewResult{}, err
 			}
 			rows := strings.Split(v.Rows, "\n")
 			v.Rows = ""
-			return viewResult{Rows: s.screens.diff(connOf(ctx), p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
+			return viewResult{Rows: s.screens.diff(clientOf(ctx).id, p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
 		}),
-		"Snapshot": method(func(_ context.Context, p agentParams) (supervisor.ScreenSnapshot, error) {
+		"Snapshot": method(anyone, func(_ context.Context, p agentParams) (supervisor.ScreenSnapshot, error) {
 			return sup.Snapshot(p.Agent)
 		}),
-		"Text": method(func(_ context.Context, p textParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) }),
-		"Find": method(func(_ context.Context, p findParams) ([]supervisor.ScreenMatch, error) {
+		"Text": method(anyone, func(_ context.Context, p textParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) }),
+		"Find": method(anyone, func(_ context.Context, p findParams) ([]supervisor.ScreenMatch, error) {
 			return sup.Find(p.Agent, p.Query), nil
 		}),
-		"Resize": method(func(ctx context.Context, p resizeParams) (none, error) {
-			return none{}, s.sizes.resize(connOf(ctx), p.Agent, p.Rows, p.Cols)
+		"Resize": method(human, func(ctx context.Context, p resizeParams) (none, error) {
+			return none{}, s.sizes.resize(clientOf(ctx).id, p.Agent, p.Rows, p.Cols)
 		}),
-		"SendKey": method(func(ctx context.Context, p keyParams) (none, error) {
-			if err := s.sizes.typing(connOf(ctx), p.Agent); err != nil {
+		"SendKey": method(human, func(ctx context.Context, p keyParams) (none, error) {
+			if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
 				return none{}, err
 			}
 			return none{}, sup.SendKey(p.Agent, p.Key)
 		}),
-		"Paste": method(func(ctx context.Context, p pasteParams) (none, error) {
-			if err := s.sizes.typing(connOf(ctx), p.Agent); err != nil {
+		"Paste": method(human, func(ctx context.Context, p pasteParams) (none, error) {
+			if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
 				return none{}, err
 			}
 			return none{}, sup.Paste(p.Agent, p.Text)
 		}),
-		"Restart":   method(func(_ context.Context, p agentParams) (none, error) { return none{}, sup.Restart(p.Agent) }),
-		"StopAgent": method(func(_ context.Context, p agentParams) (none, error) { return none{}, sup.StopAgent(p.Agent) }),
-		"SetFocus":  method(func(_ context.Context, p agentParams) (none, error) { sup.SetFocus(p.Agent); return none{}, nil }),
-		"AddAgent": method(func(_ context.Context, ac supervisor.AgentConfig) (none, error) {
+		"Restart":   method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.Restart(p.Agent) }),
+		"StopAgent": method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.StopAgent(p.Agent) }),
+		"SetFocus":  method(human, func(_ context.Context, p agentParams) (none, error) { sup.SetFocus(p.Agent); return none{}, nil }),
+		"AddAgent": method(human, func(_ context.Context, ac supervisor.AgentConfig) (none, error) {
 			return none{}, sup.AddAgent(ac)
 		}),
-		"ConfigFile": method(func(context.Context, none) (string, error) { return sup.ConfigFile(), nil }),
-		"SaveAgent":  method(func(_ context.Context, p agentParams) (none, error) { return none{}, sup.SaveAgent(p.Agent) }),
-		"Send":       method(func(ctx context.Context, m bus.Message) (bus.Message, error) { return sup.Send(ctx, m) }),
-		"Game": method(func(context.Context, none) (gameResult, error) {
+		"ConfigFile": method(anyone, func(context.Context, none) (string, error) { return sup.ConfigFile(), nil }),
+		"SaveAgent":  method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.SaveAgent(p.Agent) }),
+		"Send": method(anyone, func(ctx context.Context, p messageParams) (bus.Message, error) {
+			c, err := s.caller(ctx)
+			if err != nil {
+				return bus.Message{}, fmt.Errorf("send: %w", err)
+			}
+			return sup.Send(ctx, p.from(c.Name))
+		}),
+		"Game": method(anyone, func(context.Context, none) (gameResult, error) {
 			g, ok := sup.Game()
 			return gameResult{g, ok}, nil
 		}),
-		"Inbox": method(func(ctx context.Context, p limitParams) ([]bus.Message, error) {
+		"Inbox": method(anyone, func(ctx context.Context, p limitParams) ([]bus.Message, error) {
 			return sup.Inbox(ctx, p.Agent, p.Limit)
 		}),
-		"Messages": method(func(ctx context.Context, p afterParams) ([]bus.Message, error) {
+		"Messages": method(anyone, func(ctx context.Context, p afterParams) ([]bus.Message, error) {
 			return sup.Messages(ctx, p.After, p.Limit)
 		}),
-		"LastSeq": method(func(ctx context.Context, _ none) (int64, error) { return sup.LastSeq(ctx) }),
-		"Pending": method(func(ctx context.Context, p limitParams) ([]bus.Message, error) {
+		"LastSeq": method(anyone, func(ctx context.Context, _ none) (int64, error) { return sup.LastSeq(ctx) }),
+		"Pending": method(anyone, func(ctx context.Context, p limitParams) ([]bus.Message, error) {
 			return sup.Pending(ctx, p.Agent, p.Limit)
 		}),
-		"Tasks":      method(func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) }),
-		"TaskEvents": method(func(ctx context.Context, p idParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) }),
-		"Heartbeats": method(func(ctx context.Context, _ none) ([]bus.Heartbeat, error) { return sup.Heartbeats(ctx) }),
-		"CreateTask": method(func(ctx context.Context, t bus.NewTask) (bus.Task, error) { return sup.CreateTask(ctx, t) }),
-		"Approve":    method(func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Approve(ctx, p.ID, p.Note) }),
-		"RequestChanges": method(func(ctx context.Context, p noteParams) (bus.Task, error) {
+		"Tasks":      method(anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) }),
+		"TaskEvents": method(anyone, func(ctx context.Context, p idParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) }),
+		"Heartbeats": method(anyone, func(ctx context.Context, _ none) ([]bus.Heartbeat, error) { return sup.Heartbeats(ctx) }),
+		"CreateTask": method(anyone, func(ctx context.Context, p newTaskParams) (bus.Task, error) {
+			c, err := s.caller(ctx)
+			if err != nil {
+				return bus.Task{}, fmt.Errorf("create task: %w", err)
+			}
+			return sup.CreateTask(ctx, bus.NewTask{Title: p.Title, Description: p.Description, Assignee: p.Assignee, CreatedBy: c.Name})
+		}),
+		"Approve": method(human, func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Approve(ctx, p.ID, p.Note) }),
+		"RequestChanges": method(human, func(ctx context.Context, p noteParams) (bus.Task, error) {
 			return sup.RequestChanges(ctx, p.ID, p.Note)
 		}),
-		"Cancel": method(func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Cancel(ctx, p.ID, p.Note) }),
-		"Retry":  method(func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Retry(ctx, p.ID, p.Note) }),
-		"Merge":  method(func(ctx context.Context, p idParams) (bus.Task, error) { return sup.Merge(ctx, p.ID) }),
-		"Prune": method(func(ctx context.Context, p pruneParams) ([]tasks.Pruned, error) {
-			return sup.Prune(ctx, p.DryRun)
+		"Cancel": method(human, func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Cancel(ctx, p.ID, p.Note) }),
+		"Retry":  method(human, func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Retry(ctx, p.ID, p.Note) }),
+		"Merge":  method(human, func(ctx context.Context, p idParams) (bus.Task, error) { return sup.Merge(ctx, p.ID) }),
+		"Prune": method(human, func(ctx context.Context, p pruneParams) ([]prunedResult, error) {
+			pruned, err := sup.Prune(ctx, p.DryRun)
+			return prunedResults(pruned), err
 		}),
-		"Review": method(func(ctx context.Context, p idParams) (reviewResult, error) {
+		"Review": method(anyone, func(ctx context.Context, p idParams) (reviewResult, error) {
 			stat, diff, err := sup.Review(ctx, p.ID)
 			return reviewResult{stat, diff}, err
 		}),
-		methodPing: method(func(context.Context, none) (none, error) { return none{}, nil }),
-		wire.MethodPeek: method(func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
+		methodPing: method(anyone, func(context.Context, none) (none, error) { return none{}, nil }),
+		wire.MethodPeek: method(anyone, func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
 			snap, err := sup.Snapshot(p.Agent)
 			return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,
 				AltScreen: snap.AltScreen, Title: snap.Title}, err
 		}),
 	}
-	if s.opts.Bus != nil {
-		s.actorMethods(m)
-	}
+	s.actorMethods(m)
 	return m
+}
+
+// from is the message p asks for, sent by sender.
+func (p messageParams) from(sender string) bus.Message {
+	return bus.Message{From: sender, To: p.To, Topic: p.Topic, Kind: p.Kind, Body: p.Body, Data: p.Data,
+		CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo}
+}
+
+func prunedResults(pruned []tasks.Pruned) []prunedResult {
+	out := make([]prunedResult, len(pruned))
+	for i, p := range pruned {
+		out[i] = prunedResult{Task: p.Task, Deleted: p.Deleted}
+		if p.Kept != nil {
+			out[i].Kept = p.Kept.Error()
+		}
+	}
+	return out
 }
 
 // sentinels are the errors a client may test for with errors.Is, by the
@@ -186,6 +243,7 @@ var sentinels = map[string]error{
 	"unknown_agent": supervisor.ErrUnknownAgent,
 	"not_allowed":   tasks.ErrNotAllowed,
 	"usage":         mcpserver.ErrUsage,
+	"human_only":    ErrHumanOnly,
 }
 
 func codeOf(err error) string {
@@ -253,11 +311,14 @@ func (e callerEnv) getenv(k string) string {
 	return ""
 }
 
-func (s *Server) actor(ctx context.Context, env callerEnv) mcpserver.Actor {
-	return mcpserver.Actor{Bus: s.opts.Bus, Getenv: env.getenv, Pid: pidOf(ctx)}
-}
-
-func result[T any](v T, err error) (actorResult[T], error) {
+// acting makes fn's request as the client, whose environment env is:
+// mcpserver.Actor judges who that is, from env and the client's process.
+func acting[T any](ctx context.Context, s *Server, env callerEnv, fn func(mcpserver.Actor) (T, error)) (actorResult[T], error) {
+	var v T
+	err := clientOf(ctx).alive()
+	if err == nil {
+		v, err = fn(mcpserver.Actor{Bus: s.opts.Bus, Getenv: env.getenv, Pid: clientOf(ctx).pid})
+	}
 	r := actorResult[T]{Value: v}
 	if err != nil {
 		r.Err, r.Code = err.Error(), codeOf(err)
@@ -265,22 +326,29 @@ func result[T any](v T, err error) (actorResult[T], error) {
 	return r, nil
 }
 
-func (s *Server) actorMethods(m map[string]func(context.Context, json.RawMessage) (any, error)) {
-	m["send"] = method(func(ctx context.Context, p sendParams) (actorResult[bus.Message], error) {
-		return result(s.actor(ctx, p.Env).Send(ctx, mcpserver.SendRequest{To: p.To, Body: p.Body, Kind: p.Kind,
-			Data: json.RawMessage(p.Data), Topic: p.Topic, CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo}))
+func (s *Server) actorMethods(m map[string]handler) {
+	m["send"] = method(anyone, func(ctx context.Context, p sendParams) (actorResult[bus.Message], error) {
+		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Message, error) {
+			return a.Send(ctx, mcpserver.SendRequest{To: p.To, Body: p.Body, Kind: p.Kind,
+				Data: json.RawMessage(p.Data), Topic: p.Topic, CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo})
+		})
 	})
-	m["heartbeat"] = method(func(ctx context.Context, p heartbeatParams) (actorResult[bus.Heartbeat], error) {
-		return result(s.actor(ctx, p.Env).Heartbeat(ctx, p.Req))
+	m["heartbeat"] = method(anyone, func(ctx context.Context, p heartbeatParams) (actorResult[bus.Heartbeat], error) {
+		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Heartbeat, error) { return a.Heartbeat(ctx, p.Req) })
 	})
-	m["task_add"] = method(func(ctx context.Context, p taskAddParams) (actorResult[bus.Task], error) {
-		return result(s.actor(ctx, p.Env).CreateTask(ctx, p.To, p.Title, p.Description))
+	m["task_add"] = method(anyone, func(ctx context.Context, p taskAddParams) (actorResult[bus.Task], error) {
+		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Task, error) {
+			return a.CreateTask(ctx, p.To, p.Title, p.Description)
+		})
 	})
-	m["task_move"] = method(func(ctx context.Context, p taskMoveParams) (actorResult[bus.Task], error) {
-		before, after, err := s.actor(ctx, p.Env).MoveTask(ctx, p.ProjectDir, p.Ref, p.Move, p.Note)
-		r, _ := result(after, err)
+	m["task_move"] = method(anyone, func(ctx context.Context, p taskMoveParams) (actorResult[bus.Task], error) {
+		var before bus.Task
+		r, err := acting(ctx, s, p.Env, func(a mcpserver.Actor) (after bus.Task, err error) {
+			before, after, err = a.MoveTask(ctx, p.ProjectDir, p.Ref, p.Move, p.Note)
+			return after, err
+		})
 		r.Before = before
-		return r, nil
+		return r, err
 	})
 }
 

@@ -278,8 +278,11 @@ func (r *Remote) SaveAgent(name string) error {
 	return err
 }
 
+// Send sends m from whoever this process is (the swarm judges it: the
+// human, outside every agent); m.From is not sent.
 func (r *Remote) Send(ctx context.Context, m bus.Message) (bus.Message, error) {
-	return doCtx[bus.Message](ctx, r, "Send", m)
+	return doCtx[bus.Message](ctx, r, "Send", messageParams{To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body,
+		Data: m.Data, CorrelationID: m.CorrelationID, InReplyTo: m.InReplyTo})
 }
 
 func (r *Remote) Game() (supervisor.GameState, bool) {
@@ -315,8 +318,10 @@ func (r *Remote) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return doCtx[[]bus.Heartbeat](ctx, r, "Heartbeats", none{})
 }
 
+// CreateTask creates a task from whoever this process is; t.CreatedBy is
+// not sent.
 func (r *Remote) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "CreateTask", t)
+	return doCtx[bus.Task](ctx, r, "CreateTask", newTaskParams{Title: t.Title, Description: t.Description, Assignee: t.Assignee})
 }
 
 func (r *Remote) Approve(ctx context.Context, id, note string) (bus.Task, error) {
@@ -340,7 +345,15 @@ func (r *Remote) Merge(ctx context.Context, id string) (bus.Task, error) {
 }
 
 func (r *Remote) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error) {
-	return doCtx[[]tasks.Pruned](ctx, r, "Prune", pruneParams{dryRun})
+	res, err := doCtx[[]prunedResult](ctx, r, "Prune", pruneParams{dryRun})
+	out := make([]tasks.Pruned, len(res))
+	for i, p := range res {
+		out[i] = tasks.Pruned{Task: p.Task, Deleted: p.Deleted}
+		if p.Kept != "" {
+			out[i].Kept = errors.New(p.Kept)
+		}
+	}
+	return out, err
 }
 
 func (r *Remote) Review(ctx context.Context, id string) (stat, diff string, err error) {

@@ -9,7 +9,10 @@
 // `swarm ls` (registry.go), and the command line's requests that act as
 // their caller (Actor). It is made for the swarm's own user only: the
 // file is 0600 in the 0700 bus directory, and the server refuses a
-// connection from another user (SO_PEERCRED).
+// connection from another user (SO_PEERCRED). Among that user's
+// processes, an agent is not the human: who calls is judged from the
+// process the kernel names, and the human's methods are refused to an
+// agent (callers.go).
 package server
 
 import (
@@ -46,9 +49,9 @@ type Options struct {
 	// Stop ends the swarm (its agents, then the server): what a client's
 	// stop request does. Nil: stop requests are refused.
 	Stop func()
-	// Bus is the swarm's bus, on which the command line's requests made
-	// through the swarm (swarm send, task, heartbeat) act. Nil: they are
-	// refused, and the command line makes them on the bus itself.
+	// Bus is the swarm's bus: who calls is judged on it
+	// (supervisor.WhoIsCalling), and the command line's requests made
+	// through the swarm (swarm send, task, heartbeat) act on it.
 	Bus *bus.Bus
 }
 
@@ -57,7 +60,7 @@ type Server struct {
 	sup     *supervisor.Supervisor
 	opts    Options
 	log     *slog.Logger
-	methods map[string]func(context.Context, json.RawMessage) (any, error)
+	methods map[string]handler
 	sizes   *sizes
 	screens *screens
 	lastID  atomic.Uint64 // numbers the connections
@@ -74,6 +77,9 @@ type Server struct {
 // Listen opens the socket in busDir (replacing one a killed swarm left:
 // the caller holds the directory's lock) and serves sup on it.
 func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, error) {
+	if opts.Bus == nil {
+		return nil, errors.New("serve the socket: no bus to judge callers on")
+	}
 	busDir, err := filepath.Abs(busDir)
 	if err != nil {
 		return nil, err
@@ -132,7 +138,9 @@ func (s *Server) accept() {
 			c.Close()
 			continue
 		}
-		c = &countingConn{Conn: c, since: time.Now(), pid: pid}
+		cl := &client{id: s.lastID.Add(1), pid: pid}
+		cl.start, _ = processStart(pid)
+		c = &countingConn{Conn: c, since: time.Now(), client: cl}
 		s.mu.Lock()
 		s.conns[c] = true
 		s.mu.Unlock()
@@ -173,13 +181,13 @@ func (s *Server) serve(c net.Conn) error {
 	// A client of another version learns it from our Hello; the one
 	// request it may still make is stop, so that any swarm can stop any.
 	mismatch := wire.CheckHello(hello)
-	conn := s.lastID.Add(1)
-	ctx := context.WithValue(s.ctx, connKey{}, conn)
+	cl := &client{}
 	if cc, ok := c.(*countingConn); ok {
-		ctx = context.WithValue(ctx, pidKey{}, cc.pid)
+		cl = cc.client
 	}
-	defer s.sizes.gone(conn)
-	defer s.screens.gone(conn)
+	ctx := context.WithValue(s.ctx, clientKey{}, cl)
+	defer s.sizes.gone(cl.id)
+	defer s.screens.gone(cl.id)
 	var (
 		writeMu  sync.Mutex
 		inFlight sync.WaitGroup
@@ -211,6 +219,10 @@ func (s *Server) serve(c net.Conn) error {
 				_ = reply(wire.Reply{ID: req.ID, Error: "this swarm cannot be stopped from its socket"})
 				continue
 			}
+			if err := s.mustBeHuman(ctx, "stop"); err != nil {
+				_ = reply(wire.Reply{ID: req.ID, Error: err.Error(), Code: codeOf(err)})
+				continue
+			}
 			if err := reply(wire.Reply{ID: req.ID}); err != nil {
 				return err
 			}
@@ -238,11 +250,16 @@ func (s *Server) serve(c net.Conn) error {
 }
 
 func (s *Server) handle(ctx context.Context, req wire.Request) (any, error) {
-	fn, ok := s.methods[req.Method]
+	h, ok := s.methods[req.Method]
 	if !ok {
 		return nil, fmt.Errorf("unknown method %q (this swarm is %s)", req.Method, s.opts.Program)
 	}
-	return fn(ctx, req.Params)
+	if h.who == human {
+		if err := s.mustBeHuman(ctx, req.Method); err != nil {
+			return nil, err
+		}
+	}
+	return h.call(ctx, req.Params)
 }
 
 // streamWriteTimeout is how long an event may wait for its client.
@@ -504,7 +521,7 @@ func Stop(ctx context.Context, busDir, program string) error {
 // a client costs on the socket).
 type countingConn struct {
 	net.Conn
-	pid     int // the client's process
+	client  *client
 	since   time.Time
 	in, out atomic.Int64
 }
@@ -519,13 +536,4 @@ func (c *countingConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	c.out.Add(int64(n))
 	return n, err
-}
-
-type pidKey struct{}
-
-// pidOf returns the process at the client's end of the connection a
-// request came on (0: unknown).
-func pidOf(ctx context.Context) int {
-	pid, _ := ctx.Value(pidKey{}).(int)
-	return pid
 }

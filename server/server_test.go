@@ -21,22 +21,32 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 )
 
-// startSwarm runs a supervisor with one agent that prints a line, with
-// its bus in busDir, and serves it there.
-func startSwarm(t *testing.T, busDir string) *Server {
+// startSwarm runs a supervisor with one agent that prints a line (or the
+// agents given), with its bus in busDir, and serves it there.
+func startSwarm(t *testing.T, busDir string, agents ...supervisor.AgentConfig) *Server {
+	t.Helper()
+	srv, _ := startSwarmBus(t, busDir, agents...)
+	return srv
+}
+
+// startSwarmBus is startSwarm, with the swarm's bus.
+func startSwarmBus(t *testing.T, busDir string, agents ...supervisor.AgentConfig) (*Server, *bus.Bus) {
 	t.Helper()
 	b, err := bus.Open(bus.Options{Dir: busDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
+	if len(agents) == 0 {
+		agents = []supervisor.AgentConfig{{
+			Name: "a", Argv: []string{"sh", "-c", `printf '\033]0;a title\007\033[1mhello\033[0m from a\n'; exec sleep 100`},
+			Dir: t.TempDir(), Restart: supervisor.RestartNever, Confirm: true,
+		}}
+	}
 	cfg := &supervisor.Config{
 		Quiet:     supervisor.DefaultQuiet,
 		Heartbeat: supervisor.HeartbeatConfig{Warn: supervisor.DefaultWarn, Stale: supervisor.DefaultStale, Dead: supervisor.DefaultDead},
-		Agents: []supervisor.AgentConfig{{
-			Name: "a", Argv: []string{"sh", "-c", `printf '\033]0;a title\007\033[1mhello\033[0m from a\n'; exec sleep 100`},
-			Dir: t.TempDir(), Restart: supervisor.RestartNever, Confirm: true,
-		}},
+		Agents:    agents,
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, Log: log})
@@ -47,12 +57,12 @@ func startSwarm(t *testing.T, busDir string) *Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sup.Shutdown(context.Background()) })
-	srv, err := Listen(busDir, sup, Options{Program: "swarm test", Log: log})
+	srv, err := Listen(busDir, sup, Options{Program: "swarm test", Log: log, Bus: b, Stop: func() {}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	return srv
+	return srv, b
 }
 
 func peek(t *testing.T, busDir, agent string) (lines []string, err error) {

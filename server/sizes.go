@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"sync"
 
 	"swarm/supervisor"
@@ -10,14 +9,6 @@ import (
 // Several clients may show the same agent at different sizes, and an
 // agent's terminal has one. As tmux does, it takes the size of the client
 // that typed into it last; until one has typed, the last size asked for.
-
-type connKey struct{}
-
-// connOf returns the connection a request came on (0: none).
-func connOf(ctx context.Context) uint64 {
-	id, _ := ctx.Value(connKey{}).(uint64)
-	return id
-}
 
 // sizes keeps, per agent, the size each client shows it at and which
 // client typed into it last.

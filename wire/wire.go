@@ -22,7 +22,7 @@ import (
 
 // Version is the protocol this build speaks. A change that an older peer
 // would misread takes a new version.
-const Version = 1
+const Version = 2
 
 // MaxFrame bounds a frame's message.
 const MaxFrame = 16 << 20

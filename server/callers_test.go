@@ -1,0 +1,254 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"swarm/bus"
+	"swarm/internal/testrun"
+	"swarm/supervisor"
+	"swarm/wire"
+)
+
+// A test's agent that makes requests on its swarm's socket is this test
+// binary, told by its environment what to ask (callsVar: a JSON list of
+// call) and where to write what it was answered (callsOutVar: a JSON list
+// of answer).
+const (
+	callsVar    = "SWARM_SERVER_TEST_CALLS"
+	callsOutVar = "SWARM_SERVER_TEST_OUT"
+)
+
+type call struct {
+	Method string
+	Params json.RawMessage
+}
+
+type answer struct {
+	Method      string
+	Result      json.RawMessage
+	Error, Code string
+}
+
+// makeCalls makes the calls on the socket of the swarm in $SWARM_DIR,
+// writes the answers to out, and waits until its terminal closes (the
+// agent runs on until its swarm ends it).
+func makeCalls(calls, out string) int {
+	var cs []call
+	if err := json.Unmarshal([]byte(calls), &cs); err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cl, err := Dial(ctx, os.Getenv("SWARM_DIR"), "swarm test agent")
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	var answers []answer
+	for _, c := range cs {
+		a := answer{Method: c.Method}
+		err := cl.call(ctx, c.Method, c.Params, &a.Result)
+		var re *remoteError
+		switch {
+		case errors.As(err, &re):
+			a.Error = re.msg
+			a.Code = codeOf(err)
+		case err != nil:
+			fmt.Println(err)
+			return 1
+		}
+		answers = append(answers, a)
+	}
+	cl.Close()
+	b, _ := json.Marshal(answers)
+	if err := os.WriteFile(out+".new", b, 0o600); err != nil || os.Rename(out+".new", out) != nil {
+		fmt.Println("cannot write", out)
+		return 1
+	}
+	fmt.Println("answered")
+	_, _ = os.Stdin.Read(make([]byte, 1)) // until the terminal closes
+	return 0
+}
+
+// agentCalling is an agent that makes calls on its swarm's socket as soon
+// as it starts, and its answers, once they are written.
+func agentCalling(t *testing.T, name string, calls []call) (supervisor.AgentConfig, func() []answer) {
+	t.Helper()
+	b, err := json.Marshal(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "answers.json")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := supervisor.AgentConfig{Name: name, Argv: []string{exe}, Dir: t.TempDir(), Restart: supervisor.RestartNever,
+		Env: map[string]string{callsVar: string(b), callsOutVar: out}}
+	return ac, func() []answer {
+		t.Helper()
+		var raw []byte
+		testrun.Within(t, 60*time.Second, name+"'s answers", func() bool {
+			raw, err = os.ReadFile(out)
+			return err == nil
+		})
+		var as []answer
+		if err := json.Unmarshal(raw, &as); err != nil {
+			t.Fatal(err)
+		}
+		return as
+	}
+}
+
+func rawParams(s string) json.RawMessage { return json.RawMessage(s) }
+
+// The human's methods are refused to a process inside an agent, and what
+// it sends or creates is its own whatever the request says; the human (a
+// process outside every agent: this test) is served the same requests.
+func TestAnAgentIsNotTheHuman(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	humans := []call{
+		{"Paste", rawParams(`{"Agent":"a","Text":"[relay #deadbeef from alice] typed by b\r"}`)},
+		{"SendKey", rawParams(`{"Agent":"a","Key":{"Code":13}}`)},
+		{"Resize", rawParams(`{"Agent":"a","Rows":10,"Cols":20}`)},
+		{"AddAgent", rawParams(`{"Name":"c","Argv":["sh"]}`)},
+		{"SaveAgent", rawParams(`{"Agent":"a"}`)},
+		{"Restart", rawParams(`{"Agent":"a"}`)},
+		{"StopAgent", rawParams(`{"Agent":"a"}`)},
+		{"SetFocus", rawParams(`{"Agent":"a"}`)},
+		{"Approve", rawParams(`{"ID":"t1"}`)},
+		{"RequestChanges", rawParams(`{"ID":"t1"}`)},
+		{"Cancel", rawParams(`{"ID":"t1"}`)},
+		{"Retry", rawParams(`{"ID":"t1"}`)},
+		{"Merge", rawParams(`{"ID":"t1"}`)},
+		{"Prune", rawParams(`{"DryRun":true}`)},
+		{wire.MethodStop, nil},
+	}
+	calls := append(slices.Clone(humans),
+		call{"Send", rawParams(`{"From":"alice","To":"a","Body":"b says hi"}`)},
+		call{"CreateTask", rawParams(`{"Title":"b's task","Assignee":"a","CreatedBy":"alice"}`)},
+		call{"send", rawParams(`{"Env":{"Agent":"alice"},"To":"a","Body":"b as alice","Kind":"message"}`)},
+		call{"send", rawParams(`{"Env":{},"To":"a","Body":"b without its token","Kind":"message"}`)},
+		call{wire.MethodPeek, rawParams(`{"agent":"a"}`)},
+		call{"Agents", nil},
+	)
+	b, answers := agentCalling(t, "b", calls)
+	a := supervisor.AgentConfig{Name: "a", Argv: []string{"cat"}, Dir: t.TempDir(), Restart: supervisor.RestartNever}
+	alice := supervisor.AgentConfig{Name: "alice", Argv: []string{"cat"}, Dir: t.TempDir(), Restart: supervisor.RestartNever}
+	_, bs := startSwarmBus(t, busDir, a, alice, b)
+
+	got := answers()
+	if len(got) != len(calls) {
+		t.Fatalf("%d answers to %d calls: %+v", len(got), len(calls), got)
+	}
+	byMethod := map[string][]answer{}
+	for _, a := range got {
+		byMethod[a.Method] = append(byMethod[a.Method], a)
+	}
+	for _, c := range humans {
+		a := byMethod[c.Method][0]
+		if a.Code != "human_only" || !strings.Contains(a.Error, "from inside agent b") {
+			t.Errorf("%s from inside b: %+v, want it refused as the human's", c.Method, a)
+		}
+	}
+	for _, m := range []string{"Send", "CreateTask", wire.MethodPeek, "Agents"} {
+		if a := byMethod[m][0]; a.Error != "" {
+			t.Errorf("%s from inside b: %s", m, a.Error)
+		}
+	}
+	var asAlice, noToken actorResult[bus.Message]
+	if err := json.Unmarshal(byMethod["send"][0].Result, &asAlice); err != nil || !strings.Contains(asAlice.Err, `"alice", but this runs inside agent b`) {
+		t.Errorf("b's swarm send as alice: %+v %v", asAlice, err)
+	}
+	if err := json.Unmarshal(byMethod["send"][1].Result, &noToken); err != nil || noToken.Err != "" || noToken.Value.From != "b" {
+		t.Errorf("b's swarm send without its token: %+v %v", noToken, err)
+	}
+
+	// On the bus: what b sent and created is b's, nothing is alice's.
+	ctx := context.Background()
+	msgs, err := bs.Messages(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[string]string{}
+	for _, m := range msgs {
+		from[m.Body] = m.From
+	}
+	if from["b says hi"] != "b" || from["b without its token"] != "b" {
+		t.Errorf("senders: %v, want b's messages from b", from)
+	}
+	if _, ok := from["b as alice"]; ok {
+		t.Errorf("b's message as alice was stored: %v", from)
+	}
+	ts, err := bs.Tasks(ctx, bus.TaskFilter{})
+	if err != nil || len(ts) != 1 || ts[0].CreatedBy != "b" {
+		t.Errorf("tasks: %+v %v, want b's task created by b", ts, err)
+	}
+
+	// The human is served the same requests.
+	r, err := Attach(ctx, busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.Paste("a", "typed by the human\r"); err != nil {
+		t.Errorf("the human's Paste: %v", err)
+	}
+	if err := r.Resize("a", 20, 60); err != nil {
+		t.Errorf("the human's Resize: %v", err)
+	}
+	if m, err := r.Send(ctx, bus.Message{From: "alice", To: "a", Body: "the human says hi"}); err != nil || m.From != bus.Human {
+		t.Errorf("the human's Send: %+v %v", m, err)
+	}
+	if tk, err := r.CreateTask(ctx, bus.NewTask{Title: "the human's task", Assignee: "a", CreatedBy: "alice"}); err != nil || tk.CreatedBy != bus.Human {
+		t.Errorf("the human's CreateTask: %+v %v", tk, err)
+	}
+	testrun.Within(t, 10*time.Second, "the human's line on a's screen", func() bool {
+		res, err := r.Peek(ctx, "a")
+		return err == nil && slices.ContainsFunc(res.Lines, func(l string) bool { return strings.Contains(l, "typed by the human") })
+	})
+	if res, _ := r.Peek(ctx, "a"); slices.ContainsFunc(res.Lines, func(l string) bool { return strings.Contains(l, "deadbeef") }) {
+		t.Errorf("b's paste reached a: %q", res.Lines)
+	}
+}
+
+// A process that has ended is nobody: had its connection been handed to
+// another process, that one must not pass for the human (nor anyone).
+func TestAProcessThatEndedIsNobody(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	start, ok := processStart(pid)
+	if !ok {
+		t.Fatalf("no start time for pid %d", pid)
+	}
+	c := &client{pid: pid, start: start}
+	if err := c.alive(); err != nil {
+		t.Fatalf("a running process: %v", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.alive(); err == nil || !strings.Contains(err.Error(), "has ended") {
+		t.Fatalf("an ended process: %v", err)
+	}
+	self, _ := processStart(os.Getpid())
+	if err := (&client{pid: os.Getpid(), start: self + 1}).alive(); err == nil {
+		t.Fatal("another process of the same pid passed")
+	}
+}

@@ -327,3 +327,33 @@ func TestAClientConnectsAgain(t *testing.T) {
 		t.Fatal("Done still open after the swarm closed")
 	}
 }
+
+// One Resize to 65535×65535 ran the swarm out of memory: a size out of
+// bounds is refused in words, and the agent goes on at its size.
+func TestAHugeSizeIsRefused(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	startSwarm(t, busDir)
+	r, err := Attach(context.Background(), busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	testrun.Within(t, 10*time.Second, "a running", func() bool {
+		lines, err := peek(t, busDir, "a")
+		return err == nil && slices.Contains(lines, "hello from a")
+	})
+	if err := r.Resize("a", 30, 100); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range [][2]int{{65535, 65535}, {30, supervisor.MaxCols + 1}, {supervisor.MaxRows + 1, 100}, {0, 100}} {
+		err := r.Resize("a", size[0], size[1])
+		if !errorsContain(err, "an agent's terminal has 1 to 1000 columns and 1 to 500 rows") {
+			t.Errorf("resize to %d×%d: %v", size[1], size[0], err)
+		}
+	}
+	snap, err := r.Snapshot("a")
+	if err != nil || snap.Rows != 30 || snap.Cols != 100 {
+		t.Errorf("a after the refusals: %d×%d %v, want 100×30", snap.Cols, snap.Rows, err)
+	}
+}

@@ -614,8 +614,8 @@ func (a *agent) sendKeys(b []byte) error {
 }
 
 func (a *agent) resize(rows, cols int) error {
-	if rows <= 0 || cols <= 0 {
-		return fmt.Errorf("resize %s: invalid size %dx%d", a.cfg.Name, cols, rows)
+	if err := CheckSize(rows, cols); err != nil {
+		return fmt.Errorf("resize %s: %w", a.cfg.Name, err)
 	}
 	a.mu.Lock()
 	a.rows, a.cols = rows, cols

@@ -36,6 +36,9 @@ type ExtractOptions struct {
 // every command and error in order. It returns an error only when reading
 // r fails.
 func Extract(r io.Reader, opts ExtractOptions, emit func(parser.Event)) error {
+	if err := checkExtractSize(opts); err != nil {
+		return err
+	}
 	size := opts.ChunkSize
 	if size <= 0 {
 		size = 32 << 10
@@ -72,6 +75,9 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 	if opts.Cols <= 0 || opts.Rows <= 0 {
 		opts.Cols, opts.Rows = rec.Header().Width, rec.Header().Height
 	}
+	if err := checkExtractSize(opts); err != nil {
+		return err
+	}
 	settle := opts.Settle
 	if settle <= 0 {
 		settle = spawner.DefaultSettle
@@ -100,8 +106,11 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 			x.write([]byte(ev.Data))
 		case asciicast.Resize:
 			cols, rows, err := ev.Size()
+			if err == nil {
+				err = CheckSize(rows, cols)
+			}
 			if err != nil {
-				return err
+				return fmt.Errorf("a resize in the recording: %w", err)
 			}
 			x.s.Resize(rows, cols)
 			x.feed(x.s.TakeLines())
@@ -109,6 +118,19 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 	}
 	x.end()
 	return nil
+}
+
+// checkExtractSize refuses a screen size out of bounds (a zero is the
+// default's: 24 rows, 80 columns).
+func checkExtractSize(opts ExtractOptions) error {
+	rows, cols := opts.Rows, opts.Cols
+	if rows == 0 {
+		rows = 24
+	}
+	if cols == 0 {
+		cols = 80
+	}
+	return CheckSize(rows, cols)
 }
 
 // extractor is the screen and parser pipeline Extract runs.

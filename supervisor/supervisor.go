@@ -96,8 +96,14 @@ func New(opts Options) (*Supervisor, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if opts.Rows <= 0 || opts.Cols <= 0 {
-		opts.Rows, opts.Cols = 24, 80
+	if opts.Rows == 0 {
+		opts.Rows = 24
+	}
+	if opts.Cols == 0 {
+		opts.Cols = 80
+	}
+	if err := CheckSize(opts.Rows, opts.Cols); err != nil {
+		return nil, fmt.Errorf("supervisor: %w", err)
 	}
 	setDefault(&opts.Backoff, time.Second)
 	setDefault(&opts.StopGrace, 3*time.Second)

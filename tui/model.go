@@ -373,6 +373,8 @@ func (m *Model) applySizes() tea.Cmd {
 				continue
 			}
 			rows, cols := inner(c.r)
+			// A terminal larger than an agent's may be shows it at its largest.
+			rows, cols = min(rows, supervisor.MaxRows), min(cols, supervisor.MaxCols)
 			if p.rows == rows && p.cols == cols {
 				continue
 			}

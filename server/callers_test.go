@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,98 +16,6 @@ import (
 	"swarm/supervisor"
 	"swarm/wire"
 )
-
-// A test's agent that makes requests on its swarm's socket is this test
-// binary, told by its environment what to ask (callsVar: a JSON list of
-// call) and where to write what it was answered (callsOutVar: a JSON list
-// of answer).
-const (
-	callsVar    = "SWARM_SERVER_TEST_CALLS"
-	callsOutVar = "SWARM_SERVER_TEST_OUT"
-)
-
-type call struct {
-	Method string
-	Params json.RawMessage
-}
-
-type answer struct {
-	Method      string
-	Result      json.RawMessage
-	Error, Code string
-}
-
-// makeCalls makes the calls on the socket of the swarm in $SWARM_DIR,
-// writes the answers to out, and waits until its terminal closes (the
-// agent runs on until its swarm ends it).
-func makeCalls(calls, out string) int {
-	var cs []call
-	if err := json.Unmarshal([]byte(calls), &cs); err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cl, err := Dial(ctx, os.Getenv("SWARM_DIR"), "swarm test agent")
-	if err != nil {
-		fmt.Println(err)
-		return 1
-	}
-	var answers []answer
-	for _, c := range cs {
-		a := answer{Method: c.Method}
-		err := cl.call(ctx, c.Method, c.Params, &a.Result)
-		var re *remoteError
-		switch {
-		case errors.As(err, &re):
-			a.Error = re.msg
-			a.Code = codeOf(err)
-		case err != nil:
-			fmt.Println(err)
-			return 1
-		}
-		answers = append(answers, a)
-	}
-	cl.Close()
-	b, _ := json.Marshal(answers)
-	if err := os.WriteFile(out+".new", b, 0o600); err != nil || os.Rename(out+".new", out) != nil {
-		fmt.Println("cannot write", out)
-		return 1
-	}
-	fmt.Println("answered")
-	_, _ = os.Stdin.Read(make([]byte, 1)) // until the terminal closes
-	return 0
-}
-
-// agentCalling is an agent that makes calls on its swarm's socket as soon
-// as it starts, and its answers, once they are written.
-func agentCalling(t *testing.T, name string, calls []call) (supervisor.AgentConfig, func() []answer) {
-	t.Helper()
-	b, err := json.Marshal(calls)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "answers.json")
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ac := supervisor.AgentConfig{Name: name, Argv: []string{exe}, Dir: t.TempDir(), Restart: supervisor.RestartNever,
-		Env: map[string]string{callsVar: string(b), callsOutVar: out}}
-	return ac, func() []answer {
-		t.Helper()
-		var raw []byte
-		testrun.Within(t, 60*time.Second, name+"'s answers", func() bool {
-			raw, err = os.ReadFile(out)
-			return err == nil
-		})
-		var as []answer
-		if err := json.Unmarshal(raw, &as); err != nil {
-			t.Fatal(err)
-		}
-		return as
-	}
-}
 
 func rawParams(s string) json.RawMessage { return json.RawMessage(s) }
 

@@ -12,9 +12,8 @@ import (
 // ends it: none may be left when the tests are done. The notes of running
 // swarms (registry.go) go to a cache directory of the tests' own.
 func TestMain(m *testing.M) {
-	if calls := os.Getenv(callsVar); calls != "" {
-		// This process is an agent of a test's swarm that makes requests.
-		os.Exit(makeCalls(calls, os.Getenv(callsOutVar)))
+	if code, ok := helper(); ok {
+		os.Exit(code)
 	}
 	cache, err := os.MkdirTemp("", "swarm-server-test")
 	if err != nil {

@@ -32,37 +32,12 @@ func startSwarm(t *testing.T, busDir string, agents ...supervisor.AgentConfig) *
 // startSwarmBus is startSwarm, with the swarm's bus.
 func startSwarmBus(t *testing.T, busDir string, agents ...supervisor.AgentConfig) (*Server, *bus.Bus) {
 	t.Helper()
-	b, err := bus.Open(bus.Options{Dir: busDir})
+	sw, err := runSwarm(busDir, t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil)), func() {}, agents...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.Close() })
-	if len(agents) == 0 {
-		agents = []supervisor.AgentConfig{{
-			Name: "a", Argv: []string{"sh", "-c", `printf '\033]0;a title\007\033[1mhello\033[0m from a\n'; exec sleep 100`},
-			Dir: t.TempDir(), Restart: supervisor.RestartNever, Confirm: true,
-		}}
-	}
-	cfg := &supervisor.Config{
-		Quiet:     supervisor.DefaultQuiet,
-		Heartbeat: supervisor.HeartbeatConfig{Warn: supervisor.DefaultWarn, Stale: supervisor.DefaultStale, Dead: supervisor.DefaultDead},
-		Agents:    agents,
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sup.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sup.Shutdown(context.Background()) })
-	srv, err := Listen(busDir, sup, Options{Program: "swarm test", Log: log, Bus: b, Stop: func() {}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv, b
+	t.Cleanup(sw.close)
+	return sw.srv, sw.bus
 }
 
 func peek(t *testing.T, busDir, agent string) (lines []string, err error) {
@@ -234,8 +209,74 @@ func TestAPaneTakesTheSizeOfTheClientTyping(t *testing.T) {
 	wantSize(40, 90) // two types now
 	// One leaving changes nothing for two.
 	one.Close()
+	wantSize(40, 90)
 	must(two.Resize("a", 25, 60))
 	wantSize(25, 60)
+}
+
+// When the client whose size an agent has leaves — detached, or its
+// terminal killed — the agent takes the size of the latest active client
+// left, as tmux does; panes stayed shrunk until the next attach.
+func TestAPaneTakesBackItsSizeWhenTheClientTypingLeaves(t *testing.T) {
+	t.Parallel()
+	// The server in a process of its own, as swarm up runs it: its
+	// clients are not its children.
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	startServer(t, busDir)
+	ctx := context.Background()
+	big, err := Attach(ctx, busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer big.Close()
+	testrun.Within(t, 10*time.Second, "a running", func() bool {
+		lines, err := peek(t, busDir, "a")
+		return err == nil && slices.Contains(lines, "hello from a")
+	})
+	wantSize := func(rows, cols int) {
+		t.Helper()
+		testrun.Within(t, 10*time.Second, fmt.Sprintf("a at %d×%d", cols, rows), func() bool {
+			snap, err := big.Snapshot("a")
+			return err == nil && snap.Rows == rows && snap.Cols == cols
+		})
+	}
+	if err := big.Resize("a", 45, 160); err != nil {
+		t.Fatal(err)
+	}
+	if err := big.SendKey("a", uv.Key{Code: 'x', Text: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	wantSize(45, 160)
+
+	// A smaller client types into a, then detaches.
+	small, err := Attach(ctx, busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := small.Resize("a", 12, 24); err != nil {
+		t.Fatal(err)
+	}
+	if err := small.Paste("a", "y"); err != nil {
+		t.Fatal(err)
+	}
+	wantSize(12, 24)
+	small.Close()
+	wantSize(45, 160)
+
+	// A smaller client in another process types into a, and its
+	// terminal is killed.
+	answers, cmd := clientCalling(t, busDir, []call{
+		{"Resize", rawParams(`{"Agent":"a","Rows":10,"Cols":30}`)},
+		{"Paste", rawParams(`{"Agent":"a","Text":"z"}`)},
+	})
+	for _, a := range answers {
+		if a.Error != "" {
+			t.Fatalf("the other client's %s: %s", a.Method, a.Error)
+		}
+	}
+	wantSize(10, 30)
+	_ = cmd.Process.Kill()
+	wantSize(45, 160)
 }
 
 // swarm ls: a running server is listed with its agents; a closed one is

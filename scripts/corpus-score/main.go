@@ -1,0 +1,421 @@
+// Command corpus-score replays every recording of a corpus of real agent
+// CLI sessions (made by scripts/record-cli/generate.py) through swarm's own
+// extraction pipeline and scores the commands found against the ones the
+// generator printed.
+//
+//	go run ./scripts/corpus-score [-v] [-j N] DIR...
+//
+// Each recording is NAME.cast (or NAME.cast.gz) with NAME.want, the
+// expected commands one JSON object per line (as testdata/cli/*.want), and
+// NAME.json, which names the configuration ("config": claude,
+// claude-inline, codex, codex-inline, gemini, opencode) and the kind of
+// program. A recording without NAME.json is scored under its name's first
+// part. The recording is played with its timing and resizes
+// (supervisor.ExtractRecording), as TestCLIRecordings plays testdata/cli.
+//
+// Per configuration and in total it prints: recordings exact (the commands
+// found are exactly the .want, in order), commands found (of those
+// expected, matched in order), extra (commands found that were not
+// expected, garbled ones included) and errors (parse errors, such as a
+// malformed block). A command the CLI showed only in part is listed in
+// NAME.json as unsure: it is not expected, and one found in its place is
+// counted under unsure, not extra. -v adds the
+// differences of each recording that is not exact.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"swarm/parser"
+	"swarm/supervisor"
+)
+
+// command is one expected or found command, compared as a whole.
+type command struct {
+	Kind  string `json:"kind"`
+	To    string `json:"to"`
+	Type  string `json:"type"`
+	Body  string `json:"body"`
+	Topic string `json:"topic,omitempty"`
+}
+
+func (c command) String() string {
+	s := fmt.Sprintf("%s %s %s %q", c.Kind, c.To, c.Type, c.Body)
+	if c.Topic != "" {
+		s += " topic=" + c.Topic
+	}
+	return s
+}
+
+// meta is the part of NAME.json the scorer reads.
+type meta struct {
+	Config string `json:"config"`
+	Kind   string `json:"kind"`
+	// Unsure lists commands the CLI showed only in part (cut by a row
+	// limit, or changed on the way): not expected, and a command found
+	// in their place is not counted as extra.
+	Unsure []command `json:"unsure"`
+}
+
+// result is one recording's score.
+type result struct {
+	name, config string
+	want, got    []string
+	found        int // expected commands matched in order
+	errors       int // parse errors among got
+	unsure       int // found commands where the CLI showed one only in part
+	err          error
+}
+
+func (r result) exact() bool {
+	return r.err == nil && strings.Join(r.want, "\n") == strings.Join(r.got, "\n")
+}
+
+// extra counts the commands found that were not expected (garbled ones
+// too); parse errors are counted apart.
+func (r result) extra() int { return len(r.got) - r.errors - r.found }
+
+func main() {
+	verbose := flag.Bool("v", false, "print the differences of every recording that is not exact")
+	jobs := flag.Int("j", max(1, runtime.NumCPU()/2), "recordings replayed at once")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: corpus-score [-v] [-j N] DIR...\n\nScores swarm's extraction on a corpus of recorded CLI sessions (NAME.cast, NAME.want, NAME.json).\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	var casts []string
+	for _, dir := range flag.Args() {
+		found, err := recordings(dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "corpus-score:", err)
+			os.Exit(1)
+		}
+		casts = append(casts, found...)
+	}
+	if len(casts) == 0 {
+		fmt.Fprintln(os.Stderr, "corpus-score: no recordings (NAME.cast with NAME.want) in", strings.Join(flag.Args(), " "))
+		os.Exit(1)
+	}
+
+	results := make([]result, len(casts))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, *jobs))
+	for i, path := range casts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			results[i] = score(path)
+		}()
+	}
+	wg.Wait()
+
+	report(os.Stdout, results, *verbose)
+	for _, r := range results {
+		if r.err != nil {
+			os.Exit(1)
+		}
+	}
+}
+
+// recordings lists the recordings under dir (its subdirectories too), in
+// name order.
+func recordings(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		base := strings.TrimSuffix(path, ".gz")
+		if strings.HasSuffix(base, ".cast") {
+			if _, err := os.Stat(strings.TrimSuffix(base, ".cast") + ".want"); err == nil {
+				out = append(out, path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read corpus: %w", err)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// score replays one recording and compares what it finds with its .want.
+func score(castPath string) result {
+	stem := strings.TrimSuffix(strings.TrimSuffix(castPath, ".gz"), ".cast")
+	r := result{name: filepath.Base(stem)}
+	r.config, _, _ = strings.Cut(r.name, "-")
+	m, err := readMeta(stem + ".json")
+	switch {
+	case err == nil:
+		if m.Config != "" {
+			r.config = m.Config
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		r.err = err
+		return r
+	}
+	want, err := readWant(stem + ".want")
+	if err != nil {
+		r.err = err
+		return r
+	}
+	for _, w := range want {
+		r.want = append(r.want, w.String())
+	}
+	data, err := readCast(castPath)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	unsure := append([]command(nil), m.Unsure...)
+	err = supervisor.ExtractRecording(bytes.NewReader(data), supervisor.ExtractOptions{}, func(ev parser.Event) {
+		if ev.Command != nil {
+			if i := matchUnsure(unsure, ev.Command); i >= 0 {
+				unsure = append(unsure[:i], unsure[i+1:]...)
+				r.unsure++
+				return
+			}
+		}
+		r.got = append(r.got, describe(ev))
+	})
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", castPath, err)
+		return r
+	}
+	var commands []string
+	for _, g := range r.got {
+		if strings.HasPrefix(g, errorPrefix) {
+			r.errors++
+		} else {
+			commands = append(commands, g)
+		}
+	}
+	r.found = commonInOrder(r.want, commands)
+	return r
+}
+
+// matchUnsure returns the index of the unsure command c stands for (same
+// kind and recipient, and a body that starts as the printed one does), or
+// -1.
+func matchUnsure(unsure []command, c *parser.Command) int {
+	for i, u := range unsure {
+		if u.Kind != c.Kind.String() || u.To != c.To {
+			continue
+		}
+		n := min(16, len(u.Body), len(c.Body))
+		if n > 0 && u.Body[:n] == c.Body[:n] {
+			return i
+		}
+	}
+	return -1
+}
+
+const errorPrefix = "error: "
+
+func describe(ev parser.Event) string {
+	if ev.Err != nil {
+		return errorPrefix + ev.Err.Error()
+	}
+	c := ev.Command
+	return command{Kind: c.Kind.String(), To: c.To, Type: c.Type, Body: c.Body, Topic: c.Topic}.String()
+}
+
+func readMeta(path string) (meta, error) {
+	var m meta
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+func readWant(path string) ([]command, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []command
+	for i, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var c command
+		if err := json.Unmarshal(line, &c); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// readCast returns a recording's text, uncompressed when it is gzipped.
+func readCast(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		defer z.Close()
+		r = z
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// commonInOrder is the length of the longest common subsequence of want
+// and got: the expected commands found, in order.
+func commonInOrder(want, got []string) int {
+	prev := make([]int, len(got)+1)
+	cur := make([]int, len(got)+1)
+	for i := range want {
+		for j := range got {
+			switch {
+			case want[i] == got[j]:
+				cur[j+1] = prev[j] + 1
+			case prev[j+1] >= cur[j]:
+				cur[j+1] = prev[j+1]
+			default:
+				cur[j+1] = cur[j]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(got)]
+}
+
+// tally adds up results.
+type tally struct {
+	recordings, exact, want, found, extra, errors, unsure, failed int
+}
+
+func (t *tally) add(r result) {
+	t.recordings++
+	if r.err != nil {
+		t.failed++
+		return
+	}
+	if r.exact() {
+		t.exact++
+	}
+	t.want += len(r.want)
+	t.found += r.found
+	t.extra += r.extra()
+	t.errors += r.errors
+	t.unsure += r.unsure
+}
+
+func report(w io.Writer, results []result, verbose bool) {
+	by := map[string]*tally{}
+	var total tally
+	for _, r := range results {
+		if by[r.config] == nil {
+			by[r.config] = &tally{}
+		}
+		by[r.config].add(r)
+		total.add(r)
+	}
+	if verbose {
+		for _, r := range results {
+			switch {
+			case r.err != nil:
+				fmt.Fprintf(w, "== %s: %v\n", r.name, r.err)
+			case !r.exact():
+				fmt.Fprintf(w, "== %s (%s): %d of %d found, %d extra, %d errors\n", r.name, r.config, r.found, len(r.want), r.extra(), r.errors)
+				diff(w, r.want, r.got)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	configs := make([]string, 0, len(by))
+	for c := range by {
+		configs = append(configs, c)
+	}
+	sort.Strings(configs)
+	fmt.Fprintf(w, "%-14s %16s %20s %7s %7s %7s\n", "config", "recordings exact", "commands found", "extra", "errors", "unsure")
+	line := func(name string, t tally) {
+		fmt.Fprintf(w, "%-14s %6d/%-4d %5s %8d/%-5d %5s %7d %7d %7d", name, t.exact, t.recordings, pct(t.exact, t.recordings), t.found, t.want, pct(t.found, t.want), t.extra, t.errors, t.unsure)
+		if t.failed > 0 {
+			fmt.Fprintf(w, "  (%d unreadable)", t.failed)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, c := range configs {
+		line(c, *by[c])
+	}
+	line("total", total)
+}
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d%%", n*100/of)
+}
+
+// diff prints want and got aligned on their common commands: "-" expected
+// and not found, "+" found and not expected.
+func diff(w io.Writer, want, got []string) {
+	// The table of commonInOrder, kept whole to walk back through.
+	n, m := len(want), len(got)
+	t := make([][]int, n+1)
+	for i := range t {
+		t[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if want[i] == got[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && want[i] == got[j]:
+			i++
+			j++
+		case j < m && (i == n || t[i][j+1] >= t[i+1][j]):
+			fmt.Fprintf(w, "  + %s\n", got[j])
+			j++
+		default:
+			fmt.Fprintf(w, "  - %s\n", want[i])
+			i++
+		}
+	}
+}

@@ -1,0 +1,960 @@
+#!/usr/bin/env python3
+"""generate.py: record many randomized sessions of the real agent CLIs, each
+with the relay commands a reader sees on its screen, for scoring swarm's
+extraction (scripts/corpus-score) and growing its goldens (testdata/cli).
+
+    generate.py --out DIR --count N [--cli claude,claude-inline,codex,codex-inline,gemini,opencode]
+                [--seed S] [--jobs J] [--timeout SECS]
+
+N recordings are spread evenly over the configurations (--cli; all six by
+default): claude (Claude Code's default fullscreen renderer, alternate
+screen), claude-inline (CLAUDE_CODE_DISABLE_ALTERNATE_SCREEN=1), codex
+(alternate screen), codex-inline (--no-alt-screen), gemini (main screen,
+output in boxes) and opencode (alternate screen, `┃` gutter). Recording i
+of configuration C uses the seed S*100000+i: the same --seed gives the same
+sessions (sizes, files, keys, resizes). J sessions run at once (default 2),
+each with its own tmux server, HOME and working directory; a session that
+fails or hangs (--timeout, default 300 s) is retried once with the next
+seed and otherwise skipped with a one-line reason. The CLIs must be on PATH
+and run offline as record.py runs them (a scratch HOME with onboarding,
+trust and a dummy key answered; shared/agents/OFFLINE.md).
+
+Each recording NAME (CONFIG-sSEED-COLSxROWS) is:
+
+- NAME.cast: asciicast v2 (ptyrec.py in a tmux pane), output, keys, resizes;
+- NAME.want: the commands a reader sees, one JSON object per line, in
+  order ("after_resize": first seen after the first resize);
+- NAME.json: config, kind (claude/codex/gemini/opencode), program and
+  version, renderer, seed, sizes, the features used, and counts of the
+  printed commands that did not show (not_shown) or showed changed (cut);
+- NAME.steps.txt: the screen after each step and, per printed command,
+  what the reader found (whole, cut, not shown), for checking by eye.
+
+A session: the CLI starts at a random size (50-200 × 15-60); then 4 to 8
+printed files, each shown through the CLI's own shell mode (`!cmd`;
+Gemini CLI's persistent `!` mode; opencode's `!`) in one of three ways:
+`cat FILE`, `sh FILE.sh` (a script printing with pauses, so output streams
+and spinners rewrite their row with `\\r`), or `printf` typed on the
+command line. A file mixes relay lines (1-600 characters: ASCII words,
+accents, CJK, combining marks, emoji, quotes, backslashes; @thinking: too),
+[[RELAY]] blocks (JSON on one line or pretty-printed; bodies with escaped
+newlines and quotes), ordinary lines (indented ones, short ones after long
+ones, lines that nearly look like commands), progress rows rewritten with
+`\\r`, sometimes hundreds of lines, sometimes a file printed before again
+(a new occurrence, expected again). Resizes come between files and in the
+middle of a streaming one; on the alternate-screen CLIs the transcript is
+scrolled back and forth (PageUp, PageDown).
+
+What is expected: the generator knows every command it printed; a command
+is in the .want when a capture of the screen shows it. The screen is
+captured every 0.2 s while a file prints and until the CLI is idle again;
+a capture counts when the next one is the same (the screen held still at
+least that long, as a reader's eye and swarm's settle time need); on the
+main-screen CLIs the scrollback is read too once the file is done. Only
+rows below the echo of the file's own shell command count (the file's
+output; the whole screen once the echo has scrolled away, except for a
+file printed again). Per command, the best showing over all captures
+decides: whole → the command as printed; cut by the CLI → the body as
+shown; never shown (collapsed, truncated, scrolled past on an alternate
+screen) → not expected. The rules per CLI (reader.py has the matching):
+
+- Claude Code 2.1.332, both renderers: the latest command's output is
+  shown whole while it is the latest; older outputs collapse to their
+  first rows and `… +N lines`: a command there is expected if it showed
+  before the collapse. A line of JSON alone is drawn pretty-printed: a
+  block is expected when every row of the pretty form showed.
+- Codex 0.171.0: long output is shown as its first and last rows with
+  `… +N lines`; a row rewritten with `\\r` can lose what followed the
+  `\\r` (shown empty): such a command is not expected.
+- Gemini CLI 0.61.0: see reader.py: rows cut to the box and rejoined with
+  one blank; wide characters followed by a blank; long output shows only
+  its last rows (`... first N lines hidden ...`). Blocks are printed only
+  with JSON rows that fit its box (a cut JSON row is a malformed block to
+  every reader).
+- opencode 1.18.33: long output shows its first rows and `…`,
+  `Click to expand`.
+
+So that every expected command reads one way, the generator avoids what
+would make a reader (or swarm) unsure: a relay line is never taller than
+the transcript's view at the narrowest width the session has while it is
+on screen; a row that follows a wrapped relay line starts with a word that
+would have fitted on the line's last row (or is blank); relay lines are
+unique in a recording except those printed again on purpose.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+import content  # noqa: E402
+import reader  # noqa: E402
+from content import cols  # noqa: E402
+
+PTYREC = os.path.join(HERE, "ptyrec.py")
+CONFIGS = ["claude", "claude-inline", "codex", "codex-inline", "gemini", "opencode"]
+KIND = {"claude": "claude", "claude-inline": "claude", "codex": "codex", "codex-inline": "codex",
+        "gemini": "gemini", "opencode": "opencode"}
+ALT = {"claude", "codex", "opencode"}
+RENDERER = {"claude": "fullscreen (alternate screen)", "claude-inline": "inline (CLAUDE_CODE_DISABLE_ALTERNATE_SCREEN=1)",
+            "codex": "alternate screen", "codex-inline": "inline (--no-alt-screen)",
+            "gemini": "main screen, boxes", "opencode": "alternate screen, gutter"}
+PROGRAM = {"claude": "claude", "codex": "codex", "gemini": "gemini", "opencode": "opencode"}
+# Rows the CLI keeps for itself (input box, status, margins) and the
+# columns its transcript loses to indents and gutters: used to keep a relay
+# line within one screen of transcript.
+CHROME_ROWS = {"claude": 9, "claude-inline": 9, "codex": 8, "codex-inline": 8, "gemini": 14, "opencode": 12}
+INDENT = {"claude": 5, "claude-inline": 5, "codex": 4, "codex-inline": 4, "gemini": 8, "opencode": 8}
+POLL = 0.2
+
+
+# ---------------------------------------------------------------- the plan
+
+def text_width(config, c):
+    """Columns of the transcript's text at window width c, and how sure
+    that is (the rows may be a few columns narrower)."""
+    return c - INDENT[config]
+
+
+def max_relay(config, c, r):
+    """The longest relay line that fits the transcript's view."""
+    rows = max(2, r - CHROME_ROWS[config] - 2)
+    width = max(20, text_width(config, c) - 2)
+    if config == "gemini":
+        # A row of Gemini's terminal shows only its first box-width part.
+        return max(12, min(600, rows * width))
+    return max(12, min(600, rows * width))
+
+
+def wrap_rows(text, width):
+    """Word-wraps text at width columns; returns the rows."""
+    rows, cur = [], ""
+    for w in text.split(" "):
+        cand = w if not cur else cur + " " + w
+        if cols(cand) <= width:
+            cur = cand
+            continue
+        if cur:
+            rows.append(cur)
+        while cols(w) > width:
+            cut = 0
+            acc = 0
+            for i, ch in enumerate(w):
+                acc += cols(ch)
+                if acc > width:
+                    cut = i
+                    break
+            rows.append(w[:max(1, cut)])
+            w = w[max(1, cut):]
+        cur = w
+    rows.append(cur)
+    return rows
+
+
+def fits_after(config, line, nxt, widths):
+    """Whether the row nxt, after the relay line line, reads as a line of
+    its own at every width in widths: its first word would have fitted on
+    line's last row (or line takes one row and nxt is short of a wrap)."""
+    first = nxt.strip().split(" ")[0]
+    if not nxt.strip():
+        return True
+    for c in widths:
+        for w in range(text_width(config, c) - 3, text_width(config, c) + 2):
+            if config == "gemini":
+                g = reader.gemini_form(line)
+                last = wrap_rows(g, c)[-1]
+                shown = wrap_rows(last, c - 8)[0]
+                room = (c - 8) - cols(shown)
+            else:
+                rows = wrap_rows(line, w)
+                room = w - cols(rows[-1])
+            if room < cols(first) + 4:
+                return False
+    return True
+
+
+class PrintStep:
+    def __init__(self, idx, how, lines, cmds, tag, cmdline, repeat_of=None):
+        self.idx, self.how, self.lines, self.cmds = idx, how, lines, cmds
+        self.tag, self.cmdline, self.repeat_of = tag, cmdline, repeat_of
+        self.mid_resize = None  # (delay s, cols, rows)
+        self.pauses = []
+
+
+def make_plan(config, seed):
+    rng = random.Random("%s/%d" % (config, seed))
+    c0, r0 = rng.randint(50, 200), rng.randint(15, 60)
+    features = set(f for f in ["accents", "cjk", "combining", "emoji"] if rng.random() < 0.5)
+    steps = []
+    size = [c0, r0]
+    sizes_seen = [tuple(size)]
+    nprint = rng.randint(4, 7)
+    long_at = rng.randrange(nprint) if rng.random() < 0.6 else -1
+    repeat = rng.random() < 0.5
+    scroll_at = rng.randrange(1, nprint + 1) if config in ALT and rng.random() < 0.7 else -1
+    tall_prompt = config == "claude-inline" and rng.random() < 0.3
+    used = set()
+    printed = []
+    n_files = 0
+    for k in range(nprint):
+        if k > 0 and rng.random() < 0.3:
+            size = [rng.randint(50, 200), rng.randint(15, 60)]
+            steps.append(("resize", tuple(size)))
+            sizes_seen.append(tuple(size))
+        if k == scroll_at:
+            steps.append(("scroll", rng.randint(1, 4)))
+        if tall_prompt and k == nprint // 2:
+            steps.append(("tall", None))
+        if repeat and k == nprint - 1 and printed:
+            src = rng.choice([p for p in printed if not p.long] or printed)
+            n_files += 1
+            name = "f%02d" % n_files
+            st = _print_step(name, src.how, src.lines, src.cmds, rng, config, repeat_of=src.idx)
+            st.pauses = src.pauses
+            st.long = False
+            steps.append(("print", st))
+            continue
+        how = rng.choices(["cat", "sh", "printf"], weights=[6, 3, 1.5])[0]
+        is_long = k == long_at
+        if is_long and how == "printf":
+            how = "cat"
+        # A resize in the middle of a streaming file.
+        mid = None
+        if how == "sh" and rng.random() < 0.4:
+            mid = (round(rng.uniform(0.2, 1.5), 2), rng.randint(50, 200), rng.randint(15, 60))
+        widths = [size[0]] + ([mid[1]] if mid else [])
+        height = min([size[1]] + ([mid[2]] if mid else []))
+        lines, cmds = make_file(rng, config, features, min(widths), height, widths, is_long, how, used)
+        n_files += 1
+        name = "f%02d" % n_files
+        st = _print_step(name, how, lines, cmds, rng, config)
+        st.long = is_long
+        if how == "sh":
+            st.pauses = [rng.choice([0, 0, 0.02, 0.05, 0.3]) for _ in lines]
+            if is_long:
+                st.pauses = [0.005 if rng.random() < 0.9 else 0.1 for _ in lines]
+        if mid:
+            st.mid_resize = mid
+            size = [mid[1], mid[2]]
+            sizes_seen.append(tuple(size))
+        steps.append(("print", st))
+        printed.append(st)
+    if rng.random() < 0.5:
+        steps.append(("resize", (rng.randint(50, 200), rng.randint(15, 60))))
+        sizes_seen.append(steps[-1][1])
+    return {"config": config, "seed": seed, "cols": c0, "rows": r0, "features": sorted(features),
+            "steps": steps, "sizes": sizes_seen}
+
+
+def _print_step(name, how, lines, cmds, rng, config, repeat_of=None):
+    if how == "cat":
+        tag = name + ".txt"
+        cmdline = "cat " + tag
+    elif how == "sh":
+        tag = name + ".sh"
+        cmdline = "sh " + tag
+    else:
+        tag = ": %s;" % name
+        cmdline = tag + " printf '%s\\n' " + " ".join(shq(l) for l in lines)
+    return PrintStep(name, how, lines, cmds, tag, cmdline, repeat_of)
+
+
+def make_file(rng, config, features, width, height, widths, is_long, how, used):
+    """The lines of one printed file and the commands among them."""
+    maxlen = max_relay(config, width, height)
+    n_cmds = rng.randint(1, 4) if how != "printf" else 1
+    n_ord = rng.randint(0, 6) if how != "printf" else rng.randint(0, 1)
+    if is_long:
+        n_ord += rng.randint(100, 400)
+        n_cmds += rng.randint(1, 3)
+    items = []
+    for _ in range(n_cmds):
+        r = rng.random()
+        if r < 0.25 and how != "printf":
+            b = content.block(rng, features, maxlen, (width - 12) if config == "gemini" else None)
+            if b:
+                items.append(b)
+                continue
+        for _ in range(20):
+            c = content.relay_line(rng, features, min(maxlen, 150) if how == "printf" else maxlen, how == "printf")
+            if c.lines[0] not in used:
+                break
+        if how == "printf":
+            c = content.Cmd([c.lines[0].replace("!", ".")], c.kind, c.to, c.body.replace("!", "."))
+        used.add(c.lines[0])
+        items.append(c)
+        if rng.random() < 0.08 and how != "printf":
+            # The same line twice in a row: two commands.
+            items.append(content.Cmd(list(c.lines), c.kind, c.to, c.body))
+    for _ in range(n_ord):
+        o = content.ordinary(rng, features, min(maxlen, 60 if how == "printf" else 300), how == "printf")
+        if rng.random() < 0.08 and how != "printf":
+            o = "".join("progress %d%%\r" % p for p in range(0, 100, rng.choice([10, 25]))) + "done " + o
+        if how == "printf":
+            o = o.replace("!", ".").replace("\r", "")
+        items.append(o)
+    # Commands spread among the ordinary lines, in order.
+    order = [it for it in items if isinstance(it, content.Cmd)]
+    ords = [it for it in items if not isinstance(it, content.Cmd)]
+    seq = []
+    slots = sorted(rng.sample(range(len(ords) + len(order)), len(order)))
+    oi = ci = 0
+    for pos in range(len(ords) + len(order)):
+        if ci < len(order) and pos == slots[ci]:
+            seq.append(order[ci])
+            ci += 1
+        else:
+            seq.append(ords[oi])
+            oi += 1
+    lines, cmds = [], []
+    for i, it in enumerate(seq):
+        if isinstance(it, content.Cmd):
+            lines.extend(it.lines)
+            cmds.append(it)
+            continue
+        # A row after a relay line must read as a line of its own.
+        if lines and cmds and lines[-1] == cmds[-1].lines[-1] and not cmds[-1].block:
+            if not fits_after(config, lines[-1], it, widths):
+                it = ""
+        lines.append(it)
+    # A relay line followed by another line that would look like its wrap
+    # (a relay line right after one is a command of its own, never a wrap).
+    if how != "printf" or not lines:
+        lines.append("end of the output, %d lines" % (len(lines) + 1))
+    return lines, cmds
+
+
+def shq(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+# --------------------------------------------------------------- a session
+
+class Failed(Exception):
+    pass
+
+
+class Session:
+    def __init__(self, plan, outdir, base):
+        self.plan = plan
+        self.config = plan["config"]
+        self.cols, self.rows = plan["cols"], plan["rows"]
+        self.name = "%s-s%d-%dx%d" % (self.config, plan["seed"], self.cols, self.rows)
+        self.base = base
+        self.home = base + "/home"
+        self.work = base + "/work"
+        self.fifo = base + "/ctl.fifo"
+        self.sock = "gen-" + os.path.basename(base)
+        self.out = os.path.join(outdir, self.name)
+        self.steps_txt = []
+        self.captures = []  # (time, [rows]) of screens that held still
+        self.first_resize = None
+        self.t0 = None
+        self.lock = threading.Lock()
+        self.polling = False
+        shutil.rmtree(base, ignore_errors=True)
+        os.makedirs(self.home)
+        os.makedirs(self.work)
+
+    # --- the CLI and tmux
+
+    def setup(self):
+        env = {"TERM": "xterm-256color", "HOME": self.home, "PATH": os.environ["PATH"], "LANG": "C.UTF-8"}
+        c = self.config
+        if c.startswith("claude"):
+            key = "sk-ant-api03-" + "A" * 40
+            with open(self.home + "/.claude.json", "w") as fh:
+                json.dump({"hasCompletedOnboarding": True,
+                           "customApiKeyResponses": {"approved": [key[-20:]], "rejected": []},
+                           "projects": {self.work: {"hasTrustDialogAccepted": True, "allowedTools": []}}}, fh)
+            env.update(ANTHROPIC_API_KEY=key, DISABLE_AUTOUPDATER="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1")
+            if c == "claude-inline":
+                env["CLAUDE_CODE_DISABLE_ALTERNATE_SCREEN"] = "1"
+            return env, ["claude"], "❯"
+        if c.startswith("codex"):
+            os.makedirs(self.home + "/.codex")
+            with open(self.home + "/.codex/auth.json", "w") as fh:
+                json.dump({"auth_mode": "apikey", "OPENAI_API_KEY": "sk-dummy"}, fh)
+            with open(self.home + "/.codex/config.toml", "w") as fh:
+                fh.write('[projects."%s"]\ntrust_level = "trusted"\n' % self.work)
+            env["OPENAI_API_KEY"] = "sk-dummy"
+            return env, ["codex"] + (["--no-alt-screen"] if c == "codex-inline" else []), "›"
+        if c == "gemini":
+            os.makedirs(self.home + "/.gemini")
+            with open(self.home + "/.gemini/settings.json", "w") as fh:
+                json.dump({"security": {"auth": {"selectedType": "gemini-api-key"}}}, fh)
+            with open(self.home + "/.gemini/trustedFolders.json", "w") as fh:
+                json.dump({self.work: "TRUST_FOLDER"}, fh)
+            env["GEMINI_API_KEY"] = "dummy"
+            return env, ["gemini"], "Type your"
+        if c == "opencode":
+            env["OPENAI_API_KEY"] = "sk-dummy"
+            # Its placeholder ("Ask anything") is gone after a shell
+            # command; the footer stays.
+            return env, ["opencode"], "ctrl+p commands"
+        raise Failed("unknown config " + c)
+
+    def tmux(self, *args, check=True):
+        r = subprocess.run(["tmux", "-L", self.sock] + list(args), capture_output=True, text=True)
+        if check and r.returncode != 0:
+            raise Failed("tmux %s: %s" % (args[0], r.stderr.strip()))
+        return r.stdout
+
+    def start(self):
+        env, argv, self.ready = self.setup()
+        if not shutil.which(argv[0]):
+            raise Failed("%s is not on PATH" % argv[0])
+        cmd = ["env", "-i"] + ["%s=%s" % kv for kv in env.items()] + \
+            ["python3", PTYREC, "--out", self.out + ".cast", "--fifo", self.fifo, "--title", self.name, "--"] + argv
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(self.cols), "-y", str(self.rows),
+                  "-c", self.work, " ".join(shq(a) for a in cmd))
+        self.tmux("set-option", "-g", "history-limit", "20000")
+        self.t0 = time.time()
+        if not self.wait(lambda s: self.ready in s, 60):
+            raise Failed("no prompt after 60 s")
+        # The prompt shows a moment before the CLI takes keys.
+        self.settle(2.0 if self.config.startswith("codex") else 1.0, 10)
+        self.polling = True
+        threading.Thread(target=self.poll, daemon=True).start()
+
+    def screen(self, history=False):
+        args = ["capture-pane", "-p"] + (["-S", "-20000"] if history else [])
+        return self.tmux(*args, check=False)
+
+    def wait(self, cond, timeout):
+        end = time.time() + timeout
+        while time.time() < end:
+            if cond(self.screen()):
+                return True
+            time.sleep(0.15)
+        return False
+
+    def settle(self, quiet, timeout):
+        """Waits until the screen has not changed for quiet seconds."""
+        end = time.time() + timeout
+        last, since = None, time.time()
+        while time.time() < end:
+            s = self.screen()
+            if s != last:
+                last, since = s, time.time()
+            elif time.time() - since >= quiet:
+                return True
+            time.sleep(0.1)
+        return False
+
+    def poll(self):
+        prev = None
+        while self.polling:
+            s = self.screen()
+            if s and s == prev:
+                with self.lock:
+                    if not self.captures or self.captures[-1][1] != s:
+                        self.captures.append((time.time(), s))
+            prev = s
+            time.sleep(POLL)
+
+    def send(self, data):
+        fd = os.open(self.fifo, os.O_WRONLY | os.O_NONBLOCK)
+        try:
+            os.write(fd, data.encode())
+        finally:
+            os.close(fd)
+
+    def busy(self, s):
+        low = s.lower()
+        return ("esc to interrupt" in low or "esc to cancel" in low or "esc interrupt" in low
+                or ("(esc to" in low and "shell mode" not in low))
+
+    def idle(self, timeout=20):
+        return self.wait(lambda s: self.ready in s and not self.busy(s), timeout)
+
+    def note(self, what, text=None):
+        self.steps_txt.append("=== %s\n%s" % (what, self.screen() if text is None else text))
+
+    # --- the steps
+
+    def run(self):
+        self.start()
+        self.note("started %dx%d" % (self.cols, self.rows))
+        if self.config == "gemini":
+            self.send("!")  # Gemini's shell mode stays on
+            if not self.wait(lambda s: "shell mode" in s, 10):
+                raise Failed("Gemini's shell mode did not start")
+        results = []
+        for kind, arg in self.plan["steps"]:
+            if kind == "print":
+                results.append(self.print_step(arg))
+            elif kind == "resize":
+                self.resize(*arg)
+                self.settle(0.8, 6)
+                self.note("resized to %dx%d" % arg)
+            elif kind == "scroll":
+                self.scroll(arg)
+            elif kind == "tall":
+                self.tall_prompt()
+        return results
+
+    def resize(self, c, r):
+        if self.first_resize is None:
+            self.first_resize = time.time()
+        self.tmux("resize-window", "-x", str(c), "-y", str(r))
+
+    def scroll(self, n):
+        for key in ["\x1b[5~"] * n + ["\x1b[6~"] * n:
+            self.send(key)
+            time.sleep(0.5)
+        self.settle(0.6, 5)
+        self.note("scrolled back %d pages and forth" % n)
+        if self.config == "codex":
+            self.send("\x1b")  # back to the bottom
+            time.sleep(0.5)
+
+    def tall_prompt(self):
+        tall = "\n".join("line %d of a tall prompt" % i for i in range(self.rows + 70))
+        self.send("\x1b[200~" + tall + "\x1b[201~")
+        time.sleep(1.5)
+        self.note("a prompt taller than the screen")
+        self.send("\x03")
+        time.sleep(1.0)
+        self.idle(10)
+
+    def write_files(self, st):
+        if st.how == "cat":
+            with open(os.path.join(self.work, st.tag), "w") as fh:
+                fh.write("\n".join(st.lines) + "\n")
+        elif st.how == "sh":
+            with open(os.path.join(self.work, st.tag), "w") as fh:
+                for line, pause in zip(st.lines, st.pauses or [0] * len(st.lines)):
+                    if "\r" in line:
+                        # A progress row: each state a moment apart.
+                        for part in line.split("\r")[:-1]:
+                            fh.write("printf '%%s\\r' %s\nsleep 0.05\n" % shq(part))
+                        line = line.split("\r")[-1]
+                        fh.write("printf '\\033[K'\n")
+                    fh.write("printf '%%s\\n' %s\n" % shq(line))
+                    if pause:
+                        fh.write("sleep %s\n" % pause)
+
+    def print_step(self, st):
+        """Prints one file through the CLI's shell mode and reads the
+        screen while it shows."""
+        self.write_files(st)
+        if not self.idle(25):
+            self.note("not idle before %s" % st.tag)
+        c = self.config
+        if c == "opencode":
+            self.send("!")
+            time.sleep(0.4)
+            self.send(st.cmdline)
+        elif c == "gemini":
+            self.send(st.cmdline)
+        else:
+            self.send("!")
+            time.sleep(0.3)
+            self.send(st.cmdline)
+        probe = st.tag
+        if not self.wait(lambda s: probe in s, 8):
+            raise Failed("the typed command %r did not show" % st.tag)
+        time.sleep(0.4)
+        with self.lock:
+            mark = len(self.captures)
+        t_enter = time.time()
+        self.submit(st)
+        if st.mid_resize:
+            delay, rc, rr = st.mid_resize
+            threading.Timer(delay, self.resize, (rc, rr)).start()
+        last = st.lines[-1] if st.lines else None
+        stream = sum(st.pauses) + (0.06 * sum(l.count("\r") for l in st.lines))
+        need = 2 if st.how == "printf" else 1  # the typed command holds its lines too
+        done = self.wait(lambda s: bool(last) and s.count(last) >= need, 6 + stream)
+        if not done:
+            # Enter may have come too early: the command is still typed.
+            tail = "\n".join(self.screen().rstrip("\n").split("\n")[-8:])
+            if st.tag in tail and st.cmdline[:20] in tail:
+                self.send("\r")
+                done = self.wait(lambda s: bool(last) and s.count(last) >= need, 6 + stream)
+        if c.startswith("claude"):
+            # Claude tries the API it cannot reach after a shell command:
+            # Esc stops it.
+            self.wait(lambda s: self.busy(s), 3)
+            time.sleep(0.5)
+            for _ in range(4):
+                self.send("\x1b")
+                if self.idle(2.5):
+                    break
+        self.idle(20)
+        self.settle(0.8, 8)
+        if st.mid_resize:
+            time.sleep(0.1)
+        final = self.screen()
+        hist = self.screen(history=True) if c not in ALT else None
+        with self.lock:
+            caps = self.captures[mark:]
+        caps = caps + [(time.time(), final)]
+        if hist:
+            caps.append((time.time(), hist))
+        found = self.read_commands(st, caps, t_enter)
+        self.note("%s (%s)" % (st.cmdline if len(st.cmdline) < 90 else st.cmdline[:90] + "…", st.how), final)
+        self.steps_txt.append("--- what a reader sees of %s's commands\n%s" % (st.tag, "\n".join(f[2] for f in found)))
+        return st, found
+
+    def submit(self, st):
+        """Presses Enter; Codex can ignore it a moment after its start or
+        after a command, leaving the command in its composer (the bottom
+        row starting with `›` or `!`): then Enter again."""
+        self.send("\r")
+        if not self.config.startswith("codex"):
+            return
+        for _ in range(5):
+            time.sleep(1.0)
+            rows = [r.strip() for r in self.screen().split("\n")]
+            box = [r for r in rows if r[:1] in ("›", "!")]
+            if not box or st.tag not in box[-1]:
+                return
+            self.send("\r")
+
+    def read_commands(self, st, caps, t_enter):
+        """For each command of the file: the best showing over the
+        captures taken after its command was typed."""
+        best = [None] * len(st.cmds)
+        when = [None] * len(st.cmds)
+        for t, scr in caps:
+            rows = scr.split("\n")
+            anchor = None
+            for i, r in enumerate(rows):
+                if st.tag in r:
+                    anchor = i
+                    break
+            if anchor is None:
+                # The echo is not on the screen (scrolled away, or not
+                # drawn yet): a command of this file is still its own, as
+                # relay lines are unique in a recording, except in a file
+                # printed again, whose lines are also an earlier file's.
+                if st.repeat_of is not None:
+                    continue
+                start = 0
+            else:
+                start = anchor + 1
+            pos = start
+            for k, cmd in enumerate(st.cmds):
+                sh = self.find_cmd(cmd, rows, pos)
+                if sh is None:
+                    continue
+                pos = sh.last + 1
+                if better(sh, best[k]):
+                    best[k] = sh
+                    when[k] = t
+        out = []
+        for k, cmd in enumerate(st.cmds):
+            sh = best[k]
+            after = self.first_resize is not None and when[k] is not None and when[k] >= self.first_resize
+            if sh is None or (not sh.whole and sh.edge):
+                out.append((cmd, None, "not shown: " + preview(cmd), after))
+            elif sh.whole and self.config == "gemini" and cmd.block:
+                w = cmd.want()
+                w["body"] = json.loads(reader.gemini_form("".join(l for l in cmd.lines if not l.startswith("[[")).strip()))["body"]
+                out.append((cmd, w, "whole (as Gemini draws it): " + json.dumps(w["body"], ensure_ascii=False), after))
+            elif sh.whole and self.config != "gemini":
+                out.append((cmd, cmd.want(), "whole: " + preview(cmd), after))
+            else:
+                w = cmd.want()
+                prefix = "@%s:%s " % (cmd.kind, cmd.to)
+                body = sh.text[len(prefix):].strip() if sh.text.startswith(prefix) else None
+                if cmd.block or not body:
+                    out.append((cmd, None, "not shown (block cut or no body): " + preview(cmd), after))
+                elif self.config == "gemini":
+                    w["body"] = body
+                    what = "whole (as Gemini draws it)" if sh.whole else "cut to"
+                    out.append((cmd, w, "%s: %s" % (what, json.dumps(body, ensure_ascii=False)), after))
+                else:
+                    # Shown in part: cut by the CLI (a row limit, "+ Show
+                    # details", "… +N lines") or changed on the way (a
+                    # composer that drops typed characters). Whether that
+                    # is a command, and with which body, a reader cannot
+                    # say: it is left out of the .want and listed as
+                    # unsure in NAME.json, and the scorer ignores it.
+                    w["shown"] = body
+                    out.append((cmd, w, "unsure, shown in part: " + json.dumps(body, ensure_ascii=False), after))
+        return out
+
+    def find_cmd(self, cmd, rows, pos):
+        c = self.config
+        if not cmd.block:
+            return reader.find_line(c, rows, cmd.lines[0], pos)
+        shown_lines = []
+        for line in cmd.lines:
+            if c.startswith("claude") and line.startswith("{") and is_json(line):
+                shown_lines.extend(json.dumps(json.loads(line), ensure_ascii=False, indent=2).split("\n"))
+            else:
+                shown_lines.append(line)
+        # Every row of the block, each right below the one before.
+        start = pos
+        while True:
+            first = reader.find_line(c, rows, shown_lines[0], start)
+            if first is None:
+                return None
+            p = first.last + 1
+            for line in shown_lines[1:]:
+                sh = reader.find_line(c, rows, line, p, p + 1 + (cols(line) // 20 + 2))
+                if sh is None or not sh.whole or sh.first != p:
+                    break
+                p = sh.last + 1
+            else:
+                return reader.Shown(first.first, p - 1, True, "", False)
+            start = first.first + 1
+
+    def quit(self):
+        self.polling = False
+        c = self.config
+        try:
+            if c.startswith("claude") or c == "gemini":
+                if c == "gemini":
+                    self.send("\x1b")
+                    time.sleep(0.5)
+                self.send("/quit" if c == "gemini" else "/exit")
+                time.sleep(0.5)
+                self.send("\r")
+            else:
+                self.send("\x03")
+                time.sleep(0.4)
+                self.send("\x03")
+        except OSError:
+            pass
+        self.wait(lambda s: False, 2.5)
+
+    def cleanup(self):
+        self.polling = False
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
+        end_processes(self.home)
+
+
+def end_processes(home):
+    """Ends every process whose environment has HOME=home (the CLI, its
+    helpers, Codex's app-server daemon): only this session's."""
+    needle = ("HOME=" + home + "\0").encode()
+    for _ in range(3):
+        found = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as fh:
+                    if needle in fh.read():
+                        found.append(int(pid))
+            except OSError:
+                continue
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+        time.sleep(1)
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def better(a, b):
+    if b is None:
+        return True
+    if a.whole != b.whole:
+        return a.whole
+    if a.edge != b.edge:
+        return not a.edge
+    return len(a.text) > len(b.text)
+
+
+def is_json(s):
+    try:
+        return isinstance(json.loads(s), dict)
+    except ValueError:
+        return False
+
+
+def preview(cmd):
+    s = " / ".join(cmd.lines)
+    return s if len(s) < 100 else s[:100] + "…"
+
+
+def version(program):
+    try:
+        r = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=60)
+        return r.stdout.strip().splitlines()[-1]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return "unknown"
+
+
+def record_one(config, seed, outdir, base, versions):
+    """Records one session; writes its four files. Returns its name."""
+    plan = make_plan(config, seed)
+    s = Session(plan, outdir, base)
+    try:
+        results = s.run()
+        s.quit()
+    finally:
+        s.cleanup()
+    want, unsure, not_shown, cut = [], [], 0, 0
+    for st, found in results:
+        for cmd, w, what, after in found:
+            if w is None:
+                not_shown += 1
+                continue
+            if what.startswith("unsure"):
+                unsure.append(w)
+                continue
+            if what.startswith("cut"):
+                cut += 1
+            if after:
+                w["after_resize"] = True
+            want.append(w)
+    sizes = [list(x) for x in plan["sizes"]]
+    mid = any(st.mid_resize for st, _ in results)
+    meta = {"config": config, "kind": KIND[config], "program": PROGRAM[KIND[config]],
+            "version": versions.get(KIND[config], "unknown"), "renderer": RENDERER[config],
+            "seed": seed, "cols": plan["cols"], "rows": plan["rows"], "sizes": sizes,
+            "features": plan["features"] + sorted(set(st.how for st, _ in results)) +
+            (["long"] if any(getattr(st, "long", False) for st, _ in results) else []) +
+            (["repeat"] if any(st.repeat_of for st, _ in results) else []) +
+            (["resize-mid-output"] if mid else []),
+            "commands_printed": sum(len(st.cmds) for st, _ in results), "expected": len(want),
+            "not_shown": not_shown, "cut": cut, "unsure": unsure, "seconds": round(time.time() - s.t0, 1)}
+    with open(s.out + ".want", "w") as fh:
+        for w in want:
+            fh.write(json.dumps(w, ensure_ascii=False) + "\n")
+    with open(s.out + ".json", "w") as fh:
+        json.dump(meta, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    with open(s.out + ".steps.txt", "w") as fh:
+        fh.write("\n".join(s.steps_txt) + "\n")
+    shutil.rmtree(base, ignore_errors=True)
+    return s.name, meta
+
+
+# ------------------------------------------------------------- the runner
+
+def child_main(args):
+    versions = json.loads(args.versions)
+    name, meta = record_one(args.config, args.one, args.out, args.base, versions)
+    print(json.dumps({"name": name, "meta": meta}))
+
+
+def run_one(config, seed, out, versions, timeout, slot):
+    """Runs one session in a child process (its own process group, so a
+    stuck one can be ended whole)."""
+    base = "/tmp/gen-%d-%s-%d" % (os.getpid(), config, seed)
+    cmd = [sys.executable, os.path.abspath(__file__), "--one", str(seed), "--config", config, "--out", out,
+           "--base", base, "--versions", json.dumps(versions)]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        so, se = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        cleanup_base(base)
+        return None, "stuck after %d s" % timeout
+    cleanup_base(base)
+    if p.returncode != 0:
+        lines = [l for l in se.strip().splitlines() if l.strip()]
+        return None, (lines[-1] if lines else "exit %d" % p.returncode)
+    try:
+        return json.loads(so.strip().splitlines()[-1]), None
+    except (ValueError, IndexError):
+        return None, "no result"
+
+
+def cleanup_base(base):
+    subprocess.run(["tmux", "-L", "gen-" + os.path.basename(base), "kill-server"], capture_output=True)
+    end_processes(base + "/home")
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="See the module docstring (head -80 generate.py) for what is recorded and expected.")
+    ap.add_argument("--out", required=True, help="directory for the recordings")
+    ap.add_argument("--count", type=int, default=6, help="recordings in all, spread over the configurations")
+    ap.add_argument("--cli", default=",".join(CONFIGS), help="configurations, comma-separated")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the whole run")
+    ap.add_argument("--jobs", type=int, default=2, help="sessions at once")
+    ap.add_argument("--timeout", type=int, default=300, help="seconds before a session counts as stuck")
+    ap.add_argument("--dry-run", action="store_true", help="print the plans, record nothing")
+    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--config", help=argparse.SUPPRESS)
+    ap.add_argument("--base", help=argparse.SUPPRESS)
+    ap.add_argument("--versions", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one is not None:
+        try:
+            child_main(args)
+        except Failed as e:
+            sys.exit("failed: %s" % e)
+        return
+    configs = [c.strip() for c in args.cli.split(",") if c.strip()]
+    for c in configs:
+        if c not in CONFIGS:
+            ap.error("unknown configuration %r (one of %s)" % (c, ", ".join(CONFIGS)))
+    jobs = []
+    for i in range(args.count):
+        c = configs[i % len(configs)]
+        jobs.append((c, args.seed * 100000 + i // len(configs) * 2))
+    if args.dry_run:
+        for c, seed in jobs:
+            p = make_plan(c, seed)
+            print("%s seed %d %dx%d features %s" % (c, seed, p["cols"], p["rows"], ",".join(p["features"])))
+            for kind, arg in p["steps"]:
+                if kind == "print":
+                    print("  print %s %s, %d lines, %d commands%s" % (arg.how, arg.tag, len(arg.lines), len(arg.cmds),
+                                                                        ", resize mid-output to %dx%d" % arg.mid_resize[1:] if arg.mid_resize else ""))
+                else:
+                    print("  %s %s" % (kind, arg))
+        return
+    os.makedirs(args.out, exist_ok=True)
+    for c in configs:
+        if not shutil.which(PROGRAM[KIND[c]]):
+            sys.exit("generate.py: %s is not on PATH (export PATH=/tmp/agents/node_modules/.bin:$PATH)" % PROGRAM[KIND[c]])
+    versions = {k: version(PROGRAM[k]) for k in sorted(set(KIND[c] for c in configs))}
+    print("versions: %s" % ", ".join("%s %s" % kv for kv in versions.items()), flush=True)
+    t0 = time.time()
+    ok = [0]
+    lock = threading.Lock()
+
+    def work(job):
+        c, seed = job
+        for attempt in range(2):
+            res, why = run_one(c, seed + attempt, args.out, versions, args.timeout, None)
+            with lock:
+                if res:
+                    ok[0] += 1
+                    m = res["meta"]
+                    print("%-36s %5.1f s  %2d expected of %2d printed%s%s" % (
+                        res["name"], m["seconds"], m["expected"], m["commands_printed"],
+                        "" if not m["cut"] else ", %d cut" % m["cut"],
+                        "" if not m["unsure"] else ", %d unsure" % len(m["unsure"])), flush=True)
+                    return
+                print("%s seed %d: %s%s" % (c, seed + attempt, why, "; retrying with the next seed" if attempt == 0 else "; skipped"), flush=True)
+                # A failed attempt leaves no files behind.
+                for f in os.listdir(args.out):
+                    if f.startswith("%s-s%d-" % (c, seed + attempt)):
+                        os.remove(os.path.join(args.out, f))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+        list(ex.map(work, jobs))
+    print("%d of %d recorded in %.0f s" % (ok[0], len(jobs), time.time() - t0))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""reader: what a person reads on a CLI's screen, for the commands the
+generator printed.
+
+The generator knows every line it printed; this module finds, in a capture
+of the screen (tmux capture-pane: one string per row), the rows that show
+one of those lines and says how much of it they show. Per CLI, the rows
+lose the CLI's own decoration first (CLEAN): Claude Code's `⎿` and hanging
+indent, Codex's `└` and indent, opencode's `┃` gutter, Gemini CLI's box
+borders `│ … │`.
+
+Matching a printed line L (not Gemini): a row that, cleaned, is a prefix
+of L starts it; while the rows so far show less than L, the next row must
+continue it: the blanks at the wrap may be missing (word wrap) or kept at
+the end of the row (Claude Code's hard wrap), and the row may break a word
+(hard wrap). The line is shown whole when the rows cover it; "cut" when a
+row ends it early with an ellipsis or the rows stop; then the reading is
+what they show.
+
+Gemini CLI 0.61.0 (seen at every width): a command's output goes through a
+terminal as wide as the window, whose rows Gemini then word-wraps into its
+box (window width - 8 columns of text) keeping only the first row of each:
+what did not fit in the box is dropped. It also draws each East Asian wide
+character as the character and a blank (its terminal's cell and the cell's
+continuation), but not emoji. A reader sees the rows of the box; a
+printed line is read from the row that starts it and the rows after it
+that hold later parts of it, joined with one blank (trailing and leading
+blanks at the join dropped). That is the .want's body.
+"""
+import unicodedata
+
+from content import cols
+
+ELLIPSIS = "…"
+
+
+def clean(config, row):
+    """The row's text without the CLI's decoration and without leading and
+    trailing blanks."""
+    s = row.rstrip()
+    if config == "gemini":
+        t = s.strip()
+        if t.startswith("│"):
+            t = t[1:]
+            if t.endswith("│"):
+                t = t[:-1]
+        return t.strip()
+    t = s.lstrip()
+    for glyph in ("⎿", "└", "┃", "│"):
+        if t.startswith(glyph + " ") or t == glyph:
+            t = t[len(glyph):].lstrip()
+            break
+    return t
+
+
+def gemini_form(line):
+    """A line as Gemini CLI 0.61.0 draws it: a blank after each East Asian
+    wide character (not after emoji, which its terminal takes as one
+    column)."""
+    out = []
+    for ch in line:
+        out.append(ch)
+        if ord(ch) < 0x1F000 and unicodedata.east_asian_width(ch) in ("W", "F"):
+            out.append(" ")
+    return "".join(out)
+
+
+class Shown:
+    """How a printed line shows on one capture: rows [first, last] of the
+    capture, whole or cut, and the text a reader reads."""
+
+    def __init__(self, first, last, whole, text, edge):
+        self.first, self.last, self.whole, self.text = first, last, whole, text
+        # edge: the rows ran into the end of the capture, so more of the
+        # line may lie beyond it.
+        self.edge = edge
+
+
+def find_line(config, rows, line, start=0, stop=None):
+    """Finds the first showing of the printed line in rows[start:stop]."""
+    stop = len(rows) if stop is None else stop
+    cleaned = [clean(config, r) for r in rows[start:stop]]
+    # Rows lose their leading blanks in clean: so does the line.
+    line = line.lstrip()
+    target = gemini_form(line) if config == "gemini" else line
+    for i, c in enumerate(cleaned):
+        if not c:
+            continue
+        if config == "gemini":
+            got = _match_gemini(cleaned, i, target)
+        else:
+            got = _match(cleaned, i, target)
+        if got:
+            last, whole, text = got
+            return Shown(start + i, start + last, whole, text, start + last == stop - 1 and not whole)
+    return None
+
+
+def _head_ok(c, target):
+    # The first row shows at least the marker and the target (up to the
+    # first blank), or the whole line.
+    sp = target.find(" ")
+    return c == target or (sp > 0 and len(c) >= sp)
+
+
+def _match(cleaned, i, target):
+    c = cleaned[i]
+    cut = False
+    if not target.startswith(c):
+        if c.endswith(ELLIPSIS) and target.startswith(c[:-1].rstrip()) and len(c) > 1:
+            return i, False, c
+        return None
+    if not _head_ok(c, target):
+        return None
+    pos = len(c)
+    j = i
+    while pos < len(target):
+        if j + 1 >= len(cleaned):
+            break
+        n = cleaned[j + 1]
+        if not n:
+            break
+        p = pos
+        while p < len(target) and target[p] == " ":
+            p += 1
+        if target.startswith(n, p):
+            pos = p + len(n)
+            j += 1
+            continue
+        if n.endswith(ELLIPSIS) and len(n) > 1 and target.startswith(n[:-1].rstrip(), p):
+            j += 1
+            return j, False, target[:p] + n
+        break
+    if pos >= len(target):
+        return j, True, target
+    return j, False, target[:pos].rstrip()
+
+
+def _match_gemini(cleaned, i, target):
+    c = cleaned[i]
+    if not target.startswith(c) or not _head_ok(c, target):
+        return None
+    parts = [c]
+    pos = len(c)
+    j = i
+    while pos < len(target.rstrip()):
+        if j + 1 >= len(cleaned):
+            break
+        n = cleaned[j + 1]
+        if not n:
+            break
+        k = target.find(n, pos)
+        # Gemini drops at most what its terminal's row held beyond the box.
+        if k < 0 or k - pos > 300:
+            break
+        parts.append(n)
+        pos = k + len(n)
+        j += 1
+    whole = pos >= len(target.rstrip()) and len(parts) == 1
+    text = " ".join(parts)
+    if pos >= len(target.rstrip()) and text == target.rstrip():
+        whole = True
+    return j, whole, text
+
+
+def tail_room(config, rows, shown):
+    """For a shown line whose last row is followed by a row of text: the
+    columns left on its last row and the first word of the next row, or
+    None when no text row follows."""
+    if shown.last + 1 >= len(rows):
+        return None
+    n = clean(config, rows[shown.last + 1])
+    if not n:
+        return None
+    return n.split(" ")[0], rows[shown.last]
+

@@ -14,72 +14,105 @@ output in boxes) and opencode (alternate screen, `┃` gutter). Recording i
 of configuration C uses the seed S*100000+i: the same --seed gives the same
 sessions (sizes, files, keys, resizes). J sessions run at once (default 2),
 each with its own tmux server, HOME and working directory; a session that
-fails or hangs (--timeout, default 300 s) is retried once with the next
+fails or hangs (--timeout, default 420 s) is retried once with the next
 seed and otherwise skipped with a one-line reason. The CLIs must be on PATH
 and run offline as record.py runs them (a scratch HOME with onboarding,
 trust and a dummy key answered; shared/agents/OFFLINE.md).
 
 Each recording NAME (CONFIG-sSEED-COLSxROWS) is:
 
-- NAME.cast: asciicast v2 (ptyrec.py in a tmux pane), output, keys, resizes;
+- NAME.cast: asciicast v2 (ptyrec.py in a tmux pane): output, keys, resizes;
 - NAME.want: the commands a reader sees, one JSON object per line, in
-  order ("after_resize": first seen after the first resize);
+  order, as testdata/cli/*.want ("after_resize": first seen after the
+  first resize);
 - NAME.json: config, kind (claude/codex/gemini/opencode), program and
-  version, renderer, seed, sizes, the features used, and counts of the
-  printed commands that did not show (not_shown) or showed changed (cut);
+  version, renderer, seed, the generator's hash, sizes, the features used,
+  counts of the commands printed, expected, not shown and cut (Gemini), the
+  unsure commands (below) and the seconds the session took;
 - NAME.steps.txt: the screen after each step and, per printed command,
-  what the reader found (whole, cut, not shown), for checking by eye.
+  what the reader found (whole, cut, not shown, unsure), for checking the
+  .want by eye.
 
-A session: the CLI starts at a random size (50-200 × 15-60); then 4 to 8
+A session: the CLI starts at a random size (50-200 × 15-60); then 4 to 7
 printed files, each shown through the CLI's own shell mode (`!cmd`;
 Gemini CLI's persistent `!` mode; opencode's `!`) in one of three ways:
 `cat FILE`, `sh FILE.sh` (a script printing with pauses, so output streams
-and spinners rewrite their row with `\\r`), or `printf` typed on the
-command line. A file mixes relay lines (1-600 characters: ASCII words,
-accents, CJK, combining marks, emoji, quotes, backslashes; @thinking: too),
-[[RELAY]] blocks (JSON on one line or pretty-printed; bodies with escaped
-newlines and quotes), ordinary lines (indented ones, short ones after long
-ones, lines that nearly look like commands), progress rows rewritten with
-`\\r`, sometimes hundreds of lines, sometimes a file printed before again
-(a new occurrence, expected again). Resizes come between files and in the
+and progress rows are rewritten with `\r`), or `printf` typed on the
+command line (its echo holds the relay line too: typed input, never a
+command). A file mixes relay lines (1-600 characters: ASCII words,
+accents, CJK, combining marks, emoji, quotes, backslashes; @thinking: too;
+now and then the same line twice), [[RELAY]] blocks (JSON on one line or
+pretty-printed; bodies with escaped newlines and quotes), ordinary lines
+(indented ones, short ones after long ones, lines that nearly look like
+commands), progress rows rewritten with `\r`; sometimes hundreds of
+lines; sometimes a file printed before is printed again (a new
+occurrence, expected again). Resizes come between files and in the
 middle of a streaming one; on the alternate-screen CLIs the transcript is
-scrolled back and forth (PageUp, PageDown).
+scrolled back and forth (PageUp, PageDown); Claude Code inline sometimes
+gets a prompt taller than the screen (a full repaint) before a file.
 
 What is expected: the generator knows every command it printed; a command
-is in the .want when a capture of the screen shows it. The screen is
-captured every 0.2 s while a file prints and until the CLI is idle again;
-a capture counts when the next one is the same (the screen held still at
-least that long, as a reader's eye and swarm's settle time need); on the
-main-screen CLIs the scrollback is read too once the file is done. Only
-rows below the echo of the file's own shell command count (the file's
-output; the whole screen once the echo has scrolled away, except for a
-file printed again). Per command, the best showing over all captures
-decides: whole → the command as printed; cut by the CLI → the body as
-shown; never shown (collapsed, truncated, scrolled past on an alternate
-screen) → not expected. The rules per CLI (reader.py has the matching):
+is in the .want when the screen showed it while its file was printed. The
+screen is captured (tmux capture-pane) every 0.2 s from the Enter that
+runs the file until the CLI is idle again; a capture counts when the next
+one is the same (the screen held still at least that long, as a reader's
+eye and swarm's settle time need). On the main-screen CLIs the scrollback
+is read too once the file is done. Only rows below the echo of the file's
+own command count (the whole screen when the echo is off it: relay lines
+are unique in a recording, except in a file printed again, which needs
+its echo on the screen). Per command, the best showing over the captures
+decides (reader.py matches the printed line against the rows):
+
+- shown whole: expected as printed;
+- never shown while its file printed (collapsed, truncated, scrolled past
+  on an alternate screen): not expected. When a later capture (a resize
+  that redraws more of the transcript, PageUp) shows it for the first
+  time, it is unsure;
+- shown in part or changed (cut by a row limit such as Codex's `+ Show
+  details`, or a composer that dropped typed characters): unsure;
+- Gemini CLI only: shown as Gemini draws it (rows cut to its box and
+  joined with one blank, wide characters followed by a blank): expected
+  as shown.
+
+Unsure commands are not in the .want; NAME.json lists them ("unsure",
+each with what showed), and corpus-score neither expects them nor counts
+a command found in their place as extra. A block is expected only when
+every row of it showed, each right below the one before.
+
+What each CLI does, as seen at these versions (the reader's rules follow
+from it):
 
 - Claude Code 2.1.332, both renderers: the latest command's output is
-  shown whole while it is the latest; older outputs collapse to their
-  first rows and `… +N lines`: a command there is expected if it showed
-  before the collapse. A line of JSON alone is drawn pretty-printed: a
-  block is expected when every row of the pretty form showed.
+  shown whole while it is the latest, older outputs collapse to their
+  first rows and `… +N lines`; a line of JSON alone is drawn
+  pretty-printed (a block is matched in that form); `\r` in output shows
+  as a line break; the row glyph is `⎿` and a no-break space. After a
+  shell command it tries the API it cannot reach: Esc stops it.
 - Codex 0.171.0: long output is shown as its first and last rows with
-  `… +N lines`; a row rewritten with `\\r` can lose what followed the
-  `\\r` (shown empty): such a command is not expected.
-- Gemini CLI 0.61.0: see reader.py: rows cut to the box and rejoined with
-  one blank; wide characters followed by a blank; long output shows only
-  its last rows (`... first N lines hidden ...`). Blocks are printed only
-  with JSON rows that fit its box (a cut JSON row is a malformed block to
-  every reader).
-- opencode 1.18.33: long output shows its first rows and `…`,
-  `Click to expand`.
+  `… +N lines`, a very long line as a few rows and `+ Show details`; a row
+  rewritten with `\r` shows only its first state; an Enter pressed
+  before its startup is done ("Waiting for startup") is dropped, so the
+  generator presses Enter again until the command leaves the composer.
+- Gemini CLI 0.61.0: a command's output runs in a terminal as wide as the
+  window; each of its rows is word-wrapped into the box (window width - 8)
+  and only the first part kept; wide characters are drawn followed by a
+  blank (emoji are not); long output shows only its last rows (`... first
+  N lines hidden ...`). Blocks are printed only with JSON rows that fit
+  its box (a cut JSON row is a malformed block to every reader).
+- opencode 1.18.33: long output shows its first rows and `…`, `Click to
+  expand`; 120 columns and wider, a sidebar shares the transcript's rows
+  (cut off at the gap before it); it waits up to a minute for models.dev
+  before its first screen.
 
 So that every expected command reads one way, the generator avoids what
 would make a reader (or swarm) unsure: a relay line is never taller than
-the transcript's view at the narrowest width the session has while it is
-on screen; a row that follows a wrapped relay line starts with a word that
-would have fitted on the line's last row (or is blank); relay lines are
-unique in a recording except those printed again on purpose.
+the transcript's view at the size it is printed at; a row that follows a
+relay line starts with a word that would have fitted on the line's last
+row, with room to spare, at any width near the transcript's (else a blank
+row comes between);
+relay lines are unique in a recording except those printed twice on
+purpose; lines typed on the command line hold no punctuation (Codex's
+composer drops some).
 """
 import argparse
 import concurrent.futures
@@ -325,12 +358,14 @@ def make_file(rng, config, features, width, height, widths, is_long, how, used):
         # A row after a relay line must read as a line of its own.
         if lines and cmds and lines[-1] == cmds[-1].lines[-1] and not cmds[-1].block:
             if not fits_after(config, lines[-1], it, widths):
-                it = ""
+                lines.append("")
         lines.append(it)
-    # A relay line followed by another line that would look like its wrap
-    # (a relay line right after one is a command of its own, never a wrap).
     if how != "printf" or not lines:
-        lines.append("end of the output, %d lines" % (len(lines) + 1))
+        end = "end of the output, %d lines" % (len(lines) + 1)
+        if lines and cmds and lines[-1] == cmds[-1].lines[-1] and not cmds[-1].block \
+                and not fits_after(config, lines[-1], end, widths):
+            lines.append("")
+        lines.append(end)
     return lines, cmds
 
 
@@ -420,8 +455,10 @@ class Session:
                   "-c", self.work, " ".join(shq(a) for a in cmd))
         self.tmux("set-option", "-g", "history-limit", "20000")
         self.t0 = time.time()
-        if not self.wait(lambda s: self.ready in s, 60):
-            raise Failed("no prompt after 60 s")
+        # opencode 1.18.33 waits for models.dev (unreachable) for up to a
+        # minute on a busy machine before it draws its prompt.
+        if not self.wait(lambda s: self.ready in s, 150):
+            raise Failed("no prompt after 150 s")
         # The prompt shows a moment before the CLI takes keys.
         self.settle(2.0 if self.config.startswith("codex") else 1.0, 10)
         self.polling = True
@@ -502,7 +539,34 @@ class Session:
                 self.scroll(arg)
             elif kind == "tall":
                 self.tall_prompt()
+        self.late_pass(results)
         return results
+
+    def late_pass(self, results):
+        """A command its file's output never showed may show later: a
+        resize redraws the transcript with more of it, PageUp scrolls
+        back to it. A reader would see it then, for the first time;
+        whether that makes it a command to deliver nobody can say, so it
+        becomes unsure (left out of the .want, ignored by the scorer)."""
+        with self.lock:
+            caps = list(self.captures)
+        for st, found in results:
+            later = caps[st.window_end:]
+            for k, (cmd, w, what, after) in enumerate(found):
+                if w is not None or not later:
+                    continue
+                for _, scr in later:
+                    rows = scr.split("\n")
+                    anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
+                    if anchor is None and st.repeat_of is not None:
+                        continue
+                    sh = self.find_cmd(cmd, rows, 0 if anchor is None else anchor + 1)
+                    if sh is not None and sh.whole:
+                        u = cmd.want()
+                        u["shown"] = "later"
+                        found[k] = (cmd, u, "unsure, first shown after its output was done (resize, scroll): " + preview(cmd), after)
+                        self.steps_txt.append("--- %s of %s shows later: unsure" % (preview(cmd), st.tag))
+                        break
 
     def resize(self, c, r):
         if self.first_resize is None:
@@ -563,7 +627,7 @@ class Session:
             time.sleep(0.3)
             self.send(st.cmdline)
         probe = st.tag
-        if not self.wait(lambda s: probe in s, 8):
+        if not self.wait(lambda s: probe in s, 20):
             raise Failed("the typed command %r did not show" % st.tag)
         time.sleep(0.4)
         with self.lock:
@@ -600,6 +664,7 @@ class Session:
         hist = self.screen(history=True) if c not in ALT else None
         with self.lock:
             caps = self.captures[mark:]
+            st.window_end = len(self.captures)
         caps = caps + [(time.time(), final)]
         if hist:
             caps.append((time.time(), hist))
@@ -615,13 +680,19 @@ class Session:
         self.send("\r")
         if not self.config.startswith("codex"):
             return
-        for _ in range(5):
+        # Codex 0.171.0 holds an Enter pressed before its startup is done
+        # ("Waiting for startup") and then drops it.
+        end = time.time() + 30
+        while time.time() < end:
             time.sleep(1.0)
-            rows = [r.strip() for r in self.screen().split("\n")]
+            scr = self.screen()
+            rows = [r.strip() for r in scr.split("\n")]
             box = [r for r in rows if r[:1] in ("›", "!")]
             if not box or st.tag not in box[-1]:
                 return
-            self.send("\r")
+            if "Waiting for startup" not in scr:
+                self.send("\r")
+        raise Failed("Codex did not take the command %r" % st.tag)
 
     def read_commands(self, st, caps, t_enter):
         """For each command of the file: the best showing over the
@@ -790,6 +861,17 @@ def preview(cmd):
     return s if len(s) < 100 else s[:100] + "…"
 
 
+def generator_id():
+    """A short hash of the generator's own files, so a recording says which
+    rules made its .want."""
+    import hashlib
+    h = hashlib.sha1()
+    for name in ("generate.py", "content.py", "reader.py"):
+        with open(os.path.join(HERE, name), "rb") as fh:
+            h.update(fh.read())
+    return h.hexdigest()[:12]
+
+
 def version(program):
     try:
         r = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=60)
@@ -825,7 +907,7 @@ def record_one(config, seed, outdir, base, versions):
     mid = any(st.mid_resize for st, _ in results)
     meta = {"config": config, "kind": KIND[config], "program": PROGRAM[KIND[config]],
             "version": versions.get(KIND[config], "unknown"), "renderer": RENDERER[config],
-            "seed": seed, "cols": plan["cols"], "rows": plan["rows"], "sizes": sizes,
+            "seed": seed, "generator": generator_id(), "cols": plan["cols"], "rows": plan["rows"], "sizes": sizes,
             "features": plan["features"] + sorted(set(st.how for st, _ in results)) +
             (["long"] if any(getattr(st, "long", False) for st, _ in results) else []) +
             (["repeat"] if any(st.repeat_of for st, _ in results) else []) +
@@ -890,7 +972,7 @@ def main():
     ap.add_argument("--cli", default=",".join(CONFIGS), help="configurations, comma-separated")
     ap.add_argument("--seed", type=int, default=1, help="seed of the whole run")
     ap.add_argument("--jobs", type=int, default=2, help="sessions at once")
-    ap.add_argument("--timeout", type=int, default=300, help="seconds before a session counts as stuck")
+    ap.add_argument("--timeout", type=int, default=420, help="seconds before a session counts as stuck")
     ap.add_argument("--dry-run", action="store_true", help="print the plans, record nothing")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--config", help=argparse.SUPPRESS)

@@ -26,11 +26,13 @@ printed line is read from the row that starts it and the rows after it
 that hold later parts of it, joined with one blank (trailing and leading
 blanks at the join dropped). That is the .want's body.
 """
+import re
 import unicodedata
 
 from content import cols
 
 ELLIPSIS = "…"
+_GAP = re.compile(r"\s{3,}\S")
 
 
 def clean(config, row):
@@ -49,6 +51,14 @@ def clean(config, row):
         if t.startswith(glyph + " ") or t == glyph:
             t = t[len(glyph):].lstrip()
             break
+    if config == "opencode":
+        # opencode 1.18.33, 120 columns and wider: a sidebar (session,
+        # context, LSP) to the right of the transcript, on the same rows,
+        # a gap of blanks away. The generator never prints three blanks
+        # inside a line, so the gap ends the transcript's text.
+        m = _GAP.search(t)
+        if m:
+            t = t[:m.start()]
     return t
 
 

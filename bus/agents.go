@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Agent process states the supervisor records (its AgentState names).
-// Only AgentRunning counts as alive.
+// Agent process states: those the supervisor records (its AgentState
+// names) and the one a reader infers from a stale record (AgentOrphaned).
+// No other package spells them. Only AgentRunning counts as alive.
 const (
 	AgentStarting = "starting"
 	AgentRunning  = "running"
@@ -24,6 +25,11 @@ const (
 	// for it are refused as for an unknown agent until it is registered
 	// again.
 	AgentRemoved = "removed"
+	// AgentOrphaned is never recorded: it is what an agent recorded as
+	// starting or running is shown as when no swarm runs on the bus and
+	// its process lives on (the swarm that started it was killed; the
+	// next one ends it).
+	AgentOrphaned = "orphaned"
 )
 
 // Agent is a registered agent: a name messages can be addressed to.

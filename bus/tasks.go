@@ -47,12 +47,28 @@ func ParseTaskState(s string) (TaskState, error) {
 			return TaskState(i), nil
 		}
 	}
-	return TaskNone, fmt.Errorf("unknown task state %q (want one of %s)", s, joinStates(taskStates()))
+	return TaskNone, fmt.Errorf("unknown task state %q (want one of %s)", s, joinStates(displayOrder))
 }
 
-// taskStates lists every real state.
-func taskStates() []TaskState {
-	return []TaskState{TaskAssigned, TaskWorking, TaskConflicted, TaskInReview, TaskApproved, TaskCompleted, TaskFailed, TaskCancelled}
+// displayOrder is every real state in the order a person reads a list of
+// tasks: the open states as work proceeds, then FAILED (it waits for the
+// person), then the final states.
+var displayOrder = []TaskState{TaskAssigned, TaskWorking, TaskConflicted, TaskInReview, TaskApproved, TaskFailed, TaskCompleted, TaskCancelled}
+
+// TaskStates returns every state a task can be in, in the order a list of
+// tasks shows them (`swarm status`, the UI's board).
+func TaskStates() []TaskState { return slices.Clone(displayOrder) }
+
+// OpenTaskStates returns the open states (see Open) in display order:
+// the states of the tasks an agent has in hand or waiting.
+func OpenTaskStates() []TaskState {
+	var open []TaskState
+	for _, s := range displayOrder {
+		if s.Open() {
+			open = append(open, s)
+		}
+	}
+	return open
 }
 
 // moves is the transition table: the moves out of each state.
@@ -70,8 +86,18 @@ var moves = map[TaskState][]TaskState{
 // AllowedMoves returns the states a task in s may move to.
 func AllowedMoves(s TaskState) []TaskState { return slices.Clone(moves[s]) }
 
-// Final reports whether no move leaves s (COMPLETED, CANCELLED).
-func (s TaskState) Final() bool { return s == TaskCompleted || s == TaskCancelled }
+// Final reports whether no move leaves s (COMPLETED, CANCELLED): read
+// from the transition table.
+func (s TaskState) Final() bool { return s.real() && len(moves[s]) == 0 }
+
+// Open reports whether a task in s is still under way: neither finished
+// (Final) nor given up (FAILED, which waits for the person to retry or
+// cancel it). An open task keeps its worktree and is what its assignee has
+// in hand or will get next.
+func (s TaskState) Open() bool { return s.real() && !s.Final() && s != TaskFailed }
+
+// real reports whether s is a state a task can be in (not TaskNone).
+func (s TaskState) real() bool { return s > TaskNone && int(s) < len(taskStateNames) }
 
 func joinStates(ss []TaskState) string {
 	names := make([]string, len(ss))
@@ -227,7 +253,7 @@ func (b *Bus) TransitionFrom(ctx context.Context, id string, from, to TaskState,
 }
 
 func (b *Bus) transition(ctx context.Context, id string, from, to TaskState, actor, note string) (Task, error) {
-	if to <= TaskNone || int(to) >= len(taskStateNames) {
+	if !to.real() {
 		return Task{}, fmt.Errorf("task %s: %w: no such state %v", id, ErrInvalidTransition, to)
 	}
 	var t Task

@@ -342,19 +342,50 @@ func TestSetTaskGit(t *testing.T) {
 }
 
 func TestParseTaskState(t *testing.T) {
-	for _, s := range taskStates() {
+	for _, s := range TaskStates() {
 		for _, form := range []string{s.String(), strings.ToLower(s.String()), strings.ReplaceAll(strings.ToLower(s.String()), "_", "-")} {
 			if got, err := ParseTaskState(form); err != nil || got != s {
 				t.Errorf("ParseTaskState(%q) = %v, %v", form, got, err)
 			}
 		}
 	}
-	for _, s := range taskStates() {
+	if _, err := ParseTaskState("STALE"); err == nil {
+		t.Error("STALE is computed, never a stored state")
+	}
+}
+
+// The lists and properties of states come from the one table: every state
+// is listed once, in the order a person reads a board, and Final and Open
+// say what the life cycle says.
+func TestTaskStatesFromTheTable(t *testing.T) {
+	var names []string
+	for _, s := range TaskStates() {
+		names = append(names, s.String())
+	}
+	want := []string{"ASSIGNED", "WORKING", "CONFLICTED", "IN_REVIEW", "APPROVED", "FAILED", "COMPLETED", "CANCELLED"}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("TaskStates() = %v, want %v", names, want)
+	}
+	if len(specMoves) != len(want) {
+		t.Errorf("the spec has %d states, TaskStates %d", len(specMoves), len(want))
+	}
+	open := map[string]bool{"ASSIGNED": true, "WORKING": true, "CONFLICTED": true, "IN_REVIEW": true, "APPROVED": true}
+	for _, s := range TaskStates() {
 		if want := len(specMoves[s.String()]) == 0; s.Final() != want {
 			t.Errorf("%v.Final() = %v", s, s.Final())
 		}
+		if s.Open() != open[s.String()] {
+			t.Errorf("%v.Open() = %v", s, s.Open())
+		}
 	}
-	if _, err := ParseTaskState("STALE"); err == nil {
-		t.Error("STALE is computed, never a stored state")
+	var openNames []string
+	for _, s := range OpenTaskStates() {
+		openNames = append(openNames, s.String())
+	}
+	if got := strings.Join(openNames, " "); got != "ASSIGNED WORKING CONFLICTED IN_REVIEW APPROVED" {
+		t.Errorf("OpenTaskStates() = %s", got)
+	}
+	if TaskNone.Final() || TaskNone.Open() || TaskState(99).Final() || TaskState(99).Open() {
+		t.Error("a state that is none is neither final nor open")
 	}
 }

@@ -24,9 +24,13 @@ const (
 	MoveCancel
 	MoveRetry
 	MoveMerge
+
+	// moveConflict is not asked for: it is what a rebase at done or a
+	// merge that conflicts does to the task.
+	moveConflict
 )
 
-var moveNames = [...]string{"start", "done", "fail", "approve", "request changes", "cancel", "retry", "merge"}
+var moveNames = [...]string{"start", "done", "fail", "approve", "request changes", "cancel", "retry", "merge", "conflict"}
 
 func (m Move) String() string {
 	if int(m) < len(moveNames) {
@@ -36,12 +40,14 @@ func (m Move) String() string {
 }
 
 // reviewers says whether only the human makes the move.
-func (m Move) reviewers() bool { return m >= MoveApprove }
+func (m Move) reviewers() bool { return m >= MoveApprove && m <= MoveMerge }
 
 // moveRules says, for each move, the states of a task it applies to and
 // the state it leads to. The bus's transition table says which state may
 // follow which; this says which of those moves a person or an agent asks
-// for by name.
+// for by name (and the one a conflict makes). Every move of a task, the
+// runtime's included, is made by these rules (Service.step): no other
+// code names a move's states.
 var moveRules = map[Move]struct {
 	from []bus.TaskState
 	to   bus.TaskState
@@ -54,11 +60,15 @@ var moveRules = map[Move]struct {
 	MoveCancel:         {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved, bus.TaskFailed}, bus.TaskCancelled},
 	MoveRetry:          {[]bus.TaskState{bus.TaskFailed}, bus.TaskAssigned},
 	MoveMerge:          {[]bus.TaskState{bus.TaskApproved}, bus.TaskCompleted},
+	moveConflict:       {[]bus.TaskState{bus.TaskWorking, bus.TaskApproved}, bus.TaskConflicted},
 }
 
 // AppliesTo reports whether the move takes a task in state s somewhere
 // new: what a UI offers for a task in that state.
 func (m Move) AppliesTo(s bus.TaskState) bool { return slices.Contains(moveRules[m].from, s) }
+
+// to is the state the move leads to.
+func (m Move) to() bus.TaskState { return moveRules[m].to }
 
 // Allowed returns nil when move applies to a task in the task's state, or
 // the task is already where the move leads (a repeat is a no-op); else the
@@ -69,13 +79,17 @@ func Allowed(task bus.Task, move Move) error {
 	if !ok {
 		return fmt.Errorf("unknown task move %d", move)
 	}
-	// An ASSIGNED task need not have failed before, so a retry is never
-	// taken for a repeat.
-	repeat := task.State == rule.to && move != MoveRetry
-	if repeat || move.AppliesTo(task.State) {
+	if repeat(task, move) || move.AppliesTo(task.State) {
 		return nil
 	}
 	return wrongState(task, move.String(), rule.from...)
+}
+
+// repeat reports whether the task is already where move leads: asking
+// again is a no-op. An ASSIGNED task need not have failed before, so a
+// retry is never taken for a repeat.
+func repeat(task bus.Task, move Move) bool {
+	return task.State == moveRules[move].to && move != MoveRetry
 }
 
 // ErrNotAllowed is wrapped by the refusals of Move: the actor may not make

@@ -13,8 +13,7 @@ import (
 // would, naming the state.
 func TestMovesAgreeWithTheBusTable(t *testing.T) {
 	for move, rule := range moveRules {
-		for _, s := range []bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview,
-			bus.TaskApproved, bus.TaskCompleted, bus.TaskFailed, bus.TaskCancelled} {
+		for _, s := range bus.TaskStates() {
 			err := Allowed(bus.Task{ID: "t1", State: s}, move)
 			applies := slices.Contains(rule.from, s)
 			if applies && !slices.Contains(bus.AllowedMoves(s), rule.to) {

@@ -130,6 +130,24 @@ func (t *Service) repoFor(ctx context.Context, task bus.Task) (*gitrepo.Repo, er
 	return nil, taskError(task.ID, fmt.Errorf("its branch %s needs a git repository: %w", task.Branch, t.repoErr))
 }
 
+// check is what every move does first, before any git work: refuse it in
+// the task's state (Allowed), or find it a repeat (the task is already
+// where the move leads), in which case nothing is done.
+func check(task bus.Task, move Move) (done bool, err error) {
+	if err := Allowed(task, move); err != nil {
+		return true, err
+	}
+	return repeat(task, move), nil
+}
+
+// step makes move on task: from the state it was read in to where the
+// move leads, as a compare-and-set (a task moved meanwhile is
+// bus.ErrStateChanged). The states come from the move's rule; no method
+// names them again.
+func (t *Service) step(ctx context.Context, task bus.Task, move Move, actor, note string) (bus.Task, error) {
+	return t.bus.TransitionFrom(ctx, task.ID, task.State, move.to(), actor, note)
+}
+
 // resolve finds a task by id or unique prefix; with an empty id, the
 // actor's current task.
 func (t *Service) resolve(ctx context.Context, id, actor string) (bus.Task, error) {
@@ -152,10 +170,10 @@ func (t *Service) Start(ctx context.Context, id, actor, note string) (bus.Task, 
 	if err != nil {
 		return task, err
 	}
-	if err := Allowed(task, MoveStart); err != nil || task.State == bus.TaskWorking {
+	if done, err := check(task, MoveStart); done {
 		return task, err
 	}
-	return t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskWorking, actor, note)
+	return t.step(ctx, task, MoveStart, actor, note)
 }
 
 // Done submits a task for review. A task with a branch is first rebased
@@ -168,8 +186,11 @@ func (t *Service) Done(ctx context.Context, id, actor, note string) (bus.Task, e
 	if err != nil {
 		return task, err
 	}
-	if task.Worktree == "" || (task.State != bus.TaskWorking && task.State != bus.TaskConflicted) {
-		return t.bus.Transition(ctx, task.ID, bus.TaskInReview, actor, note)
+	if done, err := check(task, MoveDone); done {
+		return task, err
+	}
+	if task.Worktree == "" {
+		return t.step(ctx, task, MoveDone, actor, note)
 	}
 	repo, err := t.repoFor(ctx, task)
 	if err != nil {
@@ -184,14 +205,19 @@ func (t *Service) Done(ctx context.Context, id, actor, note string) (bus.Task, e
 	if err != nil {
 		return task, taskError(task.ID, err)
 	}
-	return t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskInReview, actor, note)
+	return t.step(ctx, task, MoveDone, actor, note)
 }
 
 // conflicted moves a task to CONFLICTED after a rebase or merge conflict
 // and tells its assignee what to do.
 func (t *Service) conflicted(ctx context.Context, task bus.Task, actor string, c *gitrepo.ConflictError, todo string) (bus.Task, error) {
 	files := strings.Join(c.Files, ", ")
-	moved, err := t.bus.TransitionFrom(ctx, task.ID, task.State, bus.TaskConflicted, actor, c.Error())
+	// A task conflicting again stays CONFLICTED and its assignee is told
+	// again: a repeat is not refused here.
+	if _, err := check(task, moveConflict); err != nil {
+		return task, err
+	}
+	moved, err := t.step(ctx, task, moveConflict, actor, c.Error())
 	if err != nil {
 		return moved, err
 	}
@@ -206,12 +232,33 @@ func (t *Service) Fail(ctx context.Context, id, actor, reason string) (bus.Task,
 	if err != nil {
 		return task, err
 	}
-	return t.bus.Transition(ctx, task.ID, bus.TaskFailed, actor, reason)
+	if done, err := check(task, MoveFail); done {
+		return task, err
+	}
+	return t.step(ctx, task, MoveFail, actor, reason)
+}
+
+// GiveUp fails a task the runtime cannot carry out (its worktree could
+// not be made), as swarm, so that it is not tried again at every change;
+// `swarm task retry` tries again once the cause is fixed. Like every move
+// it is a compare-and-set from the state the task was read in.
+func (t *Service) GiveUp(ctx context.Context, task bus.Task, cause error) (bus.Task, error) {
+	if done, err := check(task, MoveFail); done {
+		return task, err
+	}
+	return t.step(ctx, task, MoveFail, bus.Swarm, cause.Error())
 }
 
 // Approve moves a task in review to APPROVED.
 func (t *Service) Approve(ctx context.Context, id, actor, note string) (bus.Task, error) {
-	return t.bus.Transition(ctx, id, bus.TaskApproved, actor, note)
+	task, err := t.bus.Task(ctx, id)
+	if err != nil {
+		return task, err
+	}
+	if done, err := check(task, MoveApprove); done {
+		return task, err
+	}
+	return t.step(ctx, task, MoveApprove, actor, note)
 }
 
 // RequestChanges sends a task in review back to WORKING and delivers the
@@ -221,10 +268,10 @@ func (t *Service) RequestChanges(ctx context.Context, id, actor, note string) (b
 	if err != nil {
 		return before, err
 	}
-	if err := Allowed(before, MoveRequestChanges); err != nil || before.State == bus.TaskWorking {
+	if done, err := check(before, MoveRequestChanges); done {
 		return before, err
 	}
-	task, err := t.bus.TransitionFrom(ctx, before.ID, bus.TaskInReview, bus.TaskWorking, actor, note)
+	task, err := t.step(ctx, before, MoveRequestChanges, actor, note)
 	if err != nil {
 		return task, err
 	}
@@ -240,18 +287,18 @@ func (t *Service) RequestChanges(ctx context.Context, id, actor, note string) (b
 // its assignee is told to stop work on it.
 func (t *Service) Cancel(ctx context.Context, id, actor, note string) (bus.Task, error) {
 	task, err := t.bus.Task(ctx, id)
-	if err != nil || task.State == bus.TaskCancelled {
+	if err != nil {
 		return task, err
 	}
-	if !MoveCancel.AppliesTo(task.State) {
-		return t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note) // refused, naming the allowed moves
+	if done, err := check(task, MoveCancel); done {
+		return task, err
 	}
 	saved, err := t.removeWorktree(ctx, task, "cancelled")
 	if err != nil {
 		return task, err
 	}
 	note = strings.TrimSpace(note + saved)
-	moved, err := t.bus.Transition(ctx, task.ID, bus.TaskCancelled, actor, note)
+	moved, err := t.step(ctx, task, MoveCancel, actor, note)
 	if err != nil {
 		return moved, err
 	}
@@ -270,7 +317,7 @@ func (t *Service) Retry(ctx context.Context, id, actor, note string) (bus.Task, 
 	if err != nil {
 		return task, err
 	}
-	if err := Allowed(task, MoveRetry); err != nil {
+	if done, err := check(task, MoveRetry); done {
 		return task, err
 	}
 	saved, err := t.removeWorktree(ctx, task, "retried")
@@ -278,7 +325,7 @@ func (t *Service) Retry(ctx context.Context, id, actor, note string) (bus.Task, 
 		return task, err
 	}
 	note = strings.TrimSpace(note + saved)
-	return t.bus.TransitionFrom(ctx, task.ID, bus.TaskFailed, bus.TaskAssigned, actor, note)
+	return t.step(ctx, task, MoveRetry, actor, note)
 }
 
 // removeWorktree removes a task's worktree, keeping its branch, and clears
@@ -319,11 +366,11 @@ func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error)
 	if err != nil {
 		return task, err
 	}
-	if err := Allowed(task, MoveMerge); err != nil || task.State == bus.TaskCompleted {
+	if done, err := check(task, MoveMerge); done {
 		return task, err
 	}
 	if task.Branch == "" {
-		return t.bus.TransitionFrom(ctx, task.ID, bus.TaskApproved, bus.TaskCompleted, actor, "no branch: nothing to merge")
+		return t.step(ctx, task, MoveMerge, actor, "no branch: nothing to merge")
 	}
 	repo, err := t.repoFor(ctx, task)
 	if err != nil {
@@ -358,7 +405,7 @@ func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error)
 	default:
 		commit = "merged as " + commit
 	}
-	moved, err := t.bus.TransitionFrom(ctx, task.ID, bus.TaskApproved, bus.TaskCompleted, actor, commit)
+	moved, err := t.step(ctx, task, MoveMerge, actor, commit)
 	if err != nil {
 		return moved, err
 	}
@@ -418,7 +465,13 @@ func (t *Service) Prune(ctx context.Context, dryRun bool) ([]Pruned, error) {
 	if t.repo == nil {
 		return nil, t.repoErr
 	}
-	finished, err := t.bus.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{bus.TaskCompleted, bus.TaskCancelled}})
+	var final []bus.TaskState
+	for _, s := range bus.TaskStates() {
+		if s.Final() {
+			final = append(final, s)
+		}
+	}
+	finished, err := t.bus.Tasks(ctx, bus.TaskFilter{States: final})
 	if err != nil {
 		return nil, err
 	}

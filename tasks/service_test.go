@@ -433,3 +433,39 @@ func TestPruneDeletesOnlyMergedBranches(t *testing.T) {
 		t.Errorf("the merged task still names branch %q", after.Branch)
 	}
 }
+
+// GiveUp fails, as swarm and with the reason, a task the runtime cannot
+// carry out; a task that moved since it was read is left alone.
+func TestGiveUpFailsOnlyTheTaskAsItWasRead(t *testing.T) {
+	e := newTaskEnv(t)
+	ctx := context.Background()
+	task, err := e.bus.CreateTask(ctx, bus.NewTask{Title: "no room", Assignee: "w", CreatedBy: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, err := e.tasks.GiveUp(ctx, task, errors.New("worktree: disk full"))
+	if err != nil || failed.State != bus.TaskFailed {
+		t.Fatalf("GiveUp: %v %+v", err, failed)
+	}
+	evs, err := e.bus.TaskEvents(ctx, task.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := evs[len(evs)-1]; last.Actor != bus.Swarm || last.Note != "worktree: disk full" || last.From != bus.TaskAssigned {
+		t.Errorf("the event: %+v", last)
+	}
+
+	other, err := e.bus.CreateTask(ctx, bus.NewTask{Title: "started meanwhile", Assignee: "w", CreatedBy: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tasks.Start(ctx, other.ID, "w", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tasks.GiveUp(ctx, other, errors.New("late")); !errors.Is(err, bus.ErrStateChanged) {
+		t.Errorf("GiveUp of a task read as ASSIGNED, now WORKING: %v", err)
+	}
+	if st := e.state(t, other.ID); st != bus.TaskWorking {
+		t.Errorf("state %s, want WORKING", st)
+	}
+}

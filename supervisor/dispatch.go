@@ -34,8 +34,7 @@ func (s *Supervisor) dispatchTasks(ctx context.Context) {
 // dispatchOnce dispatches what can be; false means a read failed and it
 // should run again soon.
 func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) bool {
-	tasks, err := s.bus.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{
-		bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved}})
+	tasks, err := s.bus.Tasks(ctx, bus.TaskFilter{States: bus.OpenTaskStates()})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Error("list tasks", "err", err)
@@ -124,7 +123,7 @@ func (s *Supervisor) placeAgent(ctx context.Context, a *agent, t bus.Task, onTas
 func (s *Supervisor) refuseTask(ctx context.Context, t bus.Task, cause error) {
 	s.log.Error("prepare task", "task", t.ID, "err", cause)
 	s.hub.emit(Event{Kind: EventNotice, Agent: t.Assignee, Text: cause.Error()})
-	if _, err := s.bus.TransitionFrom(ctx, t.ID, bus.TaskAssigned, bus.TaskFailed, bus.Swarm, cause.Error()); err != nil && ctx.Err() == nil {
+	if _, err := s.tasks.GiveUp(ctx, t, cause); err != nil && ctx.Err() == nil {
 		s.log.Error("fail task", "task", t.ID, "err", err)
 	}
 }

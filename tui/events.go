@@ -129,9 +129,7 @@ func (m *Model) loadMeta() tea.Cmd {
 		for _, n := range names {
 			out[n] = agentMeta{}
 		}
-		tasks, err := b.Tasks(ctx, bus.TaskFilter{States: []bus.TaskState{
-			bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved,
-		}})
+		tasks, err := b.Tasks(ctx, bus.TaskFilter{States: bus.OpenTaskStates()})
 		if err != nil {
 			return metaMsg{err: err}
 		}

@@ -182,11 +182,9 @@ type taskPanel struct {
 	diffTop    int
 }
 
-// boardOrder is the order of the state groups on the board.
-var boardOrder = []bus.TaskState{
-	bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview,
-	bus.TaskApproved, bus.TaskFailed, bus.TaskCompleted, bus.TaskCancelled,
-}
+// boardOrder is the order of the state groups on the board: the one
+// every list of tasks uses.
+var boardOrder = bus.TaskStates()
 
 type tasksMsg struct {
 	tasks []bus.Task

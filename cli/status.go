@@ -90,7 +90,7 @@ func staleRecord(h bus.Health) bus.Health {
 	}
 	h.Alive, h.Level = false, bus.LevelDead
 	if supervisor.LeftRunning(h.Agent) {
-		h.Agent.State = "orphaned"
+		h.Agent.State = bus.AgentOrphaned
 		h.Agent.Reason = fmt.Sprintf("swarm is not running; process %d lives on: the next swarm up ends it", h.Agent.Pid)
 		return h
 	}
@@ -220,8 +220,7 @@ func (c *statusCmd) Run(g *Globals) error {
 	for _, t := range tasks {
 		byState[t.State] = append(byState[t.State], t)
 	}
-	for _, s := range []bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview,
-		bus.TaskApproved, bus.TaskCompleted, bus.TaskFailed, bus.TaskCancelled} {
+	for _, s := range bus.TaskStates() {
 		if len(byState[s]) == 0 {
 			continue
 		}

@@ -15,6 +15,10 @@ type block struct {
 	line   int64  // where it started
 	buf    []byte // the block from its opening marker on, prefixes removed
 	scan   jsonScan
+	// box is the box or gutter the opening line is drawn in (a zero box
+	// when none): a row that continues a wrapped JSON string loses its
+	// borders too.
+	box box
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -66,10 +70,12 @@ func opensBlock(rest string) bool {
 	return after == "" || after[0] == '{'
 }
 
-// openBlock starts a block at rest, which opensBlock accepted.
-func (p *Parser) openBlock(n int64, rest string, out []Event) []Event {
+// openBlock starts a block at rest (line without its prefix pre), which
+// opensBlock accepted.
+func (p *Parser) openBlock(n int64, line, rest string, pre prefix, out []Event) []Event {
 	b := &p.blk
 	b.active, b.skip, b.line, b.scan = true, false, n, jsonScan{}
+	b.box, _ = boxOf(line, pre)
 	b.buf = append(b.buf[:0], blockOpen...)
 	out, _ = p.addContent("", rest[len(blockOpen):], out)
 	return out
@@ -84,9 +90,14 @@ func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again 
 		return p.closeBlock("\n", out), false
 	}
 	if b.scan.inString {
-		// A CLI word-wrapped a long JSON string: join the row back.
-		_, k := leadingBlanks(line)
-		out, _ = p.addContent(" ", line[k:], out)
+		// A CLI word-wrapped a long JSON string: join the row back,
+		// without the borders of the box it is drawn in.
+		text := line
+		if in, ok := b.box.inner(line); ok {
+			text = strings.TrimRight(in, " \t\u00a0")
+		}
+		_, k := leadingBlanks(text)
+		out, _ = p.addContent(" ", text[k:], out)
 		return out, false
 	}
 	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) {

@@ -74,7 +74,8 @@
 // because a JSON line never starts with a glyph followed by a blank. When a
 // line ends inside a JSON string, the CLI must have word-wrapped a long
 // string (JSON strings cannot hold raw newlines), so the next line loses only
-// its indentation and is joined with one space.
+// its indentation — and, when the block opened inside a box or down a gutter,
+// that box's borders at their columns — and is joined with one space.
 //
 // The block holds one JSON object with the fields to (required, a valid
 // target), type (default "message"), body, data (any JSON value; null is the

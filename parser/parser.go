@@ -140,7 +140,7 @@ func (p *Parser) plainLine(n int64, line string, out []Event) []Event {
 		}
 	case '[':
 		if opensBlock(rest) {
-			return p.openBlock(n, rest, out)
+			return p.openBlock(n, line, rest, pre, out)
 		}
 	}
 	return out

@@ -400,6 +400,45 @@ func TestBlocks(t *testing.T) {
 	})
 }
 
+// TestBlockWrappedInABox: a block whose JSON string a CLI wraps across
+// rows of a box or down a gutter loses the borders of every row, not only
+// of the rows that start a JSON line (issue 29, cause 5). The rows are as
+// opencode 1.18.33 and Gemini CLI 0.61.0 drew them at 80 columns.
+func TestBlockWrappedInABox(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "opencode gutter", lines: []string{
+			"  ┃  [[RELAY]]",
+			`  ┃  {"to":"bob","type":"message","body":"b000 b001 b002 b003 b004 b005 b006`,
+			"  ┃  b007 b008 b009 b010 b011 b012 b013 b014 b015 b016 b017 b018 b019 b020",
+			`  ┃  b021 b022 b023"}`,
+			"  ┃  [[/RELAY]]",
+			"  ┃"},
+			want: []string{`relay bob "b000 b001 b002 b003 b004 b005 b006 b007 b008 b009 b010 b011 b012 b013 b014 b015 b016 b017 b018 b019 b020 b021 b022 b023" @1`}},
+		{name: "gemini box", lines: []string{
+			"│ [[RELAY]]                                                                │",
+			`│ {"to":"bob","type":"message","body":"b000 b001 b002 b003 b004 b005 b006  │`,
+			"│ 8 b009 b010 b011 b012 b013 b014 b015 b016 b017 b018 b019 b020 b021 b022  │",
+			`│ 4 b025 b026"}                                                            │`,
+			"│ [[/RELAY]]                                                               │",
+			"│                                                                          │",
+			"╰──────────────────────────────────────────────────────────────────────────╯"},
+			// Gemini dropped what did not fit its box: the body is what it shows.
+			want: []string{`relay bob "b000 b001 b002 b003 b004 b005 b006 8 b009 b010 b011 b012 b013 b014 b015 b016 b017 b018 b019 b020 b021 b022 4 b025 b026" @1`}},
+		{name: "a border inside the string is text", lines: []string{
+			"[[RELAY]]",
+			`{"to":"bob","body":"a table: a │ b │ c, and`,
+			`│ the rest"}`,
+			"[[/RELAY]]"},
+			want: []string{`relay bob "a table: a │ b │ c, and │ the rest" @1`}},
+		{name: "another box's row keeps its border", lines: []string{
+			"  ┃  [[RELAY]]",
+			`  ┃  {"to":"bob","body":"one`,
+			`│ two"}`,
+			"  ┃  [[/RELAY]]"},
+			want: []string{`relay bob "one │ two" @1`}},
+	})
+}
+
 func TestBlockErrors(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "malformed JSON, then a command", lines: []string{"[[RELAY]]", `{"to":"bob","body":}`, "[[/RELAY]]", "@relay:bob next"},

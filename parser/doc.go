@@ -44,8 +44,11 @@
 // space. A blank row, a row with another indent, a row starting with a
 // bullet glyph, a row that itself starts a command, block or fence, or a
 // gap in the line numbers ends it; so does a row whose first word would
-// have fitted on the row before (the paragraph's rows, that row included,
-// show how wide a row may be): that is another line of output, not a wrap.
+// have fitted on the row before: that is another line of output, not a
+// wrap. How wide a row may be is the column the program wraps at, when the
+// caller knows it ([Parser.FeedLine]: the screen's width less what the
+// program keeps clear at its right); else the paragraph's rows, that row
+// included, show it.
 // Inside a box (`│ @relay:bob … │`, as Gemini CLI draws a command's
 // output) the box wraps long rows itself: the rows that follow, between
 // the same borders at the same columns, continue the body while the row

@@ -54,6 +54,9 @@ type held struct {
 	// end is the column where the text of the last row taken ends, widest
 	// where the widest did.
 	end, widest int
+	// wrapAt is the column the program wraps its rows at, on the screen
+	// the last row taken was shown on (0: not known).
+	wrapAt int
 }
 
 // maxWrapRoom is the most room a box can leave at the end of a row it
@@ -70,12 +73,21 @@ func New(opts Options) *Parser {
 
 // Feed parses one committed line with absolute line number n (increasing;
 // gaps allowed) and returns the events it completes, in order: usually none.
-func (p *Parser) Feed(n int64, text string) []Event {
+// Where the program wraps its rows is not known: see FeedLine.
+func (p *Parser) Feed(n int64, text string) []Event { return p.FeedLine(n, text, 0) }
+
+// FeedLine is Feed for a line shown on a screen where the program that
+// printed it word-wraps its rows before column wrapAt: a word that would
+// have ended past it goes to the next row (the screen's width, less what
+// the program keeps to the right of its text; 0 when not known). A row
+// under a bullet that left room for the next row's first word ended there:
+// the next row is another line, not a wrap.
+func (p *Parser) FeedLine(n int64, text string, wrapAt int) []Event {
 	line := clean(text)
 	var out []Event
 	if p.held.active {
 		if p.continues(n, line) {
-			return p.extend(n, line)
+			return p.extend(n, line, wrapAt)
 		}
 		out = p.finishHeld(out)
 	}
@@ -85,7 +97,7 @@ func (p *Parser) Feed(n int64, text string) []Event {
 			return out
 		}
 	}
-	return p.plainLine(n, line, out)
+	return p.plainLine(n, line, wrapAt, out)
 }
 
 // Flush ends the input as far as anything held back is concerned, because
@@ -114,7 +126,7 @@ func (p *Parser) Flush() []Event {
 func (p *Parser) Pending() bool { return p.held.active && !p.held.skip }
 
 // plainLine handles a line outside any block.
-func (p *Parser) plainLine(n int64, line string, out []Event) []Event {
+func (p *Parser) plainLine(n int64, line string, wrapAt int, out []Event) []Event {
 	rest, _, pre := stripPrefix(line)
 	rest = trimBorder(rest, pre)
 	if p.fence.n > 0 {
@@ -133,10 +145,10 @@ func (p *Parser) plainLine(n int64, line string, out []Event) []Event {
 		}
 	case '@':
 		if strings.HasPrefix(rest, relayMarker) {
-			return p.inline(n, line, KindRelay, rest[len(relayMarker):], pre, out)
+			return p.inline(n, line, wrapAt, KindRelay, rest[len(relayMarker):], pre, out)
 		}
 		if strings.HasPrefix(rest, thinkingMarker) {
-			return p.inline(n, line, KindThinking, rest[len(thinkingMarker):], pre, out)
+			return p.inline(n, line, wrapAt, KindThinking, rest[len(thinkingMarker):], pre, out)
 		}
 	case '[':
 		if opensBlock(rest) {
@@ -148,7 +160,7 @@ func (p *Parser) plainLine(n int64, line string, out []Event) []Event {
 
 // inline handles `@relay:` or `@thinking:` at the start of line; after is
 // the text following the marker.
-func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefix, out []Event) []Event {
+func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after string, pre prefix, out []Event) []Event {
 	end := strings.IndexFunc(after, unicode.IsSpace)
 	if end < 0 {
 		end = len(after)
@@ -168,7 +180,7 @@ func (p *Parser) inline(n int64, line string, kind Kind, after string, pre prefi
 	if pre.glyph == bullet || boxed {
 		// Wait for rows with the bullet's hanging indent, or for the rest
 		// of a row the box wrapped.
-		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx}
+		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt}
 		p.held.end = textEnd(line)
 		if boxed && bx.edge && !bx.gutter() {
 			p.held.end = bx.textEnd(line)
@@ -226,14 +238,18 @@ func (p *Parser) continues(n int64, line string) bool {
 }
 
 // roomFor reports whether the row before line had room for the first word
-// of line (rest is line after its indent): rows as wide as the widest of
-// the paragraph, line included, were allowed, so a row that is not full
-// ended there on purpose. A program wrapping a paragraph leaves each row
-// too short for the next word; separate lines of output under one bullet
-// do not.
+// of line (rest is line after its indent): a program wrapping a paragraph
+// leaves each row too short for the next word; separate lines of output
+// under one bullet do not. The row could reach the column the program
+// wraps at; when that is not known, rows as wide as the widest of the
+// paragraph, line included, were allowed.
 func (h *held) roomFor(line, rest string) bool {
 	word, _, _ := strings.Cut(rest, " ")
-	return h.end+1+ansi.StringWidth(word) <= max(h.widest, textEnd(line))
+	limit := h.wrapAt
+	if limit <= 0 {
+		limit = max(h.widest, textEnd(line))
+	}
+	return h.end+1+ansi.StringWidth(word) <= limit
 }
 
 // textEnd returns the column where a line's text ends.
@@ -248,9 +264,9 @@ func startsSomething(r string) bool {
 }
 
 // extend adds a continuation row to the held command.
-func (p *Parser) extend(n int64, line string) []Event {
+func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
-	h.last = n
+	h.last, h.wrapAt = n, wrapAt
 	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)
 	} else {

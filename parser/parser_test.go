@@ -55,15 +55,16 @@ func describe(e Event) string {
 }
 
 // feedAll feeds lines numbered 1, 2, … (a line "#gap" skips a number
-// instead) and returns the events from Feed calls and from the final Flush.
-func feedAll(p *Parser, lines []string) (fed, flushed []Event) {
+// instead), shown where the program wraps its rows at wrapAt (0: not
+// known), and returns the events from the feeds and from the final Flush.
+func feedAll(p *Parser, lines []string, wrapAt int) (fed, flushed []Event) {
 	n := int64(0)
 	for _, l := range lines {
 		n++
 		if l == "#gap" {
 			continue
 		}
-		fed = append(fed, p.Feed(n, l)...)
+		fed = append(fed, p.FeedLine(n, l, wrapAt)...)
 	}
 	return fed, p.Flush()
 }
@@ -71,6 +72,7 @@ func feedAll(p *Parser, lines []string) (fed, flushed []Event) {
 type tcase struct {
 	name    string
 	max     int
+	wrapAt  int // the column the program wraps at; 0: not known
 	lines   []string
 	want    []string
 	flushed int // how many of want come from Flush rather than Feed
@@ -81,7 +83,7 @@ func runCases(t *testing.T, cases []tcase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := New(Options{MaxBlock: tc.max})
-			fed, flushed := feedAll(p, tc.lines)
+			fed, flushed := feedAll(p, tc.lines, tc.wrapAt)
 			var got []string
 			for _, e := range append(fed, flushed...) {
 				got = append(got, describe(e))
@@ -240,6 +242,29 @@ func TestBulletContinuation(t *testing.T) {
 			want: []string{"error ErrTooLarge @1", `relay bob "next" @4`}},
 		{name: "first row too large", max: 16, lines: []string{"⏺ @relay:bob first row", "  second", "@relay:bob ok"},
 			want: []string{"error ErrTooLarge @1", `relay bob "ok" @3`}},
+	})
+}
+
+// TestWrapColumn: where the program wraps its rows is known, so a row is
+// judged a wrap by whether the next row's first word would have fitted
+// before that column, not by the widths of the paragraph's own rows.
+func TestWrapColumn(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "a short row, then a shorter one at the hang", wrapAt: 79,
+			lines: []string{"  ⎿  @relay:bob same again", "     ordinary", "  ⎿  Interrupted"},
+			want:  []string{`relay bob "same again" @1`}},
+		{name: "a word that would end past the column wrapped", wrapAt: 79,
+			lines: []string{"  ⎿  @relay:bob long 115 116 117 118 119 120 121 122 123 124 125 126 127 128", "     133 134", ""},
+			want:  []string{`relay bob "long 115 116 117 118 119 120 121 122 123 124 125 126 127 128 133 134" @1`}},
+		{name: "a word that would end at the column fitted", wrapAt: 80,
+			lines: []string{"  ⎿  @relay:bob long 115 116 117 118 119 120 121 122 123 124 125 126 127 128", "     133 134", ""},
+			want:  []string{`relay bob "long 115 116 117 118 119 120 121 122 123 124 125 126 127 128" @1`}},
+		{name: "a row past the column is full", wrapAt: 79,
+			lines: []string{"  ⎿  @relay:bob long 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114", "     115", ""},
+			want:  []string{`relay bob "long 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115" @1`}},
+		{name: "a gutter's rows", wrapAt: 76,
+			lines: []string{"  ┃  @relay:bob alpha beta gamma", "  ┃  second ordinary line follows here", "  ┃"},
+			want:  []string{`relay bob "alpha beta gamma" @1`}},
 	})
 }
 
@@ -527,7 +552,7 @@ func TestSource(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			fed, flushed := feedAll(New(Options{}), tc.lines)
+			fed, flushed := feedAll(New(Options{}), tc.lines, 0)
 			evs := append(fed, flushed...)
 			if len(evs) != 1 || evs[0].Command == nil {
 				t.Fatalf("events %v, want one command", evs)
@@ -564,7 +589,7 @@ func TestMarshalJSON(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			fed, flushed := feedAll(New(Options{}), tc.lines)
+			fed, flushed := feedAll(New(Options{}), tc.lines, 0)
 			evs := append(fed, flushed...)
 			if len(evs) != 1 {
 				t.Fatalf("%d events, want 1", len(evs))
@@ -590,7 +615,7 @@ func TestMarshalJSON(t *testing.T) {
 }
 
 func TestParseError(t *testing.T) {
-	_, flushed := feedAll(New(Options{}), []string{"a", "b", "[[RELAY]]"})
+	_, flushed := feedAll(New(Options{}), []string{"a", "b", "[[RELAY]]"}, 0)
 	if len(flushed) != 1 || flushed[0].Err == nil {
 		t.Fatalf("Flush = %v, want one error", flushed)
 	}

@@ -17,7 +17,7 @@ func TestImportRules(t *testing.T) {
 		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
 		"swarm/server":     {"supervisor", "wire", "bus", "tasks", "mcpserver"},
 		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
-		"swarm/supervisor": {"spawner", "parser", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
+		"swarm/supervisor": {"spawner", "parser", "screenmodel", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
 		"swarm/tasks":      {"bus", "gitrepo"},
 		"swarm/mcpserver":  {"supervisor", "tasks", "bus", "textsafe"},
 	}

@@ -196,7 +196,7 @@ func (s *Screen) flushAlt() {
 func (s *Screen) altLines(rows []commitRow) {
 	now := s.now()
 	for _, c := range rows {
-		s.out = append(s.out, Line{N: s.base + int64(c.y), Text: c.text, Time: now})
+		s.out = append(s.out, Line{N: s.base + int64(c.y), Text: c.text, Time: now, Cols: s.cols})
 	}
 }
 

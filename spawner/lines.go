@@ -217,7 +217,7 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 		return
 	}
 	s.replay.record(text)
-	s.out = append(s.out, Line{N: n, Text: text, Time: s.now()})
+	s.out = append(s.out, Line{N: n, Text: text, Time: s.now(), Cols: s.cols})
 }
 
 // minRewrap is the shortest text (without blanks) taken for a piece of a

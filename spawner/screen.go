@@ -41,6 +41,9 @@ type Line struct {
 	Text string
 	// Time is when the line was committed.
 	Time time.Time
+	// Cols is the width of the screen the line was shown on: where a
+	// program that wraps its own text wrapped it depends on it.
+	Cols int
 }
 
 // ScreenOptions configure a Screen.

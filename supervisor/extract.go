@@ -1,13 +1,19 @@
 package supervisor
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"swarm/asciicast"
 	"swarm/parser"
+	"swarm/screenmodel"
 	"swarm/spawner"
 )
 
@@ -28,6 +34,11 @@ type ExtractOptions struct {
 	// screen counts as settled, in a recording with timing;
 	// spawner.DefaultSettle when zero.
 	Settle time.Duration
+	// Kind is the profile kind of the program that wrote the output
+	// ("claude", "codex", …; see ProfileByKind): where it wraps its text,
+	// its input areas, gutters and borders (screenmodel.Layout). Empty:
+	// a program of no known kind.
+	Kind string
 }
 
 // Extract plays raw terminal output (a recording such as `script -q`
@@ -135,9 +146,10 @@ func checkExtractSize(opts ExtractOptions) error {
 
 // extractor is the screen and parser pipeline Extract runs.
 type extractor struct {
-	s    *spawner.Screen
-	p    *parser.Parser
-	emit func(parser.Event)
+	s      *spawner.Screen
+	p      *parser.Parser
+	layout screenmodel.Layout
+	emit   func(parser.Event)
 }
 
 // untimedFrames is how many frames in a row settle a row of the alternate
@@ -153,17 +165,29 @@ func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() tim
 			Scrollback: -1, // nobody scrolls back here
 			Settle:     opts.Settle, Clock: clock, SettleFrames: frames,
 		}),
-		p:    parser.New(opts.Parser),
-		emit: emit,
+		p:      parser.New(opts.Parser),
+		layout: screenmodel.Of(opts.Kind),
+		emit:   emit,
 	}
 }
 
 func (x *extractor) feed(lines []spawner.Line) {
 	for _, l := range lines {
-		for _, ev := range x.p.Feed(l.N, l.Text) {
+		for _, ev := range parseLine(x.p, x.layout, l) {
 			x.emit(ev)
 		}
 	}
+}
+
+// parseLine feeds a committed line to the parser with what the program's
+// layout says of the screen it was shown on. The extractor and a running
+// agent's pump read lines alike.
+func parseLine(p *parser.Parser, layout screenmodel.Layout, l spawner.Line) []parser.Event {
+	wrapAt := 0
+	if l.Cols > 0 {
+		wrapAt = layout.WrapAt(l.Cols)
+	}
+	return p.FeedLine(l.N, l.Text, wrapAt)
 }
 
 func (x *extractor) write(b []byte) {
@@ -186,4 +210,35 @@ func (x *extractor) end() {
 	for _, ev := range x.p.Flush() {
 		x.emit(ev)
 	}
+}
+
+// RecordingKind returns the kind of program a recording holds, as its
+// sidecar says: NAME.json beside NAME.cast (or NAME.cast.gz), whose "kind"
+// names a profile ("claude", "codex", …), as the CLI recordings in
+// testdata/cli and the corpus generator's have. "" when there is no
+// sidecar or it names no kind.
+func RecordingKind(path string) (string, error) {
+	base := strings.TrimSuffix(strings.TrimSuffix(path, ".gz"), ".cast")
+	if base == path {
+		return "", nil // not a recording's name
+	}
+	data, err := os.ReadFile(base + ".json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the recording's sidecar: %w", err)
+	}
+	var side struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &side); err != nil {
+		return "", fmt.Errorf("%s: %w", filepath.Base(base+".json"), err)
+	}
+	if side.Kind != "" {
+		if _, ok := ProfileByKind(side.Kind); !ok {
+			return "", fmt.Errorf("%s: unknown kind %q", filepath.Base(base+".json"), side.Kind)
+		}
+	}
+	return side.Kind, nil
 }

@@ -17,7 +17,8 @@ import (
 )
 
 // cliDir holds real agent CLIs' sessions, recorded offline (see its
-// README.md): NAME.cast with the commands they printed in NAME.want.
+// README.md): NAME.cast with the commands they printed in NAME.want and
+// the kind of CLI in NAME.json.
 const cliDir = "../testdata/cli"
 
 // wantCommand is one line of a .want file.
@@ -80,6 +81,10 @@ func TestCLIRecordings(t *testing.T) {
 	t.Parallel()
 	eachFile(t, cliDir, ".cast", func(t *testing.T, name string, data []byte) {
 		want := readWant(t, filepath.Join(cliDir, name+".want"))
+		kind, err := RecordingKind(filepath.Join(cliDir, name+".cast"))
+		if err != nil || kind == "" {
+			t.Fatalf("the recording's kind: %q, %v (its NAME.json says which CLI it is)", kind, err)
+		}
 		var all, before []string
 		for _, w := range want {
 			all = append(all, w.String())
@@ -88,7 +93,7 @@ func TestCLIRecordings(t *testing.T) {
 			}
 		}
 		var evs []parser.Event
-		if err := ExtractRecording(bytes.NewReader(data), ExtractOptions{}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+		if err := ExtractRecording(bytes.NewReader(data), ExtractOptions{Kind: kind}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
 			t.Fatal(err)
 		}
 		if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(all, "\n") {
@@ -97,7 +102,7 @@ func TestCLIRecordings(t *testing.T) {
 
 		raw, cols, rows := rawBeforeResize(t, data)
 		evs = evs[:0]
-		if err := Extract(bytes.NewReader(raw), ExtractOptions{Cols: cols, Rows: rows}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+		if err := Extract(bytes.NewReader(raw), ExtractOptions{Cols: cols, Rows: rows, Kind: kind}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
 			t.Fatal(err)
 		}
 		if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(before, "\n") {

@@ -9,6 +9,7 @@ import (
 	"swarm/bus"
 	"swarm/games"
 	"swarm/parser"
+	"swarm/screenmodel"
 	"swarm/spawner"
 )
 
@@ -88,12 +89,14 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 }
 
 // readLines takes a batch of the agent's committed lines: seen, logged and
-// parsed for what it says to others.
+// parsed for what it says to others, as its profile's kind lays out its
+// screen.
 func (a *agent) readLines(p *parser.Parser, batch []spawner.Line) {
+	layout := screenmodel.Of(a.profile.Kind)
 	for _, l := range batch {
 		a.sawLine(l.Text)
 		a.outLog.line(l.Text)
-		a.handle(p.Feed(l.N, l.Text))
+		a.handle(parseLine(p, layout, l))
 	}
 }
 

@@ -294,6 +294,40 @@ func TestParsePrintsCommandsAsJSONLines(t *testing.T) {
 	e.fails(1, []string{"parse", filepath.Join(e.cwd, "no-such-file")}, "parse: open", "no-such-file: no such file")
 }
 
+// TestParseTakesTheKind: a recording of a CLI is read as that kind's
+// screen, named by --kind or by the sidecar NAME.json beside NAME.cast;
+// an unknown kind or a broken sidecar is one clear error.
+func TestParseTakesTheKind(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	// Claude Code's fullscreen renderer, 2.1.332: a short row, then a row
+	// at the same hanging indent that is another line of output.
+	rec := "{\"version\": 2, \"width\": 80, \"height\": 24}\n" +
+		"[0.1, \"o\", \"\\u001b[?1049h\\u001b[H  ⎿  @relay:bob same again\\r\\n     ordinary\\r\\n\"]\n"
+	cast := filepath.Join(e.cwd, "claude-1.cast")
+	if err := os.WriteFile(cast, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonLines(t, e.ok("parse", cast)); len(got) != 1 || got[0]["body"] != "same again ordinary" {
+		t.Errorf("no kind: %v, want the rows joined as the paragraph's widths say", got)
+	}
+	if got := jsonLines(t, e.ok("parse", "--kind", "claude", cast)); len(got) != 1 || got[0]["body"] != "same again" {
+		t.Errorf("--kind claude: %v, want %q", got, "same again")
+	}
+	side := filepath.Join(e.cwd, "claude-1.json")
+	if err := os.WriteFile(side, []byte(`{"kind": "claude", "version": "2.1.332 (Claude Code)"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := jsonLines(t, e.ok("parse", cast)); len(got) != 1 || got[0]["body"] != "same again" {
+		t.Errorf("kind from the sidecar: %v, want %q", got, "same again")
+	}
+	e.fails(2, []string{"parse", "--kind", "clod", cast}, `--kind "clod": not a kind`, "claude, codex")
+	if err := os.WriteFile(side, []byte(`{"kind": 7}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.fails(1, []string{"parse", cast}, "parse: claude-1.json:")
+}
+
 // git runs git in dir with a fixed identity and fails the test on error.
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()

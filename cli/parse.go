@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"swarm/asciicast"
 	"swarm/parser"
@@ -20,6 +21,7 @@ type parseCmd struct {
 	File string `arg:"" optional:"" help:"Raw terminal output (e.g. a 'script -q' recording) or an asciicast v2 recording (.cast: timing and resizes are played too); stdin when absent or -."`
 	Cols int    `help:"Terminal width the output was written for (default 80, or the recording's)."`
 	Rows int    `help:"Terminal height the output was written for (default 24, or the recording's)."`
+	Kind string `help:"Kind of program that wrote the output (claude, codex, gemini, opencode, …): where it wraps its text, its input areas and borders. Default: what a recording's NAME.json beside it says, else none."`
 }
 
 func (c *parseCmd) Run(g *Globals) error {
@@ -39,6 +41,20 @@ func (c *parseCmd) Run(g *Globals) error {
 	if c.Cols < 0 || c.Rows < 0 || (c.Cols == 0) != (c.Rows == 0) {
 		return usageError("--cols and --rows go together and must be at least 1")
 	}
+	kind := c.Kind
+	if kind != "" {
+		if _, ok := supervisor.ProfileByKind(kind); !ok {
+			var kinds []string
+			for _, p := range supervisor.Profiles {
+				kinds = append(kinds, p.Kind)
+			}
+			return usageError("--kind %q: not a kind of program swarm knows (%s)", kind, strings.Join(kinds, ", "))
+		}
+	} else if c.File != "" && c.File != "-" {
+		if kind, err = supervisor.RecordingKind(c.File); err != nil {
+			return fmt.Errorf("parse: %w", err)
+		}
+	}
 	w := bufio.NewWriter(g.stdout)
 	var werr error
 	emit := func(ev parser.Event) {
@@ -48,7 +64,7 @@ func (c *parseCmd) Run(g *Globals) error {
 		}
 		werr = errors.Join(werr, err)
 	}
-	opts := supervisor.ExtractOptions{Cols: c.Cols, Rows: c.Rows}
+	opts := supervisor.ExtractOptions{Cols: c.Cols, Rows: c.Rows, Kind: kind}
 	if asciicast.Is(data) {
 		err = supervisor.ExtractRecording(bytes.NewReader(data), opts, emit)
 		if err != nil {

@@ -56,7 +56,8 @@ is in the .want when the screen showed it while its file was printed. The
 screen is captured (tmux capture-pane) every 0.2 s from the Enter that
 runs the file until the CLI is idle again; a capture counts when the next
 one is the same (the screen held still at least that long, as a reader's
-eye and swarm's settle time need). On the main-screen CLIs the scrollback
+eye and swarm's settle time need; a row that changed, such as a spinner's,
+reads as blank). On the main-screen CLIs the scrollback
 is read too once the file is done. Only rows below the echo of the file's
 own command count (the whole screen when the echo is off it: relay lines
 are unique in a recording, except in a file printed again, which needs
@@ -70,6 +71,8 @@ decides (reader.py matches the printed line against the rows):
   time, it is unsure;
 - shown in part or changed (cut by a row limit such as Codex's `+ Show
   details`, or a composer that dropped typed characters): unsure;
+- shown for less than BRIEF (0.6 s) in all (streaming output scrolled it
+  away at once): unsure; for less than a capture's 0.2 s: not shown;
 - Gemini CLI only: shown as Gemini draws it (rows cut to its box and
   joined with one blank, wide characters followed by a blank): expected
   as shown.
@@ -149,6 +152,10 @@ PROGRAM = {"claude": "claude", "codex": "codex", "gemini": "gemini", "opencode":
 CHROME_ROWS = {"claude": 9, "claude-inline": 9, "codex": 8, "codex-inline": 8, "gemini": 14, "opencode": 12}
 INDENT = {"claude": 5, "claude-inline": 5, "codex": 4, "codex-inline": 4, "gemini": 8, "opencode": 8}
 POLL = 0.2
+# A command that showed for less than BRIEF seconds in all is unsure; the
+# screen once the CLI is idle again counts as shown for SETTLED seconds.
+BRIEF = 0.6
+SETTLED = 10.0
 
 
 # ---------------------------------------------------------------- the plan
@@ -490,13 +497,26 @@ class Session:
         return False
 
     def poll(self):
+        """Captures the screen every POLL seconds and keeps the rows that
+        held still since the capture before (a row that changed reads as
+        blank): what a reader can read. A spinner or a timer elsewhere on
+        the screen does not hide the rows that stood still."""
         prev = None
         while self.polling:
             s = self.screen()
-            if s and s == prev:
-                with self.lock:
-                    if not self.captures or self.captures[-1][1] != s:
-                        self.captures.append((time.time(), s))
+            if s and prev:
+                if s == prev:
+                    still = s
+                else:
+                    a, b = prev.split("\n"), s.split("\n")
+                    still = "\n".join(x if i < len(a) and a[i] == x else "" for i, x in enumerate(b))
+                if still.strip():
+                    now = time.time()
+                    with self.lock:
+                        if self.captures and self.captures[-1][2] == still:
+                            self.captures[-1][1] = now
+                        else:
+                            self.captures.append([now, now, still])
             prev = s
             time.sleep(POLL)
 
@@ -555,7 +575,7 @@ class Session:
             for k, (cmd, w, what, after) in enumerate(found):
                 if w is not None or not later:
                     continue
-                for _, scr in later:
+                for _, _, scr in later:
                     rows = scr.split("\n")
                     anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
                     if anchor is None and st.repeat_of is not None:
@@ -665,9 +685,11 @@ class Session:
         with self.lock:
             caps = self.captures[mark:]
             st.window_end = len(self.captures)
-        caps = caps + [(time.time(), final)]
+        # The screen once the CLI is idle again held still (settle).
+        now = time.time()
+        caps = caps + [(now, now + SETTLED, final)]
         if hist:
-            caps.append((time.time(), hist))
+            caps.append((now, now + SETTLED, hist))
         found = self.read_commands(st, caps, t_enter)
         self.note("%s (%s)" % (st.cmdline if len(st.cmdline) < 90 else st.cmdline[:90] + "…", st.how), final)
         self.steps_txt.append("--- what a reader sees of %s's commands\n%s" % (st.tag, "\n".join(f[2] for f in found)))
@@ -699,7 +721,8 @@ class Session:
         captures taken after its command was typed."""
         best = [None] * len(st.cmds)
         when = [None] * len(st.cmds)
-        for t, scr in caps:
+        seen = [{} for _ in st.cmds]  # reading -> seconds it showed
+        for t, t_end, scr in caps:
             rows = scr.split("\n")
             anchor = None
             for i, r in enumerate(rows):
@@ -722,6 +745,7 @@ class Session:
                 if sh is None:
                     continue
                 pos = sh.last + 1
+                seen[k][sh.text] = seen[k].get(sh.text, 0) + (t_end - t) + POLL
                 if better(sh, best[k]):
                     best[k] = sh
                     when[k] = t
@@ -731,6 +755,12 @@ class Session:
             after = self.first_resize is not None and when[k] is not None and when[k] >= self.first_resize
             if sh is None or (not sh.whole and sh.edge):
                 out.append((cmd, None, "not shown: " + preview(cmd), after))
+            elif seen[k][sh.text] < BRIEF:
+                # Shown for a moment only (streaming output scrolled it
+                # away): a reader may or may not have read it.
+                w = cmd.want()
+                w["shown"] = "for %.1f s" % seen[k][sh.text]
+                out.append((cmd, w, "unsure, shown for a moment only (%.1f s): %s" % (seen[k][sh.text], preview(cmd)), after))
             elif sh.whole and self.config == "gemini" and cmd.block:
                 w = cmd.want()
                 w["body"] = json.loads(reader.gemini_form("".join(l for l in cmd.lines if not l.startswith("[[")).strip()))["body"]

@@ -19,12 +19,15 @@ what they show.
 Gemini CLI 0.61.0 (seen at every width): a command's output goes through a
 terminal as wide as the window, whose rows Gemini then word-wraps into its
 box (window width - 8 columns of text) keeping only the first row of each:
-what did not fit in the box is dropped. It also draws each East Asian wide
-character as the character and a blank (its terminal's cell and the cell's
-continuation), but not emoji. A reader sees the rows of the box; a
-printed line is read from the row that starts it and the rows after it
-that hold later parts of it, joined with one blank (trailing and leading
-blanks at the join dropped). That is the .want's body.
+what did not fit in the box is dropped. While output still streams, its
+live box wraps the rows instead (mid-word at the box's edge). It also
+draws each East Asian wide character as the character and a blank (its
+terminal's cell and the cell's continuation), but not emoji. A reader
+sees the rows of the box; a printed line is read from the row that starts
+it and the rows after it that hold later parts of it: a row that goes on
+where the one before stopped is joined as it stands (a wrap), one after a
+blank or after dropped text with one blank (trailing and leading blanks
+at the join dropped). That is the .want's body.
 """
 import re
 import unicodedata
@@ -149,27 +152,35 @@ def _match_gemini(cleaned, i, target):
     c = cleaned[i]
     if not target.startswith(c) or not _head_ok(c, target):
         return None
-    parts = [c]
+    text = c
     pos = len(c)
     j = i
-    while pos < len(target.rstrip()):
+    end = len(target.rstrip())
+    while pos < end:
         if j + 1 >= len(cleaned):
             break
         n = cleaned[j + 1]
         if not n:
             break
-        k = target.find(n, pos)
-        # Gemini drops at most what its terminal's row held beyond the box.
-        if k < 0 or k - pos > 300:
-            break
-        parts.append(n)
-        pos = k + len(n)
+        p = pos
+        while p < end and target[p] == " ":
+            p += 1
+        if target.startswith(n, pos):
+            # Wrapped in the box where the text goes on (its live view of
+            # streaming output wraps rows instead of cutting them).
+            text += n
+        elif target.startswith(n, p):
+            text += " " + n
+        else:
+            # Cut: what its terminal's row held beyond the box is gone.
+            k = target.find(n, p)
+            if k < 0 or k - pos > 300:
+                break
+            p = k
+            text += " " + n
+        pos = p + len(n)
         j += 1
-    whole = pos >= len(target.rstrip()) and len(parts) == 1
-    text = " ".join(parts)
-    if pos >= len(target.rstrip()) and text == target.rstrip():
-        whole = True
-    return j, whole, text
+    return j, text == target.rstrip(), text
 
 
 def tail_room(config, rows, shown):

@@ -11,7 +11,8 @@
 // claude-inline, codex, codex-inline, gemini, opencode) and the kind of
 // program. A recording without NAME.json is scored under its name's first
 // part. The recording is played with its timing and resizes
-// (supervisor.ExtractRecording), as TestCLIRecordings plays testdata/cli.
+// (supervisor.ExtractRecording) as the kind of program NAME.json names
+// (supervisor.RecordingKind), as TestCLIRecordings plays testdata/cli.
 //
 // Per configuration and in total it prints: recordings exact (the commands
 // found are exactly the .want, in order), commands found (of those
@@ -189,8 +190,13 @@ func score(castPath string) result {
 		r.err = err
 		return r
 	}
+	kind, err := supervisor.RecordingKind(castPath)
+	if err != nil {
+		r.err = err
+		return r
+	}
 	unsure := append([]command(nil), m.Unsure...)
-	err = supervisor.ExtractRecording(bytes.NewReader(data), supervisor.ExtractOptions{}, func(ev parser.Event) {
+	err = supervisor.ExtractRecording(bytes.NewReader(data), supervisor.ExtractOptions{Kind: kind}, func(ev parser.Event) {
 		if ev.Command != nil {
 			if i := matchUnsure(unsure, ev.Command); i >= 0 {
 				unsure = append(unsure[:i], unsure[i+1:]...)

@@ -18,7 +18,16 @@ const (
 	Everyone = "*"
 )
 
+// namePattern is the name grammar: what an agent, swarm or human is
+// called. parser (ValidTarget) and games (the sender of a typed message)
+// read names without importing bus and keep copies of it;
+// FuzzNameGrammarAgrees (games/names_test.go) holds the three together.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// kindPattern is what a message's kind may be: a word of letters, digits
+// and _ . -, at most 64 long. It has the characters of a name today, but it
+// is a rule of its own: names and kinds change for different reasons.
+var kindPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 // Reserved reports whether name is one of the names that are not agents
 // (swarm, human, *), in any case: "Swarm" would read as swarm itself.
@@ -32,22 +41,27 @@ func ValidName(name string) error {
 	if Reserved(name) {
 		return fmt.Errorf("%w: %q is reserved", ErrInvalidName, name)
 	}
-	if !namePattern.MatchString(name) {
+	if !WellFormedName(name) {
 		return fmt.Errorf("%w: %q (want letters, digits, _ . -, at most 64, starting with a letter or digit)", ErrInvalidName, name)
 	}
 	return nil
 }
 
+// WellFormedName reports whether name has the form of a name (the
+// grammar alone, whether reserved or registered or not): a letter or
+// digit, then up to 63 letters, digits, _ . or -.
+func WellFormedName(name string) bool { return namePattern.MatchString(name) }
+
 // validParty reports whether name can author or receive a message:
 // an agent name or one of the pseudo-agents swarm and human.
 func validParty(name string) bool {
-	return name == Swarm || name == Human || namePattern.MatchString(name)
+	return name == Swarm || name == Human || WellFormedName(name)
 }
 
 // CheckKind reports whether k can be a message's kind: a word of letters,
 // digits, _ . and -, at most 64 long ("message", "task_done").
 func CheckKind(k Kind) error {
-	if !namePattern.MatchString(string(k)) {
+	if !kindPattern.MatchString(string(k)) {
 		q := string(k)
 		if len(q) > 40 {
 			q = q[:37] + "..."

@@ -294,7 +294,7 @@ func resolve(id, from, to string, agents map[string]recipientStatus, now time.Ti
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q takes no messages (messages = false in its config)", to))}
 	case known:
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q was removed: it is not in this swarm's config", to))}
-	case !namePattern.MatchString(to):
+	case !WellFormedName(to):
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("invalid agent name %q", to))}
 	default:
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("unknown agent %q", to))}

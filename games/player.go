@@ -38,7 +38,9 @@ type PlayerOptions struct {
 }
 
 // inbound matches a message as swarm types it into an agent's terminal:
-// "[relay #<id> from <sender>] <body>".
+// "[relay #<id> from <sender>] <body>". The sender is bus's name grammar,
+// copied (games imports nothing of swarm; FuzzNameGrammarAgrees checks
+// the copy).
 var inbound = regexp.MustCompile(`^\[relay #([A-Za-z0-9]{1,64}) from ([A-Za-z0-9][A-Za-z0-9_.-]{0,63})\] ?(.*)$`)
 
 // swarmName is the sender of swarm's own notices.

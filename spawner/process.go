@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -127,9 +130,14 @@ func Start(opts Options) (*Process, error) {
 	// The screen keeps 24-bit colour, so programs may use it (COLORTERM is
 	// how they tell); the UI converts for the terminal it draws on.
 	cmd.Env = append(append(os.Environ(), opts.Env...), "TERM=xterm-256color", "COLORTERM=truecolor")
+	startMu.Lock()
 	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)},
 		// Pdeathsig: the program dies with swarm, however swarm dies.
 		&syscall.SysProcAttr{Setsid: true, Setctty: true, Pdeathsig: syscall.SIGKILL})
+	if err == nil {
+		started[cmd.Process.Pid] = true
+	}
+	startMu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
 	}
@@ -137,6 +145,9 @@ func Start(opts Options) (*Process, error) {
 	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		startMu.Lock()
+		delete(started, cmd.Process.Pid)
+		startMu.Unlock()
 		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
 	}
 	p := &Process{
@@ -248,6 +259,9 @@ func (p *Process) closeMaster() {
 // and makes sure the output goroutine finishes.
 func (p *Process) wait() {
 	err := p.cmd.Wait()
+	startMu.Lock()
+	delete(started, p.pid)
+	startMu.Unlock()
 	p.status, p.waitErr = exitStatus(p.cmd, err)
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	close(p.exited)
@@ -426,3 +440,252 @@ func (p *Process) LastOutput() time.Time {
 	}
 	return time.Unix(0, n)
 }
+
+// The processes of the machine, as /proc shows them (Linux), and the
+// subreaper. A program an agent runs may start others that leave it: a
+// daemon (setsid, a double fork) is re-parented when its parent ends,
+// normally to init, beyond the reach of whoever started the agent.
+// Subreaper makes this process the one they are re-parented to instead
+// (PR_SET_CHILD_SUBREAPER), so that every descendant of every program it
+// started stays below it, where it can be found and ended; and it reaps
+// them as they end, since they are its children now.
+
+// Proc is a process as /proc/PID/stat shows it.
+type Proc struct {
+	Pid, Parent, Group, Session int
+	State                       byte   // R, S, D, Z (a zombie: ended, not yet reaped)…
+	Start                       uint64 // when it started, in clock ticks after boot
+	Name                        string // the program's name, as the kernel keeps it (15 bytes at most)
+}
+
+// ReadProc reads process pid from /proc; false when it does not exist.
+func ReadProc(pid int) (Proc, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return Proc{}, false
+	}
+	return parseStat(pid, stat)
+}
+
+// parseStat reads the fields of /proc/PID/stat that Proc keeps. The
+// name, in parentheses, may hold blanks and parentheses: the fields
+// count from after its last closing parenthesis.
+func parseStat(pid int, stat []byte) (Proc, bool) {
+	open, end := bytes.IndexByte(stat, '('), bytes.LastIndexByte(stat, ')')
+	if open < 0 || end < open {
+		return Proc{}, false
+	}
+	f := strings.Fields(string(stat[end+1:]))
+	if len(f) < 20 {
+		return Proc{}, false
+	}
+	p := Proc{Pid: pid, Name: string(stat[open+1 : end])}
+	var err1, err2, err3, err4 error
+	p.Parent, err1 = strconv.Atoi(f[1])
+	p.Group, err2 = strconv.Atoi(f[2])
+	p.Session, err3 = strconv.Atoi(f[3])
+	p.Start, err4 = strconv.ParseUint(f[19], 10, 64)
+	if len(f[0]) != 1 || errors.Join(err1, err2, err3, err4) != nil {
+		return Proc{}, false
+	}
+	p.State = f[0][0]
+	return p, true
+}
+
+// Processes returns every process /proc shows, by pid.
+func Processes() map[int]Proc {
+	ents, _ := os.ReadDir("/proc")
+	out := make(map[int]Proc, len(ents))
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if p, ok := ReadProc(pid); ok {
+			out[pid] = p
+		}
+	}
+	return out
+}
+
+// Below returns the processes of table below pid (its children, theirs…),
+// not pid itself.
+func Below(table map[int]Proc, pid int) []Proc {
+	children := map[int][]Proc{}
+	for _, p := range table {
+		children[p.Parent] = append(children[p.Parent], p)
+	}
+	var out []Proc
+	for next := []int{pid}; len(next) > 0; {
+		cur := next[0]
+		next = next[1:]
+		for _, c := range children[cur] {
+			if c.Pid != pid { // a loop only a race could show
+				out = append(out, c)
+				next = append(next, c.Pid)
+			}
+		}
+	}
+	return out
+}
+
+// subreaper is this process's subreaper state: how many hold it, and the
+// goroutine that reaps adopted processes while any does.
+var subreaper struct {
+	mu    sync.Mutex
+	users int
+	stop  chan struct{}
+	done  chan struct{}
+	nudge chan struct{} // Reap
+}
+
+// Subreaper makes this process the child subreaper of the programs it
+// starts, and reaps the processes it adopts as they end (a SIGCHLD wakes
+// it). It is held until the release it returns is called, by as many
+// callers as like; the last release reaps what has ended and stops. A
+// process adopted then and still running is reaped by whoever adopts
+// this process's orphans when it exits.
+func Subreaper() (release func(), err error) {
+	subreaper.mu.Lock()
+	defer subreaper.mu.Unlock()
+	if subreaper.users == 0 {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return nil, fmt.Errorf("become a child subreaper: %w", err)
+		}
+		subreaper.stop, subreaper.done, subreaper.nudge = make(chan struct{}), make(chan struct{}), make(chan struct{}, 1)
+		go reapAdopted(subreaper.stop, subreaper.done, subreaper.nudge)
+	}
+	subreaper.users++
+	return sync.OnceFunc(func() {
+		subreaper.mu.Lock()
+		defer subreaper.mu.Unlock()
+		if subreaper.users--; subreaper.users > 0 {
+			return
+		}
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+		close(subreaper.stop)
+		<-subreaper.done
+	}), nil
+}
+
+// Reap has the subreaper look for ended adopted processes now: one held
+// by a pidfd when it ended (its SIGCHLD came and went while someone was
+// about to wait for it) is reaped once the pidfd is closed.
+func Reap() {
+	subreaper.mu.Lock()
+	defer subreaper.mu.Unlock()
+	if subreaper.users > 0 {
+		select {
+		case subreaper.nudge <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// reapAdopted reaps, at each SIGCHLD (or Reap), the adopted processes
+// that ended, until stop closes.
+func reapAdopted(stop, done, nudge chan struct{}) {
+	defer close(done)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGCHLD)
+	defer signal.Stop(sig)
+	for {
+		reapZombies()
+		select {
+		case <-sig:
+		case <-nudge:
+		case <-stop:
+			reapZombies()
+			return
+		}
+	}
+}
+
+// started holds the programs Start started, whose end Process.wait reaps;
+// startMu is held while one starts, so that the reaper never takes a
+// program that ended the moment it started for an adopted one.
+var (
+	startMu sync.Mutex
+	started = map[int]bool{}
+)
+
+// Running returns the pids of the programs Start started that have not
+// been waited for yet.
+func Running() []int {
+	startMu.Lock()
+	defer startMu.Unlock()
+	out := make([]int, 0, len(started))
+	for pid := range started {
+		out = append(out, pid)
+	}
+	return out
+}
+
+// reapZombies reaps this process's children that have ended and that
+// nobody else in it waits for: not a program Start started, nor a child
+// os/exec waits for. Go's os/exec holds a pidfd for each child it
+// started until it has waited for it, so a child held by no pidfd is an
+// adopted one. Where Go cannot use pidfds, an adopted one is told by its
+// session: every program swarm starts leads a session of its own, and a
+// process that left one never joins this process's.
+func reapZombies() {
+	self := os.Getpid()
+	var zombies []Proc
+	for _, p := range Processes() {
+		if p.Parent == self && p.State == 'Z' {
+			zombies = append(zombies, p)
+		}
+	}
+	if len(zombies) == 0 {
+		return
+	}
+	startMu.Lock()
+	defer startMu.Unlock()
+	held, pidfds := heldByPidfd()
+	own, _ := ReadProc(self)
+	for _, z := range zombies {
+		if started[z.Pid] || held[z.Pid] || !pidfds && z.Session == own.Session {
+			continue
+		}
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(z.Pid, &ws, unix.WNOHANG, nil)
+	}
+}
+
+// heldByPidfd returns the pids this process holds a pidfd of, and whether
+// os/exec uses pidfds here at all.
+func heldByPidfd() (map[int]bool, bool) {
+	if !pidfdsWork() {
+		return nil, false
+	}
+	held := map[int]bool{}
+	fds, _ := os.ReadDir("/proc/self/fdinfo")
+	for _, fd := range fds {
+		b, err := os.ReadFile("/proc/self/fdinfo/" + fd.Name())
+		if err != nil {
+			continue
+		}
+		// A pidfd's fdinfo has a "Pid:" line, and no other file's does.
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "Pid:"); ok {
+				if pid, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+					held[pid] = true
+				}
+			}
+		}
+	}
+	return held, true
+}
+
+// pidfdsWork tells whether Go's os/exec waits for its children through
+// pidfds here (Linux 5.4 on), by the checks it makes itself.
+var pidfdsWork = sync.OnceValue(func() bool {
+	fd, err := unix.PidfdOpen(os.Getpid(), 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	var info unix.Siginfo
+	err = unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG, nil)
+	return errors.Is(err, unix.ECHILD) && unix.PidfdSendSignal(fd, 0, nil, 0) == nil
+})

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
 	"swarm/bus"
+	"swarm/spawner"
 )
 
 // Who runs a swarm command. Each agent's process gets a secret token in
@@ -18,7 +18,9 @@ import (
 // token it holds, else the agent's it runs under (its process's ancestors
 // or session), else the human's — unless it runs under the swarm's own
 // process: then it is an agent's whose pid swarm has not recorded yet, and
-// it waits for the record. $SWARM_AGENT only names the caller and
+// it waits for the record; or one that left its agent (a daemon: setsid,
+// a double fork), which the swarm, its agents' subreaper, adopted
+// (descendants.go), and it acts for no one. $SWARM_AGENT only names the caller and
 // must agree: it cannot make a command an agent's it is not, nor the
 // human's from inside an agent. So the human's review commands cannot run
 // inside an agent's environment, whatever it unsets.
@@ -73,7 +75,8 @@ func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, p
 			return Caller{}, err
 		}
 		if !ok {
-			return Caller{}, errors.New("this runs under the swarm's process, but in no agent it knows of")
+			return Caller{}, errors.New("this runs below the swarm's process, but in none of its agents' processes or sessions and " +
+				"without an agent's $SWARM_TOKEN: a process that left its agent (setsid, a double fork) acts for no one")
 		}
 	}
 	if ok {
@@ -127,64 +130,33 @@ func awaitAgentAbove(ctx context.Context, b *bus.Bus, pid int) (bus.Agent, bool,
 }
 
 // descendsFromSwarm says whether pid is a descendant (not itself) of the
-// process of the swarm running on b: its agents and what they start.
+// process of the swarm running on b: its agents and what they start,
+// which stay below it however they leave (the swarm is their subreaper).
 func descendsFromSwarm(b *bus.Bus, pid int) bool {
 	swarm, running := SwarmRunning(b.Dir())
 	if !running || swarm <= 1 || pid == swarm {
 		return false
 	}
 	for p, hops := pid, 0; p > 1 && hops < 64; hops++ {
-		parent, ok := parentOf(p)
+		proc, ok := spawner.ReadProc(p)
 		if !ok {
 			return false
 		}
-		if parent == swarm {
+		if proc.Parent == swarm {
 			return true
 		}
-		p = parent
+		p = proc.Parent
 	}
 	return false
 }
 
-// parentOf returns the pid of pid's parent, from /proc.
-func parentOf(pid int) (int, bool) {
-	fields, ok := procStat(pid)
-	if !ok || len(fields) < 2 {
-		return 0, false
-	}
-	parent, err := strconv.Atoi(fields[1])
-	return parent, err == nil
-}
-
 // agentAbove returns the running agent whose process pid descends from,
-// or whose session it is in (a daemon that left its parent keeps the
-// session unless it made its own).
+// or whose session it is in.
 func agentAbove(pid int, agents []bus.Agent) (bus.Agent, bool) {
-	byPid := map[int]bus.Agent{}
-	for _, a := range agents {
-		if a.Pid > 0 && (a.State == bus.AgentRunning || a.State == bus.AgentStarting) {
-			byPid[a.Pid] = a
-		}
-	}
-	if len(byPid) == 0 {
+	p, ok := spawner.ReadProc(pid)
+	if !ok {
 		return bus.Agent{}, false
 	}
-	if fields, ok := procStat(pid); ok && len(fields) > 3 {
-		if sid, err := strconv.Atoi(fields[3]); err == nil {
-			if a, ok := byPid[sid]; ok && isAgentProcess(a, sid) {
-				return a, true
-			}
-		}
-	}
-	for p, hops := pid, 0; p > 1 && hops < 64; hops++ {
-		if a, ok := byPid[p]; ok && isAgentProcess(a, p) {
-			return a, true
-		}
-		next, ok := parentOf(p)
-		if !ok {
-			break
-		}
-		p = next
-	}
-	return bus.Agent{}, false
+	a, _ := agentOf(p, nil, agents)
+	return a, a.Name != ""
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/spawner"
 )
 
 // A swarm that is killed (SIGKILL, a crash, the machine's OOM killer)
@@ -60,6 +61,40 @@ func (s *Supervisor) endLeftovers(ctx context.Context) {
 		}
 	}
 	endGroups(groups, leftoverGrace)
+	if left := strays(s.busDir()); len(left) > 0 {
+		s.log.Warn("ending what the last swarm's agents left running", "processes", describeProcs(left))
+		s.hub.emit(Event{Kind: EventNotice, Text: "the last swarm ended without stopping what its agents left running: ended now: " + describeProcs(left)})
+		endProcs(left, leftoverGrace)
+	}
+}
+
+// strays returns the processes an agent of a swarm on busDir started
+// that outlived that swarm outside the agent's process group (a daemon
+// that ignores the hang-up): their environment names the bus and holds an
+// agent's token. Only those older than this process, and not above it.
+func strays(busDir string) []spawner.Proc {
+	table := spawner.Processes()
+	self, ok := table[os.Getpid()]
+	if !ok {
+		return nil
+	}
+	above := map[int]bool{}
+	for p, hops := self, 0; p.Pid > 1 && hops < 64; hops++ {
+		above[p.Pid] = true
+		if p, ok = table[p.Parent]; !ok {
+			break
+		}
+	}
+	var out []spawner.Proc
+	for _, p := range table {
+		if above[p.Pid] || p.State == 'Z' || p.Start >= self.Start {
+			continue
+		}
+		if env := environ(p.Pid); env["SWARM_TOKEN"] != "" && filepath.Clean(env["SWARM_DIR"]) == filepath.Clean(busDir) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // endGroups sends SIGTERM to each process group, and SIGKILL to those
@@ -99,7 +134,7 @@ func LeftRunning(a bus.Agent) bool {
 	// process a number a group still bears, so then the group is the
 	// agent's. A leader that is there must be the agent's own process, not
 	// a later one that got its number after the group was gone.
-	if _, ok := procStat(a.Pid); !ok {
+	if _, ok := spawner.ReadProc(a.Pid); !ok {
 		return true
 	}
 	return isAgentProcess(a, a.Pid)
@@ -116,12 +151,8 @@ func isAgentProcess(a bus.Agent, pid int) bool {
 // processStart returns when process pid started, from /proc (Linux); false
 // when it does not exist or that cannot be told.
 func processStart(pid int) (time.Time, bool) {
-	fields, ok := procStat(pid)
-	if !ok || len(fields) < 20 {
-		return time.Time{}, false
-	}
-	ticks, err := strconv.ParseInt(fields[19], 10, 64) // starttime, field 22
-	if err != nil {
+	p, ok := spawner.ReadProc(pid)
+	if !ok {
 		return time.Time{}, false
 	}
 	boot, err := bootTime()
@@ -129,7 +160,7 @@ func processStart(pid int) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	const clockTicks = 100 // USER_HZ, 100 on every Linux architecture swarm runs on
-	return boot.Add(time.Duration(ticks) * time.Second / clockTicks), true
+	return boot.Add(time.Duration(p.Start) * time.Second / clockTicks), true
 }
 
 // groupAlive reports whether process group pgid has a process that is not
@@ -139,37 +170,12 @@ func groupAlive(pgid int) bool {
 	if syscall.Kill(-pgid, 0) != nil {
 		return false
 	}
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
-	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if f, ok := procStat(pid); ok && len(f) > 2 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
+	for _, p := range spawner.Processes() {
+		if p.Group == pgid && p.State != 'Z' {
 			return true
 		}
 	}
 	return false
-}
-
-// procStat returns the fields of /proc/PID/stat after the command name:
-// [0] is the state (field 3), [1] the parent pid, [3] the session.
-func procStat(pid int) ([]string, bool) {
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return nil, false
-	}
-	// The command name, in parentheses, may hold blanks: fields count
-	// from after its closing parenthesis.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return nil, false
-	}
-	return strings.Fields(s[i+1:]), true
 }
 
 func bootTime() (time.Time, error) {

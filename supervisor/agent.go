@@ -473,6 +473,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	}
 	st, werr := proc.Wait()
 	<-pumpDone
+	a.endLeftBehind(proc.Pid(), token)
 	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, ""); err != nil {
 		a.s.log.Warn("clear agent token", "agent", a.cfg.Name, "err", err)
 	}

@@ -86,6 +86,9 @@ type Supervisor struct {
 	tasks    *tasks.Service
 	budget   *spawner.Budget // CPU for the agents' screens, shared
 	focus    string          // the agent a person is watching (SetFocus)
+	// releaseReaper ends this swarm's hold on being its agents' subreaper
+	// (descendants.go); nil if it could not be one.
+	releaseReaper func()
 }
 
 // New checks the options and prepares a Supervisor; Start runs it.
@@ -199,6 +202,11 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		return err
 	}
 	lastEvent := s.lastTaskEvent(ctx)
+	if release, err := spawner.Subreaper(); err != nil {
+		s.log.Warn("what agents start and leave may outlive them", "err", err)
+	} else {
+		s.releaseReaper = release
+	}
 	wake, unsub := s.bus.Subscribe()
 	s.goRun(func(ctx context.Context) {
 		defer unsub()
@@ -270,6 +278,10 @@ func (s *Supervisor) Shutdown(ctx context.Context) error {
 	wg.Wait()
 	s.cancel()
 	s.wg.Wait()
+	s.endDescendants()
+	if s.releaseReaper != nil {
+		s.releaseReaper()
+	}
 	for _, a := range agents {
 		a.final(ctx)
 	}

@@ -154,12 +154,20 @@ func (c *statusCmd) Run(g *Globals) error {
 		}
 	}
 	needs := supervisor.NeedsYou(needAgents, waiting)
+	detached, err := supervisor.DetachedProcesses(g.ctx, b)
+	if err != nil {
+		return err
+	}
 	if c.JSON {
 		out := struct {
-			Agents []agentJSON `json:"agents"`
-			Tasks  []taskJSON  `json:"tasks"`
-			Needs  []string    `json:"needs_you"`
-		}{Agents: agents, Tasks: []taskJSON{}, Needs: []string{}}
+			Agents   []agentJSON           `json:"agents"`
+			Tasks    []taskJSON            `json:"tasks"`
+			Needs    []string              `json:"needs_you"`
+			Detached []supervisor.Detached `json:"detached"`
+		}{Agents: agents, Tasks: []taskJSON{}, Needs: []string{}, Detached: detached}
+		if out.Detached == nil {
+			out.Detached = []supervisor.Detached{}
+		}
 		for _, n := range needs {
 			out.Needs = append(out.Needs, n.Text)
 		}
@@ -209,6 +217,16 @@ func (c *statusCmd) Run(g *Globals) error {
 				fmt.Fprintf(tw, "\t%s", ansi.Truncate(a.Screen, 48, "…"))
 			}
 			fmt.Fprintln(tw)
+		}
+	}
+	if len(detached) > 0 {
+		fmt.Fprintf(tw, "\nleft their agent's session (%d): ended with their agent, or when swarm stops\n", len(detached))
+		for _, d := range detached {
+			who := d.Agent
+			if who == "" {
+				who = "an agent (it dropped its token)"
+			}
+			fmt.Fprintf(tw, "  %s\tpid %d\t%s\n", who, d.Pid, textsafe.Line(d.Name))
 		}
 	}
 	fmt.Fprintln(tw)

@@ -5,11 +5,13 @@ package main
 // (or an agent) does around it.
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -123,4 +125,169 @@ func TestAServerEndsWhenItsBusIsRemovedOrReplaced(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitFile waits until file holds a whole line and returns what it holds.
+func waitFile(t *testing.T, file string) string {
+	t.Helper()
+	var s string
+	waitUntil(t, filepath.Base(file)+" written", func() bool {
+		b, _ := os.ReadFile(file)
+		s = string(b)
+		return strings.HasSuffix(s, "\n")
+	})
+	return s
+}
+
+// An agent cannot approve its own task as the human by leaving its
+// process (setsid -f, a double fork, both) and dropping swarm's variables:
+// the swarm is its agents' subreaper, so what they start stays below it;
+// in the agent's session it is the agent's, out of it no one's.
+func TestAnAgentThatLeavesItsProcessIsNeverTheHuman(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	strip := "env -u SWARM_TOKEN -u SWARM_AGENT swarm task approve $id"
+	script := `while [ ! -s id ]; do sleep 0.05; done; id=$(cat id); swarm task start $id >/dev/null && swarm task done $id >/dev/null; ` +
+		`echo reviewed > in-review; ` +
+		`setsid -f ` + strip + ` > setsid-f.txt 2>&1; ` + // the issue's escape: a new session, re-parented at once
+		`( ( ` + strip + ` > double-fork.txt 2>&1 & ) & ); ` + // orphaned, still in the agent's session
+		`( setsid ` + strip + ` > both.txt 2>&1 & ); ` + // orphaned and out of the session
+		`exec sleep 300`
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("w", "never", script)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	waitUntil(t, "w registered", func() bool {
+		out, _, _ := e.run("status", "--json")
+		return strings.Contains(out, `"name":"w"`)
+	})
+	id := strings.TrimSpace(e.ok("task", "add", "--to", "w", "approve me yourself"))
+	if err := os.WriteFile(filepath.Join(e.cwd, "id"), []byte(id+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, filepath.Join(e.cwd, "in-review"))
+	outs := map[string]string{}
+	for _, f := range []string{"setsid-f.txt", "double-fork.txt", "both.txt"} {
+		outs[f] = waitFile(t, filepath.Join(e.cwd, f))
+	}
+	if show := e.ok("task", "show", id, "--json"); !strings.Contains(show, `"state":"IN_REVIEW"`) {
+		t.Errorf("the task left review:\n%s", show)
+	}
+	for f, want := range map[string]string{
+		"setsid-f.txt":    "a process that left its agent (setsid, a double fork) acts for no one",
+		"double-fork.txt": "only the human reviewer moves tasks this way; this runs as agent w",
+		"both.txt":        "a process that left its agent (setsid, a double fork) acts for no one",
+	} {
+		if !strings.Contains(outs[f], want) || strings.Contains(outs[f], "APPROVED") {
+			t.Errorf("%s: %q, want a refusal saying %q", f, outs[f], want)
+		}
+	}
+	up.stop(t, syscall.SIGTERM)
+}
+
+// detachedFrom returns the pids swarm status --json lists as having left
+// agent's session ("" for those whose agent cannot be told).
+func detachedFrom(t *testing.T, e *env, agent string) map[int]bool {
+	t.Helper()
+	var st struct {
+		Detached []struct {
+			Pid   int
+			Agent string
+		}
+	}
+	out, _, _ := e.run("status", "--json")
+	_ = json.Unmarshal([]byte(out), &st)
+	pids := map[int]bool{}
+	for _, d := range st.Detached {
+		if d.Agent == agent {
+			pids[d.Pid] = true
+		}
+	}
+	return pids
+}
+
+// What an agent starts and leaves running (setsid, a daemon) is listed by
+// swarm status while it runs, ended when the agent's process ends, and
+// what no agent's end took (it dropped its token) when the swarm stops —
+// SIGKILL for what ignores SIGTERM. Nothing is left a zombie.
+func TestWhatAnAgentLeavesRunningEndsWithIt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	daemon := func(name, prefix string) string {
+		return `( ` + prefix + `setsid sh -c 'echo $$ > ` + name + `.pid; exec sleep 300' & ); `
+	}
+	quitter := daemon("a1", "") + daemon("a2", "") + `while [ ! -e quit ]; do sleep 0.05; done; exit 0`
+	stayer := daemon("b1", "") +
+		`( setsid sh -c 'trap "" TERM HUP; echo $$ > b2.pid; exec sleep 300' & ); ` + // ignores SIGTERM
+		daemon("b3", "env -u SWARM_TOKEN -u SWARM_AGENT ") + // its agent cannot be told
+		`exec sleep 300`
+	cfg := agentTOML("a", "never", quitter) + agentTOML("b", "never", stayer)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	pid := func(name string) int { return pidIn(t, filepath.Join(e.cwd, name+".pid")) }
+	a1, a2, b1, b2, b3 := pid("a1"), pid("a2"), pid("b1"), pid("b2"), pid("b3")
+	t.Cleanup(func() {
+		for _, p := range []int{a1, a2, b1, b2, b3} {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+	})
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	waitUntil(t, "swarm status listing what left the agents' sessions", func() bool {
+		a, b, unknown := detachedFrom(t, e, "a"), detachedFrom(t, e, "b"), detachedFrom(t, e, "")
+		return a[a1] && a[a2] && b[b1] && b[b2] && unknown[b3]
+	})
+	if out := e.ok("status"); !strings.Contains(out, "left their agent's session (5)") || !strings.Contains(out, "dropped its token") {
+		t.Errorf("swarm status:\n%s", out)
+	}
+
+	// a ends: what it left ends with it; b's go on.
+	if err := os.WriteFile(filepath.Join(e.cwd, "quit"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	requireGone(t, []int{a1, a2}, 30*time.Second)
+	for _, p := range []int{b1, b2, b3} {
+		if gone(p) {
+			t.Fatalf("b's process %d ended with a", p)
+		}
+	}
+	server := up.cmd.Process.Pid
+	for _, c := range children(server) {
+		if st, _ := procField(c, 3); st == "Z" {
+			t.Errorf("the swarm left its adopted child %d a zombie", c)
+		}
+	}
+
+	// The swarm stops: everything below it ends.
+	up.stop(t, syscall.SIGTERM)
+	requireGone(t, []int{b1, b2, b3}, 30*time.Second)
+}
+
+// A swarm killed outright cannot end what its agents left outside their
+// process groups; the next swarm on the bus does.
+func TestTheNextSwarmEndsTheDaemonsAKilledOneLeft(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	script := `( setsid sh -c 'trap "" HUP; echo $$ > d.pid; exec sleep 300' & ); exec sleep 300`
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", script)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := e.start("up", "--headless")
+	d := pidIn(t, filepath.Join(e.cwd, "d.pid"))
+	t.Cleanup(func() { _ = syscall.Kill(d, syscall.SIGKILL) })
+	_ = first.cmd.Process.Signal(syscall.SIGKILL)
+	<-first.done
+	_ = first.cmd.Wait()
+	if gone(d) {
+		t.Fatal("the daemon died with swarm: this test needs a leftover")
+	}
+	second := e.start("up", "--headless")
+	requireGone(t, []int{d}, 30*time.Second)
+	waitUntil(t, "the notice", func() bool { return second.has("ended now: sleep (pid " + strconv.Itoa(d) + ")") })
+	second.stop(t, syscall.SIGTERM)
 }

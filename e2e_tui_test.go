@@ -48,6 +48,8 @@ type tuiTerm struct {
 	err     error          // swarm's exit, valid after exited
 	closed  bool
 	copied  string // the text of the last OSC 52 swarm wrote (under mu)
+	// notified are the desktop notifications swarm sent (OSC 9), under mu.
+	notified []string
 }
 
 // startTUI runs swarm with args in dir, in a PTY of rows×cols, in a
@@ -59,6 +61,9 @@ func startTUI(t testing.TB, dir string, rows, cols int, args ...string) *tuiTerm
 
 // osc52 is a terminal's clipboard being set.
 var osc52 = regexp.MustCompile("\x1b]52;c;([A-Za-z0-9+/=]*)(?:\x07|\x1b\\\\)")
+
+// osc9 is a desktop notification sent through the terminal.
+var osc9 = regexp.MustCompile("\x1b]9;([^\x07\x1b]*)(?:\x07|\x1b\\\\)")
 
 // answerRGB in startTUIIn's env makes the terminal answer a query for the
 // RGB capability (XTGETTCAP) as a terminal with 24-bit colour does; the
@@ -105,6 +110,9 @@ func startTUIIn(t testing.TB, env []string, dir string, rows, cols int, args ...
 					if text, err := base64.StdEncoding.DecodeString(string(m[1])); err == nil {
 						term.copied = string(text)
 					}
+				}
+				for _, m := range osc9.FindAllSubmatch(buf[:n], -1) {
+					term.notified = append(term.notified, string(m[1]))
 				}
 				_, _ = term.emu.Write(buf[:n])
 				term.mu.Unlock()
@@ -1050,5 +1058,67 @@ func TestInterruptingAnAttachLeavesTheSwarmRunning(t *testing.T) {
 	}
 	if code := up.stop(t, syscall.SIGTERM); code != 0 {
 		t.Errorf("swarm up --headless exited %d", code)
+	}
+}
+
+// An agent that asks the person (`@relay:human …`) needs them: the UI
+// counts it, notifies, shows the question; ! and s answer it, and the
+// answer reaches the asker; swarm status lists it until then.
+func TestAQuestionToThePersonIsAnsweredFromTheUI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	// It asks once told to, so that it asks while the UI runs (what
+	// waited when a UI started is listed, not announced).
+	script := `read -r go; echo '@relay:human please decide: tabs or spaces?'; ` +
+		`while IFS= read -r l; do echo "$l" >> answers.txt; case "$l" in *again*) echo '@relay:human shall I push?';; esac; done`
+	cfg := fmt.Sprintf("[[agent]]\nname = \"asker\"\ncmd = %q\n", script)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	keys := tui.DefaultKeyMap()
+	term := startTUI(t, e.cwd, 30, 120, "up")
+	term.waitText(time.Minute, "asker · running")
+	e.ok("send", "asker", "ask now")
+	term.waitText(time.Minute, "⚑ 1", "? please decide")
+	waitUntil(t, "the desktop notification", func() bool {
+		term.mu.Lock()
+		defer term.mu.Unlock()
+		return slices.Contains(term.notified, "swarm: asker asks: please decide: tabs or spaces?")
+	})
+	if out := e.ok("status"); !strings.Contains(out, "needs you (1)") || !strings.Contains(out, "asker asks: please decide: tabs or spaces?") {
+		t.Errorf("swarm status does not list the question:\n%s", out)
+	}
+
+	term.pressKey(keys.NextNeed)
+	term.waitText(time.Minute, "1/1: asker asks: please decide: tabs or spaces? — s answers")
+	term.pressKey(keys.Send)
+	term.waitText(time.Minute, "Answer asker")
+	term.press("tabs, please")
+	term.pressKey(keys.Submit)
+	waitUntil(t, "the asker to get the answer", func() bool {
+		b, _ := os.ReadFile(filepath.Join(e.cwd, "answers.txt"))
+		return regexp.MustCompile(`\[relay #\w+ from human\] tabs, please`).Match(b)
+	})
+	term.waitFor("the question to leave the list", time.Minute, func(s string) bool { return !strings.Contains(s, "⚑") })
+	if out := e.ok("status"); strings.Contains(out, "needs you") {
+		t.Errorf("swarm status still lists the answered question:\n%s", out)
+	}
+
+	// Another, dismissed on the asker's pane: it leaves the list, and the
+	// asker is told nothing.
+	e.ok("send", "asker", "ask again")
+	term.waitText(time.Minute, "⚑ 1", "? shall I push?")
+	term.pressKey(keys.Dismiss)
+	term.waitText(time.Minute, "dismissed asker's question: shall I push?")
+	term.waitFor("the question to leave the list", time.Minute, func(s string) bool { return !strings.Contains(s, "⚑") })
+	if out := e.ok("status"); strings.Contains(out, "needs you") {
+		t.Errorf("swarm status still lists the dismissed question:\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.cwd, "answers.txt")); strings.Count(string(b), "\n") != 2 {
+		t.Errorf("the asker got more than the answer and the request:\n%s", b)
+	}
+	if err := term.quit(time.Minute); err != nil {
+		t.Fatalf("swarm up exited with %v", err)
 	}
 }

@@ -6,8 +6,12 @@
 //
 // Publish commits a message before anything tries to deliver it. Recipients
 // are resolved at publish time: a registered agent, the pseudo-agents "human"
-// (the inbox is the delivery, so it is confirmed at once) and "swarm" (queued
-// for the supervisor), or "*" for every registered agent except the sender.
+// (the inbox is the delivery: an agent's message to the person is queued,
+// open, until the person answers it — any message from the person to that
+// agent answers every one it sent before — or dismisses it with
+// MarkConfirmed; swarm's notices to the person are confirmed at once) and
+// "swarm" (queued for the supervisor), or "*" for every registered agent
+// except the sender.
 // An unknown recipient stores the message with a failed delivery and queues
 // a notice from "swarm" to the author. Publishing the same message id again
 // is a no-op that returns the stored message.

@@ -94,7 +94,7 @@ func TestPublishResolvesRecipients(t *testing.T) {
 		notices int
 	}{
 		{"bob", map[string]string{"bob": "queued"}, 0},
-		{"human", map[string]string{"human": "confirmed"}, 0},
+		{"human", map[string]string{"human": "queued"}, 0}, // an agent asking the person
 		{"swarm", map[string]string{"swarm": "queued"}, 0},
 		{"*", map[string]string{"bob": "queued", "carol": "queued"}, 0},
 		{"alice", map[string]string{"alice": "queued"}, 0},
@@ -376,5 +376,55 @@ func TestMessageState(t *testing.T) {
 	m.Deliveries[1].State = DeliveryConfirmed
 	if m.State() != "mixed" || m.StateFor("b") != "confirmed" || m.StateFor("z") != "mixed" {
 		t.Error(m.State(), m.StateFor("b"))
+	}
+}
+
+// An agent's message to the person waits for them (open in the person's
+// mailbox) until they answer its author or dismiss it; swarm's notices to
+// the person are read as they come.
+func TestQuestionsToThePersonWaitUntilAnswered(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "alice", "bob")
+	open := func() []string {
+		t.Helper()
+		msgs, err := b.Pending(ctx, Human, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range msgs {
+			out = append(out, m.From+": "+m.Body)
+		}
+		return out
+	}
+	publish(t, b, Message{From: "alice", To: Human, Body: "tabs or spaces?"})
+	q2 := publish(t, b, Message{From: "bob", To: Human, Body: "may I delete vendor/?"})
+	publish(t, b, Message{From: "alice", To: Human, Body: "and the line length?"})
+	publish(t, b, Message{From: Swarm, To: Human, Kind: KindNotice, Body: "something failed"})
+	if diff := cmp.Diff([]string{"alice: tabs or spaces?", "bob: may I delete vendor/?", "alice: and the line length?"}, open()); diff != "" {
+		t.Fatalf("open questions:\n%s", diff)
+	}
+	// A broadcast and a message to someone else answer nothing.
+	publish(t, b, Message{From: Human, To: Everyone, Body: "lunch"})
+	publish(t, b, Message{From: Human, To: "ghost", Body: "hello?"})
+	if got := open(); len(got) != 3 {
+		t.Fatalf("open after a broadcast and a failed message: %q", got)
+	}
+	// Answering alice answers both her questions, not bob's.
+	publish(t, b, Message{From: Human, To: "alice", Body: "tabs, 100"})
+	if diff := cmp.Diff([]string{"bob: may I delete vendor/?"}, open()); diff != "" {
+		t.Fatalf("open after answering alice:\n%s", diff)
+	}
+	// A question after the answer is open again.
+	publish(t, b, Message{From: "alice", To: Human, Body: "done: shall I push?"})
+	if got := open(); len(got) != 2 {
+		t.Fatalf("open after alice's next question: %q", got)
+	}
+	// Dismissed, a question is closed without an answer.
+	if err := b.MarkConfirmed(ctx, q2.ID, Human); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"alice: done: shall I push?"}, open()); diff != "" {
+		t.Fatalf("open after dismissing bob's:\n%s", diff)
 	}
 }

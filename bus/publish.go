@@ -169,6 +169,11 @@ func (b *Bus) insert(ctx context.Context, tx querier, msgs []Message, now time.T
 	if err != nil {
 		return err
 	}
+	for _, m := range mrows {
+		if err := answered(ctx, tx, m, now); err != nil {
+			return err
+		}
+	}
 	for i := range msgs {
 		m := &msgs[i]
 		if _, ok := stored[m.ID]; ok {
@@ -183,6 +188,19 @@ func (b *Bus) insert(ctx context.Context, tx querier, msgs []Message, now time.T
 		}
 	}
 	return nil
+}
+
+// answered closes what the person's message m answers: a message from
+// the person to an agent answers every question that agent has put to the
+// person before it (the person's open deliveries of its messages).
+func answered(ctx context.Context, tx querier, m *Message, now time.Time) error {
+	if m.From != Human || m.To == Swarm || m.To == Human || m.To == Everyone || len(m.Deliveries) != 1 || m.Deliveries[0].State == DeliveryFailed {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?1, open = 0, updated_ms = ?2
+		WHERE recipient = ?3 AND open = 1 AND seq < ?4 AND seq IN (SELECT seq FROM messages WHERE from_name = ?5)`,
+		DeliveryConfirmed.String(), ms(now), Human, m.Seq, m.To)
+	return err
 }
 
 // recipientStatus is whether a registered agent takes messages.
@@ -271,6 +289,10 @@ func resolve(id, from, to string, agents map[string]recipientStatus, now time.Ti
 	}
 	status, known := agents[to]
 	switch {
+	case to == Human && from != Swarm && from != Human:
+		// An agent asking the person: open until the person answers it
+		// (answered) or dismisses it (MarkConfirmed).
+		return []Delivery{d(Human, DeliveryQueued, "")}
 	case to == Human:
 		return []Delivery{d(Human, DeliveryConfirmed, "")}
 	case to == Swarm:

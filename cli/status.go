@@ -153,7 +153,11 @@ func (c *statusCmd) Run(g *Globals) error {
 			waiting = append(waiting, t)
 		}
 	}
-	needs := supervisor.NeedsYou(needAgents, waiting)
+	questions, err := b.Pending(g.ctx, bus.Human, 0)
+	if err != nil {
+		return err
+	}
+	needs := supervisor.NeedsYou(needAgents, questions, waiting)
 	detached, err := supervisor.DetachedProcesses(g.ctx, b)
 	if err != nil {
 		return err

@@ -169,6 +169,7 @@ func (s *Server) table() map[string]handler {
 			}
 			return sup.Send(ctx, p.from(c.Name))
 		}),
+		"Dismiss": method(human, func(ctx context.Context, p idParams) (none, error) { return none{}, sup.Dismiss(ctx, p.ID) }),
 		"Game": method(anyone, func(context.Context, none) (gameResult, error) {
 			g, ok := sup.Game()
 			return gameResult{g, ok}, nil

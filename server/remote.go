@@ -285,6 +285,11 @@ func (r *Remote) Send(ctx context.Context, m bus.Message) (bus.Message, error) {
 		Data: m.Data, CorrelationID: m.CorrelationID, InReplyTo: m.InReplyTo})
 }
 
+func (r *Remote) Dismiss(ctx context.Context, id string) error {
+	_, err := doCtx[none](ctx, r, "Dismiss", idParams{ID: id})
+	return err
+}
+
 func (r *Remote) Game() (supervisor.GameState, bool) {
 	g, _ := do[gameResult](r, "Game", none{})
 	return g.State, g.OK

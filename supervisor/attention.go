@@ -23,6 +23,9 @@ const (
 	// AttentionNeedsHuman: an agent's CLI waits for the person (a
 	// permission prompt, a question), as its hook said.
 	AttentionNeedsHuman
+	// AttentionQuestion: an agent sent the person a message (@relay:human)
+	// that they have neither answered nor dismissed.
+	AttentionQuestion
 )
 
 // Attention is one thing that waits for the person: the UI's "needs you"
@@ -31,12 +34,16 @@ type Attention struct {
 	Kind  AttentionKind
 	Agent string // the agent, or the task's assignee
 	Task  string // the task's id, for a task
-	Text  string // one line for a person, safe to print
+	// Message is the question's id, for a question; Question its text.
+	Message, Question string
+	Text              string // one line for a person, safe to print
 }
 
 // Key tells an item from others and from itself later: the same thing
 // waiting is announced once.
-func (a Attention) Key() string { return fmt.Sprintf("%d/%s/%s", a.Kind, a.Agent, a.Task) }
+func (a Attention) Key() string {
+	return fmt.Sprintf("%d/%s/%s/%s", a.Kind, a.Agent, a.Task, a.Message)
+}
 
 // AgentNeed is an agent that waits for the person: its process died, or
 // its CLI's hook said it needs them. Why says why it died or what it
@@ -60,9 +67,11 @@ func AgentNeedOf(name string, level bus.Level, reason string, turn bus.Status, n
 }
 
 // NeedsYou lists what waits for the person: agents that died or need
-// them, then tasks in review, failed or in conflict, oldest first as
-// given. It is the one rule for the UI's list and `swarm status`.
-func NeedsYou(agents []AgentNeed, tasks []bus.Task) []Attention {
+// them, then the questions agents put to them (their open messages to the
+// person: bus.Bus.Pending of bus.Human), then tasks in review, failed or
+// in conflict, oldest first as given. It is the one rule for the UI's
+// list and `swarm status`.
+func NeedsYou(agents []AgentNeed, questions []bus.Message, tasks []bus.Task) []Attention {
 	var out []Attention
 	for _, a := range agents {
 		kind, text := AttentionAgentDown, "agent "+a.Name+" died"
@@ -73,6 +82,9 @@ func NeedsYou(agents []AgentNeed, tasks []bus.Task) []Attention {
 			text += ": " + r
 		}
 		out = append(out, Attention{Kind: kind, Agent: a.Name, Text: text})
+	}
+	for _, m := range questions {
+		out = append(out, questionNeed(m))
 	}
 	for _, t := range tasks {
 		kind, what := AttentionReview, "waits for your review"

@@ -31,7 +31,7 @@ func TestNeedsYou(t *testing.T) {
 			agents = append(agents, n)
 		}
 	}
-	got := NeedsYou(agents, tasks)
+	got := NeedsYou(agents, nil, tasks)
 	want := []string{
 		"agent carol died: gave up after 3 restarts: exit code 2",
 		"agent dave needs you: Claude needs your permission to use Bash",
@@ -47,7 +47,7 @@ func TestNeedsYou(t *testing.T) {
 			t.Errorf("item %d: %q, want %q", i, got[i].Text, want[i])
 		}
 	}
-	if got[2].Key() == got[4].Key() || got[2].Key() != NeedsYou(nil, tasks[:1])[0].Key() || got[0].Key() == got[1].Key() {
+	if got[2].Key() == got[4].Key() || got[2].Key() != NeedsYou(nil, nil, tasks[:1])[0].Key() || got[0].Key() == got[1].Key() {
 		t.Error("keys do not tell items apart, or change between calls")
 	}
 }

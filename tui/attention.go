@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
@@ -26,7 +27,7 @@ func (m *Model) updateNeeds() tea.Cmd {
 			agents = append(agents, n)
 		}
 	}
-	m.needs = supervisor.NeedsYou(agents, m.waiting)
+	m.needs = supervisor.NeedsYou(agents, m.questions, m.waiting)
 	if m.announced == nil {
 		m.announced = map[string]bool{}
 	}
@@ -65,6 +66,9 @@ func (m *Model) nextNeed() tea.Cmd {
 	m.needAt = (m.needAt + 1) % len(m.needs)
 	n := m.needs[m.needAt]
 	m.setStatus("%d/%d: %s", m.needAt+1, len(m.needs), n.Text)
+	if n.Kind == supervisor.AttentionQuestion {
+		m.status.text += fmt.Sprintf(" — %s answers, %s dismisses", m.keys.Send.Help().Key, m.keys.Dismiss.Help().Key)
+	}
 	cmds := []tea.Cmd{m.selectAgent(n.Agent)}
 	if n.Task != "" {
 		if m.panel != panelTasks {
@@ -73,6 +77,36 @@ func (m *Model) nextNeed() tea.Cmd {
 		cmds = append(cmds, m.tasks.choose(m.src(), n.Task))
 	}
 	return tea.Batch(cmds...)
+}
+
+// questionOf is the oldest question the agent name has put to the person
+// and that is still open.
+func (m *Model) questionOf(name string) (supervisor.Attention, bool) {
+	for _, n := range m.needs {
+		if n.Kind == supervisor.AttentionQuestion && n.Agent == name {
+			return n, true
+		}
+	}
+	return supervisor.Attention{}, false
+}
+
+// dismiss closes the selected agent's oldest open question without an
+// answer.
+func (m *Model) dismiss() tea.Cmd {
+	q, ok := m.questionOf(m.selected)
+	if !ok {
+		m.setStatus("%s has asked you nothing", m.selected)
+		return nil
+	}
+	ctx, sw := m.ctx, m.sw
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, readTimeout)
+		defer cancel()
+		if err := sw.Dismiss(ctx, q.Message); err != nil {
+			return actionMsg{err: err}
+		}
+		return actionMsg{text: fmt.Sprintf("dismissed %s's question: %s", q.Agent, q.Question)}
+	}
 }
 
 // needsLine is the list's one-line summary for the top of the sidebar or

@@ -51,6 +51,7 @@ func dialogWidth(w int) int { return min(w-4, 72) }
 // be empty gets the focus with the error (fieldError).
 type formDialog struct {
 	title  string
+	intro  string // said above the fields (the question being answered)
 	labels []string
 	inputs []textinput.Model
 	cur    int
@@ -191,6 +192,12 @@ func (d *formDialog) view(w int, km KeyMap) []string {
 		lw = max(lw, len(l))
 	}
 	var lines []string
+	if d.intro != "" {
+		for _, l := range wrapPlain(d.intro, iw) {
+			lines = append(lines, " "+styleBold.Render(l))
+		}
+		lines = append(lines, "")
+	}
 	for i, in := range d.inputs {
 		in.SetWidth(max(iw-lw-3, 4))
 		label := fmt.Sprintf("%*s: ", lw, d.labels[i])
@@ -216,8 +223,10 @@ func (d *formDialog) view(w int, km KeyMap) []string {
 }
 
 // newSendDialog asks for a recipient and a body and sends the message as
-// the human through sw; w is the window's width.
-func newSendDialog(ctx context.Context, sw Backend, to string, w int) dialog {
+// the human through sw; w is the window's width. With a question q of
+// agent to's (Kind AttentionQuestion), it shows the question and the
+// message answers it.
+func newSendDialog(ctx context.Context, sw Backend, to string, q supervisor.Attention, w int) dialog {
 	w = dialogWidth(w)
 	toIn := newInput("agent name, * or swarm", w)
 	toIn.SetValue(to)
@@ -227,6 +236,9 @@ func newSendDialog(ctx context.Context, sw Backend, to string, w int) dialog {
 		inputs: []textinput.Model{toIn, newInput("what to say", w)},
 		cur:    1,
 		action: "send",
+	}
+	if q.Message != "" {
+		d.title, d.intro, d.action = "Answer "+q.Agent, q.Text, "answer"
 	}
 	if to == "" {
 		d.cur = 0
@@ -241,7 +253,11 @@ func newSendDialog(ctx context.Context, sw Backend, to string, w int) dialog {
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, readTimeout)
 			defer cancel()
-			msg, err := sw.Send(ctx, bus.Message{To: v[0], Body: v[1]})
+			m := bus.Message{To: v[0], Body: v[1]}
+			if q.Message != "" && v[0] == q.Agent {
+				m.InReplyTo = q.Message
+			}
+			msg, err := sw.Send(ctx, m)
 			if err != nil {
 				return actionMsg{err: fmt.Errorf("send to %s: %w", v[0], err)}
 			}

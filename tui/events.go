@@ -112,8 +112,13 @@ type agentMeta struct {
 type metaMsg struct {
 	meta  map[string]agentMeta
 	tasks []bus.Task // the tasks that wait for the person (supervisor.AttentionStates)
-	err   error
+	// questions are the agents' open messages to the person, oldest first.
+	questions []bus.Message
+	err       error
 }
+
+// questionLimit bounds the open questions read for the "needs you" list.
+const questionLimit = 100
 
 // loadMeta reads unread counts, current tasks and heartbeats; one read is
 // in flight at a time, and a request during it makes one more.
@@ -166,7 +171,11 @@ func (m *Model) loadMeta() tea.Cmd {
 		if err != nil {
 			return metaMsg{err: err}
 		}
-		return metaMsg{meta: out, tasks: waiting}
+		questions, err := b.Pending(ctx, bus.Human, questionLimit)
+		if err != nil {
+			return metaMsg{err: err}
+		}
+		return metaMsg{meta: out, tasks: waiting, questions: questions}
 	}
 }
 
@@ -177,7 +186,7 @@ func (m *Model) onMeta(msg metaMsg) tea.Cmd {
 			m.noteEvent(fmt.Sprintf("read agent status: %v", msg.err), true)
 		}
 	} else {
-		m.meta, m.waiting = msg.meta, msg.tasks
+		m.meta, m.waiting, m.questions = msg.meta, msg.tasks, msg.questions
 		m.gen++
 	}
 	cmd := m.updateNeeds()

@@ -304,6 +304,10 @@ func (f *fakeSwarm) Send(ctx context.Context, m bus.Message) (bus.Message, error
 	return f.b.Publish(ctx, m)
 }
 
+func (f *fakeSwarm) Dismiss(ctx context.Context, id string) error {
+	return f.b.MarkConfirmed(ctx, id, bus.Human)
+}
+
 func (f *fakeSwarm) Game() (supervisor.GameState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -29,8 +29,10 @@ type KeyMap struct {
 
 	// Dialogs and agent actions.
 	Send, NewAgent, Restart, Stop key.Binding
-	// NextNeed shows the next thing that needs the person.
-	NextNeed key.Binding
+	// NextNeed shows the next thing that needs the person; Dismiss
+	// closes the selected agent's question to them without an answer (Send
+	// answers it).
+	NextNeed, Dismiss key.Binding
 
 	// Task actions (the task selected on the board, else the selected
 	// agent's current task).
@@ -97,6 +99,7 @@ func DefaultKeyMap() KeyMap {
 		Restart:  b("R", "restart agent", "R"),
 		Stop:     b("x", "stop agent", "x"),
 		NextNeed: b("!", "next that needs you", "!"),
+		Dismiss:  b("D", "dismiss its question", "D"),
 
 		Approve:        b("a", "approve task", "a"),
 		RequestChanges: b("r", "request changes", "r"),
@@ -140,7 +143,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach}},
 		{"layout", []key.Binding{k.Zoom, k.Arrange, k.ToggleList}},
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
-		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop, k.NextNeed}},
+		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop, k.NextNeed, k.Dismiss}},
 		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff, k.Prune}},
 		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev, k.Select, k.Copy}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},

@@ -133,6 +133,7 @@ type Model struct {
 	// What waits for the person (supervisor.NeedsYou): the tasks last
 	// read that do, the list, the one shown last, and what was announced.
 	waiting   []bus.Task
+	questions []bus.Message
 	needs     []supervisor.Attention
 	needAt    int
 	announced map[string]bool

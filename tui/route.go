@@ -57,6 +57,8 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.relayout()
 	case key.Matches(k, keys.NextNeed):
 		return m.nextNeed()
+	case key.Matches(k, keys.Dismiss):
+		return m.dismiss()
 	case key.Matches(k, keys.ToggleList):
 		m.hideList = !m.hideList
 		return m.relayout()
@@ -89,7 +91,8 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		m.showGame = !m.showGame
 		return m.relayout()
 	case key.Matches(k, keys.Send):
-		m.dialog = newSendDialog(m.ctx, m.sw, m.selected, m.width)
+		q, _ := m.questionOf(m.selected)
+		m.dialog = newSendDialog(m.ctx, m.sw, m.selected, q, m.width)
 		return m.dialog.focus()
 	case key.Matches(k, keys.NewAgent):
 		m.dialog = newAgentDialog(m.sw, m.opts.Dir, m.width)

@@ -66,6 +66,11 @@ func (m *Model) agentRows(w int) (lines, owners []string) {
 			lines = append(lines, third)
 			owners = append(owners, a.Name)
 		}
+		if q, ok := m.questionOf(a.Name); ok {
+			// What it asks the person, as far as it fits (! shows it all).
+			lines = append(lines, fg(colorWarn).Render(fitPlain("  ? "+q.Question, w)))
+			owners = append(owners, a.Name)
+		}
 	}
 	return lines, owners
 }

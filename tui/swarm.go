@@ -48,8 +48,12 @@ type Backend interface {
 	// SaveAgent adds an agent started from the UI to it.
 	ConfigFile() string
 	SaveAgent(name string) error
-	// Send publishes a message from the human.
+	// Send publishes a message from the human (to an agent: an answer to
+	// the questions it put to the person).
 	Send(ctx context.Context, m bus.Message) (bus.Message, error)
+	// Dismiss closes an agent's question to the person (a message to the
+	// human, by id) without an answer.
+	Dismiss(ctx context.Context, id string) error
 	// Game returns the refereed game, if there is one.
 	Game() (supervisor.GameState, bool)
 	// Reader: inboxes, the log, tasks and heartbeats.

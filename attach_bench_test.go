@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"swarm/internal/testrun"
 )
 
 // ---- the server and its clients (BENCHMARKS.md) ----
@@ -55,7 +57,7 @@ func startServer(b *testing.B, dir string) *exec.Cmd {
 	}()
 	select {
 	case <-started:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testrun.Patience):
 		b.Fatal("swarm up --headless did not start its agents")
 	}
 	waitWithinB(b, "the socket", func() bool {
@@ -67,7 +69,7 @@ func startServer(b *testing.B, dir string) *exec.Cmd {
 
 func waitWithinB(b *testing.B, what string, cond func() bool) {
 	b.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testrun.Patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			b.Fatalf("timed out waiting for %s", what)
@@ -80,9 +82,9 @@ func waitWithinB(b *testing.B, what string, cond func() bool) {
 func detach(b *testing.B, term *tuiTerm) {
 	b.Helper()
 	term.press("q")
-	term.waitText(10*time.Second, "Leave the swarm?")
+	term.waitText("Leave the swarm?")
 	term.press("d")
-	if err := term.waitExit(10 * time.Second); err != nil {
+	if err := term.waitExit(); err != nil {
 		b.Fatalf("swarm attach exited with %v", err)
 	}
 }
@@ -102,7 +104,7 @@ func BenchmarkAttachFirstFrame(b *testing.B) {
 		for range 5 {
 			start := time.Now()
 			term := startTUI(b, dir, 48, 160, "attach")
-			term.waitFor("the first complete frame", 30*time.Second, func(s string) bool {
+			term.waitFor("the first complete frame", func(s string) bool {
 				return strings.Contains(s, "w16") && strings.Contains(s, "17/17 running") && strings.Contains(s, "build step")
 			})
 			took = append(took, time.Since(start))
@@ -124,14 +126,14 @@ func BenchmarkAttachKeyEcho(b *testing.B) {
 		dir := b.TempDir()
 		loadConfig(b, dir, 0, 0)
 		fg := startTUI(b, dir, 48, 160, "up", "--foreground")
-		fg.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
+		fg.waitFor("the probe's prompt", func(s string) bool { return strings.Contains(s, "$") })
 		local := keyLatencies(b, fg, 60, 20*time.Millisecond)
-		if err := fg.quit(30 * time.Second); err != nil {
+		if err := fg.quit(); err != nil {
 			b.Fatal(err)
 		}
 		startServer(b, dir)
 		at := startTUI(b, dir, 48, 160, "attach")
-		at.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
+		at.waitFor("the probe's prompt", func(s string) bool { return strings.Contains(s, "$") })
 		remote := keyLatencies(b, at, 60, 20*time.Millisecond)
 		detach(b, at)
 		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -157,7 +159,7 @@ func BenchmarkServerCPU(b *testing.B) {
 		for n := range 3 {
 			if n > 0 {
 				term := startTUI(b, dir, 48, 160, "attach")
-				term.waitText(30*time.Second, "17/17 running")
+				term.waitText("17/17 running")
 				clients = append(clients, term)
 				// The first client resizes every agent to its panes, which
 				// rewraps 16 full scrollbacks once: measure after that.
@@ -188,7 +190,7 @@ func BenchmarkSocketBytes(b *testing.B) {
 		loadConfig(b, dir, 1, 0)
 		startServer(b, dir)
 		term := startTUI(b, dir, 48, 160, "attach")
-		term.waitText(30*time.Second, "w1 · running", "build step")
+		term.waitText("w1 · running", "build step")
 		time.Sleep(10 * time.Second)
 		detach(b, term)
 		// The server logs each connection's bytes as it ends.

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"swarm/internal/testrun"
 	"swarm/supervisor"
 	"swarm/tui"
 	"sync"
@@ -192,9 +193,11 @@ func (term *tuiTerm) screen() []string {
 
 func (term *tuiTerm) text() string { return strings.Join(term.screen(), "\n") }
 
-// waitFor polls the screen until cond holds, failing after timeout.
-func (term *tuiTerm) waitFor(what string, timeout time.Duration, cond func(screen string) bool) {
+// waitFor waits until the screen shows what cond wants, failing after
+// testrun.Patience.
+func (term *tuiTerm) waitFor(what string, cond func(screen string) bool) {
 	term.t.Helper()
+	timeout := testrun.Patience
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	for {
@@ -216,9 +219,9 @@ func (term *tuiTerm) waitFor(what string, timeout time.Duration, cond func(scree
 }
 
 // waitText waits until every one of texts shows.
-func (term *tuiTerm) waitText(timeout time.Duration, texts ...string) {
+func (term *tuiTerm) waitText(texts ...string) {
 	term.t.Helper()
-	term.waitFor(fmt.Sprintf("%q", texts), timeout, func(s string) bool {
+	term.waitFor(fmt.Sprintf("%q", texts), func(s string) bool {
 		for _, x := range texts {
 			if !strings.Contains(s, x) {
 				return false
@@ -237,8 +240,9 @@ func (term *tuiTerm) press(s string) {
 }
 
 // waitExit waits for swarm to exit and returns its exit status.
-func (term *tuiTerm) waitExit(timeout time.Duration) error {
+func (term *tuiTerm) waitExit() error {
 	term.t.Helper()
+	timeout := testrun.Patience
 	select {
 	case <-term.exited:
 		return term.err
@@ -250,8 +254,9 @@ func (term *tuiTerm) waitExit(timeout time.Duration) error {
 
 // lastScreen waits until swarm has exited and everything it wrote is
 // on the screen (its last words, after the UI), and returns the screen.
-func (term *tuiTerm) lastScreen(timeout time.Duration) string {
+func (term *tuiTerm) lastScreen() string {
 	term.t.Helper()
+	timeout := testrun.Patience
 	select {
 	case <-term.drained:
 	case <-time.After(timeout):
@@ -262,8 +267,9 @@ func (term *tuiTerm) lastScreen(timeout time.Duration) string {
 
 // quit presses q, confirms if swarm asks (stopping the swarm when the UI
 // is attached to one), and waits for it to exit.
-func (term *tuiTerm) quit(timeout time.Duration) error {
+func (term *tuiTerm) quit() error {
 	term.t.Helper()
+	timeout := testrun.Patience
 	term.press("q")
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
@@ -310,10 +316,10 @@ func (term *tuiTerm) pressKey(b key.Binding) {
 
 // clipboard waits for the UI to set the terminal's clipboard (OSC 52) and
 // returns the text.
-func (term *tuiTerm) clipboard(timeout time.Duration) string {
+func (term *tuiTerm) clipboard() string {
 	term.t.Helper()
 	var text string
-	term.waitFor("the clipboard to be set", timeout, func(string) bool {
+	term.waitFor("the clipboard to be set", func(string) bool {
 		term.mu.Lock()
 		defer term.mu.Unlock()
 		text = term.copied
@@ -378,9 +384,9 @@ func procField(pid, n int) (string, bool) {
 
 // requireGone waits until none of pids exists (a zombie counts as gone
 // once it is reaped, so it is waited for too).
-func requireGone(t testing.TB, pids []int, timeout time.Duration) {
+func requireGone(t testing.TB, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(testrun.Patience)
 	for {
 		var alive []string
 		for _, p := range pids {
@@ -400,9 +406,9 @@ func requireGone(t testing.TB, pids []int, timeout time.Duration) {
 
 // agentProcs waits until swarm has started n agent processes and returns
 // every process below it.
-func (term *tuiTerm) agentProcs(n int, timeout time.Duration) []int {
+func (term *tuiTerm) agentProcs(n int) []int {
 	term.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(testrun.Patience)
 	for {
 		kids := descendants(term.cmd.Process.Pid)
 		direct := 0
@@ -432,35 +438,35 @@ func TestTUIDemoTicTacToe(t *testing.T) {
 	term := startTUI(t, dir, 48, 160, "demo", "tictactoe", "--dir", filepath.Join(dir, ".swarm"))
 
 	// Both players' panes and the board.
-	term.waitText(30*time.Second, "X · running", "O · running", "tic-tac-toe", "---+---+---", "X vs O")
-	procs := term.agentProcs(2, 10*time.Second)
+	term.waitText("X · running", "O · running", "tic-tac-toe", "---+---+---", "X vs O")
+	procs := term.agentProcs(2)
 
 	// q while the players run asks first; n keeps the game going.
 	term.press("q")
-	term.waitText(10*time.Second, "Quit swarm? 2 running agents will be stopped.")
+	term.waitText("Quit swarm? 2 running agents will be stopped.")
 	term.press("n")
-	term.waitFor("the quit dialog to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "Quit swarm?") })
+	term.waitFor("the quit dialog to close", func(s string) bool { return !strings.Contains(s, "Quit swarm?") })
 
 	// The game reaches a result on the board.
 	// The result line of the board box, at the left edge (a player's
 	// pane may say "draw" too).
 	result := regexp.MustCompile(`(?m)^│game over +│.*\n│(draw|[XO] wins \(\d-\d-\d\)|[XO] wins by forfeit) `)
-	term.waitFor("a result on the board", 60*time.Second, func(s string) bool { return result.MatchString(s) })
+	term.waitFor("a result on the board", func(s string) bool { return result.MatchString(s) })
 	t.Logf("result: %s", result.FindStringSubmatch(term.text())[1])
 	// The moves travelled as relay messages through the players' terminals.
 	requireContainsScreen(t, term.text(), "@relay:O move", "@relay:X move")
 
 	// ? shows every key; esc closes it.
 	term.press("?")
-	term.waitText(10*time.Second, "esc closes", "ctrl+]", "detach", "zoom pane", "task board", "message log", "quit")
+	term.waitText("esc closes", "ctrl+]", "detach", "zoom pane", "task board", "message log", "quit")
 	term.press(keyEsc)
-	term.waitFor("the key list to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "esc closes") })
+	term.waitFor("the key list to close", func(s string) bool { return !strings.Contains(s, "esc closes") })
 
 	// q leaves: at once when the players have finished, else after y.
-	if err := term.quit(30 * time.Second); err != nil {
+	if err := term.quit(); err != nil {
 		t.Fatalf("swarm demo exited with %v", err)
 	}
-	requireGone(t, append(procs, term.cmd.Process.Pid), 10*time.Second)
+	requireGone(t, append(procs, term.cmd.Process.Pid))
 	if err := syscall.Kill(-term.cmd.Process.Pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Fatalf("swarm's process group still has members: %v", err)
 	}
@@ -491,7 +497,7 @@ func TestTUIPassesTrueColour(t *testing.T) {
 	// The terminal's environment does not say it shows 24-bit colour; asked
 	// (XTGETTCAP RGB), it says it does, as xterm does.
 	term := startTUIIn(t, []string{"TERM=xterm-256color", answerRGB}, dir, 24, 100, "up")
-	term.waitText(30*time.Second, "GREENISH")
+	term.waitText("GREENISH")
 	var fgc color.Color
 	rgb := func() bool {
 		for y, row := range term.screen() {
@@ -507,7 +513,7 @@ func TestTUIPassesTrueColour(t *testing.T) {
 		r, g, b, _ := fgc.RGBA()
 		return r>>8 == 0 && g>>8 == 200 && b>>8 == 100
 	}
-	term.waitFor("GREENISH in rgb(0,200,100), not the nearest of 256 colours", 10*time.Second, func(string) bool { return rgb() })
+	term.waitFor("GREENISH in rgb(0,200,100), not the nearest of 256 colours", func(string) bool { return rgb() })
 }
 
 func TestTUIAttachShell(t *testing.T) {
@@ -519,41 +525,41 @@ func TestTUIAttachShell(t *testing.T) {
 	}
 	// In the UI's own process (--foreground), quitting stops the agents.
 	term := startTUI(t, dir, 30, 100, "up", "--foreground")
-	term.waitText(30*time.Second, "shell · running")
-	procs := term.agentProcs(1, 10*time.Second)
+	term.waitText("shell · running")
+	procs := term.agentProcs(1)
 	// The prompt shows in the pane once sh runs at the pane's size.
-	term.waitFor("the prompt", 30*time.Second, func(s string) bool { return regexp.MustCompile(`(?m)[│┃]\$ +[│┃]`).MatchString(s) })
+	term.waitFor("the prompt", func(s string) bool { return regexp.MustCompile(`(?m)[│┃]\$ +[│┃]`).MatchString(s) })
 
 	term.press(keyEnter)
-	term.waitText(10*time.Second, "ATTACHED shell", "ctrl+] detach")
+	term.waitText("ATTACHED shell", "ctrl+] detach")
 	// Capitals and shifted symbols reach the agent too.
 	term.press("echo Hi THERE!")
 	term.press(keyEnter)
 	hiRow := regexp.MustCompile(`(?m)┃Hi THERE! +┃`)
-	term.waitFor("the echo in the attached pane", 10*time.Second, func(s string) bool { return hiRow.MatchString(s) })
+	term.waitFor("the echo in the attached pane", func(s string) bool { return hiRow.MatchString(s) })
 
 	term.press(keyDetach)
-	term.waitFor("detaching", 10*time.Second, func(s string) bool {
+	term.waitFor("detaching", func(s string) bool {
 		return !strings.Contains(s, "ATTACHED shell") && strings.Contains(s, "detached from shell")
 	})
 	// The next key goes to the UI: ? opens the key list, and the shell
 	// does not get it.
 	term.press("?")
-	term.waitText(10*time.Second, "esc closes")
+	term.waitText("esc closes")
 	term.press(keyEsc)
-	term.waitFor("the key list to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "esc closes") })
+	term.waitFor("the key list to close", func(s string) bool { return !strings.Contains(s, "esc closes") })
 	if regexp.MustCompile(`(?m)[│┃]\$ \?`).MatchString(term.text()) {
 		t.Fatalf("the shell got the ? meant for the UI:\n%s", term.text())
 	}
 
 	// q asks while the shell runs; y stops it and leaves.
 	term.press("q")
-	term.waitText(10*time.Second, "Quit swarm? 1 running agent will be stopped.")
+	term.waitText("Quit swarm? 1 running agent will be stopped.")
 	term.press("y")
-	if err := term.waitExit(30 * time.Second); err != nil {
+	if err := term.waitExit(); err != nil {
 		t.Fatalf("swarm up exited with %v", err)
 	}
-	requireGone(t, append(procs, term.cmd.Process.Pid), 10*time.Second)
+	requireGone(t, append(procs, term.cmd.Process.Pid))
 }
 
 // TestTUINeedsATerminal: without a terminal the UI is refused with the
@@ -683,19 +689,19 @@ func loadConfig(t testing.TB, dir string, writers int, idle int) {
 // screen.
 func keyLatencies(b *testing.B, term *tuiTerm, n int, gap time.Duration) []time.Duration {
 	term.press(keyEnter) // the probe is the first agent, selected
-	term.waitText(20*time.Second, "ATTACHED probe")
+	term.waitText("ATTACHED probe")
 	var lat []time.Duration
 	typed := 0
 	for i := range n {
 		if typed == 16 { // keep the line within the pane: erase it (ctrl+u)
 			term.press("\x15")
-			term.waitFor("the line to clear", 20*time.Second, func(s string) bool { return !strings.Contains(s, "$ x") })
+			term.waitFor("the line to clear", func(s string) bool { return !strings.Contains(s, "$ x") })
 			typed = 0
 		}
 		want := "$ " + strings.Repeat("x", typed+1)
 		start := time.Now()
 		term.press("x")
-		term.waitFor(fmt.Sprintf("key %d", i), 20*time.Second, func(s string) bool {
+		term.waitFor(fmt.Sprintf("key %d", i), func(s string) bool {
 			return strings.Contains(s, want+" ") || strings.Contains(s, want+"┃")
 		})
 		lat = append(lat, time.Since(start))
@@ -749,8 +755,8 @@ func benchLoad(b *testing.B, writers int) {
 	dir := b.TempDir()
 	loadConfig(b, dir, writers, 0)
 	term := startTUI(b, dir, 48, 160, "up", "--foreground") // the whole swarm in the measured process
-	term.waitText(30*time.Second, "probe · running", fmt.Sprintf("w%d · running", writers))
-	term.waitFor("the probe's prompt", 30*time.Second, func(s string) bool { return strings.Contains(s, "$") })
+	term.waitText("probe · running", fmt.Sprintf("w%d · running", writers))
+	term.waitFor("the probe's prompt", func(s string) bool { return strings.Contains(s, "$") })
 	pid := term.cmd.Process.Pid
 	cpu0, t0, bytes0 := procCPU(b, pid), time.Now(), writtenBytes(b, dir)
 	lat := keyLatencies(b, term, 60, 150*time.Millisecond)
@@ -769,7 +775,7 @@ func benchLoad(b *testing.B, writers int) {
 	b.ReportMetric(cores, "cpu-cores")
 	b.ReportMetric(rss, "rss-MiB")
 	b.ReportMetric(peak, "peak-rss-MiB")
-	if err := term.quit(60 * time.Second); err != nil {
+	if err := term.quit(); err != nil {
 		b.Fatalf("swarm exited with %v", err)
 	}
 	b.ReportMetric(headlessCPU(b, dir, 10*time.Second), "headless-cpu-cores")
@@ -784,7 +790,7 @@ func BenchmarkTUIIdle(b *testing.B) {
 		dir := b.TempDir()
 		loadConfig(b, dir, 0, 3)
 		term := startTUI(b, dir, 48, 160, "up", "--foreground") // the whole swarm in the measured process
-		term.waitText(30*time.Second, "probe · running", "idle3 · running")
+		term.waitText("probe · running", "idle3 · running")
 		// Let start-up (first renders, resizes, prompts) settle.
 		time.Sleep(2 * time.Second)
 		pid := term.cmd.Process.Pid
@@ -794,7 +800,7 @@ func BenchmarkTUIIdle(b *testing.B) {
 		rss, _ := procRSS(b, pid)
 		b.ReportMetric(cores, "cpu-cores")
 		b.ReportMetric(rss, "rss-MiB")
-		if err := term.quit(60 * time.Second); err != nil {
+		if err := term.quit(); err != nil {
 			b.Fatalf("swarm exited with %v", err)
 		}
 		b.ReportMetric(headlessCPU(b, dir, 10*time.Second), "headless-cpu-cores")
@@ -810,14 +816,14 @@ func TestTUIMainFlows(t *testing.T) {
 	e := newEnv(t)
 	e.dir = filepath.Join(e.cwd, ".swarm")
 	script := `for i in $(seq -w 1 60); do echo "line $i of the log"; done; ` +
-		`while IFS= read -r l; do echo "$l" >> received.txt; case "$l" in *size*) stty size;; esac; done`
+		`while IFS= read -r l; do echo "$l" >> received.txt; case "$l" in *size*) stty size | tee -a sizes.txt;; esac; done`
 	cfg := fmt.Sprintf("[[agent]]\nname = \"worker\"\ncmd = %q\n", script)
 	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	keys := tui.DefaultKeyMap()
 	term := startTUI(t, e.cwd, 30, 120, "up")
-	term.waitText(30*time.Second, "worker · running", "line 60 of the log")
+	term.waitText("worker · running", "line 60 of the log")
 	received := func(want string) {
 		t.Helper()
 		waitUntil(t, "worker to read "+want, func() bool {
@@ -828,73 +834,73 @@ func TestTUIMainFlows(t *testing.T) {
 
 	// Send: the dialog is for the selected agent; the message is typed in.
 	term.pressKey(keys.Send)
-	term.waitText(10*time.Second, "Send a message")
+	term.waitText("Send a message")
 	term.press("hello from the ui")
 	term.pressKey(keys.Submit)
-	term.waitText(10*time.Second, "sent #")
+	term.waitText("sent #")
 	received("hello from the ui")
 
 	// A task: created from the UI, moved by the worker's side from the
 	// command line, approved and completed on the board.
 	term.pressKey(keys.NewTask)
-	term.waitText(10*time.Second, "New task")
+	term.waitText("New task")
 	term.press("write the docs")
 	term.pressKey(keys.Submit) // enter creates, from the title field
 	created := regexp.MustCompile(`created task (\w+) \(write the docs\) for worker`)
-	term.waitFor("the task", 10*time.Second, func(s string) bool { return created.MatchString(s) })
+	term.waitFor("the task", func(s string) bool { return created.MatchString(s) })
 	id := created.FindStringSubmatch(term.text())[1]
 	term.pressKey(keys.Tasks)
-	term.waitText(10*time.Second, "task board", "write the docs")
+	term.waitText("task board", "write the docs")
 	e.ok("task", "start", id)
 	e.ok("task", "done", id)
-	term.waitText(10*time.Second, "IN_REVIEW")
+	term.waitText("IN_REVIEW")
 	term.pressKey(keys.Approve)
-	term.waitText(10*time.Second, "approved task "+id)
+	term.waitText("approved task " + id)
 	term.pressKey(keys.Merge)
-	term.waitText(10*time.Second, "Complete task "+id)
+	term.waitText("Complete task " + id)
 	term.pressKey(keys.Yes)
-	term.waitText(10*time.Second, "task "+id+" (write the docs) completed")
+	term.waitText("task " + id + " (write the docs) completed")
 	term.pressKey(keys.Tasks)
-	term.waitFor("the board to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "─ task board ─") })
+	term.waitFor("the board to close", func(s string) bool { return !strings.Contains(s, "─ task board ─") })
 
 	// Scroll back, search, copy two lines.
 	term.pressKey(keys.Scroll)
 	term.pressKey(keys.Search)
 	term.press("LINE 07 of")
 	term.pressKey(keys.Submit)
-	term.waitText(10*time.Second, `1 match for "LINE 07 of" in worker`)
+	term.waitText(`1 match for "LINE 07 of" in worker`)
 	term.pressKey(keys.Select)
 	term.pressKey(keys.LineUp)
 	term.pressKey(keys.Copy)
-	term.waitText(10*time.Second, "copied 2 lines of worker")
-	if lines := strings.Split(term.clipboard(10*time.Second), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "line ") {
+	term.waitText("copied 2 lines of worker")
+	if lines := strings.Split(term.clipboard(), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "line ") {
 		t.Errorf("clipboard %q, want two lines of the log", lines)
 	}
 	term.pressKey(keys.Close) // the copy ended the selection: this leaves scroll mode
-	term.waitFor("scroll mode to end", 10*time.Second, func(s string) bool { return !strings.Contains(s, "SCROLL") })
+	term.waitFor("scroll mode to end", func(s string) bool { return !strings.Contains(s, "SCROLL") })
 
 	// Restart: the history stays, under a line saying so.
 	term.pressKey(keys.Restart)
-	term.waitText(10*time.Second, "Restart")
+	term.waitText("Restart")
 	term.pressKey(keys.Yes)
 	// The first run's output stays in the scrollback, above a line saying
 	// why the program started again (the new run's output soon pushes it
 	// off the screen: it is searched for). Each key waits for the UI to be
 	// where it goes (keys typed into the wrong mode would act there).
-	term.waitFor("the question to close", 10*time.Second, func(s string) bool { return !strings.Contains(s, "Restart agent worker?") })
+	term.waitFor("the question to close", func(s string) bool { return !strings.Contains(s, "Restart agent worker?") })
 	search := func(q string) bool {
 		term.pressKey(keys.Scroll)
-		term.waitText(10*time.Second, "SCROLL")
+		term.waitText("SCROLL")
 		term.pressKey(keys.Search)
-		term.waitText(10*time.Second, "SEARCH")
+		term.waitText("SEARCH")
 		term.press(q)
 		term.pressKey(keys.Submit)
-		term.waitFor("the search's result", 10*time.Second, func(s string) bool {
+		term.waitFor("the search's result", func(s string) bool {
 			return strings.Contains(s, "match for") || strings.Contains(s, "not found")
 		})
 		found := strings.Contains(term.text(), "match for \""+q+"\" in worker")
 		term.pressKey(keys.Close)
-		term.waitFor("scroll mode to end", 10*time.Second, func(s string) bool { return !strings.Contains(s, "SCROLL") })
+		term.waitFor("scroll mode to end", func(s string) bool { return !strings.Contains(s, "SCROLL") })
 		return found
 	}
 	waitUntil(t, "the restart line in the scrollback", func() bool { return search("started again") })
@@ -904,7 +910,7 @@ func TestTUIMainFlows(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = term.cmd.Process.Signal(syscall.SIGWINCH)
-	term.waitFor("the narrower window", 10*time.Second, func(s string) bool {
+	term.waitFor("the narrower window", func(s string) bool {
 		for _, row := range strings.Split(s, "\n") {
 			if ansi.StringWidth(row) > 80 {
 				return false
@@ -913,22 +919,20 @@ func TestTUIMainFlows(t *testing.T) {
 		return strings.Contains(s, "worker")
 	})
 	// The agent prints its terminal's size (stty size) when told "size";
-	// the size reaches it a moment after the window settles.
-	sizeRow := regexp.MustCompile(`[│┃](\d+) (\d+) *[│┃]`)
-	sizes := func() [][]string { return sizeRow.FindAllStringSubmatch(term.text(), -1) }
-	narrowed := false
-	for try := 0; try < 10 && !narrowed; try++ {
+	// the size reaches it a moment after the window settles: ask until it
+	// says it is narrower.
+	sizes := func() []string {
+		b, _ := os.ReadFile(filepath.Join(e.cwd, "sizes.txt"))
+		return strings.Fields(string(b))
+	}
+	waitUntil(t, "the agent's terminal to get narrower", func() bool {
 		before := len(sizes())
 		e.ok("send", "worker", "size")
-		term.waitFor("the agent's size", 10*time.Second, func(string) bool { return len(sizes()) > before })
-		last := sizes()[len(sizes())-1]
-		cols, _ := strconv.Atoi(last[2])
-		narrowed = cols < 60
-	}
-	if !narrowed {
-		t.Errorf("the agent's terminal did not get narrower:\n%s", term.text())
-	}
-	if err := term.quit(30 * time.Second); err != nil {
+		waitUntil(t, "the agent's size", func() bool { return len(sizes()) > before })
+		cols, _ := strconv.Atoi(sizes()[len(sizes())-1])
+		return cols < 60
+	})
+	if err := term.quit(); err != nil {
 		t.Fatalf("swarm up exited with %v", err)
 	}
 }
@@ -997,10 +1001,10 @@ func TestInterruptingTheStartLeavesNothingRunning(t *testing.T) {
 			}
 			busDir := filepath.Join(cwd, ".swarm")
 			ui := startTUI(t, cwd, 30, 120)
-			waitWithin(t, time.Minute, c.name, func() bool { return c.when(ui, busDir) })
+			waitUntil(t, c.name, func() bool { return c.when(ui, busDir) })
 			_ = ui.cmd.Process.Signal(syscall.SIGINT)
-			err = ui.waitExit(time.Minute)
-			screen := ui.lastScreen(time.Minute)
+			err = ui.waitExit()
+			screen := ui.lastScreen()
 			t.Logf("exit %v; screen: %q", err, strings.TrimSpace(screen))
 			for _, raw := range rawErrors {
 				if strings.Contains(screen, raw) {
@@ -1043,8 +1047,8 @@ func TestInterruptingAnAttachLeavesTheSwarmRunning(t *testing.T) {
 	waitUntil(t, "the socket", func() bool { return lastTick(t, e) > 0 })
 	ui := startTUI(t, e.cwd, 30, 120)
 	_ = ui.cmd.Process.Signal(syscall.SIGINT)
-	_ = ui.waitExit(time.Minute)
-	screen := ui.lastScreen(time.Minute)
+	_ = ui.waitExit()
+	screen := ui.lastScreen()
 	for _, raw := range rawErrors {
 		if strings.Contains(screen, raw) {
 			t.Errorf("swarm printed %q:\n%s", raw, screen)
@@ -1078,9 +1082,9 @@ func TestAQuestionToThePersonIsAnsweredFromTheUI(t *testing.T) {
 	}
 	keys := tui.DefaultKeyMap()
 	term := startTUI(t, e.cwd, 30, 120, "up")
-	term.waitText(time.Minute, "asker · running")
+	term.waitText("asker · running")
 	e.ok("send", "asker", "ask now")
-	term.waitText(time.Minute, "⚑ 1", "? please decide")
+	term.waitText("⚑ 1", "? please decide")
 	waitUntil(t, "the desktop notification", func() bool {
 		term.mu.Lock()
 		defer term.mu.Unlock()
@@ -1091,16 +1095,16 @@ func TestAQuestionToThePersonIsAnsweredFromTheUI(t *testing.T) {
 	}
 
 	term.pressKey(keys.NextNeed)
-	term.waitText(time.Minute, "1/1: asker asks: please decide: tabs or spaces? — s answers")
+	term.waitText("1/1: asker asks: please decide: tabs or spaces? — s answers")
 	term.pressKey(keys.Send)
-	term.waitText(time.Minute, "Answer asker")
+	term.waitText("Answer asker")
 	term.press("tabs, please")
 	term.pressKey(keys.Submit)
 	waitUntil(t, "the asker to get the answer", func() bool {
 		b, _ := os.ReadFile(filepath.Join(e.cwd, "answers.txt"))
 		return regexp.MustCompile(`\[relay #\w+ from human\] tabs, please`).Match(b)
 	})
-	term.waitFor("the question to leave the list", time.Minute, func(s string) bool { return !strings.Contains(s, "⚑") })
+	term.waitFor("the question to leave the list", func(s string) bool { return !strings.Contains(s, "⚑") })
 	if out := e.ok("status"); strings.Contains(out, "needs you") {
 		t.Errorf("swarm status still lists the answered question:\n%s", out)
 	}
@@ -1108,17 +1112,17 @@ func TestAQuestionToThePersonIsAnsweredFromTheUI(t *testing.T) {
 	// Another, dismissed on the asker's pane: it leaves the list, and the
 	// asker is told nothing.
 	e.ok("send", "asker", "ask again")
-	term.waitText(time.Minute, "⚑ 1", "? shall I push?")
+	term.waitText("⚑ 1", "? shall I push?")
 	term.pressKey(keys.Dismiss)
-	term.waitText(time.Minute, "dismissed asker's question: shall I push?")
-	term.waitFor("the question to leave the list", time.Minute, func(s string) bool { return !strings.Contains(s, "⚑") })
+	term.waitText("dismissed asker's question: shall I push?")
+	term.waitFor("the question to leave the list", func(s string) bool { return !strings.Contains(s, "⚑") })
 	if out := e.ok("status"); strings.Contains(out, "needs you") {
 		t.Errorf("swarm status still lists the dismissed question:\n%s", out)
 	}
 	if b, _ := os.ReadFile(filepath.Join(e.cwd, "answers.txt")); strings.Count(string(b), "\n") != 2 {
 		t.Errorf("the asker got more than the answer and the request:\n%s", b)
 	}
-	if err := term.quit(time.Minute); err != nil {
+	if err := term.quit(); err != nil {
 		t.Fatalf("swarm up exited with %v", err)
 	}
 }

@@ -51,7 +51,7 @@ func (s *server) exited(t *testing.T, what string) int {
 	t.Helper()
 	select {
 	case <-s.done:
-	case <-time.After(time.Minute):
+	case <-time.After(testrun.Patience):
 		t.Fatalf("%s: the server still runs; its output:\n%s", what, s.out.String())
 	}
 	if ee, ok := s.err.(*exec.ExitError); ok {
@@ -117,7 +117,7 @@ func TestAServerEndsWhenItsBusIsRemovedOrReplaced(t *testing.T) {
 			if !strings.Contains(out, tc.why) || !strings.Contains(out, "stopped every agent and ended") {
 				t.Errorf("the server's log does not say why it ended:\n%s", out)
 			}
-			requireGone(t, []int{agent}, 10*time.Second)
+			requireGone(t, []int{agent})
 			if _, err := os.Stat(e.cwd); err == nil {
 				if log, _ := os.ReadFile(filepath.Join(e.cwd, ".swarm", "swarm.log")); !strings.Contains(string(log), tc.why) {
 					t.Errorf("swarm.log does not say why the swarm stopped:\n%s", log)

@@ -18,6 +18,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 )
 
 // fakeCLIVar makes this test binary a fake agent CLI (see runFakeCLI).
@@ -66,7 +67,7 @@ func runFakeCLI(kind string) int {
 			return fail(err)
 		}
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(testrun.Patience); ; time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Stat("end-turn"); err == nil {
 			break
 		}
@@ -207,7 +208,7 @@ func fakeCLIKit(kind string, args []string) (fakeServer, map[string]string, erro
 
 // fakeCLISend calls the server's send tool.
 func fakeCLISend(s fakeServer, to, body string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testrun.Patience)
 	defer cancel()
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Env = s.env

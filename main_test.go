@@ -447,7 +447,7 @@ func TestLogFollow(t *testing.T) {
 				t.Fatalf("log --follow ended early: %s", stderr.String())
 			}
 			return jsonLines(t, l)[0]
-		case <-time.After(10 * time.Second):
+		case <-time.After(testrun.Patience):
 			cmd.Process.Kill()
 			t.Fatal("timed out waiting for log --follow output")
 		}

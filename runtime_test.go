@@ -24,10 +24,11 @@ import (
 	"swarm/tasks"
 )
 
-// waitUntil polls cond until it holds, failing the test after a minute.
+// waitUntil polls cond until it holds, failing the test after
+// testrun.Patience.
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	waitWithin(t, time.Minute, what, cond)
+	waitWithin(t, testrun.Patience, what, cond)
 }
 
 // waitWithin polls cond until it holds, failing the test after d.
@@ -460,7 +461,7 @@ func TestUpHeadlessEndsWithItsAgents(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A swarm that does not end is killed, and fails the test.
-			kill := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
+			kill := time.AfterFunc(testrun.Patience, func() { _ = cmd.Process.Kill() })
 			defer kill.Stop()
 			_ = cmd.Wait()
 			if code := cmd.ProcessState.ExitCode(); code != c.code || !strings.Contains(errOut.String(), c.stderr) {

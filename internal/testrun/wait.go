@@ -10,6 +10,15 @@ import (
 // crowd the machine the test runs on.
 const pollEvery = 5 * time.Millisecond
 
+// Patience is how long a test waits for what should happen: far longer
+// than anything takes on an idle machine (a few seconds at most), so that
+// a machine loaded many times over — the whole suite under the race
+// detector beside other work on two cores, the first run building the
+// race-enabled binaries — does not fail a test. Waiting on a condition,
+// a passing test takes only as long as the condition; the patience is
+// spent only by a test that fails.
+const Patience = 3 * time.Minute
+
 // Within waits until cond holds, failing the test when it still does not
 // after d: the module's tests wait on conditions with a deadline, never
 // with a fixed sleep.

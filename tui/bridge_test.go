@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"swarm/internal/testrun"
 	"swarm/supervisor"
 )
 
@@ -83,7 +84,7 @@ func TestBridgeFlushesScreensEachFrame(t *testing.T) {
 	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "a"}
 	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"}
 	// Without further events the pending change still goes out.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testrun.Patience)
 	for {
 		rec.mu.Lock()
 		var names []string

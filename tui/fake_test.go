@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 	"swarm/supervisor"
 	"swarm/tasks"
 )
@@ -469,8 +470,8 @@ func (h *harness) exec(cmd tea.Cmd) tea.Msg {
 	select {
 	case msg := <-done:
 		return msg
-	case <-time.After(10 * time.Second):
-		h.t.Fatal("a command did not return within 10s")
+	case <-time.After(testrun.Patience):
+		h.t.Fatalf("a command did not return within %s", testrun.Patience)
 		return nil
 	}
 }

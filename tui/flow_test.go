@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"swarm/internal/testrun"
 )
 
 // TestFlow drives the model through a real Bubble Tea program: attach,
@@ -19,7 +21,7 @@ func TestFlow(t *testing.T) {
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
-			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+			teatest.WithDuration(testrun.Patience), teatest.WithCheckInterval(5*time.Millisecond))
 	}
 	waitFor("alice")
 
@@ -42,7 +44,7 @@ func TestFlow(t *testing.T) {
 	tm.Send(keyPress("q"))
 	waitFor("Quit swarm?")
 	tm.Send(keyPress("y"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(testrun.Patience))
 
 	if got, want := sw.typed("alice"), []string{"h", "i", "enter"}; !slices.Equal(got, want) {
 		t.Fatalf("alice got %q, want %q", got, want)
@@ -63,7 +65,7 @@ func TestBusyPaneDoesNotHoldUpOthers(t *testing.T) {
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
-			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+			teatest.WithDuration(testrun.Patience), teatest.WithCheckInterval(5*time.Millisecond))
 	}
 	waitFor("Reading auth.go")
 
@@ -83,5 +85,5 @@ func TestBusyPaneDoesNotHoldUpOthers(t *testing.T) {
 	waitFor("bob floods the terminal")
 	tm.Send(keyPress("q"))
 	tm.Send(keyPress("y"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(testrun.Patience))
 }

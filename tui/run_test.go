@@ -39,7 +39,7 @@ func runAsync(ctx context.Context, sw Swarm, opts Options) <-chan error {
 
 func waitOutput(t *testing.T, out *testrun.Buffer, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testrun.Patience)
 	for !strings.Contains(out.String(), want) {
 		if time.Now().After(deadline) {
 			t.Fatalf("output never showed %q:\n%s", want, out.String())
@@ -72,7 +72,7 @@ func TestRunQuitsOnQ(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Run = %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatal("Run did not return after q")
 	}
 }
@@ -93,7 +93,7 @@ func TestRunEndsWithItsContext(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Run after its context ended = %v, want nil", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatal("Run did not return when its context ended")
 	}
 }

@@ -46,7 +46,7 @@ func publish(t testing.TB, b *Bus, m Message) Message {
 // waitFor polls cond until it is true or the deadline passes.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	testrun.Within(t, 10*time.Second, what, cond)
+	testrun.Within(t, testrun.Patience, what, cond)
 }
 
 // recv waits for a value on ch, failing the test after a deadline.
@@ -54,7 +54,7 @@ func recv(t testing.TB, ch <-chan struct{}, what string) {
 	t.Helper()
 	select {
 	case <-ch:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatalf("timed out waiting for %s", what)
 	}
 }

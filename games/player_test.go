@@ -12,11 +12,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"swarm/internal/testrun"
 )
 
 // hangGuard bounds every wait in these tests; it only turns a hang into a
 // failure and is never what a test measures.
-const hangGuard = 20 * time.Second
+const hangGuard = testrun.Patience
 
 // terminal is a player running on pipes: the test types into it and reads
 // what it prints, as swarm does through a PTY.

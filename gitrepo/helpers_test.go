@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"swarm/gitrepo/gittest"
+	"swarm/internal/testrun"
 )
 
 func init() {
@@ -31,7 +32,7 @@ func init() {
 		return
 	}
 	parts := strings.Split(spec, "|")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testrun.Patience)
 	defer cancel()
 	repo, err := OpenRepo(ctx, parts[0])
 	if err != nil {
@@ -218,7 +219,7 @@ func waitGone(t *testing.T, pidFile string) {
 	if _, err := fmt.Sscan(string(b), &pid); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(testrun.Patience)
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)

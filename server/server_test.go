@@ -42,7 +42,7 @@ func startSwarmBus(t *testing.T, busDir string, agents ...supervisor.AgentConfig
 
 func peek(t *testing.T, busDir, agent string) (lines []string, err error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testrun.Patience)
 	defer cancel()
 	r, err := Attach(ctx, busDir, "swarm test")
 	if err != nil {
@@ -64,7 +64,7 @@ func TestPeekThroughTheSocket(t *testing.T) {
 	if st, err := os.Stat(srv.path); err != nil || st.Mode().Perm() != 0o600 || st.Mode()&os.ModeSocket == 0 {
 		t.Fatalf("socket %s: %v %v, want a socket of mode 0600", srv.path, st.Mode(), err)
 	}
-	testrun.Within(t, 10*time.Second, "a's line through peek", func() bool {
+	testrun.Within(t, testrun.Patience, "a's line through peek", func() bool {
 		lines, err := peek(t, busDir, "a")
 		return err == nil && slices.Contains(lines, "hello from a")
 	})
@@ -123,7 +123,7 @@ func TestALeftoverSocketIsReplaced(t *testing.T) {
 		t.Fatalf("peek at a leftover socket: %v", err)
 	}
 	startSwarm(t, busDir)
-	testrun.Within(t, 10*time.Second, "a's line through peek", func() bool {
+	testrun.Within(t, testrun.Patience, "a's line through peek", func() bool {
 		lines, err := peek(t, busDir, "a")
 		return err == nil && slices.Contains(lines, "hello from a")
 	})
@@ -175,7 +175,7 @@ func TestAPaneTakesTheSizeOfTheClientTyping(t *testing.T) {
 		return r
 	}
 	one, two := attach(), attach()
-	testrun.Within(t, 10*time.Second, "a running", func() bool {
+	testrun.Within(t, testrun.Patience, "a running", func() bool {
 		lines, err := peek(t, busDir, "a")
 		return err == nil && slices.Contains(lines, "hello from a")
 	})
@@ -189,7 +189,7 @@ func TestAPaneTakesTheSizeOfTheClientTyping(t *testing.T) {
 	}
 	wantSize := func(rows, cols int) {
 		t.Helper()
-		testrun.Within(t, 10*time.Second, fmt.Sprintf("a at %d×%d", rows, cols), func() bool { return size() == [2]int{rows, cols} })
+		testrun.Within(t, testrun.Patience, fmt.Sprintf("a at %d×%d", rows, cols), func() bool { return size() == [2]int{rows, cols} })
 	}
 	must := func(err error) {
 		t.Helper()
@@ -285,7 +285,7 @@ func TestRunningSwarmsAreListed(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // a registry of this test's own
 	busDir := filepath.Join(t.TempDir(), ".swarm")
 	srv := startSwarm(t, busDir)
-	testrun.Within(t, 10*time.Second, "the agent running", func() bool {
+	testrun.Within(t, testrun.Patience, "the agent running", func() bool {
 		l, err := List(context.Background(), "swarm test")
 		return err == nil && len(l) == 1 && l[0].AgentsRunning == 1
 	})
@@ -315,7 +315,7 @@ func TestAClientConnectsAgain(t *testing.T) {
 	defer r.Close()
 	events := r.Subscribe()
 	defer events.Close()
-	testrun.Within(t, 10*time.Second, "a running", func() bool {
+	testrun.Within(t, testrun.Patience, "a running", func() bool {
 		lines, err := peek(t, busDir, "a")
 		return err == nil && slices.Contains(lines, "hello from a")
 	})
@@ -329,7 +329,7 @@ func TestAClientConnectsAgain(t *testing.T) {
 	cut()
 	got := func(what string, match func(supervisor.Event) bool) {
 		t.Helper()
-		timeout := time.After(10 * time.Second)
+		timeout := time.After(testrun.Patience)
 		for {
 			select {
 			case ev, ok := <-events.Events():
@@ -364,7 +364,7 @@ func TestAClientConnectsAgain(t *testing.T) {
 	}
 	select {
 	case <-r.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatal("Done still open after the swarm closed")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"swarm/internal/testrun"
 )
 
 func TestBudgetServesUrgentFirstAndBoundsConcurrency(t *testing.T) {
@@ -24,7 +26,7 @@ func TestBudgetServesUrgentFirstAndBoundsConcurrency(t *testing.T) {
 		}()
 	}
 	queued := func(n int) {
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(testrun.Patience)
 		for {
 			b.mu.Lock()
 			got := len(b.urgent) + len(b.waiting)
@@ -78,7 +80,7 @@ func TestBudgetRestsOnceTheShareIsUsedButNotForUrgent(t *testing.T) {
 	}()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatal("an urgent process waited for a resting slot")
 	}
 	waited := make(chan struct{})
@@ -89,7 +91,7 @@ func TestBudgetRestsOnceTheShareIsUsedButNotForUrgent(t *testing.T) {
 	}()
 	select {
 	case <-waited: // after the window's rest, or at once if the slot was free
-	case <-time.After(5 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatal("the rest never ended")
 	}
 }

@@ -69,14 +69,14 @@ func start(t *testing.T, opts Options, log *lineLog) *Process {
 // eventually polls cond until it holds or the deadline passes.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	testrun.Within(t, 10*time.Second, what, cond)
+	testrun.Within(t, testrun.Patience, what, cond)
 }
 
 func waitDone(t *testing.T, p *Process) ExitStatus {
 	t.Helper()
 	select {
 	case <-p.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(testrun.Patience):
 		t.Fatal("process did not finish")
 	}
 	st, err := p.Wait()

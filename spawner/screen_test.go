@@ -509,7 +509,7 @@ func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
 	want := func(k uv.KeyPressEvent, seq string) {
 		t.Helper()
 		s.SendKey(k)
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(testrun.Patience)
 		got := ""
 		for got != seq && time.Now().Before(deadline) {
 			got += out.Take()

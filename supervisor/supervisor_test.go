@@ -18,7 +18,7 @@ import (
 
 // waitTimeout bounds every wait in these tests; they poll a condition and
 // return as soon as it holds.
-const waitTimeout = 60 * time.Second
+const waitTimeout = testrun.Patience
 
 // scripted is an agent running one of the scripts of agents_test.go.
 func scripted(name, script string, env map[string]string) AgentConfig {

@@ -1011,22 +1011,32 @@ func TestInterruptingTheStartLeavesNothingRunning(t *testing.T) {
 					t.Errorf("swarm printed %q:\n%s", raw, screen)
 				}
 			}
-			if err != nil && !strings.Contains(screen, "swarm: interrupted") {
+			_, running := supervisor.SwarmRunning(busDir)
+			switch {
+			case strings.Contains(screen, "swarm: interrupted: the swarm it was starting is stopped"):
+				// Before the UI: what it started is gone.
+				if left := procsIn(cwd); len(left) > 0 {
+					t.Errorf("left running in %s after the interrupt: %v\n%s", cwd, left, screen)
+				}
+				if running {
+					t.Errorf("a swarm still holds %s", busDir)
+				}
+			case strings.Contains(screen, "swarm: detached; the agents go on (swarm attach comes back, swarm stop ends them)"):
+				// The UI was up (a loaded machine is slow to see the
+				// moment): a signal then detaches, and says so.
+				if !running {
+					t.Errorf("swarm said the agents go on, but none runs:\n%s", screen)
+				}
+			default:
 				// A SIGINT before swarm has set up its handling ends it
 				// at once; it has started nothing then.
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) || ee.ExitCode() != -1 {
 					t.Errorf("swarm exited with %v without saying why:\n%s", err, screen)
 				}
-			}
-			if strings.Contains(screen, "swarm: interrupted") && !strings.Contains(screen, "the swarm it was starting is stopped") {
-				t.Errorf("the line does not say what became of the swarm:\n%s", screen)
-			}
-			if left := procsIn(cwd); len(left) > 0 {
-				t.Errorf("left running in %s after the interrupt: %v\n%s", cwd, left, screen)
-			}
-			if _, running := supervisor.SwarmRunning(busDir); running {
-				t.Errorf("a swarm still holds %s", busDir)
+				if left := procsIn(cwd); len(left) > 0 || running {
+					t.Errorf("left running in %s after the interrupt: %v\n%s", cwd, left, screen)
+				}
 			}
 		})
 	}

@@ -179,8 +179,15 @@ func TestThousandMessagesEachWayAllConfirmedInOrder(t *testing.T) {
 	}
 	// The screen shows a message (confirmation) as the tty echoes it, a
 	// moment before the program reads it: wait for the programs too.
+	var readA, readB []string
+	t.Cleanup(func() {
+		if t.Failed() { // which were confirmed and never read
+			t.Logf("a read %d, b read %d; the last each read: %q, %q", len(readA), len(readB), readA[max(len(readA)-3, 0):], readB[max(len(readB)-3, 0):])
+		}
+	})
 	h.waitFor("all messages read", func() bool {
-		return len(unique(readLines(h.path("a.log")))) == n && len(unique(readLines(h.path("b.log")))) == n
+		readA, readB = unique(readLines(h.path("a.log"))), unique(readLines(h.path("b.log")))
+		return len(readA) == n && len(readB) == n
 	})
 	for _, c := range []struct{ log, from string }{{h.path("b.log"), "a"}, {h.path("a.log"), "b"}} {
 		for i, body := range bodies(unique(readLines(c.log))) {

@@ -66,3 +66,39 @@ func TestHelpLineEndsWithHelpAndQuit(t *testing.T) {
 		}
 	}
 }
+
+// TestTheKeyListPagesWhatDoesNotFit: in a window too small for every
+// column of the key list, → shows the next ones and ← goes back; every
+// key is on some page, and none is said to be hidden.
+func TestTheKeyListPagesWhatDoesNotFit(t *testing.T) {
+	for _, size := range [][2]int{{60, 15}, {40, 10}, {70, 12}} {
+		h := newHarness(t, scenario(t), size[0], size[1], Options{})
+		h.press(h.m.keys.Help)
+		seen := h.screen()
+		first := seen
+		for range 20 {
+			h.press(h.m.keys.Next)
+			seen += h.screen()
+		}
+		if strings.Contains(seen, "hidden") {
+			t.Errorf("%dx%d: the key list says keys are hidden:\n%s", size[0], size[1], seen)
+		}
+		for _, g := range h.m.keys.fullHelp() {
+			for _, b := range g.bindings {
+				if !strings.Contains(seen, b.Help().Desc) {
+					t.Errorf("%dx%d: no page shows %q (%s):\n%s", size[0], size[1], b.Help().Desc, b.Help().Key, seen)
+				}
+			}
+		}
+		for range 20 {
+			h.press(h.m.keys.Prev)
+		}
+		if h.screen() != first {
+			t.Errorf("%dx%d: ← back to the start shows another page:\n%s\nwant:\n%s", size[0], size[1], h.screen(), first)
+		}
+		h.press(h.m.keys.Close)
+		if h.m.Mode() != ModeNormal {
+			t.Errorf("%dx%d: esc left the key list in mode %v", size[0], size[1], h.m.Mode())
+		}
+	}
+}

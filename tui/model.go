@@ -113,6 +113,7 @@ type Model struct {
 
 	dialog   dialog
 	showHelp bool
+	helpCol  int // the first column of the key list shown (it pages when they do not all fit)
 	search   *searchInput
 
 	status status

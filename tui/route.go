@@ -17,8 +17,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case ModeDialog:
 		return m.updateDialog(k)
 	case ModeHelp:
-		if key.Matches(k, m.keys.Help, m.keys.Close, m.keys.Quit) {
+		switch {
+		case key.Matches(k, m.keys.Help, m.keys.Close, m.keys.Quit):
 			m.showHelp = false
+		case key.Matches(k, m.keys.Next):
+			m.helpCol++ // the view clamps it
+		case key.Matches(k, m.keys.Prev):
+			m.helpCol = max(m.helpCol-1, 0)
 		}
 		return nil
 	case ModeAttached:
@@ -107,7 +112,7 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.Approve, keys.RequestChanges, keys.CancelTask, keys.Merge, keys.Retry):
 		return m.taskAction(k)
 	case key.Matches(k, keys.Help):
-		m.showHelp = true
+		m.showHelp, m.helpCol = true, 0
 		return nil
 	case key.Matches(k, keys.Close):
 		if m.panel != panelNone {

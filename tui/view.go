@@ -445,21 +445,42 @@ func (m *Model) helpBox(w, h int) []string {
 		}
 	}
 	// Whole columns only: a column cut in half would hide keys silently.
-	shown, used := 0, 0
-	for _, col := range rendered {
-		if len(col) == 0 || used+ansi.StringWidth(col[0]) > iw {
-			break
+	// When they do not all fit, the list pages through them (→ ←), from
+	// column m.helpCol; the last page is as full as the first.
+	fits := func(from int) int {
+		n, used := 0, 0
+		for _, col := range rendered[from:] {
+			if len(col) == 0 || used+ansi.StringWidth(col[0]) > iw {
+				break
+			}
+			used += ansi.StringWidth(col[0])
+			n++
 		}
-		used += ansi.StringWidth(col[0])
-		shown++
+		return max(n, 1)
 	}
+	last := len(rendered) - 1
+	for last > 0 && fits(last-1) == len(rendered)-(last-1) {
+		last--
+	}
+	m.helpCol = min(m.helpCol, max(last, 0))
+	first := m.helpCol
+	if len(rendered) == 0 {
+		first = 0
+	}
+	shown := min(fits(first), len(rendered)-first)
 	note := "esc closes"
-	if hidden := len(rendered) - shown; hidden > 0 {
-		note = fmt.Sprintf("%d more column%s hidden · esc", hidden, plural(hidden))
+	switch {
+	case first == 0 && shown < len(rendered):
+		note = fmt.Sprintf("columns 1–%d of %d · %s more · esc", shown, len(rendered), "→")
+	case first > 0 && first+shown < len(rendered):
+		note = fmt.Sprintf("columns %d–%d of %d · ← → more · esc", first+1, first+shown, len(rendered))
+	case first > 0:
+		note = fmt.Sprintf("columns %d–%d of %d · ← back · esc", first+1, first+shown, len(rendered))
 	}
+	rendered = rendered[first : first+shown]
 	// The box is as tall as its tallest column: the panes show below it.
 	tallest := 0
-	for _, col := range rendered[:shown] {
+	for _, col := range rendered {
 		tallest = max(tallest, len(col))
 	}
 	if tallest < ih {
@@ -469,7 +490,7 @@ func (m *Model) helpBox(w, h int) []string {
 	lines := make([]string, 0, h-2)
 	for i := range max(ih, 0) {
 		var sb strings.Builder
-		for c := range rendered[:shown] {
+		for c := range rendered {
 			if i < len(rendered[c]) {
 				sb.WriteString(rendered[c][i])
 			} else {

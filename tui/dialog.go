@@ -185,7 +185,25 @@ func (d *formDialog) keys(km KeyMap) string {
 	return strings.Join(append(parts, km.Close.Help().Key+" cancel"), " · ")
 }
 
+// fit gives the text inputs the width they have in a dialog w cells wide:
+// an input scrolls its text by the width it has, so that the cursor and
+// the end of a long value stay in sight.
+func (d *formDialog) fit(w int) {
+	lw := 0
+	for _, l := range d.labels {
+		lw = max(lw, len(l))
+	}
+	iw := max(w-4-lw-3, 4)
+	for i := range d.inputs {
+		if d.inputs[i].Width() != iw {
+			d.inputs[i].SetWidth(iw)
+			d.inputs[i].SetCursor(d.inputs[i].Position()) // scrolls it anew
+		}
+	}
+}
+
 func (d *formDialog) view(w int, km KeyMap) []string {
+	d.fit(w)
 	iw := w - 4
 	lw := 0
 	for _, l := range d.labels {
@@ -199,7 +217,6 @@ func (d *formDialog) view(w int, km KeyMap) []string {
 		lines = append(lines, "")
 	}
 	for i, in := range d.inputs {
-		in.SetWidth(max(iw-lw-3, 4))
 		label := fmt.Sprintf("%*s: ", lw, d.labels[i])
 		if i == d.cur {
 			label = styleKey.Render(label)

@@ -3,11 +3,22 @@ package tui
 import tea "charm.land/bubbletea/v2"
 
 // onClick selects the pane or agent under the pointer; on a pane it also
-// is where a drag to select lines starts.
+// is where a drag to select lines starts. Attached, a click on another
+// pane (or agent) moves the attachment there, as a click on a pane makes
+// it tmux's active one.
 func (m *Model) onClick(c tea.MouseClickMsg) tea.Cmd {
 	m.drag = nil
-	if c.Button != tea.MouseLeft || m.dialog != nil || m.attached {
+	if c.Button != tea.MouseLeft || m.dialog != nil {
 		return nil
+	}
+	if m.attached {
+		name, ok := m.agentAt(c.X, c.Y)
+		if !ok || name == m.selected {
+			return nil // the attached pane: its keys already go there
+		}
+		m.attached = false
+		cmd := m.selectAgent(name)
+		return tea.Batch(cmd, m.attach())
 	}
 	if cl, ok := m.lay.cellOf(c.X, c.Y); ok {
 		if row, ok := m.paneRowAt(cl, c.Y); ok {
@@ -21,6 +32,17 @@ func (m *Model) onClick(c tea.MouseClickMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// agentAt is the agent whose pane, or row in the agent list, is at (x, y).
+func (m *Model) agentAt(x, y int) (string, bool) {
+	if cl, ok := m.lay.cellOf(x, y); ok {
+		return cl.name, true
+	}
+	if m.lay.agents.contains(x, y) {
+		return m.agentAtRow(y - m.lay.agents.y - 1)
+	}
+	return "", false
 }
 
 // onWheel scrolls the pane or panel under the pointer.

@@ -407,7 +407,7 @@ func (m *Model) helpBox(w, h int) []string {
 	var notes []string
 	for _, f := range []string{
 		"enter attaches to the selected pane: every key, ctrl keys included, goes to that agent until ctrl+] detaches.",
-		"Mouse: click selects a pane, the wheel scrolls it.",
+		"Mouse: click selects a pane (attached: attaches to it), the wheel scrolls it, a drag selects text.",
 	} {
 		notes = append(notes, wrapPlain(f, iw-2)...)
 	}

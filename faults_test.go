@@ -249,7 +249,7 @@ func TestWhatAnAgentLeavesRunningEndsWithIt(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.cwd, "quit"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	requireGone(t, []int{a1, a2}, 30*time.Second)
+	requireGone(t, []int{a1, a2})
 	for _, p := range []int{b1, b2, b3} {
 		if gone(p) {
 			t.Fatalf("b's process %d ended with a", p)
@@ -264,7 +264,7 @@ func TestWhatAnAgentLeavesRunningEndsWithIt(t *testing.T) {
 
 	// The swarm stops: everything below it ends.
 	up.stop(t, syscall.SIGTERM)
-	requireGone(t, []int{b1, b2, b3}, 30*time.Second)
+	requireGone(t, []int{b1, b2, b3})
 }
 
 // A swarm killed outright cannot end what its agents left outside their
@@ -287,7 +287,7 @@ func TestTheNextSwarmEndsTheDaemonsAKilledOneLeft(t *testing.T) {
 		t.Fatal("the daemon died with swarm: this test needs a leftover")
 	}
 	second := e.start("up", "--headless")
-	requireGone(t, []int{d}, 30*time.Second)
+	requireGone(t, []int{d})
 	waitUntil(t, "the notice", func() bool { return second.has("ended now: sleep (pid " + strconv.Itoa(d) + ")") })
 	second.stop(t, syscall.SIGTERM)
 }

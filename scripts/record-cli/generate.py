@@ -563,9 +563,11 @@ class Session:
         return results
 
     def late_pass(self, results):
-        """A command its file's output never showed may show later: a
-        resize redraws the transcript with more of it, PageUp scrolls
-        back to it. A reader would see it then, for the first time;
+        """A command its file's output never showed may show later, whole
+        or in part: a resize redraws the transcript with more of it,
+        PageUp scrolls back to it, Claude Code's collapsed view of an older
+        output shows its first rows. A reader would see it then, for the
+        first time;
         whether that makes it a command to deliver nobody can say, so it
         becomes unsure (left out of the .want, ignored by the scorer)."""
         with self.lock:
@@ -581,10 +583,10 @@ class Session:
                     if anchor is None and st.repeat_of is not None:
                         continue
                     sh = self.find_cmd(cmd, rows, 0 if anchor is None else anchor + 1)
-                    if sh is not None and sh.whole:
+                    if sh is not None and (sh.whole or not sh.edge):
                         u = cmd.want()
                         u["shown"] = "later"
-                        found[k] = (cmd, u, "unsure, first shown after its output was done (resize, scroll): " + preview(cmd), after)
+                        found[k] = (cmd, u, "unsure, first shown after its output was done (resize, scroll, collapse): " + preview(cmd), after)
                         self.steps_txt.append("--- %s of %s shows later: unsure" % (preview(cmd), st.tag))
                         break
 

@@ -549,7 +549,7 @@ type Program struct {
 	rendererDone chan struct{}
 
 	// renderWake holds a token when something was given to the renderer
-	// since the renderer last looked (swarm patch: see startRenderer).
+	// since the renderer last looked (swarm patch 1: see startRenderer).
 	renderWake chan struct{}
 
 	// Initial window size. Mainly used for testing.
@@ -610,7 +610,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
-		renderWake:   make(chan struct{}, 1),
+		renderWake:   make(chan struct{}, 1), // swarm patch 1
 	}
 
 	// Apply all options to the program.
@@ -904,7 +904,7 @@ func (p *Program) render(model Model) {
 }
 
 // wakeRenderer tells the renderer that there may be something to flush
-// (swarm patch: see startRenderer).
+// (swarm patch 1: see startRenderer).
 func (p *Program) wakeRenderer() {
 	select {
 	case p.renderWake <- struct{}{}:
@@ -1239,7 +1239,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
-	p.wakeRenderer()
+	p.wakeRenderer() // swarm patch 1: what execute wrote is flushed by the renderer too
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1448,6 +1448,8 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	go func() {
+		// swarm patch 1: a flush happens at a tick or, after an idle
+		// stretch, at once when the renderer is woken (see below).
 		flush := func() {
 			_ = p.flush()
 			_ = p.renderer.flush(false)
@@ -1460,7 +1462,7 @@ func (p *Program) startRenderer() {
 
 			case <-p.ticker.C:
 				flush()
-				// swarm patch: an idle program does not wake up. When
+				// swarm patch 1: an idle program does not wake up. When
 				// nothing was rendered or written during the last frame,
 				// the ticker stops until something is; that first frame is
 				// flushed at once, the ones after it at the frame rate.

@@ -71,7 +71,7 @@ func (e *Emulator) restoreCursor() {
 func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	e.logf("setting mode %T(%v) to %v", mode, mode, setting)
 	e.modes[mode] = setting
-	if mode == ansi.ModeAutoWrap {
+	if mode == ansi.ModeAutoWrap { // swarm patch 4: mirrored for handleGrapheme
 		e.autoWrap = setting.IsSet()
 	}
 	switch mode {

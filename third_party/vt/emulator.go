@@ -39,7 +39,7 @@ type Emulator struct {
 	// Terminal modes.
 	modes ansi.Modes
 	// autoWrap mirrors modes[ansi.ModeAutoWrap], read for every printed
-	// character (swarm patch: the map lookup of an interface key was 8 %
+	// character (swarm patch 4: the map lookup of an interface key was 8 %
 	// of the time spent on plain output).
 	autoWrap bool
 
@@ -50,7 +50,7 @@ type Emulator struct {
 	// every character.
 	grapheme []byte
 
-	// swarm patch: csiParams holds the parameters of a CSI sequence read
+	// swarm patch 12: csiParams holds the parameters of a CSI sequence read
 	// by plainCsi.
 	csiParams ansi.Params
 
@@ -79,6 +79,7 @@ type Emulator struct {
 
 	// parseAll: every byte goes through the parser, as upstream, past
 	// swarm's fast paths (Write); tests compare the two.
+	// (swarm patch 8, 10, 12 and 13)
 	parseAll bool
 
 	// atPhantom indicates if the cursor is out of bounds.
@@ -98,7 +99,7 @@ func NewEmulator(w, h int) *Emulator {
 	t.scrs[1].cb = &t.cb
 	t.parser = ansi.NewParser()
 	t.parser.SetParamsSize(parser.MaxParamsSize)
-	// swarm patch: 64 KiB, not 4 MiB, allocated (and zeroed, so resident)
+	// swarm patch 5: 64 KiB, not 4 MiB, allocated (and zeroed, so resident)
 	// for every emulator. A longer string (an OSC 52 clipboard of a big
 	// file, a sixel image) is cut, which swarm, which shows neither, does
 	// not mind.
@@ -171,7 +172,7 @@ func (e *Emulator) CellAt(x, y int) *uv.Cell {
 
 // Line returns row y of the current focused screen, nil if y is out of
 // bounds. It is the screen's own storage, not a copy: it is valid until the
-// next write or resize, and must not be changed.
+// next write or resize, and must not be changed (swarm patch 9).
 func (e *Emulator) Line(y int) uv.Line {
 	return e.scr.buf.Line(y)
 }
@@ -296,7 +297,7 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 
 	for i := 0; i < len(p); i++ {
 		if c := p[i]; c >= ansi.SP && c < ansi.DEL && e.parser.State() == parser.GroundState && !e.parseAll {
-			// swarm patch: printable ASCII in the ground state is printed
+			// swarm patch 8 and 10: printable ASCII in the ground state is printed
 			// and leaves the parser where it is: skip its tables. A run of
 			// it is printed as a run: each character but the last is
 			// complete once the next arrives. The last is complete too
@@ -339,10 +340,10 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 				e.handleCsi(csi, e.csiParams)
 				i = j + csiLen - 1
 			}
-		} else if n := e.plainCsi(p[i:]); n > 0 {
+		} else if n := e.plainCsi(p[i:]); n > 0 { // swarm patch 12
 			i += n - 1
 		} else if groundControl(c) && e.parser.State() == parser.GroundState && !e.parseAll {
-			// swarm patch: a control character in the ground state is
+			// swarm patch 13: a control character in the ground state is
 			// executed and leaves the parser where it is, as printable
 			// ASCII is printed: skip its tables (two per log line).
 			e.handleControl(c)
@@ -361,7 +362,7 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 }
 
 // groundControl reports whether the parser, in the ground state, executes
-// c and stays there: the C0 controls but ESC, and DEL.
+// c and stays there: the C0 controls but ESC, and DEL (swarm patch 13).
 func groundControl(c byte) bool {
 	return c < ansi.SP && c != ansi.ESC || c == ansi.DEL
 }
@@ -374,7 +375,7 @@ const maxPlainCsi = 16
 // ScanPlainCsi) as the parser would, and returns its length; 0 for
 // anything else, which the parser reads byte by byte as before.
 //
-// swarm patch: the parser's state machine takes a table lookup and an
+// swarm patch 12: the parser's state machine takes a table lookup and an
 // action per byte; a coloured log line is mostly such sequences.
 func (e *Emulator) plainCsi(b []byte) int {
 	if e.parser.State() != parser.GroundState || e.parseAll {
@@ -398,7 +399,7 @@ func (e *Emulator) plainCsi(b []byte) int {
 // inside, a sequence cut by the end of b, more than 15 parameters or 9
 // digits), which a parser has to read.
 //
-// swarm patch: exported so that a program running a parser of its own in
+// swarm patch 12: exported so that a program running a parser of its own in
 // front of the emulator reads these sequences with the same rule.
 func ScanPlainCsi(b []byte, params ansi.Params) (cmd ansi.Cmd, _ ansi.Params, n int) {
 	if len(b) < 3 || b[0] != ansi.ESC || b[1] != '[' {

@@ -33,10 +33,10 @@ type CcHandler func() bool
 
 // handlers contains the terminal's escape sequence handlers.
 type handlers struct {
-	ccHandlers  [256][]CcHandler // swarm patch: by index, not by map
+	ccHandlers  [256][]CcHandler // swarm patch 11: by index, not by map
 	dcsHandlers map[int][]DcsHandler
 	csiHandlers map[int][]CsiHandler
-	// swarm patch: csiPlain holds the handlers of the commands with no
+	// swarm patch 11: csiPlain holds the handlers of the commands with no
 	// prefix or intermediate byte (SGR, cursor moves, erases: nearly every
 	// CSI sequence), by final byte, so that they are found by index.
 	csiPlain    [128][]CsiHandler
@@ -61,7 +61,7 @@ func (h *handlers) RegisterCsiHandler(cmd int, handler CsiHandler) {
 		h.csiHandlers = make(map[int][]CsiHandler)
 	}
 	h.csiHandlers[cmd] = append(h.csiHandlers[cmd], handler)
-	if cmd >= 0 && cmd < len(h.csiPlain) {
+	if cmd >= 0 && cmd < len(h.csiPlain) { // swarm patch 11: the plain commands by index too
 		h.csiPlain[cmd] = h.csiHandlers[cmd]
 	}
 }
@@ -99,6 +99,7 @@ func (h *handlers) RegisterEscHandler(cmd int, handler EscHandler) {
 
 // registerCcHandler registers a control character handler.
 func (h *handlers) registerCcHandler(r byte, handler CcHandler) {
+	// swarm patch 11: an array, which needs no make.
 	h.ccHandlers[r] = append(h.ccHandlers[r], handler)
 }
 
@@ -134,7 +135,8 @@ func (h *handlers) handleDcs(cmd ansi.Cmd, params ansi.Params, data []byte) bool
 // It returns true if the sequence was handled.
 func (h *handlers) handleCsi(cmd ansi.Cmd, params ansi.Params) bool {
 	// Reverse iterate over the handlers so that the last registered handler
-	// is the first to be called.
+	// is the first to be called. (swarm patch 11: a plain command's
+	// handlers are found by index.)
 	var handlers []CsiHandler
 	if cmd >= 0 && int(cmd) < len(h.csiPlain) {
 		handlers = h.csiPlain[cmd]
@@ -874,7 +876,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		}
 
 		height := e.Height()
-		bottom, _, _ := params.Param(1, height) // swarm patch: the handler's parameters, not the parser's (see plainCsi)
+		bottom, _, _ := params.Param(1, height) // swarm patch 12: the handler's parameters, not the parser's (see plainCsi)
 		if bottom < 1 {
 			bottom = height
 		}
@@ -882,7 +884,7 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		if top >= bottom {
 			return false
 		}
-		// swarm patch: a bottom margin below the screen is its bottom, and
+		// swarm patch 12: a bottom margin below the screen is its bottom, and
 		// a region that is then empty (its top below the screen too) is
 		// ignored, as xterm ignores it: the row rotation of patch 1 needs
 		// margins inside the screen.

@@ -1,7 +1,7 @@
 package vt
 
 import (
-	"slices"
+	"slices" // swarm patch 1: rotateRows
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/exp/ordered"
@@ -69,7 +69,7 @@ func (s *Screen) SetCell(x, y int, c *uv.Cell) {
 
 // printNarrow writes content (one column wide) with the cursor's pen and
 // link at x, y and reports true, when the cell there is one column wide
-// too; else it writes nothing and reports false (swarm patch: SetCell's
+// too; else it writes nothing and reports false (swarm patch 6: SetCell's
 // work for what printing a character usually is).
 func (s *Screen) printNarrow(x, y int, content string) bool {
 	if y < 0 || y >= len(s.buf.Lines) {
@@ -102,7 +102,7 @@ var asciiStrings = func() (t [128]string) {
 // wrote: it stops at the right edge and at a cell that is not narrow. The
 // row is marked changed once, over the cells that changed.
 //
-// swarm patch: see Emulator.printASCII.
+// swarm patch 10: see Emulator.printASCII.
 func (s *Screen) printRun(x, y int, run []byte) int {
 	if y < 0 || y >= len(s.buf.Lines) || x < 0 {
 		return 0
@@ -409,7 +409,7 @@ func (s *Screen) InsertLine(n int) bool {
 	}
 
 	if s.fullWidth(s.scroll) {
-		// swarm patch: move the rows' storage instead of their cells.
+		// swarm patch 1: move the rows' storage instead of their cells.
 		n = min(n, s.scroll.Max.Y-y)
 		rows := s.buf.Lines[y:s.scroll.Max.Y]
 		rotateRows(rows, len(rows)-n)
@@ -444,7 +444,7 @@ func (s *Screen) DeleteLine(n int) bool {
 	}
 
 	if s.fullWidth(scroll) {
-		// swarm patch: a line feed at the bottom of a full-width scroll
+		// swarm patch 1 and 7: a line feed at the bottom of a full-width scroll
 		// region (every line of ordinary output) moved every cell of the
 		// screen up one row; rotating the rows' storage costs one row.
 		// The rows deleted at the top of the region go into the scrollback

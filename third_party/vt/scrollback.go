@@ -35,10 +35,10 @@ func (s *Scrollback) Push(line uv.Line) {
 
 	// Find last non-empty cell to trim trailing empty cells.
 	// This helps with wrapping and window resizing.
-	lastNonEmpty := lastNonEmptyCell(line)
+	lastNonEmpty := lastNonEmptyCell(line) // swarm patch 7: blankCell, not two comparisons of whole cells
 
 	// Copy the line content up to and including the last non-empty cell.
-	// swarm patch: after Clear, the slot past the end still holds the
+	// swarm patch 2: after Clear, the slot past the end still holds the
 	// storage of a line pushed before; reuse it instead of allocating. A
 	// reader that harvests and clears the scrollback after every write
 	// then pushes without allocating. Lines returned by Lines or Line are
@@ -61,7 +61,7 @@ func (s *Scrollback) Push(line uv.Line) {
 }
 
 // lastNonEmptyCell is the index of line's last cell that is not blank, -1
-// for none: what a pushed line is trimmed to (swarm patch: shared by Push
+// for none: what a pushed line is trimmed to (swarm patch 7: shared by Push
 // and takeRow).
 func lastNonEmptyCell(line uv.Line) int {
 	for i := len(line) - 1; i >= 0; i-- {
@@ -73,7 +73,7 @@ func lastNonEmptyCell(line uv.Line) int {
 }
 
 // blankCell says what c.IsZero() || c.Equal(&uv.EmptyCell) says, from the
-// fields (swarm patch): the two comparisons of whole cells were a twentieth
+// fields (swarm patch 7): the two comparisons of whole cells were a twentieth
 // of swarm's CPU on narrow panes, whose rows end in many blanks.
 func blankCell(c *uv.Cell) bool {
 	st := &c.Style
@@ -84,8 +84,8 @@ func blankCell(c *uv.Cell) bool {
 	return c.Width == 1 && c.Content == " " || c.Width == 0 && c.Content == ""
 }
 
-// takeRow adds *row to the scrollback without copying its cells (swarm
-// patch): the scrollback keeps the row's storage, trailing blanks trimmed
+// takeRow adds *row to the scrollback without copying its cells
+// (swarm patch 7): the scrollback keeps the row's storage, trailing blanks trimmed
 // as Push trims them, and *row gets storage of the same width from a slot
 // past the end (a line pushed before the last Clear) or a new one, with
 // its cells left as they were: the caller blanks it.
@@ -172,7 +172,7 @@ func (s *Scrollback) Lines() []uv.Line {
 }
 
 // Clear removes all lines from the scrollback buffer. Their storage is
-// reused by later pushes (a swarm patch), so lines read before Clear must
+// reused by later pushes (swarm patch 2), so lines read before Clear must
 // not be kept.
 func (s *Scrollback) Clear() {
 	if s == nil {

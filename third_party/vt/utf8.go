@@ -37,7 +37,7 @@ func (e *Emulator) handlePrint(r rune) {
 		// Two printable ASCII characters in a row is the common case by a wide
 		// margin, and needs no segmenting at all.
 		if len(e.grapheme) == 1 && printableASCII(rune(e.grapheme[0])) {
-			e.handleGrapheme(string(e.grapheme[:1]), 1) // swarm patch: a one-byte slice converts without allocating; string(byte) allocates
+			e.handleGrapheme(string(e.grapheme[:1]), 1) // swarm patch 3: a one-byte slice converts without allocating; string(byte) allocates
 			e.grapheme = utf8.AppendRune(e.grapheme[:0], r)
 			return
 		}
@@ -54,7 +54,7 @@ func (e *Emulator) handlePrint(r rune) {
 // the wrap a pending one makes, and returns how many it printed. The cursor is moved once, so its
 // callback is told of one move along the row, not one per character.
 //
-// swarm patch: a line of text was a call to handleGrapheme, printNarrow and
+// swarm patch 10: a line of text was a call to handleGrapheme, printNarrow and
 // setCursor (with its callback) per character.
 func (e *Emulator) printASCII(run []byte) int {
 	awm := e.autoWrap
@@ -109,9 +109,9 @@ func (e *Emulator) flushGrapheme() {
 
 // handleGrapheme handles UTF-8 graphemes.
 func (e *Emulator) handleGrapheme(content string, width int) {
-	awm := e.autoWrap // swarm patch: isModeSet(ansi.ModeAutoWrap), without the map
+	awm := e.autoWrap // swarm patch 4: isModeSet(ansi.ModeAutoWrap), without the map
 
-	// swarm patch: a character of one byte and one column, with no charset
+	// swarm patch 6: a character of one byte and one column, with no charset
 	// mapping and no pending wrap, on a narrow cell (most output) is written
 	// in place, without building a cell and copying it twice.
 	if width == 1 && len(content) == 1 && e.gsingle == 0 && !(e.atPhantom && awm) &&

@@ -80,14 +80,20 @@ func DetachedProcesses(ctx context.Context, b *bus.Bus) ([]Detached, error) {
 }
 
 // swarmDescendants returns the processes below the swarm's process swarm
-// that are not in its session: its agents' processes and what they
-// started.
+// through its children outside its session: its agents' processes and
+// what they started. Its children in its session (git, or another swarm
+// a test runs) and what is below them are not its agents'.
 func swarmDescendants(table map[int]spawner.Proc, swarm int) []spawner.Proc {
-	own, ok := table[swarm]
+	own := table[swarm]
 	var out []spawner.Proc
-	for _, p := range spawner.Below(table, swarm) {
-		if p.State != 'Z' && (!ok || p.Session != own.Session) {
-			out = append(out, p)
+	for _, c := range table {
+		if c.Parent != swarm || c.Session == own.Session && own.Pid != 0 {
+			continue
+		}
+		for _, p := range append([]spawner.Proc{c}, spawner.Below(table, c.Pid)...) {
+			if p.State != 'Z' {
+				out = append(out, p)
+			}
 		}
 	}
 	return out

@@ -144,13 +144,13 @@ func LeftRunning(a bus.Agent) bool {
 // for agent a, not a later process that reuses its number: it started
 // when a entered running (within the seconds a start takes).
 func isAgentProcess(a bus.Agent, pid int) bool {
-	started, ok := processStart(pid)
+	started, ok := ProcessStart(pid)
 	return ok && (a.Started.IsZero() || started.Sub(a.Started).Abs() < 10*time.Second)
 }
 
-// processStart returns when process pid started, from /proc (Linux); false
-// when it does not exist or that cannot be told.
-func processStart(pid int) (time.Time, bool) {
+// ProcessStart returns when process pid started, from /proc (Linux);
+// false when it does not exist or that cannot be told.
+func ProcessStart(pid int) (time.Time, bool) {
 	p, ok := spawner.ReadProc(pid)
 	if !ok {
 		return time.Time{}, false

@@ -387,8 +387,12 @@ func (s *Supervisor) Agents() []AgentInfo {
 // given up, or exited under a restart policy that leaves it down. (An agent
 // with worktree = true is started again by its next task: it has not
 // ended.) Only a person can bring such a swarm back to life.
-func (s *Supervisor) Ended() bool {
-	for _, a := range s.Agents() {
+func (s *Supervisor) Ended() bool { return Ended(s.Agents()) }
+
+// Ended reports whether every one of agents is down for good (see
+// Supervisor.Ended), from their snapshots.
+func Ended(agents []AgentInfo) bool {
+	for _, a := range agents {
 		switch a.State {
 		case StateStopped, StateGaveUp:
 		case StateExited:

@@ -63,6 +63,7 @@ type Server struct {
 	methods map[string]handler
 	sizes   *sizes
 	screens *screens
+	clients *clients      // the UIs attached (idle.go)
 	lastID  atomic.Uint64 // numbers the connections
 	ln      net.Listener
 	path    string
@@ -98,7 +99,9 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 	}
 	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}}
 	s.methods = s.table()
-	if err := register(Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}); err != nil {
+	note := Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}
+	s.clients = newClients(note)
+	if err := register(note); err != nil {
 		opts.Log.Warn("swarm ls will not list this swarm", "err", err)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -274,6 +277,8 @@ type eventFrame supervisor.Event
 func (s *Server) stream(c net.Conn) error {
 	sub := s.sup.Subscribe()
 	defer sub.Close()
+	s.attached(1)
+	defer s.attached(-1)
 	gone := make(chan error, 1)
 	go func() {
 		var discard wire.Request

@@ -47,7 +47,15 @@ func (c *upCmd) Run(g *Globals) error {
 		})
 	case c.Server:
 		return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
-			<-r.ctx.Done() // a signal, or swarm stop
+			var unneeded <-chan struct{} // without a socket, no UI can come
+			if r.srv != nil {
+				unneeded = r.srv.Unneeded(server.IdleEnd)
+			}
+			select {
+			case <-r.ctx.Done(): // a signal, or swarm stop
+			case <-unneeded:
+				fmt.Fprintln(g.stderr, "swarm: every agent has ended and no UI is attached: the server ends")
+			}
 			return nil
 		})
 	case c.JSON:
@@ -240,6 +248,7 @@ type swarmRun struct {
 	sup *supervisor.Supervisor
 	sub *supervisor.Subscription // subscribed before the agents started
 	log *slog.Logger             // swarm.log in the bus directory
+	srv *server.Server           // its socket; nil when it has none
 }
 
 // runSwarm opens the bus, starts a supervisor with opts, serves it on the
@@ -293,13 +302,15 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	if opts.Config.Path != "" {
 		projectDir = filepath.Dir(opts.Config.Path)
 	}
-	if srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop, Bus: b}); err != nil {
+	srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop, Bus: b})
+	if err != nil {
 		opts.Log.Warn("no socket", "err", err)
 		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)
+		srv = nil
 	} else {
 		defer srv.Close()
 	}
-	bodyErr := body(swarmRun{ctx: ctx, sup: sup, sub: sub, log: opts.Log})
+	bodyErr := body(swarmRun{ctx: ctx, sup: sup, sub: sub, log: opts.Log, srv: srv})
 	// A program that ignores SIGTERM (an interactive shell does) holds
 	// the stop up for the grace period: say what swarm is waiting for.
 	running := 0

@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -290,4 +292,140 @@ func TestTheNextSwarmEndsTheDaemonsAKilledOneLeft(t *testing.T) {
 	requireGone(t, []int{d})
 	waitUntil(t, "the notice", func() bool { return second.has("ended now: sleep (pid " + strconv.Itoa(d) + ")") })
 	second.stop(t, syscall.SIGTERM)
+}
+
+// without returns cmd with the environment variables names unset.
+func without(cmd *exec.Cmd, names ...string) *exec.Cmd {
+	var env []string
+	for _, kv := range cmd.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, k) {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = env
+	return cmd
+}
+
+// lsEntries runs swarm ls --json with cmd's environment and returns the
+// entries of busDir.
+func lsEntries(t *testing.T, cmd *exec.Cmd, busDir string) []map[string]any {
+	t.Helper()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("swarm ls --json: %v", err)
+	}
+	var mine []map[string]any
+	for _, r := range jsonLines(t, string(out)) {
+		if r["bus_dir"] == busDir {
+			mine = append(mine, r)
+		}
+	}
+	return mine
+}
+
+// A swarm started, or listed, without $HOME (and $XDG_CACHE_HOME) is
+// found where the others are: the user's home is in the user database.
+// (This test's note is in the real user's cache directory while it runs.)
+func TestSwarmLsFindsSwarmsWithoutHome(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("HOME") != "" {
+		if u, err := user.Current(); err != nil || filepath.Clean(u.HomeDir) != filepath.Clean(os.Getenv("HOME")) {
+			t.Skip("$HOME is not the user's home in the user database")
+		}
+	}
+	e := newEnv(t)
+	e.dir = ""
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", "echo ready; exec sleep 300")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	busDir := filepath.Join(e.cwd, ".swarm")
+	srv := &server{done: make(chan struct{})}
+	srv.cmd = without(e.command("up", "--server"), "HOME", "XDG_CACHE_HOME")
+	srv.cmd.Stdout, srv.cmd.Stderr = &srv.out, &srv.out
+	if err := srv.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { defer close(srv.done); srv.err = srv.cmd.Wait() }()
+	t.Cleanup(func() { _ = srv.cmd.Process.Signal(syscall.SIGTERM); <-srv.done })
+	waitUntil(t, "the swarm listed by an ls without $HOME", func() bool {
+		return len(lsEntries(t, without(e.command("ls", "--json"), "HOME", "XDG_CACHE_HOME"), busDir)) == 1
+	})
+	if l := lsEntries(t, without(e.command("ls", "--json"), "XDG_CACHE_HOME"), busDir); len(l) != 1 || l[0]["reachable"] != true {
+		t.Errorf("swarm ls with $HOME: %v", l)
+	}
+	_ = srv.cmd.Process.Signal(syscall.SIGTERM)
+	srv.exited(t, "SIGTERM")
+	if l := lsEntries(t, without(e.command("ls", "--json"), "HOME", "XDG_CACHE_HOME"), busDir); len(l) != 0 {
+		t.Errorf("a stopped swarm is still listed: %v", l)
+	}
+}
+
+// A swarm whose directory is gone while it cannot notice (it is stopped,
+// hung) is marked by swarm ls, and swarm ls --prune ends it and forgets it.
+func TestSwarmLsMarksAndPrunesASwarmWhoseDirectoryIsGone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	pids := t.TempDir()
+	cfg := agentTOML("a", "never", "echo $$ > "+filepath.Join(pids, "a.pid")+"; exec sleep 300")
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	busDir := filepath.Join(e.cwd, ".swarm")
+	srv := e.server()
+	agent := pidIn(t, filepath.Join(pids, "a.pid"))
+	waitUntil(t, "the swarm listed", func() bool { return len(lsEntries(t, e.command("ls", "--json"), busDir)) == 1 })
+	if err := srv.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(e.cwd); err != nil {
+		t.Fatal(err)
+	}
+	e.cwd = t.TempDir()
+	if l := lsEntries(t, e.command("ls", "--json"), busDir); len(l) != 1 || l[0]["dir_gone"] != true {
+		t.Fatalf("swarm ls --json: %v", l)
+	}
+	if out := e.ok("ls"); !strings.Contains(out, "(directory gone)") || !strings.Contains(out, "swarm ls --prune ends them") {
+		t.Errorf("swarm ls:\n%s", out)
+	}
+	out := e.ok("ls", "--prune")
+	if !strings.Contains(out, "its directory is gone") || !strings.Contains(out, strconv.Itoa(srv.cmd.Process.Pid)) {
+		t.Errorf("swarm ls --prune:\n%s", out)
+	}
+	srv.exited(t, "pruned")
+	requireGone(t, []int{agent}, 10*time.Second)
+	if l := lsEntries(t, e.command("ls", "--json"), busDir); len(l) != 0 {
+		t.Errorf("still listed after --prune: %v", l)
+	}
+}
+
+// A server whose agents have all ended and to which no UI is attached
+// says so in swarm ls, and ends by itself, as swarm up --headless does.
+func TestAServerWithNothingLeftEndsByItself(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", "echo done; exit 0")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	busDir := filepath.Join(e.cwd, ".swarm")
+	srv := e.server()
+	var l []map[string]any
+	waitUntil(t, "swarm ls saying every agent has ended", func() bool {
+		l = lsEntries(t, e.command("ls", "--json"), busDir)
+		return len(l) == 1 && l[0]["ended"] == true
+	})
+	if l[0]["clients"] != float64(0) || l[0]["agents_running"] != float64(0) {
+		t.Errorf("swarm ls --json: %v", l)
+	}
+	if out := e.ok("ls"); !strings.Contains(out, "0/1 running, all ended, no UI: it ends within") {
+		t.Errorf("swarm ls:\n%s", out)
+	}
+	if code := srv.exited(t, "every agent ended"); code != 0 {
+		t.Errorf("the server exited %d", code)
+	}
+	if out := srv.out.String(); !strings.Contains(out, "every agent has ended and no UI is attached: the server ends") {
+		t.Errorf("the server's log:\n%s", out)
+	}
 }

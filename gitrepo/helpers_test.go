@@ -219,13 +219,9 @@ func waitGone(t *testing.T, pidFile string) {
 	if _, err := fmt.Sscan(string(b), &pid); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(testrun.Patience)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("hook process %d still running", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testrun.Poll(testrun.Patience, func() bool { return syscall.Kill(pid, 0) != nil }) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("hook process %d still running", pid)
 	}
 }
 

@@ -24,11 +24,22 @@ const Patience = 3 * time.Minute
 // with a fixed sleep.
 func Within(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
+	if !Poll(d, cond) {
+		t.Fatalf("timed out after %s waiting for %s", d, what)
+	}
+}
+
+// Poll waits until cond holds or d has passed, and reports whether it
+// held: Within for a wait that fails in its own words (naming what it
+// found instead), that cleans up before it fails, or that runs where there
+// is no test to fail (a helper process).
+func Poll(d time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
+			return false
 		}
 		time.Sleep(pollEvery)
 	}
+	return true
 }

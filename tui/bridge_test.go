@@ -84,23 +84,20 @@ func TestBridgeFlushesScreensEachFrame(t *testing.T) {
 	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "a"}
 	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"}
 	// Without further events the pending change still goes out.
-	deadline := time.Now().Add(testrun.Patience)
-	for {
+	var names []string
+	sent := testrun.Poll(testrun.Patience, func() bool {
 		rec.mu.Lock()
-		var names []string
+		defer rec.mu.Unlock()
+		names = names[:0]
 		for _, m := range rec.msgs {
 			if s, ok := m.(ScreensMsg); ok {
 				names = append(names, s.Agents...)
 			}
 		}
-		rec.mu.Unlock()
-		if slices.Contains(names, "b") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the change to b was never sent: %v", names)
-		}
-		time.Sleep(time.Millisecond)
+		return slices.Contains(names, "b")
+	})
+	if !sent {
+		t.Fatalf("the change to b was never sent: %v", names)
 	}
 	cancel()
 	<-done

@@ -39,12 +39,8 @@ func runAsync(ctx context.Context, sw Swarm, opts Options) <-chan error {
 
 func waitOutput(t *testing.T, out *testrun.Buffer, want string) {
 	t.Helper()
-	deadline := time.Now().Add(testrun.Patience)
-	for !strings.Contains(out.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("output never showed %q:\n%s", want, out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testrun.Poll(testrun.Patience, func() bool { return strings.Contains(out.String(), want) }) {
+		t.Fatalf("output never showed %q:\n%s", want, out.String())
 	}
 }
 

@@ -7,8 +7,15 @@ import (
 
 // pollEvery is how often Within asks again: short next to what the tests
 // wait for (a process's output, a row in the bus), long enough not to
-// crowd the machine the test runs on.
-const pollEvery = 5 * time.Millisecond
+// crowd the machine the test runs on. After pollFast, a wait that goes on
+// asks every pollSlow: most conditions hold within moments, and one that
+// takes seconds (a program starting on a loaded machine) need not be asked
+// 200 times a second — some conditions read all of /proc.
+const (
+	pollEvery = 5 * time.Millisecond
+	pollFast  = 200 * time.Millisecond
+	pollSlow  = 10 * time.Millisecond
+)
 
 // Patience is how long a test waits for what should happen: far longer
 // than anything takes on an idle machine (a few seconds at most), so that
@@ -34,12 +41,17 @@ func Within(t testing.TB, d time.Duration, what string, cond func() bool) {
 // found instead), that cleans up before it fails, or that runs where there
 // is no test to fail (a helper process).
 func Poll(d time.Duration, cond func() bool) bool {
-	deadline := time.Now().Add(d)
+	start := time.Now()
 	for !cond() {
-		if time.Now().After(deadline) {
+		waited := time.Since(start)
+		if waited > d {
 			return false
 		}
-		time.Sleep(pollEvery)
+		if waited < pollFast {
+			time.Sleep(pollEvery)
+		} else {
+			time.Sleep(pollSlow)
+		}
 	}
 	return true
 }

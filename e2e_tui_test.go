@@ -386,21 +386,18 @@ func procField(pid, n int) (string, bool) {
 // once it is reaped, so it is waited for too).
 func requireGone(t testing.TB, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(testrun.Patience)
-	for {
-		var alive []string
+	var alive []string
+	gone := testrun.Poll(testrun.Patience, func() bool {
+		alive = alive[:0]
 		for _, p := range pids {
 			if st, ok := procField(p, 3); ok {
 				alive = append(alive, fmt.Sprintf("%d(%s)", p, st))
 			}
 		}
-		if len(alive) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("processes left behind after swarm exited: %s", strings.Join(alive, " "))
-		}
-		time.Sleep(10 * time.Millisecond)
+		return len(alive) == 0
+	})
+	if !gone {
+		t.Fatalf("processes left behind after swarm exited: %s", strings.Join(alive, " "))
 	}
 }
 
@@ -408,23 +405,21 @@ func requireGone(t testing.TB, pids []int) {
 // every process below it.
 func (term *tuiTerm) agentProcs(n int) []int {
 	term.t.Helper()
-	deadline := time.Now().Add(testrun.Patience)
-	for {
-		kids := descendants(term.cmd.Process.Pid)
-		direct := 0
+	var kids []int
+	direct := 0
+	started := testrun.Poll(testrun.Patience, func() bool {
+		kids, direct = descendants(term.cmd.Process.Pid), 0
 		for _, p := range kids {
 			if pp, ok := procField(p, 4); ok && pp == strconv.Itoa(term.cmd.Process.Pid) {
 				direct++
 			}
 		}
-		if direct >= n {
-			return kids
-		}
-		if time.Now().After(deadline) {
-			term.t.Fatalf("swarm started %d agent processes, want %d", direct, n)
-		}
-		time.Sleep(10 * time.Millisecond)
+		return direct >= n
+	})
+	if !started {
+		term.t.Fatalf("swarm started %d agent processes, want %d", direct, n)
 	}
+	return kids
 }
 
 // TestTUIDemoTicTacToe plays the demo in the terminal UI as a person

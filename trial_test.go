@@ -28,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 )
 
 // trialSize picks the short (CI) or the full size of a trial.
@@ -457,16 +458,12 @@ func trialHostileBodies(t *testing.T, table *trialTable) {
 	e := trialSwarm(t, agentTOML("a", "never", script.String())+agentTOML("b", "always", `echo ready; exec cat > b.raw`))
 	up := e.start("up", "--headless", "--json")
 	last := "hostile-end" // some bodies erase their own line on a's screen (ESC c, CR…): what is left of it is delivered
-	deadline := time.Now().Add(time.Minute)
-	for {
-		b, _ := os.ReadFile(filepath.Join(e.cwd, "b.raw"))
-		if strings.Contains(string(b), last) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not all delivered: b read %q", b)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var got []byte
+	if !testrun.Poll(time.Minute, func() bool {
+		got, _ = os.ReadFile(filepath.Join(e.cwd, "b.raw"))
+		return strings.Contains(string(got), last)
+	}) {
+		t.Fatalf("not all delivered: b read %q", got)
 	}
 	e.dir = filepath.Join(e.cwd, ".swarm")
 	cli := e.ok("log") + e.ok("inbox", "b") + e.ok("log", "--json")

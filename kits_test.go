@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pelletier/go-toml/v2"
@@ -67,13 +66,8 @@ func runFakeCLI(kind string) int {
 			return fail(err)
 		}
 	}
-	for deadline := time.Now().Add(testrun.Patience); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat("end-turn"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fail(fmt.Errorf("no end-turn file"))
-		}
+	if !testrun.Poll(testrun.Patience, func() bool { _, err := os.Stat("end-turn"); return err == nil }) {
+		return fail(fmt.Errorf("no end-turn file"))
 	}
 	if kind == "codex" {
 		err = run("stop", "", `{"type":"agent-turn-complete","last-assistant-message":"done"}`)

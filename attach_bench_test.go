@@ -60,22 +60,11 @@ func startServer(b *testing.B, dir string) *exec.Cmd {
 	case <-time.After(testrun.Patience):
 		b.Fatal("swarm up --headless did not start its agents")
 	}
-	waitWithinB(b, "the socket", func() bool {
+	testrun.Within(b, testrun.Patience, "the socket", func() bool {
 		_, err := os.Stat(filepath.Join(dir, ".swarm", "swarm.sock"))
 		return err == nil
 	})
 	return cmd
-}
-
-func waitWithinB(b *testing.B, what string, cond func() bool) {
-	b.Helper()
-	deadline := time.Now().Add(testrun.Patience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			b.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // detach leaves an attached UI and waits for it to exit.
@@ -195,7 +184,7 @@ func BenchmarkSocketBytes(b *testing.B) {
 		detach(b, term)
 		// The server logs each connection's bytes as it ends.
 		var out, secs float64
-		waitWithinB(b, "the connections' lines in swarm.log", func() bool {
+		testrun.Within(b, testrun.Patience, "the connections' lines in swarm.log", func() bool {
 			log, _ := os.ReadFile(filepath.Join(dir, ".swarm", "swarm.log"))
 			out, secs = 0, 0
 			n := 0

@@ -26,18 +26,14 @@ func TestBudgetServesUrgentFirstAndBoundsConcurrency(t *testing.T) {
 		}()
 	}
 	queued := func(n int) {
-		deadline := time.Now().Add(testrun.Patience)
-		for {
+		got := 0
+		if !testrun.Poll(testrun.Patience, func() bool {
 			b.mu.Lock()
-			got := len(b.urgent) + len(b.waiting)
-			b.mu.Unlock()
-			if got == n {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%d waiters, want %d", got, n)
-			}
-			time.Sleep(time.Millisecond)
+			defer b.mu.Unlock()
+			got = len(b.urgent) + len(b.waiting)
+			return got == n
+		}) {
+			t.Fatalf("%d waiters, want %d", got, n)
 		}
 	}
 	start("busy-1", false)

@@ -8,7 +8,6 @@ import (
 	"swarm/internal/testrun"
 	"sync"
 	"testing"
-	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/google/go-cmp/cmp"
@@ -509,13 +508,8 @@ func TestSendKeyFollowsCursorKeyMode(t *testing.T) {
 	want := func(k uv.KeyPressEvent, seq string) {
 		t.Helper()
 		s.SendKey(k)
-		deadline := time.Now().Add(testrun.Patience)
 		got := ""
-		for got != seq && time.Now().Before(deadline) {
-			got += out.Take()
-			time.Sleep(time.Millisecond)
-		}
-		if got != seq {
+		if !testrun.Poll(testrun.Patience, func() bool { got += out.Take(); return got == seq }) {
 			t.Fatalf("key %v sent %q, want %q", k, got, seq)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/games"
+	"swarm/internal/testrun"
 )
 
 // BenchmarkRelayLatency measures the whole relay path: agent a writes
@@ -62,12 +63,8 @@ func relayLatency(b *testing.B, n, rate int, to func(lat string) AgentConfig) {
 		if err := sup.Start(context.Background()); err != nil {
 			b.Fatal(err)
 		}
-		deadline := time.Now().Add(time.Minute)
 		var got []time.Duration
-		for len(got) < n && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-			got = readDurations(lat)
-		}
+		testrun.Poll(time.Minute, func() bool { got = readDurations(lat); return len(got) >= n })
 		_ = sup.Shutdown(context.Background())
 		bs.Close()
 		if len(got) < n {

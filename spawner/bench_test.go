@@ -111,9 +111,9 @@ func BenchmarkProcessMemory(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for p.Screen().ScrollbackLen() < DefaultScrollback || !p.Screen().Contains("10099") {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testrun.Within(b, testrun.Patience, "a full scrollback", func() bool {
+			return p.Screen().ScrollbackLen() >= DefaultScrollback && p.Screen().Contains("10099")
+		})
 		runtime.GC()
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapInuse-before)/(1<<20), "MB-inuse")

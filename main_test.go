@@ -201,30 +201,6 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 
 var uuidLine = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}\n$`)
 
-func TestVersionHelpAndUsageErrors(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	if out := e.ok("version"); out != "swarm dev\n" {
-		t.Errorf("version: %q", out)
-	}
-	for _, args := range [][]string{{"--help"}, {"task", "add", "--help"}, {"heartbeat", "--help"}} {
-		if out := e.ok(args...); !strings.Contains(out, "Usage: swarm") {
-			t.Errorf("%v: %q", args, out)
-		}
-	}
-	e.fails(2, []string{"frobnicate"}, `unknown command "frobnicate"`, "swarm --help")
-	// A typo of a command is told the command it is nearest to.
-	if out := e.fails(2, []string{"sned", "bob", "hi"}, `unknown command "sned"`, `did you mean "send"?`); out != "" {
-		t.Errorf("swarm sned printed %q on stdout", out)
-	}
-	e.fails(2, []string{"stauts"}, `did you mean "status"?`)
-	e.fails(2, []string{"demo", "chess"}, "demo: unexpected argument chess", "swarm demo --help")
-	e.fails(2, []string{"send", "bob"}, "send: expected", "swarm send --help")
-	e.fails(2, []string{"task", "add", "title"}, "--to")
-	e.fails(2, []string{"heartbeat", "--status", "sleeping"}, "--status")
-	e.fails(2, []string{"task", "list", "--state", "stale"}, "unknown task state")
-}
-
 func TestSendInboxAndLog(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -335,17 +311,6 @@ func TestSendErrors(t *testing.T) {
 	}
 	if in := e.ok("inbox"); !strings.Contains(in, `to notes failed: agent "notes" takes no messages`) {
 		t.Errorf("human inbox:\n%s", in)
-	}
-}
-
-func TestReadCommandsNeedAnExistingBus(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	for _, args := range [][]string{{"log"}, {"inbox", "bob"}, {"status"}, {"task", "list"}, {"export"}} {
-		e.fails(1, args, "no bus in "+e.dir)
-	}
-	if _, err := os.Stat(e.dir); !os.IsNotExist(err) {
-		t.Errorf("a read command created %s", e.dir)
 	}
 }
 
@@ -532,26 +497,6 @@ func TestStatus(t *testing.T) {
 	}
 	if out := empty.ok("status", "--json"); !strings.Contains(out, `"agents":[]`) || !strings.Contains(out, `"tasks":[]`) {
 		t.Errorf("empty status --json: %s", out)
-	}
-}
-
-func TestHeartbeatErrors(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	e.fails(1, []string{"heartbeat"}, "only agents send heartbeats, and this runs outside any agent")
-	e.as("bob").fails(2, []string{"heartbeat", "--progress", "1.5"}, "between 0 and 1")
-	e.register("bob")
-	e.claiming("zed").fails(1, []string{"heartbeat"}, `unknown agent "zed"`)
-	e.as("bob").fails(1, []string{"heartbeat", "--task", "zzz"}, "zzz")
-	e.as("bob").ok("heartbeat")
-	b, err := bus.Open(bus.Options{Dir: e.dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	hbs, err := b.Heartbeats(t.Context())
-	if err != nil || len(hbs) != 1 || hbs[0].Agent != "bob" || hbs[0].Status != bus.StatusWorking {
-		t.Errorf("heartbeats %+v %v", hbs, err)
 	}
 }
 

@@ -49,3 +49,63 @@ func TestAnAgentsLogIsRotated(t *testing.T) {
 		t.Errorf("sizes %d and %d, over the 400-byte limit", cur.Size(), old.Size())
 	}
 }
+
+// An agent's log that cannot be written (here /dev/full, a device every
+// write to which fails as on a full disk) is not given up: the person is
+// told, the lines wait in memory (those past what is held are lost, counted),
+// and once the log can be written again (the link removed: a file is made
+// at its path) it goes on, saying how many lines it lost.
+func TestAnAgentsLogGoesOnAfterItCouldNotBeWritten(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	h := newHarness(t)
+	log := filepath.Join(h.dir, ".swarm", "logs", "a.log")
+	if err := os.MkdirAll(filepath.Dir(log), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/full", log); err != nil {
+		t.Fatal(err)
+	}
+	goOn := h.path("go-on")
+	script := `i=0; while [ $i -lt 2500 ]; do i=$((i+1)); printf 'line %d %0900d\n' $i 0; done; echo printed-all; ` +
+		`while [ ! -e ` + goOn + ` ]; do sleep 0.05; done; echo after-recovery; exec sleep 100`
+	h.run(Options{}, AgentConfig{Name: "a", Argv: []string{"sh", "-c", script}, Restart: RestartNever, Confirm: true})
+	h.waitFor("the problem told", func() bool {
+		in, _ := h.sup.Agent("a")
+		return strings.Contains(in.LogProblem, "no space left on device") && hasNotice(h, "a", "cannot be written (no space left on device)")
+	})
+	h.waitFor("everything printed", func() bool {
+		snap, _ := h.sup.Snapshot("a")
+		return strings.Contains(strings.Join(snap.Lines, "\n"), "printed-all")
+	})
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(goOn, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	read := func() string { b, _ := os.ReadFile(log); return string(b) }
+	h.waitFor("the log written again", func() bool {
+		in, _ := h.sup.Agent("a")
+		return strings.Contains(read(), "after-recovery") && in.LogProblem == "" && hasNotice(h, "a", "its log is written again")
+	})
+	got := read()
+	mark := strings.Index(got, "lines were not logged here (no space left on device)")
+	if !strings.Contains(got, "\nline 1 ") || mark < 0 || strings.Index(got, "after-recovery") < mark {
+		t.Errorf("the log once it could be written again: the lines held, then how many were lost, then the next:\n%.300s…%s", got, got[max(0, len(got)-300):])
+	}
+	if fi, err := os.Lstat(log); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("the log is not a file of its own: %v", err)
+	}
+}
+
+func hasNotice(h *harness, agent, text string) bool {
+	for _, ev := range h.eventsOf(EventNotice) {
+		if ev.Agent == agent && strings.Contains(ev.Text, text) {
+			return true
+		}
+	}
+	return false
+}

@@ -69,6 +69,9 @@ type AgentInfo struct {
 	// Turn is what the agent CLI's hooks last said: working, idle or
 	// needs-human (not Known for programs without hooks).
 	Turn Turn
+	// LogProblem says why its output log cannot be written now (a full
+	// disk…); "" while it can (agentlog.go).
+	LogProblem string
 }
 
 // agent is the runtime of one configured agent.
@@ -123,6 +126,7 @@ type agent struct {
 	// outLog keeps the agent's output on disk (agentlog.go): written by
 	// the lifecycle between processes and by the pump while one runs.
 	outLog *agentLog
+	logErr string // what outLog last reported (logProblem), under mu
 
 	// The relay rate limit (see allow); used by the pump only.
 	relayTokens  float64
@@ -189,7 +193,7 @@ func (a *agent) info() AgentInfo {
 	in := AgentInfo{
 		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
 		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
-		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg, Held: a.held, Turn: a.turn,
+		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg, Held: a.held, Turn: a.turn, LogProblem: a.logErr,
 	}
 	if a.proc != nil {
 		in.LastOutput = a.proc.LastOutput()
@@ -248,7 +252,7 @@ func (a *agent) record(ctx context.Context, st bus.AgentStatus) {
 // lifecycle starts the process and applies the restart policy until the
 // supervisor shuts down.
 func (a *agent) lifecycle() {
-	a.outLog = openAgentLog(a.s.logPath(a.cfg.Name), a.s.opts.LogMax)
+	a.outLog = openAgentLog(a.s.logPath(a.cfg.Name), a.s.opts.LogMax, a.logProblem)
 	defer func() {
 		if err := a.outLog.close(); err != nil {
 			a.s.log.Warn("agent log", "agent", a.cfg.Name, "err", err)

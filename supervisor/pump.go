@@ -59,7 +59,10 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 			}
 		case <-logFlush.C:
 			logArmed = false
-			a.outLog.flush()
+			if a.outLog.flush() { // a failed write waits for its retry
+				logFlush.Reset(logRetry)
+				logArmed = true
+			}
 		case <-flush.C:
 			a.handle(p.Flush())
 		case <-retry.C:

@@ -36,6 +36,9 @@ type agentJSON struct {
 	// Screen is the last line the agent's screen shows, as the running
 	// swarm has it ("" when no swarm answers).
 	Screen string `json:"screen,omitempty"`
+	// LogProblem says why the running swarm cannot write the agent's
+	// output log now (supervisor.AgentInfo.LogProblem).
+	LogProblem string `json:"log_problem,omitempty"`
 }
 
 type beatJSON struct {
@@ -114,7 +117,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		return err
 	}
 	_, swarmUp := supervisor.SwarmRunning(g.busDir())
-	screens := g.lastScreenLines()
+	screens, logProblems := g.lastScreenLines()
 	agents := make([]agentJSON, 0, len(health))
 	var needAgents []supervisor.AgentNeed
 	for _, h := range health {
@@ -145,6 +148,7 @@ func (c *statusCmd) Run(g *Globals) error {
 			return err
 		}
 		a.Screen = screens[a.Name]
+		a.LogProblem = logProblems[a.Name]
 		agents = append(agents, a)
 	}
 	var waiting []bus.Task
@@ -215,6 +219,9 @@ func (c *statusCmd) Run(g *Globals) error {
 			if a.Reason != "" {
 				proc += " (" + textsafe.Line(a.Reason) + ")"
 			}
+			if a.LogProblem != "" {
+				proc += " (" + textsafe.Line(a.LogProblem) + ")"
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s", a.Name, proc, pid, a.Level,
 				age(time.Duration(a.AgeS*float64(time.Second))), status, task)
 			if len(screens) > 0 {
@@ -268,28 +275,32 @@ func age(d time.Duration) string {
 }
 
 // lastScreenLines returns, by agent, the last non-blank line each agent's
-// screen shows, safe to print, as the swarm running on the bus directory
-// has them; none when no swarm answers.
-func (g *Globals) lastScreenLines() map[string]string {
+// screen shows, safe to print, and what keeps its output log from being
+// written, as the swarm running on the bus directory has them; none when
+// no swarm answers.
+func (g *Globals) lastScreenLines() (screens, logProblems map[string]string) {
 	ctx, cancel := context.WithTimeout(g.ctx, viaSwarmTimeout)
 	defer cancel()
 	r, err := server.Attach(ctx, g.busDir(), program())
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer r.Close()
-	out := map[string]string{}
+	screens, logProblems = map[string]string{}, map[string]string{}
 	for _, a := range r.Agents() {
+		if a.LogProblem != "" {
+			logProblems[a.Name] = a.LogProblem
+		}
 		p, err := r.Peek(ctx, a.Name)
 		if err != nil {
 			continue
 		}
 		for i := len(p.Lines) - 1; i >= 0; i-- {
 			if l := strings.TrimSpace(p.Lines[i]); l != "" {
-				out[a.Name] = textsafe.Line(l)
+				screens[a.Name] = textsafe.Line(l)
 				break
 			}
 		}
 	}
-	return out
+	return screens, logProblems
 }

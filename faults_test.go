@@ -429,3 +429,46 @@ func TestAServerWithNothingLeftEndsByItself(t *testing.T) {
 		t.Errorf("the server's log:\n%s", out)
 	}
 }
+
+// An agent's log that cannot be written (/dev/full: every write fails as
+// on a full disk) is reported, in swarm status and as a notice (the UI's
+// status line; the headless log here), and written again once it can be.
+func TestAnAgentsLogThatCannotBeWrittenIsReportedAndGoesOn(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	e := newEnv(t)
+	e.dir = ""
+	script := `i=0; while [ ! -e go-on ]; do i=$((i+1)); echo "tick $i"; sleep 0.05; done; echo after-recovery; exec sleep 300`
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", script)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(e.cwd, ".swarm", "logs", "a.log")
+	if err := os.MkdirAll(filepath.Dir(log), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/full", log); err != nil {
+		t.Fatal(err)
+	}
+	up := e.start("up", "--headless")
+	e.dir = filepath.Join(e.cwd, ".swarm")
+	waitUntil(t, "the notice", func() bool { return up.has("its log " + log + " cannot be written (no space left on device)") })
+	if out := e.ok("status"); !strings.Contains(out, "its log cannot be written (no space left on device); retrying") {
+		t.Errorf("swarm status:\n%s", out)
+	}
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.cwd, "go-on"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the log written again", func() bool {
+		b, _ := os.ReadFile(log)
+		return strings.Contains(string(b), "after-recovery") && up.has("its log is written again")
+	})
+	if out := e.ok("status", "--json"); strings.Contains(out, "log_problem") {
+		t.Errorf("swarm status still reports a problem:\n%s", out)
+	}
+	up.stop(t, syscall.SIGTERM)
+}

@@ -79,9 +79,15 @@ func (b *Bus) RegisterAgent(ctx context.Context, a Agent) error {
 	}
 	b.notify()
 	if a.NoMessages {
-		return b.failQueued(ctx, a.Name, fmt.Sprintf("agent %q takes no messages (messages = false in its config)", a.Name))
+		return b.failQueued(ctx, a.Name, takesNoMessages(a.Name))
 	}
 	return nil
+}
+
+// takesNoMessages is why a message to name, an agent that takes none,
+// fails.
+func takesNoMessages(name string) string {
+	return fmt.Sprintf("agent %q takes no messages (messages = false: a shell, an editor or a viewer by default, else its config says so)", name)
 }
 
 // AgentStatus is the process state of an agent as its supervisor sees it.

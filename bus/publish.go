@@ -313,7 +313,7 @@ func resolve(id, from, to string, agents map[string]recipientStatus, now time.Ti
 	case known && status == recipientActive:
 		return []Delivery{d(to, DeliveryQueued, "")}
 	case known && status == recipientNoMessages:
-		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q takes no messages (messages = false in its config)", to))}
+		return []Delivery{d(to, DeliveryFailed, takesNoMessages(to))}
 	case known:
 		return []Delivery{d(to, DeliveryFailed, fmt.Sprintf("agent %q was removed: it is not in this swarm's config", to))}
 	case !WellFormedName(to):

@@ -157,7 +157,8 @@ func TestDefaults(t *testing.T) {
 	a := cfg.Agents[0]
 	abs, _ := filepath.Abs(filepath.Join("testdata", "config"))
 	want := AgentConfig{Name: "solo", Argv: []string{"/bin/sh", "-c", "sh"}, Cmd: "sh", Dir: abs,
-		Restart: RestartOnFailure, MaxRestarts: DefaultMaxRestarts, Quiet: DefaultQuiet, Confirm: true}
+		Restart: RestartOnFailure, MaxRestarts: DefaultMaxRestarts, Quiet: DefaultQuiet, Confirm: true,
+		NoMessages: true} // sh is a shell: it takes no messages unless told to
 	if d := cmp.Diff(want, a); d != "" {
 		t.Errorf("agent defaults (-want +got):\n%s", d)
 	}
@@ -247,9 +248,9 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate key", agent + "name = \"bob\"\n",
 			`swarm.toml:4:1: syntax error: key name is already defined`},
 		{"unknown kind", agent + "kind = \"cladue\"\n",
-			`swarm.toml:4: agent "alice": kind must be one of "claude", "codex", "gemini", "opencode", "crush", "aider", "editor", "viewer", not "cladue" (did you mean "claude"?)`},
+			`swarm.toml:4: agent "alice": kind must be one of "claude", "codex", "gemini", "opencode", "crush", "aider", "editor", "viewer", "shell", not "cladue" (did you mean "claude"?)`},
 		{"kind not a string", agent + "kind = 3\n",
-			`swarm.toml:4: agent "alice": kind must be one of "claude", "codex", "gemini", "opencode", "crush", "aider", "editor", "viewer", not the number 3`},
+			`swarm.toml:4: agent "alice": kind must be one of "claude", "codex", "gemini", "opencode", "crush", "aider", "editor", "viewer", "shell", not the number 3`},
 		{"kind that names no command", "[[agent]]\nname = \"ed\"\nkind = \"editor\"\n",
 			`swarm.toml:1: agent "ed" has no cmd`},
 		{"messages not a bool", agent + "messages = \"no\"\n",
@@ -513,7 +514,20 @@ messages = true
 [[agent]]
 name = "sh"
 cmd = "env FOO=1 bash"
-messages = false
+
+[[agent]]
+name = "zsh"
+cmd = "zsh -l"
+messages = true
+
+[[agent]]
+name = "wrapped"
+kind = "shell"
+cmd = "my-login-wrapper"
+
+[[agent]]
+name = "script"
+cmd = "bash build.sh"
 
 [[agent]]
 name = "g"
@@ -527,7 +541,11 @@ cmd = "npx gemini --yolo"
 		kind       string
 		noMessages bool
 		composer   bool
-	}{{"codex", false, true}, {"editor", true, false}, {"viewer", false, false}, {"", true, false}, {"gemini", false, true}}
+	}{{"codex", false, true}, {"editor", true, false}, {"viewer", false, false}, {"shell", true, false}, {"shell", false, false},
+		{"shell", true, false}, {"", false, false}, {"gemini", false, true}}
+	if len(cfg.Agents) != len(want) {
+		t.Fatalf("%d agents", len(cfg.Agents))
+	}
 	for i, a := range cfg.Agents {
 		p := a.Profile()
 		if p.Kind != want[i].kind || a.NoMessages != want[i].noMessages || p.Composer != want[i].composer {

@@ -220,13 +220,13 @@ func wire(cfg AgentConfig, argv []string, in kitInput) wired {
 		return w
 	}
 	switch {
-	case isShell(argv) && simpleCommand(argv[2]):
+	case commandLine(argv) && simpleCommand(argv[2]):
 		q := make([]string, len(k.Args))
 		for i, a := range k.Args {
 			q[i] = shellQuote(a)
 		}
 		w.Argv = []string{argv[0], argv[1], argv[2] + " " + strings.Join(q, " ")}
-	case isShell(argv):
+	case commandLine(argv):
 		w.Tools = len(k.Env) > 0
 		w.Skipped = "its cmd is a shell command line swarm does not change (pipes, lists, redirections or substitutions): add the flags yourself (swarm doctor shows them), or write cmd as an array"
 	default:
@@ -248,8 +248,11 @@ func (w wired) writeFiles() error {
 	return nil
 }
 
-// isShell says whether argv is a cmd written as a string.
-func isShell(argv []string) bool { return len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c" }
+// commandLine says whether argv is a cmd written as a string, a command
+// line /bin/sh runs.
+func commandLine(argv []string) bool {
+	return len(argv) == 3 && argv[0] == "/bin/sh" && argv[1] == "-c"
+}
 
 // simpleCommand says whether a shell command line is one simple command,
 // to which words can be added at the end.

@@ -3,7 +3,6 @@ package supervisor
 import (
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -34,8 +33,13 @@ type Profile struct {
 	// redrawing takes seconds. Options.Patience, when set, is used instead.
 	Patience time.Duration
 	// NoMessages: the program takes no messages by default (an editor, a
-	// pager, a monitor): keystrokes would drive it, not talk to it.
+	// pager, a monitor, a shell): keystrokes would drive it, not talk to
+	// it.
 	NoMessages bool
+	// Shell: the program runs what is typed into it as commands. It takes
+	// no messages by default; one told to (messages = true) gets each as
+	// lines it runs nothing of (shelltext.go).
+	Shell bool
 	// Kit wires swarm's MCP server and hooks into the program (kits.go);
 	// nil for programs that have neither.
 	Kit func(kitInput) kit
@@ -65,7 +69,14 @@ var Profiles = []Profile{
 	{Kind: "aider", Commands: []string{"aider"}, SubmitDelay: composerDelay, Patience: cliPatience},
 	{Kind: "editor", Commands: []string{"vim", "vi", "nvim", "nano", "emacs", "hx", "helix", "micro", "kak", "ed"}, NoMessages: true},
 	{Kind: "viewer", Commands: []string{"less", "more", "most", "man", "htop", "top", "btop", "atop", "watch", "tail", "tig", "lazygit", "k9s"}, NoMessages: true},
+	// A shell is chosen by its command only when it runs no script
+	// (shellInvocation); Commands name the programs that can be one.
+	{Kind: "shell", Commands: shellPrograms, NoMessages: true, Shell: true, SubmitDelay: 100 * time.Millisecond, Patience: cliPatience},
 }
+
+// shellPrograms are the interactive shells (and ssh, a shell elsewhere).
+var shellPrograms = []string{"sh", "bash", "zsh", "fish", "dash", "ash", "ksh", "ksh93", "mksh", "oksh", "loksh", "pdksh",
+	"yash", "posh", "busybox", "csh", "tcsh", "nu", "pwsh", "powershell", "elvish", "xonsh", "ion", "osh", "ysh", "rc", "es", "ssh"}
 
 // CLI reports whether the profile is an agent CLI's, whose kind alone
 // names the command to run.
@@ -90,57 +101,68 @@ func profileKinds() []string {
 	return out
 }
 
-// profileFor returns the profile of a command line: the one whose
+// profileFor returns the profile of a command line: a shell's when it
+// starts an interactive shell (shellInvocation), else the one whose
 // Commands has its program, else DefaultProfile.
 func profileFor(argv []string) Profile {
+	shell, _ := ProfileByKind("shell")
+	if startsShell(argv) {
+		return shell
+	}
 	prog := programOf(argv)
 	for _, p := range Profiles {
-		for _, c := range p.Commands {
-			if c == prog {
-				return p
-			}
+		if !p.Shell && slices.Contains(p.Commands, prog) {
+			return p
 		}
 	}
 	return DefaultProfile
 }
 
 // programOf returns the base name of the program a command line runs: the
-// first word of a shell command string, past `env`, `exec`, `npx` and
-// variable assignments.
+// first word of its first simple command past wrappers (`env`, `exec`,
+// `npx`, `command`, `nohup`, `time`), options and variable assignments;
+// "sh" for a shell command line that starts with a shell's own construct
+// (`while read l; do …; done`), which the shell runs.
 func programOf(argv []string) string {
-	words := argv
-	if isShell(argv) {
-		words = strings.Fields(argv[2])
+	cmds := [][]string{argv}
+	if commandLine(argv) {
+		cmds = simpleCommands(argv[2])
 	}
-	for _, w := range words {
-		switch {
-		case w == "env", w == "exec", w == "npx", w == "command", strings.HasPrefix(w, "-"),
-			strings.Contains(w, "=") && !strings.Contains(w, "/"):
-			continue
-		}
-		return filepath.Base(strings.Trim(w, `"'`))
+	if len(cmds) == 0 {
+		return ""
 	}
-	return ""
+	words := skipWrappers(cmds[0])
+	if len(words) == 0 {
+		return ""
+	}
+	if commandLine(argv) && slices.Contains(shellKeywords, words[0]) {
+		return "sh"
+	}
+	return filepath.Base(words[0])
 }
 
 // Program is the program the agent's command runs, as written: the first
-// word past `env`, `exec` and assignments, or in a longer shell command
-// line the CLI its kind names.
+// word past wrappers and assignments, or in a longer shell command line
+// the CLI its kind names.
 func (a AgentConfig) Program() string {
-	words := a.Argv
-	if isShell(a.Argv) {
-		words = strings.Fields(a.Argv[2])
+	var words []string
+	if commandLine(a.Argv) {
+		for _, c := range simpleCommands(a.Argv[2]) {
+			words = append(words, c...)
+		}
+	} else {
+		words = a.Argv
 	}
 	if p, ok := ProfileByKind(a.Kind); ok {
 		for _, w := range words {
-			if w = strings.Trim(w, `"'`); slices.Contains(p.Commands, filepath.Base(w)) {
+			if slices.Contains(p.Commands, filepath.Base(w)) {
 				return w
 			}
 		}
 	}
 	prog := programOf(a.Argv)
 	for _, w := range words {
-		if w = strings.Trim(w, `"'`); filepath.Base(w) == prog {
+		if filepath.Base(w) == prog {
 			return w
 		}
 	}

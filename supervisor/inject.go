@@ -189,7 +189,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		a.fail(ctx, m, "its body cannot be read: "+m.BodyErr)
 		return 0
 	}
-	text, err := a.render(m, proc.Screen().BracketedPaste())
+	text, err := a.render(m, canPaste(proc))
 	if err != nil {
 		a.fail(ctx, m, err.Error())
 		return 0
@@ -322,7 +322,7 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 		a.s.log.Error("publish brief", "agent", a.cfg.Name, "err", err)
 		m = bus.Message{ID: "brief", From: "swarm", Body: text}
 	}
-	text, err = a.render(m, proc.Screen().BracketedPaste())
+	text, err = a.render(m, canPaste(proc))
 	if err != nil {
 		a.s.log.Error("brief", "agent", a.cfg.Name, "err", err)
 		return

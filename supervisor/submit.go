@@ -62,9 +62,14 @@ func header(m bus.Message) string {
 
 // render returns what is typed for m: the header and the body, made safe
 // to type (textsafe: no control characters, no tab, no bidi controls), and every body line that could read as a
-// header or a relay command escaped. A body too long to type is written
-// to a file under the swarm's directory and named instead.
+// header or a relay command escaped; a multi-line body as one paste when
+// bracketed (canPaste), else as one line, its lines joined with ⏎. A body
+// too long to type is written to a file under the swarm's directory and
+// named instead. A shell gets what typedtext.go says.
 func (a *agent) render(m bus.Message, bracketed bool) (string, error) {
+	if a.profile.Shell {
+		return a.renderShell(m)
+	}
 	lines := strings.Split(textsafe.Body(m.Body), "\n")
 	for i := range lines {
 		lines[i] = escapeBodyLine(lines[i], i == 0)
@@ -77,18 +82,18 @@ func (a *agent) render(m bus.Message, bracketed bool) (string, error) {
 				parts = append(parts, l)
 			}
 		}
-		text := head + strings.Join(parts, " ")
+		text := head + strings.Join(parts, " ⏎ ")
 		if len(text) <= maxTyped {
 			return text, nil
 		}
 	} else if text := head + string(spawner.PasteBytes(strings.Join(lines, "\r"))); len(text) <= maxTyped {
 		return text, nil
 	}
-	path, err := a.s.writeMessageFile(m)
+	ref, err := a.longBodyRef(m)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%s%d bytes, too long to type: read %s", head, len(m.Body), path), nil
+	return head + ref, nil
 }
 
 // escapeBodyLine keeps a line of a body from reading as swarm's header or
@@ -115,11 +120,9 @@ func (s *Supervisor) writeMessageFile(m bus.Message) (string, error) {
 		return "", fmt.Errorf("message file: %w", err)
 	}
 	path := filepath.Join(dir, m.ID+".txt")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(textsafe.Body(m.Body)+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("message file: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	// A temporary file of its own: the injectors of a broadcast's
+	// recipients write the same message at once.
+	if err := writeFileAtomic(path, []byte(textsafe.Body(m.Body)+"\n"), 0o600); err != nil {
 		return "", fmt.Errorf("message file: %w", err)
 	}
 	return path, nil

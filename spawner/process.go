@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,9 @@ type Options struct {
 	// Env is added to the environment swarm runs with. TERM=xterm-256color
 	// and COLORTERM=truecolor are always set.
 	Env []string
+	// Drop says which variables of the environment swarm runs with the
+	// program does not get (Env may still set them).
+	Drop func(name string) bool
 	// Rows and Cols are the terminal size; 24×80 when zero.
 	Rows, Cols int
 	// Scrollback is the screen's scrollback in rows; DefaultScrollback
@@ -129,7 +133,14 @@ func Start(opts Options) (*Process, error) {
 	cmd.Dir = opts.Dir
 	// The screen keeps 24-bit colour, so programs may use it (COLORTERM is
 	// how they tell); the UI converts for the terminal it draws on.
-	cmd.Env = append(append(os.Environ(), opts.Env...), "TERM=xterm-256color", "COLORTERM=truecolor")
+	inherited := os.Environ()
+	if opts.Drop != nil {
+		inherited = slices.DeleteFunc(inherited, func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return opts.Drop(name)
+		})
+	}
+	cmd.Env = append(append(inherited, opts.Env...), "TERM=xterm-256color", "COLORTERM=truecolor")
 	startMu.Lock()
 	ptmx, err := pty.StartWithAttrs(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)},
 		// Pdeathsig: the program dies with swarm, however swarm dies.

@@ -14,10 +14,12 @@ import (
 	"swarm/supervisor"
 )
 
-// attachConfig is a swarm of a shell and an agent that counts.
+// attachConfig is a swarm of a shell (taking messages, as comments) and
+// an agent that counts.
 const attachConfig = `[[agent]]
 name = "sh"
 cmd = "PS1='$ ' exec sh"
+messages = true
 
 [[agent]]
 name = "tick"

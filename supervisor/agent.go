@@ -414,7 +414,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, token); err != nil {
 		a.s.log.Warn("record agent token", "agent", a.cfg.Name, "err", err)
 	}
-	w := wire(a.cfg, argv, newKitInput(a.s.busDir(), a.s.opts.Executable, a.cfg.Name))
+	w := wire(a.cfg, argv, newKitInput(a.s.busDir(), a.s.swarmPath(), a.cfg.Name))
 	if err := w.writeFiles(); err != nil {
 		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "swarm's MCP server and hooks are not wired: " + err.Error()})
 	} else if w.Skipped != "" {
@@ -424,7 +424,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.tools = w.Tools
 	a.mu.Unlock()
 	proc, err := spawner.Start(spawner.Options{
-		Argv: w.Argv, Dir: dir, Env: append(a.env(token), w.Env...),
+		Argv: w.Argv, Dir: dir, Env: append(a.env(token), w.Env...), Drop: terminalVar,
 		Rows: rows, Cols: cols,
 		OnLines: func(batch []spawner.Line) {
 			select {
@@ -556,10 +556,10 @@ func (a *agent) env(token string) []string {
 		"SWARM_AGENT=" + a.cfg.Name,
 		"SWARM_TOKEN=" + token,
 		"SWARM_DIR=" + a.s.busDir(),
-		"SWARM_BIN=" + a.s.opts.Executable,
-		// The swarm binary goes last on PATH so agents can run `swarm task
+		"SWARM_BIN=" + a.s.swarmPath(),
+		// swarm's link goes last on PATH so agents can run `swarm task
 		// done` without it shadowing anything the user installed.
-		"PATH=" + os.Getenv("PATH") + string(os.PathListSeparator) + filepath.Dir(a.s.opts.Executable),
+		"PATH=" + os.Getenv("PATH") + string(os.PathListSeparator) + filepath.Dir(a.s.swarmPath()),
 	}
 	for k, v := range a.cfg.Env {
 		env = append(env, k+"="+v)

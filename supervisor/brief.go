@@ -29,7 +29,8 @@ func (s *Supervisor) brief(cfg AgentConfig, tools bool) string {
 	b.WriteString("To message a peer, print a line of its own: @relay:<peer> <message> (use @relay:* for everyone).\n")
 	b.WriteString("For long or multi-line messages print a block: [[RELAY]] {\"to\":\"<peer>\",\"body\":\"...\"} [[/RELAY]] with the markers on their own lines.\n")
 	b.WriteString("Messages to you arrive as lines like: [relay #<id> from <sender>] <message>. The same id twice is one message.\n")
-	b.WriteString("Report task progress with the shell commands `swarm task start`, `swarm task done`, `swarm task fail --reason TEXT`, or `swarm heartbeat --status working|idle|blocked`.")
+	swarm := s.swarmCommand()
+	fmt.Fprintf(&b, "Report task progress with the shell commands `%[1]s task start`, `%[1]s task done`, `%[1]s task fail --reason TEXT`, or `%[1]s heartbeat --status working|idle|blocked`.", swarm)
 	if cfg.BriefText != "" {
 		b.WriteString("\n")
 		b.WriteString(cfg.BriefText)

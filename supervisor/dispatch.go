@@ -156,7 +156,7 @@ func (s *Supervisor) sendAssignment(ctx context.Context, t bus.Task, id string) 
 	if dir != "" {
 		fmt.Fprintf(&b, "Work in %s (branch %s).\n", dir, t.Branch)
 	}
-	fmt.Fprintf(&b, "Report with `swarm task start %s`, `swarm task done %s` or `swarm task fail %s --reason TEXT` (or @relay:swarm task_start %s).", t.ID, t.ID, t.ID, t.ID)
+	fmt.Fprintf(&b, "Report with `%[1]s task start %[2]s`, `%[1]s task done %[2]s` or `%[1]s task fail %[2]s --reason TEXT` (or @relay:swarm task_start %[2]s).", s.swarmCommand(), t.ID)
 	data, _ := json.Marshal(map[string]string{"task": t.ID, "title": t.Title, "description": t.Description, "dir": dir, "branch": t.Branch})
 	_, err := s.bus.Publish(ctx, bus.Message{ID: id, From: "swarm", To: t.Assignee, Kind: bus.KindTaskAssigned, Body: b.String(), Data: data})
 	return err

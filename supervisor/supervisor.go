@@ -86,6 +86,7 @@ type Supervisor struct {
 	tasks    *tasks.Service
 	budget   *spawner.Budget // CPU for the agents' screens, shared
 	focus    string          // the agent a person is watching (SetFocus)
+	link     string          // .swarm/bin/swarm, the agents' swarm (agentenv.go)
 	// releaseReaper ends this swarm's hold on being its agents' subreaper
 	// (descendants.go); nil if it could not be one.
 	releaseReaper func()
@@ -175,6 +176,7 @@ func (s *Supervisor) Start(ctx context.Context) error {
 		return err
 	}
 	s.lock = lock
+	s.linkSwarm()
 	s.endLeftovers(ctx)
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.tasks = tasks.New(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)

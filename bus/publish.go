@@ -325,9 +325,10 @@ func resolve(id, from, to string, agents map[string]recipientStatus, now time.Ti
 
 // deliveryNotice is the notice that tells m's author that the delivery to
 // recipient failed or went unconfirmed. Notices about swarm's own notices
-// are not sent, so a failure can never cascade.
+// are not sent, so a failure can never cascade; nor about its briefs,
+// whose end the brief itself shows.
 func deliveryNotice(m Message, recipient string, state DeliveryState, reason string) (Message, bool) {
-	if m.From == Swarm && m.Kind == KindNotice {
+	if m.From == Swarm && (m.Kind == KindNotice || m.Kind == KindBrief) {
 		return Message{}, false
 	}
 	what := "failed"

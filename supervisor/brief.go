@@ -3,6 +3,8 @@ package supervisor
 import (
 	"fmt"
 	"strings"
+
+	"swarm/bus"
 )
 
 // brief is what an agent with `brief` set is told when it starts: who it
@@ -36,4 +38,59 @@ func (s *Supervisor) brief(cfg AgentConfig, tools bool) string {
 		b.WriteString(cfg.BriefText)
 	}
 	return b.String()
+}
+
+// A brief is a message from swarm to the agent with a delivery of its
+// own, so that `swarm log` and the UI show what became of it. It is never
+// queued for the injector: typeBrief types it once per process start,
+// marked injected from the moment it is stored, and records its end —
+// confirmed, unconfirmed or failed, with the reason — before anything
+// else is typed. A brief still open when swarm stopped belongs to a
+// process that is gone; the injector fails it (staleBrief) rather than
+// type it into the next one, which gets a brief of its own.
+
+// publishBrief stores the brief text for the agent, marked injected.
+func (a *agent) publishBrief(text string) (bus.Message, error) {
+	ctx := a.publishCtx()
+	m, err := a.s.bus.Publish(ctx, bus.Message{From: bus.Swarm, To: a.cfg.Name, Kind: bus.KindBrief, Body: text})
+	if err != nil {
+		return m, err
+	}
+	if err := a.persist(func() error { return a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name) }); err != nil {
+		a.s.log.Error("mark brief injected", "agent", a.cfg.Name, "err", err)
+	}
+	return m, nil
+}
+
+// briefTyped records what became of brief m: res as typeIn says, or a
+// reason it could not be typed (res gone, reason not empty).
+func (a *agent) briefTyped(m bus.Message, res outcome, reason string) {
+	ctx := a.publishCtx()
+	switch {
+	case res == taken:
+		if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name) }); err != nil {
+			a.s.log.Error("mark brief confirmed", "agent", a.cfg.Name, "err", err)
+		}
+		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
+	case res == unconfirmed:
+		if err := a.persist(func() error { return a.s.bus.MarkUnconfirmed(ctx, m.ID, a.cfg.Name, reason) }); err != nil {
+			a.s.log.Error("mark brief unconfirmed", "agent", a.cfg.Name, "err", err)
+		}
+		a.s.hub.emit(Event{Kind: EventUnconfirmed, Agent: a.cfg.Name, Message: &m, Text: "its brief: " + reason})
+	default:
+		if reason == "" {
+			reason = "its process ended before it took the brief (the next one gets a brief of its own)"
+		}
+		a.fail(ctx, m, "its brief: "+reason)
+	}
+}
+
+// staleBrief says whether m is a brief of an earlier process, which is
+// failed instead of typed.
+func (a *agent) staleBrief(m bus.Message) bool {
+	if m.Kind != bus.KindBrief {
+		return false
+	}
+	a.fail(a.publishCtx(), m, "a brief to a process that has ended: each start types a brief of its own")
+	return true
 }

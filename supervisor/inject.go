@@ -175,6 +175,9 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		}
 	}
 	ctx := a.publishCtx()
+	if a.staleBrief(m) {
+		return 0
+	}
 	if attempts >= maxAttempts {
 		// Typed into maxAttempts processes that each died before taking it.
 		a.fail(ctx, m, fmt.Sprintf("typed in %d times, each time into a process that then ended", attempts))
@@ -317,21 +320,18 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 	tools := a.tools
 	a.mu.Unlock()
 	text := a.s.brief(a.cfg, tools)
-	m, err := a.s.bus.Publish(a.publishCtx(), bus.Message{From: "swarm", To: a.cfg.Name, Kind: bus.KindBrief, Body: text, LogOnly: true})
+	m, err := a.publishBrief(text)
 	if err != nil {
 		a.s.log.Error("publish brief", "agent", a.cfg.Name, "err", err)
 		m = bus.Message{ID: "brief", From: "swarm", Body: text}
 	}
-	text, err = a.render(m, canPaste(proc))
-	if err != nil {
-		a.s.log.Error("brief", "agent", a.cfg.Name, "err", err)
+	if text, err = a.render(m, canPaste(proc)); err != nil {
+		a.briefTyped(m, gone, err.Error())
 		return
 	}
-	switch res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func() {}); res {
-	case unconfirmed:
-		a.s.log.Info("brief not confirmed", "agent", a.cfg.Name, "reason", reason)
-	case gone:
-	default:
+	res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func() {})
+	if res == taken {
 		a.submitted()
 	}
+	a.briefTyped(m, res, reason)
 }

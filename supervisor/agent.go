@@ -414,7 +414,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	if err := a.s.bus.SetAgentToken(a.publishCtx(), a.cfg.Name, token); err != nil {
 		a.s.log.Warn("record agent token", "agent", a.cfg.Name, "err", err)
 	}
-	w := wire(a.cfg, argv, newKitInput(a.s.busDir(), a.s.swarmPath(), a.cfg.Name))
+	w := wire(a.cfg, argv, newKitInput(a.s.busDir(), a.s.swarmPath(), a.cfg))
 	if err := w.writeFiles(); err != nil {
 		a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: "swarm's MCP server and hooks are not wired: " + err.Error()})
 	} else if w.Skipped != "" {

@@ -1,8 +1,6 @@
 package supervisor
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,9 +13,9 @@ import (
 // server (`swarm mcp`, whose tools act as the agent) and the CLI's hooks
 // (`swarm hook …`, see turns.go). It is made at each start from the
 // agent's profile, as flags added to its command line, variables added to
-// its environment and files under .swarm/kits/NAME/ (or swarm's own cache
-// directory, see below); nothing the user keeps (their ~/.claude,
-// ~/.codex, ~/.gemini, the project's files) is read or written.
+// its environment and files and links under .swarm/kits/NAME/; nothing the
+// user keeps (their ~/.claude, ~/.codex, ~/.gemini, the project's files)
+// is written.
 //
 //   - Claude Code: --mcp-config FILE (the server) and --settings FILE (the
 //     hooks UserPromptSubmit, Stop, StopFailure and Notification), both
@@ -25,14 +23,15 @@ import (
 //   - Codex: -c overrides of mcp_servers.swarm (env_vars passes the
 //     agent's variables on: Codex gives its servers only part of its
 //     environment) and of notify, the program Codex runs when a turn ends.
-//   - Gemini CLI: a settings file named by GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
-//     the layer under the user's and the project's, whose mcpServers and
-//     hooks (BeforeAgent, AfterAgent, Notification) Gemini merges with
-//     theirs. The server's env names the agent's variables again: Gemini
-//     withholds variables named like secrets from its servers. Gemini
-//     skips such a file when a directory above it is writable by others
-//     (a project under /tmp), so this one is kept in swarm's cache
-//     directory (~/.cache/swarm/kits/…), which only the user can write.
+//   - Gemini CLI: a home of its own (kitgemini.go). Gemini 0.61 reads
+//     settings from its system layers (GEMINI_CLI_SYSTEM_SETTINGS_PATH,
+//     GEMINI_CLI_SYSTEM_DEFAULTS_PATH) only when the file and every
+//     directory above it belong to root, which no file of a normal user
+//     does; from the user's ~/.gemini/settings.json; and from the
+//     project's .gemini/settings.json. So the kit names a directory of
+//     its own as Gemini's home (GEMINI_CLI_HOME), whose
+//     .gemini/settings.json is the user's settings with swarm's server and
+//     hooks added, and whose other entries link to the user's ~/.gemini.
 //   - opencode: a config file named by OPENCODE_CONFIG, merged with the
 //     user's.
 //
@@ -46,9 +45,8 @@ type kitInput struct {
 	Agent string // the agent's name
 	Exe   string // the swarm binary the CLI runs for the server and hooks
 	Dir   string // the kit's directory, .swarm/kits/NAME
-	// PrivateDir is a directory for the kit that only the user can
-	// write, all the way up: for a CLI that checks.
-	PrivateDir string
+	// Getenv reads the environment the agent's process will have.
+	Getenv func(string) string
 }
 
 // kit is what wires swarm into one agent's CLI.
@@ -56,10 +54,14 @@ type kit struct {
 	Args  []string          // added to the command line
 	Env   []string          // added to the environment (KEY=VALUE)
 	Files map[string][]byte // by path: written (mode 0600, directories 0700) before the start
+	Links map[string]string // by path: symbolic links to make, to their targets
 	// Tools: the agent has swarm's MCP tools (its brief says so).
 	Tools bool
 	// Hooks are the CLI's events that call `swarm hook`, for doctor.
 	Hooks []string
+	// Err: the kit cannot be made (the user's settings cannot be read);
+	// the CLI runs as written.
+	Err error
 }
 
 // agentVars are the variables that say which agent a command runs as.
@@ -96,21 +98,6 @@ func codexKit(in kitInput) kit {
 		},
 		Tools: true,
 		Hooks: []string{"notify"},
-	}
-}
-
-// geminiKit wires Gemini CLI.
-func geminiKit(in kitInput) kit {
-	settings := filepath.Join(in.PrivateDir, "gemini-settings.json")
-	hooks := map[string]string{"BeforeAgent": "prompt", "AfterAgent": "stop", "Notification": "notification"}
-	return kit{
-		Env: []string{"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + settings},
-		Files: map[string][]byte{settings: mustJSON(map[string]any{
-			"mcpServers": map[string]any{"swarm": mcpEntry(in.Exe, true)},
-			"hooks":      hookTable(in.Exe, hooks),
-		})},
-		Tools: true,
-		Hooks: sortedKeys(hooks),
 	}
 }
 
@@ -201,6 +188,7 @@ type wired struct {
 	Argv    []string
 	Env     []string
 	Files   map[string][]byte // to write before the start (writeFiles)
+	Links   map[string]string // to make before the start (writeFiles)
 	Tools   bool
 	Skipped string
 }
@@ -215,7 +203,11 @@ func wire(cfg AgentConfig, argv []string, in kitInput) wired {
 		return w
 	}
 	k := p.Kit(in)
-	w.Env, w.Tools, w.Files = k.Env, k.Tools, k.Files
+	if k.Err != nil {
+		w.Skipped = k.Err.Error()
+		return w
+	}
+	w.Env, w.Tools, w.Files, w.Links = k.Env, k.Tools, k.Files, k.Links
 	if len(k.Args) == 0 {
 		return w
 	}
@@ -235,7 +227,8 @@ func wire(cfg AgentConfig, argv []string, in kitInput) wired {
 	return w
 }
 
-// writeFiles writes the kit's files (mode 0600, directories 0700).
+// writeFiles writes the kit's files (mode 0600, directories 0700) and
+// makes its links.
 func (w wired) writeFiles() error {
 	for path, data := range w.Files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -245,7 +238,34 @@ func (w wired) writeFiles() error {
 			return fmt.Errorf("kit: %w", err)
 		}
 	}
+	for path, target := range w.Links {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return fmt.Errorf("kit: %w", err)
+		}
+		if err := replaceLink(path, target); err != nil {
+			return fmt.Errorf("kit: %w", err)
+		}
+	}
 	return nil
+}
+
+// replaceLink makes path a symbolic link to target, replacing a link
+// that was there; anything else there is left as it is.
+func replaceLink(path, target string) error {
+	if st, err := os.Lstat(path); err == nil {
+		if st.Mode()&os.ModeSymlink == 0 {
+			return nil
+		}
+		if t, _ := os.Readlink(path); t == target {
+			return nil
+		}
+	}
+	tmp := path + ".swarm-link"
+	os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // commandLine says whether argv is a cmd written as a string, a command
@@ -282,17 +302,15 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// newKitInput is what the kit of agent name in the swarm whose bus is in
+// newKitInput is what the kit of agent cfg in the swarm whose bus is in
 // busDir (absolute) is made from, with exe as swarm.
-func newKitInput(busDir, exe, name string) kitInput {
-	in := kitInput{Agent: name, Exe: exe, Dir: filepath.Join(busDir, "kits", name)}
-	in.PrivateDir = in.Dir
-	if cache, err := os.UserCacheDir(); err == nil {
-		// One directory per swarm: its bus directory's path, hashed.
-		sum := sha256.Sum256([]byte(busDir))
-		in.PrivateDir = filepath.Join(cache, "swarm", "kits", hex.EncodeToString(sum[:6]), name)
-	}
-	return in
+func newKitInput(busDir, exe string, cfg AgentConfig) kitInput {
+	return kitInput{Agent: cfg.Name, Exe: exe, Dir: filepath.Join(busDir, "kits", cfg.Name), Getenv: func(k string) string {
+		if v, ok := cfg.Env[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}}
 }
 
 // KitPlan is what swarm adds to an agent's command to wire its kit, for
@@ -317,7 +335,7 @@ func PlanKit(cfg AgentConfig, exe, busDir string) (plan KitPlan, ok bool, err er
 	if busDir, err = filepath.Abs(busDir); err != nil {
 		return KitPlan{}, true, err
 	}
-	in := newKitInput(busDir, exe, cfg.Name)
+	in := newKitInput(busDir, exe, cfg)
 	w := wire(cfg, cfg.Argv, in)
 	for path := range w.Files {
 		plan.Files = append(plan.Files, path)

@@ -16,11 +16,13 @@ import (
 )
 
 // testKitInput is a kit's input in a temporary directory, with a swarm
-// binary whose path needs quoting in a shell.
+// binary whose path needs quoting in a shell, and a home of the user's
+// (HOME) of its own, empty.
 func testKitInput(t *testing.T) kitInput {
 	dir := t.TempDir()
+	env := map[string]string{"HOME": filepath.Join(dir, "home")}
 	return kitInput{Agent: "ann", Exe: filepath.Join(dir, "my bin", "swarm"), Dir: filepath.Join(dir, "kits", "ann"),
-		PrivateDir: filepath.Join(dir, "private", "ann")}
+		Getenv: func(k string) string { return env[k] }}
 }
 
 // readKitJSON reads a kit file, which only its owner may read.
@@ -138,29 +140,83 @@ func TestCodexKitIsConfigOverridesCodexCanRead(t *testing.T) {
 	}
 }
 
-func TestGeminiKitIsAPrivateSettingsLayer(t *testing.T) {
+// Gemini's kit is a home of its own (GEMINI_CLI_HOME): its settings are
+// the user's with swarm's server and hooks added, every other entry of
+// the user's ~/.gemini (and ~/.env) a link to theirs, trust decisions go
+// to the user's file, and nothing of the user's is written.
+func TestGeminiKitIsAHomeOfItsOwn(t *testing.T) {
 	t.Parallel()
 	in := testKitInput(t)
+	user := in.Getenv("HOME")
+	gem := filepath.Join(user, ".gemini")
+	if err := os.MkdirAll(filepath.Join(gem, "commands"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mine := `{
+  // comments, as Gemini allows
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "mcpServers": {"mine": {"command": "my-server"}},
+  "mcp": {"allowed": ["mine"]},
+  "hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": "my-hook"}]}]},
+}
+`
+	files := map[string]string{filepath.Join(gem, "settings.json"): mine, filepath.Join(gem, "oauth_creds.json"): "{}",
+		filepath.Join(gem, "GEMINI.md"): "be brief", filepath.Join(user, ".env"): "GEMINI_API_KEY=x"}
+	for path, data := range files {
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	w := wire(AgentConfig{Name: "ann", Kind: "gemini"}, []string{"gemini"}, in)
+	if w.Skipped != "" {
+		t.Fatal(w.Skipped)
+	}
 	if err := w.writeFiles(); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(w.Argv, []string{"gemini"}) || len(w.Env) != 1 || !strings.HasPrefix(w.Env[0], "GEMINI_CLI_SYSTEM_DEFAULTS_PATH="+in.PrivateDir+"/") {
+	home := filepath.Join(in.Dir, "gemini-home")
+	wantEnv := []string{"GEMINI_CLI_HOME=" + home, "GEMINI_CLI_TRUSTED_FOLDERS_PATH=" + filepath.Join(gem, "trustedFolders.json")}
+	if !slices.Equal(w.Argv, []string{"gemini"}) || !slices.Equal(w.Env, wantEnv) || !w.Tools {
 		t.Fatalf("%+v", w)
 	}
-	path := strings.TrimPrefix(w.Env[0], "GEMINI_CLI_SYSTEM_DEFAULTS_PATH=")
-	var servers mcpServers
-	readKitJSON(t, path, &servers)
-	if s := servers.MCPServers["swarm"]; s.Command != in.Exe || s.Env["SWARM_TOKEN"] != "$SWARM_TOKEN" || s.Env["SWARM_DIR"] != "$SWARM_DIR" {
-		t.Errorf("servers %+v", servers)
+	var settings struct {
+		mcpServers
+		hookSettings
+		Security struct{ Auth struct{ SelectedType string } }
+		MCP      struct{ Allowed []string }
 	}
-	var settings hookSettings
-	readKitJSON(t, path, &settings)
-	if got := settings.commands(t); len(got) != 3 || !strings.HasSuffix(got["AfterAgent"], " hook stop") {
-		t.Errorf("hooks %v", got)
+	readKitJSON(t, filepath.Join(home, ".gemini", "settings.json"), &settings)
+	if s := settings.MCPServers["swarm"]; s.Command != in.Exe || s.Env["SWARM_TOKEN"] != "$SWARM_TOKEN" || s.Env["SWARM_DIR"] != "$SWARM_DIR" {
+		t.Errorf("servers %+v", settings.MCPServers)
 	}
-	if st, err := os.Stat(in.PrivateDir); err != nil || st.Mode().Perm() != 0o700 {
-		t.Errorf("private dir: %v %v", st.Mode(), err)
+	if settings.MCPServers["mine"].Command != "my-server" || settings.Security.Auth.SelectedType != "gemini-api-key" ||
+		!slices.Equal(settings.MCP.Allowed, []string{"mine", "swarm"}) {
+		t.Errorf("the user's settings were not kept: %+v", settings)
+	}
+	after := settings.Hooks["AfterAgent"]
+	if len(after) != 2 || after[0].Hooks[0].Command != "my-hook" || !strings.HasSuffix(after[1].Hooks[0].Command, " hook stop") ||
+		len(settings.Hooks["BeforeAgent"]) != 1 || len(settings.Hooks["Notification"]) != 1 {
+		t.Errorf("hooks %+v", settings.Hooks)
+	}
+	for _, name := range []string{".gemini/oauth_creds.json", ".gemini/GEMINI.md", ".gemini/commands", ".env"} {
+		if target, err := os.Readlink(filepath.Join(home, name)); err != nil || target != filepath.Join(user, name) {
+			t.Errorf("%s: %q %v", name, target, err)
+		}
+	}
+	for path, data := range files {
+		if b, err := os.ReadFile(path); err != nil || string(b) != data {
+			t.Errorf("%s changed: %q %v", path, b, err)
+		}
+	}
+
+	// Settings Gemini itself would refuse are not guessed at: no kit, and
+	// why.
+	if err := os.WriteFile(filepath.Join(gem, "settings.json"), []byte("{oops"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w = wire(AgentConfig{Name: "ann", Kind: "gemini"}, []string{"gemini"}, in)
+	if w.Tools || len(w.Env) != 0 || !strings.Contains(w.Skipped, "settings.json cannot be read as Gemini reads it") {
+		t.Errorf("%+v", w)
 	}
 }
 

@@ -26,7 +26,7 @@ const fakeCLIVar = "SWARM_TEST_FAKE_CLI"
 // runFakeCLI is an agent CLI as far as swarm's kits go: it finds swarm's
 // MCP server and hooks where the real CLI of its kind would (Claude Code:
 // --mcp-config and --settings; Codex: -c overrides; Gemini CLI: the
-// settings file GEMINI_CLI_SYSTEM_DEFAULTS_PATH names), starts the server
+// settings of the home GEMINI_CLI_HOME names), starts the server
 // with the environment that CLI gives its servers, and runs the hooks at
 // its turn's events:
 //
@@ -39,7 +39,18 @@ const fakeCLIVar = "SWARM_TEST_FAKE_CLI"
 //     with a permission prompt (Codex has none).
 //
 // It shows a prompt (❯) with the cursor after it, as the CLIs' input box.
+//
+// Asked its version, or what MCP servers it loaded (as swarm doctor asks:
+// claude -p /mcp, codex/gemini/opencode mcp list), it answers as the real
+// one does, having started swarm's server from the kit it found (none with
+// FAKE_CLI_NO_KIT set: a CLI that skipped its settings).
 func runFakeCLI(kind string) int {
+	if args := os.Args[1:]; len(args) > 0 && args[0] == "--version" {
+		fmt.Printf("9.9.9 (fake %s)\n", kind)
+		return 0
+	} else if slices.Contains(args, "/mcp") || len(args) >= 2 && args[len(args)-2] == "mcp" && args[len(args)-1] == "list" {
+		return fakeCLIList(kind, args)
+	}
 	fmt.Print("fake " + kind + "\r\n\r\n❯ ") // the box below a blank row, as the CLIs draw it
 	fail := func(err error) int {
 		fmt.Fprintf(os.Stderr, "fake %s: %v\r\n", kind, err)
@@ -151,7 +162,7 @@ func fakeCLIKit(kind string, args []string) (fakeServer, map[string]string, erro
 		hooks["prompt"], hooks["stop"], hooks["notification"] = hookOf(hookFile, "UserPromptSubmit"), hookOf(hookFile, "Stop"), hookOf(hookFile, "Notification")
 	case "gemini": // its servers get its environment without secrets, and their env with $VAR expanded
 		var st settings
-		if err := readJSON(os.Getenv("GEMINI_CLI_SYSTEM_DEFAULTS_PATH"), &st); err != nil {
+		if err := readJSON(filepath.Join(os.Getenv("GEMINI_CLI_HOME"), ".gemini", "settings.json"), &st); err != nil {
 			return s, nil, err
 		}
 		e := st.MCPServers["swarm"]
@@ -165,6 +176,21 @@ func fakeCLIKit(kind string, args []string) (fakeServer, map[string]string, erro
 			s.env = append(s.env, k+"="+os.ExpandEnv(v))
 		}
 		hooks["prompt"], hooks["stop"], hooks["notification"] = hookOf(st, "BeforeAgent"), hookOf(st, "AfterAgent"), hookOf(st, "Notification")
+	case "opencode": // its servers get its environment and theirs, {env:X} expanded
+		var cfg struct {
+			MCP map[string]struct {
+				Command     []string
+				Environment map[string]string
+			}
+		}
+		if err := readJSON(os.Getenv("OPENCODE_CONFIG"), &cfg); err != nil {
+			return s, nil, err
+		}
+		e := cfg.MCP["swarm"]
+		s = fakeServer{argv: e.Command, env: os.Environ()}
+		for k, v := range e.Environment {
+			s.env = append(s.env, k+"="+os.Getenv(strings.TrimSuffix(strings.TrimPrefix(v, "{env:"), "}")))
+		}
 	case "codex": // its servers get a few variables, and those env_vars names
 		var doc strings.Builder
 		for i := 0; i+1 < len(args); i++ {
@@ -198,6 +224,64 @@ func fakeCLIKit(kind string, args []string) (fakeServer, map[string]string, erro
 		return s, nil, fmt.Errorf("no swarm server in the %s kit (args %q)", kind, args)
 	}
 	return s, hooks, nil
+}
+
+// fakeCLIList answers the CLI of kind's own question of what MCP servers
+// it loaded, in its words, after starting swarm's (but Codex's, which
+// lists them without starting them).
+func fakeCLIList(kind string, args []string) int {
+	server, _, err := fakeCLIKit(kind, args)
+	if err != nil || os.Getenv("FAKE_CLI_NO_KIT") != "" {
+		fmt.Println("No MCP servers configured.")
+		return 0
+	}
+	var tools []string
+	status := "connected"
+	if kind != "codex" {
+		if tools, err = fakeCLITools(server); err != nil {
+			status = "failed"
+		}
+	}
+	cmd := strings.Join(server.argv, " ")
+	switch kind {
+	case "claude":
+		var names []string
+		for _, t := range tools {
+			names = append(names, "mcp__swarm__"+t)
+		}
+		line, _ := json.Marshal(map[string]any{"type": "system", "subtype": "init", "tools": names,
+			"mcp_servers": []map[string]string{{"name": "swarm", "status": status}}})
+		fmt.Println(string(line))
+	case "gemini":
+		fmt.Printf("Configured MCP servers:\n\n\x1b[32m✓\x1b[39m swarm: %s (stdio) - %s\n", cmd, map[string]string{"connected": "Connected", "failed": "Disconnected"}[status])
+	case "opencode":
+		fmt.Printf("┌  MCP Servers\n│\n●  ✓ swarm \x1b[90m%s\n│      %s\n└  1 server(s)\n", status, cmd)
+	case "codex":
+		fmt.Printf("Name   Command  Args  Env  Cwd  Status   Auth\nswarm  %s  -  -  enabled  Unsupported\n", cmd)
+	}
+	return 0
+}
+
+// fakeCLITools starts the server and lists its tools.
+func fakeCLITools(s fakeServer) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), testrun.Patience)
+	defer cancel()
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	cmd.Env = s.env
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "fake-cli"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, t := range res.Tools {
+		names = append(names, t.Name)
+	}
+	return names, nil
 }
 
 // fakeCLISend calls the server's send tool.
@@ -326,12 +410,7 @@ func TestInitWritesTheCLIsFoundAndDoctorChecksThem(t *testing.T) {
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, cli := range []string{"claude", "gemini"} {
-		script := "#!/bin/sh\necho '9.9.9 (fake " + cli + ")'\n"
-		if err := os.WriteFile(filepath.Join(bin, cli), []byte(script), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fakeCLIs(t, bin, "claude", "gemini")
 	e.extra = []string{"PATH=" + bin + ":/usr/bin:/bin", "XDG_CACHE_HOME=" + filepath.Join(e.cwd, "cache")}
 	out := e.ok("init")
 	if !strings.Contains(out, "claude, gemini") {
@@ -348,7 +427,9 @@ func TestInitWritesTheCLIsFoundAndDoctorChecksThem(t *testing.T) {
 	for _, want := range []string{
 		"claude (claude): claude", "ok    claude is " + filepath.Join(bin, "claude"), "ok    version 9.9.9 (fake claude)",
 		"answers with 8 tools", "hooks: Notification, Stop, StopFailure, UserPromptSubmit call `swarm hook`", "flags added: --mcp-config",
-		"hooks: AfterAgent, BeforeAgent, Notification", "environment: GEMINI_CLI_SYSTEM_DEFAULTS_PATH=",
+		"ok    claude -p /mcp: swarm: connected, 8 tools",
+		"hooks: AfterAgent, BeforeAgent, Notification", "environment: GEMINI_CLI_HOME=",
+		"ok    gemini mcp list: ✓ swarm: ", " mcp (stdio) - Connected",
 		"no problems in swarm.toml",
 	} {
 		if !strings.Contains(out, want) {
@@ -370,6 +451,22 @@ func TestInitWritesTheCLIsFoundAndDoctorChecksThem(t *testing.T) {
 	out = e.fails(1, []string{"doctor"}, "doctor: 1 problem(s)")
 	if !strings.Contains(out, "FAIL  no-such-program: not found on PATH") {
 		t.Errorf("doctor:\n%s", out)
+	}
+}
+
+// fakeCLIs puts on bin a program for each kind that runs this test
+// binary as a fake of that CLI (runFakeCLI).
+func fakeCLIs(t *testing.T, bin string, kinds ...string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds {
+		script := fmt.Sprintf("#!/bin/sh\n%s=%s exec '%s' \"$@\"\n", fakeCLIVar, k, self)
+		if err := os.WriteFile(filepath.Join(bin, k), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

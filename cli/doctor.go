@@ -9,11 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"swarm/bus"
 	"swarm/mcpserver"
 	"swarm/supervisor"
+	"swarm/textsafe"
 )
 
 type doctorCmd struct {
@@ -22,15 +24,24 @@ type doctorCmd struct {
 
 // Help is the longer text of `swarm doctor --help`.
 func (doctorCmd) Help() string {
-	return `Checks each agent of swarm.toml as swarm would start it: its program is
+	return `Checks swarm.toml as swarm up would start it: what up would refuse
+(worktree = true outside a git repository, …); for each agent, its program is
 found; an agent CLI's version; swarm's MCP server, started as the agent's CLI
 will start it, answers with its tools; the hooks and flags its kit adds (kind
-= "claude", "codex", "gemini", "opencode"). Nothing is started for good and
-nothing of yours is changed. Exit status 1 when something is wrong.`
+= "claude", "codex", "gemini", "opencode"); and what the CLI itself says it
+loaded: it is run once, in the agent's directory and environment with the
+kit, with its own command that lists its MCP servers (claude -p /mcp, codex
+mcp list, gemini mcp list, opencode mcp list). Nothing is started for good
+and none of your files is written by swarm (a CLI may note that it ran, as it
+does at any start). Exit status 1 when something is wrong.`
 }
 
 // versionWait bounds how long an agent CLI may take to say its version.
 const versionWait = 30 * time.Second
+
+// askWait bounds how long an agent CLI may take to say what it loaded
+// (Claude Code waits for every server to answer or time out).
+const askWait = 90 * time.Second
 
 func (c *doctorCmd) Run(g *Globals) error {
 	cfg, err := supervisor.LoadConfig(c.Config)
@@ -57,6 +68,12 @@ func (c *doctorCmd) Run(g *Globals) error {
 		fmt.Fprintf(w, "  %s  %s\n", mark, fmt.Sprintf(format, args...))
 	}
 	note := func(format string, args ...any) { fmt.Fprintf(w, "        %s\n", fmt.Sprintf(format, args...)) }
+	if errs := supervisor.StartProblems(g.ctx, cfg, supervisor.ProjectDir(cfg)); len(errs) > 0 {
+		fmt.Fprintf(w, "swarm up would refuse to start:\n")
+		for _, err := range errs {
+			line(false, "%v", err)
+		}
+	}
 	var server string // what the MCP check found, once for all agents
 	for _, a := range cfg.Agents {
 		kind := a.Profile().Kind
@@ -112,6 +129,9 @@ func (c *doctorCmd) Run(g *Globals) error {
 		}
 		for _, e := range plan.Env {
 			note("environment: %s", e)
+		}
+		if plan.Skipped == "" {
+			askCLI(g.ctx, a, path, exe, tmp, line)
 		}
 	}
 	if problems > 0 {
@@ -183,4 +203,53 @@ func checkServer(ctx context.Context, exe, dir string) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("answers with %d tools (%s)", len(names), strings.Join(names, ", ")), nil
+}
+
+// askCLI runs agent a's CLI (at path) once as the agent's start would,
+// with its kit made in a scratch directory under tmp, and has it say
+// whether it loaded swarm's MCP server.
+func askCLI(ctx context.Context, a supervisor.AgentConfig, path, exe, tmp string, line func(bool, string, ...any)) {
+	dir := filepath.Join(tmp, "ask-"+a.Name)
+	check, ok, err := supervisor.PrepareKitCheck(a, exe, dir)
+	switch {
+	case !ok:
+		return
+	case err != nil:
+		line(false, "kit: %v", err)
+		return
+	}
+	busDir := filepath.Join(dir, "bus")
+	b, err := bus.Open(bus.Options{Dir: busDir})
+	if err != nil {
+		line(false, "a scratch bus for %s: %v", check.Asked, err)
+		return
+	}
+	b.Close()
+	ctx, cancel := context.WithTimeout(ctx, askWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, check.Args...)
+	cmd.Dir = a.Dir
+	cmd.Env = os.Environ()
+	for k, v := range a.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(append(cmd.Env, check.Env...), "SWARM_DIR="+busDir)
+	// Its own process group, ended whole: a CLI may start helpers.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	out, err := cmd.CombinedOutput()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	loaded, said := check.Read(string(out))
+	if ctx.Err() != nil {
+		said = fmt.Sprintf("no answer in %s", askWait)
+	} else if !loaded && err != nil {
+		said += fmt.Sprintf(" (%v)", err)
+	}
+	if loaded {
+		line(true, "%s: %s", check.Asked, textsafe.Line(said))
+	} else {
+		line(false, "%s: swarm's MCP server is not loaded: %s", check.Asked, textsafe.Line(said))
+	}
 }

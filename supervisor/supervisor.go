@@ -180,14 +180,10 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	s.endLeftovers(ctx)
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.tasks = tasks.New(ctx, s.bus, s.projectDir(), s.opts.Config.BaseBranch)
-	if _, repoErr := s.tasks.Repo(); repoErr != nil {
-		for _, a := range s.opts.Config.Agents {
-			if a.Worktree {
-				s.cancel()
-				s.lock.release()
-				return fmt.Errorf("agent %s has worktree = true, but %w", a.Name, repoErr)
-			}
-		}
+	if errs := StartProblems(ctx, s.opts.Config, s.projectDir()); len(errs) > 0 {
+		s.cancel()
+		s.lock.release()
+		return errs[0]
 	}
 	if repo, _ := s.tasks.Repo(); repo != nil {
 		// The bus and the task worktrees are not the project's content.
@@ -532,13 +528,7 @@ func (s *Supervisor) Game() (GameState, bool) {
 
 // projectDir is the directory of the config file, else the current one:
 // where the git repository for task worktrees is looked for.
-func (s *Supervisor) projectDir() string {
-	if p := s.opts.Config.Path; p != "" {
-		return filepath.Dir(p)
-	}
-	wd, _ := os.Getwd()
-	return wd
-}
+func (s *Supervisor) projectDir() string { return ProjectDir(s.opts.Config) }
 
 // BusDir is where the bus lives, as agents see it in SWARM_DIR.
 func (s *Supervisor) busDir() string {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -23,36 +22,15 @@ func (b *Bus) writeBlob(data []byte) (string, error) {
 	sum := sha256.Sum256(data)
 	name := hex.EncodeToString(sum[:])
 	ref := blobPrefix + name
-	dir := filepath.Join(b.dir, blobsDir)
-	path := filepath.Join(dir, name)
-	if fi, err := os.Stat(path); err == nil && fi.Size() == int64(len(data)) {
-		return ref, nil
+	if f, err := b.open(blobsDir + "/" + name); err == nil {
+		fi, err := f.Stat()
+		f.Close()
+		if err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
+			return ref, nil
+		}
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("write blob: %w", err)
-	}
-	f, err := os.CreateTemp(dir, name+".tmp*")
-	if err != nil {
-		return "", fmt.Errorf("write blob: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if _, err := b.WriteFile(blobsDir+"/"+name, data); err != nil {
 		return "", fmt.Errorf("write blob %s: %w", name, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // make the rename durable; best effort where unsupported
-		d.Close()
 	}
 	return ref, nil
 }
@@ -63,11 +41,11 @@ func (b *Bus) readBlob(ref string) ([]byte, error) {
 	if !ok || len(name) != sha256.Size*2 || strings.ContainsAny(name, `/\.`) {
 		return nil, fmt.Errorf("bad payload reference %q", ref)
 	}
-	path := filepath.Join(b.dir, blobsDir, name)
-	// The file itself, never what a link planted there points to.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	// Never through a link planted there that leads out of the bus
+	// directory (and the content must match its hash: read below).
+	f, err := b.open(blobsDir + "/" + name)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if errors.Is(err, syscall.ELOOP) || errors.Is(err, errOutLink) {
 			return nil, fmt.Errorf("blob %s is a symbolic link, not swarm's file: %w", name[:12], ErrCorrupt)
 		}
 		if errors.Is(err, fs.ErrNotExist) {

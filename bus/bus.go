@@ -7,11 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -396,6 +400,72 @@ func (b *Bus) Err() error {
 		return fmt.Errorf("%w: its directory %s was removed", ErrLost, b.dir)
 	}
 	return fmt.Errorf("%w: %s was removed", ErrLost, b.path)
+}
+
+// WriteFile writes data to the file name under the bus directory
+// ("messages/ID.txt", slash-separated) whole: to a temporary file, synced,
+// then renamed; private to the user, its directory made if needed. It
+// returns the file's path. A symbolic link on the way that leads out of
+// the bus directory is refused: a directory of the bus replaced by a
+// link must not take swarm's files elsewhere.
+func (b *Bus) WriteFile(name string, data []byte) (string, error) {
+	root, err := os.OpenRoot(b.dir)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	if err := root.MkdirAll(path.Dir(name), 0o700); err != nil {
+		return "", linkErr(err, path.Dir(name))
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", name, rand.Uint64())
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", linkErr(err, path.Dir(name))
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		_ = root.Remove(tmp)
+		return "", linkErr(err, name)
+	}
+	if d, err := root.Open(path.Dir(name)); err == nil {
+		_ = d.Sync() // make the rename durable; best effort where unsupported
+		d.Close()
+	}
+	return filepath.Join(b.dir, filepath.FromSlash(name)), nil
+}
+
+// open opens the file name under the bus directory for reading, as
+// WriteFile writes it: never through a link out of the bus directory,
+// and never a link itself (ELOOP): swarm's files are files.
+func (b *Bus) open(name string) (*os.File, error) {
+	root, err := os.OpenRoot(b.dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	return f, linkErr(err, name)
+}
+
+// errOutLink is a symbolic link out of the bus directory, refused.
+var errOutLink = errors.New("a symbolic link out of the bus directory is on its way: refused")
+
+// linkErr says in words that name (or a directory on its way) is a link
+// out of the bus directory, when err is os.Root's refusal of one.
+func linkErr(err error, name string) error {
+	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
+		return fmt.Errorf("%s: %w", name, errOutLink)
+	}
+	return err
 }
 
 // Dir returns the bus directory.

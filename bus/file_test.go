@@ -158,3 +158,61 @@ func removeBusDir(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// blobs/ replaced by a link out of the bus directory takes no body there
+// and gives none from there.
+func TestADirectoryOfTheBusReplacedByALinkIsNotFollowed(t *testing.T) {
+	t.Parallel()
+	b := openTest(t)
+	register(t, b, "bob")
+	kept := publish(t, b, Message{From: "human", To: "bob", Body: strings.Repeat("k", 5000)})
+	elsewhere := t.TempDir()
+	blobs := filepath.Join(b.Dir(), "blobs")
+	if err := os.Rename(blobs, filepath.Join(elsewhere, "old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, blobs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(elsewhere, "old", strings.TrimPrefix(kept.PayloadRef, "sha256:")), filepath.Join(elsewhere, strings.TrimPrefix(kept.PayloadRef, "sha256:"))); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.Publish(context.Background(), Message{From: "human", To: "bob", Body: strings.Repeat("n", 5000)})
+	if err == nil || !strings.Contains(err.Error(), "symbolic link out of the bus directory") {
+		t.Errorf("a body through the link: %v", err)
+	}
+	if got, err := b.Message(context.Background(), kept.ID); err != nil || got.Body != "" || !strings.Contains(got.BodyErr, "symbolic link") {
+		t.Errorf("a body read through the link: %q, %q, %v", got.Body[:min(len(got.Body), 10)], got.BodyErr, err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 2 { // old/ and the blob moved there
+		t.Errorf("files were written through the link: %v", ents)
+	}
+}
+
+// WriteFile writes a file whole under the bus directory and refuses a
+// link out of it on the way.
+func TestWriteFile(t *testing.T) {
+	t.Parallel()
+	b := openTest(t)
+	path, err := b.WriteFile("messages/x.txt", []byte("body\n"))
+	if err != nil || path != filepath.Join(b.Dir(), "messages", "x.txt") {
+		t.Fatalf("WriteFile = %q, %v", path, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "body\n" {
+		t.Errorf("the file holds %q", got)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	os.RemoveAll(filepath.Join(b.Dir(), "messages"))
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(b.Dir(), "messages")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.WriteFile("messages/y.txt", []byte("body\n")); err == nil || !strings.Contains(err.Error(), "symbolic link out of the bus directory") {
+		t.Errorf("through a link: %v", err)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("written through the link: %v", ents)
+	}
+}

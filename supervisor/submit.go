@@ -3,7 +3,6 @@ package supervisor
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -113,17 +112,17 @@ func escapeBodyLine(l string, first bool) string {
 }
 
 // writeMessageFile writes m's body, control characters removed, to
-// .swarm/messages/<id>.txt (private to the user) and returns its path.
+// .swarm/messages/<id>.txt (private to the user; never through a link out
+// of the bus directory) and returns its path. Each write has a temporary
+// file of its own: the injectors of a broadcast's recipients write the
+// same message at once.
 func (s *Supervisor) writeMessageFile(m bus.Message) (string, error) {
-	dir := filepath.Join(s.busDir(), "messages")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	path, err := s.bus.WriteFile("messages/"+m.ID+".txt", []byte(textsafe.Body(m.Body)+"\n"))
+	if err != nil {
 		return "", fmt.Errorf("message file: %w", err)
 	}
-	path := filepath.Join(dir, m.ID+".txt")
-	// A temporary file of its own: the injectors of a broadcast's
-	// recipients write the same message at once.
-	if err := writeFileAtomic(path, []byte(textsafe.Body(m.Body)+"\n"), 0o600); err != nil {
-		return "", fmt.Errorf("message file: %w", err)
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
 	}
 	return path, nil
 }

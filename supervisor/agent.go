@@ -123,6 +123,8 @@ type agent struct {
 
 	retryAt time.Time // no injection before this (backoff); the injector's
 
+	bodyWait bodyFileWait // a message whose file could not be written (bodyfile.go); the injector's
+
 	// outLog keeps the agent's output on disk (agentlog.go): written by
 	// the lifecycle between processes and by the pump while one runs.
 	outLog *agentLog

@@ -194,9 +194,9 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	}
 	text, err := a.render(m, canPaste(proc))
 	if err != nil {
-		a.fail(ctx, m, err.Error())
-		return 0
+		return a.bodyFileFailed(m, err) // it waits (bodyfile.go)
 	}
+	a.bodyFileWritten(m)
 	// The last look at the person's line and the message's text go out
 	// together: keys typed meanwhile wait for the text (keysMu).
 	a.keysMu.Lock()

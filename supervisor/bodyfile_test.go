@@ -1,0 +1,45 @@
+package supervisor
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"swarm/bus"
+)
+
+// A body too long to type whose file cannot be written (here messages/ is
+// not a directory; a full or read-only disk does the same) waits, with
+// the messages after it, and goes once the file can be written: it is not
+// failed, and the person is told why it waits.
+func TestALongBodyWhoseFileCannotBeWrittenWaits(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.run(Options{}, scripted("cat", "listen", map[string]string{"LOG": h.path("cat.log")}))
+	h.running("cat")
+	blocker := filepath.Join(h.dir, ".swarm", "messages")
+	if err := os.WriteFile(blocker, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	long := h.send(bus.Message{To: "cat", Body: strings.Repeat("long ", 2000)})
+	after := h.send(bus.Message{To: "cat", Body: "after the long one"})
+	h.waitFor("the person told why it waits", func() bool {
+		return hasNotice(h, "cat", "message #"+bus.ShortID(long.ID)+" from human waits, and those after it: it is too long to type and message file:")
+	})
+	if st := h.deliveryStates("cat"); st[bus.DeliveryFailed] != 0 || len(readLines(h.path("cat.log"))) != 0 {
+		t.Fatalf("while its file cannot be written: deliveries %v, cat read %q", st, readLines(h.path("cat.log")))
+	}
+	if err := os.Remove(blocker); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("both read, in order", func() bool { return len(readLines(h.path("cat.log"))) == 2 })
+	lines := readLines(h.path("cat.log"))
+	if !strings.Contains(lines[0], "#"+bus.ShortID(long.ID)) || !strings.Contains(lines[0], "too long to type: read ") ||
+		!strings.Contains(lines[1], "#"+bus.ShortID(after.ID)) {
+		t.Errorf("cat read %q", lines)
+	}
+	if !hasNotice(h, "cat", "which waited for its file, goes now") {
+		t.Error("the person was not told it went")
+	}
+}

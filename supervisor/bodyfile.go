@@ -1,6 +1,8 @@
 package supervisor
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,9 +30,15 @@ type bodyFileWait struct {
 	wait time.Duration
 }
 
-// bodyFileFailed notes that m's body file could not be written and
-// returns how long the injector waits before it tries again.
-func (a *agent) bodyFileFailed(m bus.Message, err error) time.Duration {
+// renderFailed notes that m could not be made ready to type (err) and
+// returns how long the injector waits before it tries again: its body
+// file could not be written. A path that cannot be typed will not change
+// by waiting: that message fails (0: the next goes).
+func (a *agent) renderFailed(ctx context.Context, m bus.Message, err error) time.Duration {
+	if errors.Is(err, errUntypablePath) {
+		a.fail(ctx, m, err.Error())
+		return 0
+	}
 	w := &a.bodyWait
 	if w.id == m.ID {
 		w.wait = min(w.wait*2, bodyFileRetryMax)

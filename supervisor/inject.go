@@ -194,7 +194,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	}
 	text, err := a.render(m, canPaste(proc))
 	if err != nil {
-		return a.bodyFileFailed(m, err) // it waits (bodyfile.go)
+		return a.renderFailed(ctx, m, err) // it waits, or fails (bodyfile.go)
 	}
 	a.bodyFileWritten(m)
 	// The last look at the person's line and the message's text go out

@@ -20,6 +20,9 @@ func TestImportRules(t *testing.T) {
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
 		"swarm/tasks":      {"bus", "gitrepo"},
 		"swarm/mcpserver":  {"supervisor", "tasks", "bus", "textsafe"},
+		// A tool of the repository, not of swarm: it scores the
+		// extraction over a corpus of recordings.
+		"swarm/scripts/corpus-score": {"supervisor", "parser", "asciicast"},
 	}
 	ui := []string{"charm.land/bubbletea", "charm.land/lipgloss", "charm.land/bubbles"}
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()

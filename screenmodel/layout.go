@@ -1,9 +1,16 @@
 package screenmodel
 
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Layout is where one kind of program draws what on its screen, as seen in
 // one version of it: how wide it lets a row of its text run before it
-// wraps the next word onto the next row. The zero Layout is a program swarm
-// knows nothing of.
+// wraps the next word onto the next row, where its input box is, and how
+// its transcript shows typed input again. The zero Layout is a program
+// swarm knows nothing of: none of that is known.
 type Layout struct {
 	// Kind is the profile kind the facts are for ("claude", "codex",
 	// "gemini", "opencode"); "" for any other program.
@@ -13,6 +20,24 @@ type Layout struct {
 	// wrapMargin is how many columns short of the screen's edge the
 	// program wraps a word that would have ended in them.
 	wrapMargin int
+	// boxAtCursor: the program keeps the cursor in its input box, drawn
+	// apart from the rows around it (blank rows, rules or borders).
+	boxAtCursor bool
+	// echoes are how its transcript shows typed input again.
+	echoes []Echo
+}
+
+// Echo is how a program's transcript shows a line typed into it (a
+// message, a shell command): a row that starts with Start, and after it
+// the rows that start with Cont and text, where the program wrapped the
+// typed line. Typed input is never the program's output.
+type Echo struct {
+	// Start is what the echo's first row starts with, leading blanks
+	// included.
+	Start string
+	// Cont is what each row that continues it starts with, its text
+	// following at once (not a blank).
+	Cont string
 }
 
 // layouts are the kinds' layouts, each kept beside the recordings it was
@@ -22,9 +47,28 @@ var layouts = []Layout{
 	// first character of the next row, unseen: after a row that ended at
 	// the edge, a word that would exactly fill the row goes to the next
 	// one. Its rows may reach the edge; the last column counts as past it.
-	{Kind: "claude", Version: "2.1.332", wrapMargin: 1},
-	// Codex wraps at the edge.
-	{Kind: "codex", Version: "0.171.0"},
+	// Its input box lies between two rules, the cursor in it (hidden in
+	// the fullscreen renderer); the transcript shows a message as
+	// "❯ text" and a shell command as "! command", wrapped under two
+	// blanks.
+	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
+		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}}},
+	// Codex wraps at the edge. Its composer ("› ") has a blank row above
+	// and below; the transcript shows a message as "› text" and a shell
+	// command as "• You ran command", wrapped down a "│" gutter.
+	{Kind: "codex", Version: "0.171.0", boxAtCursor: true,
+		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}}},
+	// Gemini CLI's input box is shaded, a shaded blank row above and
+	// below; the transcript shows a message as " > text" and a shell
+	// command as " $ command", wrapped under three blanks.
+	{Kind: "gemini", Version: "0.61.0", boxAtCursor: true,
+		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}}},
+	// opencode keeps three columns clear at the right of its transcript.
+	// Its input box is a gutter (┃) closed by a row of ▀ under it;
+	// the transcript shows a shell command as "┃  $ command" in a gutter
+	// box, wrapped down the same gutter.
+	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, boxAtCursor: true,
+		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}}},
 }
 
 // Of returns the layout of kind; the zero Layout for a kind it has no facts
@@ -48,4 +92,74 @@ func (l Layout) WrapAt(cols int) int {
 		return 0
 	}
 	return max(cols-l.wrapMargin, 1)
+}
+
+// Echoes returns how the program's transcript shows typed input again:
+// rows that are input, never output.
+func (l Layout) Echoes() []Echo { return l.echoes }
+
+// HasInputBox reports whether the program keeps an input box InputBox
+// can find.
+func (l Layout) HasInputBox() bool { return l.boxAtCursor }
+
+// InputBox returns the rows [top, bottom] of a screen that are the
+// program's input box: what is being typed, never output. rows are the
+// screen's rows as text, cursor the cursor's row. A program that keeps its
+// cursor in its box draws the box apart from what surrounds it: the box is
+// the cursor's row and the rows right above and below it that show text,
+// up to a row that shows none (blank, or only rules and borders). ok is
+// false when the program has no such box, or the cursor is off the screen.
+func (l Layout) InputBox(rows []string, cursor int) (top, bottom int, ok bool) {
+	if !l.boxAtCursor || cursor < 0 || cursor >= len(rows) {
+		return 0, 0, false
+	}
+	top, bottom = cursor, cursor
+	for top > 0 && hasText(rows[top-1]) {
+		top--
+	}
+	for bottom < len(rows)-1 && hasText(rows[bottom+1]) {
+		bottom++
+	}
+	return top, bottom, true
+}
+
+// hasText reports whether a row shows anything but blanks, rules and
+// borders (box-drawing and block characters).
+func hasText(row string) bool {
+	for _, r := range row {
+		if !unicode.IsSpace(r) && !(r >= 0x2500 && r <= 0x259f) {
+			return true
+		}
+	}
+	return false
+}
+
+// EchoStart returns the echo a row starts, if it starts one.
+func (l Layout) EchoStart(row string) (Echo, bool) {
+	for _, e := range l.echoes {
+		if strings.HasPrefix(row, e.Start) {
+			return e, true
+		}
+	}
+	return Echo{}, false
+}
+
+// Continues reports whether row continues the echo: it starts with Cont
+// and then text, not a blank and not a mark with a blank after it (the
+// program's own bullet: what follows the echo, as Claude Code's "⎿" over
+// a command's output).
+func (e Echo) Continues(row string) bool {
+	rest, ok := strings.CutPrefix(row, e.Cont)
+	if !ok || rest == "" {
+		return false
+	}
+	r, w := utf8.DecodeRuneInString(rest)
+	if unicode.IsSpace(r) {
+		return false
+	}
+	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+		next, _ := utf8.DecodeRuneInString(rest[w:])
+		return !unicode.IsSpace(next)
+	}
+	return true
 }

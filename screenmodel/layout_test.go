@@ -21,3 +21,60 @@ func TestWrapAt(t *testing.T) {
 		t.Errorf("Of(claude) = %+v: want its kind and the version its facts were seen in", l)
 	}
 }
+
+func TestInputBox(t *testing.T) {
+	rule := "────────────────────"
+	for _, c := range []struct {
+		name     string
+		kind     string
+		rows     []string
+		cursor   int
+		top, bot int
+		ok       bool
+	}{
+		{"claude between rules", "claude", []string{"⏺ done", "", rule, "! echo a very long", "  command", rule, "  ? for shortcuts"}, 4, 3, 4, true},
+		{"codex composer", "codex", []string{"• You ran x", "", "› typed", "", "  footer"}, 2, 2, 2, true},
+		{"the cursor on an empty row under what is typed", "gemini", []string{"", " > typed", "", ""}, 2, 1, 2, true},
+		{"no box for a program of no known kind", "", []string{"$ ls", "a b"}, 1, 0, 0, false},
+		{"cursor off the screen", "claude", []string{"x"}, 3, 0, 0, false},
+	} {
+		top, bot, ok := Of(c.kind).InputBox(c.rows, c.cursor)
+		if top != c.top || bot != c.bot || ok != c.ok {
+			t.Errorf("%s: InputBox = %d, %d, %v; want %d, %d, %v", c.name, top, bot, ok, c.top, c.bot, c.ok)
+		}
+	}
+}
+
+func TestEchoes(t *testing.T) {
+	for _, c := range []struct {
+		kind, start, cont string
+		continues         bool
+	}{
+		{"claude", "! echo padding-pad", "  @relay:bob typed out", true},
+		{"claude", "! cat f", "  ⎿  @relay:bob output", false}, // the command's output
+		{"claude", "❯ hello", "  there", true},
+		{"codex", "• You ran echo a", "  │ @relay:bob typed", true},
+		{"codex", "• You ran echo a", "  └ @relay:bob output", false},
+		{"gemini", " $ echo a", "   @relay:bob typed", true},
+		{"gemini", " $ echo a", "    indented more", false},
+		{"opencode", "  ┃  $ echo a", "  ┃  @relay:bob typed", true},
+		{"opencode", "  ┃  $ echo a", "  ┃", false},
+	} {
+		e, ok := Of(c.kind).EchoStart(c.start)
+		if !ok {
+			t.Errorf("%s: %q starts no echo", c.kind, c.start)
+			continue
+		}
+		if got := e.Continues(c.cont); got != c.continues {
+			t.Errorf("%s: %q after %q continues it: %v, want %v", c.kind, c.cont, c.start, got, c.continues)
+		}
+	}
+	for _, row := range []string{"@relay:bob hi", "  ⎿  output", "$ ls"} {
+		if _, ok := Of("claude").EchoStart(row); ok {
+			t.Errorf("claude: %q starts an echo", row)
+		}
+	}
+	if _, ok := Of("").EchoStart("❯ hello"); ok {
+		t.Error("a program of no known kind has echoes")
+	}
+}

@@ -30,7 +30,9 @@ func (s *Screen) altToken(tb []byte) {
 	case s.isSyncEnd():
 		s.observeAlt(false)
 	case !s.syncing && s.alt.CursorPosition().Y < y && s.onlyMoves():
-		s.observeAlt(false)
+		// The frame as it was before the move, the cursor where the
+		// program left it.
+		s.observeAltAt(false, y)
 	case len(s.evicted) >= 2*s.rows:
 		s.observeAlt(false) // bound what waits: a program scrolling without pause
 	}
@@ -132,6 +134,15 @@ const maxEvicted = 10000
 // aligner finds new and settled; quiet: output has been quiet for the
 // settle time.
 func (s *Screen) observeAlt(quiet bool) {
+	if s.alt != nil {
+		s.observeAltAt(quiet, s.alt.CursorPosition().Y)
+	}
+}
+
+// observeAltAt is observeAlt with the cursor on row cursor: the rows of the
+// program's input box around it are what is being typed, not part of the
+// frame.
+func (s *Screen) observeAltAt(quiet bool, cursor int) {
 	if s.alt == nil {
 		return
 	}
@@ -144,7 +155,12 @@ func (s *Screen) observeAlt(quiet bool) {
 		rows = append(rows, r)
 	}
 	s.evicted = s.evicted[:0]
-	for y, text := range s.altText() {
+	shown := s.altText()
+	top, bottom, box := s.layout.InputBox(shown, cursor)
+	for y, text := range shown {
+		if box && y >= top && y <= bottom {
+			continue
+		}
 		r, ok := newFrameRow(y, text, false)
 		if c, was := s.cutRows[y]; was {
 			if c.left == "" && ok && len(r.key) < len(c.drawn) && strings.HasPrefix(c.drawn, r.key) {

@@ -53,11 +53,19 @@
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the
-//     paragraph that was there, wrapped or indented anew (its text without
-//     blanks and box-drawing characters is found in theirs), is that
-//     paragraph redrawn, not new output: Claude Code redraws a tool's
-//     output with another wrap, and collapsed, once the tool is done.
-//  9. Replays: after the program clears the scrollback (ESC[3J, as Ink does
+//     paragraph that was there, wrapped or indented anew, is that paragraph
+//     redrawn, not new output: Claude Code redraws a tool's output with
+//     another wrap, and collapsed, once the tool is done. Its text without
+//     blanks and box-drawing characters starts where one of the lines just
+//     replaced, or still below it, starts, or goes on where the piece
+//     before it (a line or two before) ended. Text found in the middle of
+//     a line that was there is new: Gemini CLI draws a command's output
+//     where the command, holding the same words, was typed a moment before.
+//  9. The program's input box (ScreenOptions.Layout: an agent CLI keeps its
+//     cursor in it) is what is being typed, not output: when output
+//     settles, the lines of the box around the cursor are taken as seen,
+//     never committed.
+//  10. Replays: after the program clears the scrollback (ESC[3J, as Ink does
 //     when it repaints everything: clear, all its static output again, the
 //     live area), and until output pauses, a line that repeats what was
 //     committed before, in the same order, is not committed again, however
@@ -118,6 +126,9 @@
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),
 //     while the program has not drawn it again, is not read: what is left
 //     of a line is not a new line.
+//  8. The rows of the program's input box around the cursor, where the
+//     program left it at the end of the frame (ScreenOptions.Layout), are
+//     what is being typed: they are no part of the frame.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

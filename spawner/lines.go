@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
 )
 
 // rowState is what the screen knows about the logical line starting at a
@@ -70,6 +71,7 @@ type tracker struct {
 	carryN     int64
 	carryState rowState
 	ghosts     []ghost
+	rewrap     rewrapState
 	processed  int64
 	out        []Line
 	// erasing: rows x/vt pushes into its scrollback now come from an erase
@@ -86,6 +88,7 @@ type tracker struct {
 	// the cursor up or changed rows; see risk).
 	riskUntil int64
 	rowBuf    []byte     // scratch: a row with its styles
+	boxRows   []string   // scratch: the rows inputBox looks at
 	runBuf    []styleRun // scratch: a row's style runs
 	detached  []rowState
 }
@@ -227,17 +230,29 @@ const minRewrap = 12
 // rewrapped reports whether text, replacing a committed line in place, is
 // a piece of the paragraph that was there, wrapped or indented anew (as
 // Claude Code redraws a tool's output once it is done): its text without
-// blanks and borders is found in the text, without blanks and borders, of
-// the lines just replaced (the newest ghosts, this one's last) followed by
-// those still below it.
+// blanks and borders starts where one of the lines just replaced (the
+// newest ghosts, this one's last) or of those still below it starts, or
+// goes on where the piece before it ended. Text found in the middle of a
+// line that was there is not that line redrawn: it is new text drawn where
+// another line held the same words (Gemini CLI draws a command's output
+// where the command was typed a moment before).
 func (s *Screen) rewrapped(st *rowState, text string) bool {
 	key := RowKey(text)
 	if len(key) < minRewrap {
 		return false
 	}
+	if next := s.rewrap.next; next != "" && s.processed-s.rewrap.at <= maxRewrapGap && strings.HasPrefix(next, key) {
+		s.rewrap.next, s.rewrap.at = next[len(key):], s.processed
+		return true
+	}
 	var b strings.Builder
+	starts := s.rewrap.starts[:0]
+	add := func(line string) {
+		starts = append(starts, b.Len())
+		b.WriteString(RowKey(line))
+	}
 	for _, g := range s.ghosts[max(0, len(s.ghosts)-s.rows):] {
-		b.WriteString(RowKey(g.text))
+		add(g.text)
 	}
 	below := false
 	for r := range s.shadow {
@@ -246,10 +261,29 @@ func (s *Screen) rewrapped(st *rowState, text string) bool {
 			continue
 		}
 		if below && s.shadow[r].hasRec {
-			b.WriteString(RowKey(s.shadow[r].rec))
+			add(s.shadow[r].rec)
 		}
 	}
-	return strings.Contains(b.String(), key)
+	s.rewrap.starts = starts
+	stream := b.String()
+	for _, at := range starts {
+		if strings.HasPrefix(stream[at:], key) {
+			s.rewrap.next, s.rewrap.at = stream[at+len(key):], s.processed
+			return true
+		}
+	}
+	return false
+}
+
+// maxRewrapGap is how many lines later the next piece of a paragraph drawn
+// anew may come: the pieces of one redraw come one after the other.
+const maxRewrapGap = 2
+
+// rewrapState is where the last piece of a paragraph drawn anew ended.
+type rewrapState struct {
+	next   string // the paragraph's text (keys) after that piece
+	at     int64  // tracker.processed when it was taken
+	starts []int  // scratch: where each line starts in the text searched
 }
 
 // moved reports whether text is a committed line that left its position in
@@ -363,12 +397,20 @@ func (s *Screen) commitPending(start, end int, st *rowState) {
 }
 
 // settleMain commits the held-back lines and, when final, every other line
-// whose text is not committed, and closes the redraw zone.
+// whose text is not committed, and closes the redraw zone. The lines of the
+// program's input box, where the cursor rests now, are what is being
+// typed: they are not committed.
 func (s *Screen) settleMain(final bool) {
+	top, bottom, box := s.inputBox(s.main, s.main.CursorPosition().Y)
 	for r := 0; r < s.rows; {
 		start, end := s.span(r)
 		st := s.state(start)
 		switch {
+		case box && end >= top && start <= bottom:
+			// Taken as seen, so that the cursor leaving it later, or the
+			// box moving down a row, commits nothing either.
+			st.pending, st.ptext = false, ""
+			st.rec, st.hasRec = s.lineText(start, end), true
 		case st.pending:
 			s.commitPending(start, end, st)
 		case final:
@@ -746,4 +788,20 @@ func (s *Screen) lineFeed() bool {
 		return t.cmd == 'D'
 	}
 	return false
+}
+
+// inputBox returns the rows of e that are the program's input box
+// (screenmodel.Layout.InputBox), with the cursor on row cursor.
+func (s *Screen) inputBox(e *vt.Emulator, cursor int) (top, bottom int, ok bool) {
+	if !s.layout.HasInputBox() {
+		return 0, 0, false
+	}
+	rows := s.boxRows[:0]
+	var b []byte
+	for y := range s.rows {
+		b = appendText(b[:0], e.Line(y), s.cols)
+		rows = append(rows, string(b))
+	}
+	s.boxRows = rows
+	return s.layout.InputBox(rows, cursor)
 }

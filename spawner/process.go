@@ -18,6 +18,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"swarm/screenmodel"
 )
 
 var (
@@ -72,6 +74,8 @@ type Options struct {
 	// keeps what its last run printed in its scrollback.
 	Before    *Screen
 	Separator string
+	// Layout: see ScreenOptions.
+	Layout screenmodel.Layout
 }
 
 // ExitStatus is how a process ended.
@@ -176,7 +180,7 @@ func Start(opts Options) (*Process, error) {
 		settle = time.Duration(1<<63 - 1) // only when the process exits
 	}
 	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}, Settle: settle,
-		Before: opts.Before, Separator: opts.Separator})
+		Before: opts.Before, Separator: opts.Separator, Layout: opts.Layout})
 	go p.output()
 	go p.wait()
 	return p, nil

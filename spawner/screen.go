@@ -13,6 +13,8 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
+
+	"swarm/screenmodel"
 )
 
 // DefaultScrollback is the number of rows a screen keeps once they leave
@@ -80,6 +82,10 @@ type ScreenOptions struct {
 	// control characters.
 	Before    *Screen
 	Separator string
+	// Layout is what the program's kind draws where (package
+	// screenmodel): the rows of its input box are what is being typed,
+	// never committed. The zero Layout knows of no input box.
+	Layout screenmodel.Layout
 }
 
 // Cursor is a cell position, 0-based.
@@ -134,6 +140,7 @@ type Screen struct {
 	noBatch               bool // scroll line by line (tests compare the two)
 	lnm                   bool // line feeds return the carriage
 
+	layout       screenmodel.Layout
 	clock        func() time.Time
 	writing      bool      // in Write, whose reading of the clock is writeTime
 	writeTime    time.Time // zero until read
@@ -179,6 +186,7 @@ func NewScreen(opts ScreenOptions) *Screen {
 		hist:    history{max: opts.Scrollback},
 		clock:   opts.Clock,
 		settle:  opts.Settle,
+		layout:  opts.Layout,
 
 		settleFrames: opts.SettleFrames,
 	}

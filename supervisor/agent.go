@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/screenmodel"
 	"swarm/spawner"
 	"swarm/textsafe"
 )
@@ -438,6 +439,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		Budget:    a.s.budget,
 		Before:    before,
 		Separator: separator,
+		Layout:    screenmodel.Of(a.profile.Kind),
 	})
 	if err != nil {
 		a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: -1, Text: err.Error()})

@@ -146,10 +146,9 @@ func checkExtractSize(opts ExtractOptions) error {
 
 // extractor is the screen and parser pipeline Extract runs.
 type extractor struct {
-	s      *spawner.Screen
-	p      *parser.Parser
-	layout screenmodel.Layout
-	emit   func(parser.Event)
+	s    *spawner.Screen
+	r    *commandReader
+	emit func(parser.Event)
 }
 
 // untimedFrames is how many frames in a row settle a row of the alternate
@@ -159,35 +158,69 @@ type extractor struct {
 const untimedFrames = 3
 
 func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() time.Time, frames int) *extractor {
+	layout := screenmodel.Of(opts.Kind)
 	return &extractor{
 		s: spawner.NewScreen(spawner.ScreenOptions{
 			Rows: opts.Rows, Cols: opts.Cols, NewlineMode: opts.NewlineMode,
 			Scrollback: -1, // nobody scrolls back here
 			Settle:     opts.Settle, Clock: clock, SettleFrames: frames,
+			Layout: layout,
 		}),
-		p:      parser.New(opts.Parser),
-		layout: screenmodel.Of(opts.Kind),
-		emit:   emit,
+		r:    newCommandReader(parser.New(opts.Parser), layout),
+		emit: emit,
 	}
 }
 
 func (x *extractor) feed(lines []spawner.Line) {
 	for _, l := range lines {
-		for _, ev := range parseLine(x.p, x.layout, l) {
+		for _, ev := range x.r.read(l) {
 			x.emit(ev)
 		}
 	}
 }
 
-// parseLine feeds a committed line to the parser with what the program's
-// layout says of the screen it was shown on. The extractor and a running
-// agent's pump read lines alike.
-func parseLine(p *parser.Parser, layout screenmodel.Layout, l spawner.Line) []parser.Event {
+// commandReader reads a program's committed lines for relay commands, as its
+// kind lays out its screen: the parser is told where the program wraps its
+// text on the screen each line was shown on, and the transcript's echo of
+// typed input (screenmodel.Layout.Echoes) is not read at all: what was
+// typed into a program is not what it printed. An agent's pump and Extract
+// read lines alike.
+type commandReader struct {
+	p      *parser.Parser
+	layout screenmodel.Layout
+	// echo is the echo of typed input the last line read belonged to,
+	// while inEcho; last is that line's number.
+	echo   screenmodel.Echo
+	inEcho bool
+	last   int64
+}
+
+func newCommandReader(p *parser.Parser, layout screenmodel.Layout) *commandReader {
+	return &commandReader{p: p, layout: layout}
+}
+
+// read takes one committed line and returns the events it completes.
+func (r *commandReader) read(l spawner.Line) []parser.Event {
+	if r.typed(l) {
+		return nil // the parser sees a gap: what it held ends there
+	}
 	wrapAt := 0
 	if l.Cols > 0 {
-		wrapAt = layout.WrapAt(l.Cols)
+		wrapAt = r.layout.WrapAt(l.Cols)
 	}
-	return p.FeedLine(l.N, l.Text, wrapAt)
+	return r.p.FeedLine(l.N, l.Text, wrapAt)
+}
+
+// typed reports whether the line is the transcript's echo of typed input:
+// a row that starts one, or the next row when it continues it.
+func (r *commandReader) typed(l spawner.Line) bool {
+	if r.inEcho && l.N == r.last+1 && r.echo.Continues(l.Text) {
+		r.last = l.N
+		return true
+	}
+	r.echo, r.inEcho = r.layout.EchoStart(l.Text)
+	r.last = l.N
+	return r.inEcho
 }
 
 func (x *extractor) write(b []byte) {
@@ -198,8 +231,8 @@ func (x *extractor) write(b []byte) {
 // settle is what an agent's process and pump do when its output pauses.
 func (x *extractor) settle() {
 	x.feed(x.s.Settle())
-	if x.p.Pending() {
-		for _, ev := range x.p.Flush() {
+	if x.r.p.Pending() {
+		for _, ev := range x.r.p.Flush() {
 			x.emit(ev)
 		}
 	}
@@ -207,7 +240,7 @@ func (x *extractor) settle() {
 
 func (x *extractor) end() {
 	x.feed(x.s.Flush())
-	for _, ev := range x.p.Flush() {
+	for _, ev := range x.r.p.Flush() {
 		x.emit(ev)
 	}
 }

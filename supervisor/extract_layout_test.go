@@ -1,13 +1,16 @@
 package supervisor
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
+	"swarm/asciicast"
 	"swarm/parser"
 )
 
@@ -43,6 +46,35 @@ func commands(t *testing.T, data, kind string, cols, rows int) []string {
 	return out
 }
 
+// commandsTimed is commands for output written in pieces a second apart,
+// as a recording with its timing: the screen settles between them, as a
+// person pausing between typing and Enter lets it.
+func commandsTimed(t *testing.T, kind string, cols, rows int, pieces ...string) []string {
+	t.Helper()
+	var rec bytes.Buffer
+	w, err := asciicast.NewWriter(&rec, asciicast.Header{Width: cols, Height: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pieces {
+		if err := w.Write(asciicast.Event{Time: time.Duration(i) * time.Second, Code: asciicast.Output, Data: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	err = ExtractRecording(&rec, ExtractOptions{Kind: kind}, func(ev parser.Event) {
+		if ev.Err != nil {
+			got = append(got, "error: "+ev.Err.Reason)
+			return
+		}
+		got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 // claudeFrames is Claude Code's fullscreen renderer drawing each frame on
 // the alternate screen of cols×rows: from the home position down, each row
 // erased to its end, the transcript at the top and its input box (a rule,
@@ -53,14 +85,23 @@ func commands(t *testing.T, data, kind string, cols, rows int) []string {
 // without its timing, that settles its rows.
 func claudeFrames(cols, rows int, frames ...[]string) string {
 	var b strings.Builder
+	for _, f := range frames {
+		b.WriteString(claudeFrame(cols, rows, f, "❯\u00a0"))
+	}
+	return b.String()
+}
+
+// claudeFrame is one frame of claudeFrames, its input box holding box.
+func claudeFrame(cols, rows int, transcript []string, box ...string) string {
+	var b strings.Builder
 	b.WriteString("\x1b[?1049h\x1b[?25l")
 	rule := strings.Repeat("─", cols)
-	for _, f := range frames {
-		view := append([]string(nil), f...)
-		for len(view) < rows-4 {
+	{
+		view := append([]string(nil), transcript...)
+		for len(view) < rows-3-len(box) {
 			view = append(view, "")
 		}
-		view = append(view[:rows-4], rule, "❯\u00a0", rule, "  ? for shortcuts")
+		view = append(append(append(view[:rows-3-len(box)], rule), box...), rule, "  ? for shortcuts")
 		for range 3 {
 			b.WriteString("\x1b[H")
 			for y, row := range view {
@@ -72,7 +113,8 @@ func claudeFrames(cols, rows int, frames ...[]string) string {
 					b.WriteString("\x1b[K")
 				}
 			}
-			fmt.Fprintf(&b, "\x1b[%d;3H", rows-2)
+			// The cursor at the end of what is typed.
+			fmt.Fprintf(&b, "\x1b[%d;%dH", rows-2, ansi.StringWidth(box[len(box)-1])+1)
 		}
 	}
 	return b.String()
@@ -145,4 +187,101 @@ func TestClaudeWrapsOneColumnEarly(t *testing.T) {
 	if diff := cmp.Diff(want, commands(t, data, "claude", 80, 24)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// TestTypedInputIsNotOutput: what is typed into a CLI — its input box
+// while it is typed, and the transcript's echo of it once sent — is never
+// read as the CLI's output, however it wraps (issue 29, cause 3). The
+// typed command puts "@relay:bob typed out" at the start of a row.
+func TestTypedInputIsNotOutput(t *testing.T) {
+	t.Parallel()
+	t.Run("claude", func(t *testing.T) {
+		t.Parallel()
+		// Typed, in the box between the rules (the cursor in it); then
+		// sent: the transcript echoes it (a shaded "! " row) above the
+		// output.
+		data := claudeFrame(80, 24, nil, "!\u00a0echo padding-padding-padding-padding-padding-padding-padding-pad", "  @relay:bob typed out") +
+			claudeFrame(80, 24, []string{
+				"\x1b[48;5;59m! echo padding-padding-padding-padding-padding-padding-padding-pad\x1b[49m",
+				"\x1b[48;5;59m  @relay:bob typed out\x1b[49m",
+				"  ⎿ \u00a0padding-padding-padding-padding-padding-padding-padding-pad @relay:bob",
+				"     typed out",
+			}, "❯\u00a0")
+		if got := commands(t, data, "claude", 80, 24); len(got) != 0 {
+			t.Errorf("commands read from typed input: %q", got)
+		}
+	})
+	t.Run("codex inline", func(t *testing.T) {
+		t.Parallel()
+		data := "\x1b[1m•\x1b[22m \x1b[1mYou ran\x1b[22m echo padding-padding-padding-padding-padding-padding-padding-pad\r\n" +
+			"  │ @relay:bob typed out\r\n" +
+			"\x1b[2m  └ padding-padding-padding-padding-padding-padding-padding-pad @relay:bob typed\x1b[0m\r\n" +
+			"    \x1b[2mout\x1b[0m\r\n\r\n"
+		if got := commands(t, data, "codex", 80, 24); len(got) != 0 {
+			t.Errorf("commands read from typed input: %q", got)
+		}
+	})
+	t.Run("gemini", func(t *testing.T) {
+		t.Parallel()
+		// Its live area (a rule, the shaded input box, a footer) is erased
+		// and drawn again as the command is typed, the cursor left in the
+		// box; once sent, the transcript echoes it (" $ ") in a shaded
+		// box of its own.
+		shade := func(row string) string {
+			return "\x1b[48;5;240m" + row + strings.Repeat(" ", 80-ansi.StringWidth(row)) + "\x1b[49m\r\n"
+		}
+		live := func(box ...string) string {
+			var b strings.Builder
+			b.WriteString("\x1b[2m" + strings.Repeat("─", 80) + "\x1b[22m\r\n  shell mode enabled (esc to disable)\r\n")
+			b.WriteString(shade(""))
+			for _, row := range box {
+				b.WriteString(shade(row))
+			}
+			b.WriteString(shade(""))
+			b.WriteString(" workspace (/directory)\r\n /tmp/work\r\n")
+			fmt.Fprintf(&b, "\x1b[4A\x1b[%dG", ansi.StringWidth(box[len(box)-1])+1)
+			return b.String()
+		}
+		erase := func(rows, below int) string {
+			return fmt.Sprintf("\x1b[%dB", below) + strings.Repeat("\x1b[2K\x1b[1A", rows-1) + "\x1b[2K\x1b[G"
+		}
+		got := commandsTimed(t, "gemini", 80, 24, live(" ! "),
+			erase(7, 3)+live(" ! echo padding-padding-padding-padding-padding-padding-padding-pad", "   @relay:bob typed out"),
+			erase(8, 4)+shade("")+shade(" $ echo padding-padding-padding-padding-padding-padding-padding-pad @relay:bob")+
+				shade("   typed out")+shade("")+"\r\n"+
+				"╭"+strings.Repeat("─", 74)+"╮\r\n"+
+				"│ padding-padding-padding-padding-padding-padding-padding-pad @relay:bob   │\r\n"+
+				"╰"+strings.Repeat("─", 74)+"╯\r\n"+live(" ! "))
+		if len(got) != 0 {
+			t.Errorf("commands read from typed input: %q", got)
+		}
+	})
+	t.Run("opencode", func(t *testing.T) {
+		t.Parallel()
+		// The transcript on the alternate screen, down a gutter: the shell
+		// command's echo, a blank gutter row, its output; the input box
+		// (a gutter closed by a row of ▀) at the bottom, the cursor in it.
+		rows := []string{
+			"  ┃", "  ┃  $ echo padding-padding-padding-padding-padding-padding-padding-pad",
+			"  ┃  @relay:bob typed out", "  ┃",
+			"  ┃  padding-padding-padding-padding-padding-padding-padding-pad @relay:bob",
+			"  ┃  typed out", "  ┃", "", "     ▣  Shell", "",
+		}
+		for len(rows) < 18 {
+			rows = append(rows, "")
+		}
+		rows = append(rows, "  ┃", "  ┃", "  ┃", "  ┃  Shell", "  ╹"+strings.Repeat("▀", 76), "")
+		var b strings.Builder
+		b.WriteString("\x1b[?1049h")
+		for range 3 {
+			b.WriteString("\x1b[?2026h")
+			for y, row := range rows {
+				fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s", y+1, row)
+			}
+			b.WriteString("\x1b[20;6H\x1b[?2026l")
+		}
+		if got := commands(t, b.String(), "opencode", 80, 24); len(got) != 0 {
+			t.Errorf("commands read from typed input: %q", got)
+		}
+	})
 }

@@ -21,6 +21,7 @@ const logFlushAfter = 200 * time.Millisecond
 // runs until the process has exited and every line it wrote is handled.
 func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 	p := parser.New(parser.Options{})
+	r := newCommandReader(p, screenmodel.Of(a.profile.Kind))
 	flush := time.NewTimer(time.Hour)
 	flush.Stop()
 	defer flush.Stop()
@@ -47,7 +48,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 		}
 		select {
 		case batch := <-lines:
-			a.readLines(p, batch)
+			a.readLines(r, batch)
 			if p.Pending() {
 				flush.Reset(a.s.opts.FlushAfter)
 			}
@@ -75,7 +76,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 			for {
 				select {
 				case batch := <-lines:
-					a.readLines(p, batch)
+					a.readLines(r, batch)
 					continue
 				default:
 				}
@@ -92,14 +93,13 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 }
 
 // readLines takes a batch of the agent's committed lines: seen, logged and
-// parsed for what it says to others, as its profile's kind lays out its
+// read for what it says to others, as its profile's kind lays out its
 // screen.
-func (a *agent) readLines(p *parser.Parser, batch []spawner.Line) {
-	layout := screenmodel.Of(a.profile.Kind)
+func (a *agent) readLines(r *commandReader, batch []spawner.Line) {
 	for _, l := range batch {
 		a.sawLine(l.Text)
 		a.outLog.line(l.Text)
-		a.handle(parseLine(p, layout, l))
+		a.handle(r.read(l))
 	}
 }
 

@@ -1,0 +1,63 @@
+package spawner
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// redrawLines plays writes on an 80×12 screen, settling after each as a
+// pause in the output does, and returns the lines committed.
+func redrawLines(t *testing.T, writes ...string) []string {
+	t.Helper()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80})
+	defer s.Close()
+	var got []string
+	for _, w := range writes {
+		if _, err := s.Write([]byte(w)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.Settle() {
+			got = append(got, l.Text)
+		}
+	}
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	return got
+}
+
+// TestNewTextWhereTypedTextWas: output drawn in place of a line that held
+// the same words in its middle is new text, not that line redrawn (issue
+// 29, cause 4). Gemini CLI 0.61.0 draws its live area (the typed command
+// in its input box, a footer) below the transcript and redraws it from the
+// top on every change; once the command ran, the command's output row
+// lands where the typed command was.
+func TestNewTextWhereTypedTextWas(t *testing.T) {
+	t.Parallel()
+	got := redrawLines(t,
+		"transcript\r\n\r\n ! printf '%s\\n' '@relay:bob hi there'\r\n footer\r\n\x1b[2A\x1b[4G",
+		// Erased from the bottom up, then drawn again with the output.
+		"\x1b[2B\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[G"+
+			"╭──────────────────────────╮\r\n│ @relay:bob hi there      │\r\n╰──────────────────────────╯\r\n footer\r\n")
+	want := []string{"transcript", "", " ! printf '%s\\n' '@relay:bob hi there'", " footer",
+		"╭──────────────────────────╮", "│ @relay:bob hi there      │", "╰──────────────────────────╯"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestParagraphRedrawnIsNotNew: a paragraph drawn again in place with
+// another wrap (Claude Code collapses a command's output once it is done,
+// cut mid-word at another width) is the same text, rows that start where
+// the paragraph did and go on where the row before ended.
+func TestParagraphRedrawnIsNotNew(t *testing.T) {
+	t.Parallel()
+	got := redrawLines(t,
+		"  ⎿  @relay:bob long 100 101 102 103 104 105 106 107 108 109\r\n     110 111 112 113\r\n\r\n> \x1b[3A",
+		"\x1b[2K  ⎿  @relay:bob long 100 101 102 103 104 105 10\r\n\x1b[2K     6 107 108 109 110 111 112 113\r\n\x1b[2K\r\n> ")
+	want := []string{"  ⎿  @relay:bob long 100 101 102 103 104 105 106 107 108 109", "     110 111 112 113", "", ">"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -108,6 +108,7 @@ def sentence(rng, length, features, plain=False):
     mix = text_mix(rng, features)
     if plain:
         mix[5] = 0
+        mix[3] = 0  # opencode's input box moves combining marks
     out = []
     width = 0
     while True:

@@ -71,6 +71,8 @@ decides (reader.py matches the printed line against the rows):
   time, it is unsure;
 - shown in part or changed (cut by a row limit such as Codex's `+ Show
   details`, or a composer that dropped typed characters): unsure;
+- not shown as printed, but a row starts as the command does (the CLI
+  changed its text): unsure;
 - shown for less than BRIEF (0.6 s) in all (streaming output scrolled it
   away at once): unsure; for less than a capture's 0.2 s: not shown;
 - Gemini CLI only: shown as Gemini draws it (rows cut to its box and
@@ -562,6 +564,26 @@ class Session:
         self.late_pass(results)
         return results
 
+    def changed(self, st, cmd, caps):
+        """Whether a row below the file's echo starts as the command does
+        (its marker, recipient and first characters) without the rest
+        matching: the CLI changed its text (opencode 1.18.33 moves
+        combining marks typed into its input box to the end of the word)."""
+        if cmd.block:
+            return False
+        head = "@%s:%s %s" % (cmd.kind, cmd.to, cmd.body[:3])
+        if self.config == "gemini":
+            head = reader.gemini_form(head)
+        for _, _, scr in caps:
+            rows = scr.split("\n")
+            anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
+            if anchor is None and st.repeat_of is not None:
+                continue
+            for r in rows[0 if anchor is None else anchor + 1:]:
+                if reader.clean(self.config, r).startswith(head):
+                    return True
+        return False
+
     def late_pass(self, results):
         """A command its file's output never showed may show later, whole
         or in part: a resize redraws the transcript with more of it,
@@ -575,7 +597,13 @@ class Session:
         for st, found in results:
             later = caps[st.window_end:]
             for k, (cmd, w, what, after) in enumerate(found):
-                if w is not None or not later:
+                if w is not None:
+                    continue
+                if self.changed(st, cmd, caps[st.window_start:]):
+                    u = cmd.want()
+                    u["shown"] = "changed"
+                    found[k] = (cmd, u, "unsure, shown changed (its start only matches): " + preview(cmd), after)
+                    self.steps_txt.append("--- %s of %s shows changed: unsure" % (preview(cmd), st.tag))
                     continue
                 for _, _, scr in later:
                     rows = scr.split("\n")
@@ -654,6 +682,7 @@ class Session:
         time.sleep(0.4)
         with self.lock:
             mark = len(self.captures)
+            st.window_start = mark
         t_enter = time.time()
         self.submit(st)
         if st.mid_resize:

@@ -5,10 +5,11 @@
 
 Copies N recordings (default 10) of each configuration from the corpus
 directories into DIR (NAME.cast, .want, .json, .steps.txt), choosing ones
-a golden can be: no unsure commands (NAME.json "unsure"), no resize in the
-middle of output (TestCLIRecordings also replays the part before the first
-resize raw, and the .want's "after_resize" is then only as good as the
-screen captures' timing), at least one expected command. Among those it
+a golden can be: no unsure commands (NAME.json "unsure") and at least one
+expected command; one with a resize in the middle of output only when a
+configuration has too few others (TestCLIRecordings also replays the part
+before the first resize raw, and the .want's "after_resize" is then only as
+good as the screen captures' timing). Among those it
 prefers small files and spreads the choice over sizes and features: each
 pick is the candidate adding the most features and size classes not yet
 chosen, smaller files first.
@@ -39,19 +40,24 @@ def main():
                 continue
             with open(meta) as fh:
                 m = json.load(fh)
-            if m.get("unsure") or "resize-mid-output" in m.get("features", []) or not m.get("expected"):
+            if m.get("unsure") or not m.get("expected"):
                 continue
             m["_stem"] = stem
             m["_bytes"] = os.path.getsize(stem + ".cast")
             by.setdefault(m["config"], []).append(m)
     os.makedirs(a.out, exist_ok=True)
     for config in sorted(by):
-        pool = sorted(by[config], key=lambda m: m["_bytes"])
+        # Those with a resize in the middle of output only when there are
+        # not enough others.
+        pool = sorted(by[config], key=lambda m: ("resize-mid-output" in m["features"], m["_bytes"]))
+        clean = [m for m in pool if "resize-mid-output" not in m["features"]]
+        if len(clean) >= a.per:
+            pool = clean
         chosen, feats, sizes = [], set(), set()
         while pool and len(chosen) < a.per:
             def gain(m):
                 return len(set(m["features"]) - feats) + (2 if size_class(m) not in sizes else 0)
-            best = max(pool, key=lambda m: (gain(m), -m["_bytes"]))
+            best = max(pool, key=lambda m: ("resize-mid-output" not in m["features"], gain(m), -m["_bytes"]))
             pool.remove(best)
             chosen.append(best)
             feats |= set(best["features"])

@@ -3,7 +3,7 @@
 // extraction pipeline and scores the commands found against the ones the
 // generator printed.
 //
-//	go run ./scripts/corpus-score [-v] [-j N] DIR...
+//	go run ./scripts/corpus-score [-v] [-raw] [-j N] DIR...
 //
 // Each recording is NAME.cast (or NAME.cast.gz) with NAME.want, the
 // expected commands one JSON object per line (as testdata/cli/*.want), and
@@ -20,7 +20,10 @@
 // expected, garbled ones included) and errors (parse errors, such as a
 // malformed block). A command the CLI showed only in part is listed in
 // NAME.json as unsure: it is not expected, and one found in its place is
-// counted under unsure, not extra. -v adds the
+// counted under unsure, not extra. -raw also replays each recording's
+// output up to its first resize without timing, as TestCLIRecordings does
+// too, and counts the recordings whose commands there are exactly those
+// expected before that resize ("raw exact"). -v adds the
 // differences of each recording that is not exact.
 package main
 
@@ -39,6 +42,7 @@ import (
 	"strings"
 	"sync"
 
+	"swarm/asciicast"
 	"swarm/parser"
 	"swarm/supervisor"
 )
@@ -50,6 +54,9 @@ type command struct {
 	Type  string `json:"type"`
 	Body  string `json:"body"`
 	Topic string `json:"topic,omitempty"`
+	// AfterResize marks a command first shown after the recording's
+	// first resize (not compared by String).
+	AfterResize bool `json:"after_resize,omitempty"`
 }
 
 func (c command) String() string {
@@ -77,7 +84,11 @@ type result struct {
 	found        int // expected commands matched in order
 	errors       int // parse errors among got
 	unsure       int // found commands where the CLI showed one only in part
-	err          error
+	// rawExact: the output up to the first resize, replayed raw (no
+	// timing), gives exactly the commands expected before that resize (as
+	// TestCLIRecordings also checks); set with -raw.
+	rawExact, rawDone bool
+	err               error
 }
 
 func (r result) exact() bool {
@@ -90,9 +101,10 @@ func (r result) extra() int { return len(r.got) - r.errors - r.found }
 
 func main() {
 	verbose := flag.Bool("v", false, "print the differences of every recording that is not exact")
+	raw := flag.Bool("raw", false, "also replay each recording's output up to its first resize raw, as TestCLIRecordings does, and count those exact")
 	jobs := flag.Int("j", max(1, runtime.NumCPU()/2), "recordings replayed at once")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: corpus-score [-v] [-j N] DIR...\n\nScores swarm's extraction on a corpus of recorded CLI sessions (NAME.cast, NAME.want, NAME.json).\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: corpus-score [-v] [-raw] [-j N] DIR...\n\nScores swarm's extraction on a corpus of recorded CLI sessions (NAME.cast, NAME.want, NAME.json).\n\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -123,7 +135,7 @@ func main() {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			results[i] = score(path)
+			results[i] = score(path, *raw)
 		}()
 	}
 	wg.Wait()
@@ -163,7 +175,7 @@ func recordings(dir string) ([]string, error) {
 }
 
 // score replays one recording and compares what it finds with its .want.
-func score(castPath string) result {
+func score(castPath string, raw bool) result {
 	stem := strings.TrimSuffix(strings.TrimSuffix(castPath, ".gz"), ".cast")
 	r := result{name: filepath.Base(stem)}
 	r.config, _, _ = strings.Cut(r.name, "-")
@@ -219,7 +231,56 @@ func score(castPath string) result {
 		}
 	}
 	r.found = commonInOrder(r.want, commands)
+	if raw {
+		var before []string
+		for _, w := range want {
+			if !w.AfterResize {
+				before = append(before, w.String())
+			}
+		}
+		if r.err = scoreRaw(&r, data, kind, before, m.Unsure); r.err != nil {
+			r.err = fmt.Errorf("%s: %w", castPath, r.err)
+		}
+	}
 	return r
+}
+
+// scoreRaw replays a recording's output up to its first resize with
+// neither timing nor resizes (supervisor.Extract at the recording's size)
+// and says whether that gives exactly the commands expected before it.
+func scoreRaw(r *result, data []byte, kind string, before []string, unsure []command) error {
+	rec, err := asciicast.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	var out []byte
+	for {
+		ev, err := rec.Next()
+		if errors.Is(err, io.EOF) || ev.Code == asciicast.Resize {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if ev.Code == asciicast.Output {
+			out = append(out, ev.Data...)
+		}
+	}
+	unsure = append([]command(nil), unsure...)
+	var got []string
+	opts := supervisor.ExtractOptions{Cols: rec.Header().Width, Rows: rec.Header().Height, Kind: kind}
+	err = supervisor.Extract(bytes.NewReader(out), opts, func(ev parser.Event) {
+		if ev.Command != nil {
+			if i := matchUnsure(unsure, ev.Command); i >= 0 {
+				unsure = append(unsure[:i], unsure[i+1:]...)
+				return
+			}
+		}
+		got = append(got, describe(ev))
+	})
+	r.rawDone = true
+	r.rawExact = err == nil && strings.Join(got, "\n") == strings.Join(before, "\n")
+	return err
 }
 
 // matchUnsure returns the index of the unsure command c stands for (same
@@ -326,6 +387,7 @@ func commonInOrder(want, got []string) int {
 // tally adds up results.
 type tally struct {
 	recordings, exact, want, found, extra, errors, unsure, failed int
+	raw, rawExact                                                 int
 }
 
 func (t *tally) add(r result) {
@@ -342,6 +404,12 @@ func (t *tally) add(r result) {
 	t.extra += r.extra()
 	t.errors += r.errors
 	t.unsure += r.unsure
+	if r.rawDone {
+		t.raw++
+		if r.rawExact {
+			t.rawExact++
+		}
+	}
 }
 
 func report(w io.Writer, results []result, verbose bool) {
@@ -374,6 +442,9 @@ func report(w io.Writer, results []result, verbose bool) {
 	fmt.Fprintf(w, "%-14s %16s %20s %7s %7s %7s\n", "config", "recordings exact", "commands found", "extra", "errors", "unsure")
 	line := func(name string, t tally) {
 		fmt.Fprintf(w, "%-14s %6d/%-4d %5s %8d/%-5d %5s %7d %7d %7d", name, t.exact, t.recordings, pct(t.exact, t.recordings), t.found, t.want, pct(t.found, t.want), t.extra, t.errors, t.unsure)
+		if t.raw > 0 {
+			fmt.Fprintf(w, "   raw exact %d/%d", t.rawExact, t.raw)
+		}
 		if t.failed > 0 {
 			fmt.Fprintf(w, "  (%d unreadable)", t.failed)
 		}

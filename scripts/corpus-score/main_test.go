@@ -80,7 +80,7 @@ func TestScore(t *testing.T) {
 	}
 	byName := map[string]result{}
 	for _, f := range files {
-		r := score(f)
+		r := score(f, true)
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -94,6 +94,9 @@ func TestScore(t *testing.T) {
 			t.Errorf("%s: exact %v found %d of %d extra %d unsure %d; want %v %d of %d, %d, %d",
 				name, r.exact(), r.found, len(r.want), r.extra(), r.unsure, exact, found, wantN, extra, unsure)
 		}
+	}
+	if !byName["right"].rawExact {
+		t.Errorf("right: not exact raw up to the first resize")
 	}
 	check("right", true, n, n, 0, 0)
 	check("short", false, n-1, n-1, 1, 0)

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -109,12 +110,13 @@ func readServerLine(good, bad string) func(string) (bool, string) {
 		lines := strings.Split(ansi.Strip(out), "\n")
 		for i, l := range lines {
 			l = strings.TrimSpace(l)
-			if !strings.Contains(l, "swarm") || strings.Contains(l, "Skipping") {
-				continue
+			fields := strings.Fields(l)
+			if !slices.Contains(fields, "swarm") && !slices.Contains(fields, "swarm:") {
+				continue // not the server's line (a path may hold the word)
 			}
 			said := strings.Join(strings.Fields(l), " ")
 			if bad != "" && strings.Contains(l, bad) && i+1 < len(lines) {
-				said += ": " + strings.TrimSpace(lines[i+1])
+				said += ": " + strings.Join(strings.Fields(lines[i+1]), " ")
 			}
 			return strings.Contains(l, good) && (bad == "" || !strings.Contains(l, bad)), said
 		}

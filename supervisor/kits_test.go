@@ -300,3 +300,29 @@ func TestHookTurn(t *testing.T) {
 		}
 	}
 }
+
+// What each CLI prints when asked for its MCP servers (as seen from
+// Claude Code 2.1.332, Codex 0.171.0, Gemini CLI 0.61.0, opencode 1.18.33)
+// is read for swarm's server, not for a path that holds the word.
+func TestKitChecksReadWhatTheCLIsSay(t *testing.T) {
+	for _, c := range []struct {
+		kind, out string
+		ok        bool
+		said      string
+	}{
+		{"claude", `{"type":"system","subtype":"init","mcp_servers":[{"name":"swarm","status":"connected"}],"tools":["Bash","mcp__swarm__send","mcp__swarm__inbox"]}`, true, "swarm: connected, 2 tools"},
+		{"claude", `{"type":"system","subtype":"init","mcp_servers":[{"name":"swarm","status":"failed"}],"tools":["Bash"]}`, false, "swarm: failed, 0 tools"},
+		{"claude", "--mcp-config took \"mcp\" as its value… this folder isn't trusted", false, "it listed no MCP servers: --mcp-config took \"mcp\" as its value… this folder isn't trusted"},
+		{"codex", "WARNING: proceeding, even though we could not create PATH aliases (codex_home: \"/tmp/swarm-live.x/home/codex/.codex\")\nName   Command  Args  Env  Cwd  Status   Auth\nswarm  /x/.swarm/bin/swarm  mcp  -  -  enabled  Unsupported\n", true, "swarm /x/.swarm/bin/swarm mcp - - enabled Unsupported"},
+		{"gemini", "Security Warning: Skipping system defaults file '/home/u/.cache/swarm/kits/x.json'\nNo MCP servers configured.\n", false, "swarm is not among its MCP servers: No MCP servers configured."},
+		{"gemini", "Configured MCP servers:\n\n\x1b[32m✓\x1b[39m swarm: /x/swarm mcp (stdio) - Connected\n", true, "✓ swarm: /x/swarm mcp (stdio) - Connected"},
+		{"gemini", "Configured MCP servers:\n\n✗ swarm: /x/swarm mcp (stdio) - Disconnected\n", false, "✗ swarm: /x/swarm mcp (stdio) - Disconnected"},
+		{"opencode", "┌  MCP Servers\n│\n●  ✗ swarm \x1b[90mfailed\n│      MCP error -32000: Connection closed\n└  1 server(s)\n", false, "● ✗ swarm failed: │ MCP error -32000: Connection closed"},
+		{"opencode", "┌  MCP Servers\n│\n●  ✓ swarm \x1b[90mconnected\n│      /x/swarm mcp\n", true, "● ✓ swarm connected"},
+	} {
+		ok, said := kitQueries[c.kind].read(c.out)
+		if ok != c.ok || said != c.said {
+			t.Errorf("%s %.40q: %v %q, want %v %q", c.kind, c.out, ok, said, c.ok, c.said)
+		}
+	}
+}

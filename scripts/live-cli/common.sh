@@ -9,10 +9,12 @@ done
 
 work=$(mktemp -d /tmp/swarm-live.XXXXXX)
 sock=swarm-live-$$
-go build -o "$work/swarm" . || exit 2
+# SWARM_BUILT: a swarm binary built already (kits.sh --as USER builds it
+# before it runs as that user).
+if [ -n "${SWARM_BUILT:-}" ]; then cp "$SWARM_BUILT" "$work/swarm" || exit 2; else go build -o "$work/swarm" . || exit 2; fi
 cd "$work"
 key="sk-ant-api03-$(printf 'A%.0s' $(seq 40))"
-mkdir -p home/claude home/codex/.codex home/gemini/.gemini
+mkdir -p home/claude home/codex/.codex home/gemini/.gemini home/opencode
 cat > home/claude/.claude.json <<EOF
 {"hasCompletedOnboarding": true, "customApiKeyResponses": {"approved": ["${key: -20}"], "rejected": []},
  "projects": {"$work": {"hasTrustDialogAccepted": true, "allowedTools": []}}}
@@ -25,6 +27,7 @@ echo "{\"$work\": \"TRUST_FOLDER\"}" > home/gemini/.gemini/trustedFolders.json
 claude_env="env = { HOME = \"$work/home/claude\", ANTHROPIC_API_KEY = \"$key\", DISABLE_AUTOUPDATER = \"1\", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC = \"1\" }"
 codex_env="env = { HOME = \"$work/home/codex\", OPENAI_API_KEY = \"sk-dummy\" }"
 gemini_env="env = { HOME = \"$work/home/gemini\", GEMINI_API_KEY = \"dummy\" }"
+opencode_env="env = { HOME = \"$work/home/opencode\", OPENAI_API_KEY = \"dummy\" }"
 
 fails=0
 say() { printf '%s\n' "$*"; }
@@ -46,8 +49,14 @@ cleanup() {
   (cd "$work" && ./swarm stop >/dev/null 2>&1)
   tmux -L "$sock" kill-server 2>/dev/null
   # Codex starts an app-server daemon of its own (a new session, outside
-  # swarm's process groups): end whatever still runs from this scratch
-  # HOME. The daemon may start while swarm stops codex: look twice.
-  pkill -f "$work/home/" 2>/dev/null; sleep 2; pkill -f "$work/home/" 2>/dev/null
+  # swarm's process groups), one per HOME, run from a copy of itself under
+  # that HOME: end the processes whose program is in this check's scratch
+  # homes, by pid. It may start while swarm stops codex: look twice.
+  for _ in 1 2; do
+    for p in /proc/[0-9]*; do
+      case "$(readlink "$p/exe" 2>/dev/null)" in "$work"/home/*) kill "${p#/proc/}" 2>/dev/null ;; esac
+    done
+    sleep 2
+  done
 }
 trap cleanup EXIT

@@ -858,18 +858,22 @@ func TestTUIMainFlows(t *testing.T) {
 	term.pressKey(keys.Tasks)
 	term.waitFor("the board to close", func(s string) bool { return !strings.Contains(s, "─ task board ─") })
 
-	// Scroll back, search, copy two lines.
+	// Scroll back, search, copy from the match (copy mode's cursor is on
+	// it) to a character on the next line.
 	term.pressKey(keys.Scroll)
 	term.pressKey(keys.Search)
 	term.press("LINE 07 of")
 	term.pressKey(keys.Submit)
 	term.waitText(`1 match for "LINE 07 of" in worker`)
 	term.pressKey(keys.Select)
-	term.pressKey(keys.LineUp)
+	term.pressKey(keys.LineDown)
+	for range 6 {
+		term.pressKey(keys.CursorRight)
+	}
 	term.pressKey(keys.Copy)
-	term.waitText("copied 2 lines of worker")
-	if lines := strings.Split(term.clipboard(), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[1], "line ") {
-		t.Errorf("clipboard %q, want two lines of the log", lines)
+	term.waitText("copied 2 lines (26 characters) of worker")
+	if got, want := term.clipboard(), "line 07 of the log\nline 08"; got != want {
+		t.Errorf("clipboard %q, want %q", got, want)
 	}
 	term.pressKey(keys.Close) // the copy ended the selection: this leaves scroll mode
 	term.waitFor("scroll mode to end", func(s string) bool { return !strings.Contains(s, "SCROLL") })

@@ -10,9 +10,11 @@
 // arrows, function keys, alt combinations and pastes — goes to that agent
 // until the prefix key ctrl+] detaches. ctrl+] was chosen because shells,
 // editors and agent CLIs leave it alone (unlike ctrl+q, ctrl+s, ctrl+b,
-// ctrl+c or esc). `[` or pgup enters scroll mode for the selected pane,
-// where `/` searches its scrollback and `v` selects lines to copy (OSC 52,
-// to the clipboard of the terminal swarm runs in).
+// ctrl+c or esc). `[` or pgup enters scroll mode for the selected pane:
+// tmux's copy mode, a cursor the arrows move, where `/` searches the
+// scrollback and puts the cursor on the match, and `v` selects characters
+// from the cursor to copy (OSC 52, to the clipboard of the terminal swarm
+// runs in).
 //
 // # Rendering and concurrency
 //

@@ -49,9 +49,12 @@ type KeyMap struct {
 	Yes, No, Submit, NextField, PrevField key.Binding
 	// ScrollExit also leaves scroll mode (besides Close and Bottom).
 	ScrollExit key.Binding
-	// Select starts selecting rows in scroll mode (the keys that scroll
-	// then move its end); Copy copies them to the clipboard.
-	Select, Copy key.Binding
+	// Copy mode (scroll mode's cursor, as tmux's): the cursor moves a
+	// column (LineUp and LineDown move it a row). Select starts selecting
+	// characters at the cursor (moving the cursor extends the selection);
+	// Copy copies them to the clipboard.
+	CursorLeft, CursorRight key.Binding
+	Select, Copy            key.Binding
 
 	// QuitNow answers yes to the quit question (ctrl+c twice quits).
 	QuitNow key.Binding
@@ -111,14 +114,16 @@ func DefaultKeyMap() KeyMap {
 		NewTask: b("+", "new task", "+"),
 		Prune:   b("P", "prune branches", "P"),
 
-		Yes:        b("y", "yes", "y", "Y", "enter"),
-		No:         b("n", "no", "n", "N", "esc", "q"),
-		Submit:     b("enter", "submit", "enter"),
-		NextField:  b("tab", "next field", "tab", "down"),
-		PrevField:  b("S-tab", "previous field", "shift+tab", "up"),
-		ScrollExit: b("q", "leave scroll mode", "q"),
-		Select:     b("v", "select lines", "v"),
-		Copy:       b("y/enter", "copy selection", "y", "enter"),
+		Yes:         b("y", "yes", "y", "Y", "enter"),
+		No:          b("n", "no", "n", "N", "esc", "q"),
+		Submit:      b("enter", "submit", "enter"),
+		NextField:   b("tab", "next field", "tab", "down"),
+		PrevField:   b("S-tab", "previous field", "shift+tab", "up"),
+		ScrollExit:  b("q", "leave scroll mode", "q"),
+		CursorLeft:  b("←/h", "cursor left", "left", "h"),
+		CursorRight: b("→/l", "cursor right", "right", "l"),
+		Select:      b("v", "select text", "v"),
+		Copy:        b("y/enter", "copy selection", "y", "enter"),
 
 		QuitNow:     b("ctrl+c", "quit (at the quit question)", "ctrl+c"),
 		LeaveDetach: b("d", "detach: the agents go on", "d"),
@@ -145,7 +150,7 @@ func (k KeyMap) fullHelp() []helpGroup {
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop, k.NextNeed, k.Dismiss}},
 		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff, k.Prune}},
-		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev, k.Select, k.Copy}},
+		{"scrollback", []key.Binding{k.Scroll, k.LineUp, k.LineDown, k.CursorLeft, k.CursorRight, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ScrollExit, k.Search, k.SearchNext, k.SearchPrev, k.Select, k.Copy}},
 		{"general", []key.Binding{k.Help, k.Close, k.Quit}},
 	}
 }

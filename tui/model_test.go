@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -340,9 +341,10 @@ func TestScrollbackAndSearch(t *testing.T) {
 	h.keys("enter")
 	golden.RequireEqual(t, h.screen())
 	requireContains(t, h.screen(), "↑161 1/1", `1 match for "STEP 042" in alice`, "build step 042 ok")
-	// The match is highlighted, not its whole line.
-	if raw := h.m.Render(); !strings.Contains(raw, styleSelRow.Render("step 042")) || strings.Contains(raw, styleSelRow.Render("build step 042")) {
-		t.Errorf("the match is not highlighted alone:\n%q", raw)
+	// The match is highlighted, not its whole line, with the copy cursor
+	// on its first character.
+	if raw := h.m.Render(); !strings.Contains(raw, styleCopyCursor.Render("s")) || !strings.Contains(raw, styleSelRow.Render("tep 042")) || strings.Contains(raw, styleSelRow.Render("build step 042")) {
+		t.Errorf("the match is not highlighted alone, under the cursor:\n%q", raw)
 	}
 
 	h.keys("/")
@@ -1165,6 +1167,9 @@ func TestLayoutsAndTheAgentList(t *testing.T) {
 // Copy mode: in scroll mode, v selects from the bottom row, the scroll keys
 // extend it, y copies the lines to the terminal's clipboard (OSC 52); esc
 // drops a selection.
+// Copy mode is tmux's: a cursor that the line keys move up and down and
+// ←→ along its row, v selecting characters from it, y copying them; after
+// a search the cursor is on the match.
 func TestCopyMode(t *testing.T) {
 	sw := scenario(t)
 	var back []string
@@ -1173,24 +1178,44 @@ func TestCopyMode(t *testing.T) {
 	}
 	sw.setScrollback("alice", back...)
 	h := newHarness(t, sw, 80, 24, Options{})
+	copyWith := func(keys ...key.Binding) string {
+		t.Helper()
+		h.clipboard = ""
+		h.press(h.m.keys.Select)
+		for _, k := range keys {
+			h.press(k)
+		}
+		h.press(h.m.keys.Copy)
+		return h.clipboard
+	}
+	right := h.m.keys.CursorRight
 	h.press(h.m.keys.Scroll)
-	h.press(h.m.keys.Top)
+	h.press(h.m.keys.Top) // the cursor on the first character
 	requireContains(t, h.screen(), "build step 000 ok")
-	h.press(h.m.keys.Select)
-	h.press(h.m.keys.LineUp)
-	h.press(h.m.keys.LineUp)
-	h.press(h.m.keys.Copy)
-	lines := strings.Split(h.clipboard, "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "build step ") {
-		t.Fatalf("clipboard %q, want three build steps", h.clipboard)
+	if got := copyWith(right, right, right, right); got != "build" {
+		t.Errorf("v and four → copied %q, want %q", got, "build")
 	}
-	var first int
-	if _, err := fmt.Sscanf(lines[0], "build step %03d ok", &first); err != nil || lines[2] != fmt.Sprintf("build step %03d ok", first+2) {
-		t.Errorf("clipboard %q: want three lines in order", h.clipboard)
-	}
-	requireContains(t, h.screen(), "copied 3 lines of alice to the clipboard")
+	requireContains(t, h.screen(), "copied 1 line (5 characters) of alice to the clipboard")
 	if h.m.Mode() != ModeScroll {
 		t.Errorf("after copying the mode is %v, want scroll", h.m.Mode())
+	}
+	// From the cursor (on the d of build) through a row down and five to
+	// the right: across a line end.
+	h.press(h.m.keys.LineDown)
+	h.press(h.m.keys.LineDown)
+	if got, want := copyWith(h.m.keys.LineDown, right, right, right, right, right), "d step 002 ok\nbuild step"; got != want {
+		t.Errorf("copied %q, want %q", got, want)
+	}
+	// Backwards from the cursor: the same characters, in reading order.
+	if got, want := copyWith(h.m.keys.CursorLeft, h.m.keys.CursorLeft, h.m.keys.LineUp), "tep 002 ok\nbuild step"; got != want {
+		t.Errorf("copied backwards %q, want %q", got, want)
+	}
+	// After a search the cursor is on the match: v and y take it.
+	h.press(h.m.keys.Search)
+	h.typeText("step 042")
+	h.press(h.m.keys.Submit)
+	if got := copyWith(right, right, right, right, right, right, right); got != "step 042" {
+		t.Errorf("from the match, copied %q, want %q", got, "step 042")
 	}
 	// esc drops a selection, and stays in scroll mode; y then copies
 	// nothing.
@@ -1204,27 +1229,23 @@ func TestCopyMode(t *testing.T) {
 	}
 }
 
-// Dragging over a pane with the left button selects its lines, and letting
-// go copies them.
+// Dragging over a pane with the left button selects the characters from
+// where it went down to where it is, and letting go copies them.
 func TestDragSelectsAndCopies(t *testing.T) {
 	sw := scenario(t)
 	h := newHarness(t, sw, 100, 30, Options{})
 	bob, _ := h.m.lay.cellNamed("bob")
-	top := bob.r.y + 1 // the pane's first row, inside its border
-	h.send(tea.MouseClickMsg{X: bob.r.x + 2, Y: top, Button: tea.MouseLeft})
-	h.send(tea.MouseMotionMsg{X: bob.r.x + 4, Y: top + 1, Button: tea.MouseLeft})
+	top, left := bob.r.y+1, bob.r.x+1 // the pane's first cell, inside its border
+	h.send(tea.MouseClickMsg{X: left + 2, Y: top, Button: tea.MouseLeft})
+	h.send(tea.MouseMotionMsg{X: left + 6, Y: top + 1, Button: tea.MouseLeft})
 	if h.m.Mode() != ModeScroll {
 		t.Fatalf("dragging did not select (mode %v)", h.m.Mode())
 	}
-	h.send(tea.MouseReleaseMsg{X: bob.r.x + 4, Y: top + 1, Button: tea.MouseLeft})
-	want, err := sw.Text("bob", sw.scrollbackLen("bob"), sw.scrollbackLen("bob")+1)
-	if err != nil {
-		t.Fatal(err)
+	h.send(tea.MouseReleaseMsg{X: left + 6, Y: top + 1, Button: tea.MouseLeft})
+	if want := "Reading auth.go…\n  └ 120"; h.clipboard != want {
+		t.Fatalf("clipboard %q, want %q", h.clipboard, want)
 	}
-	if h.clipboard == "" || h.clipboard != want {
-		t.Fatalf("clipboard %q, want bob's first two rows %q", h.clipboard, want)
-	}
-	requireContains(t, h.screen(), "copied 2 lines of bob")
+	requireContains(t, h.screen(), "copied 2 lines (24 characters) of bob")
 }
 
 // What needs the person — an agent that died, a task in review — is

@@ -21,8 +21,8 @@ func (m *Model) onClick(c tea.MouseClickMsg) tea.Cmd {
 		return tea.Batch(cmd, m.attach())
 	}
 	if cl, ok := m.lay.cellOf(c.X, c.Y); ok {
-		if row, ok := m.paneRowAt(cl, c.Y); ok {
-			m.drag = &dragStart{pane: cl.name, row: row}
+		if at, ok := m.paneSpotAt(cl, c.X, c.Y); ok {
+			m.drag = &dragStart{pane: cl.name, at: at}
 		}
 		return m.selectAgent(cl.name)
 	}
@@ -78,13 +78,14 @@ func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
 	if m.attached && cl.name == m.selected {
 		return nil // the attached pane shows the live screen
 	}
+	top := p.top
 	if !p.scrolling {
 		if d > 0 {
 			return nil
 		}
-		p.top = p.sbLen
+		top = p.sbLen
 	}
-	p.scrollTo(p.top + d)
+	m.scrollPane(p, top+d)
 	if p.top >= p.sbLen && d > 0 {
 		m.endScroll(p)
 	}
@@ -92,30 +93,30 @@ func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
 }
 
 // dragStart is where a left button went down on a pane: the pane and the
-// row (Find numbering) under it.
+// cell under it.
 type dragStart struct {
 	pane string
-	row  int
+	at   spot
 }
 
-// paneRowAt is the row (Find numbering) of pane cell cl at window row y;
-// false on its border.
-func (m *Model) paneRowAt(cl cell, y int) (int, bool) {
+// paneSpotAt is the cell (a row in Find numbering, a column) of pane cell
+// cl at window position (x, y); false on its border.
+func (m *Model) paneSpotAt(cl cell, x, y int) (spot, bool) {
 	p := m.panes[cl.name]
-	rows, _ := inner(cl.r)
-	i := y - cl.r.y - 1
+	rows, cols := inner(cl.r)
+	i, j := y-cl.r.y-1, x-cl.r.x-1
 	if p == nil || i < 0 || i >= rows {
-		return 0, false
+		return spot{}, false
 	}
 	top := p.sbLen // the live screen's first row
 	if p.scrolling {
 		top = p.top
 	}
-	return top + i, true
+	return spot{top + i, min(max(j, 0), cols-1)}, true
 }
 
-// onDrag extends a selection of lines as the pointer moves with the left
-// button down, starting one (in scroll mode) at the first move.
+// onDrag extends a selection of characters as the pointer moves with the
+// left button down, starting one (in scroll mode) at the first move.
 func (m *Model) onDrag(mv tea.MouseMotionMsg) tea.Cmd {
 	if m.drag == nil || mv.Button != tea.MouseLeft {
 		return nil
@@ -125,17 +126,17 @@ func (m *Model) onDrag(mv tea.MouseMotionMsg) tea.Cmd {
 	if !ok || cl.name != m.drag.pane || p == nil {
 		return nil
 	}
-	row, ok := m.paneRowAt(cl, mv.Y)
+	at, ok := m.paneSpotAt(cl, mv.X, mv.Y)
 	if !ok {
 		return nil
 	}
 	if !p.selecting {
 		if !p.scrolling {
-			p.scrollTo(p.sbLen) // the view stays put while selecting
+			m.scrollPane(p, p.sbLen) // the view stays put while selecting
 		}
-		p.selecting, p.anchor = true, m.drag.row
+		p.selecting, p.anchor = true, m.drag.at
 	}
-	p.end = row
+	p.cur = at
 	return nil
 }
 

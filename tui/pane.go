@@ -46,10 +46,15 @@ type pane struct {
 	hit      int
 	searches int
 
-	// Selection (copy mode): rows from anchor to end, in Find numbering,
-	// while selecting.
-	selecting   bool
-	anchor, end int
+	// Copy mode, as tmux's: a cursor while scrolling, and while selecting
+	// the characters from anchor through the cursor, in reading order.
+	// Positions are a row in Find numbering and a column.
+	cur       spot
+	selecting bool
+	anchor    spot
+	// live is the agent's cursor on its screen when last rendered live:
+	// where copy mode's cursor starts, as in tmux.
+	live cursorPos
 
 	// The boxed pane as last drawn, and what it was drawn from.
 	box    []string
@@ -60,6 +65,13 @@ type pane struct {
 }
 
 type cursorPos struct{ x, y int }
+
+// spot is a cell of an agent's scrollback and screen: a row in Find
+// numbering and a column.
+type spot struct{ row, col int }
+
+// before reports whether s comes before t in reading order.
+func (s spot) before(t spot) bool { return s.row < t.row || s.row == t.row && s.col < t.col }
 
 // boxKey is what a pane's box depends on besides its rows.
 type boxKey struct {
@@ -77,8 +89,10 @@ type renderKey struct {
 	top        int
 	search     int // which search's matches are highlighted (pane.searches); 0 for none
 	hit        int // the current match, highlighted more
-	selFrom    int // the selected rows, from through selTo; selTo < selFrom for none
-	selTo      int
+	cur        spot
+	selecting  bool
+	selFrom    spot // the selected cells, from through selTo, when selecting
+	selTo      spot
 	withCursor bool
 }
 
@@ -107,24 +121,26 @@ func (p *pane) stopScrolling() {
 	p.selecting = false
 }
 
-// selection returns the selected rows, ordered; to < from when none.
-func (p *pane) selection() (from, to int) {
-	if !p.selecting {
-		return 0, -1
+// selection returns the selected cells, from through to in reading
+// order.
+func (p *pane) selection() (from, to spot) {
+	if p.cur.before(p.anchor) {
+		return p.cur, p.anchor
 	}
-	return min(p.anchor, p.end), max(p.anchor, p.end)
+	return p.anchor, p.cur
 }
 
 // want is the render the pane needs for an inside of w×h cells.
 func (p *pane) want(w, h int, withCursor bool) renderKey {
 	k := renderKey{gen: p.gen, w: w, h: h, scrolling: p.scrolling, withCursor: withCursor}
-	k.selTo = -1
 	if p.scrolling {
-		k.top = p.top
+		k.top, k.cur, k.selecting = p.top, p.cur, p.selecting
 		if len(p.hits) > 0 {
 			k.search, k.hit = p.searches, p.hit
 		}
-		k.selFrom, k.selTo = p.selection()
+		if p.selecting {
+			k.selFrom, k.selTo = p.selection()
+		}
 	}
 	return k
 }
@@ -136,6 +152,7 @@ type paneRenderedMsg struct {
 	lines  []string
 	sbLen  int
 	cursor *cursorPos
+	live   *cursorPos // the agent's cursor, when the render was of the live screen
 }
 
 // renderPane renders an agent's screen as the key asks: scrolled, with
@@ -173,11 +190,24 @@ func renderPane(b Backend, name string, k renderKey, hits []supervisor.ScreenMat
 		}
 		msg.lines = make([]string, 0, k.h)
 		for i := range k.h {
-			if r := first + i; r >= k.selFrom && r <= k.selTo {
-				msg.lines = append(msg.lines, styleSelection.Render(fitPlain(ansi.Strip(rows[i]), k.w)))
-				continue
+			row, r := rows[i], first+i
+			if k.selecting && r >= k.selFrom.row && r <= k.selTo.row {
+				from, to := 0, k.w // the cells of row r selected: [from, to)
+				if r == k.selFrom.row {
+					from = min(k.selFrom.col, k.w)
+				}
+				if r == k.selTo.row {
+					to = min(k.selTo.col+1, k.w)
+				}
+				row = highlight(fit(row, k.w), from, to, styleSelection)
 			}
-			msg.lines = append(msg.lines, fit(rows[i], k.w))
+			if k.scrolling && r == k.cur.row && k.cur.col < k.w {
+				row = highlight(fit(row, k.w), k.cur.col, k.cur.col+1, styleCopyCursor)
+			}
+			msg.lines = append(msg.lines, fit(row, k.w))
+		}
+		if off == 0 {
+			msg.live = &cursorPos{v.Cursor.X, v.Cursor.Y}
 		}
 		if k.withCursor && off == 0 && v.CursorVisible && v.Cursor.X < k.w && v.Cursor.Y < k.h {
 			msg.cursor = &cursorPos{v.Cursor.X, v.Cursor.Y}
@@ -203,6 +233,9 @@ func (p *pane) rendered(msg paneRenderedMsg) {
 		p.top = min(max(p.top, 0), p.sbLen)
 	}
 	p.lines, p.cursor, p.shown = msg.lines, msg.cursor, msg.key
+	if msg.live != nil {
+		p.live = *msg.live
+	}
 	p.version++
 }
 

@@ -77,9 +77,9 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		if key.Matches(k, keys.PageUp) {
-			p.scrollTo(p.sbLen - max(m.paneRows(p.name)-1, 1))
+			m.scrollPane(p, p.sbLen-max(m.paneRows(p.name)-1, 1))
 		} else {
-			p.scrollTo(p.sbLen)
+			m.scrollPane(p, p.sbLen)
 		}
 		return nil
 	case key.Matches(k, keys.Inbox):

@@ -3,10 +3,12 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"swarm/supervisor"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"swarm/supervisor"
 )
 
 // endScroll leaves scroll mode in p, with what the status line said about
@@ -19,36 +21,42 @@ func (m *Model) endScroll(p *pane) {
 }
 
 // scrollKey handles a key in scroll mode; ok is false for keys that fall
-// through to normal mode (selection, panels, dialogs).
+// through to normal mode (panels, dialogs). Scroll mode is tmux's copy
+// mode: the keys that move a line move a cursor (the view follows it),
+// v selects from it, y copies.
 func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	p := m.selectedPane()
 	keys := m.keys
 	page := max(m.paneRows(p.name)-1, 1)
 	if p.selecting {
-		if cmd, ok := m.selectKey(p, k, page); ok {
+		if cmd, ok := m.selectKey(p, k); ok {
 			return cmd, true
 		}
 	}
 	switch {
 	case key.Matches(k, keys.Select):
-		// The selection starts on the pane's bottom row, the newest shown.
-		p.selecting = true
-		p.anchor = min(p.top+m.paneRows(p.name)-1, p.sbLen+m.paneRows(p.name)-1)
-		p.end = p.anchor
-		m.setStatus("selecting: ↑↓ pgup pgdn extend, %s copies, %s cancels", keys.Copy.Help().Key, keys.Close.Help().Key)
+		p.selecting, p.anchor = true, p.cur
+		m.setStatus("selecting: the cursor keys extend it, %s copies, %s cancels", keys.Copy.Help().Key, keys.Close.Help().Key)
 		m.status.scroll = true
 	case key.Matches(k, keys.Close), key.Matches(k, keys.Bottom), key.Matches(k, keys.ScrollExit):
 		m.endScroll(p)
 	case key.Matches(k, keys.LineUp):
-		p.scrollTo(p.top - 1)
+		m.moveCursor(p, spot{p.cur.row - 1, p.cur.col})
 	case key.Matches(k, keys.LineDown):
-		p.scrollTo(p.top + 1)
+		m.moveCursor(p, spot{p.cur.row + 1, p.cur.col})
+	case key.Matches(k, keys.CursorLeft):
+		m.moveCursor(p, spot{p.cur.row, p.cur.col - 1})
+	case key.Matches(k, keys.CursorRight):
+		m.moveCursor(p, spot{p.cur.row, p.cur.col + 1})
 	case key.Matches(k, keys.PageUp):
-		p.scrollTo(p.top - page)
+		m.scrollPane(p, p.top-page)
+		m.moveCursor(p, spot{p.cur.row - page, p.cur.col})
 	case key.Matches(k, keys.PageDown):
-		p.scrollTo(p.top + page)
+		m.scrollPane(p, p.top+page)
+		m.moveCursor(p, spot{p.cur.row + page, p.cur.col})
 	case key.Matches(k, keys.Top):
-		p.scrollTo(0)
+		m.scrollPane(p, 0)
+		m.moveCursor(p, spot{0, 0})
 	case key.Matches(k, keys.Search):
 		m.search = newSearchInput(p.name, m.width)
 		return m.search.focus(), true
@@ -61,6 +69,35 @@ func (m *Model) scrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
+}
+
+// scrollPane scrolls p so that row top is its top row, entering scroll
+// mode: the copy cursor starts where the agent's cursor is, as in tmux,
+// and stays in view.
+func (m *Model) scrollPane(p *pane, top int) {
+	if !p.scrolling {
+		p.selecting = false
+		p.cur = spot{p.sbLen + p.live.y, p.live.x}
+	}
+	p.scrollTo(top)
+	rows, cols := m.paneSize(p.name)
+	p.cur.row = min(max(p.cur.row, p.top), p.top+rows-1, p.sbLen+rows-1)
+	p.cur.col = min(max(p.cur.col, 0), cols-1)
+}
+
+// moveCursor moves the copy cursor to s (kept on the agent's rows and
+// columns), and the view with it when it leaves the view.
+func (m *Model) moveCursor(p *pane, s spot) {
+	rows, cols := m.paneSize(p.name)
+	s.row = min(max(s.row, 0), p.sbLen+rows-1)
+	s.col = min(max(s.col, 0), cols-1)
+	p.cur = s
+	switch {
+	case s.row < p.top:
+		p.scrollTo(s.row)
+	case s.row >= p.top+rows:
+		p.scrollTo(s.row - rows + 1)
+	}
 }
 
 // searchMsg carries the rows of a pane's scrollback matching a query.
@@ -119,62 +156,82 @@ func (m *Model) jumpHit(p *pane, d int) {
 	m.showHit(p)
 }
 
-// showHit scrolls so that the current match is a third down the pane.
+// showHit scrolls so that the current match is a third down the pane,
+// and puts the copy cursor on its first character.
 func (m *Model) showHit(p *pane) {
-	p.scrollTo(p.hits[p.hit].Row - m.paneRows(p.name)/3)
+	h := p.hits[p.hit]
+	at := spot{row: h.Row}
+	if len(h.Spans) > 0 {
+		at = spot{h.Spans[0].Row, h.Spans[0].From}
+	}
+	m.scrollPane(p, h.Row-m.paneRows(p.name)/3)
+	m.moveCursor(p, at)
 }
 
 // paneRows is how many rows of its agent's screen a pane shows.
 func (m *Model) paneRows(name string) int {
-	if c, ok := m.lay.cellNamed(name); ok {
-		rows, _ := inner(c.r)
-		return rows
-	}
-	return 1
+	rows, _ := m.paneSize(name)
+	return rows
 }
 
-// selectKey moves the end of a selection, copies it or drops it; ok is
-// false for keys that do what they do in scroll mode.
-func (m *Model) selectKey(p *pane, k tea.KeyPressMsg, page int) (tea.Cmd, bool) {
-	keys := m.keys
-	rows := m.paneRows(p.name)
-	move, ok := keys.scrollBy(k, page)
+// paneSize is how many rows and columns of its agent's screen a pane
+// shows.
+func (m *Model) paneSize(name string) (rows, cols int) {
+	if c, ok := m.lay.cellNamed(name); ok {
+		return inner(c.r)
+	}
+	return 1, 1
+}
+
+// selectKey copies the selection or drops it; ok is false for keys that
+// do what they do in scroll mode (moving the cursor extends it).
+func (m *Model) selectKey(p *pane, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
-	case key.Matches(k, keys.Copy):
+	case key.Matches(k, m.keys.Copy):
 		return m.copySelection(p), true
-	case key.Matches(k, keys.Close):
+	case key.Matches(k, m.keys.Close):
 		p.selecting = false
 		m.setStatus("selection dropped")
 		m.status.scroll = true
 		return nil, true
-	case key.Matches(k, keys.Top):
-		move = -p.end
-	case !ok:
-		return nil, false
 	}
-	p.end = min(max(p.end+move, 0), p.sbLen+rows-1)
-	// The end stays in view.
-	if p.end < p.top {
-		p.scrollTo(p.end)
-	} else if p.end >= p.top+rows {
-		p.scrollTo(p.end - rows + 1)
-	}
-	return nil, true
+	return nil, false
 }
 
-// copySelection copies the selected rows to the clipboard of the terminal
-// swarm runs in (OSC 52, which works over ssh), as lines: rows the
-// terminal wrapped are joined.
+// copySelection copies the selected characters to the clipboard of the
+// terminal swarm runs in (OSC 52, which works over ssh): rows the terminal
+// wrapped are one line.
 func (m *Model) copySelection(p *pane) tea.Cmd {
 	from, to := p.selection()
 	p.selecting = false
-	text, err := m.sw.Text(p.name, from, to)
+	text, err := m.selectedText(p.name, from, to)
 	if err != nil {
 		m.setError(fmt.Errorf("copy from %s: %w", p.name, err))
 		return nil
 	}
 	n := strings.Count(text, "\n") + 1
-	m.setStatus("copied %d line%s of %s to the clipboard", n, map[bool]string{true: "", false: "s"}[n == 1], p.name)
+	m.setStatus("copied %d line%s (%d characters) of %s to the clipboard", n, plural(n), len([]rune(text)), p.name)
 	m.status.scroll = true
 	return tea.SetClipboard(text)
+}
+
+// selectedText is the text of an agent's cells from through to (reading
+// order, both included). Backend.Text gives whole rows, wrapped rows
+// joined, starting at the first row given: the cells before from on its
+// row and after to on its row are cut off its ends.
+func (m *Model) selectedText(name string, from, to spot) (string, error) {
+	text, err := m.sw.Text(name, from.row, to.row)
+	if err != nil || from.row == to.row {
+		return ansi.Cut(text, from.col, to.col+1), err
+	}
+	first, err := m.sw.Text(name, from.row, from.row)
+	if err != nil {
+		return "", err
+	}
+	last, err := m.sw.Text(name, to.row, to.row)
+	if err != nil {
+		return "", err
+	}
+	text = strings.TrimPrefix(text, ansi.Cut(first, 0, from.col))
+	return strings.TrimSuffix(text, ansi.Cut(last, to.col+1, ansi.StringWidth(last))), nil
 }

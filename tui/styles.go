@@ -31,9 +31,12 @@ var (
 	styleAttached  = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAttached).Bold(true)
 	styleSelRow    = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorSelected).Bold(true)
 	styleMatch     = lipgloss.NewStyle().Reverse(true) // a search match that is not the current one
-	styleSelection = lipgloss.NewStyle().Reverse(true) // rows selected to copy
-	styleHeader    = lipgloss.NewStyle().Foreground(colorAccent).Bold(true)
-	styleKey       = lipgloss.NewStyle().Foreground(colorSelected).Bold(true)
+	styleSelection = lipgloss.NewStyle().Reverse(true) // cells selected to copy
+	// styleCopyCursor is copy mode's cursor: a block of its own colour,
+	// seen over a match and a selection alike.
+	styleCopyCursor = lipgloss.NewStyle().Foreground(lipgloss.Black).Background(colorAttached).Bold(true)
+	styleHeader     = lipgloss.NewStyle().Foreground(colorAccent).Bold(true)
+	styleKey        = lipgloss.NewStyle().Foreground(colorSelected).Bold(true)
 )
 
 // levelColor is the colour of a liveness level.

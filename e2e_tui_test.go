@@ -1135,3 +1135,57 @@ func TestAQuestionToThePersonIsAnsweredFromTheUI(t *testing.T) {
 		t.Fatalf("swarm up exited with %v", err)
 	}
 }
+
+// swarm stop closes an open vim as a person would (:qa), so that it
+// leaves no swap file, and never saves for the person: a vim with unsaved
+// changes refuses to quit, and is then stopped, preserving them in its
+// swap file for `vim -r`. The file on disk stays as it was.
+func TestStoppingAnEditorLeavesNoSwapFileAndSavesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	for _, f := range []string{"notes.txt", "draft.txt"} {
+		if err := os.WriteFile(filepath.Join(e.cwd, f), []byte("as saved\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := "[[agent]]\nname = \"notes\"\ncmd = \"vim -N -u NONE -i NONE notes.txt\"\n\n" +
+		"[[agent]]\nname = \"draft\"\ncmd = \"vim -N -u NONE -i NONE draft.txt\"\n"
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	swap := func(f string) string { return filepath.Join(e.cwd, "."+f+".swp") }
+	exists := func(path string) bool { _, err := os.Stat(path); return err == nil }
+	keys := tui.DefaultKeyMap()
+	term := startTUI(t, e.cwd, 30, 120)
+	term.waitText("notes · running", "draft · running")
+	waitUntil(t, "both swap files", func() bool { return exists(swap("notes.txt")) && exists(swap("draft.txt")) })
+	// A change to the draft, not saved.
+	term.pressKey(keys.Next)
+	term.waitText("▶ draft")
+	term.pressKey(keys.Attach)
+	term.waitText("ATTACHED draft")
+	term.press("Ochanged, not saved")
+	term.waitText("changed, not saved", "-- INSERT --")
+	term.press(keyEsc)
+	term.waitFor("vim out of insert mode", func(s string) bool { return !strings.Contains(s, "-- INSERT --") })
+	term.press(keyDetach)
+	term.waitFor("the pane detached", func(s string) bool { return !strings.Contains(s, "ATTACHED draft") })
+
+	// Stop the swarm from the UI: q, then s.
+	if err := term.quit(); err != nil {
+		t.Fatalf("swarm exited with %v", err)
+	}
+	if exists(swap("notes.txt")) {
+		t.Error("vim with nothing unsaved left its swap file")
+	}
+	for _, f := range []string{"notes.txt", "draft.txt"} {
+		if b, _ := os.ReadFile(filepath.Join(e.cwd, f)); string(b) != "as saved\n" {
+			t.Errorf("%s was written: %q", f, b)
+		}
+	}
+	if b, err := os.ReadFile(swap("draft.txt")); err != nil || !bytes.Contains(b, []byte("changed, not saved")) {
+		t.Errorf("the unsaved change is not kept in the swap file for vim -r (%v)", err)
+	}
+	waitUntil(t, "the server and the editors to end", func() bool { return len(procsIn(e.cwd)) == 0 })
+}

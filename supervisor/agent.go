@@ -468,9 +468,11 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	case <-proc.Done():
 	case <-a.ctx.Done():
 		stopped = true
+		askToQuit(proc, a.cfg.Argv)
 		_ = proc.Stop(a.s.opts.StopGrace)
 	case again := <-a.control:
 		stopped = true
+		askToQuit(proc, a.cfg.Argv)
 		_ = proc.Stop(a.s.opts.StopGrace)
 		// Put the request back for the lifecycle loop to act on, unless a
 		// newer one has arrived meanwhile.

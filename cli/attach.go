@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	"swarm/server"
 	"swarm/tui"
@@ -90,10 +91,16 @@ func (stopCmd) Run(g *Globals) error {
 	return nil
 }
 
+// stopTimeout bounds how long swarm stop waits for the swarm to end its
+// agents: each may take an editor's quit grace, then SIGTERM's grace, then
+// what it left running the same again (seconds each, longer on a busy
+// machine).
+const stopTimeout = time.Minute
+
 // stopSwarm asks the swarm serving the bus directory to stop, and returns
 // once it has ended its agents.
 func (g *Globals) stopSwarm() error {
-	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
+	ctx, cancel := context.WithTimeout(g.ctx, stopTimeout)
 	defer cancel()
 	return server.Stop(ctx, g.busDir(), program())
 }

@@ -6,6 +6,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/user"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"swarm/bus"
 	"swarm/internal/testrun"
 )
 
@@ -471,4 +473,53 @@ func TestAnAgentsLogThatCannotBeWrittenIsReportedAndGoesOn(t *testing.T) {
 		t.Errorf("swarm status still reports a problem:\n%s", out)
 	}
 	up.stop(t, syscall.SIGTERM)
+}
+
+// A message its recipient read is delivered again by the next swarm
+// after a kill (it may not have been read: RELIABILITY.md), but kills of
+// swarm never make it fail: they are not the message's fault.
+func TestKillsOfSwarmNeverFailAMessageTheRecipientRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	once := `[ -e sent ] || { echo "@relay:b only-one"; touch sent; }; exec sleep 300`
+	cfg := agentTOML("a", "never", once) + agentTOML("b", "always", listener("b.log"))
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	reads := func() int { return strings.Count(func() string { b, _ := os.ReadFile(filepath.Join(e.cwd, "b.log")); return string(b) }(), "only-one") }
+	var b *bus.Bus
+	state := func() bus.DeliveryState {
+		if b == nil {
+			if _, err := os.Stat(filepath.Join(e.cwd, ".swarm", "bus.db")); err != nil {
+				return bus.DeliveryQueued
+			}
+			b = trialBus(t, e)
+		}
+		msgs, err := b.Messages(t.Context(), 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if m.Body == "only-one" && len(m.Deliveries) == 1 {
+				return m.Deliveries[0].State
+			}
+		}
+		return bus.DeliveryQueued
+	}
+	const kills = 4
+	for k := 0; k <= kills; k++ {
+		up := e.start("up", "--headless")
+		waitUntil(t, fmt.Sprintf("read %d times", k+1), func() bool { return reads() > k || state() == bus.DeliveryFailed })
+		if k == kills || state() == bus.DeliveryFailed {
+			up.stop(t, syscall.SIGTERM)
+			break
+		}
+		_ = up.cmd.Process.Signal(syscall.SIGKILL)
+		<-up.done
+		_ = up.cmd.Wait()
+	}
+	if state() == bus.DeliveryFailed {
+		t.Errorf("a message b read %d times was marked failed after kills of swarm", reads())
+	}
 }

@@ -216,11 +216,14 @@ func (b *Bus) Requeue(ctx context.Context, msgID, recipient string) error {
 // RequeueLast reopens recipient's deliveries confirmed within window of its
 // last confirmation: its process ended, unseen, right after that (the
 // swarm that ran it was killed), and what showed on its screen just before
-// may never have been read. It returns how many were reopened.
+// may never have been read. It returns how many were reopened. The
+// attempt each was confirmed in does not count towards a delivery's
+// attempts: the kill was not the message's doing, and a message read
+// before each of several kills must not fail for it.
 func (b *Bus) RequeueLast(ctx context.Context, recipient string, window time.Duration) (int, error) {
 	var n int64
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
-		res, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?1, open = ?2, updated_ms = ?3, error = ''
+		res, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?1, open = ?2, updated_ms = ?3, error = '', attempts = MAX(attempts - 1, 0)
 			WHERE recipient = ?4 AND state = ?5 AND updated_ms >= (
 				SELECT MAX(updated_ms) FROM deliveries WHERE recipient = ?4 AND state = ?5) - ?6`,
 			DeliveryQueued.String(), DeliveryQueued.open(), ms(time.Now()), recipient, DeliveryConfirmed.String(), window.Milliseconds())

@@ -237,6 +237,11 @@ func (g *Globals) needTerminal(alternative string) error {
 			return usageError("the terminal UI needs a terminal: run `%s`", alternative)
 		}
 	}
+	// A dumb terminal (Emacs' shell, some consoles) would print the UI's
+	// escape sequences as text: nothing is drawn or asked of it.
+	if os.Getenv("TERM") == "dumb" {
+		return usageError("the terminal UI needs a terminal that takes escape sequences, and TERM is dumb: run `%s`", alternative)
+	}
 	return nil
 }
 

@@ -127,7 +127,7 @@ func appendText(b []byte, row uv.Line, width int) []byte {
 }
 
 // appendRow appends one row of cells as text with SGR styles and
-// hyperlinks, trailing blanks trimmed and the style reset at the end. It
+// hyperlinks (those links.go lets through), trailing blanks trimmed and the style reset at the end. It
 // follows ultraviolet's line renderer, minus the wrap marks. Styles are
 // compared with ==, not Style.Equal, which converts every colour to RGBA:
 // the colours x/vt sets are comparable values (ansi.BasicColor,
@@ -136,6 +136,8 @@ func appendText(b []byte, row uv.Line, width int) []byte {
 func appendRow(b []byte, row uv.Line, width int) []byte {
 	var pen uv.Style
 	var link uv.Link
+	var checked uv.Link // the last link linkShown judged (links.go), and how
+	shown := false
 	penZero := true // pen == uv.Style{}: one comparison per cell, not three
 	pending := 0
 	for x := range min(width, len(row)) {
@@ -144,6 +146,14 @@ func appendRow(b []byte, row uv.Line, width int) []byte {
 			continue
 		}
 		cl := realLink(c)
+		if !noLink(&cl) {
+			if cl != checked {
+				checked, shown = cl, linkShown(cl)
+			}
+			if !shown {
+				cl = uv.Link{}
+			}
+		}
 		samePen := sameStyle(&c.Style, &pen)
 		styleZero := samePen && penZero || !samePen && zeroStyle(&c.Style)
 		if blankText(c.Content) && styleZero && noLink(&cl) {

@@ -7,6 +7,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -17,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 
 	"swarm/bus"
 	"swarm/internal/testrun"
@@ -521,5 +524,38 @@ func TestKillsOfSwarmNeverFailAMessageTheRecipientRead(t *testing.T) {
 	}
 	if state() == bus.DeliveryFailed {
 		t.Errorf("a message b read %d times was marked failed after kills of swarm", reads())
+	}
+}
+
+// With TERM=dumb the UI is refused in one line before anything is drawn:
+// no alternate screen, mouse or keyboard modes, no escape sequence at all.
+func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", "exec sleep 300")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{}, {"attach"}, {"demo", "tictactoe"}} {
+		cmd := e.command(args...)
+		cmd.Env = append(cmd.Env, "TERM=dumb")
+		cmd.Stdin = nil // the terminal
+		ptmx, err := pty.Start(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(ptmx) // EIO once swarm has exited
+		ptmx.Close()
+		err = cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
+			t.Errorf("swarm %v: %v, want exit status 2", args, err)
+		}
+		text := strings.TrimSpace(string(out))
+		if strings.ContainsRune(text, '\x1b') || strings.Count(text, "\n") != 0 || !strings.Contains(text, "TERM is dumb") {
+			t.Errorf("swarm %v printed %q", args, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.cwd, ".swarm", "swarm.sock")); err == nil {
+		t.Error("a swarm was started for a dumb terminal")
 	}
 }

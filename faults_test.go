@@ -490,7 +490,9 @@ func TestKillsOfSwarmNeverFailAMessageTheRecipientRead(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	reads := func() int { return strings.Count(func() string { b, _ := os.ReadFile(filepath.Join(e.cwd, "b.log")); return string(b) }(), "only-one") }
+	reads := func() int {
+		return strings.Count(func() string { b, _ := os.ReadFile(filepath.Join(e.cwd, "b.log")); return string(b) }(), "only-one")
+	}
 	var b *bus.Bus
 	state := func() bus.DeliveryState {
 		if b == nil {

@@ -21,10 +21,10 @@ func TestOnlyPlainHyperlinksAreShown(t *testing.T) {
 	dropped := []struct{ params, url string }{
 		{"", "javascript:alert(1)"},
 		{"", "ssh://example.com"},
-		{"", "https://example.com/a b"},               // a blank
-		{"", "https://example.com/\u00e9"},            // not ASCII
-		{"", "https://example.com/\x7f"},              // DEL
-		{"x;y", "https://example.com/"},               // a parameter that would end the parameters
+		{"", "https://example.com/a b"},              // a blank
+		{"", "https://example.com/\u00e9"},           // not ASCII
+		{"", "https://example.com/\x7f"},             // DEL
+		{"x;y", "https://example.com/"},              // a parameter that would end the parameters
 		{"", "https://" + strings.Repeat("a", 2100)}, // too long
 		{"", "no-scheme"},
 	}

@@ -546,7 +546,16 @@ func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		ended := make(chan struct{})
+		go func() { // a UI drawn for a dumb terminal would run on
+			select {
+			case <-ended:
+			case <-time.After(testrun.Patience):
+				_ = cmd.Process.Kill()
+			}
+		}()
 		out, _ := io.ReadAll(ptmx) // EIO once swarm has exited
+		close(ended)
 		ptmx.Close()
 		err = cmd.Wait()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
@@ -559,5 +568,6 @@ func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.cwd, ".swarm", "swarm.sock")); err == nil {
 		t.Error("a swarm was started for a dumb terminal")
+		e.run("stop")
 	}
 }

@@ -48,7 +48,9 @@
 // wrap. How wide a row may be is the column the program wraps at, when the
 // caller knows it ([Parser.FeedLine]: the screen's width less what the
 // program keeps clear at its right); else the paragraph's rows, that row
-// included, show it.
+// included, show it. Where the caller gives that column, a command under
+// no glyph continues the same way on the rows at its own indent: the
+// program wrapped it there.
 // Inside a box (`│ @relay:bob … │`, as Gemini CLI draws a command's
 // output) the box wraps long rows itself: the rows that follow, between
 // the same borders at the same columns, continue the body while the row
@@ -61,9 +63,9 @@
 // draws its transcript).
 //
 // Such a command is held back until that happens or until [Parser.Flush]
-// ([Parser.Pending] reports it). A command under no glyph, or right inside
-// a box whose row has room left, is returned by the [Parser.Feed] call that
-// saw it.
+// ([Parser.Pending] reports it). A command under no glyph where the wrap
+// column is not known, or right inside a box whose row has room left, is
+// returned by the [Parser.Feed] call that saw it.
 //
 // Block: a line that is `[[RELAY]]` (after prefix removal; the JSON may start
 // on the same line, so what follows the marker must be empty or start with

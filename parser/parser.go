@@ -177,9 +177,10 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 	if boxed && bx.edge && !bx.gutter() && bx.right-1-bx.textEnd(line) >= maxWrapRoom {
 		boxed = false // room left on the row: the box did not wrap it
 	}
-	if pre.glyph == bullet || boxed {
+	if pre.glyph == bullet || boxed || wrapAt > 0 && pre.border == 0 {
 		// Wait for rows with the bullet's hanging indent, or for the rest
-		// of a row the box wrapped.
+		// of a row the box wrapped; where the program wraps its rows is
+		// known, for the rest of any row it wrapped.
 		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt}
 		p.held.end = textEnd(line)
 		if boxed && bx.edge && !bx.gutter() {

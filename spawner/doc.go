@@ -70,7 +70,7 @@
 //     live area), and until output pauses, a line that repeats what was
 //     committed before, in the same order, is not committed again, however
 //     long the history; a line that repeats nothing is committed, and the
-//     replay goes on after it.
+//     replay goes on after it, from wherever the next line is found.
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence
@@ -108,8 +108,10 @@
 //     that equal document rows in the same order, preferring rows that
 //     stay together, then the newest. A row matched alone, away from its
 //     neighbours, is taken only if the last frame showed it: the same text
-//     printed again is new output. Aligned rows are old, wherever they
-//     show: scrolled, repainted, scrolled back.
+//     printed again is new output. A row the last frame showed counts
+//     more than one it did not: a long output printed again below the old
+//     one is new, not the old one scrolled into view. Aligned rows are
+//     old, wherever they show: scrolled, repainted, scrolled back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
 //     collapsed item showing its first rows).

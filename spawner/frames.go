@@ -36,6 +36,10 @@ const maxDocRows = 20000
 // showed.
 const maxCandidates = 32
 
+// shownWeight is what a frame row matching a document row the last frame
+// showed counts in the alignment, against 2 for any other.
+const shownWeight = 6
+
 // rewrapWindow is how many document rows beyond the aligned ones a frame's
 // first and last rows are compared with as rewrapped text.
 const rewrapWindow = 3
@@ -293,13 +297,20 @@ func (a *aligner) align(rows []frameRow) []pair {
 	a.prev = slices.Grow(a.prev[:0], n)[:n]
 	best := -1
 	for k, pk := range a.pairs {
-		a.score[k], a.prev[k] = 2, -1
+		// A row the last frame showed weighs more: what was on the screen
+		// a moment ago is still there (a long output printed again below
+		// is new, not the old one scrolled into view).
+		w := 2
+		if pk.d.shown == a.obs-1 {
+			w = shownWeight
+		}
+		a.score[k], a.prev[k] = w, -1
 		for j := k - 1; j >= 0; j-- {
 			pj := a.pairs[j]
 			if pj.i >= pk.i || pj.d.pos >= pk.d.pos {
 				continue
 			}
-			s := a.score[j] + 2
+			s := a.score[j] + w
 			if pj.i+1 == pk.i && pj.d.pos+1 == pk.d.pos {
 				s++ // neighbours on screen and in the document
 			}

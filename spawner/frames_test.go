@@ -362,3 +362,32 @@ func TestMain(m *testing.M) {
 	checkAltRows = true // every read of the alternate screen is checked
 	os.Exit(m.Run())
 }
+
+// TestAltScreenOutputPrintedAgain: a long output printed again, below a
+// shorter showing of the first one (collapsed to its first rows, as Claude
+// Code shows an older command's output), is new: the rows the last frame
+// showed stay where they were, rather than the old output's hidden rows
+// being taken to scroll into view.
+func TestAltScreenOutputPrintedAgain(t *testing.T) {
+	c := &chatView{rows: 40, cols: 80, collapsed: map[int]bool{}}
+	r := newAltRun(t, 40, 80)
+	out := func(tag string) string {
+		return strings.Repeat("filler "+tag+" ", 9) + relayPara("<again>", 8) + strings.Repeat(" more "+tag, 12)
+	}
+	c.paras = []string{"$ cat f02.txt", out("x"), "$ sh f03.sh", "running a long script"}
+	r.write(c.draw())
+	r.pause(time.Second)
+	// The first output collapses once the command is done; later the
+	// same file is printed again.
+	c.collapsed[1] = true
+	r.write(c.draw())
+	r.pause(time.Second)
+	c.paras = append(c.paras, "$ cat f04.txt", out("x"))
+	r.write(c.draw())
+	r.pause(time.Second)
+	r.write(c.draw())
+	r.pause(time.Second)
+	if n := r.count("<again>"); n != 2 {
+		t.Errorf("<again> committed %d times, want twice (printed twice):\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

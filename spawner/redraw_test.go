@@ -61,3 +61,38 @@ func TestParagraphRedrawnIsNotNew(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReplayWithSomethingNew: a program that clears its screen and writes
+// its transcript again may show part of it anew (Codex collapses a long
+// output to "… +N lines", and a command it showed running as done); the
+// lines after that are still the transcript written again, wrapped for
+// the new width, not new lines.
+func TestReplayWithSomethingNew(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 80})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.TakeLines() {
+			got = append(got, l.Text)
+		}
+	}
+	write("• You ran cat f01.txt\r\n  └ line one\r\n    line two\r\n    line three\r\n    line four\r\n" +
+		"• Running cat f02.txt\r\n    @thinking:bob value fast black meet quart part month wheel light father wood\r\n" +
+		"    train summer\r\n\r\n")
+	got = nil
+	s.Resize(10, 60)
+	write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"• You ran cat f01.txt\r\n  └ line one\r\n    … +3 lines\r\n" +
+		"• You ran cat f02.txt\r\n    @thinking:bob value fast black meet quart part month\r\n" +
+		"    wheel light father wood train summer\r\n\r\n")
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	if diff := cmp.Diff([]string{"    … +3 lines", "• You ran cat f02.txt"}, got); diff != "" {
+		t.Errorf("written again: (-want +got):\n%s", diff)
+	}
+}

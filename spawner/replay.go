@@ -15,7 +15,10 @@ import "strings"
 // line is replayed once per replay, so the same text printed again in the
 // same frame is new; lines committed before the first line the replay
 // repeats (less a screenful) are not taken. A line that repeats nothing
-// is new and is committed; the replay goes on after it.
+// is new and is committed; the replay goes on after it, with the lines
+// that follow found where they are in what was committed (a program that
+// writes its transcript again may show some of it anew: Codex collapses a
+// long output).
 
 // replayLines bounds the committed lines a replay is matched against: a
 // replay of older lines commits them again.
@@ -134,7 +137,20 @@ func (r *replay) repeats(text string) bool {
 			return true
 		}
 	}
-	return r.rewrap(key)
+	if r.rewrap(key) {
+		return true
+	}
+	// The program drew something new in between (Codex shows a long
+	// output collapsed when it writes its transcript again): the replay
+	// goes on where this line is found, wrapped anew.
+	if i, off, ok := r.within(key); ok && i >= max(r.first-r.rows, 0) {
+		pos, o := r.pos, r.off
+		if r.pos, r.off = i, off; r.rewrap(key) {
+			return true
+		}
+		r.pos, r.off = pos, o
+	}
+	return false
 }
 
 // exact returns the first unused line from lo on whose key is key,

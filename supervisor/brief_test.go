@@ -69,16 +69,11 @@ func TestWhatBecameOfABriefIsShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := h.send(bus.Message{To: "taker", Body: "after the old brief"})
-	h.waitFor("the message after it read", func() bool {
-		return strings.Contains(strings.Join(readLines(h.path("taker.log")), "\n"), "after the old brief")
-	})
+	h.waitFor("the message after it confirmed", func() bool { return h.deliveryOf(after.ID, "taker").State == bus.DeliveryConfirmed })
 	if d := h.deliveryOf(old.ID, "taker"); d.State != bus.DeliveryFailed {
 		t.Errorf("the old brief: %+v", d)
 	}
 	if strings.Contains(strings.Join(readLines(h.path("taker.log")), "\n"), "an old brief") {
 		t.Error("the old brief was typed in")
-	}
-	if d := h.deliveryOf(after.ID, "taker"); d.State != bus.DeliveryConfirmed {
-		t.Errorf("the message after it: %+v", d)
 	}
 }

@@ -236,6 +236,7 @@ func FuzzShellsRunNothingOfAMessage(f *testing.F) {
 // it runs.
 type shellProbe struct {
 	name string
+	home string
 	cmd  *exec.Cmd
 	pty  *os.File
 	out  chan string
@@ -270,9 +271,8 @@ func startShellProbe(sh string) (*shellProbe, error) {
 		os.RemoveAll(home)
 		return nil, err
 	}
-	p := &shellProbe{name: sh, cmd: cmd, pty: f, out: make(chan string, 64)}
+	p := &shellProbe{name: sh, home: home, cmd: cmd, pty: f, out: make(chan string, 64)}
 	go func() {
-		defer os.RemoveAll(home)
 		buf := make([]byte, 4096)
 		for {
 			n, err := f.Read(buf)
@@ -329,4 +329,5 @@ func (p *shellProbe) close() {
 	p.cmd.Wait()         //nolint:errcheck
 	for range p.out {
 	}
+	os.RemoveAll(p.home)
 }

@@ -17,9 +17,10 @@
 #
 # The upstream version is the one go.mod requires (the copy replaces it).
 # A bump: run with --onto NEW --write DIR, resolve what conflicts, move DIR
-# to third_party/NAME, set the version in go.mod, renumber nothing, run the
-# copy's tests (cd third_party/NAME && go test ./...), and record the new
-# base in its SWARM.md. Needs diff, patch (for --onto) and git.
+# to third_party/NAME, set the version in go.mod (the patch numbers stay),
+# run the copy's tests (cd third_party/NAME && go test ./...) and swarm's,
+# and record the new base in its SWARM.md. Needs diff, patch (for --onto)
+# and git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

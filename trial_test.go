@@ -80,6 +80,11 @@ func TestTrial(t *testing.T) {
 			{"corrupt bus", trialCorruptBus},
 			{"concurrent sends", trialConcurrentSends},
 			{"malformed blocks", trialMalformedBlocks},
+			{"escapes to the human", trialEscapes},
+			{"daemons", trialDaemons},
+			{"bus changed", trialBusChanged},
+			{"log on a full disk", trialLogFull},
+			{"fresh directory race", trialFreshRace},
 		} {
 			t.Run(tr.name, func(t *testing.T) {
 				t.Parallel()

@@ -97,7 +97,13 @@ func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again 
 			text = strings.TrimRight(in, " \t\u00a0")
 		}
 		_, k := leadingBlanks(text)
-		out, _ = p.addContent(" ", text[k:], out)
+		sep := " "
+		if b.scan.escaped {
+			// The row ended in the middle of an escape (a backslash): the
+			// CLI broke a word there, no blank can have been between.
+			sep = ""
+		}
+		out, _ = p.addContent(sep, text[k:], out)
 		return out, false
 	}
 	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) {

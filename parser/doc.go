@@ -80,7 +80,8 @@
 // line ends inside a JSON string, the CLI must have word-wrapped a long
 // string (JSON strings cannot hold raw newlines), so the next line loses only
 // its indentation — and, when the block opened inside a box or down a gutter,
-// that box's borders at their columns — and is joined with one space.
+// that box's borders at their columns — and is joined with one space (none
+// when the line ended in the middle of an escape: the CLI broke a word).
 //
 // The block holds one JSON object with the fields to (required, a valid
 // target), type (default "message"), body, data (any JSON value; null is the

@@ -413,6 +413,8 @@ func TestBlocks(t *testing.T) {
 			want: []string{`relay bob "hi" @1`}},
 		{name: "wrapped long string joined", lines: []string{"⏺ [[RELAY]]", `  {"to":"bob","body":"this is a long body that`, `  the CLI wrapped at the width"}`, "  [[/RELAY]]"},
 			want: []string{`relay bob "this is a long body that the CLI wrapped at the width" @1`}},
+		{name: "wrapped in the middle of an escape", lines: []string{"[[RELAY]]", `{"to":"bob","body":"C:\`, `\path"}`, "[[/RELAY]]"},
+			want: []string{`relay bob "C:\\path" @1`}},
 		{name: "wrapped string ending in the marker", lines: []string{"[[RELAY]]", `{"to":"bob","body":"see [[/RELAY]]`, `more"}`, "[[/RELAY]]"},
 			want: []string{`relay bob "see [[/RELAY]] more" @1`}},
 		{name: "line numbers: block line is its start", lines: []string{"x", "#gap", "[[RELAY]]", "#gap", `{"to":"bob","body":"hi"}`, "[[/RELAY]]"},

@@ -17,9 +17,13 @@ type Layout struct {
 	Kind string
 	// Version is the version of the program the facts were seen in.
 	Version string
-	// wrapMargin is how many columns short of the screen's edge the
+	// wrapMargin is how many columns short of its text's right edge the
 	// program wraps a word that would have ended in them.
 	wrapMargin int
+	// panelOver and panelCols: on a screen wider than panelOver columns
+	// the program shows a side panel in the last panelCols columns (its
+	// margin included), beside its transcript.
+	panelOver, panelCols int
 	// boxAtCursor: the program keeps the cursor in its input box, drawn
 	// apart from the rows around it (blank rows, rules or borders).
 	boxAtCursor bool
@@ -63,11 +67,12 @@ var layouts = []Layout{
 	// command as " $ command", wrapped under three blanks.
 	{Kind: "gemini", Version: "0.61.0", boxAtCursor: true,
 		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}}},
-	// opencode keeps three columns clear at the right of its transcript.
-	// Its input box is a gutter (┃) closed by a row of ▀ under it;
+	// opencode keeps three columns clear at the right of its transcript;
+	// wider than 120 columns it shows a side panel (the session's title,
+	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter.
-	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, boxAtCursor: true,
+	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true,
 		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}}},
 }
 
@@ -91,7 +96,17 @@ func (l Layout) WrapAt(cols int) int {
 	if l.Kind == "" {
 		return 0
 	}
-	return max(cols-l.wrapMargin, 1)
+	return max(l.TextColumns(cols)-l.wrapMargin, 1)
+}
+
+// TextColumns returns how many columns, from the left, hold the program's
+// own text on a screen cols wide: a side panel it shows to their right
+// (opencode's, on a wide screen) is not its output.
+func (l Layout) TextColumns(cols int) int {
+	if l.panelCols > 0 && cols > l.panelOver {
+		return cols - l.panelCols
+	}
+	return cols
 }
 
 // Echoes returns how the program's transcript shows typed input again:

@@ -157,9 +157,14 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 	s.evicted = s.evicted[:0]
 	shown := s.altText()
 	top, bottom, box := s.layout.InputBox(shown, cursor)
+	textCols := s.layout.TextColumns(s.cols)
 	for y, text := range shown {
 		if box && y >= top && y <= bottom {
 			continue
+		}
+		if textCols < s.cols && ansi.StringWidth(text) > textCols {
+			// A side panel beside the program's text is not its output.
+			text = strings.TrimRight(ansi.Truncate(text, textCols, ""), " ")
 		}
 		r, ok := newFrameRow(y, text, false)
 		if c, was := s.cutRows[y]; was {

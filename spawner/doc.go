@@ -130,7 +130,8 @@
 //     of a line is not a new line.
 //  8. The rows of the program's input box around the cursor, where the
 //     program left it at the end of the frame (ScreenOptions.Layout), are
-//     what is being typed: they are no part of the frame.
+//     what is being typed: they are no part of the frame; nor is a side
+//     panel the program shows beside its text on a wide screen.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

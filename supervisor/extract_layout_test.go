@@ -285,3 +285,33 @@ func TestTypedInputIsNotOutput(t *testing.T) {
 		}
 	})
 }
+
+// TestSidePanelIsNotOutput: opencode, wider than 120 columns, shows a side
+// panel (the session's title, context, tokens, cost) in its last 42
+// columns, on the same rows as its transcript; the panel is not part of
+// what the transcript says, and its changing numbers make nothing new.
+func TestSidePanelIsNotOutput(t *testing.T) {
+	t.Parallel()
+	const cols = 130
+	frame := func(tokens string) string {
+		rows := []string{
+			"  ┃  $ cat q0.txt", "  ┃",
+			"  ┃  @relay:bob emubcr ls q bcnn hc nbsdhuusb bhbrejn rds rvfds ldrw sb pvrn osoljh",
+			"  ┃  wyh sj pkxojtcdq fykepnb yr",
+			"  ┃  end of file", "  ┃",
+		}
+		panel := []string{"Context", tokens + " tokens", "0% used", "$0.00 spent", "", "LSP"}
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s\x1b[%d;%dH%s", y+1, row, y+1, cols-40+1, panel[y])
+		}
+		b.WriteString("\x1b[20;1H  ┃\x1b[21;1H  ┃  Build\x1b[22;1H  ╹" + strings.Repeat("▀", 80) + "\x1b[20;6H\x1b[?2026l")
+		return b.String()
+	}
+	data := "\x1b[?1049h" + strings.Repeat(frame("0"), 3) + strings.Repeat(frame("1,234"), 3)
+	want := []string{`relay bob "emubcr ls q bcnn hc nbsdhuusb bhbrejn rds rvfds ldrw sb pvrn osoljh wyh sj pkxojtcdq fykepnb yr"`}
+	if diff := cmp.Diff(want, commands(t, data, "opencode", cols, 30)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

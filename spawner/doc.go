@@ -36,7 +36,9 @@
 //  4. If the text was committed at another position that no longer shows
 //     it, or was replaced there within the last two screenfuls of lines,
 //     the line moved (an Ink-style region that grew or shrank above it):
-//     its record moves along and nothing is committed.
+//     its record moves along and nothing is committed. Text shorter than
+//     12 characters (without blanks), right after a new line, is more of
+//     the new output: a "}" or "[[/RELAY]]" occurs in every block.
 //  5. Otherwise the line is new output and is committed — also when the
 //     same text is on the screen elsewhere: printing a message twice
 //     commits it twice.

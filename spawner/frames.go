@@ -84,6 +84,21 @@ func RowKey(text string) string {
 	return b.String()
 }
 
+// hasKeyOf reports whether RowKey(text) is at least n bytes long.
+func hasKeyOf(text string, n int) bool {
+	k := 0
+	for i := 0; i < len(text) && k < n; {
+		u := keyUnit(text[i:])
+		if u > 0 {
+			k += u
+			i += u
+			continue
+		}
+		i -= u
+	}
+	return k >= n
+}
+
 // hasKey reports whether RowKey(text) is not blank, without building it.
 func hasKey(text string) bool {
 	for i := 0; i < len(text); {

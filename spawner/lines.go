@@ -72,8 +72,10 @@ type tracker struct {
 	carryState rowState
 	ghosts     []ghost
 	rewrap     rewrapState
-	processed  int64
-	out        []Line
+	// lastNew: the last line commit looked at was new output.
+	lastNew   bool
+	processed int64
+	out       []Line
 	// erasing: rows x/vt pushes into its scrollback now come from an erase
 	// of the display, not from scrolling.
 	erasing bool
@@ -197,15 +199,18 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 	// once: the same line seen again in the same replay (left by a line
 	// feed, then scrolled off) is not another line of it.
 	if st.hasRec && st.rec == text && st.offered == s.replay.epoch {
+		s.lastNew = false
 		return
 	}
 	replayed := s.replay.repeats(text)
 	if st.hasRec && st.rec == text {
 		st.offered = s.replay.epoch
+		s.lastNew = false
 		return
 	}
 	if text != "" && s.moved(st, text) {
 		st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
+		s.lastNew = false
 		return
 	}
 	replaced := st.hasRec && st.rec != ""
@@ -217,8 +222,10 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 	}
 	st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
 	if replayed || replaced && s.rewrapped(st, text) {
+		s.lastNew = false
 		return
 	}
+	s.lastNew = true
 	s.replay.record(text)
 	s.out = append(s.out, Line{N: n, Text: text, Time: s.now(), Cols: s.cols})
 }
@@ -295,7 +302,10 @@ func (s *Screen) moved(self *rowState, text string) bool {
 	for len(s.ghosts) > 0 && s.processed-s.ghosts[0].at > horizon {
 		s.ghosts = s.ghosts[1:]
 	}
-	for i := len(s.ghosts) - 1; i >= 0; i-- {
+	// Text as short as "}" or "[[/RELAY]]" occurs anywhere: right after a
+	// new line it is more of the new output, not a line that moved.
+	short := s.lastNew && !hasKeyOf(text, minRewrap)
+	for i := len(s.ghosts) - 1; i >= 0 && !short; i-- {
 		if s.ghosts[i].text == text {
 			s.ghosts = append(s.ghosts[:i], s.ghosts[i+1:]...)
 			return true

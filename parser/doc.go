@@ -54,7 +54,10 @@
 // Inside a box (`│ @relay:bob … │`, as Gemini CLI draws a command's
 // output) the box wraps long rows itself: the rows that follow, between
 // the same borders at the same columns, continue the body while the row
-// before has no room left for their first word, and they start where the
+// before has no room left for their first word (or, when the program's
+// boxes drop what does not fit them at a wrap, Options.LossyBoxes, room
+// for at most three columns more: the word cut there was lost, and the
+// next row may start with its end), and they start where the
 // command's text started (or a blank or two further, the blank at the
 // wrap). Borders and indentation are removed and the rows joined with one
 // space; what ends a bullet's paragraph ends this too. A command under a

@@ -17,12 +17,17 @@ type Options struct {
 	// inline command (bytes of source text, continuation rows included)
 	// accepted. Zero or less means DefaultMaxBlock.
 	MaxBlock int
+	// LossyBoxes says the program draws output in boxes whose rows are its
+	// own terminal's rows cut to the box, dropping what does not fit
+	// (Gemini CLI): see the package documentation.
+	LossyBoxes bool
 }
 
 // Parser turns committed terminal lines into events. Create one per
 // terminal with [New]; it is not safe for concurrent use.
 type Parser struct {
 	max   int
+	lossy bool
 	fence fence
 	held  held
 	blk   block
@@ -63,12 +68,17 @@ type held struct {
 // wrapped: a word that long did not fit.
 const maxWrapRoom = 20
 
+// lossySlack is how much more room than the next row's first word needs a
+// lossy box's row may leave and still go on in the next row: the word cut
+// at the wrap was dropped, and the next row may start with the end of it.
+const lossySlack = 3
+
 // New returns a parser at the start of a terminal's output.
 func New(opts Options) *Parser {
 	if opts.MaxBlock <= 0 {
 		opts.MaxBlock = DefaultMaxBlock
 	}
-	return &Parser{max: opts.MaxBlock}
+	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes}
 }
 
 // Feed parses one committed line with absolute line number n (increasing;
@@ -225,10 +235,14 @@ func (p *Parser) continues(n int64, line string) bool {
 		}
 		// Right inside a box: a row the box wrapped starts where the
 		// command's text did (or a blank or two further: the blank at the
-		// wrap), and only after a row with no room left for its first word.
+		// wrap), and only after a row with no room left for its first word
+		// — give or take what a lossy box dropped at the wrap.
 		word, _, _ := strings.Cut(r, " ")
-		return cols >= h.hang && cols <= h.hang+2 &&
-			h.end+1+ansi.StringWidth(word) > h.box.right-1
+		need := 1 + ansi.StringWidth(word)
+		if p.lossy {
+			need += lossySlack
+		}
+		return cols >= h.hang && cols <= h.hang+2 && h.end+need > h.box.right-1
 	}
 	cols, k := leadingBlanks(line)
 	if cols != h.hang && cols != h.hang+1 || k == len(line) {

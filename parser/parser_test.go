@@ -341,6 +341,29 @@ func TestBoxContinuation(t *testing.T) {
 	})
 }
 
+// TestLossyBox: Gemini CLI 0.61.0 shows each row of the terminal a
+// command ran in as a row of its box, cut at the last blank that fits;
+// what does not fit is lost, so a row the box wrapped may end short.
+func TestLossyBox(t *testing.T) {
+	rows := []string{
+		"│ @relay:bob two port wheel picture smørrebrød wrong just temperature     │",
+		"│ ss meat grand food                                                      │",
+		"╰─────────────────────────────────────────────────────────────────────────╯",
+	}
+	p := New(Options{LossyBoxes: true})
+	fed, flushed := feedAll(p, rows, 0)
+	got := describe(append(fed, flushed...)[0])
+	if want := `relay bob "two port wheel picture smørrebrød wrong just temperature ss meat grand food" @1`; got != want {
+		t.Errorf("lossy box: %s, want %s", got, want)
+	}
+	// Boxes that drop nothing: the row before had room for "ss".
+	fed, flushed = feedAll(New(Options{}), rows, 0)
+	got = describe(append(fed, flushed...)[0])
+	if want := `relay bob "two port wheel picture smørrebrød wrong just temperature" @1`; got != want {
+		t.Errorf("a box that drops nothing: %s, want %s", got, want)
+	}
+}
+
 func TestFences(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "fence hides commands", lines: []string{"```", "@relay:bob hidden", "[[RELAY]]", `{"to":"bob","body":"x"}`, "[[/RELAY]]", "```", "@relay:bob seen"},

@@ -24,6 +24,9 @@ type Layout struct {
 	// the program shows a side panel in the last panelCols columns (its
 	// margin included), beside its transcript.
 	panelOver, panelCols int
+	// lossyBoxes: the program draws output in boxes whose rows are its own
+	// terminal's rows cut to the box, dropping what does not fit.
+	lossyBoxes bool
 	// boxAtCursor: the program keeps the cursor in its input box, drawn
 	// apart from the rows around it (blank rows, rules or borders).
 	boxAtCursor bool
@@ -62,10 +65,12 @@ var layouts = []Layout{
 	// command as "• You ran command", wrapped down a "│" gutter.
 	{Kind: "codex", Version: "0.171.0", boxAtCursor: true,
 		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}}},
-	// Gemini CLI's input box is shaded, a shaded blank row above and
+	// Gemini CLI runs a command in a terminal of its own and shows each of
+	// that terminal's rows as a row of a box, cut at the last blank that
+	// fits the box: what does not fit is dropped. Its input box is shaded, a shaded blank row above and
 	// below; the transcript shows a message as " > text" and a shell
 	// command as " $ command", wrapped under three blanks.
-	{Kind: "gemini", Version: "0.61.0", boxAtCursor: true,
+	{Kind: "gemini", Version: "0.61.0", lossyBoxes: true, boxAtCursor: true,
 		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}}},
 	// opencode keeps three columns clear at the right of its transcript;
 	// wider than 120 columns it shows a side panel (the session's title,
@@ -108,6 +113,10 @@ func (l Layout) TextColumns(cols int) int {
 	}
 	return cols
 }
+
+// LossyBoxes reports whether the program shows output in boxes whose rows
+// are another terminal's rows cut to the box: a row may lose its end.
+func (l Layout) LossyBoxes() bool { return l.lossyBoxes }
 
 // Echoes returns how the program's transcript shows typed input again:
 // rows that are input, never output.

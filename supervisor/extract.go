@@ -166,7 +166,7 @@ func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() tim
 			Settle:     opts.Settle, Clock: clock, SettleFrames: frames,
 			Layout: layout,
 		}),
-		r:    newCommandReader(parser.New(opts.Parser), layout),
+		r:    newCommandReader(opts.Parser, layout),
 		emit: emit,
 	}
 }
@@ -195,8 +195,9 @@ type commandReader struct {
 	last   int64
 }
 
-func newCommandReader(p *parser.Parser, layout screenmodel.Layout) *commandReader {
-	return &commandReader{p: p, layout: layout}
+func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
+	opts.LossyBoxes = layout.LossyBoxes()
+	return &commandReader{p: parser.New(opts), layout: layout}
 }
 
 // read takes one committed line and returns the events it completes.

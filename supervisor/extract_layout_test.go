@@ -315,3 +315,30 @@ func TestSidePanelIsNotOutput(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestGeminiLostCharacters: Gemini CLI runs a command in a terminal of its
+// own, as wide as the window, and shows each of that terminal's rows as a
+// row of its box cut at the last blank that fits: the rest of the row is
+// lost. A row cut short of a long word is still the same line going on in
+// the next row, which starts with the end of that terminal row's next part
+// (issue 29, cause 6); the body is what the box shows.
+func TestGeminiLostCharacters(t *testing.T) {
+	t.Parallel()
+	border := "\x1b[38;5;244m│\x1b[39m"
+	row := func(text string) string {
+		return border + " " + text + strings.Repeat(" ", 72-ansi.StringWidth(text)) + " " + border + "\r\n"
+	}
+	data := "\r\n \x1b[38;5;152m$ \x1b[38;5;231mcat f01.txt\x1b[39m\r\n\r\n" +
+		"\x1b[38;5;244m╭" + strings.Repeat("─", 74) + "╮\x1b[39m\r\n" +
+		row("\x1b[38;5;194m✓\x1b[39m  Shell Command cat f01.txt") + row("") +
+		// "temperature" did not fit the row and was lost with what
+		// followed it; the next terminal row starts with "ss".
+		row("@relay:bob two port wheel picture smørrebrød wrong just brown carts") +
+		row("ss meat grand food") +
+		row("ordinary output after it") + row("") +
+		"\x1b[38;5;244m╰" + strings.Repeat("─", 74) + "╯\x1b[39m\r\n"
+	want := []string{`relay bob "two port wheel picture smørrebrød wrong just brown carts ss meat grand food"`}
+	if diff := cmp.Diff(want, commands(t, data, "gemini", 80, 24)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

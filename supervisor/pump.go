@@ -20,8 +20,8 @@ const logFlushAfter = 200 * time.Millisecond
 // pump turns one process's committed lines into published messages. It
 // runs until the process has exited and every line it wrote is handled.
 func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
-	p := parser.New(parser.Options{})
-	r := newCommandReader(p, screenmodel.Of(a.profile.Kind))
+	r := newCommandReader(parser.Options{}, screenmodel.Of(a.profile.Kind))
+	p := r.p
 	flush := time.NewTimer(time.Hour)
 	flush.Stop()
 	defer flush.Stop()

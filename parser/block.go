@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // block is an open [[RELAY]] block.
@@ -102,6 +103,13 @@ func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again 
 			// The row ended in the middle of an escape (a backslash): the
 			// CLI broke a word there, no blank can have been between.
 			sep = ""
+		}
+		if p.wideBreak {
+			last, _ := utf8.DecodeLastRune(bytes.TrimRight(b.buf, " \t"))
+			first, _ := utf8.DecodeRuneInString(text[k:])
+			if wide(last) && wide(first) {
+				sep = "" // a run of wide characters the CLI broke
+			}
 		}
 		out, _ = p.addContent(sep, text[k:], out)
 		return out, false

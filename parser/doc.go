@@ -105,6 +105,11 @@
 // produces exactly that, so text typed into an agent and echoed back by its
 // terminal is never read as a command.
 //
+// Rows are joined with one space, as a word wrap ate one; a program that
+// breaks runs of wide characters anywhere (Options.BreaksWideRuns: no blank
+// was there) gets a row that ends with one and a next row that starts with
+// one that would not have fitted (in a block's string: any) joined without.
+//
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.
 package parser

@@ -1,9 +1,11 @@
 package parser
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -21,16 +23,23 @@ type Options struct {
 	// own terminal's rows cut to the box, dropping what does not fit
 	// (Gemini CLI): see the package documentation.
 	LossyBoxes bool
+	// BreaksWideRuns says the program breaks a run of wide characters
+	// (CJK, emoji: text with no blank in it) between rows where it wraps,
+	// as a line breaker following Unicode's rules does (Codex): where a
+	// row ends with one and the next starts with one that would not have
+	// fitted, the rows are joined without a blank.
+	BreaksWideRuns bool
 }
 
 // Parser turns committed terminal lines into events. Create one per
 // terminal with [New]; it is not safe for concurrent use.
 type Parser struct {
-	max   int
-	lossy bool
-	fence fence
-	held  held
-	blk   block
+	max       int
+	lossy     bool
+	wideBreak bool
+	fence     fence
+	held      held
+	blk       block
 }
 
 // fence is an open Markdown code fence: n (≥ 3) times char; n is 0 when no
@@ -62,6 +71,9 @@ type held struct {
 	// wrapAt is the column the program wraps its rows at, on the screen
 	// the last row taken was shown on (0: not known).
 	wrapAt int
+	// tight[k] says continuation row k joins the row before it without a
+	// blank: the program broke a run of wide characters there.
+	tight []bool
 }
 
 // maxWrapRoom is the most room a box can leave at the end of a row it
@@ -78,7 +90,7 @@ func New(opts Options) *Parser {
 	if opts.MaxBlock <= 0 {
 		opts.MaxBlock = DefaultMaxBlock
 	}
-	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes}
+	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes, wideBreak: opts.BreaksWideRuns}
 }
 
 // Feed parses one committed line with absolute line number n (increasing;
@@ -267,6 +279,26 @@ func (h *held) roomFor(line, rest string) bool {
 	return h.end+1+ansi.StringWidth(word) <= limit
 }
 
+// brokeWideRun reports whether the program broke a run of wide characters
+// (CJK, emoji) between the last row of src and line: the row ended with
+// one, the next starts with one, and that one would not have fitted on the
+// row (end, the column where its text ended; wrapAt, where the program
+// wraps, 0 when not known). Such runs have no blank to break at: the
+// program broke the word itself.
+func brokeWideRun(src []byte, line string, end, wrapAt int) bool {
+	prev := src[bytes.LastIndexByte(src, '\n')+1:]
+	last, _ := utf8.DecodeLastRune(bytes.TrimRight(prev, " \t"))
+	first, _ := utf8.DecodeRuneInString(strings.TrimLeft(line, " \t\u00a0"))
+	if !wide(last) || !wide(first) {
+		return false
+	}
+	return wrapAt <= 0 || end+2 > wrapAt
+}
+
+// wide reports whether r takes two columns: an East Asian wide or
+// fullwidth character, or an emoji.
+func wide(r rune) bool { return r >= 0x1100 && ansi.StringWidth(string(r)) == 2 }
+
 // textEnd returns the column where a line's text ends.
 func textEnd(line string) int { return ansi.StringWidth(strings.TrimRight(line, " \t\u00a0")) }
 
@@ -281,6 +313,7 @@ func startsSomething(r string) bool {
 // extend adds a continuation row to the held command.
 func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
+	h.tight = append(h.tight, p.wideBreak && !h.box.edge && brokeWideRun(h.src, line, h.end, h.wrapAt))
 	h.last, h.wrapAt = n, wrapAt
 	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)
@@ -303,7 +336,7 @@ func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 // finishHeld emits the held command (or its error) and forgets it.
 func (p *Parser) finishHeld(out []Event) []Event {
 	h := p.held
-	p.held = held{src: h.src[:0]}
+	p.held = held{src: h.src[:0], tight: h.tight[:0]}
 	if cap(h.src) > 64<<10 {
 		p.held.src = nil // do not keep a huge buffer for the next command
 	}
@@ -316,12 +349,12 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		var b strings.Builder
 		b.Grow(len(src))
 		b.WriteString(body)
-		for _, row := range strings.Split(src[i+1:], "\n") {
+		for k, row := range strings.Split(src[i+1:], "\n") {
 			if in, ok := h.box.inner(row); ok {
 				row = in
 			}
 			row = strings.TrimSpace(row)
-			if b.Len() > 0 {
+			if b.Len() > 0 && !(k < len(h.tight) && h.tight[k]) {
 				b.WriteByte(' ')
 			}
 			b.WriteString(row)

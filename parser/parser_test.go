@@ -364,6 +364,36 @@ func TestLossyBox(t *testing.T) {
 	}
 }
 
+// TestBrokenWideRuns: Codex 0.171.0 breaks a run of wide characters (CJK,
+// emoji) anywhere when it wraps: no blank was there.
+func TestBrokenWideRuns(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		wrapAt int
+		lines  []string
+		want   string
+	}{
+		{"broken in a run", 40, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ字符 more" @1`},
+		{"a character would have fitted: a blank was there", 47, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1`},
+		{"emoji", 23, []string{"    @relay:bob go 🚀🚀", "    🚀 now"}, `relay bob "go 🚀🚀🚀 now" @1`},
+		{"in a block's string", 80, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
+	} {
+		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), c.lines, c.wrapAt)
+		if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != c.want {
+			var got []string
+			for _, e := range evs {
+				got = append(got, describe(e))
+			}
+			t.Errorf("%s: got %q, want %s", c.name, got, c.want)
+		}
+	}
+	// A program that wraps only at blanks (Claude Code) moved the word.
+	fed, flushed := feedAll(New(Options{}), []string{"  ⎿  @relay:bob ok 東京テスト漢字北京カタカナ", "     字符 more"}, 40)
+	if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1` {
+		t.Errorf("a program that wraps at blanks: %v", evs)
+	}
+}
+
 func TestFences(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "fence hides commands", lines: []string{"```", "@relay:bob hidden", "[[RELAY]]", `{"to":"bob","body":"x"}`, "[[/RELAY]]", "```", "@relay:bob seen"},

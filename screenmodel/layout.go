@@ -24,6 +24,9 @@ type Layout struct {
 	// the program shows a side panel in the last panelCols columns (its
 	// margin included), beside its transcript.
 	panelOver, panelCols int
+	// breaksWideRuns: the program breaks a run of wide characters (CJK,
+	// emoji) between rows where it wraps, with no blank there.
+	breaksWideRuns bool
 	// lossyBoxes: the program draws output in boxes whose rows are its own
 	// terminal's rows cut to the box, dropping what does not fit.
 	lossyBoxes bool
@@ -60,10 +63,11 @@ var layouts = []Layout{
 	// blanks.
 	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
 		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}}},
-	// Codex wraps at the edge. Its composer ("› ") has a blank row above
+	// Codex wraps at the edge, breaking runs of wide characters (CJK,
+	// emoji) anywhere, as Unicode's line breaking allows. Its composer ("› ") has a blank row above
 	// and below; the transcript shows a message as "› text" and a shell
 	// command as "• You ran command", wrapped down a "│" gutter.
-	{Kind: "codex", Version: "0.171.0", boxAtCursor: true,
+	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true,
 		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}}},
 	// Gemini CLI runs a command in a terminal of its own and shows each of
 	// that terminal's rows as a row of a box, cut at the last blank that
@@ -113,6 +117,10 @@ func (l Layout) TextColumns(cols int) int {
 	}
 	return cols
 }
+
+// BreaksWideRuns reports whether the program breaks a run of wide
+// characters between rows where it wraps text: no blank was there.
+func (l Layout) BreaksWideRuns() bool { return l.breaksWideRuns }
 
 // LossyBoxes reports whether the program shows output in boxes whose rows
 // are another terminal's rows cut to the box: a row may lose its end.

@@ -197,6 +197,7 @@ type commandReader struct {
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
 	opts.LossyBoxes = layout.LossyBoxes()
+	opts.BreaksWideRuns = layout.BreaksWideRuns()
 	return &commandReader{p: parser.New(opts), layout: layout}
 }
 

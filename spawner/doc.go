@@ -109,8 +109,10 @@
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that
 //     stay together, then the newest. A row matched alone, away from its
-//     neighbours, is taken only if the last frame showed it: the same text
-//     printed again is new output. A row the last frame showed counts
+//     neighbours, or with neighbours that are all shorter than 12
+//     characters ("{", "}", "[[RELAY]]": every block has them), is taken
+//     only if the last frame showed it: the same text printed again is new
+//     output. A row the last frame showed counts
 //     more than one it did not: a long output printed again below the old
 //     one is new, not the old one scrolled into view. Aligned rows are
 //     old, wherever they show: scrolled, repainted, scrolled back.

@@ -280,8 +280,9 @@ func (a *aligner) unchanged(rows []frameRow) ([]pair, bool) {
 
 // align returns the longest chain of frame rows that equal document rows
 // in the same order, preferring rows that stay together and, among equals,
-// the newest. A row matched alone, away from its neighbours, is only taken
-// when the last frame showed it too: text printed again is new output.
+// the newest. A row matched alone, away from its neighbours, or with only
+// short neighbours, is only taken when the last frame showed it too: text
+// printed again is new output.
 func (a *aligner) align(rows []frameRow) []pair {
 	a.pairs = a.pairs[:0]
 	for i, r := range rows {
@@ -343,17 +344,27 @@ func (a *aligner) align(rows []frameRow) []pair {
 		chain = append(chain, a.pairs[k])
 	}
 	slices.Reverse(chain)
-	// Drop matches without support.
+	// Drop matches without support: a row matched alone, and a run of
+	// neighbours that holds only short rows ("{", "}", "[[RELAY]]": a
+	// block printed again holds them too), unless the rows are pending or
+	// the last frame showed them.
 	kept := chain[:0]
-	for k, p := range chain {
-		near := func(q pair) bool {
-			di, dp := q.i-p.i, q.d.pos-p.d.pos
-			return (di == 1 && dp == 1) || (di == -1 && dp == -1)
+	for k := 0; k < len(chain); {
+		j := k + 1
+		for j < len(chain) && chain[j].i == chain[j-1].i+1 && chain[j].d.pos == chain[j-1].d.pos+1 {
+			j++
 		}
-		if p.d.pending || p.d.shown == a.obs-1 ||
-			k > 0 && near(chain[k-1]) || k+1 < len(chain) && near(chain[k+1]) {
-			kept = append(kept, p)
+		run := chain[k:j]
+		long := false
+		for _, p := range run {
+			long = long || len(p.d.key) >= minRewrap
 		}
+		for _, p := range run {
+			if p.d.pending || p.d.shown == a.obs-1 || len(run) > 1 && long {
+				kept = append(kept, p)
+			}
+		}
+		k = j
 	}
 	return kept
 }

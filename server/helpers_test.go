@@ -10,13 +10,10 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"swarm/bus"
 	"swarm/internal/testrun"
@@ -77,7 +74,6 @@ func (sw *testSwarm) close() {
 // directory), or a client that makes requests (callsVar).
 const (
 	serveVar    = "SWARM_SERVER_TEST_SERVE"
-	nofileVar   = "SWARM_SERVER_TEST_NOFILE" // the server's limit of open files
 	callsVar    = "SWARM_SERVER_TEST_CALLS"
 	callsOutVar = "SWARM_SERVER_TEST_OUT"
 )
@@ -97,16 +93,6 @@ func helper() (code int, ok bool) {
 // serve runs a swarm on busDir until a client stops it or it is told to
 // end (SIGTERM), logging to stderr.
 func serve(busDir string) int {
-	if n := os.Getenv(nofileVar); n != "" {
-		limit, _ := strconv.ParseUint(n, 10, 64)
-		var rl unix.Rlimit
-		_ = unix.Getrlimit(unix.RLIMIT_NOFILE, &rl)
-		rl.Cur = limit
-		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &rl); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
 	stopped := make(chan struct{})
 	var once sync.Once
 	stop := func() { once.Do(func() { close(stopped) }) }
@@ -126,10 +112,17 @@ func serve(busDir string) int {
 	return 0
 }
 
+// serverProcess is a swarm's server in a process of its own.
+type serverProcess struct {
+	pid    int
+	log    testrun.Buffer
+	exited chan struct{} // closed when it has ended, with err
+	err    error
+}
+
 // startServer runs a swarm's server in a process of its own (as swarm up
-// does), its log in the buffer returned, and waits until it answers;
-// the test ends it.
-func startServer(t *testing.T, busDir string, env ...string) (*exec.Cmd, *testrun.Buffer) {
+// does) and waits until it answers; the test ends it.
+func startServer(t *testing.T, busDir string) *serverProcess {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -138,28 +131,28 @@ func startServer(t *testing.T, busDir string, env ...string) (*exec.Cmd, *testru
 	if err := os.MkdirAll(busDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	var log testrun.Buffer
+	p := &serverProcess{exited: make(chan struct{})}
 	cmd := exec.Command(exe)
-	cmd.Env = append(append(os.Environ(), serveVar+"="+busDir), env...)
-	cmd.Stderr = &log
+	cmd.Env = append(os.Environ(), serveVar+"="+busDir)
+	cmd.Stderr = &p.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
+	p.pid = cmd.Process.Pid
+	go func() { p.err = cmd.Wait(); close(p.exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-exited:
+		case <-p.exited:
 		case <-time.After(30 * time.Second):
 			_ = cmd.Process.Kill()
-			<-exited
+			<-p.exited
 		}
 	})
 	testrun.Within(t, 60*time.Second, "the server answering", func() bool {
 		select {
-		case <-exited:
-			t.Fatalf("the server ended: %s", log.String())
+		case <-p.exited:
+			t.Fatalf("the server ended: %s", p.log.String())
 		default:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -171,7 +164,7 @@ func startServer(t *testing.T, busDir string, env ...string) (*exec.Cmd, *testru
 		cl.Close()
 		return true
 	})
-	return cmd, &log
+	return p
 }
 
 // A test's client that makes requests is this test binary, told by its

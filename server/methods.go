@@ -245,7 +245,12 @@ var sentinels = map[string]error{
 	"not_allowed":   tasks.ErrNotAllowed,
 	"usage":         mcpserver.ErrUsage,
 	"human_only":    ErrHumanOnly,
+	"too_large":     ErrTooLarge,
 }
+
+// ErrTooLarge is a reply too large for a frame (wire.MaxFrame): the
+// client is told so instead of waiting for it.
+var ErrTooLarge = errors.New("the reply is too large")
 
 func codeOf(err error) string {
 	for code, s := range sentinels {

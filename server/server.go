@@ -128,13 +128,42 @@ func (s *Server) Close() error {
 	return err
 }
 
+// Limits of the socket: how many connections it serves at once (they are
+// all its user's: others are refused), how long a client has to say
+// hello, and how many of a connection's requests run at once (the next
+// wait to be read).
+const (
+	maxConns         = 128
+	handshakeTimeout = 10 * time.Second
+	maxInFlight      = 32
+)
+
+// Accept errors (descriptors exhausted, a client gone before it was
+// taken) are waited out, from acceptFirstWait doubling up to acceptMaxWait.
+const (
+	acceptFirstWait = 5 * time.Millisecond
+	acceptMaxWait   = time.Second
+)
+
 func (s *Server) accept() {
 	defer s.wg.Done()
+	var wait time.Duration
 	for {
 		c, err := s.ln.Accept()
-		if err != nil {
-			return // closed
+		if errors.Is(err, net.ErrClosed) {
+			return
 		}
+		if err != nil {
+			wait = min(max(2*wait, acceptFirstWait), acceptMaxWait)
+			s.log.Warn("socket: cannot accept a connection; trying again", "err", err, "in", wait)
+			select {
+			case <-time.After(wait):
+				continue
+			case <-s.ctx.Done():
+				return
+			}
+		}
+		wait = 0
 		pid, err := sameUser(c)
 		if err != nil {
 			s.log.Warn("socket: connection refused", "err", err)
@@ -145,9 +174,15 @@ func (s *Server) accept() {
 		cl.start, _ = processStart(pid)
 		c = &countingConn{Conn: c, since: time.Now(), client: cl}
 		s.mu.Lock()
+		if s.ctx.Err() != nil { // Close has begun
+			s.mu.Unlock()
+			c.Close()
+			return
+		}
+		served := len(s.conns)
 		s.conns[c] = true
-		s.mu.Unlock()
 		s.wg.Add(1)
+		s.mu.Unlock()
 		go func() {
 			defer s.wg.Done()
 			defer func() {
@@ -156,9 +191,14 @@ func (s *Server) accept() {
 				s.mu.Unlock()
 				c.Close()
 			}()
+			var refused string
+			if served >= maxConns {
+				refused = fmt.Sprintf("it serves %d connections already, as many as it takes: end some of its clients (UIs attached, scripts) and try again", served)
+				s.log.Warn("socket: connection refused", "why", refused)
+			}
 			// A client that hangs up ends its connection (io.EOF), as
 			// does Close; anything else is worth saying.
-			err := s.serve(c)
+			err := s.serve(c, refused)
 			if errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) {
 				err = nil
 			}
@@ -172,17 +212,24 @@ func (s *Server) accept() {
 // serve runs one connection: the handshake, then the requests, each in a
 // goroutine of its own (a merge may take seconds; the screens asked for
 // meanwhile are not held up), until the connection ends (the error says
-// how).
-func (s *Server) serve(c net.Conn) error {
+// how). A connection refused (the reason said in the server's Hello) is
+// served a stop request only.
+func (s *Server) serve(c net.Conn, refused string) error {
+	_ = c.SetDeadline(time.Now().Add(handshakeTimeout))
 	var hello wire.Hello
 	if err := wire.ReadFrame(c, &hello); err != nil {
 		return err
 	}
-	if err := wire.WriteFrame(c, wire.Hello{Version: wire.Version, Program: s.opts.Program}); err != nil {
+	if err := wire.WriteFrame(c, wire.Hello{Version: wire.Version, Program: s.opts.Program, Refused: refused}); err != nil {
 		return err
 	}
+	if refused == "" {
+		_ = c.SetDeadline(time.Time{})
+	}
 	// A client of another version learns it from our Hello; the one
-	// request it may still make is stop, so that any swarm can stop any.
+	// request it may still make is stop, so that any swarm can stop any
+	// (and a client refused, so that a swarm can be stopped whatever
+	// holds its connections).
 	mismatch := wire.CheckHello(hello)
 	cl := &client{}
 	if cc, ok := c.(*countingConn); ok {
@@ -194,12 +241,25 @@ func (s *Server) serve(c net.Conn) error {
 	var (
 		writeMu  sync.Mutex
 		inFlight sync.WaitGroup
+		slots    = make(chan struct{}, maxInFlight)
 	)
 	defer inFlight.Wait()
+	// A reply too large for a frame is an error the client is told; a
+	// client that does not take its replies is dropped, as one that does
+	// not take its events is.
 	reply := func(r wire.Reply) error {
 		writeMu.Lock()
 		defer writeMu.Unlock()
-		return wire.WriteFrame(c, r)
+		_ = c.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+		err := wire.WriteFrame(c, r)
+		if errors.Is(err, wire.ErrFrameTooLarge) {
+			err = wire.WriteFrame(c, wire.Reply{ID: r.ID, Code: codeOf(ErrTooLarge),
+				Error: fmt.Sprintf("%v (%d MiB, over the %d MiB a reply may be): ask for less", ErrTooLarge, len(r.Result)>>20, wire.MaxFrame>>20)})
+		}
+		if err != nil {
+			c.Close() // the read loop ends too
+		}
+		return err
 	}
 	for {
 		var req wire.Request
@@ -207,6 +267,8 @@ func (s *Server) serve(c net.Conn) error {
 			return err
 		}
 		switch {
+		case refused != "" && req.Method != wire.MethodStop:
+			return nil
 		case mismatch != nil && req.Method != wire.MethodStop:
 			if err := reply(wire.Reply{ID: req.ID, Error: mismatch.Error()}); err != nil {
 				return err
@@ -236,9 +298,11 @@ func (s *Server) serve(c net.Conn) error {
 			<-s.ctx.Done()
 			return net.ErrClosed
 		}
+		slots <- struct{}{} // the next request waits for a slot
 		inFlight.Add(1)
 		go func() {
 			defer inFlight.Done()
+			defer func() { <-slots }()
 			r := wire.Reply{ID: req.ID}
 			result, err := s.handle(ctx, req)
 			if err == nil {
@@ -247,7 +311,7 @@ func (s *Server) serve(c net.Conn) error {
 			if err != nil {
 				r.Error, r.Code = err.Error(), codeOf(err)
 			}
-			_ = reply(r) // a failed write ends the connection's read loop too
+			_ = reply(r)
 		}()
 	}
 }
@@ -376,19 +440,23 @@ func handshake(ctx context.Context, busDir, program string) (net.Conn, wire.Hell
 		c.Close()
 		return nil, hello, fmt.Errorf("the swarm of %s: %w", busDir, err)
 	}
+	// In both cases the connection stays open: a stop may still be sent
+	// on it.
+	if hello.Refused != "" {
+		return c, hello, stopOnly{fmt.Errorf("the swarm of %s refused the connection: %s", busDir, hello.Refused)}
+	}
 	if err := wire.CheckHello(hello); err != nil {
-		// The connection stays open: a stop may still be sent on it.
-		return c, hello, versionError{fmt.Errorf("the swarm of %s: %w", busDir, err)}
+		return c, hello, stopOnly{fmt.Errorf("the swarm of %s: %w", busDir, err)}
 	}
 	_ = c.SetDeadline(time.Time{})
 	return c, hello, nil
 }
 
-// versionError is the handshake with a swarm of another protocol
-// version.
-type versionError struct{ error }
+// stopOnly is a handshake after which the swarm takes only a stop: one of
+// another protocol version, or one that refused the connection.
+type stopOnly struct{ error }
 
-func (e versionError) Unwrap() error { return e.error }
+func (e stopOnly) Unwrap() error { return e.error }
 
 // dialed is handshake for callers that take only a swarm of their own
 // version.
@@ -492,9 +560,9 @@ func (cl *Client) forget(id uint64) {
 // agent and end, and returns once it has (its socket closes last).
 func Stop(ctx context.Context, busDir, program string) error {
 	c, _, err := handshake(ctx, busDir, program)
-	var mismatch versionError
-	if errors.As(err, &mismatch) {
-		err = nil // stop is the request every version takes
+	var only stopOnly
+	if errors.As(err, &only) {
+		err = nil // stop is the request every swarm takes
 	}
 	if err != nil {
 		return err

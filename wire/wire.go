@@ -8,11 +8,13 @@
 // ID, in the order they are done (a slow request does not hold up the
 // next). A Request for MethodSubscribe turns its connection into a stream
 // of events, one per frame, until the client closes it. A frame longer
-// than MaxFrame is refused, so a peer cannot make the other allocate what
-// it likes.
+// than MaxFrame is refused, and a frame's memory is taken as its bytes
+// arrive, so a peer cannot make the other allocate what it likes by
+// promising a long frame.
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -34,6 +36,9 @@ var ErrFrameTooLarge = errors.New("frame too large")
 type Hello struct {
 	Version int    `json:"version"`
 	Program string `json:"program"` // "swarm 1.2.3", for messages about a mismatch
+	// Refused, from a server, says why it takes no more of this
+	// connection, which it closes.
+	Refused string `json:"refused,omitempty"`
 }
 
 // Request asks the server to run Method with Params (the method's params
@@ -80,14 +85,16 @@ func ReadFrame(r io.Reader, v any) error {
 	if n > MaxFrame {
 		return fmt.Errorf("read frame of %d bytes: %w", n, ErrFrameTooLarge)
 	}
-	msg := make([]byte, n)
-	if _, err := io.ReadFull(r, msg); err != nil {
+	// The buffer grows with what arrives, not with what the length
+	// promises.
+	var msg bytes.Buffer
+	if _, err := io.CopyN(&msg, r, int64(n)); err != nil {
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}
 		return err
 	}
-	if err := json.Unmarshal(msg, v); err != nil {
+	if err := json.Unmarshal(msg.Bytes(), v); err != nil {
 		return fmt.Errorf("read frame: %w", err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,36 @@ func TestAnotherVersionIsNamed(t *testing.T) {
 	err := CheckHello(Hello{Version: Version + 1, Program: "swarm 9.0.0"})
 	if want := fmt.Sprintf("swarm 9.0.0 speaks protocol %d, this swarm %d", Version+1, Version); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error: %v", err)
+	}
+}
+
+// A frame's length is a promise: 200 connections each promising 16 MiB
+// reserved 2 GB of a server's memory before a byte of them came.
+func TestAPromisedFrameTakesNoMemoryUntilItsBytesCome(t *testing.T) {
+	var head [4]byte
+	binary.BigEndian.PutUint32(head[:], MaxFrame)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const conns = 20
+	for range conns {
+		var r Request
+		err := ReadFrame(io.MultiReader(bytes.NewReader(head[:]), strings.NewReader(`{"id":1,`)), &r)
+		if err != io.ErrUnexpectedEOF {
+			t.Fatalf("a frame cut short: %v", err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if took := after.TotalAlloc - before.TotalAlloc; took > conns*64<<10 {
+		t.Errorf("%d frames promising %d MiB and cut after 8 bytes took %d MiB", conns, MaxFrame>>20, took>>20)
+	}
+	// A frame that does come whole is read whole.
+	var buf bytes.Buffer
+	big := Reply{ID: 7, Error: strings.Repeat("x", 1<<20)}
+	if err := WriteFrame(&buf, big); err != nil {
+		t.Fatal(err)
+	}
+	var got Reply
+	if err := ReadFrame(&buf, &got); err != nil || got.ID != 7 || got.Error != big.Error {
+		t.Errorf("a 1 MiB frame: id %d, %d bytes, %v", got.ID, len(got.Error), err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 
@@ -175,14 +176,14 @@ func (s *Server) table() map[string]handler {
 			return gameResult{g, ok}, nil
 		}),
 		"Inbox": method(anyone, func(ctx context.Context, p limitParams) ([]bus.Message, error) {
-			return sup.Inbox(ctx, p.Agent, p.Limit)
+			return previews(sup.Inbox(ctx, p.Agent, p.Limit))
 		}),
 		"Messages": method(anyone, func(ctx context.Context, p afterParams) ([]bus.Message, error) {
-			return sup.Messages(ctx, p.After, p.Limit)
+			return previews(sup.Messages(ctx, p.After, p.Limit))
 		}),
 		"LastSeq": method(anyone, func(ctx context.Context, _ none) (int64, error) { return sup.LastSeq(ctx) }),
 		"Pending": method(anyone, func(ctx context.Context, p limitParams) ([]bus.Message, error) {
-			return sup.Pending(ctx, p.Agent, p.Limit)
+			return previews(sup.Pending(ctx, p.Agent, p.Limit))
 		}),
 		"Tasks":      method(anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) }),
 		"TaskEvents": method(anyone, func(ctx context.Context, p idParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) }),
@@ -218,6 +219,35 @@ func (s *Server) table() map[string]handler {
 	}
 	s.actorMethods(m)
 	return m
+}
+
+// previewBytes bounds a message's body and data as lists of messages
+// (Inbox, Messages, Pending) and events carry them: the UI shows a line of
+// each, and 20 bodies of a megabyte made an inbox too large to answer.
+const previewBytes = 2048
+
+// preview returns m as lists and events carry it: a body longer than
+// previewBytes cut at a character and ended with "…", data longer than
+// that left out.
+func preview(m bus.Message) bus.Message {
+	if len(m.Body) > previewBytes {
+		cut := previewBytes
+		for cut > 0 && !utf8.RuneStart(m.Body[cut]) {
+			cut--
+		}
+		m.Body = m.Body[:cut] + "…"
+	}
+	if len(m.Data) > previewBytes {
+		m.Data = nil
+	}
+	return m
+}
+
+func previews(msgs []bus.Message, err error) ([]bus.Message, error) {
+	for i := range msgs {
+		msgs[i] = preview(msgs[i])
+	}
+	return msgs, err
 }
 
 // from is the message p asks for, sent by sender.

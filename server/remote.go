@@ -295,6 +295,8 @@ func (r *Remote) Game() (supervisor.GameState, bool) {
 	return g.State, g.OK
 }
 
+// Inbox, Messages and Pending return messages as lists show them: bodies
+// longer than 2 KiB cut, ending with "…", and data that long left out.
 func (r *Remote) Inbox(ctx context.Context, agent string, limit int) ([]bus.Message, error) {
 	return doCtx[[]bus.Message](ctx, r, "Inbox", limitParams{agent, limit})
 }

@@ -382,7 +382,9 @@ type Events struct {
 // stream is closed at once, as it is when the swarm goes. When the
 // stream's connection ends while the swarm goes on, it is opened again,
 // and what may have been missed meanwhile is made up for by a notice of
-// each kind that makes a UI read everything again.
+// each kind that makes a UI read everything again; so too when the swarm
+// dropped events this client was too slow to take. A message's body
+// comes cut, as lists of messages carry it.
 func (r *Remote) Subscribe() *Events {
 	e := &Events{ch: make(chan supervisor.Event, 256), quit: make(chan struct{}), done: make(chan struct{})}
 	c, err := subscribe(r.busDir, r.program)
@@ -396,8 +398,11 @@ func (r *Remote) Subscribe() *Events {
 		defer close(e.done)
 		defer close(e.ch)
 		for {
-			var ev eventFrame
-			if err := wire.ReadFrame(c, &ev); err != nil {
+			var f eventFrame
+			err := wire.ReadFrame(c, &f)
+			var evs []supervisor.Event
+			switch {
+			case err != nil:
 				if isClosed(e.quit) {
 					return
 				}
@@ -408,25 +413,27 @@ func (r *Remote) Subscribe() *Events {
 					c.Close()
 					return
 				}
-				for _, ev := range r.resync() {
-					if !e.send(ev) {
-						return
-					}
-				}
-				continue
+				evs = r.resync("connected again")
+			case f.Resync:
+				evs = r.resync("this client fell behind the swarm's events: everything is read anew")
+			case f.Event != nil:
+				evs = []supervisor.Event{supervisor.Event(*f.Event)}
 			}
-			if !e.send(supervisor.Event(ev)) {
-				return
+			for _, ev := range evs {
+				if !e.send(ev) {
+					return
+				}
 			}
 		}
 	}()
 	return e
 }
 
-// resync returns the events that make a UI read again all it shows.
-func (r *Remote) resync() []supervisor.Event {
+// resync returns the events that make a UI read again all it shows,
+// after a notice saying why.
+func (r *Remote) resync(why string) []supervisor.Event {
 	now := time.Now()
-	evs := []supervisor.Event{{Kind: supervisor.EventNotice, Time: now, Agent: bus.Swarm, Text: "connected again"}}
+	evs := []supervisor.Event{{Kind: supervisor.EventNotice, Time: now, Agent: bus.Swarm, Text: why}}
 	for _, a := range r.Agents() {
 		evs = append(evs,
 			supervisor.Event{Kind: supervisor.EventLevel, Time: now, Agent: a.Name, Level: a.Level},

@@ -329,67 +329,6 @@ func (s *Server) handle(ctx context.Context, req wire.Request) (any, error) {
 	return h.call(ctx, req.Params)
 }
 
-// streamWriteTimeout is how long an event may wait for its client.
-const streamWriteTimeout = 30 * time.Second
-
-// eventFrame is an event as the wire carries it: all its fields (Event's
-// own JSON form is the shorter one swarm up --headless --json prints).
-type eventFrame supervisor.Event
-
-// stream sends the swarm's events on c until the client goes or the
-// server closes.
-func (s *Server) stream(c net.Conn) error {
-	sub := s.sup.Subscribe()
-	defer sub.Close()
-	s.attached(1)
-	defer s.attached(-1)
-	gone := make(chan error, 1)
-	go func() {
-		var discard wire.Request
-		gone <- wire.ReadFrame(c, &discard) // the client sends nothing more: this returns when it hangs up
-	}()
-	frame := time.NewTimer(time.Hour)
-	frame.Stop()
-	defer frame.Stop()
-	for {
-		select {
-		case ev, ok := <-sub.Events():
-			if !ok {
-				return nil
-			}
-			// A client that stops reading (stopped, or hung) is dropped
-			// rather than left to hold the stream up.
-			_ = c.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-			if err := wire.WriteFrame(c, eventFrame(ev)); err != nil {
-				return err
-			}
-			if ev.Kind != supervisor.EventScreen {
-				continue
-			}
-			// The next notices wait for a frame: meanwhile the
-			// subscription keeps one per agent, however much output
-			// comes, so that a busy agent costs a notice a frame, not
-			// one per read of its output.
-			frame.Reset(streamFrame)
-			select {
-			case <-frame.C:
-			case err := <-gone:
-				return err
-			case <-s.ctx.Done():
-				return net.ErrClosed
-			}
-		case err := <-gone:
-			return err
-		case <-s.ctx.Done():
-			return net.ErrClosed
-		}
-	}
-}
-
-// streamFrame is how long an event stream waits after a notice of a
-// screen change before it sends the next event: a 60th of a second.
-const streamFrame = time.Second / 60
-
 // ErrNotRunning is returned by Dial when no swarm serves the directory.
 var ErrNotRunning = errors.New("no swarm is running")
 

@@ -65,12 +65,17 @@ func WriteFrame(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	return WriteMessage(w, msg)
+}
+
+// WriteMessage writes msg, a JSON message, as one frame.
+func WriteMessage(w io.Writer, msg []byte) error {
 	if len(msg) > MaxFrame {
 		return fmt.Errorf("write frame of %d bytes: %w", len(msg), ErrFrameTooLarge)
 	}
 	frame := make([]byte, 4, 4+len(msg))
 	binary.BigEndian.PutUint32(frame, uint32(len(msg)))
-	_, err = w.Write(append(frame, msg...))
+	_, err := w.Write(append(frame, msg...))
 	return err
 }
 

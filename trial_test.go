@@ -41,6 +41,12 @@ func trialSize(short, full int) int {
 
 type trialRow struct{ trial, tried, held string }
 
+// trial is one case of the fault trial: it adds its row to the table.
+type trial struct {
+	name string
+	run  func(*testing.T, *trialTable)
+}
+
 type trialTable struct {
 	mu   sync.Mutex
 	rows []trialRow
@@ -66,10 +72,7 @@ func TestTrial(t *testing.T) {
 	t.Parallel()
 	table := &trialTable{}
 	t.Run("group", func(t *testing.T) {
-		for _, tr := range []struct {
-			name string
-			run  func(*testing.T, *trialTable)
-		}{
+		for _, tr := range append([]trial{
 			{"kill swarm", trialKillSwarm},
 			{"kill recipient", trialKillRecipient},
 			{"locked bus", trialLockedBus},
@@ -85,7 +88,7 @@ func TestTrial(t *testing.T) {
 			{"bus changed", trialBusChanged},
 			{"log on a full disk", trialLogFull},
 			{"fresh directory race", trialFreshRace},
-		} {
+		}, socketTrials...) {
 			t.Run(tr.name, func(t *testing.T) {
 				t.Parallel()
 				tr.run(t, table)

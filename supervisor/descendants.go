@@ -183,7 +183,11 @@ func (s *Supervisor) leftBehind(pid int, token string) []spawner.Proc {
 }
 
 // endLeftBehind ends what agent a's process pid, started with token, left
-// running, and says so in its log.
+// running, and says so in its log. What is in the process's session was
+// told already, by the stop's SIGTERM to its group or by the terminal's
+// hang-up: a second signal would cut short what it does on the first (vim
+// saving its swap file gives up at a second one), so it gets the stop
+// grace to end, then SIGKILL. What left the session gets SIGTERM first.
 func (a *agent) endLeftBehind(pid int, token string) {
 	left := a.s.leftBehind(pid, token)
 	if len(left) == 0 {
@@ -191,7 +195,15 @@ func (a *agent) endLeftBehind(pid int, token string) {
 	}
 	a.outLog.mark("ending what %s left running: %s", a.cfg.Name, describeProcs(left))
 	a.s.log.Info("ending what the agent left running", "agent", a.cfg.Name, "processes", describeProcs(left))
-	endProcs(left, a.s.opts.StopGrace)
+	var told, untold []spawner.Proc
+	for _, p := range left {
+		if p.Session == pid {
+			told = append(told, p)
+		} else {
+			untold = append(untold, p)
+		}
+	}
+	endProcs(told, untold, a.s.opts.StopGrace)
 }
 
 // endDescendants ends every process still below the swarm's own, outside
@@ -217,7 +229,7 @@ func (s *Supervisor) endDescendants() {
 		return
 	}
 	s.log.Info("ending what the agents left running", "processes", describeProcs(left))
-	endProcs(left, s.opts.StopGrace)
+	endProcs(nil, left, s.opts.StopGrace)
 }
 
 func describeProcs(ps []spawner.Proc) string {
@@ -231,17 +243,19 @@ func describeProcs(ps []spawner.Proc) string {
 	return b.String()
 }
 
-// endProcs sends SIGTERM to each process, and SIGKILL to those still
-// running after grace. Each is held by a pidfd from before the first
+// endProcs ends processes: untold, SIGTERM, then SIGKILL after grace;
+// told (signalled already), nothing for the grace, then SIGTERM and
+// SIGKILL after another. Each is held by a pidfd from before the first
 // signal, so a number the kernel gives to another process meanwhile is
 // never signalled.
-func endProcs(ps []spawner.Proc, grace time.Duration) {
+func endProcs(told, untold []spawner.Proc, grace time.Duration) {
 	type held struct {
-		p  spawner.Proc
-		fd int
+		p    spawner.Proc
+		fd   int
+		told bool
 	}
 	var hs []held
-	for _, p := range ps {
+	for i, p := range append(slices.Clone(told), untold...) {
 		fd, err := unix.PidfdOpen(p.Pid, 0)
 		if err != nil {
 			continue // gone already
@@ -250,7 +264,7 @@ func endProcs(ps []spawner.Proc, grace time.Duration) {
 			unix.Close(fd) // another process now has the number
 			continue
 		}
-		hs = append(hs, held{p, fd})
+		hs = append(hs, held{p, fd, i < len(told)})
 	}
 	defer func() {
 		for _, h := range hs {
@@ -269,12 +283,28 @@ func endProcs(ps []spawner.Proc, grace time.Duration) {
 		}
 		return out
 	}
-	for _, h := range hs {
-		_ = unix.PidfdSendSignal(h.fd, unix.SIGTERM, nil, 0)
+	wait := func() {
+		deadline := time.Now().Add(grace)
+		for len(alive()) > 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
-	deadline := time.Now().Add(grace)
-	for len(alive()) > 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	signal := func(told bool, sig unix.Signal) {
+		for _, h := range alive() {
+			if h.told == told {
+				_ = unix.PidfdSendSignal(h.fd, sig, nil, 0)
+			}
+		}
+	}
+	signal(false, unix.SIGTERM)
+	wait()
+	// The told that are still there after the grace: SIGTERM now (a
+	// background job the hang-up did not reach was not told after all),
+	// and one more grace; the untold: SIGKILL.
+	signal(true, unix.SIGTERM)
+	signal(false, unix.SIGKILL)
+	if slices.ContainsFunc(alive(), func(h held) bool { return h.told }) {
+		wait()
 	}
 	for _, h := range alive() {
 		_ = unix.PidfdSendSignal(h.fd, unix.SIGKILL, nil, 0)

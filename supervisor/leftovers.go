@@ -64,7 +64,7 @@ func (s *Supervisor) endLeftovers(ctx context.Context) {
 	if left := strays(s.busDir()); len(left) > 0 {
 		s.log.Warn("ending what the last swarm's agents left running", "processes", describeProcs(left))
 		s.hub.emit(Event{Kind: EventNotice, Text: "the last swarm ended without stopping what its agents left running: ended now: " + describeProcs(left)})
-		endProcs(left, leftoverGrace)
+		endProcs(nil, left, leftoverGrace)
 	}
 }
 

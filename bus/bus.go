@@ -210,15 +210,23 @@ func create(path string, opts Options) error {
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp)
-	// A rollback journal, so that the schema is in the file itself when
-	// it closes; the bus switches to WAL when it is opened.
-	b, err := openFile(tmp, opts, "DELETE")
+	// Made in WAL mode, as it is used: a switch of journal mode, when the
+	// racers open it, would need the file to themselves. The last
+	// connection's close moves the log into the file and removes it.
+	b, err := openFile(tmp, opts, "WAL")
 	if err != nil {
 		return err
 	}
 	if err := b.Close(); err != nil {
 		return fmt.Errorf("create the bus: %w", err)
 	}
+	if fi, err := os.Stat(tmp + "-wal"); err == nil && fi.Size() > 0 {
+		os.Remove(tmp + "-wal")
+		os.Remove(tmp + "-shm")
+		return fmt.Errorf("create the bus: its schema was left in a write-ahead log (%s)", tmp+"-wal")
+	}
+	os.Remove(tmp + "-wal")
+	os.Remove(tmp + "-shm")
 	err = os.Link(tmp, path)
 	if errors.Is(err, fs.ErrExist) {
 		return nil // another process made it first: that one is the bus
@@ -276,6 +284,15 @@ func holders(path string) []int {
 // migrate brings the schema up to schemaVersion in one transaction.
 func (b *Bus) migrate(ctx context.Context) error {
 	migs := migrations()
+	// Most opens find the schema current: a read says so without the
+	// write lock that processes opening the bus at once would queue for.
+	var current string
+	switch err := b.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&current); {
+	case err == nil && current == strconv.Itoa(len(migs)):
+		return nil
+	case IsCorrupt(err):
+		return b.openErr(err)
+	}
 	tx, err := b.w.BeginTx(ctx, nil)
 	if err != nil {
 		return b.openErr(err)

@@ -18,7 +18,7 @@ import (
 // would have it remove).
 func TestProcessesRacingOnAFreshDirectoryEachOpenTheBus(t *testing.T) {
 	t.Parallel()
-	const rounds, racers = 8, 6
+	const rounds, racers = 5, 6
 	for round := range rounds {
 		dir := filepath.Join(t.TempDir(), ".swarm")
 		var cmds []*exec.Cmd

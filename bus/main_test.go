@@ -33,7 +33,11 @@ func helper(mode string) int {
 	if mode == "open" {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 	}
-	b, err := Open(Options{Dir: dir})
+	opts := Options{Dir: dir}
+	if mode == "open" {
+		opts.BusyTimeout = time.Minute // racers on a loaded machine queue for the lock
+	}
+	b, err := Open(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -286,8 +286,10 @@ func (b *Bus) migrate(ctx context.Context) error {
 	migs := migrations()
 	// Most opens find the schema current: a read says so without the
 	// write lock that processes opening the bus at once would queue for.
+	// (On the writer's connection: the first connection to a new file
+	// puts it in WAL mode, which another open one would hold up.)
 	var current string
-	switch err := b.r.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&current); {
+	switch err := b.w.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema_version'`).Scan(&current); {
 	case err == nil && current == strconv.Itoa(len(migs)):
 		return nil
 	case IsCorrupt(err):

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,13 @@ func TestWhatTheStopToldIsNotSignalledAgain(t *testing.T) {
 	// foreground, in the agent's session.
 	script := `set -m; sh -c '` + job + `'; echo after`
 	h.run(Options{StopGrace: 5 * time.Second}, AgentConfig{Name: "a", Argv: []string{"sh", "-c", script}, Restart: RestartNever, Confirm: true})
-	h.waitFor("the job running", func() bool { b, _ := os.ReadFile(h.path("job.pid")); return len(b) > 0 })
+	h.waitFor("the job in the terminal's foreground", func() bool {
+		b, _ := os.ReadFile(h.path("job.pid"))
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		return pid > 0 && len(f) > 5 && f[2] == strconv.Itoa(pid) && f[5] == f[2] // its own group, the terminal's
+	})
 	if err := h.sup.StopAgent("a"); err != nil {
 		t.Fatal(err)
 	}

@@ -450,6 +450,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.mu.Lock()
 	a.proc, a.screen = proc, proc.Screen()
 	a.pid, a.started, a.exitCode, a.briefed, a.turn = proc.Pid(), time.Now(), 0, false, Turn{}
+	noteRun(a.s, proc.Pid(), token) // descendants.go
 	close(a.startSig)
 	a.startSig = make(chan struct{})
 	a.mu.Unlock()

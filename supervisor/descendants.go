@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -206,22 +207,70 @@ func (a *agent) endLeftBehind(pid int, token string) {
 	endProcs(told, untold, a.s.opts.StopGrace)
 }
 
-// endDescendants ends every process still below the swarm's own, outside
-// its session: what the agents left that no agent's end took with it.
-// Programs still running (another swarm's in the same process: tests run
-// several) and their sessions and descendants are not this swarm's to end.
-func (s *Supervisor) endDescendants() {
-	table := spawner.Processes()
-	theirs := map[int]bool{}
-	for _, pid := range spawner.Running() {
-		theirs[pid] = true
-		for _, p := range spawner.Below(table, pid) {
-			theirs[p.Pid] = true
+// runs are the agents' processes of the swarms running in this process
+// (tests run several): the session each leads and the token it got, by
+// the supervisor that started it, until that one has shut down.
+var runs struct {
+	mu       sync.Mutex
+	sessions map[int]*Supervisor
+	tokens   map[string]*Supervisor
+	live     map[*Supervisor]bool
+}
+
+// noteRun records that s started an agent's process pid with token.
+func noteRun(s *Supervisor, pid int, token string) {
+	runs.mu.Lock()
+	defer runs.mu.Unlock()
+	if runs.sessions == nil {
+		runs.sessions, runs.tokens, runs.live = map[int]*Supervisor{}, map[string]*Supervisor{}, map[*Supervisor]bool{}
+	}
+	runs.sessions[pid], runs.tokens[token], runs.live[s] = s, s, true
+}
+
+// forgetRuns drops what noteRun recorded of s.
+func forgetRuns(s *Supervisor) {
+	runs.mu.Lock()
+	defer runs.mu.Unlock()
+	for k, o := range runs.sessions {
+		if o == s {
+			delete(runs.sessions, k)
 		}
 	}
+	for k, o := range runs.tokens {
+		if o == s {
+			delete(runs.tokens, k)
+		}
+	}
+	delete(runs.live, s)
+}
+
+// ownerOf returns the swarm of this process whose agent p is by its
+// session or token, or nil; alone says whether s is the only one running.
+func ownerOf(s *Supervisor, p spawner.Proc) (owner *Supervisor, alone bool) {
+	token := environ(p.Pid)["SWARM_TOKEN"]
+	runs.mu.Lock()
+	defer runs.mu.Unlock()
+	owner = runs.sessions[p.Session]
+	if owner == nil && token != "" {
+		owner = runs.tokens[token]
+	}
+	for o := range runs.live {
+		if o != s {
+			return owner, false
+		}
+	}
+	return owner, true
+}
+
+// endDescendants ends every process still below the swarm's own, outside
+// its session, that is its agents': what they left that no agent's end
+// took with it. One whose agent cannot be told is ended when this is the
+// only swarm in the process.
+func (s *Supervisor) endDescendants() {
+	defer forgetRuns(s)
 	var left []spawner.Proc
-	for _, p := range swarmDescendants(table, os.Getpid()) {
-		if !theirs[p.Pid] && !theirs[p.Session] {
+	for _, p := range swarmDescendants(spawner.Processes(), os.Getpid()) {
+		if owner, alone := ownerOf(s, p); owner == s || owner == nil && alone {
 			left = append(left, p)
 		}
 	}

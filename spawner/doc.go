@@ -83,7 +83,8 @@
 // it; made taller again with its cursor on the bottom row, it takes its
 // rows back from the scrollback, recorded as committed. A new width
 // reflows the lines on the screen (reflow.go): wrapped anew, each keeping
-// its state, so that nothing is committed again; lines that no longer fit
+// its state, so that nothing is committed again, the cursor where it was
+// in its line (after a character that fills the new row, waiting to wrap); lines that no longer fit
 // leave at the top as if they scrolled off. The scrollback keeps its rows
 // as they were. A resize that comes while the program is in the middle of
 // an escape sequence or a character waits for the end of it.

@@ -31,6 +31,10 @@ type flowLine struct {
 	rows   int  // rows it takes at the new width
 	curRow int  // the cursor's row and column in it at the new width
 	curCol int
+	// curWrap: the cursor is past the last column of its row, which the
+	// text fills: the next character goes to the next row (a terminal's
+	// pending wrap).
+	curWrap bool
 }
 
 // reflow lays the main screen out again at rows × cols. It returns false,
@@ -141,7 +145,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 	clear(s.shadow)
 	s.zone = -1
 	y := 0
-	curY, curX := pos.Y, pos.X
+	curY, curX, curWrap := pos.Y, pos.X, false
 	for k, l := range lines[drop:] {
 		s.shadow[y] = l.st
 		if l.zone {
@@ -169,12 +173,38 @@ func (s *Screen) reflow(rows, cols int) bool {
 			}
 		}
 		if l.cursor >= 0 {
-			curY, curX = y+l.curRow, l.curCol
+			curY, curX, curWrap = y+l.curRow, l.curCol, l.curWrap
 		}
 		y += l.rows
 	}
+	if curWrap {
+		s.pendWrap(curY)
+		return true
+	}
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
 	return true
+}
+
+// pendWrap leaves the cursor after the last character of row y, which
+// fills the row, waiting to wrap as a terminal's cursor does once it has
+// printed in the last column: that character is printed again there, and
+// its cell put back as it was (a cursor move cannot set the wait).
+func (s *Screen) pendWrap(y int) {
+	x := s.cols - 1
+	if c := s.main.CellAt(x, y); c != nil && c.Width == 0 && c.Content == "" && x > 0 {
+		x-- // the second cell of a wide character
+	}
+	c := s.main.CellAt(x, y)
+	if c == nil || c.Content == "" {
+		_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(s.cols) + "H"))
+		return
+	}
+	cell := *c
+	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H" + cell.Content))
+	s.main.SetCell(x, y, &cell)
+	// x/vt does not wait to wrap after a wide character in the last
+	// column: the screen does (feedWide).
+	s.wideEdge = cell.Width >= 2
 }
 
 // flowLines takes the main screen apart into its logical lines.
@@ -194,6 +224,9 @@ func (s *Screen) flowLines() []flowLine {
 			}
 			if y == pos.Y {
 				l.cursor = off + pos.X
+				if s.main.PendingWrap() || s.wideEdge {
+					l.cursor++ // after the row's last character, waiting to wrap
+				}
 			}
 			l.cells = appendCells(l.cells, s.main.Line(y), limit)
 			off += limit
@@ -278,8 +311,10 @@ func (l *flowLine) layout(cols int) {
 	}
 	if l.cursor >= 0 && l.curRow < 0 {
 		// Past the text: as many columns further as it was, on the last
-		// row (blanks are not wrapped).
+		// row (blanks are not wrapped); right after text that fills the
+		// row, waiting to wrap.
 		l.curRow, l.curCol = row, min(col+l.cursor-off, cols-1)
+		l.curWrap = l.cursor == off && col >= cols
 	}
 	l.rows = row + 1
 }

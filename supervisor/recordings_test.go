@@ -3,6 +3,7 @@ package supervisor
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,13 +74,47 @@ func describeEvents(evs []parser.Event) []string {
 	return out
 }
 
+// eachRecording runs fn as a parallel subtest for each recording in
+// cliDir (NAME.cast, or NAME.cast.gz), with its name and its content.
+func eachRecording(t *testing.T, fn func(t *testing.T, name string, data []byte)) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(cliDir, "*.cast*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recordings in %s: %v", cliDir, err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".gz"), ".cast")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			data, err := readRecording(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fn(t, name, data)
+		})
+	}
+}
+
+// readRecording reads a recording, NAME.cast or NAME.cast.gz.
+func readRecording(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return data, err
+	}
+	z, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return io.ReadAll(z)
+}
+
 // TestCLIRecordings replays each real CLI session and compares the relay
 // commands with what the CLI printed: played with its timing and resizes,
 // and, up to its first resize, as raw output with neither (as `swarm
 // parse` reads a `script` capture).
 func TestCLIRecordings(t *testing.T) {
 	t.Parallel()
-	eachFile(t, cliDir, ".cast", func(t *testing.T, name string, data []byte) {
+	eachRecording(t, func(t *testing.T, name string, data []byte) {
 		want := readWant(t, filepath.Join(cliDir, name+".want"))
 		kind, err := RecordingKind(filepath.Join(cliDir, name+".cast"))
 		if err != nil || kind == "" {
@@ -113,7 +148,7 @@ func TestCLIRecordings(t *testing.T) {
 
 // rawBeforeResize returns a recording's output up to its first resize, and
 // its size.
-func rawBeforeResize(t *testing.T, data []byte) ([]byte, int, int) {
+func rawBeforeResize(t testing.TB, data []byte) ([]byte, int, int) {
 	t.Helper()
 	rec, err := asciicast.NewReader(bytes.NewReader(data))
 	if err != nil {

@@ -236,6 +236,10 @@ func (e *Emulator) CursorPosition() uv.Position {
 	return uv.Pos(x, y)
 }
 
+// PendingWrap reports whether the cursor waits to wrap: a character was
+// printed in the last column, and the next one goes to the next row.
+func (e *Emulator) PendingWrap() bool { return e.atPhantom }
+
 // Resize resizes the terminal.
 func (e *Emulator) Resize(width int, height int) {
 	x, y := e.scr.CursorPosition()

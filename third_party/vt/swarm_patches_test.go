@@ -558,3 +558,21 @@ func FuzzPatchFastPaths(f *testing.F) {
 		}
 	})
 }
+
+// TestPendingWrap: patch 14 reports the cursor waiting to wrap after a
+// character printed in the last column, until it wraps or moves.
+func TestPendingWrap(t *testing.T) {
+	e := NewEmulator(5, 3)
+	for _, step := range []struct {
+		write string
+		want  bool
+	}{
+		{"abcd", false}, {"e", true}, {"\x1b[31m", true}, {"f", false},
+		{"ghij", true}, {"\r", false}, {"\x1b[1;5Hx", true}, {"\x1b[1;1H", false},
+	} {
+		_, _ = e.WriteString(step.write)
+		if got := e.PendingWrap(); got != step.want {
+			t.Errorf("after %q: PendingWrap %v, want %v", step.write, got, step.want)
+		}
+	}
+}

@@ -179,13 +179,6 @@ func (f *fakeSwarm) View(name string, top int) (supervisor.ScreenView, error) {
 	return v, nil
 }
 
-// scrollbackLen is how many rows of an agent's scrollback the test wrote.
-func (f *fakeSwarm) scrollbackLen(name string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.screens[name].scrollback)
-}
-
 func (f *fakeSwarm) Text(name string, from, to int) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -27,6 +27,9 @@ const (
 	DefaultWarn        = 30 * time.Second
 	DefaultStale       = 100 * time.Second
 	DefaultDead        = 5 * time.Minute
+	// DefaultCheckTimeout bounds each check: a test suite that hangs
+	// must not hold the merge queue for ever.
+	DefaultCheckTimeout = 10 * time.Minute
 )
 
 // ErrInvalidConfig is wrapped by every error about the contents of a config
@@ -113,6 +116,10 @@ type Config struct {
 	Heartbeat HeartbeatConfig
 	// Game is a refereed game between two agents, if any.
 	Game GameConfig
+	// Checks is [checks], the checks run on task branches and in the merge
+	// queue; nil when the file has none (merges go straight in). An agent
+	// with checks of its own implies the table with its defaults.
+	Checks *ChecksConfig
 	// Agents in the order the file lists them.
 	Agents []AgentConfig
 }
@@ -122,6 +129,16 @@ type Config struct {
 type GameConfig struct {
 	Kind string // "tictactoe"; "" for none
 	X, O string // the players' agent names
+}
+
+// ChecksConfig is [checks]: shell commands run in a task's tree when it
+// enters review, and on its merge with the base before the base moves.
+type ChecksConfig struct {
+	Run            []string      // the commands, each run with /bin/sh -c
+	Timeout        time.Duration // per command (default DefaultCheckTimeout; 0: none)
+	ReviewBy       string        // an agent that reviews every task first, or ""
+	ReviewRequired bool          // the reviewer's approval is a condition of merging
+	Parallel       int           // checks run at once, at most (default: half the cores)
 }
 
 // HeartbeatConfig holds the liveness thresholds: an agent silent for Warn is
@@ -176,6 +193,10 @@ type AgentConfig struct {
 	// NoKit: swarm's MCP server and hooks are not wired into the agent's
 	// CLI (kit = false).
 	NoKit bool
+	// OwnChecks: the agent's checks (Checks) replace [checks] run for its
+	// tasks (checks = [...]; an empty array: none).
+	OwnChecks bool
+	Checks    []string
 }
 
 // Profile returns the agent's profile: the one its kind names, else the

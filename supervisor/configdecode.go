@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"swarm/checks"
 )
 
 // swarm.toml is read in four steps, each reporting the first problem it
@@ -49,6 +51,7 @@ type fileTOML struct {
 	Quiet      any            `toml:"quiet"` // a duration
 	Heartbeat  *heartbeatTOML `toml:"heartbeat"`
 	Game       *gameTOML      `toml:"game"`
+	Checks     *checksTOML    `toml:"checks"`
 	Agents     []agentTOML    `toml:"agent"`
 }
 
@@ -62,6 +65,14 @@ type gameTOML struct {
 	Kind *string `toml:"kind"`
 	X    *string `toml:"x"`
 	O    *string `toml:"o"`
+}
+
+type checksTOML struct {
+	Run            *[]string `toml:"run"`
+	Timeout        any       `toml:"timeout"` // a duration
+	ReviewBy       *string   `toml:"review_by"`
+	ReviewRequired *bool     `toml:"review_required"`
+	Parallel       *int64    `toml:"parallel"`
 }
 
 type agentTOML struct {
@@ -79,31 +90,40 @@ type agentTOML struct {
 	Thinking    *bool          `toml:"thinking"`
 	Messages    *bool          `toml:"messages"`
 	Kit         *bool          `toml:"kit"`
+	Checks      *[]string      `toml:"checks"`
 }
 
 // wants says what each key go-toml checks by type must hold, for the error
 // when it holds something else. Keys are paths with every array element as
 // "#".
 var wants = map[string]string{
-	"base_branch":          `a string such as "main"`,
-	"heartbeat":            "a table ([heartbeat])",
-	"game":                 "a table ([game])",
-	"game.kind":            "a string",
-	"game.x":               "a string",
-	"game.o":               "a string",
-	"agent":                "an array of tables: write [[agent]]",
-	"agent.#":              "a table",
-	"agent.#.name":         "a string",
-	"agent.#.kind":         "one of " + strings.Join(quoteAll(profileKinds()), ", "),
-	"agent.#.dir":          "a path (a non-empty string)",
-	"agent.#.env":          `a table such as { FOO = "bar" }`,
-	"agent.#.restart":      `"never", "on-failure" or "always"`,
-	"agent.#.max_restarts": "a whole number",
-	"agent.#.confirm":      "true or false",
-	"agent.#.worktree":     "true or false",
-	"agent.#.thinking":     "true or false",
-	"agent.#.messages":     "true or false",
-	"agent.#.kit":          "true or false",
+	"base_branch":            `a string such as "main"`,
+	"heartbeat":              "a table ([heartbeat])",
+	"game":                   "a table ([game])",
+	"game.kind":              "a string",
+	"game.x":                 "a string",
+	"game.o":                 "a string",
+	"agent":                  "an array of tables: write [[agent]]",
+	"agent.#":                "a table",
+	"agent.#.name":           "a string",
+	"agent.#.kind":           "one of " + strings.Join(quoteAll(profileKinds()), ", "),
+	"agent.#.dir":            "a path (a non-empty string)",
+	"agent.#.env":            `a table such as { FOO = "bar" }`,
+	"agent.#.restart":        `"never", "on-failure" or "always"`,
+	"agent.#.max_restarts":   "a whole number",
+	"agent.#.confirm":        "true or false",
+	"agent.#.worktree":       "true or false",
+	"agent.#.thinking":       "true or false",
+	"agent.#.messages":       "true or false",
+	"agent.#.kit":            "true or false",
+	"agent.#.checks":         `an array of shell commands such as ["go test ./..."]`,
+	"agent.#.checks.#":       "a string (a shell command)",
+	"checks":                 "a table ([checks])",
+	"checks.run":             `an array of shell commands such as ["go build ./...", "go test ./..."]`,
+	"checks.run.#":           "a string (a shell command)",
+	"checks.review_by":       "an agent's name",
+	"checks.review_required": "true or false",
+	"checks.parallel":        "a whole number",
 }
 
 var envNameRx = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -359,7 +379,15 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 			return nil, err
 		}
 	}
+	if f.Checks != nil {
+		if cfg.Checks, err = c.checks(*f.Checks); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Agents, err = c.agents(f.Agents, cfg.Quiet); err != nil {
+		return nil, err
+	}
+	if err := c.checkAgents(cfg); err != nil {
 		return nil, err
 	}
 	if g := cfg.Game; g.Kind != "" {
@@ -370,6 +398,77 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// checks reads [checks]; the reviewer is checked against the agents once
+// they are read (checkAgents).
+func (c *configDecoder) checks(t checksTOML) (*ChecksConfig, error) {
+	cc := &ChecksConfig{Timeout: DefaultCheckTimeout, Parallel: checks.DefaultParallel()}
+	var err error
+	if t.Run != nil {
+		if cc.Run, err = c.commands([]string{"checks", "run"}, *t.Run); err != nil {
+			return nil, err
+		}
+	}
+	if t.Timeout != nil {
+		if cc.Timeout, err = c.duration([]string{"checks", "timeout"}, t.Timeout); err != nil {
+			return nil, err
+		}
+	}
+	if t.ReviewBy != nil {
+		if err := CheckAgentName(*t.ReviewBy); err != nil {
+			return nil, c.errorf([]string{"checks", "review_by"}, "checks review_by: %v", err)
+		}
+		cc.ReviewBy = *t.ReviewBy
+	}
+	if t.ReviewRequired != nil {
+		if *t.ReviewRequired && cc.ReviewBy == "" {
+			return nil, c.errorf([]string{"checks", "review_required"}, "checks review_required = true needs a reviewer: review_by = \"NAME\"")
+		}
+		cc.ReviewRequired = *t.ReviewRequired
+	}
+	if t.Parallel != nil {
+		if n := *t.Parallel; n < 1 || n > 1000 {
+			return nil, c.errorf([]string{"checks", "parallel"}, "checks parallel %d is out of range (1 to 1000)", n)
+		}
+		cc.Parallel = int(*t.Parallel)
+	}
+	return cc, nil
+}
+
+// commands reads an array of shell commands (checks run, an agent's
+// checks): none may be blank.
+func (c *configDecoder) commands(path []string, cmds []string) ([]string, error) {
+	out := make([]string, 0, len(cmds))
+	for i, cmd := range cmds {
+		if strings.TrimSpace(cmd) == "" {
+			ep := append(slices.Clip(path), "#"+strconv.Itoa(i))
+			return nil, c.errorf(ep, "%s is empty", c.subject(ep))
+		}
+		out = append(out, cmd)
+	}
+	return out, nil
+}
+
+// checkAgents checks what [checks] says of the agents: the reviewer is one
+// of them, and not one that has tasks of its own reviewed by itself only.
+// An agent with checks of its own brings [checks] in with its defaults.
+func (c *configDecoder) checkAgents(cfg *Config) error {
+	if cfg.Checks == nil && slices.ContainsFunc(cfg.Agents, func(a AgentConfig) bool { return a.OwnChecks }) {
+		cfg.Checks = &ChecksConfig{Timeout: DefaultCheckTimeout, Parallel: checks.DefaultParallel()}
+	}
+	if cfg.Checks == nil || cfg.Checks.ReviewBy == "" {
+		return nil
+	}
+	name := cfg.Checks.ReviewBy
+	if !slices.ContainsFunc(cfg.Agents, func(a AgentConfig) bool { return a.Name == name }) {
+		names := make([]string, len(cfg.Agents))
+		for i, a := range cfg.Agents {
+			names[i] = a.Name
+		}
+		return c.errorf([]string{"checks", "review_by"}, "checks review_by %q is not an agent of this file%s", name, DidYouMean(name, names))
+	}
+	return nil
 }
 
 func (c *configDecoder) branch(s string) (string, error) {
@@ -528,6 +627,12 @@ func (c *configDecoder) agent(elem string, t agentTOML, quiet time.Duration) (Ag
 	a.Confirm = t.Confirm == nil || *t.Confirm
 	a.Worktree, a.Thinking = deref(t.Worktree), deref(t.Thinking)
 	a.NoKit = t.Kit != nil && !*t.Kit
+	if t.Checks != nil {
+		if a.Checks, err = c.commands(at("checks"), *t.Checks); err != nil {
+			return a, err
+		}
+		a.OwnChecks = true
+	}
 	switch b := t.Brief.(type) {
 	case nil:
 		// An agent CLI is told who it is and how to take part, unless its

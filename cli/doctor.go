@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -134,6 +136,7 @@ func (c *doctorCmd) Run(g *Globals) error {
 			askCLI(g.ctx, a, path, exe, tmp, line)
 		}
 	}
+	doctorChecks(g.ctx, cfg, exe, w, line)
 	if problems > 0 {
 		return fmt.Errorf("doctor: %d problem(s) in %s", problems, c.Config)
 	}
@@ -251,5 +254,38 @@ func askCLI(ctx context.Context, a supervisor.AgentConfig, path, exe, tmp string
 		line(true, "%s: %s", check.Asked, textsafe.Line(said))
 	} else {
 		line(false, "%s: swarm's MCP server is not loaded: %s", check.Asked, textsafe.Line(said))
+	}
+}
+
+// doctorChecks says whether the programs of [checks] (and of each agent's
+// own checks) are found, as the shell that runs them would find them in
+// the project's directory.
+func doctorChecks(ctx context.Context, cfg *supervisor.Config, exe string, w io.Writer, line func(bool, string, ...any)) {
+	p := cfg.CheckPolicy()
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(w, "checks (timeout %s, %d at once):\n", p.Timeout, p.Parallel)
+	cmds := slices.Clone(p.Run)
+	for _, name := range slices.Sorted(maps.Keys(p.Agents)) {
+		cmds = append(cmds, p.Agents[name]...)
+	}
+	if len(cmds) == 0 {
+		line(true, "no commands: tasks go through the merge queue unchecked")
+	}
+	seen := map[string]bool{}
+	for _, cmd := range cmds {
+		for _, prog := range supervisor.CheckPrograms(cmd) {
+			if seen[prog] {
+				continue
+			}
+			seen[prog] = true
+			path, err := lookPath(ctx, supervisor.AgentConfig{Argv: []string{"/bin/sh", "-c", cmd}, Dir: supervisor.ProjectDir(cfg)}, prog, exe)
+			if err != nil {
+				line(false, "%s (in %q): %v", prog, cmd, err)
+			} else {
+				line(true, "%s is %s", prog, path)
+			}
+		}
 	}
 }

@@ -14,10 +14,10 @@ func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "tasks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
+		"swarm/cli":        {"tui", "supervisor", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
 		"swarm/server":     {"supervisor", "wire", "bus", "tasks", "mcpserver"},
 		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
-		"swarm/supervisor": {"spawner", "parser", "screenmodel", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks"},
+		"swarm/supervisor": {"spawner", "parser", "screenmodel", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
 		"swarm/tasks":      {"bus", "gitrepo"},
 		"swarm/checks":     {"bus", "gitrepo", "tasks"},
 		"swarm/spawner":    {"screenmodel"},

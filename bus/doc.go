@@ -36,6 +36,8 @@
 //	ASSIGNED → WORKING → IN_REVIEW → APPROVED → COMPLETED
 //	WORKING → CONFLICTED → IN_REVIEW | WORKING;  IN_REVIEW → WORKING (changes requested)
 //	APPROVED → CONFLICTED (merge conflict);  FAILED → ASSIGNED (retry)
+//	IN_REVIEW | APPROVED → CHANGES_REQUESTED (a check failed, or the reviewer
+//	agent asked) → WORKING | IN_REVIEW | CONFLICTED
 //	any non-final state → FAILED;  any state but COMPLETED and CANCELLED → CANCELLED
 //
 // Every transition is a compare-and-set in one IMMEDIATE transaction and is

@@ -272,10 +272,10 @@ func (b *Bus) Health(ctx context.Context, th Thresholds, now time.Time) ([]Healt
 	return out, nil
 }
 
-// Busy returns the agents that have a task in progress (WORKING or
-// CONFLICTED): their silence is a worry, others' is not.
+// Busy returns the agents that have a task in hand (WORKING,
+// CHANGES_REQUESTED, CONFLICTED: TaskState.InHand): their silence is a worry, others' is not.
 func (b *Bus) Busy(ctx context.Context) (map[string]bool, error) {
-	ts, err := b.Tasks(ctx, TaskFilter{States: []TaskState{TaskWorking, TaskConflicted}})
+	ts, err := b.Tasks(ctx, TaskFilter{States: InHandTaskStates()})
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,9 @@ const (
 	// From swarm to an agent, about its tasks.
 	KindTaskAssigned  Kind = "task_assigned"  // a task to do (data.task, title, dir, branch)
 	KindTaskConflict  Kind = "task_conflict"  // its task is CONFLICTED and why
-	KindTaskChanges   Kind = "task_changes"   // the reviewer requested changes
+	KindTaskChanges   Kind = "task_changes"   // the reviewer requested changes, or a check failed in the merge queue
+	KindTaskChecks    Kind = "task_checks"    // a check failed on its task's branch in review (data.task, cmd, state)
+	KindTaskReview    Kind = "task_review"    // to the reviewer agent: a task to review (data.task, commit, diff)
 	KindTaskCancelled Kind = "task_cancelled" // its task was cancelled
 	KindBrief         Kind = "brief"          // the brief typed in at each start (log only)
 

@@ -26,9 +26,13 @@ const (
 	TaskCompleted            // merged (final)
 	TaskFailed               // given up; can be retried
 	TaskCancelled            // cancelled by the human (final)
+	// TaskChangesRequested: sent back to its agent by a check that failed
+	// or by the reviewer agent; the agent works on it again (start) or
+	// submits it again (done).
+	TaskChangesRequested
 )
 
-var taskStateNames = [...]string{"", "ASSIGNED", "WORKING", "CONFLICTED", "IN_REVIEW", "APPROVED", "COMPLETED", "FAILED", "CANCELLED"}
+var taskStateNames = [...]string{"", "ASSIGNED", "WORKING", "CONFLICTED", "IN_REVIEW", "APPROVED", "COMPLETED", "FAILED", "CANCELLED", "CHANGES_REQUESTED"}
 
 // String returns the state's upper-case name, e.g. "IN_REVIEW".
 func (s TaskState) String() string {
@@ -53,7 +57,7 @@ func ParseTaskState(s string) (TaskState, error) {
 // displayOrder is every real state in the order a person reads a list of
 // tasks: the open states as work proceeds, then FAILED (it waits for the
 // person), then the final states.
-var displayOrder = []TaskState{TaskAssigned, TaskWorking, TaskConflicted, TaskInReview, TaskApproved, TaskFailed, TaskCompleted, TaskCancelled}
+var displayOrder = []TaskState{TaskAssigned, TaskWorking, TaskChangesRequested, TaskConflicted, TaskInReview, TaskApproved, TaskFailed, TaskCompleted, TaskCancelled}
 
 // TaskStates returns every state a task can be in, in the order a list of
 // tasks shows them (`swarm status`, the UI's board).
@@ -76,12 +80,28 @@ var moves = map[TaskState][]TaskState{
 	TaskAssigned:   {TaskWorking, TaskFailed, TaskCancelled},
 	TaskWorking:    {TaskInReview, TaskConflicted, TaskFailed, TaskCancelled},
 	TaskConflicted: {TaskInReview, TaskWorking, TaskFailed, TaskCancelled},
-	TaskInReview:   {TaskApproved, TaskWorking, TaskFailed, TaskCancelled},
-	TaskApproved:   {TaskCompleted, TaskConflicted, TaskFailed, TaskCancelled},
+	TaskInReview:   {TaskApproved, TaskWorking, TaskChangesRequested, TaskFailed, TaskCancelled},
+	TaskApproved:   {TaskCompleted, TaskConflicted, TaskChangesRequested, TaskFailed, TaskCancelled},
 	TaskFailed:     {TaskAssigned, TaskCancelled},
 	TaskCompleted:  nil,
 	TaskCancelled:  nil,
+
+	TaskChangesRequested: {TaskWorking, TaskInReview, TaskConflicted, TaskFailed, TaskCancelled},
 }
+
+// inHand are the states in which a task is back in its agent's hands:
+// being worked on, or sent back to it (in conflict, changes requested).
+// The agent has no other task meanwhile, and is alive only if it shows
+// signs of life.
+var inHand = []TaskState{TaskWorking, TaskChangesRequested, TaskConflicted}
+
+// InHandTaskStates returns the states of a task its agent has in hand
+// (WORKING, CHANGES_REQUESTED, CONFLICTED), in display order.
+func InHandTaskStates() []TaskState { return slices.Clone(inHand) }
+
+// InHand reports whether a task in s is in its agent's hands (see
+// InHandTaskStates).
+func (s TaskState) InHand() bool { return slices.Contains(inHand, s) }
 
 // AllowedMoves returns the states a task in s may move to.
 func AllowedMoves(s TaskState) []TaskState { return slices.Clone(moves[s]) }
@@ -454,7 +474,8 @@ func (b *Bus) queryTasks(ctx context.Context, q string, args ...any) ([]Task, er
 // CurrentTask is the task an agent's "swarm task start|done|fail" without
 // an id refers to. The rule, first match wins:
 //  1. a WORKING task (the most recently updated),
-//  2. a CONFLICTED task (the most recently updated): it is back with the agent,
+//  2. a CONFLICTED or CHANGES_REQUESTED task (the most recently updated):
+//     it is back with the agent,
 //  3. the oldest ASSIGNED task: the next one to start,
 //  4. an IN_REVIEW task (the most recently updated), so that repeating
 //     "done" is a no-op rather than an error.
@@ -462,15 +483,15 @@ func (b *Bus) queryTasks(ctx context.Context, q string, args ...any) ([]Task, er
 // ErrNotFound if the agent has none of these.
 func (b *Bus) CurrentTask(ctx context.Context, agent string) (Task, error) {
 	ts, err := b.queryTasks(ctx, `SELECT `+taskCols+` FROM tasks
-		WHERE assignee = ? AND state IN ('WORKING', 'CONFLICTED', 'ASSIGNED', 'IN_REVIEW')
-		ORDER BY CASE state WHEN 'WORKING' THEN 0 WHEN 'CONFLICTED' THEN 1 WHEN 'ASSIGNED' THEN 2 ELSE 3 END,
+		WHERE assignee = ? AND state IN ('WORKING', 'CONFLICTED', 'CHANGES_REQUESTED', 'ASSIGNED', 'IN_REVIEW')
+		ORDER BY CASE state WHEN 'WORKING' THEN 0 WHEN 'CONFLICTED' THEN 1 WHEN 'CHANGES_REQUESTED' THEN 1 WHEN 'ASSIGNED' THEN 2 ELSE 3 END,
 			CASE WHEN state = 'ASSIGNED' THEN n ELSE -updated_ms END, n DESC
 		LIMIT 1`, agent)
 	if err != nil {
 		return Task{}, err
 	}
 	if len(ts) == 0 {
-		return Task{}, fmt.Errorf("%s has no current task (none WORKING, CONFLICTED, ASSIGNED or IN_REVIEW): %w", agent, ErrNotFound)
+		return Task{}, fmt.Errorf("%s has no current task (none WORKING, CONFLICTED, CHANGES_REQUESTED, ASSIGNED or IN_REVIEW): %w", agent, ErrNotFound)
 	}
 	return ts[0], nil
 }

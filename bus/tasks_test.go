@@ -14,11 +14,13 @@ var specMoves = map[string][]string{
 	"ASSIGNED":   {"WORKING", "CANCELLED", "FAILED"},
 	"WORKING":    {"IN_REVIEW", "CONFLICTED", "CANCELLED", "FAILED"},
 	"CONFLICTED": {"IN_REVIEW", "WORKING", "CANCELLED", "FAILED"},
-	"IN_REVIEW":  {"APPROVED", "WORKING", "CANCELLED", "FAILED"},
-	"APPROVED":   {"COMPLETED", "CONFLICTED", "CANCELLED", "FAILED"},
+	"IN_REVIEW":  {"APPROVED", "WORKING", "CHANGES_REQUESTED", "CANCELLED", "FAILED"},
+	"APPROVED":   {"COMPLETED", "CONFLICTED", "CHANGES_REQUESTED", "CANCELLED", "FAILED"},
 	"FAILED":     {"ASSIGNED", "CANCELLED"},
 	"COMPLETED":  {},
 	"CANCELLED":  {},
+
+	"CHANGES_REQUESTED": {"WORKING", "IN_REVIEW", "CONFLICTED", "CANCELLED", "FAILED"},
 }
 
 // pathTo is a sequence of allowed moves from ASSIGNED to each state.
@@ -31,6 +33,8 @@ var pathTo = map[string][]string{
 	"COMPLETED":  {"WORKING", "IN_REVIEW", "APPROVED", "COMPLETED"},
 	"FAILED":     {"FAILED"},
 	"CANCELLED":  {"CANCELLED"},
+
+	"CHANGES_REQUESTED": {"WORKING", "IN_REVIEW", "CHANGES_REQUESTED"},
 }
 
 func mustState(t *testing.T, s string) TaskState {
@@ -362,14 +366,14 @@ func TestTaskStatesFromTheTable(t *testing.T) {
 	for _, s := range TaskStates() {
 		names = append(names, s.String())
 	}
-	want := []string{"ASSIGNED", "WORKING", "CONFLICTED", "IN_REVIEW", "APPROVED", "FAILED", "COMPLETED", "CANCELLED"}
+	want := []string{"ASSIGNED", "WORKING", "CHANGES_REQUESTED", "CONFLICTED", "IN_REVIEW", "APPROVED", "FAILED", "COMPLETED", "CANCELLED"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("TaskStates() = %v, want %v", names, want)
 	}
 	if len(specMoves) != len(want) {
 		t.Errorf("the spec has %d states, TaskStates %d", len(specMoves), len(want))
 	}
-	open := map[string]bool{"ASSIGNED": true, "WORKING": true, "CONFLICTED": true, "IN_REVIEW": true, "APPROVED": true}
+	open := map[string]bool{"ASSIGNED": true, "WORKING": true, "CHANGES_REQUESTED": true, "CONFLICTED": true, "IN_REVIEW": true, "APPROVED": true}
 	for _, s := range TaskStates() {
 		if want := len(specMoves[s.String()]) == 0; s.Final() != want {
 			t.Errorf("%v.Final() = %v", s, s.Final())
@@ -382,7 +386,7 @@ func TestTaskStatesFromTheTable(t *testing.T) {
 	for _, s := range OpenTaskStates() {
 		openNames = append(openNames, s.String())
 	}
-	if got := strings.Join(openNames, " "); got != "ASSIGNED WORKING CONFLICTED IN_REVIEW APPROVED" {
+	if got := strings.Join(openNames, " "); got != "ASSIGNED WORKING CHANGES_REQUESTED CONFLICTED IN_REVIEW APPROVED" {
 		t.Errorf("OpenTaskStates() = %s", got)
 	}
 	if TaskNone.Final() || TaskNone.Open() || TaskState(99).Final() || TaskState(99).Open() {

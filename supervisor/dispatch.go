@@ -17,7 +17,8 @@ import (
 var taskNamespace = uuid.MustParse("6f1c2a8e-3d4b-4f5a-9c7e-2b8d1e0f4a6c")
 
 // dispatchTasks sends each agent its next task: the oldest ASSIGNED one,
-// when the agent has no task in WORKING or CONFLICTED. Later tasks wait,
+// when the agent has no task in hand (WORKING, CHANGES_REQUESTED,
+// CONFLICTED: bus.TaskState.InHand). Later tasks wait,
 // still ASSIGNED. An agent with worktree = true is moved (restarted) into
 // the task's own worktree first.
 func (s *Supervisor) dispatchTasks(ctx context.Context) {
@@ -41,8 +42,8 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 		}
 		return false
 	}
-	// The task each agent is on: its WORKING or CONFLICTED one, else the
-	// oldest ASSIGNED one, which is the one to dispatch. Worktrees of tasks
+	// The task each agent is on: the one it has in hand, else the oldest
+	// ASSIGNED one, which is the one to dispatch. Worktrees of tasks
 	// still open (in review or approved too) stay where they are.
 	current := map[string]bus.Task{}
 	open := map[string]bool{}
@@ -50,7 +51,7 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 		if t.Worktree != "" {
 			open[t.Worktree] = true
 		}
-		if t.State == bus.TaskWorking || t.State == bus.TaskConflicted {
+		if t.State.InHand() {
 			current[t.Assignee] = t
 		}
 	}

@@ -28,9 +28,13 @@ const (
 	// moveConflict is not asked for: it is what a rebase at done or a
 	// merge that conflicts does to the task.
 	moveConflict
+	// moveSendBack is not asked for by name either: it is what a check
+	// failing in the merge queue, or the reviewer agent asking for
+	// changes, does to the task (Service.SendBack, Service.Review).
+	moveSendBack
 )
 
-var moveNames = [...]string{"start", "done", "fail", "approve", "request changes", "cancel", "retry", "merge", "conflict"}
+var moveNames = [...]string{"start", "done", "fail", "approve", "request changes", "cancel", "retry", "merge", "conflict", "send back"}
 
 func (m Move) String() string {
 	if int(m) < len(moveNames) {
@@ -52,15 +56,16 @@ var moveRules = map[Move]struct {
 	from []bus.TaskState
 	to   bus.TaskState
 }{
-	MoveStart:          {[]bus.TaskState{bus.TaskAssigned, bus.TaskConflicted}, bus.TaskWorking},
-	MoveDone:           {[]bus.TaskState{bus.TaskWorking, bus.TaskConflicted}, bus.TaskInReview},
-	MoveFail:           {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved}, bus.TaskFailed},
+	MoveStart:          {[]bus.TaskState{bus.TaskAssigned, bus.TaskConflicted, bus.TaskChangesRequested}, bus.TaskWorking},
+	MoveDone:           {[]bus.TaskState{bus.TaskWorking, bus.TaskConflicted, bus.TaskChangesRequested}, bus.TaskInReview},
+	MoveFail:           {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskChangesRequested, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved}, bus.TaskFailed},
 	MoveApprove:        {[]bus.TaskState{bus.TaskInReview}, bus.TaskApproved},
 	MoveRequestChanges: {[]bus.TaskState{bus.TaskInReview}, bus.TaskWorking},
-	MoveCancel:         {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved, bus.TaskFailed}, bus.TaskCancelled},
+	MoveCancel:         {[]bus.TaskState{bus.TaskAssigned, bus.TaskWorking, bus.TaskChangesRequested, bus.TaskConflicted, bus.TaskInReview, bus.TaskApproved, bus.TaskFailed}, bus.TaskCancelled},
 	MoveRetry:          {[]bus.TaskState{bus.TaskFailed}, bus.TaskAssigned},
 	MoveMerge:          {[]bus.TaskState{bus.TaskApproved}, bus.TaskCompleted},
-	moveConflict:       {[]bus.TaskState{bus.TaskWorking, bus.TaskApproved}, bus.TaskConflicted},
+	moveConflict:       {[]bus.TaskState{bus.TaskWorking, bus.TaskChangesRequested, bus.TaskApproved}, bus.TaskConflicted},
+	moveSendBack:       {[]bus.TaskState{bus.TaskInReview, bus.TaskApproved}, bus.TaskChangesRequested},
 }
 
 // AppliesTo reports whether the move takes a task in state s somewhere

@@ -361,6 +361,11 @@ func (t *Service) removeWorktree(ctx context.Context, task bus.Task, why string)
 // conflict changes nothing in git: the task goes CONFLICTED, its assignee
 // is asked to rebase, and the error wraps gitrepo.ErrConflict. A task without a
 // branch completes with nothing to merge.
+//
+// When the swarm has checks ([checks], bus.CheckPolicy), Merge puts the
+// task in the merge queue instead and returns it as it is, APPROVED: the
+// queue (package checks) merges it once its merge with the base passes
+// the checks.
 func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error) {
 	task, err := t.bus.Task(ctx, id)
 	if err != nil {
@@ -376,28 +381,21 @@ func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error)
 	if err != nil {
 		return task, err
 	}
-	if task.Worktree != "" {
-		// What is not committed would not be merged, and removing the
-		// worktree afterwards would bury it: the agent commits first.
-		files, err := repo.Uncommitted(ctx, task.Worktree)
-		if err != nil {
-			return task, taskError(task.ID, err)
-		}
-		if len(files) > 0 {
-			return task, taskError(task.ID, fmt.Errorf("its worktree %s has uncommitted changes (%s): have its agent commit them, or request changes: %w",
-				task.Worktree, strings.Join(files, ", "), gitrepo.ErrDirty))
-		}
+	if err := t.committed(ctx, repo, task); err != nil {
+		return task, err
 	}
-	msg := fmt.Sprintf("Merge task %s: %s\n\nswarm task %s, assigned to %s, approved by review.", task.ID, task.Title, task.ID, task.Assignee)
-	commit, err := repo.Merge(ctx, task.Base, task.Branch, msg)
+	policy, err := t.bus.CheckPolicy(ctx)
+	if err != nil {
+		return task, taskError(task.ID, err)
+	}
+	if policy != nil {
+		return t.queue(ctx, repo, task, actor, policy)
+	}
+	commit, err := repo.Merge(ctx, task.Base, task.Branch, MergeMessage(task))
 	var conflict *gitrepo.ConflictError
 	switch {
 	case errors.As(err, &conflict):
-		todo := "Rebase your branch onto it"
-		if task.Worktree != "" {
-			todo += " in " + task.Worktree
-		}
-		return t.conflicted(ctx, task, actor, conflict, todo+fmt.Sprintf(" (`git rebase %s`), resolve, commit, then report done again.", task.Base))
+		return t.conflicted(ctx, task, actor, conflict, rebaseTodo(task))
 	case errors.Is(err, gitrepo.ErrNothingToMerge):
 		commit = "nothing new: already in " + task.Base
 	case err != nil:
@@ -405,7 +403,13 @@ func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error)
 	default:
 		commit = "merged as " + commit
 	}
-	moved, err := t.step(ctx, task, MoveMerge, actor, commit)
+	return t.merged(ctx, task, actor, commit)
+}
+
+// merged completes a task whose branch is in its base now (note says how)
+// and removes its worktree.
+func (t *Service) merged(ctx context.Context, task bus.Task, actor, note string) (bus.Task, error) {
+	moved, err := t.step(ctx, task, MoveMerge, actor, note)
 	if err != nil {
 		return moved, err
 	}
@@ -414,6 +418,29 @@ func (t *Service) Merge(ctx context.Context, id, actor string) (bus.Task, error)
 	}
 	moved.Worktree = ""
 	return moved, nil
+}
+
+// committed refuses to merge a task whose worktree holds uncommitted
+// work: it would not be merged, and removing the worktree afterwards
+// would bury it; the agent commits first.
+func (t *Service) committed(ctx context.Context, repo *gitrepo.Repo, task bus.Task) error {
+	if task.Worktree == "" {
+		return nil
+	}
+	files, err := repo.Uncommitted(ctx, task.Worktree)
+	if err != nil {
+		return taskError(task.ID, err)
+	}
+	if len(files) > 0 {
+		return taskError(task.ID, fmt.Errorf("its worktree %s has uncommitted changes (%s): have its agent commit them, or request changes: %w",
+			task.Worktree, strings.Join(files, ", "), gitrepo.ErrDirty))
+	}
+	return nil
+}
+
+// MergeMessage is the message of the commit that merges task's branch.
+func MergeMessage(task bus.Task) string {
+	return fmt.Sprintf("Merge task %s: %s\n\nswarm task %s, assigned to %s, approved by review.", task.ID, task.Title, task.ID, task.Assignee)
 }
 
 // Diff returns the review of a task's branch: `git diff --stat` and the

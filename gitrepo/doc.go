@@ -24,6 +24,11 @@
 //	             the base branch (merge-tree first, one at a time across
 //	             processes, never left half-merged), the fallback identity
 //	diff.go      the review: diff and diff --stat of base...branch
+//	queue.go     the merge queue's git: a merge made as a commit on no
+//	             branch, scratch worktrees (.swarm/merges) to check it in,
+//	             the base moved to it only as a compare-and-set with the
+//	             main worktree following (or why it cannot move now), and
+//	             finishing what a killed process left half-done
 //	status.go    what a worktree holds uncommitted (status, conflicted
 //	             paths) and saving it as a commit before a worktree goes
 //

@@ -1,8 +1,49 @@
 package supervisor
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+
 	"swarm/bus"
+	"swarm/checks"
+	"swarm/textsafe"
 )
+
+// startChecks records the swarm's checks on the bus (for the command
+// line) and, when it has [checks], runs them: the checks of the branches
+// in review and the merge queue (checks.Service), in a goroutine the
+// supervisor owns.
+func (s *Supervisor) startChecks(ctx context.Context) {
+	policy := s.opts.Config.CheckPolicy()
+	if err := s.bus.SetCheckPolicy(ctx, policy); err != nil {
+		s.log.Error("record the checks", "err", err)
+	}
+	if policy == nil {
+		return
+	}
+	svc := checks.New(checks.Options{Bus: s.bus, Tasks: s.tasks, Policy: policy, Log: s.log,
+		PathFor: s.pathFor, Command: s.swarmCommand()})
+	s.goRun(svc.Run)
+}
+
+// pathFor names file for agent as it may be typed into the agent: by its
+// absolute path, else by its path from the agent's directory; an error
+// when neither can be typed (a line feed or a control character).
+func (s *Supervisor) pathFor(agent, file string) (string, error) {
+	if typable(file) {
+		return shellQuote(file), nil
+	}
+	if a, err := s.agent(agent); err == nil {
+		if rel, err := filepath.Rel(a.workDir(), file); err == nil && typable(rel) {
+			return shellQuote(rel), nil
+		}
+	}
+	return "", errors.New("its path holds a line feed or a control character, seen from the agent's directory too")
+}
+
+func typable(path string) bool { return textsafe.Safe(path) && !strings.ContainsAny(path, "\n\r") }
 
 // CheckPolicy is what cfg's [checks] asks of its tasks, as the bus keeps
 // it for the command line and the checks service; nil when it has none.

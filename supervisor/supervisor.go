@@ -213,6 +213,7 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	s.goRun(s.consumeControl)
 	s.goRun(s.watchLiveness)
 	s.goRun(s.dispatchTasks)
+	s.startChecks(ctx)
 	for _, ac := range s.opts.Config.Agents {
 		if _, err := s.addAgent(ac); err != nil {
 			_ = s.Shutdown(ctx)

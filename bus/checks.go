@@ -87,13 +87,14 @@ func (c Check) Duration(now time.Time) time.Duration {
 
 // StartChecks records a new run of checks on task: one queued check per
 // command on commit, with its log file, replacing the rows of the run
-// before.
+// before. A run on the branch replaces the merge queue's too: the task is
+// in review again, and what the queue found is history (its events say).
 func (b *Bus) StartChecks(ctx context.Context, task string, run CheckRun, commit string, cmds, logs []string) error {
 	if len(cmds) != len(logs) {
 		return fmt.Errorf("start checks of task %s: %d commands, %d logs", task, len(cmds), len(logs))
 	}
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM checks WHERE task_id = ? AND run = ?`, task, string(run)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM checks WHERE task_id = ? AND (run = ? OR ? = 'branch')`, task, string(run), string(run)); err != nil {
 			return false, err
 		}
 		for i, c := range cmds {
@@ -122,6 +123,43 @@ func (b *Bus) UpdateCheck(ctx context.Context, c Check) error {
 	}
 	b.notify()
 	return nil
+}
+
+// CurrentChecks returns the run of a task's checks (as Checks returns
+// them) that says where it stands: the merge queue's when it has one (it
+// comes after review; a new run on the branch clears it), else its
+// branch's.
+func CurrentChecks(cs []Check) []Check {
+	for i, c := range cs {
+		if c.Run == RunMerge {
+			return cs[i:]
+		}
+	}
+	return cs
+}
+
+// Summary is where a run of checks stands as a whole: running while one
+// is queued or running, else failed if one failed (or timed out, which
+// it reports as such when no check failed otherwise), else cancelled if
+// one was, else passed; ok is false for no checks.
+func Summary(cs []Check) (s CheckState, ok bool) {
+	if len(cs) == 0 {
+		return 0, false
+	}
+	worst := CheckPassed
+	for _, c := range cs {
+		switch {
+		case !c.State.Final():
+			return CheckRunning, true
+		case c.State == CheckFailed:
+			worst = CheckFailed
+		case c.State == CheckTimedOut && worst != CheckFailed:
+			worst = CheckTimedOut
+		case c.State == CheckCancelled && worst == CheckPassed:
+			worst = CheckCancelled
+		}
+	}
+	return worst, true
 }
 
 const checkCols = `task_id, run, n, cmd, commit_id, state, started_ms, ended_ms, exit_code, log, tail`

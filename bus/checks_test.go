@@ -49,6 +49,49 @@ func TestChecksOfARunReplaceTheRunBefore(t *testing.T) {
 	if d := got[1].Duration(time.Now()); d != 1500*time.Millisecond {
 		t.Errorf("duration %v", d)
 	}
+	if cur := CurrentChecks(got); len(cur) != 1 || cur[0].Run != RunMerge {
+		t.Errorf("current checks: %+v", cur)
+	}
+	if s, ok := Summary(got); !ok || s != CheckRunning {
+		t.Errorf("summary of a run with a queued check: %v %v", s, ok)
+	}
+	if s, ok := Summary(CurrentChecks(got)); !ok || s != CheckPassed {
+		t.Errorf("summary of the merge run: %v %v", s, ok)
+	}
+	// Back in review: a new run on the branch clears the queue's.
+	if err := b.StartChecks(ctx, task.ID, RunBranch, "c3", []string{"make"}, []string{"l4"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = b.Checks(ctx, task.ID); len(got) != 1 || got[0].Run != RunBranch || got[0].Commit != "c3" {
+		t.Errorf("after a new branch run: %+v", got)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	c := func(states ...CheckState) []Check {
+		var cs []Check
+		for _, s := range states {
+			cs = append(cs, Check{State: s})
+		}
+		return cs
+	}
+	for _, tc := range []struct {
+		cs   []Check
+		want CheckState
+	}{
+		{c(CheckPassed, CheckPassed), CheckPassed},
+		{c(CheckPassed, CheckRunning, CheckFailed), CheckRunning},
+		{c(CheckTimedOut, CheckFailed), CheckFailed},
+		{c(CheckCancelled, CheckTimedOut), CheckTimedOut},
+		{c(CheckPassed, CheckCancelled), CheckCancelled},
+	} {
+		if got, ok := Summary(tc.cs); !ok || got != tc.want {
+			t.Errorf("Summary(%v) = %v", tc.cs, got)
+		}
+	}
+	if _, ok := Summary(nil); ok {
+		t.Error("no checks have a summary")
+	}
 }
 
 // The queue takes only approved tasks, keeps each once, in order, and

@@ -125,16 +125,20 @@ func (b *Bus) QueueEntryOf(ctx context.Context, task string) (QueueEntry, error)
 }
 
 // SetQueuePhase moves task's entry (not done) to phase, with why and the
-// commits; Since changes only with the phase or the why.
+// commits; Since changes only with the phase or the why. Setting what is
+// there already writes nothing and wakes no one: a queue that waits
+// looks again and again.
 func (b *Bus) SetQueuePhase(ctx context.Context, task string, phase QueuePhase, why, old, new string) error {
-	_, err := b.exec(ctx, `UPDATE merge_queue SET phase_ms = CASE WHEN phase = ?1 AND why = ?2 THEN phase_ms ELSE ?3 END,
-		phase = ?1, why = ?2, old_commit = ?4, new_commit = ?5, merged = ?6
-		WHERE task_id = ?7 AND phase != 'done'`,
-		string(phase), why, ms(time.Now()), old, new, false, task)
+	res, err := b.exec(ctx, `UPDATE merge_queue SET phase_ms = CASE WHEN phase = ?1 AND why = ?2 THEN phase_ms ELSE ?3 END,
+		phase = ?1, why = ?2, old_commit = ?4, new_commit = ?5
+		WHERE task_id = ?6 AND phase != 'done' AND (phase != ?1 OR why != ?2 OR old_commit != ?4 OR new_commit != ?5)`,
+		string(phase), why, ms(time.Now()), old, new, task)
 	if err != nil {
 		return fmt.Errorf("merge queue: task %s: %w", task, err)
 	}
-	b.notify()
+	if n, _ := res.RowsAffected(); n > 0 {
+		b.notify()
+	}
 	return nil
 }
 

@@ -263,15 +263,23 @@ func (s *Service) tellFailure(ctx context.Context, t bus.Task, c bus.Check) {
 	if c.State == bus.CheckTimedOut {
 		how = fmt.Sprintf("ran past its timeout of %s", s.policy.Timeout)
 	}
-	body := fmt.Sprintf("task %s (%s): the check `%s` %s on your branch %s at %s. Its last lines:\n%s\n"+
+	body := fmt.Sprintf("task %s (%s): the check `%s` %s on your branch %s at %s. %s\n"+
 		"Fix it in %s and commit: the checks run again on each new commit while the task is in review (full output: %s).",
-		t.ID, textsafe.Words(t.Title), c.Cmd, how, t.Branch, shortCommit(c.Commit), c.Tail, t.Worktree, c.Log)
+		t.ID, textsafe.Words(t.Title), c.Cmd, how, t.Branch, shortCommit(c.Commit), lastLinesSaid(c.Tail), t.Worktree, c.Log)
 	data := fmt.Sprintf(`{"task":%q,"cmd":%q,"state":%q,"commit":%q}`, t.ID, c.Cmd, c.State, c.Commit)
 	_, err := s.bus.Publish(context.WithoutCancel(ctx), bus.Message{ID: messageID(t.ID, "branch", c.Commit, fmt.Sprint(c.N)),
 		From: bus.Swarm, To: t.Assignee, Kind: bus.KindTaskChecks, Body: body, Data: []byte(data)})
 	if err != nil {
 		s.log.Error("checks: tell an agent", "task", t.ID, "err", err)
 	}
+}
+
+// lastLinesSaid introduces a check's last lines of output in a message.
+func lastLinesSaid(tail string) string {
+	if strings.TrimSpace(tail) == "" {
+		return "It printed nothing."
+	}
+	return "Its last lines:\n" + tail
 }
 
 // handOn does what follows checks that ended on a task's branch at

@@ -378,14 +378,13 @@ func (q *Queue) sendBack(ctx context.Context, task bus.Task, c bus.Check) {
 	if c.State == bus.CheckTimedOut {
 		how = fmt.Sprintf("ran past its timeout of %s", q.s.policy.Timeout)
 	}
-	last := c.Tail
-	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
-		last = last[i+1:]
+	note := fmt.Sprintf("the check `%s` %s on its merge with %s", c.Cmd, how, task.Base)
+	if last := lastLines(c.Tail, 1); strings.TrimSpace(last) != "" {
+		note += ": " + textsafe.Words(last)
 	}
-	note := fmt.Sprintf("the check `%s` %s on its merge with %s: %s", c.Cmd, how, task.Base, textsafe.Words(last))
-	body := fmt.Sprintf("task %s (%s) is CHANGES_REQUESTED: the check `%s` %s on the merge of %s with %s as it is now (%s). Its last lines:\n%s\n"+
+	body := fmt.Sprintf("task %s (%s) is CHANGES_REQUESTED: the check `%s` %s on the merge of %s with %s as it is now (%s). %s\n"+
 		"Bring your branch up to date in %s (`git rebase %s`), fix it, commit, then report done again (full output: %s).",
-		task.ID, textsafe.Words(task.Title), c.Cmd, how, task.Branch, task.Base, shortCommit(c.Commit), c.Tail, task.Worktree, task.Base, c.Log)
+		task.ID, textsafe.Words(task.Title), c.Cmd, how, task.Branch, task.Base, shortCommit(c.Commit), lastLinesSaid(c.Tail), task.Worktree, task.Base, c.Log)
 	_, err := q.s.tasks.SendBack(ctx, task, bus.Swarm, note, body)
 	q.finish(ctx, task.ID, false, outcome(note, err))
 }

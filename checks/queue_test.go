@@ -2,7 +2,10 @@ package checks
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -92,5 +95,112 @@ func TestTheMergeQueueLandsExactlyTheGoodMerges(t *testing.T) {
 	}
 	if out := gittest.Git(t, e.repo, "worktree", "list"); strings.Contains(out, "merges") {
 		t.Errorf("a scratch worktree is left:\n%s", out)
+	}
+}
+
+// approved makes a task for agent committing files, approved, and puts it
+// in the merge queue.
+func (e *env) queued(t *testing.T, agent, title string, files map[string]string) bus.Task {
+	t.Helper()
+	ctx := context.Background()
+	task := e.inReview(t, agent, title, files)
+	if _, err := e.tasks.Approve(ctx, task.ID, bus.Human, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.tasks.Merge(ctx, task.ID, bus.Human); err != nil {
+		t.Fatal(err)
+	}
+	task, _ = e.bus.Task(ctx, task.ID)
+	return task
+}
+
+// The person's checkout of the base with uncommitted changes holds the
+// queue, which says why; once it is clean, the merge goes on.
+func TestTheQueueWaitsForThePersonsCheckout(t *testing.T) {
+	e := newEnv(t, "w")
+	gittest.WriteFile(t, e.repo+"/b.txt", "my own edit\n")
+	ctx := context.Background()
+	if err := e.bus.SetCheckPolicy(ctx, &bus.CheckPolicy{Run: []string{"true"}, Timeout: time.Minute, Parallel: 1}); err != nil {
+		t.Fatal(err)
+	}
+	task := e.queued(t, "w", "add c", map[string]string{"c.txt": "c\n"})
+	e.run(t, &bus.CheckPolicy{Run: []string{"true"}, Timeout: time.Minute, Parallel: 1})
+	testrun.Within(t, testrun.Patience, "the entry to wait", func() bool {
+		q, _ := e.bus.MergeQueue(ctx)
+		return len(q) == 1 && q[0].Phase == bus.PhaseWaiting && strings.Contains(q[0].Why, "uncommitted changes (b.txt)")
+	})
+	if got := gittest.ReadFile(t, e.repo+"/b.txt"); got != "my own edit\n" {
+		t.Errorf("the person's edit was touched: %q", got)
+	}
+	gittest.Git(t, e.repo, "checkout", "b.txt")
+	testrun.Within(t, testrun.Patience, "the task to merge", func() bool { return e.state(t, task.ID) == bus.TaskCompleted })
+	if gittest.ReadFile(t, e.repo+"/c.txt") != "c\n" {
+		t.Error("the checkout did not follow")
+	}
+}
+
+// A queue killed mid-way left: a scratch worktree and a check's process
+// still running (the entry checking), and an entry whose base moved to
+// its checked merge while the checkout and the task did not follow. The
+// next queue cleans up, checks the first again, and finishes the second.
+func TestTheNextQueueFinishesWhatAKilledOneLeft(t *testing.T) {
+	e := newEnv(t, "w1", "w2")
+	ctx := context.Background()
+	policy := &bus.CheckPolicy{Run: []string{"true"}, Timeout: time.Minute, Parallel: 1}
+	if err := e.bus.SetCheckPolicy(ctx, policy); err != nil {
+		t.Fatal(err)
+	}
+	moved := e.queued(t, "w1", "add c", map[string]string{"c.txt": "c\n"})
+	checking := e.queued(t, "w2", "add d", map[string]string{"d.txt": "d\n"})
+
+	repo, _ := e.tasks.Repo()
+	plan, err := repo.PlanMerge(ctx, "main", moved.Branch, "Merge task "+moved.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.bus.SetQueuePhase(ctx, moved.ID, bus.PhaseAdvancing, "", plan.Old, plan.Commit); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, e.repo, "update-ref", "refs/heads/main", plan.Commit, plan.Old) // killed right after
+	if err := e.bus.SetQueuePhase(ctx, checking.ID, bus.PhaseChecking, "", "x", "y"); err != nil {
+		t.Fatal(err)
+	}
+	scratch, err := repo.AddScratchWorktree(ctx, checking.ID, plan.Old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := exec.Command("sleep", "300")
+	left.Env = append(os.Environ(), markVar+"="+markPrefix(e.bus.Dir(), bus.RunMerge)+"|"+checking.ID+"|0|1")
+	left.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := left.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() { left.Wait(); close(ended) }()
+	t.Cleanup(func() { left.Process.Kill(); <-ended })
+
+	e.run(t, policy)
+	testrun.Within(t, testrun.Patience, "both tasks merged", func() bool {
+		return e.state(t, moved.ID) == bus.TaskCompleted && e.state(t, checking.ID) == bus.TaskCompleted
+	})
+	select {
+	case <-ended:
+	default:
+		t.Error("the killed queue's check process still runs")
+	}
+	if _, err := os.Stat(scratch); !os.IsNotExist(err) {
+		t.Errorf("the scratch worktree is still there: %v", err)
+	}
+	log := strings.Fields(gittest.Git(t, e.repo, "rev-list", "--first-parent", plan.Old+"..main"))
+	if len(log) != 2 || log[1] != plan.Commit {
+		t.Errorf("main's new first-parent commits %v: want the moved merge %s, then one more", log, plan.Commit)
+	}
+	if st := gittest.Git(t, e.repo, "status", "--porcelain", "--untracked-files=no"); st != "" || gittest.ReadFile(t, e.repo+"/c.txt") != "c\n" {
+		t.Errorf("the checkout did not follow: %q", st)
+	}
+	for _, id := range []string{moved.ID, checking.ID} {
+		if en, _ := e.bus.QueueEntryOf(ctx, id); en.Phase != bus.PhaseDone || !en.Merged {
+			t.Errorf("entry of %s: %+v", id, en)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"swarm/bus"
@@ -30,6 +31,9 @@ func (s *Service) askReview(ctx context.Context, t bus.Task, commit string) {
 	}
 	where := ""
 	file, err := s.bus.WriteFile(path.Join("checks", t.ID, "review-"+shortCommit(commit)+".diff"), []byte(diff))
+	if err == nil {
+		file, err = filepath.Abs(file)
+	}
 	if err == nil {
 		where, err = s.opts.PathFor(reviewer, file)
 	}

@@ -95,6 +95,7 @@ type actor interface {
 	Heartbeat(ctx context.Context, r mcpserver.HeartbeatRequest) (bus.Heartbeat, error)
 	CreateTask(ctx context.Context, to, title, description string) (bus.Task, error)
 	MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error)
+	ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error)
 }
 
 // viaSwarmTimeout bounds connecting to the running swarm before the

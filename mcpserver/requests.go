@@ -202,6 +202,17 @@ func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.
 	return tasks.New(ctx, a.Bus, projectDir, "").Move(ctx, me, ref, move, note)
 }
 
+// ReviewTask records a's verdict on task ref as the swarm's reviewer agent
+// (tasks.Service.Review decides whether a may); projectDir is where its
+// branch's commit is read. It returns the verdict and the task after it.
+func (a Actor) ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error) {
+	me, err := a.name(ctx)
+	if err != nil {
+		return bus.Review{}, bus.Task{}, err
+	}
+	return tasks.New(ctx, a.Bus, projectDir, "").Review(ctx, me, ref, verdict, note)
+}
+
 // maxErrorLine bounds an error line: an error may quote what it was given,
 // and an argument can be megabytes long.
 const maxErrorLine = 400

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -60,6 +61,11 @@ func New(b *bus.Bus, opts Options) *mcp.Server {
 		t.taskDone)
 	addTool(s, &mcp.Tool{Name: "task_fail", Description: "Give up a task (→ FAILED): by default your current task; say why in reason."},
 		t.taskFail)
+	if t.reviewer() {
+		addTool(s, &mcp.Tool{Name: "task_review", Description: "As the swarm's reviewer agent: your verdict on a task swarm sent you to review. " +
+			"approve records it (the person still approves and merges); request_changes sends the task back to its agent with your note."},
+			t.taskReview)
+	}
 	addTool(s, &mcp.Tool{Name: "heartbeat", Description: "Tell swarm you are alive and what you are doing; swarm shows it beside your name."},
 		t.heartbeat)
 	return s
@@ -337,6 +343,45 @@ func (t *tools) move(ctx context.Context, ref string, move tasks.Move, note stri
 		return moveOut{}, err
 	}
 	return moveOut{ID: after.ID, Title: after.Title, From: before.State.String(), To: after.State.String()}, nil
+}
+
+// reviewer says whether the agent calling is the swarm's reviewer agent
+// ([checks] review_by, as the swarm that started last recorded it): only
+// it gets the task_review tool.
+func (t *tools) reviewer() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	policy, err := t.bus.CheckPolicy(ctx)
+	if err != nil || policy == nil || policy.ReviewBy == "" {
+		return false
+	}
+	me, err := t.actor.name(ctx)
+	return err == nil && me == policy.ReviewBy
+}
+
+type taskReviewIn struct {
+	ID      string `json:"id" jsonschema:"the task's id or a unique prefix"`
+	Verdict string `json:"verdict" jsonschema:"approve or request_changes"`
+	Note    string `json:"note,omitempty" jsonschema:"what you found; for request_changes, what to change (required)"`
+}
+
+type taskReviewOut struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Verdict string `json:"verdict"`
+	State   string `json:"state" jsonschema:"the task's state now: CHANGES_REQUESTED after request_changes"`
+}
+
+func (t *tools) taskReview(ctx context.Context, _ *mcp.CallToolRequest, in taskReviewIn) (taskReviewOut, error) {
+	v := bus.Verdict(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(in.Verdict)), "-", "_"))
+	if v != bus.VerdictApprove && v != bus.VerdictRequestChanges {
+		return taskReviewOut{}, usagef("task_review: verdict must be approve or request_changes, not %q", in.Verdict)
+	}
+	r, task, err := t.actor.ReviewTask(ctx, t.dir, in.ID, v, in.Note)
+	if err != nil {
+		return taskReviewOut{}, err
+	}
+	return taskReviewOut{ID: task.ID, Title: task.Title, Verdict: string(r.Verdict), State: task.State.String()}, nil
 }
 
 type heartbeatIn struct {

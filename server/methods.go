@@ -328,6 +328,16 @@ type (
 		ProjectDir, Ref, Note string
 		Move                  tasks.Move
 	}
+	taskReviewParams struct {
+		Env                   callerEnv
+		ProjectDir, Ref, Note string
+		Verdict               bus.Verdict
+	}
+	// reviewed is a reviewer's verdict and the task after it.
+	reviewed struct {
+		Review bus.Review
+		Task   bus.Task
+	}
 	// actorResult carries a value and an error together: a message
 	// stored with a failed delivery is both.
 	actorResult[T any] struct {
@@ -375,6 +385,12 @@ func (s *Server) actorMethods(m map[string]handler) {
 	m["task_add"] = method(anyone, func(ctx context.Context, p taskAddParams) (actorResult[bus.Task], error) {
 		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Task, error) {
 			return a.CreateTask(ctx, p.To, p.Title, p.Description)
+		})
+	})
+	m["task_review"] = method(anyone, func(ctx context.Context, p taskReviewParams) (actorResult[reviewed], error) {
+		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (reviewed, error) {
+			r, t, err := a.ReviewTask(ctx, p.ProjectDir, p.Ref, p.Verdict, p.Note)
+			return reviewed{r, t}, err
 		})
 	})
 	m["task_move"] = method(anyone, func(ctx context.Context, p taskMoveParams) (actorResult[bus.Task], error) {
@@ -433,4 +449,10 @@ func (a Actor) CreateTask(ctx context.Context, to, title, description string) (b
 func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error) {
 	r, err := actorCall[bus.Task](ctx, a.Client, "task_move", taskMoveParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Move: move})
 	return r.Before, r.Value, err
+}
+
+// ReviewTask is mcpserver.Actor's ReviewTask, made by the swarm.
+func (a Actor) ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error) {
+	r, err := actorCall[reviewed](ctx, a.Client, "task_review", taskReviewParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Verdict: verdict})
+	return r.Value.Review, r.Value.Task, err
 }

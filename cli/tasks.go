@@ -2,14 +2,21 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"swarm/bus"
+	"swarm/checks"
+	"swarm/supervisor"
 	"swarm/tasks"
 	"swarm/textsafe"
 
@@ -25,9 +32,11 @@ type taskCmd struct {
 	Fail           taskFailCmd           `cmd:"" help:"Give up a task (→ FAILED). ID defaults to your current task."`
 	Approve        taskApproveCmd        `cmd:"" help:"Approve a task in review (→ APPROVED)."`
 	RequestChanges taskRequestChangesCmd `cmd:"" name:"request-changes" help:"Send a task in review back to its agent (→ WORKING); --note says what to change."`
+	Review         taskReviewCmd         `cmd:"" help:"As the reviewer agent ([checks] review_by): --approve a task, or --request-changes with --note (→ CHANGES_REQUESTED)."`
 	Cancel         taskCancelCmd         `cmd:"" help:"Cancel a task (→ CANCELLED)."`
 	Retry          taskRetryCmd          `cmd:"" help:"Assign a failed task again (→ ASSIGNED)."`
-	Merge          taskMergeCmd          `cmd:"" help:"Merge an approved task's branch into its base branch (→ COMPLETED)."`
+	Merge          taskMergeCmd          `cmd:"" help:"Merge an approved task's branch into its base branch (→ COMPLETED); with [checks], put it in the merge queue."`
+	Queue          taskQueueCmd          `cmd:"" help:"Show the merge queue: what merges now and for how long, and what waits."`
 	Prune          taskPruneCmd          `cmd:"" help:"Delete the branches finished tasks leave behind (merged ones only: a branch with work of its own is kept); asks first."`
 }
 
@@ -126,11 +135,34 @@ func (c *taskShowCmd) Run(g *Globals) error {
 			return err
 		}
 	}
+	cs, err := b.Checks(g.ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	reviews, err := b.Reviews(g.ctx, t.ID)
+	if err != nil {
+		return err
+	}
+	entry, err := b.QueueEntryOf(g.ctx, t.ID)
+	queued := err == nil && entry.Phase != bus.PhaseDone
+	if err != nil && !errors.Is(err, bus.ErrNotFound) {
+		return err
+	}
+	now := time.Now()
 	if c.JSON {
-		out := newTaskJSON(t)
+		out := taskShowJSON{taskJSON: newTaskJSON(t), Checks: []checkJSON{}}
 		out.DiffStat, out.Diff = stat, diff
 		for _, e := range events {
 			out.Events = append(out.Events, eventJSON{From: e.From.String(), To: e.To.String(), Actor: e.Actor, Note: e.Note, TS: e.Time})
+		}
+		for _, ch := range cs {
+			out.Checks = append(out.Checks, newCheckJSON(ch, now))
+		}
+		for _, r := range reviews {
+			out.Reviews = append(out.Reviews, reviewJSON{Reviewer: r.Reviewer, Verdict: string(r.Verdict), Note: r.Note, Commit: r.Commit, TS: r.Time})
+		}
+		if queued {
+			out.Queue = &queueJSON{Phase: string(entry.Phase), Seconds: seconds(now.Sub(entry.Since)), Why: entry.Why}
 		}
 		enc := g.jsonOut()
 		return enc.Encode(out)
@@ -151,6 +183,13 @@ func (c *taskShowCmd) Run(g *Globals) error {
 	if t.Description != "" {
 		fmt.Fprintf(tw, "description\t%s\n", textsafe.Line(t.Description))
 	}
+	if queued {
+		fmt.Fprintf(tw, "merge queue\t%s for %s", entry.Phase, duration(seconds(now.Sub(entry.Since))))
+		if entry.Why != "" {
+			fmt.Fprintf(tw, ": %s", textsafe.Line(entry.Why))
+		}
+		fmt.Fprintln(tw)
+	}
 	fmt.Fprintln(tw, "history")
 	for _, e := range events {
 		from := e.From.String()
@@ -163,12 +202,78 @@ func (c *taskShowCmd) Run(g *Globals) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s → %s\t%s%s\n", e.Time.Local().Format(time.TimeOnly), from, e.To, e.Actor, note)
 	}
-	if err := tw.Flush(); err != nil || !c.Diff {
+	if err := tw.Flush(); err != nil {
 		return err
+	}
+	printChecks(g.stdout, cs, now)
+	for i, r := range reviews {
+		if i == 0 {
+			fmt.Fprintln(g.stdout, "reviews")
+		}
+		fmt.Fprintf(g.stdout, "  %s  %s %s at %s", r.Time.Local().Format(time.TimeOnly), r.Reviewer, strings.ReplaceAll(string(r.Verdict), "_", " "), shortCommit(r.Commit))
+		if r.Note != "" {
+			fmt.Fprintf(g.stdout, ": %s", textsafe.Line(r.Note))
+		}
+		fmt.Fprintln(g.stdout)
+	}
+	if !c.Diff {
+		return nil
 	}
 	fmt.Fprintf(g.stdout, "\nreview: %s...%s\n%s\n\n%s", t.Base, t.Branch, stat, diff)
 	return nil
 }
+
+// taskShowJSON is `task show --json`: the task with its history, checks,
+// place in the merge queue and reviewers' verdicts.
+type taskShowJSON struct {
+	taskJSON
+	Checks  []checkJSON  `json:"checks"`
+	Queue   *queueJSON   `json:"queue,omitempty"`
+	Reviews []reviewJSON `json:"reviews,omitempty"`
+}
+
+type queueJSON struct {
+	Phase   string  `json:"phase"`
+	Seconds float64 `json:"seconds"`
+	Why     string  `json:"why,omitempty"`
+}
+
+type reviewJSON struct {
+	Reviewer string    `json:"reviewer"`
+	Verdict  string    `json:"verdict"`
+	Note     string    `json:"note,omitempty"`
+	Commit   string    `json:"commit,omitempty"`
+	TS       time.Time `json:"ts"`
+}
+
+// printChecks prints a task's checks, a run at a time, with the last
+// lines of each that failed.
+func printChecks(w io.Writer, cs []bus.Check, now time.Time) {
+	var run bus.CheckRun
+	for _, c := range cs {
+		if c.Run != run {
+			run = c.Run
+			what := "its branch"
+			if run == bus.RunMerge {
+				what = "its merge with the base (the merge queue)"
+			}
+			fmt.Fprintf(w, "checks on %s at %s\n", what, shortCommit(c.Commit))
+		}
+		how := c.State.String()
+		if c.State == bus.CheckFailed {
+			how = fmt.Sprintf("failed (exit %d)", c.Exit)
+		}
+		fmt.Fprintf(w, "  %-16s %7s  %s\n", how, duration(seconds(c.Duration(now))), textsafe.Line(c.Cmd))
+		if c.State == bus.CheckFailed || c.State == bus.CheckTimedOut {
+			fmt.Fprintf(w, "    log %s, its last lines:\n", c.Log)
+			for _, l := range strings.Split(c.Tail, "\n") {
+				fmt.Fprintf(w, "    │ %s\n", textsafe.Line(l))
+			}
+		}
+	}
+}
+
+func shortCommit(c string) string { return c[:min(len(c), 10)] }
 
 // taskOwnArgs are the arguments of start, done and fail: an agent reports
 // on its own task, so the id is optional.
@@ -236,11 +341,238 @@ func (c *taskRetryCmd) Run(g *Globals) error {
 }
 
 type taskMergeCmd struct {
-	ID string `arg:"" help:"Task id or unique prefix."`
+	ID   string `arg:"" help:"Task id or unique prefix."`
+	Wait bool   `help:"With [checks]: wait for the merge queue's outcome; exit 0 only if the task merged."`
 }
 
+// Run merges the task, or with [checks] queues it: the running swarm's
+// merge queue takes it from there (--wait waits for the outcome); with no
+// swarm running, this process runs the queue until the task is merged or
+// out of it.
 func (c *taskMergeCmd) Run(g *Globals) error {
-	return taskAction(g, c.ID, tasks.MoveMerge, "")
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	a, done, err := g.actor()
+	if err != nil {
+		return err
+	}
+	before, after, err := a.MoveTask(g.ctx, wd, c.ID, tasks.MoveMerge, "")
+	done()
+	if after.ID == "" || after.State != bus.TaskApproved || err != nil {
+		if after.ID == "" || after.State == before.State && err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
+		return err
+	}
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	q, err := b.MergeQueue(g.ctx)
+	if err != nil {
+		return err
+	}
+	pos := slices.IndexFunc(q, func(e bus.QueueEntry) bool { return e.Task == after.ID })
+	if pos < 0 {
+		return c.outcome(g, b, after.ID)
+	}
+	fmt.Fprintf(g.stdout, "task %s: queued to merge into %s (%d of %d in the merge queue)\n", after.ID, after.Base, pos+1, len(q))
+	if _, running := supervisor.SwarmRunning(g.busDir()); running {
+		if !c.Wait {
+			return nil
+		}
+		if err := waitMerged(g.ctx, b, after.ID); err != nil {
+			return err
+		}
+		return c.outcome(g, b, after.ID)
+	}
+	fmt.Fprintf(g.stdout, "no swarm runs on %s: the merge queue runs in this process until task %s is merged or out of it\n", g.busDir(), after.ID)
+	policy, err := b.CheckPolicy(g.ctx)
+	if err != nil || policy == nil {
+		return cmp.Or(err, errors.New("the checks of the swarm are gone from the bus"))
+	}
+	svc := checks.New(checks.Options{Bus: b, Tasks: tasks.New(g.ctx, b, wd, ""), Policy: policy})
+	if err := checks.NewQueue(svc).RunUntil(g.ctx, after.ID); err != nil {
+		return err
+	}
+	return c.outcome(g, b, after.ID)
+}
+
+// waitMerged waits until task's entry in the merge queue is done.
+func waitMerged(ctx context.Context, b *bus.Bus, task string) error {
+	wake, unsub := b.Subscribe()
+	defer unsub()
+	for {
+		e, err := b.QueueEntryOf(ctx, task)
+		if err != nil || e.Phase == bus.PhaseDone {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-wake:
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// outcome prints how task's merge ended: an error unless it merged.
+func (c *taskMergeCmd) outcome(g *Globals, b *bus.Bus, id string) error {
+	e, err := b.QueueEntryOf(g.ctx, id)
+	if err != nil {
+		return err
+	}
+	t, err := b.Task(g.ctx, id)
+	if err != nil {
+		return err
+	}
+	if e.Merged {
+		fmt.Fprintf(g.stdout, "task %s is %s: %s\n", t.ID, t.State, textsafe.Line(e.Why))
+		return nil
+	}
+	return fmt.Errorf("task %s was not merged, it is %s: %s", t.ID, t.State, textsafe.Line(e.Why))
+}
+
+type taskQueueCmd struct {
+	JSON bool `name:"json" help:"Print one JSON object with the queue."`
+}
+
+type queueEntryJSON struct {
+	Position int         `json:"position"`
+	Task     string      `json:"task"`
+	Title    string      `json:"title"`
+	Assignee string      `json:"assignee"`
+	Phase    string      `json:"phase"`
+	Seconds  float64     `json:"seconds"` // in this phase
+	Why      string      `json:"why,omitempty"`
+	Checks   []checkJSON `json:"checks,omitempty"`
+}
+
+// Run prints the merge queue: what merges now (its checks, running for
+// how long) and what waits, in order.
+func (c *taskQueueCmd) Run(g *Globals) error {
+	b, err := g.open(false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	q, err := b.MergeQueue(g.ctx)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	var out []queueEntryJSON
+	for i, e := range q {
+		t, err := b.Task(g.ctx, e.Task)
+		if err != nil {
+			return err
+		}
+		j := queueEntryJSON{Position: i + 1, Task: t.ID, Title: t.Title, Assignee: t.Assignee, Phase: string(e.Phase),
+			Seconds: seconds(now.Sub(e.Since)), Why: e.Why}
+		if e.Phase == bus.PhaseChecking {
+			cs, err := b.Checks(g.ctx, t.ID)
+			if err != nil {
+				return err
+			}
+			for _, ch := range cs {
+				if ch.Run == bus.RunMerge && ch.Commit == e.New {
+					j.Checks = append(j.Checks, newCheckJSON(ch, now))
+				}
+			}
+		}
+		out = append(out, j)
+	}
+	if c.JSON {
+		return g.jsonOut().Encode(struct {
+			Queue []queueEntryJSON `json:"queue"`
+		}{append([]queueEntryJSON{}, out...)})
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(g.stdout, "the merge queue is empty")
+		return nil
+	}
+	for _, j := range out {
+		fmt.Fprintf(g.stdout, "%d. %s %s (%s) — %s %s\n", j.Position, j.Task, textsafe.Words(j.Title), j.Assignee, j.Phase, duration(j.Seconds))
+		if j.Why != "" {
+			fmt.Fprintf(g.stdout, "     %s\n", textsafe.Line(j.Why))
+		}
+		for _, ch := range j.Checks {
+			fmt.Fprintf(g.stdout, "     %-9s %7s  %s\n", ch.State, duration(ch.Seconds), textsafe.Line(ch.Cmd))
+		}
+	}
+	return nil
+}
+
+// checkJSON is one check as `task show --json` and `task queue --json`
+// print it.
+type checkJSON struct {
+	Cmd     string  `json:"cmd"`
+	State   string  `json:"state"`
+	Seconds float64 `json:"seconds"`
+	Log     string  `json:"log"`
+	Run     string  `json:"run"`    // branch, or merge (the merge queue's)
+	Commit  string  `json:"commit"` // what it ran on
+	Exit    int     `json:"exit,omitempty"`
+	Tail    string  `json:"tail,omitempty"` // the last lines of its output, once ended
+}
+
+func newCheckJSON(c bus.Check, now time.Time) checkJSON {
+	j := checkJSON{Cmd: c.Cmd, State: c.State.String(), Seconds: seconds(c.Duration(now)), Log: c.Log, Run: string(c.Run), Commit: c.Commit, Tail: c.Tail}
+	if c.State == bus.CheckFailed {
+		j.Exit = c.Exit
+	}
+	return j
+}
+
+func seconds(d time.Duration) float64 { return math.Round(d.Seconds()*10) / 10 }
+
+// duration prints seconds for a person: 0.4s, 12s, 3m05s.
+func duration(s float64) string {
+	switch {
+	case s < 10:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 60:
+		return fmt.Sprintf("%.0fs", s)
+	default:
+		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
+	}
+}
+
+type taskReviewCmd struct {
+	ID             string `arg:"" help:"Task id or unique prefix."`
+	Approve        bool   `xor:"verdict" required:"" help:"Approve the task; the person still approves and merges it."`
+	RequestChanges bool   `name:"request-changes" xor:"verdict" required:"" help:"Send the task back to its agent (→ CHANGES_REQUESTED) with --note."`
+	Note           string `help:"What you found; for --request-changes, what to change." placeholder:"TEXT"`
+}
+
+func (c *taskReviewCmd) Run(g *Globals) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	verdict := bus.VerdictApprove
+	if c.RequestChanges {
+		verdict = bus.VerdictRequestChanges
+	}
+	a, done, err := g.actor()
+	if err != nil {
+		return err
+	}
+	defer done()
+	r, t, err := a.ReviewTask(g.ctx, wd, c.ID, verdict, c.Note)
+	if err != nil {
+		return err
+	}
+	if r.Verdict == bus.VerdictApprove {
+		fmt.Fprintf(g.stdout, "task %s: approved by %s (it is %s: the person approves and merges)\n", t.ID, r.Reviewer, t.State)
+	} else {
+		fmt.Fprintf(g.stdout, "task %s: changes requested by %s (it is %s; %s is told)\n", t.ID, r.Reviewer, t.State, t.Assignee)
+	}
+	return nil
 }
 
 // taskAction runs one task move through the task service (which decides

@@ -80,8 +80,8 @@ var moves = map[TaskState][]TaskState{
 	TaskAssigned:   {TaskWorking, TaskFailed, TaskCancelled},
 	TaskWorking:    {TaskInReview, TaskConflicted, TaskFailed, TaskCancelled},
 	TaskConflicted: {TaskInReview, TaskWorking, TaskFailed, TaskCancelled},
-	TaskInReview:   {TaskApproved, TaskWorking, TaskChangesRequested, TaskFailed, TaskCancelled},
-	TaskApproved:   {TaskCompleted, TaskConflicted, TaskChangesRequested, TaskFailed, TaskCancelled},
+	TaskInReview:   {TaskApproved, TaskWorking, TaskFailed, TaskCancelled, TaskChangesRequested},
+	TaskApproved:   {TaskCompleted, TaskConflicted, TaskFailed, TaskCancelled, TaskChangesRequested},
 	TaskFailed:     {TaskAssigned, TaskCancelled},
 	TaskCompleted:  nil,
 	TaskCancelled:  nil,
@@ -491,7 +491,7 @@ func (b *Bus) CurrentTask(ctx context.Context, agent string) (Task, error) {
 		return Task{}, err
 	}
 	if len(ts) == 0 {
-		return Task{}, fmt.Errorf("%s has no current task (none WORKING, CONFLICTED, CHANGES_REQUESTED, ASSIGNED or IN_REVIEW): %w", agent, ErrNotFound)
+		return Task{}, fmt.Errorf("%s has no current task (none WORKING, CONFLICTED, ASSIGNED or IN_REVIEW): %w", agent, ErrNotFound)
 	}
 	return ts[0], nil
 }

@@ -19,7 +19,7 @@ func TestImportRules(t *testing.T) {
 		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
 		"swarm/tasks":      {"bus", "gitrepo"},
-		"swarm/checks":     {"bus", "gitrepo", "tasks"},
+		"swarm/checks":     {"bus", "gitrepo", "tasks", "textsafe"},
 		"swarm/spawner":    {"screenmodel"},
 		"swarm/mcpserver":  {"supervisor", "tasks", "bus", "textsafe"},
 		// A tool of the repository, not of swarm: it scores the

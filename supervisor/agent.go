@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -120,7 +121,9 @@ type agent struct {
 	marker    string
 	markerHit chan struct{}
 
-	moved string // set when a restart moves the agent to this directory
+	moved    string    // set when a restart moves the agent to this directory
+	movedAt  time.Time // when that move was asked for
+	movedFor string    // the task whose worktree it moves to, if any
 
 	retryAt time.Time // no injection before this (backoff); the injector's
 
@@ -493,15 +496,22 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.exitCode = st.Code
 	recent := a.recent
 	a.recent = nil
-	moved := a.moved
+	moved, movedAt, movedFor := a.moved, a.movedAt, a.movedFor
 	a.moved = ""
 	a.mu.Unlock()
-	if !stopped && !st.Success() {
-		// A crash right after a confirmation may have lost the message;
-		// a process swarm ended on purpose (a stop, a restart, a move to
-		// the next task's worktree) was shown it, and its next process
-		// must not get the last one's messages again.
+	switch {
+	case !stopped && !st.Success():
+		// A crash right after a confirmation may have lost the message.
 		a.requeue(recent, time.Now().Add(-requeueWindow))
+	case moved != "" && movedFor != "":
+		// So may a move into a task's worktree: swarm ends the process
+		// the moment the task comes back to the agent (sent back, in
+		// conflict), and a message about that task typed in just before
+		// or since goes to the process in the worktree. Otherwise a
+		// process swarm ended on purpose (a stop, a restart, a move) was
+		// shown it, and its next process must not get the last one's
+		// messages again.
+		a.requeueAbout(recent, movedAt.Add(-requeueWindow), movedFor)
 	}
 	how = st.String()
 	switch {
@@ -556,6 +566,28 @@ func (a *agent) requeue(recent []confirmation, since time.Time) {
 			a.s.log.Error("requeue", "agent", a.cfg.Name, "id", c.id, "err", err)
 		}
 	}
+}
+
+// requeueAbout requeues the messages about task (their data's "task")
+// of recent confirmed since.
+func (a *agent) requeueAbout(recent []confirmation, since time.Time, task string) {
+	var about []confirmation
+	for _, c := range recent {
+		if a.about(c.id, task) {
+			about = append(about, c)
+		}
+	}
+	a.requeue(about, since)
+}
+
+// about reports whether message id is about task (its data's "task").
+func (a *agent) about(id, task string) bool {
+	m, err := a.s.bus.Message(a.publishCtx(), id)
+	if err != nil {
+		return false
+	}
+	var d struct{ Task string }
+	return json.Unmarshal(m.Data, &d) == nil && d.Task == task
 }
 
 func (a *agent) env(token string) []string {
@@ -659,7 +691,10 @@ func (a *agent) restart() { a.request(true) }
 // started there. A stopped agent, or one given up after a crash loop, only
 // has its directory changed: a person starts it again. Nothing happens when
 // dir is where it runs already, so a repeated move never restarts anything.
-func (a *agent) moveTo(ctx context.Context, dir string) error {
+//
+// task is the task whose worktree dir is ("" for none): what was typed
+// into the process about it just before is typed again into the next one.
+func (a *agent) moveTo(ctx context.Context, dir, task string) error {
 	a.mu.Lock()
 	if a.dir == dir {
 		a.mu.Unlock()
@@ -668,7 +703,7 @@ func (a *agent) moveTo(ctx context.Context, dir string) error {
 	a.dir = dir
 	state, started := a.state, a.startSig
 	if state == StateRunning || state == StateStarting {
-		a.moved = dir // its exit is not a failure worth showing
+		a.moved, a.movedAt, a.movedFor = dir, time.Now(), task // its exit is not a failure worth showing
 	}
 	a.mu.Unlock()
 	switch state {

@@ -102,17 +102,17 @@ func (s *Supervisor) dispatchOnce(ctx context.Context, sent map[uuid.UUID]bool) 
 // retried) and no open task has its directory, back in its own directory.
 // Moving restarts it there (see agent.moveTo).
 func (s *Supervisor) placeAgent(ctx context.Context, a *agent, t bus.Task, onTask bool, open map[string]bool) {
-	want := ""
+	want, task := "", ""
 	switch dir := a.workDir(); {
 	case onTask && t.Worktree != "":
-		want = t.Worktree
+		want, task = t.Worktree, t.ID
 	case dir != a.cfg.Dir && !open[dir]:
 		want = a.cfg.Dir
 	}
 	if want == "" {
 		return
 	}
-	if err := a.moveTo(ctx, want); err != nil && ctx.Err() == nil {
+	if err := a.moveTo(ctx, want, task); err != nil && ctx.Err() == nil {
 		s.log.Error("move agent", "agent", a.cfg.Name, "dir", want, "err", err)
 		s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name, Text: err.Error()})
 	}

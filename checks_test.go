@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"swarm/bus"
+	"swarm/internal/testrun"
 )
 
 // checkScript is the project's check, committed on main: no file says
@@ -261,7 +262,7 @@ func (e *checksEnv) outcome(ids []string) {
 		"w4": {"is CONFLICTED", "a.txt"},
 		"w5": {"is CHANGES_REQUESTED: the check `sh check.sh` failed (exit status 1) on the merge of swarm/"},
 	} {
-		waitUntil(t, agent+" to be told", func() bool {
+		if !testrun.Poll(testrun.Patience, func() bool {
 			told := e.told(agent)
 			for _, w := range want {
 				if !strings.Contains(told, w) {
@@ -269,7 +270,10 @@ func (e *checksEnv) outcome(ids []string) {
 				}
 			}
 			return true
-		})
+		}) {
+			inbox, _, _ := e.run("inbox", agent)
+			t.Fatalf("%s was not told %q; typed into it:\n%s\nits inbox:\n%s", agent, want, e.told(agent), inbox)
+		}
 	}
 	show := e.ok("task", "show", ids[4])
 	for _, want := range []string{"CHANGES_REQUESTED  swarm  the check `sh check.sh` failed (exit status 1) on its merge with main",

@@ -429,3 +429,22 @@ func TestAReviewerAgentReviewsAndThePersonDecides(t *testing.T) {
 		t.Errorf("swarm exited %d after SIGTERM", code)
 	}
 }
+
+// swarm doctor finds each program the checks run, as their shell would,
+// and fails on one that is not there.
+func TestDoctorFindsTheChecksPrograms(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	conf := "[checks]\nrun = [\"sh check.sh && nosuch-prog-zz --all\", \"cd sub; true\"]\n" +
+		"[[agent]]\nname = \"a\"\ncmd = \"cat\"\nchecks = [\"env FOO=1 git status\"]\n"
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := e.fails(1, []string{"doctor"}, "doctor: 1 problem(s)")
+	for _, want := range []string{"checks (timeout 10m0s, ", "ok    sh is ", `FAIL  nosuch-prog-zz (in "sh check.sh && nosuch-prog-zz --all"): not found by the shell`,
+		"ok    cd is cd", "ok    true is true", "ok    git is "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -90,6 +90,11 @@ func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again 
 	if strings.HasPrefix(rest, blockClose) {
 		return p.closeBlock("\n", out), false
 	}
+	if b.scan.inString && (strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) || opensBlock(rest)) {
+		// A string left open (a CLI cut the block short: opencode
+		// collapses a long output) does not swallow the commands after it.
+		b.scan.inString = false
+	}
 	if b.scan.inString {
 		// A CLI word-wrapped a long JSON string: join the row back,
 		// without the borders of the box it is drawn in.

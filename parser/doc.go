@@ -94,8 +94,9 @@
 // yield one error event carrying the line the block started on, and parsing
 // goes on after the block. An oversized block is skipped up to its end marker
 // without being buffered. A line starting `[[RELAY]]`, `@relay:` or
-// `@thinking:` inside a block (never valid JSON) means the author forgot the
-// end marker: the open block becomes an "unterminated relay block" error and
+// `@thinking:` inside a block (never valid JSON; even where a JSON string
+// was left open, as a CLI that cut the block short leaves it) means the
+// end marker never came: the open block becomes an "unterminated relay block" error and
 // the line is read as new input. An open block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.

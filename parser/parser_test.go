@@ -568,6 +568,8 @@ func TestBlockErrors(t *testing.T) {
 			want: []string{"error ErrTooLarge @1"}},
 		{name: "new block ends an unterminated one", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"}`, "[[RELAY]]", `{"to":"bob","body":"b"}`, "[[/RELAY]]"},
 			want: []string{"error ErrUnterminatedBlock @1", `relay bob "b" @3`}},
+		{name: "inline ends one whose string was left open", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a long body the CLI cut`, "@relay:carol b"},
+			want: []string{"error ErrUnterminatedBlock @1", `relay carol "b" @3`}},
 		{name: "inline ends an unterminated one", lines: []string{"[[RELAY]]", `{"to":"bob","body":"a"}`, "@relay:carol b", "[[/RELAY]]"},
 			want: []string{"error ErrUnterminatedBlock @1", `relay carol "b" @3`}},
 		{name: "errors then valid commands", lines: []string{"[[RELAY]]", "not json", "[[/RELAY]]", `[[RELAY]]{"to":"bob"}[[/RELAY]]`, "@relay:bob,", `[[RELAY]]{"to":"bob","body":"ok"}[[/RELAY]]`, "@relay:bob fine"},

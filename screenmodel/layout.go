@@ -35,6 +35,10 @@ type Layout struct {
 	boxAtCursor bool
 	// echoes are how its transcript shows typed input again.
 	echoes []Echo
+	// status are what the program's live status row holds (a spinner or
+	// timer and how to interrupt it, between its transcript and its
+	// input box): text in a row that makes it that row.
+	status []string
 }
 
 // Echo is how a program's transcript shows a line typed into it (a
@@ -60,29 +64,33 @@ var layouts = []Layout{
 	// Its input box lies between two rules, the cursor in it (hidden in
 	// the fullscreen renderer); the transcript shows a message as
 	// "❯ text" and a shell command as "! command", wrapped under two
-	// blanks.
+	// blanks. Its status row says "esc to interrupt".
 	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
-		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}}},
+		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}},
+		status: []string{"esc to interrupt"}},
 	// Codex wraps at the edge, breaking runs of wide characters (CJK,
 	// emoji) anywhere, as Unicode's line breaking allows. Its composer ("› ") has a blank row above
 	// and below; the transcript shows a message as "› text" and a shell
 	// command as "• You ran command", wrapped down a "│" gutter.
 	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true,
-		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}}},
+		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}},
+		status: []string{"esc to interrupt)"}},
 	// Gemini CLI runs a command in a terminal of its own and shows each of
 	// that terminal's rows as a row of a box, cut at the last blank that
 	// fits the box: what does not fit is dropped. Its input box is shaded, a shaded blank row above and
 	// below; the transcript shows a message as " > text" and a shell
 	// command as " $ command", wrapped under three blanks.
 	{Kind: "gemini", Version: "0.61.0", lossyBoxes: true, boxAtCursor: true,
-		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}}},
+		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}},
+		status: []string{"(esc to cancel, "}},
 	// opencode keeps three columns clear at the right of its transcript;
 	// wider than 120 columns it shows a side panel (the session's title,
 	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter.
 	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true,
-		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}}},
+		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
+		status: []string{"esc interrupt"}},
 }
 
 // Of returns the layout of kind; the zero Layout for a kind it has no facts
@@ -125,6 +133,21 @@ func (l Layout) BreaksWideRuns() bool { return l.breaksWideRuns }
 // LossyBoxes reports whether the program shows output in boxes whose rows
 // are another terminal's rows cut to the box: a row may lose its end.
 func (l Layout) LossyBoxes() bool { return l.lossyBoxes }
+
+// Status reports whether row is the program's live status row (a spinner
+// or timer while it works, and how to interrupt it): the program's own,
+// never output.
+func (l Layout) Status(row string) bool {
+	for _, s := range l.status {
+		if strings.Contains(row, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasStatus reports whether the program has a status row Status knows.
+func (l Layout) HasStatus() bool { return len(l.status) > 0 }
 
 // Echoes returns how the program's transcript shows typed input again:
 // rows that are input, never output.

@@ -159,8 +159,8 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 	top, bottom, box := s.layout.InputBox(shown, cursor)
 	textCols := s.layout.TextColumns(s.cols)
 	for y, text := range shown {
-		if box && y >= top && y <= bottom {
-			continue
+		if box && y >= top && y <= bottom || s.layout.Status(text) {
+			continue // typed input, or the program's status row
 		}
 		if textCols < s.cols && ansi.StringWidth(text) > textCols {
 			// A side panel beside the program's text is not its output.

@@ -66,7 +66,8 @@
 //  9. The program's input box (ScreenOptions.Layout: an agent CLI keeps its
 //     cursor in it) is what is being typed, not output: when output
 //     settles, the lines of the box around the cursor are taken as seen,
-//     never committed.
+//     never committed; so is the program's live status row ("esc to
+//     interrupt"), wherever it shows.
 //  10. Replays: after the program clears the scrollback (ESC[3J, as Ink does
 //     when it repaints everything: clear, all its static output again, the
 //     live area), and until output pauses, a line that repeats what was
@@ -135,8 +136,9 @@
 //     of a line is not a new line.
 //  8. The rows of the program's input box around the cursor, where the
 //     program left it at the end of the frame (ScreenOptions.Layout), are
-//     what is being typed: they are no part of the frame; nor is a side
-//     panel the program shows beside its text on a wide screen.
+//     what is being typed: they are no part of the frame; nor is the
+//     program's live status row, nor a side panel the program shows
+//     beside its text on a wide screen.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

@@ -202,6 +202,11 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 		s.lastNew = false
 		return
 	}
+	if s.layout.HasStatus() && s.layout.Status(text) {
+		// The program's status row, not output: seen, not committed.
+		st.rec, st.hasRec = text, true
+		return
+	}
 	replayed := s.replay.repeats(text)
 	if st.hasRec && st.rec == text {
 		st.offered = s.replay.epoch

@@ -342,3 +342,32 @@ func TestGeminiLostCharacters(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestStatusRowIsNotOutput: a CLI's live status row (Codex's "◦ Working
+// (Ns • esc to interrupt)") holds still under output that streams in; it
+// is the CLI's own, not a row of the transcript, and does not end up in
+// the middle of a block whose end comes after it.
+func TestStatusRowIsNotOutput(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h\x1b[H")
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\x1b[J\x1b[15;3H\x1b[?2026l")
+		return b.String()
+	}
+	head := []string{"• Running sh f1.sh", "  └ @relay:alice before the block", "    [[RELAY]]", `    {"to":"bob","type":"message","body":"hi there"}`}
+	status := func(s int) string { return fmt.Sprintf("◦ Working (%ds • esc to interrupt)", s) }
+	box := []string{"", "", "", "", "", "", "", "", "› Ask Codex to do anything"}
+	got := commandsTimed(t, "codex", 80, 16,
+		"\x1b[?1049h"+frame(append(append(append([]string{}, head...), "", status(0)), box...)...),
+		frame(append(append(append([]string{}, head...), "", status(1)), box...)...),
+		frame(append(append(append([]string{}, head...), "    [[/RELAY]]", "    @relay:alice after the block", "", status(2)), box[2:]...)...),
+		frame(append(append(append([]string{}, head...), "    [[/RELAY]]", "    @relay:alice after the block", ""), box[1:]...)...))
+	want := []string{`relay alice "before the block"`, `relay bob "hi there"`, `relay alice "after the block"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -107,9 +107,12 @@
 // terminal is never read as a command.
 //
 // Rows are joined with one space, as a word wrap ate one; a program that
-// breaks runs of wide characters anywhere (Options.BreaksWideRuns: no blank
-// was there) gets a row that ends with one and a next row that starts with
-// one that would not have fitted (in a block's string: any) joined without.
+// breaks words where Unicode's line breaking allows it
+// (Options.BreaksWideRuns: in runs of wide characters, after a hyphen,
+// slash, bar, colon, semicolon or opening bracket) gets a row that ends
+// there, and a next row whose first word would not have fitted even
+// without a blank, joined without one (in a block's string: between wide
+// characters).
 //
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.

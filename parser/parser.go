@@ -23,11 +23,11 @@ type Options struct {
 	// own terminal's rows cut to the box, dropping what does not fit
 	// (Gemini CLI): see the package documentation.
 	LossyBoxes bool
-	// BreaksWideRuns says the program breaks a run of wide characters
-	// (CJK, emoji: text with no blank in it) between rows where it wraps,
-	// as a line breaker following Unicode's rules does (Codex): where a
-	// row ends with one and the next starts with one that would not have
-	// fitted, the rows are joined without a blank.
+	// BreaksWideRuns says the program breaks words where Unicode's line
+	// breaking allows it (Codex, opencode): inside a run of wide characters
+	// (CJK, emoji) and after a hyphen, slash, bar, colon, semicolon or
+	// opening bracket; rows it broke there, the next row's first word too
+	// long for the row, are joined without a blank.
 	BreaksWideRuns bool
 }
 
@@ -279,21 +279,30 @@ func (h *held) roomFor(line, rest string) bool {
 	return h.end+1+ansi.StringWidth(word) <= limit
 }
 
-// brokeWideRun reports whether the program broke a run of wide characters
-// (CJK, emoji) between the last row of src and line: the row ended with
-// one, the next starts with one, and that one would not have fitted on the
-// row (end, the column where its text ended; wrapAt, where the program
-// wraps, 0 when not known). Such runs have no blank to break at: the
-// program broke the word itself.
-func brokeWideRun(src []byte, line string, end, wrapAt int) bool {
+// brokeWord reports whether the program broke a word between the last row
+// of src and line, where Unicode's line breaking allows it with no blank:
+// inside a run of wide characters (CJK, emoji), or after a hyphen, slash,
+// backslash, bar, colon, semicolon or opening bracket. The row ended there
+// and the next row's first word would not have fitted even without a
+// blank (end, the column where the row's text ended; wrapAt, where the
+// program wraps, 0 when not known): a row broken at a blank ends shorter.
+func brokeWord(src []byte, line string, end, wrapAt int) bool {
 	prev := src[bytes.LastIndexByte(src, '\n')+1:]
 	last, _ := utf8.DecodeLastRune(bytes.TrimRight(prev, " \t"))
-	first, _ := utf8.DecodeRuneInString(strings.TrimLeft(line, " \t\u00a0"))
-	if !wide(last) || !wide(first) {
+	rest := strings.TrimLeft(line, " \t\u00a0")
+	first, _ := utf8.DecodeRuneInString(rest)
+	if wide(last) && wide(first) {
+		return wrapAt <= 0 || end+2 > wrapAt
+	}
+	if !strings.ContainsRune(breakAfter, last) || first == utf8.RuneError || unicode.IsSpace(first) {
 		return false
 	}
-	return wrapAt <= 0 || end+2 > wrapAt
+	word, _, _ := strings.Cut(rest, " ")
+	return wrapAt > 0 && end+ansi.StringWidth(word) > wrapAt
 }
+
+// breakAfter are the characters a word may be broken after, with no blank.
+const breakAfter = "-/\\|:;({["
 
 // wide reports whether r takes two columns: an East Asian wide or
 // fullwidth character, or an emoji.
@@ -313,7 +322,7 @@ func startsSomething(r string) bool {
 // extend adds a continuation row to the held command.
 func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
-	h.tight = append(h.tight, p.wideBreak && !h.box.edge && brokeWideRun(h.src, line, h.end, h.wrapAt))
+	h.tight = append(h.tight, p.wideBreak && !h.box.edge && brokeWord(h.src, line, h.end, h.wrapAt))
 	h.last, h.wrapAt = n, wrapAt
 	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)

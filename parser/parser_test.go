@@ -364,8 +364,9 @@ func TestLossyBox(t *testing.T) {
 	}
 }
 
-// TestBrokenWideRuns: Codex 0.171.0 breaks a run of wide characters (CJK,
-// emoji) anywhere when it wraps: no blank was there.
+// TestBrokenWideRuns: Codex 0.171.0 breaks words where Unicode's line
+// breaking allows it: anywhere in a run of wide characters (CJK, emoji),
+// after a bar or an opening bracket: no blank was there.
 func TestBrokenWideRuns(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -376,6 +377,9 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"broken in a run", 40, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ字符 more" @1`},
 		{"a character would have fitted: a blank was there", 47, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1`},
 		{"emoji", 23, []string{"    @relay:bob go 🚀🚀", "    🚀 now"}, `relay bob "go 🚀🚀🚀 now" @1`},
+		{"after a bar", 24, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe|bar temperature" @1`},
+		{"after an opening bracket", 26, []string{"    @relay:bob phrase (", "    paren) now"}, `relay bob "phrase (paren) now" @1`},
+		{"a word that fits without the blank had one", 28, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe| bar temperature" @1`},
 		{"in a block's string", 80, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), c.lines, c.wrapAt)

@@ -68,8 +68,9 @@ var layouts = []Layout{
 	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
 		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}},
 		status: []string{"esc to interrupt"}},
-	// Codex wraps at the edge, breaking runs of wide characters (CJK,
-	// emoji) anywhere, as Unicode's line breaking allows. Its composer ("› ") has a blank row above
+	// Codex wraps at the edge, breaking words where Unicode's line
+	// breaking allows it: in runs of wide characters (CJK, emoji), after
+	// a hyphen, bar, colon or opening bracket. Its composer ("› ") has a blank row above
 	// and below; the transcript shows a message as "› text" and a shell
 	// command as "• You ran command", wrapped down a "│" gutter.
 	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true,
@@ -126,8 +127,9 @@ func (l Layout) TextColumns(cols int) int {
 	return cols
 }
 
-// BreaksWideRuns reports whether the program breaks a run of wide
-// characters between rows where it wraps text: no blank was there.
+// BreaksWideRuns reports whether the program breaks words where Unicode's
+// line breaking allows it (in runs of wide characters, after a hyphen, bar,
+// colon or opening bracket) when it wraps text: no blank was there.
 func (l Layout) BreaksWideRuns() bool { return l.breaksWideRuns }
 
 // LossyBoxes reports whether the program shows output in boxes whose rows

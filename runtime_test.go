@@ -302,9 +302,12 @@ func TestParseTakesTheKind(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	// Claude Code's fullscreen renderer, 2.1.332: a short row, then a row
-	// at the same hanging indent that is another line of output.
+	// at the same hanging indent that is another line of output; below,
+	// its input box between two rules, the cursor in it.
+	rule := strings.Repeat("─", 80)
 	rec := "{\"version\": 2, \"width\": 80, \"height\": 24}\n" +
-		"[0.1, \"o\", \"\\u001b[?1049h\\u001b[H  ⎿  @relay:bob same again\\r\\n     ordinary\\r\\n\"]\n"
+		"[0.1, \"o\", \"\\u001b[?1049h\\u001b[H  ⎿  @relay:bob same again\\r\\n     ordinary\\r\\n" +
+		"\\u001b[20H" + rule + "\\r\\n❯ \\r\\n" + rule + "\\u001b[21;3H\"]\n"
 	cast := filepath.Join(e.cwd, "claude-1.cast")
 	if err := os.WriteFile(cast, []byte(rec), 0o644); err != nil {
 		t.Fatal(err)

@@ -103,7 +103,7 @@ func (b *Bus) StartChecks(ctx context.Context, task string, run CheckRun, commit
 				return false, err
 			}
 		}
-		return true, nil
+		return true, bumpChecks(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("start checks of task %s: %w", task, err)
@@ -115,14 +115,46 @@ func (b *Bus) StartChecks(ctx context.Context, task string, run CheckRun, commit
 // is still the one recorded (same task, kind, place and commit): a run
 // replaced meanwhile is not written over.
 func (b *Bus) UpdateCheck(ctx context.Context, c Check) error {
-	_, err := b.exec(ctx, `UPDATE checks SET state = ?, started_ms = ?, ended_ms = ?, exit_code = ?, tail = ?
-		WHERE task_id = ? AND run = ? AND n = ? AND commit_id = ?`,
-		c.State.String(), msOrZero(c.Started), msOrZero(c.Ended), c.Exit, c.Tail, c.Task, string(c.Run), c.N, c.Commit)
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
+		res, err := tx.ExecContext(ctx, `UPDATE checks SET state = ?, started_ms = ?, ended_ms = ?, exit_code = ?, tail = ?
+			WHERE task_id = ? AND run = ? AND n = ? AND commit_id = ?`,
+			c.State.String(), msOrZero(c.Started), msOrZero(c.Ended), c.Exit, c.Tail, c.Task, string(c.Run), c.N, c.Commit)
+		if err != nil {
+			return false, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return false, nil
+		}
+		return true, bumpChecks(ctx, tx)
+	})
 	if err != nil {
 		return fmt.Errorf("update check %d of task %s: %w", c.N+1, c.Task, err)
 	}
-	b.notify()
 	return nil
+}
+
+// checksVersion is the key in meta of a number that grows with every
+// change to the checks, the merge queue and the reviews, for a UI to
+// follow them (ChecksVersion) as it follows messages and task events.
+const checksVersion = "checks_version"
+
+// bumpChecks counts a change to the checks, the queue or the reviews, in
+// the transaction that makes it.
+func bumpChecks(ctx context.Context, tx querier) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, '1')
+		ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, checksVersion)
+	return err
+}
+
+// ChecksVersion is a number that grows with every change to the checks,
+// the merge queue and the reviewers' verdicts (0 before the first).
+func (b *Bus) ChecksVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := b.rq().QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?`, checksVersion).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return v, err
 }
 
 // CurrentChecks returns the run of a task's checks (as Checks returns

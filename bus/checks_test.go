@@ -176,3 +176,61 @@ func TestCheckPolicyAndReviewsAreKept(t *testing.T) {
 		t.Errorf("reviews: %+v, %v", rs, err)
 	}
 }
+
+// Every change to the checks, the queue and the reviews counts; what
+// changes nothing does not.
+func TestChecksVersionCountsChanges(t *testing.T) {
+	b := openTest(t)
+	register(t, b, "bob")
+	task := taskIn(t, b, "APPROVED")
+	version := func() int64 {
+		v, err := b.ChecksVersion(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	last := version()
+	changed := func(what string, want bool) {
+		t.Helper()
+		v := version()
+		if (v != last) != want {
+			t.Errorf("%s: version %d → %d", what, last, v)
+		}
+		last = v
+	}
+	if err := b.StartChecks(ctx, task.ID, RunMerge, "c", []string{"make"}, []string{"l"}); err != nil {
+		t.Fatal(err)
+	}
+	changed("a run starts", true)
+	if err := b.UpdateCheck(ctx, Check{Task: task.ID, Run: RunMerge, N: 0, Commit: "c", State: CheckRunning}); err != nil {
+		t.Fatal(err)
+	}
+	changed("a check runs", true)
+	if err := b.UpdateCheck(ctx, Check{Task: task.ID, Run: RunMerge, N: 0, Commit: "old", State: CheckPassed}); err != nil {
+		t.Fatal(err)
+	}
+	changed("a replaced run's check ends", false)
+	if _, _, _, err := b.Enqueue(ctx, task.ID, "human"); err != nil {
+		t.Fatal(err)
+	}
+	changed("queued", true)
+	if _, _, _, err := b.Enqueue(ctx, task.ID, "human"); err != nil {
+		t.Fatal(err)
+	}
+	changed("queued again", false)
+	for i := range 2 {
+		if err := b.SetQueuePhase(ctx, task.ID, PhaseWaiting, "dirty", "", ""); err != nil {
+			t.Fatal(err)
+		}
+		changed("waits", i == 0)
+	}
+	if err := b.FinishQueued(ctx, task.ID, true, "merged"); err != nil {
+		t.Fatal(err)
+	}
+	changed("done", true)
+	if _, err := b.AddReview(ctx, Review{Task: task.ID, Reviewer: "rev", Verdict: VerdictApprove}); err != nil {
+		t.Fatal(err)
+	}
+	changed("reviewed", true)
+}

@@ -84,7 +84,10 @@ func (b *Bus) Enqueue(ctx context.Context, task, by string) (e QueueEntry, posit
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM merge_queue WHERE phase != 'done' AND n <= ?`, e.N).Scan(&position); err != nil {
 			return false, err
 		}
-		return !already, nil
+		if already {
+			return false, nil
+		}
+		return true, bumpChecks(ctx, tx)
 	})
 	if err != nil {
 		return QueueEntry{}, 0, false, fmt.Errorf("queue task %s to merge: %w", task, err)
@@ -129,15 +132,27 @@ func (b *Bus) QueueEntryOf(ctx context.Context, task string) (QueueEntry, error)
 // there already writes nothing and wakes no one: a queue that waits
 // looks again and again.
 func (b *Bus) SetQueuePhase(ctx context.Context, task string, phase QueuePhase, why, old, new string) error {
-	res, err := b.exec(ctx, `UPDATE merge_queue SET phase_ms = CASE WHEN phase = ?1 AND why = ?2 THEN phase_ms ELSE ?3 END,
+	return b.updateQueue(ctx, task, `UPDATE merge_queue SET phase_ms = CASE WHEN phase = ?1 AND why = ?2 THEN phase_ms ELSE ?3 END,
 		phase = ?1, why = ?2, old_commit = ?4, new_commit = ?5
 		WHERE task_id = ?6 AND phase != 'done' AND (phase != ?1 OR why != ?2 OR old_commit != ?4 OR new_commit != ?5)`,
 		string(phase), why, ms(time.Now()), old, new, task)
+}
+
+// updateQueue runs one update of task's entry; it counts as a change
+// (and wakes subscribers) only if it changed a row.
+func (b *Bus) updateQueue(ctx context.Context, task, query string, args ...any) error {
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return false, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return false, nil
+		}
+		return true, bumpChecks(ctx, tx)
+	})
 	if err != nil {
 		return fmt.Errorf("merge queue: task %s: %w", task, err)
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		b.notify()
 	}
 	return nil
 }
@@ -145,11 +160,6 @@ func (b *Bus) SetQueuePhase(ctx context.Context, task string, phase QueuePhase, 
 // FinishQueued takes task's entry out of the queue: done, merged or not,
 // with the outcome in words.
 func (b *Bus) FinishQueued(ctx context.Context, task string, merged bool, outcome string) error {
-	_, err := b.exec(ctx, `UPDATE merge_queue SET phase = 'done', phase_ms = ?, why = ?, merged = ? WHERE task_id = ? AND phase != 'done'`,
+	return b.updateQueue(ctx, task, `UPDATE merge_queue SET phase = 'done', phase_ms = ?, why = ?, merged = ? WHERE task_id = ? AND phase != 'done'`,
 		ms(time.Now()), outcome, merged, task)
-	if err != nil {
-		return fmt.Errorf("merge queue: task %s: %w", task, err)
-	}
-	b.notify()
-	return nil
 }

@@ -31,13 +31,18 @@ func (b *Bus) AddReview(ctx context.Context, r Review) (Review, error) {
 		r.Time = time.Now()
 	}
 	r.Time = fromMS(ms(r.Time))
-	res, err := b.exec(ctx, `INSERT INTO reviews (task_id, reviewer, verdict, note, commit_id, ts_ms) VALUES (?, ?, ?, ?, ?, ?)`,
-		r.Task, r.Reviewer, string(r.Verdict), r.Note, r.Commit, ms(r.Time))
+	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
+		res, err := tx.ExecContext(ctx, `INSERT INTO reviews (task_id, reviewer, verdict, note, commit_id, ts_ms) VALUES (?, ?, ?, ?, ?, ?)`,
+			r.Task, r.Reviewer, string(r.Verdict), r.Note, r.Commit, ms(r.Time))
+		if err != nil {
+			return false, err
+		}
+		r.N, _ = res.LastInsertId()
+		return true, bumpChecks(ctx, tx)
+	})
 	if err != nil {
 		return r, fmt.Errorf("record the review of task %s: %w", r.Task, err)
 	}
-	r.N, _ = res.LastInsertId()
-	b.notify()
 	return r, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"swarm/bus"
 	"swarm/checks"
@@ -26,6 +27,27 @@ func (s *Supervisor) startChecks(ctx context.Context) {
 	svc := checks.New(checks.Options{Bus: s.bus, Tasks: s.tasks, Policy: policy, Log: s.log,
 		PathFor: s.pathFor, Command: s.swarmCommand()})
 	s.goRun(svc.Run)
+	s.goRun(s.followChecks)
+}
+
+// followChecks emits an EventChecks whenever the checks, the merge queue
+// or the reviewers' verdicts change on the bus (from this process or
+// another: a reviewer's command, a queue run by the command line), so that
+// a UI reads them again.
+func (s *Supervisor) followChecks(ctx context.Context) {
+	wake, unsub := s.bus.Subscribe()
+	defer unsub()
+	last, _ := s.bus.ChecksVersion(ctx)
+	for {
+		v, err := s.bus.ChecksVersion(ctx)
+		if err == nil && v != last {
+			last = v
+			s.hub.emit(Event{Kind: EventChecks, Time: time.Now()})
+		}
+		if !waitWake(ctx, wake, err != nil) {
+			return
+		}
+	}
 }
 
 // pathFor names file for agent as it may be typed into the agent: by its

@@ -31,6 +31,7 @@ const (
 	EventUnconfirmed                      // a message was typed in but not seen taken (Message, Agent = recipient, Text = why)
 	EventHeld                             // messages wait for a person to finish their line (Agent, Held = how many; 0: none)
 	EventTurn                             // an agent CLI's hook said where its turn is (Agent, Text = the Turn in words)
+	EventChecks                           // the checks, the merge queue or the reviewers' verdicts changed (read them again)
 )
 
 var eventKindNames = [...]string{
@@ -50,6 +51,7 @@ var eventKindNames = [...]string{
 	EventUnconfirmed:     "delivery_unconfirmed",
 	EventHeld:            "held",
 	EventTurn:            "turn",
+	EventChecks:          "checks",
 }
 
 // String returns the kind's name as used in JSON output.

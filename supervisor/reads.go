@@ -38,6 +38,19 @@ func (s *Supervisor) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent
 	return s.bus.TaskEvents(ctx, id)
 }
 
+// AllChecks returns the checks of every task (bus.Bus.AllChecks).
+func (s *Supervisor) AllChecks(ctx context.Context) ([]bus.Check, error) { return s.bus.AllChecks(ctx) }
+
+// MergeQueue returns the merge queue, in order.
+func (s *Supervisor) MergeQueue(ctx context.Context) ([]bus.QueueEntry, error) {
+	return s.bus.MergeQueue(ctx)
+}
+
+// Reviews returns the reviewer agent's verdicts on a task.
+func (s *Supervisor) Reviews(ctx context.Context, id string) ([]bus.Review, error) {
+	return s.bus.Reviews(ctx, id)
+}
+
 // Heartbeats returns every agent's latest heartbeat.
 func (s *Supervisor) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return s.bus.Heartbeats(ctx)

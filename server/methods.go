@@ -188,6 +188,9 @@ func (s *Server) table() map[string]handler {
 		"Tasks":      method(anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) }),
 		"TaskEvents": method(anyone, func(ctx context.Context, p idParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) }),
 		"Heartbeats": method(anyone, func(ctx context.Context, _ none) ([]bus.Heartbeat, error) { return sup.Heartbeats(ctx) }),
+		"AllChecks":  method(anyone, func(ctx context.Context, _ none) ([]bus.Check, error) { return sup.AllChecks(ctx) }),
+		"MergeQueue": method(anyone, func(ctx context.Context, _ none) ([]bus.QueueEntry, error) { return sup.MergeQueue(ctx) }),
+		"Reviews":    method(anyone, func(ctx context.Context, p idParams) ([]bus.Review, error) { return sup.Reviews(ctx, p.ID) }),
 		"CreateTask": method(anyone, func(ctx context.Context, p newTaskParams) (bus.Task, error) {
 			c, err := s.caller(ctx)
 			if err != nil {

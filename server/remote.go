@@ -325,6 +325,18 @@ func (r *Remote) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return doCtx[[]bus.Heartbeat](ctx, r, "Heartbeats", none{})
 }
 
+func (r *Remote) AllChecks(ctx context.Context) ([]bus.Check, error) {
+	return doCtx[[]bus.Check](ctx, r, "AllChecks", none{})
+}
+
+func (r *Remote) MergeQueue(ctx context.Context) ([]bus.QueueEntry, error) {
+	return doCtx[[]bus.QueueEntry](ctx, r, "MergeQueue", none{})
+}
+
+func (r *Remote) Reviews(ctx context.Context, id string) ([]bus.Review, error) {
+	return doCtx[[]bus.Review](ctx, r, "Reviews", idParams{ID: id})
+}
+
 // CreateTask creates a task from whoever this process is; t.CreatedBy is
 // not sent.
 func (r *Remote) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {

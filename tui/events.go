@@ -71,6 +71,10 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
 	case supervisor.EventTask:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
+	case supervisor.EventChecks:
+		if m.panel == panelTasks {
+			cmds = append(cmds, m.reloadPanel(ev))
+		}
 	case supervisor.EventGame:
 		if ev.Game != nil {
 			m.game, m.hasGame = *ev.Game, true

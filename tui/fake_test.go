@@ -65,6 +65,9 @@ type fakeSwarm struct {
 	game     *supervisor.GameState
 	renders  map[string]int // Render calls per agent
 	merged   []string       // Merge calls
+	// queueMerges: Merge puts the task in the merge queue, as with
+	// [checks] (the queue itself is package checks', tested there).
+	queueMerges bool
 	// prunable are the finished tasks whose branches Prune deletes (the
 	// git work is the task service's, tested there); pruned records it.
 	prunable []tasks.Pruned
@@ -328,6 +331,14 @@ func (f *fakeSwarm) Tasks(ctx context.Context, filter bus.TaskFilter) ([]bus.Tas
 func (f *fakeSwarm) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent, error) {
 	return f.b.TaskEvents(ctx, id)
 }
+func (f *fakeSwarm) AllChecks(ctx context.Context) ([]bus.Check, error) { return f.b.AllChecks(ctx) }
+func (f *fakeSwarm) MergeQueue(ctx context.Context) ([]bus.QueueEntry, error) {
+	return f.b.MergeQueue(ctx)
+}
+func (f *fakeSwarm) Reviews(ctx context.Context, id string) ([]bus.Review, error) {
+	return f.b.Reviews(ctx, id)
+}
+
 func (f *fakeSwarm) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
 	return f.b.Heartbeats(ctx)
 }
@@ -375,7 +386,14 @@ func (f *fakeSwarm) Retry(ctx context.Context, id, note string) (bus.Task, error
 func (f *fakeSwarm) Merge(ctx context.Context, id string) (bus.Task, error) {
 	f.mu.Lock()
 	f.merged = append(f.merged, id)
+	queue := f.queueMerges
 	f.mu.Unlock()
+	if queue {
+		if _, _, _, err := f.b.Enqueue(ctx, id, bus.Human); err != nil {
+			return bus.Task{}, err
+		}
+		return f.b.Task(ctx, id)
+	}
 	return f.b.Transition(ctx, id, bus.TaskCompleted, bus.Human, "merged as 0123abc")
 }
 

@@ -252,6 +252,9 @@ func (m *Model) untilClockChanges(now time.Time) time.Duration {
 	if m.status.text != "" || m.later != nil {
 		d = min(d, m.status.at.Add(statusTTL).Sub(now))
 	}
+	if in, ok := m.tasks.clockChangesIn(now); ok && m.panel == panelTasks {
+		d = min(d, in) // a check's or the queue's duration
+	}
 	return max(d, 20*time.Millisecond)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"swarm/bus"
 	"swarm/tasks"
@@ -172,6 +173,13 @@ type taskPanel struct {
 	evErr  error
 	evld   loader
 
+	// With [checks]: each task's checks, the merge queue, and the
+	// reviewer agent's verdicts on the selected task (read with its
+	// history).
+	checks  map[string][]bus.Check
+	queue   []bus.QueueEntry
+	reviews []bus.Review
+
 	// The selected task's changes (with a Reviewer), and whether the
 	// panel shows its diff instead of the board.
 	stat, diff string
@@ -187,14 +195,17 @@ type taskPanel struct {
 var boardOrder = bus.TaskStates()
 
 type tasksMsg struct {
-	tasks []bus.Task
-	err   error
+	tasks  []bus.Task
+	checks []bus.Check
+	queue  []bus.QueueEntry
+	err    error
 }
 
 type taskEventsMsg struct {
-	id     string
-	events []bus.TaskEvent
-	err    error
+	id      string
+	events  []bus.TaskEvent
+	reviews []bus.Review
+	err     error
 }
 
 type reviewMsg struct {
@@ -208,7 +219,15 @@ func (p *taskPanel) load(src source) tea.Cmd {
 	}
 	return src.read(func(ctx context.Context, r panelReader) tea.Msg {
 		ts, err := r.Tasks(ctx, bus.TaskFilter{})
-		return tasksMsg{tasks: ts, err: err}
+		if err != nil {
+			return tasksMsg{err: err}
+		}
+		cs, err := r.AllChecks(ctx)
+		if err != nil {
+			return tasksMsg{err: err}
+		}
+		q, err := r.MergeQueue(ctx)
+		return tasksMsg{tasks: ts, checks: cs, queue: q, err: err}
 	})
 }
 
@@ -225,7 +244,11 @@ func (p *taskPanel) loaded(src source, msg tasksMsg, open bool) tea.Cmd {
 		if oldRow >= 0 {
 			oldState = p.tasks[oldRow].State
 		}
-		p.tasks = ts
+		p.tasks, p.queue = ts, msg.queue
+		p.checks = map[string][]bus.Check{}
+		for _, c := range msg.checks {
+			p.checks[c.Task] = append(p.checks[c.Task], c)
+		}
 		sel, ok := p.selectedTask()
 		switch {
 		case !ok && len(ts) > 0:
@@ -288,13 +311,17 @@ func (p *taskPanel) loadEvents(src source, force bool) tea.Cmd {
 	id := p.sel
 	return src.read(func(ctx context.Context, r panelReader) tea.Msg {
 		evs, err := r.TaskEvents(ctx, id)
-		return taskEventsMsg{id: id, events: evs, err: err}
+		if err != nil {
+			return taskEventsMsg{id: id, err: err}
+		}
+		rs, err := r.Reviews(ctx, id)
+		return taskEventsMsg{id: id, events: evs, reviews: rs, err: err}
 	})
 }
 
 func (p *taskPanel) eventsLoaded(msg taskEventsMsg) {
 	p.evld.done()
-	p.events, p.evFor, p.evErr = msg.events, msg.id, msg.err
+	p.events, p.reviews, p.evFor, p.evErr = msg.events, msg.reviews, msg.id, msg.err
 }
 
 // loadReview reads the selected task's diff when the task has a branch.
@@ -355,7 +382,7 @@ func (p *taskPanel) diffLines(h int) []string {
 
 // lines renders the board for an inside of w×h cells: the list on the
 // left, the selected task on the right.
-func (p *taskPanel) lines(km KeyMap, w, h int) []string {
+func (p *taskPanel) lines(km KeyMap, w, h int, now time.Time) []string {
 	switch {
 	case p.err != nil:
 		return []string{styleError.Render("cannot read tasks: " + p.err.Error())}
@@ -367,8 +394,9 @@ func (p *taskPanel) lines(km KeyMap, w, h int) []string {
 	lw := min(max(w/2, 30), w)
 	rw := w - lw - 1
 
-	var list []string
+	list := p.queueLines(lw, now)
 	selRow := 0
+	marks := len(p.checks) > 0
 	var cur bus.TaskState = -1
 	for _, t := range p.tasks {
 		if t.State != cur {
@@ -381,7 +409,15 @@ func (p *taskPanel) lines(km KeyMap, w, h int) []string {
 			}
 			list = append(list, fg(taskColor(cur)).Bold(true).Render(fmt.Sprintf("%s (%d)", cur, n)))
 		}
-		row := fmt.Sprintf("  %s %-8s %s", t.ID, t.Assignee, textsafe.Words(t.Title))
+		mark := ""
+		if marks {
+			// A column of marks once any task has checks: ✓ ✗ ⋯, or none.
+			mark = "  "
+			if s, ok := bus.Summary(bus.CurrentChecks(p.checks[t.ID])); ok {
+				mark = ansi.Strip(checkMark(s)) + " "
+			}
+		}
+		row := fmt.Sprintf("  %s %s%-8s %s", t.ID, mark, t.Assignee, textsafe.Words(t.Title))
 		if t.ID == p.sel {
 			selRow = len(list)
 			row = "▶" + row[1:]
@@ -398,7 +434,7 @@ func (p *taskPanel) lines(km KeyMap, w, h int) []string {
 
 	var right []string
 	if rw > 10 {
-		right = p.detail(km, rw, h)
+		right = p.detail(km, rw, h, now)
 	}
 	out := make([]string, h)
 	for i := range h {
@@ -421,7 +457,7 @@ func (p *taskPanel) lines(km KeyMap, w, h int) []string {
 
 // detail renders the selected task in w×h cells: state, people, git,
 // description, changes and history.
-func (p *taskPanel) detail(km KeyMap, w, h int) []string {
+func (p *taskPanel) detail(km KeyMap, w, h int, now time.Time) []string {
 	t, ok := p.selectedTask()
 	if !ok {
 		return nil
@@ -456,6 +492,7 @@ func (p *taskPanel) detail(km KeyMap, w, h int) []string {
 			}
 		}
 	}
+	out = append(out, p.checkLines(t, w, max((h-len(out))/3, 3), now)...)
 	var hist []string
 	switch {
 	case p.evErr != nil && p.evFor == t.ID:
@@ -592,6 +629,106 @@ func (p *logPanel) lines() []string {
 		}
 		out = append(out, fmt.Sprintf("%s %s → %s #%s ", msg.Time.Local().Format("15:04:05"), msg.From, msg.To, bus.ShortID(msg.ID))+
 			fg(deliveryColor(state)).Render(state)+" "+kind+textsafe.Words(msg.Shown()))
+	}
+	return out
+}
+
+// queueLines renders the merge queue at the top of the board, w cells
+// wide: each entry in order, what it does and for how long (the first:
+// its check that runs now, and for how long). None when it is empty.
+func (p *taskPanel) queueLines(w int, now time.Time) []string {
+	if len(p.queue) == 0 {
+		return nil
+	}
+	out := []string{styleHeader.Render(fmt.Sprintf("MERGE QUEUE (%d)", len(p.queue)))}
+	for i, e := range p.queue {
+		line := fmt.Sprintf("  %d. %s %s %s", i+1, e.Task, e.Phase, shortAge(now, e.Since))
+		if e.Phase == bus.PhaseChecking {
+			for _, c := range p.checks[e.Task] {
+				if c.Run == bus.RunMerge && c.Commit == e.New && c.State == bus.CheckRunning {
+					line += fmt.Sprintf(": %s %s", textsafe.Words(c.Cmd), shortAge(now, now.Add(-c.Duration(now))))
+					break
+				}
+			}
+		}
+		if e.Why != "" {
+			line += ": " + textsafe.Words(e.Why)
+		}
+		out = append(out, fitPlain(line, w))
+	}
+	return out
+}
+
+// clockChangesIn is how long until a duration the board shows changes
+// (a queue entry's, a running check's); ok is false when it shows none.
+func (p *taskPanel) clockChangesIn(now time.Time) (d time.Duration, ok bool) {
+	d = time.Hour
+	for _, e := range p.queue {
+		d, ok = min(d, ageChangesIn(now.Sub(e.Since))), true
+	}
+	for _, cs := range p.checks {
+		for _, c := range cs {
+			if c.State == bus.CheckRunning {
+				d, ok = min(d, ageChangesIn(now.Sub(c.Started))), true
+			}
+		}
+	}
+	return d, ok
+}
+
+// checkLines renders a task's checks (those that say where it stands),
+// the reviewer agent's verdicts and its place in the merge queue for the
+// detail, w cells wide; a failed check shows its last lines, up to tail.
+func (p *taskPanel) checkLines(t bus.Task, w, tail int, now time.Time) []string {
+	var out []string
+	cs := bus.CurrentChecks(p.checks[t.ID])
+	if len(cs) > 0 {
+		on := "branch"
+		if cs[0].Run == bus.RunMerge {
+			on = "merge with " + t.Base
+		}
+		out = append(out, styleHeader.Render("checks")+styleDim.Render(fmt.Sprintf(" (%s at %s)", on, cs[0].Commit[:min(len(cs[0].Commit), 10)])))
+	}
+	for _, c := range cs {
+		how := shortAge(now, now.Add(-c.Duration(now)))
+		switch c.State {
+		case bus.CheckQueued:
+			how = "queued"
+		case bus.CheckFailed:
+			how = fmt.Sprintf("exit %d, %s", c.Exit, how)
+		case bus.CheckTimedOut:
+			how = "timed out after " + how
+		case bus.CheckCancelled:
+			how = "cancelled"
+		}
+		out = append(out, checkMark(c.State)+" "+fitPlain(textsafe.Words(c.Cmd)+"  "+how, w-2))
+		if c.State == bus.CheckFailed || c.State == bus.CheckTimedOut {
+			lines := strings.Split(strings.TrimRight(c.Tail, "\n"), "\n")
+			if len(lines) > tail {
+				lines = lines[len(lines)-tail:]
+			}
+			for _, l := range lines {
+				out = append(out, styleDim.Render("  │ ")+fitPlain(textsafe.Words(l), w-4))
+			}
+		}
+	}
+	for i, e := range p.queue {
+		if e.Task == t.ID {
+			line := fmt.Sprintf("merge queue: %d of %d, %s %s", i+1, len(p.queue), e.Phase, shortAge(now, e.Since))
+			if e.Why != "" {
+				line += ": " + textsafe.Words(e.Why)
+			}
+			out = append(out, wrapPlain(line, w)...)
+		}
+	}
+	if p.evFor == t.ID {
+		for _, r := range p.reviews {
+			line := fmt.Sprintf("review by %s: %s", r.Reviewer, strings.ReplaceAll(string(r.Verdict), "_", " "))
+			if r.Note != "" {
+				line += " — " + textsafe.Words(r.Note)
+			}
+			out = append(out, wrapPlain(line, w)...)
+		}
 	}
 	return out
 }

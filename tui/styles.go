@@ -108,10 +108,25 @@ func taskColor(s bus.TaskState) color.Color {
 		return colorSelected
 	case bus.TaskCompleted:
 		return colorOK
-	case bus.TaskConflicted, bus.TaskFailed:
+	case bus.TaskConflicted, bus.TaskFailed, bus.TaskChangesRequested:
 		return colorDead
 	default:
 		return colorDim
+	}
+}
+
+// checkMark is how a check, or a run of them as a whole (bus.Summary),
+// shows: ✓ passed, ✗ failed or timed out, ⋯ queued or running, – cancelled.
+func checkMark(s bus.CheckState) string {
+	switch s {
+	case bus.CheckPassed:
+		return fg(colorOK).Render("✓")
+	case bus.CheckFailed, bus.CheckTimedOut:
+		return fg(colorDead).Render("✗")
+	case bus.CheckCancelled:
+		return styleDim.Render("–")
+	default:
+		return fg(colorWarn).Render("⋯")
 	}
 }
 

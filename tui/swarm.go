@@ -84,6 +84,11 @@ type Reader interface {
 	Tasks(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error)
 	TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent, error)
 	Heartbeats(ctx context.Context) ([]bus.Heartbeat, error)
+	// The checks of every task, the merge queue in order, and the
+	// reviewer agent's verdicts on a task (with [checks]).
+	AllChecks(ctx context.Context) ([]bus.Check, error)
+	MergeQueue(ctx context.Context) ([]bus.QueueEntry, error)
+	Reviews(ctx context.Context, id string) ([]bus.Review, error)
 }
 
 // Focuser is told which agent the person is watching (the selected one),

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -98,6 +99,10 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		m.dialog = newConfirm("Merge", text, func() tea.Cmd {
 			return run("merge", func(ctx context.Context) (bus.Task, error) { return sw.Merge(ctx, t.ID) },
 				func(ctx context.Context, nt bus.Task) string {
+					if nt.State == bus.TaskApproved {
+						// With checks, merge puts the task in the merge queue.
+						return queued(ctx, b, name, nt)
+					}
 					if nt.State != bus.TaskCompleted {
 						return is(ctx, nt)
 					}
@@ -131,6 +136,15 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 		return m.dialog.focus()
 	}
 	return nil
+}
+
+// queued says where a task merge put in the merge queue stands.
+func queued(ctx context.Context, b Reader, name string, t bus.Task) string {
+	q, err := b.MergeQueue(ctx)
+	if i := slices.IndexFunc(q, func(e bus.QueueEntry) bool { return e.Task == t.ID }); err == nil && i >= 0 {
+		return fmt.Sprintf("task %s queued to merge into %s (%d of %d in the merge queue)", name, t.Base, i+1, len(q))
+	}
+	return fmt.Sprintf("task %s queued to merge into %s", name, t.Base)
 }
 
 // lastNote is the note of a task's last event ("merged as …"), or "" when

@@ -194,7 +194,7 @@ func (m *Model) panelBox(r rect) []string {
 			return box(r.w, r.h, f, "diff of "+t.ID+": "+t.Base+"..."+t.Branch, "↑↓ scroll · d back", m.tasks.diffLines(ih))
 		}
 		n := fmt.Sprintf("%d task%s", len(m.tasks.tasks), plural(len(m.tasks.tasks)))
-		return box(r.w, r.h, f, "task board", n+" · ↑↓ select · t close", m.tasks.lines(m.keys, iw, ih))
+		return box(r.w, r.h, f, "task board", n+" · ↑↓ select · t close", m.tasks.lines(m.keys, iw, ih, m.opts.Now()))
 	case panelLog:
 		return box(r.w, r.h, f, "message log", "↑↓ scroll · l close", m.log.scroll.window(m.log.lines(), ih))
 	}

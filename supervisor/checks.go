@@ -27,17 +27,21 @@ func (s *Supervisor) startChecks(ctx context.Context) {
 	svc := checks.New(checks.Options{Bus: s.bus, Tasks: s.tasks, Policy: policy, Log: s.log,
 		PathFor: s.pathFor, Command: s.swarmCommand()})
 	s.goRun(svc.Run)
-	s.goRun(s.followChecks)
+	// Follow from here on, as the router does: what changes after Start
+	// returns is an event.
+	last, _ := s.bus.ChecksVersion(ctx)
+	wake, unsub := s.bus.Subscribe()
+	s.goRun(func(ctx context.Context) {
+		defer unsub()
+		s.followChecks(ctx, wake, last)
+	})
 }
 
 // followChecks emits an EventChecks whenever the checks, the merge queue
 // or the reviewers' verdicts change on the bus (from this process or
 // another: a reviewer's command, a queue run by the command line), so that
 // a UI reads them again.
-func (s *Supervisor) followChecks(ctx context.Context) {
-	wake, unsub := s.bus.Subscribe()
-	defer unsub()
-	last, _ := s.bus.ChecksVersion(ctx)
+func (s *Supervisor) followChecks(ctx context.Context, wake <-chan struct{}, last int64) {
 	for {
 		v, err := s.bus.ChecksVersion(ctx)
 		if err == nil && v != last {

@@ -180,8 +180,9 @@ func TestTheNextQueueFinishesWhatAKilledOneLeft(t *testing.T) {
 	t.Cleanup(func() { left.Process.Kill(); <-ended })
 
 	e.run(t, policy)
-	testrun.Within(t, testrun.Patience, "both tasks merged", func() bool {
-		return e.state(t, moved.ID) == bus.TaskCompleted && e.state(t, checking.ID) == bus.TaskCompleted
+	testrun.Within(t, testrun.Patience, "both tasks merged and out of the queue", func() bool {
+		q, err := e.bus.MergeQueue(ctx)
+		return err == nil && len(q) == 0 && e.state(t, moved.ID) == bus.TaskCompleted && e.state(t, checking.ID) == bus.TaskCompleted
 	})
 	select {
 	case <-ended:

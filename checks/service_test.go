@@ -2,6 +2,7 @@ package checks
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,4 +204,34 @@ func runShell(dir, line string) (string, error) {
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// A task cancelled while its checks run has them ended, with every
+// process they started.
+func TestCancellingATaskEndsItsChecks(t *testing.T) {
+	e := newEnv(t, "w")
+	pids := filepath.Join(t.TempDir(), "pids")
+	e.run(t, &bus.CheckPolicy{Run: []string{"echo $$ >> " + pids + "; sleep 300 & echo $! >> " + pids + "; wait"}, Timeout: time.Hour, Parallel: 1})
+	task := e.inReview(t, "w", "slow", map[string]string{"s.txt": "s\n"})
+	var ps []int
+	testrun.Within(t, testrun.Patience, "the check to start", func() bool {
+		b, _ := os.ReadFile(pids)
+		ps = nil
+		for _, f := range strings.Fields(string(b)) {
+			var p int
+			fmt.Sscan(f, &p)
+			ps = append(ps, p)
+		}
+		return len(ps) == 2
+	})
+	if _, err := e.tasks.Cancel(context.Background(), task.ID, bus.Human, ""); err != nil {
+		t.Fatal(err)
+	}
+	got := e.checks(t, task.ID, bus.RunBranch, "")
+	if got[0].State != bus.CheckCancelled {
+		t.Errorf("check after cancel: %+v", got[0])
+	}
+	for _, p := range ps {
+		testrun.Within(t, testrun.Patience, fmt.Sprintf("process %d to end", p), func() bool { return !running(p) })
+	}
 }

@@ -448,3 +448,70 @@ func TestDoctorFindsTheChecksPrograms(t *testing.T) {
 		}
 	}
 }
+
+// With no swarm running, `swarm task merge` runs the merge queue itself
+// until its task is merged (exit 0) or not (exit 1, saying why); `swarm
+// task queue` shows the queue.
+func TestMergeWithNoSwarmRunningRunsTheQueue(t *testing.T) {
+	t.Parallel()
+	e := newChecksEnv(t)
+	e.config("[checks]\nrun = [\"sh check.sh\"]\n" + e.worker("w1", "x.txt", `x\n`) + e.worker("w2", "bad.txt", `BAD\n`))
+	sw := e.up("w1", "w2")
+	ids := e.addTasks("w1", "w2")
+	for _, id := range ids {
+		e.ok("task", "approve", id)
+	}
+	if code := sw.stop(t, syscall.SIGTERM); code != 0 {
+		t.Fatalf("swarm exited %d", code)
+	}
+	if out := e.ok("task", "queue"); out != "the merge queue is empty\n" {
+		t.Errorf("task queue: %q", out)
+	}
+	out := e.ok("task", "merge", ids[0])
+	for _, want := range []string{"task " + ids[0] + ": queued to merge into main (1 of 1 in the merge queue)",
+		"no swarm runs on " + e.dir + ": the merge queue runs in this process", "task " + ids[0] + " is COMPLETED: merged as "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("task merge printed %q, lacking %q", out, want)
+		}
+	}
+	e.fails(1, []string{"task", "merge", ids[1], "--wait"}, "task "+ids[1]+" was not merged, it is CHANGES_REQUESTED: the check `sh check.sh` failed (exit status 1) on its merge with main")
+	e.checkedHistory(ids[0])
+}
+
+// Uncommitted changes in the person's checkout of the base hold the
+// queue, which says why (task queue, task show), and never touch them;
+// once they are committed away, the merge goes on.
+func TestTheQueueWaitsForThePersonsCheckout(t *testing.T) {
+	t.Parallel()
+	e := newChecksEnv(t)
+	e.config("[checks]\nrun = [\"sh check.sh\"]\n" + e.worker("w1", "x.txt", `x\n`))
+	sw := e.up("w1")
+	id := e.addTasks("w1")[0]
+	e.ok("task", "approve", id)
+	if err := os.WriteFile(filepath.Join(e.cwd, "a.txt"), []byte("my edit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.ok("task", "merge", id)
+	var queue string
+	waitUntil(t, "the merge to wait", func() bool {
+		queue = e.ok("task", "queue")
+		return strings.Contains(queue, "1. "+id+" task of w1 (w1) — waiting")
+	})
+	if !strings.Contains(queue, "main is checked out in "+e.cwd+", which has uncommitted changes (a.txt): commit or stash them, and the merge goes on") {
+		t.Errorf("task queue does not say why:\n%s", queue)
+	}
+	if show := e.ok("task", "show", id); !strings.Contains(show, "merge queue  waiting for") {
+		t.Errorf("task show:\n%s", show)
+	}
+	if b, _ := os.ReadFile(filepath.Join(e.cwd, "a.txt")); string(b) != "my edit\n" {
+		t.Errorf("the person's edit was touched: %q", b)
+	}
+	git(t, e.cwd, "stash", "-q")
+	if out := e.ok("task", "merge", id, "--wait"); !strings.Contains(out, "task "+id+" is COMPLETED: merged as ") {
+		t.Errorf("task merge --wait printed %q", out)
+	}
+	e.checkedHistory(id)
+	if code := sw.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("swarm exited %d", code)
+	}
+}

@@ -83,7 +83,7 @@ func (g *Globals) busDir() string {
 // holds or inside whose process it runs, else the human; $SWARM_AGENT must
 // agree (supervisor.WhoIsCalling).
 func (g *Globals) caller(b *bus.Bus) (string, error) {
-	c, err := supervisor.WhoIsCalling(g.ctx, b, os.Getenv, 0)
+	c, err := supervisor.WhoIsCalling(g.ctx, b, os.Getenv, supervisor.Process{})
 	return c.Name, err
 }
 

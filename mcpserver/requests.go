@@ -34,21 +34,21 @@ func (u *usage) Unwrap() error { return ErrUsage }
 
 func usagef(format string, args ...any) error { return &usage{fmt.Sprintf(format, args...)} }
 
-// Actor is who makes requests on a bus: the process Pid, whose environment
+// Actor is who makes requests on a bus: the process Process, whose environment
 // Getenv reads ($SWARM_AGENT, $SWARM_TOKEN), named by
 // supervisor.WhoIsCalling — an agent, or the human. Nothing a request
 // carries can name its author.
 type Actor struct {
 	Bus    *bus.Bus
 	Getenv func(string) string
-	// Pid is the process that makes the requests: 0 for this one. A
+	// Process makes the requests: the zero Process for this one. A
 	// running swarm serving the command line sets its client's.
-	Pid int
+	Process supervisor.Process
 }
 
 // name is who a's requests come from.
 func (a Actor) name(ctx context.Context) (string, error) {
-	c, err := supervisor.WhoIsCalling(ctx, a.Bus, a.Getenv, a.Pid)
+	c, err := supervisor.WhoIsCalling(ctx, a.Bus, a.Getenv, a.Process)
 	return c.Name, err
 }
 

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 
 	"swarm/supervisor"
@@ -37,9 +34,8 @@ var ErrHumanOnly = errors.New("only the human may do this")
 
 // client is the process at the other end of a connection.
 type client struct {
-	id    uint64 // numbers the connections
-	pid   int
-	start uint64 // when pid started, to tell it from a later process of the same pid
+	id   uint64             // numbers the connections
+	proc supervisor.Process // who connected (ended, it is nobody)
 
 	mu     sync.Mutex
 	judged *supervisor.Caller // once judged: a process cannot leave an agent, nor enter one
@@ -70,13 +66,8 @@ func (s *Server) caller(ctx context.Context) (supervisor.Caller, error) {
 	if c.judged != nil {
 		return *c.judged, nil
 	}
-	who, err := supervisor.WhoIsCalling(ctx, s.opts.Bus, noEnv, c.pid)
+	who, err := supervisor.WhoIsCalling(ctx, s.opts.Bus, noEnv, c.proc)
 	if err != nil {
-		return supervisor.Caller{}, err
-	}
-	// A process that ended meanwhile was judged by what was left of it
-	// (nothing, or another process that took its pid).
-	if err := c.alive(); err != nil {
 		return supervisor.Caller{}, err
 	}
 	c.judged = &who
@@ -94,41 +85,17 @@ func (s *Server) mustBeHuman(ctx context.Context, method string) error {
 		return fmt.Errorf("%s: %w", method, err)
 	}
 	if who.Agent {
-		return fmt.Errorf("%w: %s comes from inside agent %s (pid %d)", ErrHumanOnly, method, who.Name, clientOf(ctx).pid)
+		return fmt.Errorf("%w: %s comes from inside agent %s (pid %d)", ErrHumanOnly, method, who.Name, clientOf(ctx).proc.Pid)
 	}
 	return nil
 }
 
 // alive refuses a client whose process has ended (or whose pid another
-// process has taken): who it was cannot be told any more, and a process
-// that is gone must not pass for the human.
+// process has taken): supervisor.Process.Alive, the rule WhoIsCalling
+// judges by.
 func (c *client) alive() error {
-	if c.pid <= 0 {
+	if c.proc.Pid <= 0 {
 		return errors.New("the process at the other end of the socket is unknown")
 	}
-	if start, ok := processStart(c.pid); !ok || start != c.start {
-		return fmt.Errorf("the process that connected (pid %d) has ended: who it was cannot be told", c.pid)
-	}
-	return nil
-}
-
-// processStart returns when pid started (field 22 of /proc/PID/stat, in
-// clock ticks since boot).
-func processStart(pid int) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	// The command name (field 2) is in parentheses and may hold spaces.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, false
-	}
-	fields := strings.Fields(s[i+1:]) // field 3 onwards
-	if len(fields) < 20 {
-		return 0, false
-	}
-	start, err := strconv.ParseUint(fields[19], 10, 64)
-	return start, err == nil
+	return c.proc.Alive()
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"swarm/bus"
 	"swarm/internal/testrun"
@@ -121,7 +120,7 @@ func TestAnAgentIsNotTheHuman(t *testing.T) {
 	if tk, err := r.CreateTask(ctx, bus.NewTask{Title: "the human's task", Assignee: "a", CreatedBy: "alice"}); err != nil || tk.CreatedBy != bus.Human {
 		t.Errorf("the human's CreateTask: %+v %v", tk, err)
 	}
-	testrun.Within(t, 10*time.Second, "the human's line on a's screen", func() bool {
+	testrun.Within(t, testrun.Patience, "the human's line on a's screen", func() bool {
 		res, err := r.Peek(ctx, "a")
 		return err == nil && slices.ContainsFunc(res.Lines, func(l string) bool { return strings.Contains(l, "typed by the human") })
 	})
@@ -131,19 +130,20 @@ func TestAnAgentIsNotTheHuman(t *testing.T) {
 }
 
 // A process that has ended is nobody: had its connection been handed to
-// another process, that one must not pass for the human (nor anyone).
+// another process, that one must not pass for the human (nor anyone),
+// whether it asks for a method of the UI's or one of the command line's.
 func TestAProcessThatEndedIsNobody(t *testing.T) {
 	t.Parallel()
+	srv := startSwarm(t, filepath.Join(t.TempDir(), ".swarm"))
 	cmd := exec.Command("true")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	pid := cmd.Process.Pid
-	start, ok := processStart(pid)
+	proc, ok := supervisor.ProcessOf(cmd.Process.Pid)
 	if !ok {
-		t.Fatalf("no start time for pid %d", pid)
+		t.Fatalf("no process %d", cmd.Process.Pid)
 	}
-	c := &client{pid: pid, start: start}
+	c := &client{proc: proc}
 	if err := c.alive(); err != nil {
 		t.Fatalf("a running process: %v", err)
 	}
@@ -153,8 +153,16 @@ func TestAProcessThatEndedIsNobody(t *testing.T) {
 	if err := c.alive(); err == nil || !strings.Contains(err.Error(), "has ended") {
 		t.Fatalf("an ended process: %v", err)
 	}
-	self, _ := processStart(os.Getpid())
-	if err := (&client{pid: os.Getpid(), start: self + 1}).alive(); err == nil {
+	ctx := context.WithValue(context.Background(), clientKey{}, c)
+	if _, err := srv.handle(ctx, wire.Request{Method: "Paste", Params: rawParams(`{"Agent":"a","Text":"x"}`)}); err == nil || !strings.Contains(err.Error(), "has ended") {
+		t.Errorf("the UI's Paste from an ended process: %v", err)
+	}
+	res, err := srv.handle(ctx, wire.Request{Method: "send", Params: rawParams(`{"Env":{},"To":"human","Body":"hi","Kind":"message"}`)})
+	if r, ok := res.(actorResult[bus.Message]); err != nil || !ok || !strings.Contains(r.Err, "has ended") {
+		t.Errorf("swarm send from an ended process: %+v, %v", res, err)
+	}
+	self, _ := supervisor.ProcessOf(os.Getpid())
+	if err := (&client{proc: supervisor.Process{Pid: self.Pid, Start: self.Start + 1}}).alive(); err == nil {
 		t.Fatal("another process of the same pid passed")
 	}
 }

@@ -366,7 +366,7 @@ func acting[T any](ctx context.Context, s *Server, env callerEnv, fn func(mcpser
 	var v T
 	err := clientOf(ctx).alive()
 	if err == nil {
-		v, err = fn(mcpserver.Actor{Bus: s.opts.Bus, Getenv: env.getenv, Pid: clientOf(ctx).pid})
+		v, err = fn(mcpserver.Actor{Bus: s.opts.Bus, Getenv: env.getenv, Process: clientOf(ctx).proc})
 	}
 	r := actorResult[T]{Value: v}
 	if err != nil {

@@ -170,8 +170,8 @@ func (s *Server) accept() {
 			c.Close()
 			continue
 		}
-		cl := &client{id: s.lastID.Add(1), pid: pid}
-		cl.start, _ = processStart(pid)
+		cl := &client{id: s.lastID.Add(1)}
+		cl.proc, _ = supervisor.ProcessOf(pid)
 		c = &countingConn{Conn: c, since: time.Now(), client: cl}
 		s.mu.Lock()
 		if s.ctx.Err() != nil { // Close has begun

@@ -35,17 +35,71 @@ type Caller struct {
 	Agent bool   // Name is an agent of the swarm
 }
 
+// Process is the process that runs a command: its pid, and when it
+// started (in clock ticks after boot), which tells it from a later
+// process the kernel gave the same pid. The zero Process is this one.
+type Process struct {
+	Pid   int
+	Start uint64
+}
+
+// ProcessOf returns the process that runs as pid now; false when none
+// does.
+func ProcessOf(pid int) (Process, bool) {
+	p, ok := spawner.ReadProc(pid)
+	if !ok {
+		return Process{}, false
+	}
+	return Process{Pid: pid, Start: p.Start}, true
+}
+
+// Alive refuses a process that has ended, or whose pid another process
+// has taken since: who it was cannot be told any more, and a process that
+// is gone must not pass for the human (nor the one that took its pid for
+// it).
+func (p Process) Alive() error {
+	if p.Pid <= 0 {
+		return errors.New("the process that runs this is unknown")
+	}
+	if now, ok := ProcessOf(p.Pid); !ok || now.Start != p.Start {
+		return fmt.Errorf("the process that asked (pid %d) has ended: who it was cannot be told", p.Pid)
+	}
+	return nil
+}
+
 // newToken returns a fresh agent token.
 func newToken() string { return rand.Text() }
 
 // WhoIsCalling tells who runs a command against b, from the environment
 // of the process that runs it (getenv) and that process's place among the
-// agents' processes: pid, or this process when 0 (a running swarm asks
-// about the process at the other end of its socket).
-func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, pid int) (Caller, error) {
-	if pid == 0 {
-		pid = os.Getpid()
+// agents' processes: proc, or this process when proc is zero (a running
+// swarm asks about the process at the other end of its socket). A process
+// that has ended, before or while it is judged, is nobody (Process.Alive).
+func WhoIsCalling(ctx context.Context, b *bus.Bus, getenv func(string) string, proc Process) (Caller, error) {
+	if proc == (Process{}) {
+		self, ok := ProcessOf(os.Getpid())
+		if !ok {
+			return Caller{}, errors.New("this process is not in /proc")
+		}
+		proc = self
 	}
+	if err := proc.Alive(); err != nil {
+		return Caller{}, err
+	}
+	c, err := whoIs(ctx, b, getenv, proc.Pid)
+	if err != nil {
+		return Caller{}, err
+	}
+	// A process that ended meanwhile was judged by what was left of it:
+	// nothing, or another process that took its pid.
+	if err := proc.Alive(); err != nil {
+		return Caller{}, err
+	}
+	return c, nil
+}
+
+// whoIs is WhoIsCalling for a process that runs.
+func whoIs(ctx context.Context, b *bus.Bus, getenv func(string) string, pid int) (Caller, error) {
 	claimed := getenv("SWARM_AGENT")
 	if claimed == bus.Swarm {
 		return Caller{}, errors.New(`$SWARM_AGENT is "swarm", which only swarm itself may use`)

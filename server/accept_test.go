@@ -46,14 +46,14 @@ func TestTheServerAcceptsAgainAfterDescriptorsRunOut(t *testing.T) {
 	}
 	// Out of them: it says so, or holds nearly all it may (a descriptor
 	// or two come and go with its other work).
-	testrun.Within(t, 30*time.Second, "the server out of descriptors", func() bool {
+	testrun.Within(t, testrun.Patience, "the server out of descriptors", func() bool {
 		fds, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
 		return strings.Contains(server.log.String(), "too many open files") || (err == nil && uint64(len(fds)) >= limit.Cur-2)
 	})
 	for _, c := range conns {
 		c.Close()
 	}
-	testrun.Within(t, 60*time.Second, "the server answering again", func() bool {
+	testrun.Within(t, testrun.Patience, "the server answering again", func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		cl, err := Dial(ctx, busDir, "swarm test")
@@ -123,7 +123,7 @@ func TestConnectionsAreCapped(t *testing.T) {
 	}
 	clients[0].Close()
 	clients = clients[1:]
-	testrun.Within(t, 10*time.Second, "a connection served again", func() bool {
+	testrun.Within(t, testrun.Patience, "a connection served again", func() bool {
 		cl, err := Dial(ctx, busDir, "swarm test")
 		if err != nil {
 			return false

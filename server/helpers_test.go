@@ -149,7 +149,7 @@ func startServer(t *testing.T, busDir string) *serverProcess {
 			<-p.exited
 		}
 	})
-	testrun.Within(t, 60*time.Second, "the server answering", func() bool {
+	testrun.Within(t, testrun.Patience, "the server answering", func() bool {
 		select {
 		case <-p.exited:
 			t.Fatalf("the server ended: %s", p.log.String())
@@ -228,7 +228,7 @@ func makeCalls(calls, out string) int {
 func readAnswers(t *testing.T, who, out string) []answer {
 	t.Helper()
 	var raw []byte
-	testrun.Within(t, 60*time.Second, who+"'s answers", func() bool {
+	testrun.Within(t, testrun.Patience, who+"'s answers", func() bool {
 		var err error
 		raw, err = os.ReadFile(out)
 		return err == nil

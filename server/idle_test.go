@@ -23,7 +23,7 @@ func TestASwarmIsUnneededOnceItsAgentsEndedAndItsLastUILeft(t *testing.T) {
 	}
 	events := ui.Subscribe()
 	unneeded := srv.Unneeded(50 * time.Millisecond)
-	testrun.Within(t, 10*time.Second, "swarm ls: every agent ended, one UI attached", func() bool {
+	testrun.Within(t, testrun.Patience, "swarm ls: every agent ended, one UI attached", func() bool {
 		l, err := List(ctx, "swarm test")
 		return err == nil && len(l) == 1 && l[0].Ended && l[0].Clients == 1
 	})

@@ -229,13 +229,13 @@ func TestAPaneTakesBackItsSizeWhenTheClientTypingLeaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer big.Close()
-	testrun.Within(t, 10*time.Second, "a running", func() bool {
+	testrun.Within(t, testrun.Patience, "a running", func() bool {
 		lines, err := peek(t, busDir, "a")
 		return err == nil && slices.Contains(lines, "hello from a")
 	})
 	wantSize := func(rows, cols int) {
 		t.Helper()
-		testrun.Within(t, 10*time.Second, fmt.Sprintf("a at %d×%d", cols, rows), func() bool {
+		testrun.Within(t, testrun.Patience, fmt.Sprintf("a at %d×%d", cols, rows), func() bool {
 			snap, err := big.Snapshot("a")
 			return err == nil && snap.Rows == rows && snap.Cols == cols
 		})
@@ -380,7 +380,7 @@ func TestAHugeSizeIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	testrun.Within(t, 10*time.Second, "a running", func() bool {
+	testrun.Within(t, testrun.Patience, "a running", func() bool {
 		lines, err := peek(t, busDir, "a")
 		return err == nil && slices.Contains(lines, "hello from a")
 	})

@@ -431,7 +431,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.mu.Unlock()
 	proc, err := spawner.Start(spawner.Options{
 		Argv: w.Argv, Dir: dir, Env: append(a.env(token), w.Env...), Drop: terminalVar,
-		Rows: rows, Cols: cols,
+		Rows: rows, Cols: cols, Scrollback: a.s.scrollbackOf(a.cfg),
 		OnLines: func(batch []spawner.Line) {
 			select {
 			case lines <- batch:

@@ -15,6 +15,7 @@ import (
 
 	"swarm/bus"
 	"swarm/gitrepo"
+	"swarm/spawner"
 )
 
 // DefaultConfigFile is the config file swarm reads in the current directory.
@@ -120,6 +121,8 @@ type Config struct {
 	// queue; nil when the file has none (merges go straight in). An agent
 	// with checks of its own implies the table with its defaults.
 	Checks *ChecksConfig
+	// UI holds what the agents' panes keep by default.
+	UI UIConfig
 	// Agents in the order the file lists them.
 	Agents []AgentConfig
 }
@@ -139,6 +142,14 @@ type ChecksConfig struct {
 	ReviewBy       string        // an agent that reviews every task first, or ""
 	ReviewRequired bool          // the reviewer's approval is a condition of merging
 	Parallel       int           // checks run at once, at most (default: half the cores)
+}
+
+// UIConfig is the [ui] table.
+type UIConfig struct {
+	// Scrollback is how many rows an agent's pane keeps once they scroll
+	// off its top, unless the agent says otherwise: 0 for
+	// spawner.DefaultScrollback, negative for none (scrollback = 0).
+	Scrollback int
 }
 
 // HeartbeatConfig holds the liveness thresholds: an agent silent for Warn is
@@ -197,6 +208,29 @@ type AgentConfig struct {
 	// tasks (checks = [...]; an empty array: none).
 	OwnChecks bool
 	Checks    []string
+	// Scrollback is how many rows the agent's pane keeps once they scroll
+	// off its top: 0 for the swarm's default ([ui] scrollback; an agent
+	// added while the swarm runs has it), negative for none. A config
+	// file's agents have it filled in.
+	Scrollback int
+}
+
+// scrollbackOf is the scrollback of an agent's screen, as
+// spawner.Options.Scrollback takes it: its own, else the swarm's default.
+func (s *Supervisor) scrollbackOf(ac AgentConfig) int {
+	if ac.Scrollback != 0 {
+		return ac.Scrollback
+	}
+	return s.opts.Config.UI.Scrollback
+}
+
+// scrollbackRows is a scrollback setting as written (0 for none) as
+// UIConfig and AgentConfig hold it.
+func scrollbackRows(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // Profile returns the agent's profile: the one its kind names, else the
@@ -279,9 +313,10 @@ var starter = template.Must(template.New("swarm.toml").Parse(starterTemplate))
 func StarterConfig(clis []string, git bool) string {
 	var b strings.Builder
 	if err := starter.Execute(&b, struct {
-		CLIs []string
-		Git  bool
-	}{clis, git}); err != nil {
+		CLIs       []string
+		Git        bool
+		Scrollback int
+	}{clis, git, spawner.DefaultScrollback}); err != nil {
 		panic(err) // the template is tested
 	}
 	return b.String()

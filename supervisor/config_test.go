@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"swarm/spawner"
 )
 
 func TestStarterConfigRoundTrips(t *testing.T) {
@@ -30,16 +32,17 @@ func TestStarterConfigRoundTrips(t *testing.T) {
 		Quiet:     300 * time.Millisecond,
 		Heartbeat: HeartbeatConfig{Warn: 30 * time.Second, Stale: 100 * time.Second, Dead: 5 * time.Minute},
 		Game:      GameConfig{Kind: "tictactoe", X: "X", O: "O"},
+		UI:        UIConfig{Scrollback: spawner.DefaultScrollback},
 		Agents: []AgentConfig{
 			{
 				Name: "X", Argv: []string{"swarm", "agent", "tictactoe", "--mark", "X", "--opponent", "O", "--strategy", "casual"},
 				Cmd: "swarm agent tictactoe --mark X --opponent O --strategy casual", Dir: dir,
-				Restart: RestartNever, MaxRestarts: 5, Quiet: 0, Confirm: true,
+				Restart: RestartNever, MaxRestarts: 5, Quiet: 0, Confirm: true, Scrollback: spawner.DefaultScrollback,
 			},
 			{
 				Name: "O", Argv: []string{"swarm", "agent", "tictactoe", "--mark", "O", "--opponent", "X", "--strategy", "casual"},
 				Cmd: "swarm agent tictactoe --mark O --opponent X --strategy casual", Dir: dir,
-				Restart: RestartNever, MaxRestarts: 5, Quiet: 0, Confirm: true,
+				Restart: RestartNever, MaxRestarts: 5, Quiet: 0, Confirm: true, Scrollback: spawner.DefaultScrollback,
 			},
 		},
 	}
@@ -125,17 +128,20 @@ func TestFullConfig(t *testing.T) {
 		BaseBranch: "trunk",
 		Quiet:      150 * time.Millisecond,
 		Heartbeat:  HeartbeatConfig{Warn: 10 * time.Second, Stale: time.Minute, Dead: 10 * time.Minute},
+		UI:         UIConfig{Scrollback: 2000},
 		Agents: []AgentConfig{
 			{
 				Name: "alice", Argv: []string{"/bin/sh", "-c", "claude --verbose"}, Cmd: "claude --verbose",
 				Dir: filepath.Join(dir, "sub"), Env: map[string]string{"FOO": "bar", "PORT": "8080", "DEBUG": "true"},
 				Restart: RestartAlways, MaxRestarts: 2, Quiet: time.Second, Confirm: false,
 				Brief: true, BriefText: "You own the database layer.", Worktree: true, Thinking: true,
+				Scrollback: 2000, // [ui]'s
 			},
 			{
 				Name: "bob.2", Argv: []string{"python3", "-u", "bot.py", "it's"}, Cmd: `python3 -u bot.py 'it'\''s'`,
 				Dir: dir, Env: map[string]string{"MODE": "test"},
 				Restart: RestartOnFailure, MaxRestarts: 5, Quiet: 150 * time.Millisecond, Confirm: true,
+				Scrollback: 2000, // [ui]'s
 			},
 		},
 	}
@@ -151,13 +157,15 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.BaseBranch != "" || cfg.Quiet != DefaultQuiet ||
-		cfg.Heartbeat != (HeartbeatConfig{DefaultWarn, DefaultStale, DefaultDead}) {
+		cfg.Heartbeat != (HeartbeatConfig{DefaultWarn, DefaultStale, DefaultDead}) ||
+		cfg.UI != (UIConfig{Scrollback: spawner.DefaultScrollback}) {
 		t.Errorf("top-level defaults: %+v", cfg)
 	}
 	a := cfg.Agents[0]
 	abs, _ := filepath.Abs(filepath.Join("testdata", "config"))
 	want := AgentConfig{Name: "solo", Argv: []string{"/bin/sh", "-c", "sh"}, Cmd: "sh", Dir: abs,
 		Restart: RestartOnFailure, MaxRestarts: DefaultMaxRestarts, Quiet: DefaultQuiet, Confirm: true,
+		Scrollback: spawner.DefaultScrollback,
 		NoMessages: true} // sh is a shell: it takes no messages unless told to
 	if d := cmp.Diff(want, a); d != "" {
 		t.Errorf("agent defaults (-want +got):\n%s", d)
@@ -311,6 +319,16 @@ func TestConfigErrors(t *testing.T) {
 			`swarm.toml:4: agent "alice": restart must be "never", "on-failure" or "always", not false`},
 		{"negative max_restarts", agent + "max_restarts = -1\n",
 			`swarm.toml:4: agent "alice": max_restarts -1 is out of range (0 or more)`},
+		{"negative scrollback", "[ui]\nscrollback = -1\n" + agent,
+			`swarm.toml:2: ui scrollback -1 is out of range (0 for none, up to 1000000 rows)`},
+		{"scrollback too large", "[ui]\nscrollback = 1000001\n" + agent,
+			`swarm.toml:2: ui scrollback 1000001 is out of range (0 for none, up to 1000000 rows)`},
+		{"scrollback a string", "[ui]\nscrollback = \"2k\"\n" + agent,
+			`swarm.toml:2: ui scrollback must be a whole number of rows, not the string "2k"`},
+		{"ui not a table", "ui = 3\n" + agent,
+			`swarm.toml:1: ui must be a table ([ui]), not the number 3`},
+		{"unknown ui key", "[ui]\nscrolback = 5\n" + agent,
+			`swarm.toml:2: unknown key "scrolback" in [ui] (did you mean "scrollback"?)`},
 		{"max_restarts a string", agent + "max_restarts = \"5\"\n",
 			`swarm.toml:4: agent "alice": max_restarts must be a whole number, not the string "5"`},
 		{"bad duration", agent + "quiet = \"fast\"\n",

@@ -19,6 +19,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"swarm/checks"
+	"swarm/spawner"
 )
 
 // swarm.toml is read in four steps, each reporting the first problem it
@@ -52,7 +53,12 @@ type fileTOML struct {
 	Heartbeat  *heartbeatTOML `toml:"heartbeat"`
 	Game       *gameTOML      `toml:"game"`
 	Checks     *checksTOML    `toml:"checks"`
+	UI         *uiTOML        `toml:"ui"`
 	Agents     []agentTOML    `toml:"agent"`
+}
+
+type uiTOML struct {
+	Scrollback *int64 `toml:"scrollback"`
 }
 
 type heartbeatTOML struct {
@@ -124,6 +130,8 @@ var wants = map[string]string{
 	"checks.review_by":       "an agent's name",
 	"checks.review_required": "true or false",
 	"checks.parallel":        "a whole number",
+	"ui": "a table ([ui])",
+	"ui.scrollback": "a whole number of rows",
 }
 
 var envNameRx = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -384,7 +392,15 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 			return nil, err
 		}
 	}
-	if cfg.Agents, err = c.agents(f.Agents, cfg.Quiet); err != nil {
+	cfg.UI.Scrollback = spawner.DefaultScrollback
+	if f.UI != nil && f.UI.Scrollback != nil {
+		n, err := c.scrollback([]string{"ui", "scrollback"}, *f.UI.Scrollback)
+		if err != nil {
+			return nil, err
+		}
+		cfg.UI.Scrollback = scrollbackRows(n)
+	}
+	if cfg.Agents, err = c.agents(f.Agents, cfg); err != nil {
 		return nil, err
 	}
 	if err := c.checkAgents(cfg); err != nil {
@@ -545,7 +561,7 @@ func (c *configDecoder) duration(path []string, v any) (time.Duration, error) {
 	}
 }
 
-func (c *configDecoder) agents(list []agentTOML, quiet time.Duration) ([]AgentConfig, error) {
+func (c *configDecoder) agents(list []agentTOML, cfg *Config) ([]AgentConfig, error) {
 	if len(list) == 0 {
 		return nil, c.errorf([]string{"agent"}, "no agents defined; add an [[agent]] table with a name and a cmd")
 	}
@@ -553,7 +569,7 @@ func (c *configDecoder) agents(list []agentTOML, quiet time.Duration) ([]AgentCo
 	seenLine := map[string]int{}
 	var agents []AgentConfig
 	for i, t := range list {
-		a, err := c.agent("#"+strconv.Itoa(i), t, quiet)
+		a, err := c.agent("#"+strconv.Itoa(i), t, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -569,10 +585,10 @@ func (c *configDecoder) agents(list []agentTOML, quiet time.Duration) ([]AgentCo
 	return agents, nil
 }
 
-func (c *configDecoder) agent(elem string, t agentTOML, quiet time.Duration) (AgentConfig, error) {
+func (c *configDecoder) agent(elem string, t agentTOML, cfg *Config) (AgentConfig, error) {
 	a := AgentConfig{
 		Dir: c.dir, Restart: RestartOnFailure, MaxRestarts: DefaultMaxRestarts,
-		Quiet: quiet, Confirm: true,
+		Quiet: cfg.Quiet, Confirm: true, Scrollback: cfg.UI.Scrollback,
 	}
 	ap := []string{"agent", elem}
 	at := func(key string) []string { return []string{"agent", elem, key} }
@@ -658,6 +674,18 @@ func (c *configDecoder) agent(elem string, t agentTOML, quiet time.Duration) (Ag
 		a.NoMessages = a.Profile().NoMessages
 	}
 	return a, nil
+}
+
+// MaxScrollback bounds the scrollback setting: a million rows of a busy
+// agent take about a hundred megabytes.
+const MaxScrollback = 1_000_000
+
+// scrollback reads a number of scrollback rows: 0 (none) to MaxScrollback.
+func (c *configDecoder) scrollback(path []string, n int64) (int, error) {
+	if n < 0 || n > MaxScrollback {
+		return 0, c.errorf(path, "%s %d is out of range (0 for none, up to %d rows)", c.subject(path), n, MaxScrollback)
+	}
+	return int(n), nil
 }
 
 func quoteAll(ss []string) []string {

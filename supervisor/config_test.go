@@ -135,7 +135,7 @@ func TestFullConfig(t *testing.T) {
 				Dir: filepath.Join(dir, "sub"), Env: map[string]string{"FOO": "bar", "PORT": "8080", "DEBUG": "true"},
 				Restart: RestartAlways, MaxRestarts: 2, Quiet: time.Second, Confirm: false,
 				Brief: true, BriefText: "You own the database layer.", Worktree: true, Thinking: true,
-				Scrollback: 2000, // [ui]'s
+				Scrollback: -1, // scrollback = 0: none
 			},
 			{
 				Name: "bob.2", Argv: []string{"python3", "-u", "bot.py", "it's"}, Cmd: `python3 -u bot.py 'it'\''s'`,
@@ -319,12 +319,12 @@ func TestConfigErrors(t *testing.T) {
 			`swarm.toml:4: agent "alice": restart must be "never", "on-failure" or "always", not false`},
 		{"negative max_restarts", agent + "max_restarts = -1\n",
 			`swarm.toml:4: agent "alice": max_restarts -1 is out of range (0 or more)`},
-		{"negative scrollback", "[ui]\nscrollback = -1\n" + agent,
-			`swarm.toml:2: ui scrollback -1 is out of range (0 for none, up to 1000000 rows)`},
+		{"negative scrollback", agent + "scrollback = -1\n",
+			`swarm.toml:4: agent "alice": scrollback -1 is out of range (0 for none, up to 1000000 rows)`},
 		{"scrollback too large", "[ui]\nscrollback = 1000001\n" + agent,
 			`swarm.toml:2: ui scrollback 1000001 is out of range (0 for none, up to 1000000 rows)`},
-		{"scrollback a string", "[ui]\nscrollback = \"2k\"\n" + agent,
-			`swarm.toml:2: ui scrollback must be a whole number of rows, not the string "2k"`},
+		{"scrollback a string", agent + "scrollback = \"2k\"\n",
+			`swarm.toml:4: agent "alice": scrollback must be a whole number of rows, not the string "2k"`},
 		{"ui not a table", "ui = 3\n" + agent,
 			`swarm.toml:1: ui must be a table ([ui]), not the number 3`},
 		{"unknown ui key", "[ui]\nscrolback = 5\n" + agent,

@@ -97,6 +97,7 @@ type agentTOML struct {
 	Messages    *bool          `toml:"messages"`
 	Kit         *bool          `toml:"kit"`
 	Checks      *[]string      `toml:"checks"`
+	Scrollback  *int64         `toml:"scrollback"`
 }
 
 // wants says what each key go-toml checks by type must hold, for the error
@@ -130,8 +131,9 @@ var wants = map[string]string{
 	"checks.review_by":       "an agent's name",
 	"checks.review_required": "true or false",
 	"checks.parallel":        "a whole number",
-	"ui": "a table ([ui])",
-	"ui.scrollback": "a whole number of rows",
+	"ui":                     "a table ([ui])",
+	"ui.scrollback":          "a whole number of rows",
+	"agent.#.scrollback":     "a whole number of rows",
 }
 
 var envNameRx = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -639,6 +641,13 @@ func (c *configDecoder) agent(elem string, t agentTOML, cfg *Config) (AgentConfi
 		if a.Quiet, err = c.duration(at("quiet"), t.Quiet); err != nil {
 			return a, err
 		}
+	}
+	if t.Scrollback != nil {
+		n, err := c.scrollback(at("scrollback"), *t.Scrollback)
+		if err != nil {
+			return a, err
+		}
+		a.Scrollback = scrollbackRows(n)
 	}
 	a.Confirm = t.Confirm == nil || *t.Confirm
 	a.Worktree, a.Thinking = deref(t.Worktree), deref(t.Thinking)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ func main() {
 		stop()
 	}()
 	stopProfile := profile()
+	heapProfiles()
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProfile()
 	stop()
@@ -53,4 +55,32 @@ func profile() (stop func()) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}
+}
+
+// heapProfiles writes a heap profile to $SWARM_MEMPROFILE each time the
+// process gets SIGUSR1, for looking into the memory of a running swarm
+// (`go tool pprof -sample_index=inuse_space`). A %p in the path is the
+// pid, %n the profile's number.
+func heapProfiles() {
+	path := os.Getenv("SWARM_MEMPROFILE")
+	if path == "" {
+		return
+	}
+	path = strings.ReplaceAll(path, "%p", strconv.Itoa(os.Getpid()))
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGUSR1)
+	go func() {
+		for n := 1; ; n++ {
+			<-sig
+			f, err := os.Create(strings.ReplaceAll(path, "%n", strconv.Itoa(n)))
+			if err == nil {
+				runtime.GC()
+				err = pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "swarm: heap profile:", err)
+			}
+		}
+	}()
 }

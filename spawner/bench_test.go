@@ -139,3 +139,32 @@ func BenchmarkReflowHistory(b *testing.B) {
 		s.Resize(24, 80)
 	}
 }
+
+// BenchmarkRowCost: what a row of scrollback costs, for coloured log lines
+// (logLines) in an 80-column pane at the default scrollback, and a line
+// the replay keeps (the last 20,000 committed): the bytes of their packed
+// rings per row and per line, and the heap the screen holds per row of
+// its scrollback.
+func BenchmarkRowCost(b *testing.B) {
+	data := logLines(4 << 20)
+	var ms runtime.MemStats
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		before := ms.HeapInuse
+		s := NewScreen(ScreenOptions{Rows: 24, Cols: 80})
+		for i := 0; i < len(data); i += 4096 {
+			_, _ = s.Write(data[i:min(i+4096, len(data))])
+			s.TakeLines()
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		s.mu.Lock()
+		rows, lines := s.hist.len(), s.replay.seen.len()
+		b.ReportMetric(float64(s.hist.rows.bytes())/float64(rows), "B/scrollback-row")
+		b.ReportMetric(float64(s.replay.seen.bytes())/float64(lines), "B/replay-line")
+		b.ReportMetric(float64(ms.HeapInuse-before)/(1<<20), "MB-inuse")
+		s.mu.Unlock()
+		_ = s.Close()
+	}
+}

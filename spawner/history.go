@@ -1,10 +1,11 @@
 package spawner
 
+import "encoding/binary"
+
 // histLine is one row that left the top of the screen, kept for the UI's
-// scrollback. Rows are stored as text rather than as cells: a cell takes
-// over a hundred bytes, a row's text about as many as it has characters.
-// A styled row keeps its styles as runs over its text (see palette), or,
-// when runs cannot describe it, rendered.
+// scrollback: its text, and, if styled, its styles as runs over its text
+// (see palette), or, when runs cannot describe it, the row rendered. The
+// history keeps it packed (see history); this is a row read back.
 type histLine struct {
 	text    string     // plain
 	runs    []styleRun // where its styles change; nil for a plain row
@@ -16,31 +17,101 @@ type histLine struct {
 	end     uint16     // where its content ends (rowEnd)
 }
 
-// history is a ring of at most max rows, oldest first.
+// history is the scrollback: at most max rows, oldest first, each packed
+// as one record of a packedRing. A row of a coloured log line takes about
+// its text, a few bytes per style run and a few more, before the block it
+// is in is compressed.
 type history struct {
-	rows  []histLine
-	start int
-	max   int
-	pal   palette // the styles of the rows' runs
-	// runBlock is where the newest rows' runs are kept: a block of many
-	// rows' runs, allocated at once rather than a slice per row (a busy
-	// pane keeps thousands of rows a second).
-	runBlock []styleRun
+	rows packedRing
+	max  int
+	pal  palette // the styles of the rows' runs
+	rec  []byte  // scratch: a row being packed
 }
 
-// runBlockSize is how many runs a block holds.
-const runBlockSize = 2048
+// A row's record: a byte of flags; cols, end and the text's length as
+// uvarints; the text; with runs, shown, their number, and each run's
+// offset (from the one before) and style; with a styled form, its length
+// and bytes.
+const (
+	histWrapped = 1 << iota
+	histPad
+	histRuns
+	histStyled
+)
 
-// keepRuns returns a copy of runs for a row of the history, in the current
-// block. The copy's capacity ends with it: an append to it cannot reach
-// the next row's runs.
-func (h *history) keepRuns(runs []styleRun) []styleRun {
-	if len(h.runBlock)+len(runs) > cap(h.runBlock) {
-		h.runBlock = make([]styleRun, 0, max(runBlockSize, len(runs)))
+func (h *history) len() int { return h.rows.len() }
+
+func (h *history) push(l histLine) {
+	if h.max <= 0 {
+		return
 	}
-	at := len(h.runBlock)
-	h.runBlock = append(h.runBlock, runs...)
-	return h.runBlock[at:len(h.runBlock):len(h.runBlock)]
+	flags := byte(0)
+	if l.wrapped {
+		flags |= histWrapped
+	}
+	if l.pad {
+		flags |= histPad
+	}
+	if l.runs != nil {
+		flags |= histRuns
+	}
+	if l.styled != "" {
+		flags |= histStyled
+	}
+	b := append(h.rec[:0], flags)
+	b = binary.AppendUvarint(b, uint64(l.cols))
+	b = binary.AppendUvarint(b, uint64(l.end))
+	b = binary.AppendUvarint(b, uint64(len(l.text)))
+	b = append(b, l.text...)
+	if l.runs != nil {
+		b = binary.AppendUvarint(b, uint64(l.shown))
+		b = binary.AppendUvarint(b, uint64(len(l.runs)))
+		off := uint32(0)
+		for _, r := range l.runs {
+			b = binary.AppendUvarint(b, uint64(r.off-off))
+			b = binary.AppendUvarint(b, uint64(r.style))
+			off = r.off
+		}
+	}
+	if l.styled != "" {
+		b = binary.AppendUvarint(b, uint64(len(l.styled)))
+		b = append(b, l.styled...)
+	}
+	h.rec = b
+	h.rows.push(b)
+	for h.rows.len() > h.max {
+		h.rows.dropOldest()
+	}
+}
+
+// at returns row i, 0 being the oldest: a copy, which the caller may keep.
+func (h *history) at(i int) *histLine {
+	b := h.rows.at(i)
+	l := &histLine{wrapped: b[0]&histWrapped != 0, pad: b[0]&histPad != 0}
+	flags := b[0]
+	b = b[1:]
+	next := func() uint64 {
+		v, n := binary.Uvarint(b)
+		b = b[n:]
+		return v
+	}
+	l.cols, l.end = uint16(next()), uint16(next())
+	n := next()
+	l.text, b = string(b[:n]), b[n:]
+	if flags&histRuns != 0 {
+		l.shown = uint32(next())
+		l.runs = make([]styleRun, next())
+		off := uint32(0)
+		for k := range l.runs {
+			off += uint32(next())
+			l.runs[k] = styleRun{off: off, style: uint32(next())}
+		}
+	}
+	if flags&histStyled != 0 {
+		n := next()
+		l.styled = string(b[:n])
+	}
+	return l
 }
 
 // appendStyled appends l, a row of h, with its SGR styles: the text alone
@@ -55,51 +126,19 @@ func (h *history) appendStyled(b []byte, l *histLine) []byte {
 	return append(b, l.text...)
 }
 
-func (h *history) len() int { return len(h.rows) }
-
-func (h *history) push(l histLine) {
-	if h.max <= 0 {
-		return
-	}
-	if len(h.rows) < h.max {
-		h.rows = append(h.rows, l)
-		return
-	}
-	h.rows[h.start] = l
-	h.start = (h.start + 1) % h.max
-}
-
-// at returns row i, 0 being the oldest.
-func (h *history) at(i int) *histLine {
-	return &h.rows[(h.start+i)%len(h.rows)]
-}
-
 // clear forgets the rows; the palette stays, for rows pushed again.
-func (h *history) clear() {
-	h.rows = nil
-	h.start = 0
-}
+func (h *history) clear() { h.rows.clear() }
 
 // popNewest removes the newest n rows and returns them, oldest first.
 func (h *history) popNewest(n int) []histLine {
-	n = min(n, len(h.rows))
+	n = min(n, h.len())
 	if n == 0 {
 		return nil
 	}
-	if h.start != 0 { // put the ring in order first
-		h.rows = append(h.rows[h.start:], h.rows[:h.start]...)
-		h.start = 0
+	out := make([]histLine, n)
+	for i := range out {
+		out[i] = *h.at(h.len() - n + i)
 	}
-	out := append([]histLine(nil), h.rows[len(h.rows)-n:]...)
-	h.rows = h.rows[:len(h.rows)-n]
-	return out
-}
-
-// all returns the rows, oldest first.
-func (h *history) all() []histLine {
-	out := make([]histLine, 0, len(h.rows))
-	for i := range h.len() {
-		out = append(out, *h.at(i))
-	}
+	h.rows.truncate(n)
 	return out
 }

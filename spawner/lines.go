@@ -484,7 +484,7 @@ func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
 		s.rowBuf = appendRow(s.rowBuf[:0], l, cols)
 		h.styled = string(s.rowBuf)
 	case len(runs) > 0:
-		h.runs, h.shown = s.hist.keepRuns(runs), uint32(shown)
+		h.runs, h.shown = runs, uint32(shown) // packed as it is pushed
 	}
 	return h
 }

@@ -375,14 +375,16 @@ const maxReflowRows = 256
 // each line the terminal wrapped are joined and wrapped anew. Rows are kept
 // rendered, so a scratch emulator turns each line back into cells; a line
 // whose rows do not give back their text, or that is too long, keeps its
-// rows as they were.
+// rows as they were. The rows are read and written one line at a time, so
+// that a full scrollback is never unpacked whole (every pane is rewrapped
+// when a UI attaches).
 func (s *Screen) reflowHistory(cols int) {
 	n := s.hist.len()
 	if n == 0 || s.hist.max <= 0 {
 		return
 	}
-	old := s.hist.all()
-	out := make([]histLine, 0, len(old))
+	old := s.hist
+	s.hist = history{max: old.max, pal: old.pal} // the rows' runs number styles as old's
 	var scratch *vt.Emulator
 	defer func() {
 		if scratch != nil {
@@ -396,20 +398,16 @@ func (s *Screen) reflowHistory(cols int) {
 		buf  reflowBuffers
 		fl   flowLine
 		text []byte
+		line []histLine // the rows of the line being read
+		long bool       // the line is too long to reflow: its rows go as they are
 	)
-	for i := 0; i < len(old); {
-		j := i // the line's rows are old[i..j]
-		for j < len(old)-1 && old[j].wrapped && old[j+1].cols == old[i].cols {
-			j++
-		}
-		line := old[i : j+1]
+	reflow := func() {
 		width := int(line[0].cols)
-		i = j + 1
 		// A line whose last row is wrapped goes on on the screen (its start
 		// scrolled off): it stays as it is, to join its rest again.
-		if width == cols || len(line) > maxReflowRows || width == 0 || line[len(line)-1].wrapped {
-			out = append(out, line...)
-			continue
+		if width == cols || width == 0 || line[len(line)-1].wrapped {
+			s.pushRows(line)
+			return
 		}
 		if scratch == nil {
 			scratch = vt.NewEmulator(width, len(line))
@@ -418,18 +416,45 @@ func (s *Screen) reflowHistory(cols int) {
 		}
 		var ok bool
 		if fl, ok = historyLine(scratch, line, width, &s.hist, &buf); !ok {
-			out = append(out, line...)
-			continue
+			s.pushRows(line)
+			return
 		}
 		buf.cells = fl.cells
 		fl.layout(cols)
 		fl.eachRow(cols, &buf.row, func(row uv.Line) {
 			text = appendText(text[:0], row, cols)
-			out = append(out, s.histRow(row, string(text), cols))
+			s.hist.push(s.histRow(row, string(text), cols))
 		})
 	}
-	s.hist.clear()
-	for _, h := range out {
+	var prev *histLine
+	for i := range n {
+		h := old.at(i)
+		if prev == nil || !prev.wrapped || prev.cols != h.cols { // h starts a line
+			if len(line) > 0 {
+				reflow()
+			}
+			line, long = line[:0], false
+		}
+		prev = h
+		switch {
+		case long:
+			s.hist.push(*h)
+		case len(line) == maxReflowRows:
+			s.pushRows(line)
+			s.hist.push(*h)
+			line, long = line[:0], true
+		default:
+			line = append(line, *h)
+		}
+	}
+	if len(line) > 0 {
+		reflow()
+	}
+}
+
+// pushRows adds rows to the scrollback as they are.
+func (s *Screen) pushRows(rows []histLine) {
+	for _, h := range rows {
 		s.hist.push(h)
 	}
 }

@@ -37,13 +37,13 @@ const maxReplayTries = 64
 const maxRewrapLines = 8
 
 type replay struct {
-	// seen holds the lines committed whose key is not blank, oldest first
-	// (a ring): the newest fresh of them as text, the others as their key.
-	// A key is worked out when a replay first needs it, as most lines are
-	// never matched against (a log scrolling by clears no screen).
-	seen  []string
+	// seen holds the lines committed whose key is not blank, oldest
+	// first, packed (blocks.go). Their keys are worked out when a replay
+	// first needs them, as most lines are never matched against (a log
+	// scrolling by clears no screen): lines holds those of all but the
+	// newest fresh.
+	seen  packedRing
 	fresh int
-	start int // ring start once full
 
 	epoch  int // counts the replays begun
 	active bool
@@ -64,29 +64,25 @@ func (r *replay) record(text string) {
 		return
 	}
 	r.fresh = min(r.fresh+1, replayLines)
-	if len(r.seen) < replayLines {
-		r.seen = append(r.seen, text)
-		return
+	r.seen.pushString(text)
+	if r.seen.len() > replayLines {
+		r.seen.dropOldest()
 	}
-	r.seen[r.start] = text
-	r.start = (r.start + 1) % replayLines
 }
 
 // begin starts matching: the screen, rows high, was cleared.
 func (r *replay) begin(rows int) {
 	r.end()
 	r.epoch++
-	if len(r.seen) == 0 {
+	n := r.seen.len()
+	if n == 0 {
 		return
 	}
 	r.active, r.began, r.tries, r.rows = true, false, 0, rows
-	r.lines = r.lines[:0]
-	for i := range r.seen {
-		l := &r.seen[(r.start+i)%len(r.seen)]
-		if i >= len(r.seen)-r.fresh {
-			*l = RowKey(*l)
-		}
-		r.lines = append(r.lines, *l)
+	keyed := min(max(n-r.fresh, 0), len(r.lines)) // lines whose keys lines ends with
+	r.lines = append(r.lines[:0], r.lines[len(r.lines)-keyed:]...)
+	for i := keyed; i < n; i++ {
+		r.lines = append(r.lines, RowKey(string(r.seen.at(i))))
 	}
 	r.fresh = 0
 	r.used = append(r.used[:0], make([]bool, len(r.lines))...)

@@ -41,7 +41,7 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		return
 	}
 	if on {
-		e.scr = &e.scrs[1]
+		e.scr = e.altScreen() // swarm patch 15
 		e.scrs[1].cur = e.scrs[0].cur
 		e.scr.Clear()
 		e.scr.ClearTouched()

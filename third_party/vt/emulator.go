@@ -93,7 +93,9 @@ var _ Terminal = (*Emulator)(nil)
 func NewEmulator(w, h int) *Emulator {
 	t := new(Emulator)
 	t.scrs[0] = *NewScreen(w, h)
-	t.scrs[1] = *NewScreen(w, h)
+	// swarm patch 15: the alternate screen's cells are allocated when a
+	// program first switches to it (altScreen): most never do, and its
+	// cells were half of an idle emulator's memory.
 	t.scr = &t.scrs[0]
 	t.scrs[0].cb = &t.cb
 	t.scrs[1].cb = &t.cb
@@ -264,7 +266,9 @@ func (e *Emulator) Resize(width int, height int) {
 	}
 
 	e.scrs[0].Resize(width, height)
-	e.scrs[1].Resize(width, height)
+	if e.scrs[1].buf != nil { // swarm patch 15
+		e.scrs[1].Resize(width, height)
+	}
 	e.tabstops = uv.DefaultTabStops(width)
 
 	e.setCursor(x, y)
@@ -635,6 +639,16 @@ func (e *Emulator) ClearScrollback() {
 	if sb != nil {
 		sb.Clear()
 	}
+}
+
+// altScreen returns the alternate screen, made the first time it is
+// needed at the main screen's size (swarm patch 15).
+func (e *Emulator) altScreen() *Screen {
+	if e.scrs[1].buf == nil {
+		e.scrs[1] = *NewScreen(e.scrs[0].Width(), e.scrs[0].Height())
+		e.scrs[1].cb = &e.cb
+	}
+	return &e.scrs[1]
 }
 
 // IsAltScreen returns whether the terminal is in alternate screen mode.

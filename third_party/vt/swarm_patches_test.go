@@ -5,8 +5,10 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
@@ -574,5 +576,51 @@ func TestPendingWrap(t *testing.T) {
 		if got := e.PendingWrap(); got != step.want {
 			t.Errorf("after %q: PendingWrap %v, want %v", step.write, got, step.want)
 		}
+	}
+}
+
+// The alternate screen's cells are allocated when a program first switches
+// to it (patch 15): an emulator that never does holds one screen's cells,
+// and one that does behaves as with both made at the start — at the size
+// of the latest resize, cleared on entry, the main screen kept meanwhile.
+func TestPatchAltScreenMadeOnUse(t *testing.T) {
+	cells := func(f func()) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	const w, h = 160, 48
+	screen := uint64(w * h * int(unsafe.Sizeof(uv.Cell{})))
+	var e *Emulator
+	if got := cells(func() { e = NewEmulator(w, h) }); got > screen*5/4 {
+		t.Errorf("a new emulator allocates %d bytes; one screen's cells are %d", got, screen)
+	}
+	e.Resize(20, 4)
+	if e.scrs[1].buf != nil {
+		t.Fatal("a resize made the alternate screen")
+	}
+	fmt.Fprint(e, "main\r\n\x1b[?1049h")
+	if !e.IsAltScreen() || e.Width() != 20 || e.Height() != 4 {
+		t.Fatalf("alt %v, %d×%d after entering the alternate screen", e.IsAltScreen(), e.Width(), e.Height())
+	}
+	if got := screenRows(e); strings.Join(got, "|") != "|||" {
+		t.Errorf("the alternate screen starts with %q", got)
+	}
+	fmt.Fprint(e, "alt")
+	e.Resize(30, 5)
+	fmt.Fprint(e, "\x1b[5;1Hbottom")
+	if got := screenRows(e); strings.Join(got, "|") != "alt||||bottom" {
+		t.Errorf("the alternate screen after a resize: %q", got)
+	}
+	fmt.Fprint(e, "\x1b[?1049l")
+	if got := screenRows(e); e.IsAltScreen() || got[0] != "main" || len(got) != 5 {
+		t.Errorf("back on the main screen (alt %v): %q", e.IsAltScreen(), got)
+	}
+	fmt.Fprint(e, "\x1bc") // a full reset reaches both screens
+	fmt.Fprint(e, "\x1b[?1049h")
+	if got := screenRows(e); strings.Join(got, "") != "" {
+		t.Errorf("the alternate screen after a reset: %q", got)
 	}
 }

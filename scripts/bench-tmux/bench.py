@@ -12,17 +12,22 @@ runs. Measured: what the writers achieved (MB/s, from the writers' own
 clocks), the CPU seconds of the program that emulates the terminals (the
 swarm process; the tmux server), and its peak RSS.
 
+--history N gives both the same history: tmux's history-limit and swarm's
+[ui] scrollback (tmux keeps 2000 lines by default, swarm 10000 rows);
+without it each keeps its default.
+
 swarm runs headless (`swarm up --headless`) unless --tui, where `swarm up`
 runs inside a tmux window of its own (that outer tmux is not counted): its
 server and the UI attached to it are both counted. Beside headless swarm,
-tmux runs detached with a full-size window per writer; beside swarm's UI,
+tmux runs detached with a window per writer of the size swarm gives an
+agent no UI has sized (80×24); beside swarm's UI,
 tmux shows every writer as swarm does, in tiled panes of one window with a
 client attached (server and client counted; --tmux-detached compares with
 the detached tmux instead).
 
 Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|all]
        [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
-       [--tmux-detached] [--startup S]
+       [--tmux-detached] [--startup S] [--history N]
 """
 import argparse
 import json
@@ -39,6 +44,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 WRITER = os.path.join(HERE, "writer.py")
 TICK = os.sysconf("SC_CLK_TCK")
 ARGS = None  # the command line
+# The terminal size of a headless swarm's agents (no UI gives them one):
+# the spawner's default. Detached tmux windows get it too, so that both
+# keep the same screens.
+HEADLESS_COLS, HEADLESS_ROWS = 80, 24
 
 
 def cpu_seconds(pid):
@@ -48,12 +57,19 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def peak_rss_mib(pid):
+def status_mib(pid, field):
+    """A size from /proc/PID/status, in MiB: VmHWM is the peak RSS, RssAnon
+    the process's own memory (RSS less the pages of its binary and
+    libraries, which are shared and read from the file again when needed)."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def peak_rss_mib(pid):
+    return status_mib(pid, "VmHWM")
 
 
 def wait_for(cond, timeout, what):
@@ -82,9 +98,10 @@ def results(dirname, n):
 
 
 def measure(pids, work, writers, idle_seconds):
-    """CPU seconds, wall seconds and peak RSS of the terminal program's
-    processes (pids: swarm's server and its UI, or the tmux server) while
-    the writers run (or, idle, for idle_seconds after start-up)."""
+    """CPU seconds, wall seconds, peak RSS and anonymous RSS at the end of
+    the terminal program's processes (pids: swarm's server and its UI, or
+    the tmux server) while the writers run (or, idle, for idle_seconds after
+    start-up)."""
     if idle_seconds:
         time.sleep(ARGS.startup)
     pids = pids() if callable(pids) else pids
@@ -93,7 +110,17 @@ def measure(pids, work, writers, idle_seconds):
         time.sleep(idle_seconds)
     else:
         wait_for(lambda: results(work, writers) is not None, 600, "the writers")
-    return sum(cpu_seconds(p) for p in pids) - c0, time.monotonic() - t0, sum(peak_rss_mib(p) for p in pids)
+    return (sum(cpu_seconds(p) for p in pids) - c0, time.monotonic() - t0, sum(peak_rss_mib(p) for p in pids),
+            sum(status_mib(p, "RssAnon") for p in pids))
+
+
+def tmux_conf(work):
+    """tmux's config: nothing but the history limit --history asks for."""
+    path = os.path.join(work, "tmux.conf")
+    with open(path, "w") as f:
+        if ARGS.history is not None:
+            f.write(f"set -g history-limit {ARGS.history}\n")
+    return path
 
 
 class Tmux:
@@ -107,7 +134,7 @@ class Tmux:
         self.work = work
 
     def run(self, cmds, idle_seconds=None):
-        base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+        base = ["tmux", "-L", self.sock, "-f", tmux_conf(self.work)]
         subprocess.run(base + ["new-session", "-d", "-x", str(self.cols), "-y", str(self.rows), cmds[0]], check=True)
         for c in cmds[1:]:
             subprocess.run(base + ["new-window", "-d", c], check=True)
@@ -132,7 +159,7 @@ class TmuxShown(Tmux):
         self.sock = f"swarmbenchshown{os.getpid()}"
 
     def run(self, cmds, idle_seconds=None):
-        base = ["tmux", "-L", self.sock, "-f", "/dev/null"]
+        base = ["tmux", "-L", self.sock, "-f", tmux_conf(self.work)]
         outer = ["tmux", "-L", self.sock + "outer", "-f", "/dev/null"]
         size = ["-x", str(self.cols), "-y", str(self.rows)]
         subprocess.run(base + ["new-session", "-d"] + size + [cmds[0]], check=True)
@@ -166,6 +193,8 @@ class Swarm:
     def run(self, cmds, idle_seconds=None):
         cfg = os.path.join(self.work, "swarm.toml")
         with open(cfg, "w") as f:
+            if ARGS.history is not None:
+                f.write(f"[ui]\nscrollback = {ARGS.history}\n\n")
             for i, c in enumerate(cmds):
                 f.write(f'[[agent]]\nname = "w{i}"\ncmd = {json.dumps(c)}\nrestart = "never"\n\n')
         env = dict(os.environ, SWARM_DIR=os.path.join(self.work, ".swarm"))
@@ -223,25 +252,26 @@ def one_run(system, load, a, work):
             os.remove(os.path.join(work, f))
     if load == "one":
         cmds = [writer_cmd(os.path.join(work, "w0.out"), "flood", a.mb, 0)]
-        cpu, wall, rss = system.run(cmds)
+        cpu, wall, rss, anon = system.run(cmds)
     elif load == "many":
         cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), "rate", a.rate, a.seconds) for i in range(a.panes)]
-        cpu, wall, rss = system.run(cmds)
+        cpu, wall, rss, anon = system.run(cmds)
     else:
         cmds = ["sh"] * 4
-        cpu, wall, rss = system.run(cmds, idle_seconds=a.seconds)
-        return {"cpu": cpu, "wall": wall, "rss": rss, "cores": cpu / wall, "rates": []}
+        cpu, wall, rss, anon = system.run(cmds, idle_seconds=a.seconds)
+        return {"cpu": cpu, "wall": wall, "rss": rss, "anon": anon, "cores": cpu / wall, "rates": []}
     rates = results(work, len(cmds))
-    return {"cpu": cpu, "wall": wall, "rss": rss, "cores": cpu / wall, "rates": rates}
+    return {"cpu": cpu, "wall": wall, "rss": rss, "anon": anon, "cores": cpu / wall, "rates": rates}
 
 
 def describe(r, load, a):
     if load == "idle":
-        return f"CPU {100 * r['cores']:.2f} %, RSS {r['rss']:.0f} MiB"
+        return f"CPU {100 * r['cores']:.2f} %, RSS {r['rss']:.0f} MiB (anonymous {r['anon']:.1f})"
     rates = r["rates"]
     mb = a.mb if load == "one" else sum(rates) * a.seconds
     s = f"{min(rates):.2f}–{max(rates):.2f} MB/s per writer" if len(rates) > 1 else f"{rates[0]:.2f} MB/s"
-    return f"{s}, {r['cpu']:.2f} CPU-s ({r['cpu'] / mb:.3f} per MB, {r['cores']:.2f} cores), peak RSS {r['rss']:.0f} MiB"
+    return (f"{s}, {r['cpu']:.2f} CPU-s ({r['cpu'] / mb:.3f} per MB, {r['cores']:.2f} cores), "
+            f"peak RSS {r['rss']:.1f} MiB (anonymous {r['anon']:.1f} at the end)")
 
 
 def main():
@@ -259,6 +289,9 @@ def main():
                    "beside tmux with its panes tiled in one window and a client attached")
     p.add_argument("--tmux-detached", action="store_true",
                    help="with --tui: compare with tmux as headless does (detached, a full-size window per writer)")
+    p.add_argument("--history", type=int, default=None,
+                   help="rows of history each pane keeps, in both: tmux's history-limit and swarm's [ui] scrollback "
+                        "(2000 is tmux's default); each its own default when left out")
     p.add_argument("--startup", type=float, default=3,
                    help="seconds left to pass before idle CPU is measured: starting is not idling (65: after the agents' "
                         "first minute, when the UI shows their ages in minutes)")
@@ -274,10 +307,13 @@ def main():
         subprocess.run(["go", "build", "-o", binary, "."], cwd=os.path.join(HERE, "..", ".."), check=True)
     binary = os.path.abspath(binary)
     loads = ["one", "many", "idle"] if a.load == "all" else [a.load]
-    print(f"machine: {os.cpu_count()} cores; {time.strftime('%Y-%m-%d %H:%M')}; swarm {'TUI' if a.tui else 'headless'}")
+    history = "each its default" if a.history is None else f"{a.history} rows each"
+    print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d %H:%M')}; "
+          f"swarm {'TUI' if a.tui else 'headless'}; history {history}")
     for load in loads:
         sw = Swarm(binary, work, a.cols, a.rows, a.tui)
-        tm = TmuxShown(work, a.cols, a.rows) if a.tui and not a.tmux_detached else Tmux(work, a.cols, a.rows)
+        tm = TmuxShown(work, a.cols, a.rows) if a.tui and not a.tmux_detached else Tmux(work, HEADLESS_COLS,
+                                                                                     HEADLESS_ROWS)
         pairs = []
         for rep in range(a.reps):
             rs = one_run(sw, load, a, work)
@@ -290,7 +326,9 @@ def main():
             cpu = [s["cpu"] / max(t["cpu"], 1e-9) for s, t in pairs]
             print(f"{load}: swarm/tmux writer speed {min(speed):.2f}–{max(speed):.2f}×, CPU {min(cpu):.2f}–{max(cpu):.2f}×")
         mem = [s["rss"] / max(t["rss"], 1e-9) for s, t in pairs]
-        print(f"{load}: swarm/tmux peak RSS {min(mem):.1f}–{max(mem):.1f}×")
+        anon = [s["anon"] / max(t["anon"], 1e-9) for s, t in pairs]
+        print(f"{load}: swarm/tmux peak RSS {min(mem):.2f}–{max(mem):.2f}×, anonymous {min(anon):.2f}–{max(anon):.2f}×")
+        print(f"{load}: load average {os.getloadavg()[0]:.1f} at the end")
     shutil.rmtree(work, ignore_errors=True)
 
 

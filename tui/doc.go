@@ -16,6 +16,10 @@
 // from the cursor to copy (OSC 52, to the clipboard of the terminal swarm
 // runs in).
 //
+// With many agents, `/` filters the agent list and the panes (name,
+// state or liveness), and the grid shows the panes that fit, a page at a
+// time (`>` `<`; agentfilter.go): an agent off the page is not rendered.
+//
 // # Rendering and concurrency
 //
 // One goroutine (the bridge) forwards the supervisor's events into the

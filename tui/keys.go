@@ -13,6 +13,10 @@ type KeyMap struct {
 	// list; `l` is the log, so hjkl is not a set here.
 	Next, Prev           key.Binding
 	Attach, Detach, Zoom key.Binding
+	// Filter narrows the agent list and the grid to the agents whose
+	// name, state or liveness holds what is typed; NextPage and PrevPage
+	// turn the grid's pages when not every pane fits.
+	Filter, NextPage, PrevPage key.Binding
 
 	// Scrollback of the selected pane.
 	Scroll                         key.Binding
@@ -77,6 +81,10 @@ func DefaultKeyMap() KeyMap {
 		Attach: b("enter", "attach", "enter"),
 		Detach: b("ctrl+]", "detach", "ctrl+]"),
 		Zoom:   b("z", "zoom pane", "z"),
+
+		Filter:   b("/", "filter agents", "/"),
+		NextPage: b(">", "next page of panes", ">"),
+		PrevPage: b("<", "previous page of panes", "<"),
 
 		ToggleList: b("b", "agent list on/off", "b"),
 		Arrange:    b("L", "next layout", "L"),
@@ -145,8 +153,8 @@ type helpGroup struct {
 // the groups are laid out in columns.
 func (k KeyMap) fullHelp() []helpGroup {
 	return []helpGroup{
-		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach}},
-		{"layout", []key.Binding{k.Zoom, k.Arrange, k.ToggleList}},
+		{"panes", []key.Binding{k.Next, k.Prev, k.Attach, k.Detach, k.Filter}},
+		{"layout", []key.Binding{k.Zoom, k.Arrange, k.ToggleList, k.NextPage, k.PrevPage}},
 		{"panels", []key.Binding{k.Inbox, k.Tasks, k.Log, k.Game}},
 		{"agents", []key.Binding{k.Send, k.NewAgent, k.Restart, k.Stop, k.NextNeed, k.Dismiss}},
 		{"tasks", []key.Binding{k.NewTask, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Retry, k.Diff, k.Prune}},

@@ -1,5 +1,7 @@
 package tui
 
+import "slices"
+
 // rect is a rectangle of cells; x and y are 0-based from the top left of
 // the window.
 type rect struct{ x, y, w, h int }
@@ -58,9 +60,13 @@ type layout struct {
 	game    rect     // the game board, under the agent list; empty when hidden
 	panes   rect     // the area the pane grid fills
 	rows    [][]cell // the panes, in rows of the grid (one pane a row otherwise)
-	panel   rect     // inbox, tasks or log; empty when closed
-	status  int      // row of the status line
-	help    int      // row of the help line
+	// The grid shows the panes that fit (minPaneWidth × minPaneRows):
+	// perPage of them, on page page of pages (0-based), the one with the
+	// selected agent. One page holds them all when they fit.
+	page, pages, perPage int
+	panel                rect // inbox, tasks or log; empty when closed
+	status               int  // row of the status line
+	help                 int  // row of the help line
 }
 
 // Minimum window size the UI draws in.
@@ -72,6 +78,15 @@ const (
 // minPaneHeight is the least height, borders included, a pane keeps when
 // a panel opens before the grid takes other columns.
 const minPaneHeight = 5
+
+// The least size of a pane in the grid and the stack, borders included:
+// 20 columns and 4 rows of terminal. Panes that would be smaller go to
+// another page of the grid, as tmux's windows hold the panes one window
+// has no room for.
+const (
+	minPaneWidth = 22
+	minPaneRows  = 6
+)
 
 // gameBoxHeight is the height of the game board box.
 const gameBoxHeight = 13
@@ -134,12 +149,20 @@ func computeLayout(w, h int, o layoutOpts) layout {
 		l.rows = mainAndStack(main, selectedOr(o.selected, names), names)
 		return l
 	}
+	maxCols, maxRows := max(main.w/minPaneWidth, 1), max(main.h/minPaneRows, 1)
+	l.perPage = maxCols * maxRows
+	l.pages = (len(names) + l.perPage - 1) / l.perPage
+	if i := slices.Index(names, o.selected); i > 0 {
+		l.page = i / l.perPage
+	}
+	names = names[l.page*l.perPage : min((l.page+1)*l.perPage, len(names))]
 	// The columns are chosen for the whole height, so that opening a
 	// panel only makes the panes shorter: a terminal that gets narrower
 	// cuts its lines, one that gets shorter keeps them in its scrollback.
-	cols := gridColumns(full, len(names))
-	if n := len(names); n > 0 && main.h/((n+cols-1)/cols) < minPaneHeight {
-		cols = gridColumns(main, n) // too short to read: rather narrower
+	n := len(names)
+	cols := gridColumns(full, n, maxCols, maxRows)
+	if main.h/((n+cols-1)/cols) < minPaneHeight {
+		cols = gridColumns(main, n, maxCols, maxRows) // too short to read: rather narrower
 	}
 	l.rows = tile(main, names, cols)
 	return l
@@ -156,15 +179,15 @@ func selectedOr(selected string, names []string) string {
 }
 
 // mainAndStack gives the chosen pane three fifths of the width on the left
-// and stacks the others, one a row, on the right.
+// and stacks the others, one a row, on the right: those that come after it
+// in the list, as many as fit.
 func mainAndStack(area rect, chosen string, names []string) [][]cell {
 	mw := area.w * 3 / 5
 	rows := [][]cell{{{name: chosen, r: rect{area.x, area.y, mw, area.h}}}}
 	var rest []string
-	for _, n := range names {
-		if n != chosen {
-			rest = append(rest, n)
-		}
+	at := slices.Index(names, chosen)
+	for k := 1; k < len(names) && len(rest) < max(area.h/minPaneRows, 1); k++ {
+		rest = append(rest, names[(at+k)%len(names)])
 	}
 	y := area.y
 	for i, n := range rest {
@@ -175,12 +198,12 @@ func mainAndStack(area rect, chosen string, names []string) [][]cell {
 	return rows
 }
 
-// gridColumns is the number of columns that gives n panes in area the
-// most room, counting a row as two columns because a terminal cell is
-// about twice as tall as it is wide.
-func gridColumns(area rect, n int) int {
+// gridColumns is the number of columns, at most maxCols, in at most
+// maxRows rows, that gives n panes in area the most room, counting a row as
+// two columns because a terminal cell is about twice as tall as it is wide.
+func gridColumns(area rect, n, maxCols, maxRows int) int {
 	bestCols, bestScore := 1, -1
-	for c := 1; c <= n; c++ {
+	for c := max((n+maxRows-1)/maxRows, 1); c <= min(n, maxCols); c++ {
 		r := (n + c - 1) / c
 		score := min(area.w/c, 2*(area.h/r))
 		if score > bestScore {

@@ -47,9 +47,10 @@ const (
 	ModeSearch               // typing a search of the selected pane
 	ModeDialog               // a dialog has the keys
 	ModeHelp                 // the key list is shown
+	ModeFilter               // typing a filter of the agent list
 )
 
-var modeNames = [...]string{"NORMAL", "ATTACHED", "SCROLL", "SEARCH", "DIALOG", "HELP"}
+var modeNames = [...]string{"NORMAL", "ATTACHED", "SCROLL", "SEARCH", "DIALOG", "HELP", "FILTER"}
 
 // String names the mode as the status line shows it.
 func (m Mode) String() string {
@@ -101,6 +102,10 @@ type Model struct {
 	hideList bool        // the person hid the agent list (a summary line shows)
 	arrange  arrangement // how the panes share the window
 	panes    map[string]*pane
+	// filter narrows the agent list and the grid to the agents it
+	// matches (agentfilter.go); filtering is it being typed.
+	filter    string
+	filtering *filterInput
 
 	panel    panelKind
 	showGame bool
@@ -167,6 +172,7 @@ type sideKey struct {
 }
 
 type helpKey struct {
+	pages    int // pages of the grid
 	mode     Mode
 	panel    panelKind
 	hasGame  bool
@@ -293,6 +299,8 @@ func (m *Model) Mode() Mode {
 		return ModeAttached
 	case m.search != nil:
 		return ModeSearch
+	case m.filtering != nil:
+		return ModeFilter
 	}
 	if p := m.selectedPane(); p != nil && p.scrolling {
 		return ModeScroll
@@ -303,7 +311,7 @@ func (m *Model) Mode() Mode {
 // refreshAgents reads the agents' runtime state (memory, not I/O) and
 // keeps the selection and the panes in step with it.
 func (m *Model) refreshAgents() tea.Cmd {
-	old := m.names()
+	old := m.visibleNames()
 	m.agents = m.sw.Agents()
 	m.gen++
 	for _, a := range m.agents {
@@ -315,7 +323,7 @@ func (m *Model) refreshAgents() tea.Cmd {
 		m.selected = m.agents[0].Name
 	}
 	needs := m.updateNeeds()
-	if !slices.Equal(old, m.names()) {
+	if !slices.Equal(old, m.visibleNames()) {
 		return tea.Batch(m.relayout(), needs)
 	}
 	return needs
@@ -349,7 +357,7 @@ func (m *Model) selectedPane() *pane {
 // and a resize of the agents' terminals is scheduled.
 func (m *Model) relayout() tea.Cmd {
 	m.lay = computeLayout(m.width, m.height, layoutOpts{
-		names: m.names(), selected: m.selected, zoomed: m.zoomed, panel: m.panel != panelNone,
+		names: m.visibleNames(), selected: m.selected, zoomed: m.zoomed, panel: m.panel != panelNone,
 		game: m.showGame && m.hasGame, hideList: m.hideList, arrange: m.arrange,
 	})
 	m.help.SetWidth(m.width)

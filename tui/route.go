@@ -30,6 +30,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.attachedKey(k)
 	case ModeSearch:
 		return m.searchKey(k)
+	case ModeFilter:
+		return m.filterKey(k)
 	case ModeScroll:
 		if cmd, ok := m.scrollKey(k); ok {
 			return cmd
@@ -54,6 +56,12 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.moveSelection(-1)
 	case key.Matches(k, keys.Attach):
 		return m.attach()
+	case key.Matches(k, keys.Filter):
+		return m.startFilter()
+	case key.Matches(k, keys.NextPage):
+		return m.turnPage(1)
+	case key.Matches(k, keys.PrevPage):
+		return m.turnPage(-1)
 	case key.Matches(k, keys.Zoom):
 		if m.selected == "" {
 			return nil
@@ -122,6 +130,10 @@ func (m *Model) normalKey(k tea.KeyPressMsg) tea.Cmd {
 			m.zoomed = false
 			return m.relayout()
 		}
+		if m.filter != "" {
+			m.setStatus("all %d agents", len(m.agents))
+			return m.setFilter("")
+		}
 		return nil
 	case key.Matches(k, keys.Quit):
 		return m.quit()
@@ -173,10 +185,10 @@ func plural(n int) string {
 
 // moveSelection selects the next (+1) or previous (-1) agent.
 func (m *Model) moveSelection(d int) tea.Cmd {
-	if len(m.agents) == 0 {
+	names := m.visibleNames()
+	if len(names) == 0 {
 		return nil
 	}
-	names := m.names()
 	i := slices.Index(names, m.selected)
 	i = (i + d + len(names)) % len(names)
 	return m.selectAgent(names[i])
@@ -189,8 +201,8 @@ func (m *Model) selectAgent(name string) tea.Cmd {
 	}
 	m.selected = name
 	var cmds []tea.Cmd
-	if m.zoomed || m.arrange != arrangeGrid {
-		cmds = append(cmds, m.relayout()) // the selected pane is the big one
+	if _, shown := m.lay.cellNamed(name); m.zoomed || m.arrange != arrangeGrid || !shown {
+		cmds = append(cmds, m.relayout()) // the selected pane is the big one, or on another page
 	}
 	if m.panel == panelInbox {
 		m.inbox.reset(name)

@@ -19,7 +19,7 @@ import (
 // to its agent.
 func (m *Model) agentRows(w int) (lines, owners []string) {
 	now := m.opts.Now()
-	for _, a := range m.agents {
+	for _, a := range m.visible() {
 		md := m.meta[a.Name]
 		sel := a.Name == m.selected
 		state := a.StateWord()
@@ -112,6 +112,9 @@ func (m *Model) agentsBox(r rect) []string {
 	start := m.agentListStart(owners, r.h-2)
 	lines = lines[start:]
 	title := fmt.Sprintf("agents %d", len(m.agents))
+	if m.filter != "" {
+		title = fmt.Sprintf("agents %d of %d /%s", len(m.visible()), len(m.agents), plainLine(m.filter))
+	}
 	note := ""
 	if n := len(m.needs); n > 0 {
 		note = fmt.Sprintf("⚑ %d", n) // things that need the person (! shows them)
@@ -295,7 +298,7 @@ func widest(lines []string) int {
 // selected one marked, as many as fit.
 func (m *Model) summaryLine(w int) string {
 	parts := make([]string, 0, len(m.agents))
-	for _, a := range m.agents {
+	for _, a := range m.visible() {
 		name := a.Name
 		if a.Level != bus.LevelOK && a.State == supervisor.StateRunning {
 			name += " " + a.Level.String()

@@ -215,6 +215,9 @@ func (m *Model) statusLine() string {
 		}
 	}
 	right := fmt.Sprintf("%d/%d running", running, len(m.agents))
+	if l := m.lay; l.pages > 1 && l.perPage > 0 && len(l.rows) > 0 && m.arrange == arrangeGrid && !m.zoomed {
+		right = fmt.Sprintf("page %d/%d · %s", l.page+1, l.pages, right)
+	}
 	if m.opts.Title != "" {
 		right = plainLine(m.opts.Title) + " · " + right
 	}
@@ -224,6 +227,8 @@ func (m *Model) statusLine() string {
 	switch {
 	case m.search != nil:
 		text = m.search.view()
+	case m.filtering != nil:
+		text = m.filterView()
 	case m.status.whileNormal && m.Mode() != ModeNormal:
 		// no longer so: say nothing
 	case m.status.err:
@@ -236,7 +241,7 @@ func (m *Model) statusLine() string {
 
 // helpLine shows the keys that apply now.
 func (m *Model) helpLine() string {
-	hk := helpKey{mode: m.Mode(), panel: m.panel, hasGame: m.hasGame, width: m.width, selected: m.selected}
+	hk := helpKey{pages: m.lay.pages, mode: m.Mode(), panel: m.panel, hasGame: m.hasGame, width: m.width, selected: m.selected}
 	if m.dialog != nil {
 		hk.dialog = m.dialog.keys(m.keys)
 	}
@@ -254,6 +259,8 @@ func (m *Model) helpLineFor() string {
 		return fit(styleKey.Render(k.Detach.Help().Key)+styleDim.Render(" detach — every other key goes to "+m.selected), m.width)
 	case ModeSearch:
 		return fit(styleKey.Render(k.Submit.Help().Key)+styleDim.Render(" search · ")+styleKey.Render(k.Close.Help().Key)+styleDim.Render(" cancel"), m.width)
+	case ModeFilter:
+		return fit(styleKey.Render(k.Submit.Help().Key)+styleDim.Render(" keep the filter · ")+styleKey.Render(k.Close.Help().Key)+styleDim.Render(" cancel"), m.width)
 	case ModeDialog:
 		return fit(styleDim.Render(m.dialog.keys(k)), m.width)
 	case ModeHelp:
@@ -262,6 +269,9 @@ func (m *Model) helpLineFor() string {
 		bs = []key.Binding{k.LineUp, k.LineDown, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Search, k.SearchNext, k.SearchPrev, k.Close}
 	default:
 		bs = []key.Binding{k.Attach, k.Next, k.Zoom, k.Scroll}
+		if m.lay.pages > 1 {
+			bs = append(bs, k.NextPage, k.Filter)
+		}
 		if m.panel == panelTasks {
 			bs = append(bs, k.Approve, k.RequestChanges, k.CancelTask, k.Merge, k.Diff, k.NewTask, k.Tasks)
 		} else {

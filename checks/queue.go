@@ -394,6 +394,11 @@ func (q *Queue) sendBack(ctx context.Context, task bus.Task, c bus.Check) {
 // moved it) only has the main worktree follow.
 func (q *Queue) advance(ctx context.Context, task bus.Task, old, new string) time.Duration {
 	s := q.s
+	// Moving the base, the checkout following and the task completing are
+	// not cut short by a swarm that stops: a checkout left half-written
+	// is what a kill leaves, not a stop.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
 	at, err := s.repo.BranchCommit(ctx, task.Base)
 	if err != nil {
 		return q.wait(ctx, task, bus.PhaseAdvancing, err.Error(), old, new)

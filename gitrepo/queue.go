@@ -259,9 +259,11 @@ func (r *Repo) Advance(ctx context.Context, base, old, new string) error {
 }
 
 // FollowBase finishes an Advance a killed process left half-done: base
-// is at new, checked out in the main worktree, whose index and files are
-// still old's (and nothing else changed there) — they are brought to
-// new. In any other case it does nothing.
+// is at new and checked out in the main worktree, whose index is still
+// old's, and whose files are old's or, for those the killed process had
+// already written, new's — nothing the person changed since. The index
+// and the files are then brought to new. In any other case (the checkout
+// followed, or holds changes of the person's) it does nothing.
 func (r *Repo) FollowBase(ctx context.Context, base, old, new string) error {
 	if at, err := r.commitOf(ctx, headRef(base), base); err != nil || at != new {
 		return err
@@ -276,9 +278,47 @@ func (r *Repo) FollowBase(ctx context.Context, base, old, new string) error {
 	if _, err := git("diff-index", "--cached", "--quiet", old, "--").run(ctx, r.root); err != nil {
 		return nil // the index is not old's: it followed, or the person changed it
 	}
-	if _, err := git("diff-files", "--quiet").run(ctx, r.root); err != nil {
-		return nil
+	// What differs from the index (old's), and untracked files new has:
+	// each must be as new has it, or the person has been at work.
+	out, err := git("diff-files", "--name-only", "-z").run(ctx, r.root)
+	if err != nil {
+		return err
 	}
-	_, err := git("read-tree", "-m", "-u", old, new).run(ctx, r.root)
+	paths := nulList(out)
+	if out, err = git("ls-files", "--others", "-z", "--", ":/", ":(top,exclude).swarm").run(ctx, r.root); err != nil {
+		return err
+	}
+	for _, p := range nulList(out) {
+		if _, err := git("cat-file", "-e", new+":"+p).run(ctx, r.root); err == nil {
+			paths = append(paths, p)
+		}
+	}
+	for _, p := range paths {
+		if ok, err := r.asIn(ctx, new, p); err != nil || !ok {
+			return err
+		}
+	}
+	if len(paths) == 0 {
+		_, err = git("read-tree", "-m", "-u", old, new).run(ctx, r.root)
+		return err
+	}
+	_, err = git("read-tree", "--reset", "-u", new).run(ctx, r.root)
 	return err
+}
+
+// asIn reports whether the file at path in the main worktree is as commit
+// has it (absent where commit has none).
+func (r *Repo) asIn(ctx context.Context, commit, path string) (bool, error) {
+	want, werr := git("rev-parse", "--verify", "--quiet", commit+":"+path).run(ctx, r.root)
+	if _, err := os.Lstat(filepath.Join(r.root, path)); errors.Is(err, os.ErrNotExist) {
+		return werr != nil, nil
+	}
+	if werr != nil {
+		return false, nil
+	}
+	got, err := git("hash-object", "--", path).run(ctx, r.root)
+	if err != nil {
+		return false, err
+	}
+	return strings.TrimSpace(got) == strings.TrimSpace(want), nil
 }

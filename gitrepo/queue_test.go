@@ -181,3 +181,40 @@ func TestScratchWorktreesAreRemoved(t *testing.T) {
 		t.Errorf("left in .swarm/merges: %v", entries)
 	}
 }
+
+// Killed while the checkout was following: some files already new's,
+// the index still old's. FollowBase finishes it; a file the person
+// changed since stops it, and nothing is touched.
+func TestFollowBaseFinishesAHalfWrittenCheckout(t *testing.T) {
+	gitTestEnv(t)
+	ctx := context.Background()
+	repo := newTestRepo(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	tgit(t, repo, "worktree", "add", "-q", "-b", "swarm/t1", wt, "main")
+	commitFile(t, wt, "a.txt", "one\nTWO\nthree\n", "a")
+	commitFile(t, wt, "c.txt", "see\n", "c")
+	tgit(t, repo, "worktree", "remove", wt)
+	r := openTestRepo(t, repo)
+	p, err := r.PlanMerge(ctx, "main", "swarm/t1", "Merge t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgit(t, repo, "update-ref", "refs/heads/main", p.Commit, p.Old)
+	writeFile(t, filepath.Join(repo, "c.txt"), "see\n") // written before the kill; a.txt was not
+
+	// The person changed b.txt since: left alone.
+	writeFile(t, filepath.Join(repo, "b.txt"), "mine\n")
+	before := takeSnapshot(t, repo)
+	if err := r.FollowBase(ctx, "main", p.Old, p.Commit); err != nil {
+		t.Fatal(err)
+	}
+	sameSnapshot(t, "a checkout the person changed", before, takeSnapshot(t, repo))
+
+	writeFile(t, filepath.Join(repo, "b.txt"), "bee\n")
+	if err := r.FollowBase(ctx, "main", p.Old, p.Commit); err != nil {
+		t.Fatal(err)
+	}
+	if st := tgit(t, repo, "status", "--porcelain"); st != "" || readFile(t, filepath.Join(repo, "a.txt")) != "one\nTWO\nthree\n" {
+		t.Errorf("after FollowBase: %q", st)
+	}
+}

@@ -101,6 +101,13 @@ func (s *Service) reconcile(ctx context.Context) bool {
 		}
 	}
 	s.cancelRuns(func(id string) bool { return !keep[id] })
+	s.mu.Lock()
+	for key := range s.told {
+		if id, _, _ := strings.Cut(key, "/"); !keep[id] {
+			delete(s.told, key) // in review again later: handed on again (the messages' ids keep that once)
+		}
+	}
+	s.mu.Unlock()
 	return reviewing
 }
 

@@ -173,9 +173,15 @@ func (q *Queue) next(ctx context.Context) time.Duration {
 	}
 	e := entries[0]
 	task, err := s.bus.Task(ctx, e.Task)
-	if err != nil {
+	switch {
+	case errors.Is(err, bus.ErrNotFound):
 		q.finish(ctx, e.Task, false, err.Error())
 		return -1
+	case err != nil:
+		if ctx.Err() == nil {
+			s.log.Error("merge queue", "task", e.Task, "err", err)
+		}
+		return waitRetry // never dropped for a read that failed
 	}
 	switch {
 	case task.State == bus.TaskCompleted && e.Phase == bus.PhaseAdvancing:
@@ -232,7 +238,10 @@ func (q *Queue) merge(ctx context.Context, task bus.Task) time.Duration {
 		if err == nil {
 			err = s.tasks.ReviewedAt(ctx, task, s.policy.ReviewBy, tip)
 		}
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return -1
+		case err != nil:
 			q.finish(ctx, task.ID, false, err.Error())
 			return -1
 		}

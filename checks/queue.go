@@ -198,7 +198,9 @@ func (q *Queue) next(ctx context.Context) time.Duration {
 	}
 }
 
-// finish takes task out of the queue with its outcome.
+// finish takes task out of the queue with its outcome. It, and the task
+// moves that come with an outcome, are made even as the swarm stops: an
+// outcome found is not lost.
 func (q *Queue) finish(ctx context.Context, task string, merged bool, outcome string) {
 	if err := q.s.bus.FinishQueued(context.WithoutCancel(ctx), task, merged, outcome); err != nil {
 		q.s.log.Error("merge queue", "task", task, "err", err)
@@ -218,7 +220,7 @@ func (q *Queue) wait(ctx context.Context, task bus.Task, phase bus.QueuePhase, w
 func (q *Queue) merge(ctx context.Context, task bus.Task) time.Duration {
 	s := q.s
 	if task.Branch == "" {
-		_, err := s.tasks.Merged(ctx, task, "no branch: nothing to merge")
+		_, err := s.tasks.Merged(context.WithoutCancel(ctx), task, "no branch: nothing to merge")
 		q.finish(ctx, task.ID, err == nil, outcome("completed: it has no branch", err))
 		return -1
 	}
@@ -251,11 +253,11 @@ func (q *Queue) merge(ctx context.Context, task bus.Task) time.Duration {
 	var conflict *gitrepo.ConflictError
 	switch {
 	case errors.Is(err, gitrepo.ErrNothingToMerge):
-		_, err := s.tasks.Merged(ctx, task, "nothing new: already in "+task.Base)
+		_, err := s.tasks.Merged(context.WithoutCancel(ctx), task, "nothing new: already in "+task.Base)
 		q.finish(ctx, task.ID, err == nil, outcome("nothing new: already in "+task.Base, err))
 		return -1
 	case errors.As(err, &conflict):
-		_, err := s.tasks.MergeConflicted(ctx, task, conflict)
+		_, err := s.tasks.MergeConflicted(context.WithoutCancel(ctx), task, conflict)
 		var again *gitrepo.ConflictError
 		if errors.As(err, &again) {
 			err = nil
@@ -394,7 +396,7 @@ func (q *Queue) sendBack(ctx context.Context, task bus.Task, c bus.Check) {
 	body := fmt.Sprintf("task %s (%s) is CHANGES_REQUESTED: the check `%s` %s on the merge of %s with %s as it is now (%s). %s\n"+
 		"Bring your branch up to date in %s (`git rebase %s`), fix it, commit, then report done again (full output: %s).",
 		task.ID, textsafe.Words(task.Title), c.Cmd, how, task.Branch, task.Base, shortCommit(c.Commit), lastLinesSaid(c.Tail), task.Worktree, task.Base, c.Log)
-	_, err := q.s.tasks.SendBack(ctx, task, bus.Swarm, note, body)
+	_, err := q.s.tasks.SendBack(context.WithoutCancel(ctx), task, bus.Swarm, note, body)
 	q.finish(ctx, task.ID, false, outcome(note, err))
 }
 

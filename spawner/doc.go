@@ -152,8 +152,9 @@
 // complete one after it. A screen too small for the text under its cursor
 // is not reflowed but cut (lines committed before keep their record, so
 // they are not committed again cut short). Lines are rows of the full width; left and right
-// margins (DECSLRM) are not followed. x/vt allocates a 4 MiB buffer for
-// escape-sequence strings per emulator. On the alternate screen, a row is
+// margins (DECSLRM) are not followed. x/vt allocates a 64 KiB buffer for
+// escape-sequence strings per emulator (a longer OSC or DCS string is cut:
+// third_party/vt/SWARM.md, patch 5). On the alternate screen, a row is
 // new when no row seen before had its text: a program that shows the same
 // text again in a fresh view, with nothing around it that was there too,
 // is taken to show the old row; a view scrolled back past the 20,000 rows

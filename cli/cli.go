@@ -1,10 +1,28 @@
 // Package cli is swarm's command line: the commands (kong), what they
 // print, and the wiring to the packages that do the work. It holds no
-// rules of its own beyond parsing and printing: task moves, delivery,
-// attribution and the like live in supervisor and bus. A file per
-// command group: messages.go (send, inbox, log), status.go, tasks.go,
-// heartbeat.go (heartbeat, export), up.go (up, init), peek.go, attach.go (attach, stop), ls.go, demo.go,
-// parse.go, mcp.go; run.go parses and runs.
+// rules of its own beyond parsing and printing: who calls, task moves,
+// delivery and the like live in supervisor, tasks and bus, what a running
+// swarm is asked in server. A file per command group:
+//
+//	up.go         up (the default command), init
+//	attach.go     attach, stop
+//	demo.go       demo, agent (the built-in players)
+//	messages.go   send, inbox, log
+//	tasks.go      task add|list|show|start|done|fail|approve|
+//	              request-changes|review|cancel|retry|merge|queue|prune
+//	status.go     status
+//	logs.go       logs
+//	peek.go       peek
+//	ls.go         ls
+//	heartbeat.go  heartbeat, export
+//	hook.go       hook (run by the agent CLIs' hooks)
+//	mcp.go        mcp (the MCP server an agent's CLI starts)
+//	doctor.go     doctor
+//	parse.go      parse
+//	cli.go        version
+//
+// cli.go holds the flags every command takes, the command list and
+// version; run.go parses the command line and runs the command.
 package cli
 
 import (

@@ -64,7 +64,9 @@ type AgentInfo struct {
 	LastOutput time.Time
 	Level      bus.Level
 	Rows, Cols int
-	Config     AgentConfig
+	// Worktree: it works in a worktree per task (worktree = true), and
+	// its next task starts it again when it has exited.
+	Worktree bool
 	// Held counts the messages waiting because a person has typed into
 	// the agent since their last Enter.
 	Held int
@@ -199,7 +201,7 @@ func (a *agent) info() AgentInfo {
 	in := AgentInfo{
 		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
 		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
-		Level: a.level, Rows: a.rows, Cols: a.cols, Config: a.cfg, Held: a.held, Turn: a.turn, LogProblem: a.logErr,
+		Level: a.level, Rows: a.rows, Cols: a.cols, Worktree: a.cfg.Worktree, Held: a.held, Turn: a.turn, LogProblem: a.logErr,
 	}
 	if a.proc != nil {
 		in.LastOutput = a.proc.LastOutput()

@@ -395,7 +395,7 @@ func Ended(agents []AgentInfo) bool {
 		switch a.State {
 		case StateStopped, StateGaveUp:
 		case StateExited:
-			if a.Config.Worktree {
+			if a.Worktree {
 				return false
 			}
 		default:

@@ -14,14 +14,15 @@ func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
-		"swarm/server":     {"supervisor", "wire", "bus", "tasks", "mcpserver"},
-		"swarm/tui":        {"supervisor", "tasks", "textsafe", "bus", "games"},
-		"swarm/supervisor": {"spawner", "parser", "screenmodel", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
+		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server"},
+		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "mcpserver"},
+		"swarm/tui":        {"supervisor", "swarmapi", "tasks", "textsafe", "bus", "games"},
+		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
+		"swarm/swarmapi":   {"bus", "games", "textsafe"},
 		"swarm/tasks":      {"bus", "gitrepo"},
 		"swarm/checks":     {"bus", "gitrepo", "tasks", "textsafe"},
 		"swarm/spawner":    {"screenmodel"},
-		"swarm/mcpserver":  {"supervisor", "tasks", "bus", "textsafe"},
+		"swarm/mcpserver":  {"supervisor", "swarmapi", "tasks", "bus", "textsafe"},
 		// A tool of the repository, not of swarm: it scores the
 		// extraction over a corpus of recordings.
 		"swarm/scripts/corpus-score": {"supervisor", "parser", "asciicast"},

@@ -7,6 +7,7 @@ import (
 
 	"swarm/games"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/tui"
 )
 
@@ -77,9 +78,9 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 	var result games.Result
 	err = g.runSwarm(opts, func(r swarmRun) error {
 		var err error
-		result, err = supervisor.WaitGame(r.ctx, r.sub, c.MoveTimeout, func(ev supervisor.Event) {
+		result, err = supervisor.WaitGame(r.ctx, r.sub, c.MoveTimeout, func(ev swarmapi.Event) {
 			switch ev.Kind {
-			case supervisor.EventGame, supervisor.EventAgentStarted, supervisor.EventAgentExited, supervisor.EventNotice:
+			case swarmapi.EventGame, swarmapi.EventAgentStarted, swarmapi.EventAgentExited, swarmapi.EventNotice:
 				_ = printEvent(g.stdout, ev, false)
 			}
 		})
@@ -98,7 +99,7 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 // runUI plays the demo in the terminal UI until the person quits, then
 // prints the result.
 func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64) error {
-	var game supervisor.GameState
+	var game swarmapi.GameState
 	err := g.runSwarm(opts, func(r swarmRun) error {
 		cwd, _ := os.Getwd()
 		err := tui.Run(r.ctx, tui.InProcess(r.sup), tui.Options{

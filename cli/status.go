@@ -12,6 +12,7 @@ import (
 	"swarm/bus"
 	"swarm/server"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/textsafe"
 
 	"github.com/charmbracelet/x/ansi"
@@ -37,7 +38,7 @@ type agentJSON struct {
 	// swarm has it ("" when no swarm answers).
 	Screen string `json:"screen,omitempty"`
 	// LogProblem says why the running swarm cannot write the agent's
-	// output log now (supervisor.AgentInfo.LogProblem).
+	// output log now (swarmapi.AgentInfo.LogProblem).
 	LogProblem string `json:"log_problem,omitempty"`
 }
 
@@ -119,7 +120,7 @@ func (c *statusCmd) Run(g *Globals) error {
 	_, swarmUp := supervisor.SwarmRunning(g.busDir())
 	screens, logProblems := g.lastScreenLines()
 	agents := make([]agentJSON, 0, len(health))
-	var needAgents []supervisor.AgentNeed
+	var needAgents []swarmapi.AgentNeed
 	for _, h := range health {
 		if h.Agent.State == bus.AgentRemoved {
 			continue // from an earlier config
@@ -133,7 +134,7 @@ func (c *statusCmd) Run(g *Globals) error {
 			if h.Alive && h.Beat.Time.After(h.Agent.Started) {
 				turn = h.Beat.Status
 			}
-			if n, ok := supervisor.AgentNeedOf(h.Agent.Name, h.Level, h.Agent.Reason, turn, h.Beat.Note); ok {
+			if n, ok := swarmapi.AgentNeedOf(h.Agent.Name, h.Level, h.Agent.Reason, turn, h.Beat.Note); ok {
 				needAgents = append(needAgents, n)
 			}
 		}
@@ -153,7 +154,7 @@ func (c *statusCmd) Run(g *Globals) error {
 	}
 	var waiting []bus.Task
 	for _, t := range tasks {
-		if slices.Contains(supervisor.AttentionStates, t.State) {
+		if slices.Contains(swarmapi.AttentionStates, t.State) {
 			waiting = append(waiting, t)
 		}
 	}
@@ -161,7 +162,7 @@ func (c *statusCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	needs := supervisor.NeedsYou(needAgents, questions, waiting)
+	needs := swarmapi.NeedsYou(needAgents, questions, waiting)
 	detached, err := supervisor.DetachedProcesses(g.ctx, b)
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 
 	"swarm/server"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/textsafe"
 	"swarm/tui"
 )
@@ -320,7 +321,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	// the stop up for the grace period: say what swarm is waiting for.
 	running := 0
 	for _, a := range sup.Agents() {
-		if a.State == supervisor.StateRunning {
+		if a.State == swarmapi.StateRunning {
 			running++
 		}
 	}
@@ -377,10 +378,10 @@ func printEvents(ctx context.Context, g *Globals, sup *supervisor.Supervisor, su
 
 // endedErr says why a swarm whose agents have all ended stops: an error
 // naming those that gave up, or none when every one simply finished.
-func endedErr(stderr io.Writer, agents []supervisor.AgentInfo) error {
+func endedErr(stderr io.Writer, agents []swarmapi.AgentInfo) error {
 	var gaveUp []string
 	for _, a := range agents {
-		if a.State == supervisor.StateGaveUp {
+		if a.State == swarmapi.StateGaveUp {
 			gaveUp = append(gaveUp, fmt.Sprintf("%s (%s)", a.Name, a.Reason))
 		}
 	}
@@ -391,8 +392,8 @@ func endedErr(stderr io.Writer, agents []supervisor.AgentInfo) error {
 	return nil
 }
 
-func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {
-	if ev.Kind == supervisor.EventScreen {
+func printEvent(w io.Writer, ev swarmapi.Event, asJSON bool) error {
+	if ev.Kind == swarmapi.EventScreen {
 		return nil
 	}
 	if asJSON {
@@ -403,7 +404,7 @@ func printEvent(w io.Writer, ev supervisor.Event, asJSON bool) error {
 		_, err = fmt.Fprintf(w, "%s\n", textsafe.JSON(b))
 		return err
 	}
-	_, err := fmt.Fprintln(w, supervisor.FormatEvent(ev))
+	_, err := fmt.Fprintln(w, swarmapi.FormatEvent(ev))
 	return err
 }
 

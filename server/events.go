@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/wire"
 )
 
@@ -41,9 +41,9 @@ type eventFrame struct {
 // wireEvent is an event as the wire carries it: all its fields (Event's
 // own JSON form is the shorter one swarm up --headless --json prints),
 // a message's body as lists carry it (preview).
-type wireEvent supervisor.Event
+type wireEvent swarmapi.Event
 
-func newEventFrame(ev supervisor.Event) eventFrame {
+func newEventFrame(ev swarmapi.Event) eventFrame {
 	if ev.Message != nil {
 		m := preview(*ev.Message)
 		ev.Message = &m
@@ -68,9 +68,9 @@ func newOutbox() *outbox {
 
 // push queues ev, or drops every event queued when it would take the
 // outbox past maxQueued.
-func (o *outbox) push(ev supervisor.Event) {
+func (o *outbox) push(ev swarmapi.Event) {
 	o.mu.Lock()
-	if ev.Kind == supervisor.EventScreen {
+	if ev.Kind == swarmapi.EventScreen {
 		o.screens[ev.Agent] = true
 	} else if frame, err := json.Marshal(newEventFrame(ev)); err == nil {
 		if o.bytes+len(frame) > maxQueued {
@@ -148,7 +148,7 @@ func (s *Server) stream(c net.Conn) error {
 			frames = append([][]byte{resync}, frames...)
 		}
 		for _, agent := range screens {
-			msg, _ := json.Marshal(newEventFrame(supervisor.Event{Kind: supervisor.EventScreen, Agent: agent, Time: time.Now()}))
+			msg, _ := json.Marshal(newEventFrame(swarmapi.Event{Kind: swarmapi.EventScreen, Agent: agent, Time: time.Now()}))
 			frames = append(frames, msg)
 		}
 		for _, msg := range frames {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // An outbox never holds more than maxQueued bytes: past that, what it
@@ -19,8 +19,8 @@ func TestAnOutboxIsBounded(t *testing.T) {
 	o := newOutbox()
 	big := strings.Repeat("x", 100<<10)
 	for i := range 100 {
-		o.push(supervisor.Event{Kind: supervisor.EventNotice, Agent: "a", Text: fmt.Sprint(i, big)})
-		o.push(supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"})
+		o.push(swarmapi.Event{Kind: swarmapi.EventNotice, Agent: "a", Text: fmt.Sprint(i, big)})
+		o.push(swarmapi.Event{Kind: swarmapi.EventScreen, Agent: "b"})
 		if o.bytes > maxQueued {
 			t.Fatalf("after %d events the outbox holds %d bytes", i+1, o.bytes)
 		}
@@ -65,7 +65,7 @@ func TestASlowSubscriberReadsAnew(t *testing.T) {
 		defer close(paced)
 		n := 0
 		for {
-			var ev supervisor.Event
+			var ev swarmapi.Event
 			select {
 			case e, ok := <-fast.Events():
 				if !ok {
@@ -75,7 +75,7 @@ func TestASlowSubscriberReadsAnew(t *testing.T) {
 			case <-ctx.Done():
 				return
 			}
-			if ev.Kind == supervisor.EventTask && ev.Task != nil {
+			if ev.Kind == swarmapi.EventTask && ev.Task != nil {
 				if n++; n%10 == 0 {
 					paced <- struct{}{}
 				}
@@ -83,7 +83,7 @@ func TestASlowSubscriberReadsAnew(t *testing.T) {
 					return
 				}
 			}
-			if ev.Kind == supervisor.EventNotice && ev.Agent == bus.Swarm {
+			if ev.Kind == swarmapi.EventNotice && ev.Agent == bus.Swarm {
 				return // a machine so busy that even the fast client fell behind
 			}
 		}
@@ -105,10 +105,10 @@ func TestASlowSubscriberReadsAnew(t *testing.T) {
 			if !ok {
 				t.Fatal("the events ended")
 			}
-			if ev.Kind == supervisor.EventTask && ev.Task != nil {
+			if ev.Kind == swarmapi.EventTask && ev.Task != nil {
 				seen++
 			}
-			if ev.Kind == supervisor.EventNotice && strings.Contains(ev.Text, "fell behind") {
+			if ev.Kind == swarmapi.EventNotice && strings.Contains(ev.Text, "fell behind") {
 				told++
 			}
 		case <-ctx.Done():

@@ -4,11 +4,11 @@ import (
 	"sync"
 	"time"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // A server nobody needs any more ends, as `swarm up --headless` does:
-// once every agent has ended (supervisor.Ended: only a person can start
+// once every agent has ended (swarmapi.Ended: only a person can start
 // one again) and no UI has been attached for IdleEnd, it has nothing to
 // show and nothing to run. While a UI is attached it stays: the person
 // sees the agents' last screens and may start them again. `swarm ls`
@@ -102,7 +102,7 @@ func (s *Server) watchNeed(after time.Duration) {
 			case <-s.ctx.Done():
 				return
 			case ev := <-sub.Events():
-				if ev.Kind != supervisor.EventScreen {
+				if ev.Kind != swarmapi.EventScreen {
 					recheck.Reset(settle)
 				}
 			case <-recheck.C:

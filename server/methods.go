@@ -14,6 +14,7 @@ import (
 	"swarm/bus"
 	"swarm/mcpserver"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/tasks"
 	"swarm/wire"
 )
@@ -33,7 +34,7 @@ type (
 	// viewResult is the view, its rows apart.
 	viewResult struct {
 		Rows renderResult
-		View supervisor.ScreenView // without its Rows
+		View swarmapi.ScreenView // without its Rows
 	}
 	// renderResult is a screen: N rows, of which Changed replace the
 	// client's rows of rendering Base (Base 0: all of them are here).
@@ -87,7 +88,7 @@ type (
 	newTaskParams struct{ Title, Description, Assignee string }
 	reviewResult  struct{ Stat, Diff string }
 	gameResult    struct {
-		State supervisor.GameState
+		State swarmapi.GameState
 		OK    bool
 	}
 	none struct{}
@@ -123,7 +124,7 @@ func method[P, R any](who callers, fn func(context.Context, P) (R, error)) handl
 func (s *Server) table() map[string]handler {
 	sup := s.sup
 	m := map[string]handler{
-		"Agents": method(anyone, func(context.Context, none) ([]supervisor.AgentInfo, error) { return sup.Agents(), nil }),
+		"Agents": method(anyone, func(context.Context, none) ([]swarmapi.AgentInfo, error) { return sup.Agents(), nil }),
 		"View": method(anyone, func(ctx context.Context, p viewParams) (viewResult, error) {
 			v, err := sup.View(p.Agent, p.Top)
 			if err != nil {
@@ -133,11 +134,11 @@ func (s *Server) table() map[string]handler {
 			v.Rows = ""
 			return viewResult{Rows: s.screens.diff(clientOf(ctx).id, p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
 		}),
-		"Snapshot": method(anyone, func(_ context.Context, p agentParams) (supervisor.ScreenSnapshot, error) {
+		"Snapshot": method(anyone, func(_ context.Context, p agentParams) (swarmapi.ScreenSnapshot, error) {
 			return sup.Snapshot(p.Agent)
 		}),
 		"Text": method(anyone, func(_ context.Context, p textParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) }),
-		"Find": method(anyone, func(_ context.Context, p findParams) ([]supervisor.ScreenMatch, error) {
+		"Find": method(anyone, func(_ context.Context, p findParams) ([]swarmapi.ScreenMatch, error) {
 			return sup.Find(p.Agent, p.Query), nil
 		}),
 		"Resize": method(human, func(ctx context.Context, p resizeParams) (none, error) {
@@ -273,8 +274,8 @@ func prunedResults(pruned []tasks.Pruned) []prunedResult {
 // sentinels are the errors a client may test for with errors.Is, by the
 // code their reply carries.
 var sentinels = map[string]error{
-	"agent_exists":  supervisor.ErrAgentExists,
-	"unknown_agent": supervisor.ErrUnknownAgent,
+	"agent_exists":  swarmapi.ErrAgentExists,
+	"unknown_agent": swarmapi.ErrUnknownAgent,
 	"not_allowed":   tasks.ErrNotAllowed,
 	"usage":         mcpserver.ErrUsage,
 	"human_only":    ErrHumanOnly,

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // Each running server leaves a note in the user's cache directory, so
@@ -40,7 +41,7 @@ type Running struct {
 	Reachable     bool `json:"reachable"`
 	Agents        int  `json:"agents"`
 	AgentsRunning int  `json:"agents_running"`
-	// Ended: every agent has ended for good (supervisor.Ended); with no
+	// Ended: every agent has ended for good (swarmapi.Ended); with no
 	// client attached, the swarm ends by itself (IdleEnd).
 	Ended   bool `json:"ended"`
 	DirGone bool `json:"dir_gone"`
@@ -133,11 +134,11 @@ func List(ctx context.Context, program string) ([]Running, error) {
 			agents := cl.Agents()
 			for _, a := range agents {
 				r.Agents++
-				if a.State == supervisor.StateRunning {
+				if a.State == swarmapi.StateRunning {
 					r.AgentsRunning++
 				}
 			}
-			r.Ended = len(agents) > 0 && supervisor.Ended(agents)
+			r.Ended = len(agents) > 0 && swarmapi.Ended(agents)
 			cl.Close()
 		}
 		out = append(out, r)

@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/tasks"
 	"swarm/wire"
 )
@@ -176,14 +177,14 @@ func doCtx[R any](ctx context.Context, r *Remote, method string, params any) (R,
 }
 
 // Agents returns every agent's state; none once the swarm is gone.
-func (r *Remote) Agents() []supervisor.AgentInfo {
-	a, _ := do[[]supervisor.AgentInfo](r, "Agents", none{})
+func (r *Remote) Agents() []swarmapi.AgentInfo {
+	a, _ := do[[]swarmapi.AgentInfo](r, "Agents", none{})
 	return a
 }
 
 // View returns an agent's view (supervisor.Supervisor.View). Of a live
 // view, only the rows that changed since the last one travel.
-func (r *Remote) View(name string, top int) (supervisor.ScreenView, error) {
+func (r *Remote) View(name string, top int) (swarmapi.ScreenView, error) {
 	r.mu.Lock()
 	h := r.held[name]
 	if h == nil {
@@ -197,13 +198,13 @@ func (r *Remote) View(name string, top int) (supervisor.ScreenView, error) {
 		r.mu.Unlock()
 		res, err := do[viewResult](r, "View", viewParams{Agent: name, Top: top, Gen: gen})
 		if err != nil {
-			return supervisor.ScreenView{}, err
+			return swarmapi.ScreenView{}, err
 		}
 		v := res.View
 		if v.Offset != 0 { // scrolled back: every row, held by nobody
 			var whole heldScreen
 			if err := whole.apply(res.Rows); err != nil {
-				return supervisor.ScreenView{}, err
+				return swarmapi.ScreenView{}, err
 			}
 			v.Rows = strings.Join(whole.rows, "\n")
 			return v, nil
@@ -219,19 +220,19 @@ func (r *Remote) View(name string, top int) (supervisor.ScreenView, error) {
 			return v, nil
 		}
 	}
-	return supervisor.ScreenView{}, errors.New("the screen changed under two requests in a row")
+	return swarmapi.ScreenView{}, errors.New("the screen changed under two requests in a row")
 }
 
-func (r *Remote) Snapshot(name string) (supervisor.ScreenSnapshot, error) {
-	return do[supervisor.ScreenSnapshot](r, "Snapshot", agentParams{name})
+func (r *Remote) Snapshot(name string) (swarmapi.ScreenSnapshot, error) {
+	return do[swarmapi.ScreenSnapshot](r, "Snapshot", agentParams{name})
 }
 
 func (r *Remote) Text(name string, from, to int) (string, error) {
 	return do[string](r, "Text", textParams{name, from, to})
 }
 
-func (r *Remote) Find(name, query string) []supervisor.ScreenMatch {
-	m, _ := do[[]supervisor.ScreenMatch](r, "Find", findParams{name, query})
+func (r *Remote) Find(name, query string) []swarmapi.ScreenMatch {
+	m, _ := do[[]swarmapi.ScreenMatch](r, "Find", findParams{name, query})
 	return m
 }
 
@@ -290,7 +291,7 @@ func (r *Remote) Dismiss(ctx context.Context, id string) error {
 	return err
 }
 
-func (r *Remote) Game() (supervisor.GameState, bool) {
+func (r *Remote) Game() (swarmapi.GameState, bool) {
 	g, _ := do[gameResult](r, "Game", none{})
 	return g.State, g.OK
 }
@@ -384,7 +385,7 @@ func (r *Remote) Review(ctx context.Context, id string) (stat, diff string, err 
 type Events struct {
 	mu   sync.Mutex
 	c    net.Conn // the current connection
-	ch   chan supervisor.Event
+	ch   chan swarmapi.Event
 	quit chan struct{} // closed by Close
 	once sync.Once
 	done chan struct{} // closed when the reader has ended
@@ -398,7 +399,7 @@ type Events struct {
 // dropped events this client was too slow to take. A message's body
 // comes cut, as lists of messages carry it.
 func (r *Remote) Subscribe() *Events {
-	e := &Events{ch: make(chan supervisor.Event, 256), quit: make(chan struct{}), done: make(chan struct{})}
+	e := &Events{ch: make(chan swarmapi.Event, 256), quit: make(chan struct{}), done: make(chan struct{})}
 	c, err := subscribe(r.busDir, r.program)
 	if err != nil {
 		close(e.ch)
@@ -412,7 +413,7 @@ func (r *Remote) Subscribe() *Events {
 		for {
 			var f eventFrame
 			err := wire.ReadFrame(c, &f)
-			var evs []supervisor.Event
+			var evs []swarmapi.Event
 			switch {
 			case err != nil:
 				if isClosed(e.quit) {
@@ -429,7 +430,7 @@ func (r *Remote) Subscribe() *Events {
 			case f.Resync:
 				evs = r.resync("this client fell behind the swarm's events: everything is read anew")
 			case f.Event != nil:
-				evs = []supervisor.Event{supervisor.Event(*f.Event)}
+				evs = []swarmapi.Event{swarmapi.Event(*f.Event)}
 			}
 			for _, ev := range evs {
 				if !e.send(ev) {
@@ -443,19 +444,19 @@ func (r *Remote) Subscribe() *Events {
 
 // resync returns the events that make a UI read again all it shows,
 // after a notice saying why.
-func (r *Remote) resync(why string) []supervisor.Event {
+func (r *Remote) resync(why string) []swarmapi.Event {
 	now := time.Now()
-	evs := []supervisor.Event{{Kind: supervisor.EventNotice, Time: now, Agent: bus.Swarm, Text: why}}
+	evs := []swarmapi.Event{{Kind: swarmapi.EventNotice, Time: now, Agent: bus.Swarm, Text: why}}
 	for _, a := range r.Agents() {
 		evs = append(evs,
-			supervisor.Event{Kind: supervisor.EventLevel, Time: now, Agent: a.Name, Level: a.Level},
-			supervisor.Event{Kind: supervisor.EventScreen, Time: now, Agent: a.Name})
+			swarmapi.Event{Kind: swarmapi.EventLevel, Time: now, Agent: a.Name, Level: a.Level},
+			swarmapi.Event{Kind: swarmapi.EventScreen, Time: now, Agent: a.Name})
 	}
-	return append(evs, supervisor.Event{Kind: supervisor.EventTask, Time: now})
+	return append(evs, swarmapi.Event{Kind: swarmapi.EventTask, Time: now})
 }
 
 // send hands ev over, false once Close has begun.
-func (e *Events) send(ev supervisor.Event) bool {
+func (e *Events) send(ev swarmapi.Event) bool {
 	select {
 	case e.ch <- ev:
 		return true
@@ -501,7 +502,7 @@ func subscribe(busDir, program string) (net.Conn, error) {
 }
 
 // Events returns the channel the events arrive on.
-func (e *Events) Events() <-chan supervisor.Event { return e.ch }
+func (e *Events) Events() <-chan swarmapi.Event { return e.ch }
 
 // Close ends the stream and waits for its reader.
 func (e *Events) Close() {

@@ -16,6 +16,7 @@ import (
 	"swarm/bus"
 	"swarm/internal/testrun"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/wire"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -327,7 +328,7 @@ func TestAClientConnectsAgain(t *testing.T) {
 		}
 	}
 	cut()
-	got := func(what string, match func(supervisor.Event) bool) {
+	got := func(what string, match func(swarmapi.Event) bool) {
 		t.Helper()
 		timeout := time.After(testrun.Patience)
 		for {
@@ -344,8 +345,8 @@ func TestAClientConnectsAgain(t *testing.T) {
 			}
 		}
 	}
-	got("notice of the new connection", func(ev supervisor.Event) bool {
-		return ev.Kind == supervisor.EventNotice && ev.Text == "connected again"
+	got("notice of the new connection", func(ev swarmapi.Event) bool {
+		return ev.Kind == swarmapi.EventNotice && ev.Text == "connected again"
 	})
 	if a := r.Agents(); len(a) != 1 || a[0].Name != "a" {
 		t.Fatalf("agents after the cut: %+v", a)
@@ -354,7 +355,7 @@ func TestAClientConnectsAgain(t *testing.T) {
 	if err := r.Paste("a", "typed"); err != nil {
 		t.Fatal(err)
 	}
-	got("a's screen changing", func(ev supervisor.Event) bool { return ev.Kind == supervisor.EventScreen && ev.Agent == "a" })
+	got("a's screen changing", func(ev swarmapi.Event) bool { return ev.Kind == swarmapi.EventScreen && ev.Agent == "a" })
 	if isClosed(r.Done()) {
 		t.Fatal("Done closed while the swarm runs")
 	}
@@ -387,7 +388,7 @@ func TestAHugeSizeIsRefused(t *testing.T) {
 	if err := r.Resize("a", 30, 100); err != nil {
 		t.Fatal(err)
 	}
-	for _, size := range [][2]int{{65535, 65535}, {30, supervisor.MaxCols + 1}, {supervisor.MaxRows + 1, 100}, {0, 100}} {
+	for _, size := range [][2]int{{65535, 65535}, {30, swarmapi.MaxCols + 1}, {swarmapi.MaxRows + 1, 100}, {0, 100}} {
 		err := r.Resize("a", size[0], size[1])
 		if !errorsContain(err, "an agent's terminal has 1 to 1000 columns and 1 to 500 rows") {
 			t.Errorf("resize to %d×%d: %v", size[1], size[0], err)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // Several clients may show the same agent at different sizes, and an
@@ -48,7 +49,7 @@ func (z *sizes) view(agent string, conn uint64) *view {
 // resize records the size a client shows an agent at, and gives it to the
 // agent unless another client is the latest active one.
 func (z *sizes) resize(conn uint64, agent string, rows, cols int) error {
-	if err := supervisor.CheckSize(rows, cols); err != nil {
+	if err := swarmapi.CheckSize(rows, cols); err != nil {
 		return err
 	}
 	z.mu.Lock()

@@ -17,32 +17,9 @@ import (
 	"swarm/bus"
 	"swarm/screenmodel"
 	"swarm/spawner"
+	"swarm/swarmapi"
 	"swarm/textsafe"
 )
-
-// AgentState is where an agent is in its life.
-type AgentState int
-
-// Agent states.
-const (
-	StateStarting AgentState = iota // about to start (or starting again)
-	StateRunning                    // its process runs
-	StateBackoff                    // exited; a restart is scheduled
-	StateExited                     // exited and the policy does not restart it
-	StateStopped                    // stopped on request
-	StateGaveUp                     // crash loop: max_restarts reached
-)
-
-// agentStateNames are the states as the bus records them.
-var agentStateNames = [...]string{bus.AgentStarting, bus.AgentRunning, bus.AgentBackoff, bus.AgentExited, bus.AgentStopped, bus.AgentGaveUp}
-
-// String returns the state's name as shown in UIs and on the bus.
-func (s AgentState) String() string {
-	if int(s) < len(agentStateNames) {
-		return agentStateNames[s]
-	}
-	return "unknown"
-}
 
 // maxBackoff caps the restart delay.
 const maxBackoff = 30 * time.Second
@@ -50,33 +27,6 @@ const maxBackoff = 30 * time.Second
 // stableRun is how long a process must run before its earlier failures
 // stop counting towards max_restarts.
 const stableRun = 60 * time.Second
-
-// AgentInfo is a snapshot of an agent's runtime state.
-type AgentInfo struct {
-	Name       string
-	Cmd        string
-	State      AgentState
-	Reason     string // why it is not running, when it is not
-	Pid        int
-	ExitCode   int
-	Restarts   int // restarts since the last stable run
-	Started    time.Time
-	LastOutput time.Time
-	Level      bus.Level
-	Rows, Cols int
-	// Worktree: it works in a worktree per task (worktree = true), and
-	// its next task starts it again when it has exited.
-	Worktree bool
-	// Held counts the messages waiting because a person has typed into
-	// the agent since their last Enter.
-	Held int
-	// Turn is what the agent CLI's hooks last said: working, idle or
-	// needs-human (not Known for programs without hooks).
-	Turn Turn
-	// LogProblem says why its output log cannot be written now (a full
-	// disk…); "" while it can (agentlog.go).
-	LogProblem string
-}
 
 // agent is the runtime of one configured agent.
 type agent struct {
@@ -660,7 +610,7 @@ func (a *agent) sendKeys(b []byte) error {
 }
 
 func (a *agent) resize(rows, cols int) error {
-	if err := CheckSize(rows, cols); err != nil {
+	if err := swarmapi.CheckSize(rows, cols); err != nil {
 		return fmt.Errorf("resize %s: %w", a.cfg.Name, err)
 	}
 	a.mu.Lock()

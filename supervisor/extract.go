@@ -15,6 +15,7 @@ import (
 	"swarm/parser"
 	"swarm/screenmodel"
 	"swarm/spawner"
+	"swarm/swarmapi"
 )
 
 // ExtractOptions configure Extract.
@@ -118,7 +119,7 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 		case asciicast.Resize:
 			cols, rows, err := ev.Size()
 			if err == nil {
-				err = CheckSize(rows, cols)
+				err = swarmapi.CheckSize(rows, cols)
 			}
 			if err != nil {
 				return fmt.Errorf("a resize in the recording: %w", err)
@@ -141,7 +142,7 @@ func checkExtractSize(opts ExtractOptions) error {
 	if cols == 0 {
 		cols = 80
 	}
-	return CheckSize(rows, cols)
+	return swarmapi.CheckSize(rows, cols)
 }
 
 // extractor is the screen and parser pipeline Extract runs.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"swarm/bus"
-	"swarm/textsafe"
 )
 
 // An agent asks the person by sending them a message (`@relay:human …`,
@@ -13,20 +12,6 @@ import (
 // person's mailbox until the person answers its author (any message from
 // the person to that agent answers all it asked before) or dismisses it:
 // meanwhile it is on the "needs you" list, with the question.
-
-// questionShown bounds a question's text on the list: the list is one
-// line per item; the whole message is in the log and the inbox.
-const questionShown = 200
-
-// questionNeed is an open question as an item of the "needs you" list.
-func questionNeed(m bus.Message) Attention {
-	q := textsafe.Words(m.Shown())
-	if r := []rune(q); len(r) > questionShown {
-		q = string(r[:questionShown-1]) + "…"
-	}
-	return Attention{Kind: AttentionQuestion, Agent: m.From, Message: m.ID, Question: q,
-		Text: fmt.Sprintf("%s asks: %s", textsafe.Words(m.From), q)}
-}
 
 // Dismiss closes a question to the person without an answer: it leaves
 // the "needs you" list. An answer (Send to its author) closes it too.

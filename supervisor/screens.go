@@ -4,16 +4,7 @@ import (
 	"fmt"
 
 	"swarm/spawner"
-)
-
-// ScreenSnapshot is a copy of an agent's visible terminal state.
-type ScreenSnapshot = spawner.Snapshot
-
-// ScreenMatch is a search match in an agent's screen, and ScreenSpan the
-// cells of one row it covers.
-type (
-	ScreenMatch = spawner.Match
-	ScreenSpan  = spawner.Span
+	"swarm/swarmapi"
 )
 
 // screenOf returns the agent's current screen, or the last one its
@@ -31,10 +22,6 @@ func (s *Supervisor) screenOf(name string) (*spawner.Screen, error) {
 	return a.screen, nil
 }
 
-// ScreenView is what a pane shows of an agent's screen, read at one
-// moment (spawner.View).
-type ScreenView = spawner.View
-
 // View renders an agent's screen as styled text (SGR sequences), rows
 // joined by newlines, with row top of its scrollback at the top, or live
 // when top < 0 (spawner.Screen.View).
@@ -43,7 +30,9 @@ func (s *Supervisor) View(name string, top int) (ScreenView, error) {
 	if err != nil {
 		return ScreenView{}, err
 	}
-	return sc.View(top), nil
+	v := sc.View(top)
+	return ScreenView{Rows: v.Rows, Scrollback: v.Scrollback, Offset: v.Offset,
+		Cursor: swarmapi.Cursor(v.Cursor), CursorVisible: v.CursorVisible}, nil
 }
 
 // Snapshot returns a copy of an agent's visible screen state.
@@ -52,7 +41,13 @@ func (s *Supervisor) Snapshot(name string) (ScreenSnapshot, error) {
 	if err != nil {
 		return ScreenSnapshot{}, err
 	}
-	return sc.Snapshot(), nil
+	return snapshotOf(sc.Snapshot()), nil
+}
+
+// snapshotOf is a screen's snapshot as clients see it.
+func snapshotOf(p spawner.Snapshot) ScreenSnapshot {
+	return ScreenSnapshot{Rows: p.Rows, Cols: p.Cols, Lines: p.Lines, Cursor: swarmapi.Cursor(p.Cursor),
+		CursorVisible: p.CursorVisible, AltScreen: p.AltScreen, BracketedPaste: p.BracketedPaste, Title: p.Title}
 }
 
 // Text returns rows of an agent's scrollback and screen as plain text, to
@@ -72,5 +67,13 @@ func (s *Supervisor) Find(name, query string) []ScreenMatch {
 	if err != nil {
 		return nil
 	}
-	return sc.Find(query)
+	found := sc.Find(query)
+	out := make([]ScreenMatch, len(found))
+	for i, m := range found {
+		out[i] = ScreenMatch{Row: m.Row, Spans: make([]ScreenSpan, len(m.Spans))}
+		for j, sp := range m.Spans {
+			out[i].Spans[j] = ScreenSpan(sp)
+		}
+	}
+	return out
 }

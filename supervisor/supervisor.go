@@ -20,15 +20,14 @@ import (
 	"swarm/bus"
 	"swarm/games"
 	"swarm/spawner"
+	"swarm/swarmapi"
 	"swarm/tasks"
 )
 
 // Sentinel errors.
 var (
-	ErrUnknownAgent = errors.New("unknown agent")
-	ErrAgentExists  = errors.New("agent already exists")
-	ErrNotRunning   = errors.New("agent is not running")
-	ErrStopped      = errors.New("supervisor is stopped")
+	ErrNotRunning = errors.New("agent is not running")
+	ErrStopped    = errors.New("supervisor is stopped")
 )
 
 // Referee judges messages between game players before they are delivered.
@@ -106,7 +105,7 @@ func New(opts Options) (*Supervisor, error) {
 	if opts.Cols == 0 {
 		opts.Cols = 80
 	}
-	if err := CheckSize(opts.Rows, opts.Cols); err != nil {
+	if err := swarmapi.CheckSize(opts.Rows, opts.Cols); err != nil {
 		return nil, fmt.Errorf("supervisor: %w", err)
 	}
 	setDefault(&opts.Backoff, time.Second)
@@ -386,24 +385,7 @@ func (s *Supervisor) Agents() []AgentInfo {
 // given up, or exited under a restart policy that leaves it down. (An agent
 // with worktree = true is started again by its next task: it has not
 // ended.) Only a person can bring such a swarm back to life.
-func (s *Supervisor) Ended() bool { return Ended(s.Agents()) }
-
-// Ended reports whether every one of agents is down for good (see
-// Supervisor.Ended), from their snapshots.
-func Ended(agents []AgentInfo) bool {
-	for _, a := range agents {
-		switch a.State {
-		case StateStopped, StateGaveUp:
-		case StateExited:
-			if a.Worktree {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
+func (s *Supervisor) Ended() bool { return swarmapi.Ended(s.Agents()) }
 
 // Agent returns one agent's runtime state.
 func (s *Supervisor) Agent(name string) (AgentInfo, error) {

@@ -25,18 +25,6 @@ import (
 // period (its input box must still show, and a person's line still holds
 // messages back).
 
-// Turn is what an agent CLI's hooks last said of the agent.
-type Turn struct {
-	Status bus.Status // StatusWorking, StatusIdle or StatusNeedsHuman
-	Hook   string     // the hook that said so: prompt, stop, notification, notify
-	Note   string     // what it waits for, in a line safe to print
-	At     time.Time  // zero: no hook has said anything since it started
-}
-
-// Known says whether a hook has said anything of the agent's current
-// process.
-func (t Turn) Known() bool { return !t.At.IsZero() }
-
 // Hooks are the hook names `swarm hook` takes, and the status each one
 // reports (notification and notify look at what the CLI passes them).
 var Hooks = []string{"prompt", "stop", "notification", "notify"}
@@ -76,18 +64,6 @@ func (s *Supervisor) turn(ctx context.Context, name string, d controlData) error
 		a.poke()
 	}
 	return nil
-}
-
-// String says the turn in words for the event log: "idle (stop hook)".
-func (t Turn) String() string {
-	what := map[bus.Status]string{bus.StatusWorking: "working", bus.StatusIdle: "idle", bus.StatusNeedsHuman: "needs you"}[t.Status]
-	if t.Note != "" {
-		what += ": " + t.Note
-	}
-	if t.Hook != "" {
-		what += fmt.Sprintf(" (%s hook)", t.Hook)
-	}
-	return what
 }
 
 // idleByHook says whether the agent's CLI said its turn ended and nothing
@@ -154,14 +130,4 @@ func HookTurn(hook string, payload []byte) (status bus.Status, note string, ok b
 		return 0, "", false, nil
 	}
 	return 0, "", false, fmt.Errorf("unknown hook %q (want %s)", hook, strings.Join(Hooks, ", "))
-}
-
-// StateWord is the agent's state in a word for a person: while its
-// process runs and its CLI's hooks have said where its turn is, the turn
-// (working, idle, needs-human); else the process's state.
-func (a AgentInfo) StateWord() string {
-	if a.State == StateRunning && a.Turn.Known() {
-		return a.Turn.Status.String()
-	}
-	return a.State.String()
 }

@@ -9,29 +9,29 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
-// updateNeeds recomputes what waits for the person (supervisor.NeedsYou)
+// updateNeeds recomputes what waits for the person (swarmapi.NeedsYou)
 // from the agents and the tasks last read, and announces what is new: the
 // terminal's bell and a desktop notification (OSC 9 and OSC 777), as the
 // options allow. What waits when the UI starts is listed, not announced.
 func (m *Model) updateNeeds() tea.Cmd {
-	var agents []supervisor.AgentNeed
+	var agents []swarmapi.AgentNeed
 	for _, a := range m.agents {
 		turn := bus.StatusIdle
 		if a.Turn.Known() {
 			turn = a.Turn.Status
 		}
-		if n, ok := supervisor.AgentNeedOf(a.Name, a.Level, a.Reason, turn, a.Turn.Note); ok {
+		if n, ok := swarmapi.AgentNeedOf(a.Name, a.Level, a.Reason, turn, a.Turn.Note); ok {
 			agents = append(agents, n)
 		}
 	}
-	m.needs = supervisor.NeedsYou(agents, m.questions, m.waiting)
+	m.needs = swarmapi.NeedsYou(agents, m.questions, m.waiting)
 	if m.announced == nil {
 		m.announced = map[string]bool{}
 	}
-	var fresh []supervisor.Attention
+	var fresh []swarmapi.Attention
 	for _, n := range m.needs {
 		if !m.announced[n.Key()] {
 			m.announced[n.Key()] = true
@@ -66,7 +66,7 @@ func (m *Model) nextNeed() tea.Cmd {
 	m.needAt = (m.needAt + 1) % len(m.needs)
 	n := m.needs[m.needAt]
 	m.setStatus("%d/%d: %s", m.needAt+1, len(m.needs), n.Text)
-	if n.Kind == supervisor.AttentionQuestion {
+	if n.Kind == swarmapi.AttentionQuestion {
 		m.status.text += fmt.Sprintf(" — %s answers, %s dismisses", m.keys.Send.Help().Key, m.keys.Dismiss.Help().Key)
 	}
 	cmds := []tea.Cmd{m.selectAgent(n.Agent)}
@@ -81,13 +81,13 @@ func (m *Model) nextNeed() tea.Cmd {
 
 // questionOf is the oldest question the agent name has put to the person
 // and that is still open.
-func (m *Model) questionOf(name string) (supervisor.Attention, bool) {
+func (m *Model) questionOf(name string) (swarmapi.Attention, bool) {
 	for _, n := range m.needs {
-		if n.Kind == supervisor.AttentionQuestion && n.Agent == name {
+		if n.Kind == swarmapi.AttentionQuestion && n.Agent == name {
 			return n, true
 		}
 	}
-	return supervisor.Attention{}, false
+	return swarmapi.Attention{}, false
 }
 
 // dismiss closes the selected agent's oldest open question without an

@@ -7,11 +7,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // EventMsg carries one supervisor event into the program.
-type EventMsg struct{ supervisor.Event }
+type EventMsg struct{ swarmapi.Event }
 
 // ScreensMsg says that the screens of these agents changed since the last
 // frame.
@@ -26,7 +26,7 @@ type swarmGoneMsg struct{}
 // frame: the first change after a quiet spell goes out immediately, so a
 // keystroke's echo is not delayed, and a flood of output costs at most one
 // render per frame.
-func bridge(ctx context.Context, events <-chan supervisor.Event, send func(tea.Msg), frame time.Duration) {
+func bridge(ctx context.Context, events <-chan swarmapi.Event, send func(tea.Msg), frame time.Duration) {
 	dirty := map[string]bool{}
 	var last time.Time // when the last ScreensMsg went out
 	timer := time.NewTimer(time.Hour)
@@ -56,7 +56,7 @@ func bridge(ctx context.Context, events <-chan supervisor.Event, send func(tea.M
 				send(swarmGoneMsg{})
 				return
 			}
-			if ev.Kind != supervisor.EventScreen {
+			if ev.Kind != swarmapi.EventScreen {
 				send(EventMsg{ev})
 				continue
 			}

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"swarm/internal/testrun"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // recorder collects what the bridge sends.
@@ -27,7 +27,7 @@ func (r *recorder) send(m tea.Msg) {
 }
 
 func TestBridgeCoalescesScreensAndKeepsEverythingElse(t *testing.T) {
-	events := make(chan supervisor.Event)
+	events := make(chan swarmapi.Event)
 	var rec recorder
 	done := make(chan struct{})
 	go func() {
@@ -38,11 +38,11 @@ func TestBridgeCoalescesScreensAndKeepsEverythingElse(t *testing.T) {
 	}()
 	var want []string
 	for i := range 50 {
-		events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "a"}
-		events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"}
+		events <- swarmapi.Event{Kind: swarmapi.EventScreen, Agent: "a"}
+		events <- swarmapi.Event{Kind: swarmapi.EventScreen, Agent: "b"}
 		if i%5 == 0 {
 			text := fmt.Sprintf("delivered %d", i)
-			events <- supervisor.Event{Kind: supervisor.EventDelivered, Agent: "b", Text: text}
+			events <- swarmapi.Event{Kind: swarmapi.EventDelivered, Agent: "b", Text: text}
 			want = append(want, text)
 		}
 	}
@@ -73,7 +73,7 @@ func TestBridgeCoalescesScreensAndKeepsEverythingElse(t *testing.T) {
 }
 
 func TestBridgeFlushesScreensEachFrame(t *testing.T) {
-	events := make(chan supervisor.Event)
+	events := make(chan swarmapi.Event)
 	var rec recorder
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -81,8 +81,8 @@ func TestBridgeFlushesScreensEachFrame(t *testing.T) {
 		defer close(done)
 		bridge(ctx, events, rec.send, time.Millisecond)
 	}()
-	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "a"}
-	events <- supervisor.Event{Kind: supervisor.EventScreen, Agent: "b"}
+	events <- swarmapi.Event{Kind: swarmapi.EventScreen, Agent: "a"}
+	events <- swarmapi.Event{Kind: swarmapi.EventScreen, Agent: "b"}
 	// Without further events the pending change still goes out.
 	var names []string
 	sent := testrun.Poll(testrun.Patience, func() bool {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // check records a run of one check on task, in state s, started ago
@@ -80,7 +80,7 @@ func TestBoardShowsChecksAndTheMergeQueue(t *testing.T) {
 		State: bus.CheckPassed, Started: now.Add(-7 * time.Second), Ended: now}); err != nil {
 		t.Fatal(err)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventChecks}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventChecks}})
 	requireContains(t, h.screen(), merging.ID+" ✓ alice")
 
 	// m on an approved task queues it, with [checks].
@@ -92,7 +92,7 @@ func TestBoardShowsChecksAndTheMergeQueue(t *testing.T) {
 	if st := taskState(t, sw.b, later.ID); st != bus.TaskApproved {
 		t.Errorf("queued task is %s", st)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventChecks}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventChecks}})
 	requireContains(t, h.screen(), "MERGE QUEUE (3)", "3. "+later.ID+" queued")
 	if strings.Count(h.screen(), "MERGE QUEUE") != 1 {
 		t.Error("the queue is shown twice")

@@ -14,6 +14,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/textsafe"
 )
 
@@ -243,7 +244,7 @@ func (d *formDialog) view(w int, km KeyMap) []string {
 // the human through sw; w is the window's width. With a question q of
 // agent to's (Kind AttentionQuestion), it shows the question and the
 // message answers it.
-func newSendDialog(ctx context.Context, sw Backend, to string, q supervisor.Attention, w int) dialog {
+func newSendDialog(ctx context.Context, sw Backend, to string, q swarmapi.Attention, w int) dialog {
 	w = dialogWidth(w)
 	toIn := newInput("agent name, * or swarm", w)
 	toIn.SetValue(to)
@@ -308,7 +309,7 @@ func newAgentDialog(sw Backend, dir string, w int) dialog {
 		return func() tea.Msg {
 			err := sw.AddAgent(ac)
 			switch {
-			case errors.Is(err, supervisor.ErrAgentExists):
+			case errors.Is(err, swarmapi.ErrAgentExists):
 				return formDoneMsg{d: d, err: fmt.Errorf("an agent named %q already exists: choose another name", ac.Name)}
 			case err != nil:
 				return formDoneMsg{d: d, err: err, field: 1}

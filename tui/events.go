@@ -8,22 +8,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // plannedExit reports whether an exit is part of a restart the swarm
 // chose (the agent moved to another directory, e.g. back to its own after
 // a merge), not a failure.
-func plannedExit(ev supervisor.Event) bool {
-	return ev.Kind == supervisor.EventAgentExited && ev.Planned
+func plannedExit(ev swarmapi.Event) bool {
+	return ev.Kind == swarmapi.EventAgentExited && ev.Planned
 }
 
 // onEvent applies one supervisor event.
-func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
+func (m *Model) onEvent(ev swarmapi.Event) tea.Cmd {
 	var cmds []tea.Cmd
 	switch ev.Kind {
-	case supervisor.EventAgentStarted, supervisor.EventAgentStopped, supervisor.EventAgentRestarting:
-		if ev.Kind == supervisor.EventAgentStarted {
+	case swarmapi.EventAgentStarted, swarmapi.EventAgentStopped, swarmapi.EventAgentRestarting:
+		if ev.Kind == swarmapi.EventAgentStarted {
 			delete(m.exited, ev.Agent)
 			if m.status.untilStarted == ev.Agent {
 				m.status = status{} // "restarting X" is no longer so
@@ -34,14 +34,14 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 			p.invalidate()
 		}
 		cmds = append(cmds, m.loadMeta())
-	case supervisor.EventAgentExited, supervisor.EventAgentGaveUp:
+	case swarmapi.EventAgentExited, swarmapi.EventAgentGaveUp:
 		m.exited[ev.Agent] = true
 		cmds = append(cmds, m.refreshAgents())
 		if p := m.panes[ev.Agent]; p != nil {
 			p.invalidate()
 		}
-		text := supervisor.DescribeEvent(ev)
-		failed := !plannedExit(ev) && (ev.Kind == supervisor.EventAgentGaveUp || ev.ExitCode != 0)
+		text := swarmapi.DescribeEvent(ev)
+		failed := !plannedExit(ev) && (ev.Kind == swarmapi.EventAgentGaveUp || ev.ExitCode != 0)
 		switch {
 		case ev.Agent == m.selected && m.attached:
 			// Stay attached, so that what the person goes on typing is not
@@ -54,28 +54,28 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 		case failed:
 			m.noteEvent(text, true)
 		}
-	case supervisor.EventLevel, supervisor.EventHeld, supervisor.EventTurn:
+	case swarmapi.EventLevel, swarmapi.EventHeld, swarmapi.EventTurn:
 		cmds = append(cmds, m.refreshAgents())
-	case supervisor.EventMessage, supervisor.EventDelivered:
+	case swarmapi.EventMessage, swarmapi.EventDelivered:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
-	case supervisor.EventDeliveryFailed, supervisor.EventUnconfirmed:
+	case swarmapi.EventDeliveryFailed, swarmapi.EventUnconfirmed:
 		id := ""
 		if ev.Message != nil {
 			id = "#" + bus.ShortID(ev.Message.ID) + " "
 		}
-		if ev.Kind == supervisor.EventUnconfirmed {
+		if ev.Kind == swarmapi.EventUnconfirmed {
 			m.noteEvent(fmt.Sprintf("%styped into %s, not confirmed: %s", id, ev.Agent, ev.Text), true)
 		} else {
 			m.noteEvent(fmt.Sprintf("delivery of %sto %s failed: %s", id, ev.Agent, ev.Text), true)
 		}
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
-	case supervisor.EventTask:
+	case swarmapi.EventTask:
 		cmds = append(cmds, m.loadMeta(), m.reloadPanel(ev))
-	case supervisor.EventChecks:
+	case swarmapi.EventChecks:
 		if m.panel == panelTasks {
 			cmds = append(cmds, m.reloadPanel(ev))
 		}
-	case supervisor.EventGame:
+	case swarmapi.EventGame:
 		if ev.Game != nil {
 			m.game, m.hasGame = *ev.Game, true
 			m.gen++
@@ -84,21 +84,21 @@ func (m *Model) onEvent(ev supervisor.Event) tea.Cmd {
 				cmds = append(cmds, m.relayout())
 			}
 		}
-	case supervisor.EventNotice:
+	case swarmapi.EventNotice:
 		m.noteEvent(ev.Agent+": "+ev.Text, false)
 	}
 	return tea.Batch(cmds...)
 }
 
 // reloadPanel reloads the open panel if ev concerns it.
-func (m *Model) reloadPanel(ev supervisor.Event) tea.Cmd {
+func (m *Model) reloadPanel(ev swarmapi.Event) tea.Cmd {
 	switch m.panel {
 	case panelInbox:
 		return m.inbox.load(m.src())
 	case panelTasks:
 		return m.tasks.load(m.src())
 	case panelLog:
-		if ev.Kind == supervisor.EventMessage || ev.Kind == supervisor.EventDelivered || ev.Kind == supervisor.EventDeliveryFailed || ev.Kind == supervisor.EventUnconfirmed {
+		if ev.Kind == swarmapi.EventMessage || ev.Kind == swarmapi.EventDelivered || ev.Kind == swarmapi.EventDeliveryFailed || ev.Kind == swarmapi.EventUnconfirmed {
 			return m.log.load(m.src())
 		}
 	}
@@ -115,7 +115,7 @@ type agentMeta struct {
 // metaMsg carries the agent list's bus reads.
 type metaMsg struct {
 	meta  map[string]agentMeta
-	tasks []bus.Task // the tasks that wait for the person (supervisor.AttentionStates)
+	tasks []bus.Task // the tasks that wait for the person (swarmapi.AttentionStates)
 	// questions are the agents' open messages to the person, oldest first.
 	questions []bus.Message
 	err       error
@@ -171,7 +171,7 @@ func (m *Model) loadMeta() tea.Cmd {
 			md.unread = len(pend)
 			out[n] = md
 		}
-		waiting, err := b.Tasks(ctx, bus.TaskFilter{States: supervisor.AttentionStates})
+		waiting, err := b.Tasks(ctx, bus.TaskFilter{States: swarmapi.AttentionStates})
 		if err != nil {
 			return metaMsg{err: err}
 		}

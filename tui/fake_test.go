@@ -19,6 +19,7 @@ import (
 	"swarm/bus"
 	"swarm/internal/testrun"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/tasks"
 )
 
@@ -38,7 +39,7 @@ type fakeScreen struct {
 	size       int // rows of the terminal (the last Resize)
 	rows       []string
 	scrollback []string
-	cursor     supervisor.ScreenSnapshot
+	cursor     swarmapi.ScreenSnapshot
 }
 
 // visible returns the screen's rows, as many as the terminal has.
@@ -54,7 +55,7 @@ type fakeSwarm struct {
 	b *bus.Bus
 
 	mu       sync.Mutex
-	agents   []supervisor.AgentInfo
+	agents   []swarmapi.AgentInfo
 	screens  map[string]*fakeScreen
 	keys     map[string][]uv.Key
 	pastes   map[string][]string
@@ -62,7 +63,7 @@ type fakeSwarm struct {
 	restarts []string
 	stops    []string
 	added    []supervisor.AgentConfig
-	game     *supervisor.GameState
+	game     *swarmapi.GameState
 	renders  map[string]int // Render calls per agent
 	merged   []string       // Merge calls
 	// queueMerges: Merge puts the task in the merge queue, as with
@@ -112,11 +113,11 @@ func (f *fakeSwarm) addRunning(t *testing.T, name string, pid int) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.agents = append(f.agents, supervisor.AgentInfo{
-		Name: name, Cmd: "sh", State: supervisor.StateRunning, Pid: pid,
+	f.agents = append(f.agents, swarmapi.AgentInfo{
+		Name: name, Cmd: "sh", State: swarmapi.StateRunning, Pid: pid,
 		Started: t0.Add(-time.Minute), LastOutput: t0.Add(-3 * time.Second), Level: bus.LevelOK, Rows: 24, Cols: 80,
 	})
-	f.screens[name] = &fakeScreen{size: 24, cursor: supervisor.ScreenSnapshot{CursorVisible: true}}
+	f.screens[name] = &fakeScreen{size: 24, cursor: swarmapi.ScreenSnapshot{CursorVisible: true}}
 }
 
 // setScreen sets an agent's visible rows.
@@ -133,7 +134,7 @@ func (f *fakeSwarm) setScrollback(name string, rows ...string) {
 	f.screens[name].scrollback = rows
 }
 
-func (f *fakeSwarm) setAgent(name string, fn func(*supervisor.AgentInfo)) {
+func (f *fakeSwarm) setAgent(name string, fn func(*swarmapi.AgentInfo)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i := range f.agents {
@@ -143,7 +144,7 @@ func (f *fakeSwarm) setAgent(name string, fn func(*supervisor.AgentInfo)) {
 	}
 }
 
-func (f *fakeSwarm) Agents() []supervisor.AgentInfo {
+func (f *fakeSwarm) Agents() []swarmapi.AgentInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.agents)
@@ -152,12 +153,12 @@ func (f *fakeSwarm) Agents() []supervisor.AgentInfo {
 func (f *fakeSwarm) screen(name string) (*fakeScreen, error) {
 	s, ok := f.screens[name]
 	if !ok {
-		return nil, fmt.Errorf("%w %q", supervisor.ErrUnknownAgent, name)
+		return nil, fmt.Errorf("%w %q", swarmapi.ErrUnknownAgent, name)
 	}
 	return s, nil
 }
 
-func (f *fakeSwarm) View(name string, top int) (supervisor.ScreenView, error) {
+func (f *fakeSwarm) View(name string, top int) (swarmapi.ScreenView, error) {
 	f.mu.Lock()
 	gate := f.renderGate[name]
 	f.mu.Unlock()
@@ -168,10 +169,10 @@ func (f *fakeSwarm) View(name string, top int) (supervisor.ScreenView, error) {
 	defer f.mu.Unlock()
 	s, err := f.screen(name)
 	if err != nil {
-		return supervisor.ScreenView{}, err
+		return swarmapi.ScreenView{}, err
 	}
 	f.renders[name]++
-	v := supervisor.ScreenView{Scrollback: len(s.scrollback),
+	v := swarmapi.ScreenView{Scrollback: len(s.scrollback),
 		Cursor: s.cursor.Cursor, CursorVisible: s.cursor.CursorVisible}
 	if top >= 0 {
 		v.Offset = min(max(v.Scrollback-top, 0), v.Scrollback)
@@ -197,7 +198,7 @@ func (f *fakeSwarm) Text(name string, from, to int) (string, error) {
 	return strings.Join(out, "\n"), nil
 }
 
-func (f *fakeSwarm) Find(name, query string) []supervisor.ScreenMatch {
+func (f *fakeSwarm) Find(name, query string) []swarmapi.ScreenMatch {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, err := f.screen(name)
@@ -207,7 +208,7 @@ func (f *fakeSwarm) Find(name, query string) []supervisor.ScreenMatch {
 	// Rows here are never wrapped: a match is on one row. (Wrapped rows
 	// are the screen's, tested in spawner.)
 	q := strings.ToLower(query)
-	var hits []supervisor.ScreenMatch
+	var hits []swarmapi.ScreenMatch
 	for i, r := range append(slices.Clone(s.scrollback), s.visible()...) {
 		text := strings.ToLower(ansi.Strip(r))
 		for from := 0; ; {
@@ -216,7 +217,7 @@ func (f *fakeSwarm) Find(name, query string) []supervisor.ScreenMatch {
 				break
 			}
 			col := ansi.StringWidth(text[:from+j])
-			hits = append(hits, supervisor.ScreenMatch{Row: i, Spans: []supervisor.ScreenSpan{{Row: i, From: col, To: col + ansi.StringWidth(q)}}})
+			hits = append(hits, swarmapi.ScreenMatch{Row: i, Spans: []swarmapi.ScreenSpan{{Row: i, From: col, To: col + ansi.StringWidth(q)}}})
 			from += j + len(q)
 		}
 	}
@@ -240,7 +241,7 @@ func (f *fakeSwarm) SendKey(name string, k uv.Key) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, ok := f.screens[name]; !ok {
-		return fmt.Errorf("%w %q", supervisor.ErrUnknownAgent, name)
+		return fmt.Errorf("%w %q", swarmapi.ErrUnknownAgent, name)
 	}
 	f.keys[name] = append(f.keys[name], k)
 	return nil
@@ -277,7 +278,7 @@ func (f *fakeSwarm) StopAgent(name string) error {
 	f.stops = append(f.stops, name)
 	for i := range f.agents {
 		if f.agents[i].Name == name {
-			f.agents[i].State = supervisor.StateStopped
+			f.agents[i].State = swarmapi.StateStopped
 		}
 	}
 	return nil
@@ -288,7 +289,7 @@ func (f *fakeSwarm) AddAgent(ac supervisor.AgentConfig) error {
 	for _, a := range f.agents {
 		if a.Name == ac.Name {
 			f.mu.Unlock()
-			return fmt.Errorf("%w: %q", supervisor.ErrAgentExists, ac.Name)
+			return fmt.Errorf("%w: %q", swarmapi.ErrAgentExists, ac.Name)
 		}
 	}
 	f.added = append(f.added, ac)
@@ -305,11 +306,11 @@ func (f *fakeSwarm) Dismiss(ctx context.Context, id string) error {
 	return f.b.MarkConfirmed(ctx, id, bus.Human)
 }
 
-func (f *fakeSwarm) Game() (supervisor.GameState, bool) {
+func (f *fakeSwarm) Game() (swarmapi.GameState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.game == nil {
-		return supervisor.GameState{}, false
+		return swarmapi.GameState{}, false
 	}
 	return *f.game, true
 }

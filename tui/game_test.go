@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"swarm/games"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // gameLines returns the inside of the game board box, trimmed.
@@ -51,7 +51,7 @@ func TestGameBoardText(t *testing.T) {
 		return bd
 	}
 	sw := newFakeSwarm(t, "X", "O")
-	g := supervisor.GameState{X: "X", O: "O", Turn: games.MarkX}
+	g := swarmapi.GameState{X: "X", O: "O", Turn: games.MarkX}
 	sw.game = &g
 	h := newHarness(t, sw, 80, 30, Options{Title: "tic-tac-toe", Game: true})
 	lines := gameLines(t, h)
@@ -64,21 +64,21 @@ func TestGameBoardText(t *testing.T) {
 	}
 
 	draw := b("XOXXOOOXX")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &supervisor.GameState{
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventGame, Game: &swarmapi.GameState{
 		X: "X", O: "O", Board: draw, Mover: "X", Cell: 9, Result: draw.Result()}}})
 	lines = gameLines(t, h)
 	requireLine(t, lines, "game over")
 	requireLine(t, lines, "draw")
 
 	// Players with names of their own.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &supervisor.GameState{
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventGame, Game: &swarmapi.GameState{
 		X: "alice", O: "bob", Board: b("X........"), Turn: games.MarkO, Mover: "alice", Cell: 1}}})
 	lines = gameLines(t, h)
 	requireLine(t, lines, "X — alice · O — bob")
 	requireLine(t, lines, "O (bob) to move")
 
 	win := b("XO..XO..X")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &supervisor.GameState{
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventGame, Game: &swarmapi.GameState{
 		X: "alice", O: "bob", Board: win, Mover: "alice", Cell: 9, Result: win.Result()}}})
 	lines = gameLines(t, h)
 	requireLine(t, lines, "game over")

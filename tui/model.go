@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // panelKind is which panel is open under the panes.
@@ -94,7 +94,7 @@ type Model struct {
 	width, height int
 	lay           layout
 
-	agents   []supervisor.AgentInfo
+	agents   []swarmapi.AgentInfo
 	meta     map[string]agentMeta
 	selected string // agent name
 	attached bool
@@ -109,7 +109,7 @@ type Model struct {
 
 	panel    panelKind
 	showGame bool
-	game     supervisor.GameState
+	game     swarmapi.GameState
 	hasGame  bool
 
 	inbox inboxPanel
@@ -136,11 +136,11 @@ type Model struct {
 	// manualClock (tests) turns the clock tick off and fires delayed
 	// messages at once, so that commands can be run synchronously.
 	manualClock bool
-	// What waits for the person (supervisor.NeedsYou): the tasks last
+	// What waits for the person (swarmapi.NeedsYou): the tasks last
 	// read that do, the list, the one shown last, and what was announced.
 	waiting   []bus.Task
 	questions []bus.Message
-	needs     []supervisor.Attention
+	needs     []swarmapi.Attention
 	needAt    int
 	announced map[string]bool
 	metaSeen  bool // the bus has been read once: new things are announced
@@ -337,13 +337,13 @@ func (m *Model) names() []string {
 	return out
 }
 
-func (m *Model) agentInfo(name string) (supervisor.AgentInfo, bool) {
+func (m *Model) agentInfo(name string) (swarmapi.AgentInfo, bool) {
 	for _, a := range m.agents {
 		if a.Name == name {
 			return a, true
 		}
 	}
-	return supervisor.AgentInfo{}, false
+	return swarmapi.AgentInfo{}, false
 }
 
 func (m *Model) selectedPane() *pane {
@@ -387,7 +387,7 @@ func (m *Model) applySizes() tea.Cmd {
 			}
 			rows, cols := inner(c.r)
 			// A terminal larger than an agent's may be shows it at its largest.
-			rows, cols = min(rows, supervisor.MaxRows), min(cols, supervisor.MaxCols)
+			rows, cols = min(rows, swarmapi.MaxRows), min(cols, swarmapi.MaxCols)
 			if p.rows == rows && p.cols == cols {
 				continue
 			}
@@ -437,7 +437,7 @@ func (m *Model) renderPanes() tea.Cmd {
 				continue
 			}
 			p.inFlight = true
-			var hits []supervisor.ScreenMatch
+			var hits []swarmapi.ScreenMatch
 			if k.search != 0 {
 				hits = p.hits
 			}

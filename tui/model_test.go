@@ -18,7 +18,7 @@ import (
 	"swarm/bus"
 	"swarm/games"
 	"swarm/gitrepo"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/tasks"
 )
 
@@ -34,10 +34,10 @@ func scenario(t *testing.T) *fakeSwarm {
 		"$ ")
 	sw.setScreen("bob", "● Reading auth.go…", "  └ 120 lines", "", "\x1b[7m> \x1b[0m")
 	sw.setScreen("carol", "panic: runtime error: index out of range [3] with length 3", "exit status 2")
-	sw.setAgent("carol", func(a *supervisor.AgentInfo) {
-		a.State, a.Reason, a.Level, a.Pid = supervisor.StateGaveUp, "gave up after 3 restarts: exit status 2", bus.LevelDead, 0
+	sw.setAgent("carol", func(a *swarmapi.AgentInfo) {
+		a.State, a.Reason, a.Level, a.Pid = swarmapi.StateGaveUp, "gave up after 3 restarts: exit status 2", bus.LevelDead, 0
 	})
-	sw.setAgent("bob", func(a *supervisor.AgentInfo) {
+	sw.setAgent("bob", func(a *swarmapi.AgentInfo) {
 		a.Level, a.LastOutput = bus.LevelWarn, t0.Add(-42*time.Second)
 	})
 	publish(t, sw.b, 101, "human", "bob", "please review auth.go")
@@ -243,11 +243,11 @@ func TestAgentExitKeepsItAttached(t *testing.T) {
 	h := newHarness(t, sw, 120, 24, Options{})
 	h.keys("enter")
 	// Its exit event comes while its state still reads running.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
 	h.keys("b")
 	requireContains(t, h.screen(), "alice has exited: input dropped")
-	sw.setAgent("alice", func(a *supervisor.AgentInfo) { a.State, a.Reason = supervisor.StateExited, "exit status 1" })
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
+	sw.setAgent("alice", func(a *swarmapi.AgentInfo) { a.State, a.Reason = swarmapi.StateExited, "exit status 1" })
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentExited, Agent: "alice", ExitCode: 1, Text: "exit status 1", Time: t0}})
 	if h.m.Mode() != ModeAttached {
 		t.Fatalf("mode %v after the attached agent exited; want still attached", h.m.Mode())
 	}
@@ -261,8 +261,8 @@ func TestAgentExitKeepsItAttached(t *testing.T) {
 		t.Fatalf("keys %q reached an agent that is not running", got)
 	}
 	// Restarted, it gets the keys again.
-	sw.setAgent("alice", func(a *supervisor.AgentInfo) { a.State = supervisor.StateRunning })
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "alice", Pid: 99, Time: t0}})
+	sw.setAgent("alice", func(a *swarmapi.AgentInfo) { a.State = swarmapi.StateRunning })
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentStarted, Agent: "alice", Pid: 99, Time: t0}})
 	h.keys("x")
 	if got := sw.typed("alice"); !slices.Equal(got, []string{"x"}) {
 		t.Fatalf("after the restart alice got %q, want the x typed then", got)
@@ -445,7 +445,7 @@ func TestInboxPanel(t *testing.T) {
 
 	// A new message shows when the supervisor reports it.
 	nm := publish(t, sw.b, 105, "carol", "bob", "ping")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventMessage, Message: &nm}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventMessage, Message: &nm}})
 	requireContains(t, h.screen(), "← carol", "ping")
 
 	// Selecting another agent shows its inbox.
@@ -488,14 +488,14 @@ func TestTaskBoard(t *testing.T) {
 	if got := taskState(t, sw.b, review.ID); got != bus.TaskWorking {
 		t.Fatalf("after request changes the task is %s", got)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	requireContains(t, h.screen(), "IN_REVIEW → WORKING by human:", "handle the empty password")
 
 	// a approves; c cancels after a confirmation; y retries a failed one.
 	if _, err := sw.b.Transition(context.Background(), review.ID, bus.TaskInReview, "bob", ""); err != nil {
 		t.Fatal(err)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	h.keys("a")
 	if got := taskState(t, sw.b, review.ID); got != bus.TaskApproved {
 		t.Fatalf("after a the task is %s", got)
@@ -524,7 +524,7 @@ func TestTaskBoard(t *testing.T) {
 	}
 	// The cancelled task leaves for the bottom of the board; the cursor
 	// stays on its row, now the next task's.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	selected := ""
 	for _, line := range strings.Split(norm.apply(h.screen(), true), "\n") {
 		if i := strings.Index(line, "▶ TASK"); i >= 0 {
@@ -565,7 +565,7 @@ func TestMergeAsksFirst(t *testing.T) {
 	// A task without a branch completes with nothing to merge; the
 	// question says so.
 	plain := createTask(t, sw.b, "write docs", "bob", bus.TaskWorking, bus.TaskInReview, bus.TaskApproved)
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	h.selectTask(plain.ID)
 	h.keys("m")
 	requireContains(t, h.screen(), "Complete task "+plain.ID+" (write docs)? It has no branch: nothing to")
@@ -576,7 +576,7 @@ func TestMergeAsksFirst(t *testing.T) {
 
 	// A move the task's state does not allow is refused before asking.
 	waiting := createTask(t, sw.b, "later", "bob")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	h.selectTask(waiting.ID)
 	h.keys("m")
 	if h.m.Mode() == ModeDialog {
@@ -605,7 +605,7 @@ func TestTaskActionWithoutBoardUsesCurrentTask(t *testing.T) {
 		t.Fatalf("a on bob approved nothing: %s", got)
 	}
 	requireContains(t, h.screen(), "approved task "+tk.ID+" (fix login) of bob")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	h.keys("c")
 	requireContains(t, h.screen(), "Cancel task "+tk.ID+" (fix login, APPROVED)?")
 }
@@ -627,19 +627,19 @@ func TestGameBoard(t *testing.T) {
 	sw := newFakeSwarm(t, "X", "O")
 	sw.setScreen("X", "tic-tac-toe: I am X, playing O", "", " 1 | 2 | 3", "@relay:O move 5")
 	sw.setScreen("O", "tic-tac-toe: I am O, playing X")
-	g := supervisor.GameState{X: "X", O: "O", Turn: games.MarkX}
+	g := swarmapi.GameState{X: "X", O: "O", Turn: games.MarkX}
 	sw.game = &g
 	h := newHarness(t, sw, 100, 30, Options{Title: "tic-tac-toe", Game: true, Pace: 500 * time.Millisecond})
 	requireContains(t, h.screen(), "no move yet", "X to move")
 
 	board := games.Board{games.MarkX, games.MarkO, games.Empty, games.Empty, games.MarkX, games.MarkO, games.Empty, games.Empty, games.Empty}
-	g1 := supervisor.GameState{X: "X", O: "O", Board: board, Turn: games.MarkX, Mover: "O", Cell: 6}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &g1}})
+	g1 := swarmapi.GameState{X: "X", O: "O", Board: board, Turn: games.MarkX, Mover: "O", Cell: 6}
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventGame, Game: &g1}})
 	golden.RequireEqual(t, h.screen())
 
 	board[8] = games.MarkX
-	g2 := supervisor.GameState{X: "X", O: "O", Board: board, Mover: "X", Cell: 9, Result: board.Result()}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventGame, Game: &g2}})
+	g2 := swarmapi.GameState{X: "X", O: "O", Board: board, Mover: "X", Cell: 9, Result: board.Result()}
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventGame, Game: &g2}})
 	requireContains(t, h.screen(), "X wins (1-5-9)", "last: X → 9")
 
 	h.keys("g")
@@ -775,7 +775,7 @@ func TestStatusSaysOnlyWhatIsSo(t *testing.T) {
 	h := newHarness(t, sw, 100, 24, Options{})
 	h.keys("tab", "R", "y")
 	requireContains(t, h.screen(), "restarting bob")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "bob", Pid: 99, Time: t0}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentStarted, Agent: "bob", Pid: 99, Time: t0}})
 	if strings.Contains(h.screen(), "restarting bob") {
 		t.Errorf("the status still says bob is restarting after it started:\n%s", h.screen())
 	}
@@ -807,7 +807,7 @@ func TestQuit(t *testing.T) {
 
 	// With nothing running, q quits at once.
 	idle := newFakeSwarm(t, "solo")
-	idle.setAgent("solo", func(a *supervisor.AgentInfo) { a.State = supervisor.StateExited })
+	idle.setAgent("solo", func(a *swarmapi.AgentInfo) { a.State = swarmapi.StateExited })
 	h2 := newHarness(t, idle, 80, 24, Options{})
 	h2.keys("q")
 	if !h2.quit {
@@ -823,8 +823,8 @@ func TestTheQuitQuestionStaysTrue(t *testing.T) {
 	h.keys("ctrl+c")
 	requireContains(t, h.screen(), "Quit swarm? 2 running agents will be stopped.")
 	for _, name := range []string{"alice", "bob"} {
-		sw.setAgent(name, func(a *supervisor.AgentInfo) { a.State, a.Reason = supervisor.StateExited, "exit status 0" })
-		h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: name, Text: "exit status 0", Time: t0}})
+		sw.setAgent(name, func(a *swarmapi.AgentInfo) { a.State, a.Reason = swarmapi.StateExited, "exit status 0" })
+		h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentExited, Agent: name, Text: "exit status 0", Time: t0}})
 	}
 	requireContains(t, h.screen(), "Quit swarm? No agent runs any more.")
 	if h.quit {
@@ -879,21 +879,21 @@ func TestEventsReachTheStatusLine(t *testing.T) {
 	var logged bytes.Buffer
 	h := newHarness(t, sw, 100, 24, Options{Log: slog.New(slog.NewTextHandler(&logged, nil))})
 	m := publish(t, sw.b, 102, "alice", "bob", "hello")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventDeliveryFailed, Agent: "bob", Message: &m, Text: "not confirmed after 3 attempts", Time: t0}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventDeliveryFailed, Agent: "bob", Message: &m, Text: "not confirmed after 3 attempts", Time: t0}})
 	requireContains(t, h.screen(), "delivery of #000a0102 to bob failed: not confirmed after 3 attempts")
 	// Errors also go to the log.
 	requireContains(t, logged.String(), "delivery of #000a0102 to bob failed")
 
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventNotice, Agent: "alice", Text: "malformed relay block: missing \"to\"", Time: t0}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventNotice, Agent: "alice", Text: "malformed relay block: missing \"to\"", Time: t0}})
 	requireContains(t, h.screen(), `alice: malformed relay block: missing "to"`)
 
-	sw.setAgent("bob", func(a *supervisor.AgentInfo) { a.Level = bus.LevelStale })
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventLevel, Agent: "bob", Level: bus.LevelStale}})
+	sw.setAgent("bob", func(a *swarmapi.AgentInfo) { a.Level = bus.LevelStale })
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventLevel, Agent: "bob", Level: bus.LevelStale}})
 	requireContains(t, h.screen(), "bob · running · STALE")
 
 	// A new agent gets a pane.
 	sw.addRunning(t, "dave", 2000)
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "dave", Pid: 2000}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentStarted, Agent: "dave", Pid: 2000}})
 	requireContains(t, h.screen(), "dave · running")
 
 	h.send(swarmGoneMsg{})
@@ -972,18 +972,18 @@ func TestCompletedTaskShowsItsMerge(t *testing.T) {
 	if err := sw.b.SetTaskGit(ctx, quiet.ID, "swarm/"+quiet.ID, "", "main"); err != nil {
 		t.Fatal(err)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	h.selectTask(quiet.ID)
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	if got := under("changes"); got != "merged" {
 		t.Fatalf("under changes of a task completed without a note: %q\n%s", got, h.screen())
 	}
 
 	// No branch.
 	nb := createTask(t, sw.b, "write docs", "carol")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	h.selectTask(nb.ID)
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	if got := under("assignee carol"); got != "no branch" {
 		t.Fatalf("under the assignee of a task without a branch: %q, want \"no branch\"\n%s", got, h.screen())
 	}
@@ -1261,7 +1261,7 @@ func TestNeedsYou(t *testing.T) {
 		t.Fatalf("announced at start: %q", h.raw)
 	}
 	review := createTask(t, sw.b, "fix login", "bob", bus.TaskWorking, bus.TaskInReview)
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	requireContains(t, h.screen(), "⚑ 3")
 	if strings.Contains(strings.Join(h.raw, ""), old.ID) {
 		t.Errorf("announced what waited before the UI started: %q", h.raw)
@@ -1285,7 +1285,7 @@ func TestNeedsYou(t *testing.T) {
 	}
 	// Announced once: the same task reloaded rings nothing more.
 	n := len(h.raw)
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTask}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTask}})
 	if len(h.raw) != n {
 		t.Errorf("announced again: %q", h.raw[n:])
 	}
@@ -1295,10 +1295,10 @@ func TestAnAgentWhoseCLIWaitsForYouIsListedAndAnnounced(t *testing.T) {
 	sw := scenario(t) // carol gave up
 	h := newHarness(t, sw, 120, 30, Options{Bell: true, Desktop: true})
 	requireContains(t, h.screen(), "⚑ 1")
-	sw.setAgent("bob", func(a *supervisor.AgentInfo) {
-		a.Turn = supervisor.Turn{Status: bus.StatusNeedsHuman, Hook: "notification", Note: "Claude needs your permission to use Bash", At: time.Now()}
+	sw.setAgent("bob", func(a *swarmapi.AgentInfo) {
+		a.Turn = swarmapi.Turn{Status: bus.StatusNeedsHuman, Hook: "notification", Note: "Claude needs your permission to use Bash", At: time.Now()}
 	})
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTurn, Agent: "bob"}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTurn, Agent: "bob"}})
 	screen := h.screen()
 	requireContains(t, screen, "⚑ 2")
 	requireContains(t, screen, "bob · needs-human") // its pane's title
@@ -1311,8 +1311,8 @@ func TestAnAgentWhoseCLIWaitsForYouIsListedAndAnnounced(t *testing.T) {
 		t.Errorf("! selected %q, want bob", h.m.selected)
 	}
 	// Its turn goes on: no longer listed.
-	sw.setAgent("bob", func(a *supervisor.AgentInfo) { a.Turn = supervisor.Turn{Status: bus.StatusWorking, At: time.Now()} })
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventTurn, Agent: "bob"}})
+	sw.setAgent("bob", func(a *swarmapi.AgentInfo) { a.Turn = swarmapi.Turn{Status: bus.StatusWorking, At: time.Now()} })
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventTurn, Agent: "bob"}})
 	requireContains(t, h.screen(), "bob · working")
 	requireContains(t, h.screen(), "⚑ 1")
 }

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // pane is the UI state of one agent's terminal pane: its rendered rows,
@@ -42,7 +42,7 @@ type pane struct {
 	// Search: the matches, oldest first, and which is current; searches
 	// counts searches (a render depends on which one it shows).
 	query    string
-	hits     []supervisor.ScreenMatch
+	hits     []swarmapi.ScreenMatch
 	hit      int
 	searches int
 
@@ -158,7 +158,7 @@ type paneRenderedMsg struct {
 // renderPane renders an agent's screen as the key asks: scrolled, with
 // the search's matches in view highlighted (the current one most), fitted
 // to the pane.
-func renderPane(b Backend, name string, k renderKey, hits []supervisor.ScreenMatch) tea.Cmd {
+func renderPane(b Backend, name string, k renderKey, hits []swarmapi.ScreenMatch) tea.Cmd {
 	return func() tea.Msg {
 		msg := paneRenderedMsg{name: name, key: k}
 		top := -1
@@ -266,9 +266,9 @@ func placeholder(w, h int, note string) []string {
 }
 
 // paneTitle is the text on a pane's top edge.
-func paneTitle(a supervisor.AgentInfo, selected bool) string {
+func paneTitle(a swarmapi.AgentInfo, selected bool) string {
 	t := a.Name + " · " + a.StateWord()
-	if a.State == supervisor.StateRunning {
+	if a.State == swarmapi.StateRunning {
 		t += " · " + a.Level.String()
 	} else if a.Reason != "" {
 		t += ": " + a.Reason

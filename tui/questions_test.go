@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // An agent asking the person (a message to human) needs them: it is
@@ -22,7 +22,7 @@ func TestAQuestionToThePersonNeedsThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventMessage, Message: &asked, Agent: "bob"}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventMessage, Message: &asked, Agent: "bob"}})
 	screen := h.screen()
 	requireContains(t, screen, "⚑ 2", "? please decide") // the count; under bob on the list
 	joined := strings.Join(h.raw, "")
@@ -49,7 +49,7 @@ func TestAQuestionToThePersonNeedsThem(t *testing.T) {
 	if answer.From != bus.Human || answer.To != "bob" || answer.Body != "tabs" || answer.InReplyTo != asked.ID {
 		t.Fatalf("bob's last message: %+v", answer)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventMessage, Message: &answer, Agent: bus.Human}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventMessage, Message: &answer, Agent: bus.Human}})
 	requireContains(t, h.screen(), "⚑ 1")
 	if strings.Contains(h.screen(), "tabs or spaces") {
 		t.Errorf("the answered question is still shown:\n%s", h.screen())
@@ -60,7 +60,7 @@ func TestAQuestionToThePersonNeedsThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventMessage, Message: &again, Agent: "alice"}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventMessage, Message: &again, Agent: "alice"}})
 	requireContains(t, h.screen(), "⚑ 2", "? done: shall I")
 	h.press(h.m.keys.Dismiss) // bob is selected: he asks nothing now
 	requireContains(t, h.screen(), "bob has asked you nothing")
@@ -71,7 +71,7 @@ func TestAQuestionToThePersonNeedsThem(t *testing.T) {
 	h.press(h.m.keys.Dismiss)
 	requireContains(t, h.screen(), "dismissed alice's question: done: shall I push?")
 	// The swarm says so (Supervisor.Dismiss), as a delivery to the person.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventDelivered, Message: &again, Agent: bus.Human}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventDelivered, Message: &again, Agent: bus.Human}})
 	requireContains(t, h.screen(), "⚑ 1")
 	if open, err := sw.b.Pending(ctx, bus.Human, 0); err != nil || len(open) != 0 {
 		t.Errorf("open questions after the dismissal: %v (%v)", open, err)

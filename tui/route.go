@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // onKey routes a key press to what has the focus.
@@ -169,7 +169,7 @@ func (m *Model) quit() tea.Cmd {
 func (m *Model) running() int {
 	n := 0
 	for _, a := range m.agents {
-		if a.State == supervisor.StateRunning || a.State == supervisor.StateStarting || a.State == supervisor.StateBackoff {
+		if a.State == swarmapi.StateRunning || a.State == swarmapi.StateStarting || a.State == swarmapi.StateBackoff {
 			n++
 		}
 	}
@@ -217,7 +217,7 @@ func (m *Model) attach() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if a.State != supervisor.StateRunning {
+	if a.State != swarmapi.StateRunning {
 		m.setError(fmt.Errorf("cannot attach: %s is %s", a.Name, a.State))
 		return nil
 	}
@@ -248,7 +248,7 @@ func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) attachedRunning() bool {
 	a, ok := m.agentInfo(m.selected)
 	switch {
-	case ok && a.State != supervisor.StateRunning:
+	case ok && a.State != swarmapi.StateRunning:
 		m.setError(fmt.Errorf("%s is %s: input dropped; ctrl+] detaches", a.Name, a.State))
 		return false
 	case m.exited[m.selected]: // its exit came before its new state

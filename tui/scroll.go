@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // endScroll leaves scroll mode in p, with what the status line said about
@@ -103,7 +103,7 @@ func (m *Model) moveCursor(p *pane, s spot) {
 // searchMsg carries the rows of a pane's scrollback matching a query.
 type searchMsg struct {
 	agent, query string
-	hits         []supervisor.ScreenMatch
+	hits         []swarmapi.ScreenMatch
 }
 
 // searchKey edits the search query; enter searches, esc abandons.

@@ -9,7 +9,7 @@ import (
 
 	"swarm/bus"
 	"swarm/games"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/textsafe"
 )
 
@@ -77,7 +77,7 @@ func (m *Model) agentRows(w int) (lines, owners []string) {
 
 // lastSign is the time of an agent's last sign of life: its start, its
 // last output or its last heartbeat.
-func lastSign(a supervisor.AgentInfo, hb bus.Heartbeat) time.Time {
+func lastSign(a swarmapi.AgentInfo, hb bus.Heartbeat) time.Time {
 	t := a.Started
 	for _, u := range []time.Time{a.LastOutput, hb.Time} {
 		if u.After(t) {
@@ -187,7 +187,7 @@ func (m *Model) gameBox(r rect) []string {
 // playersLines names the players: "X vs O" when the agents are called
 // after their marks, else "X — alice · O — bob", on two lines when that
 // is wider than w.
-func playersLines(g supervisor.GameState, w int) []string {
+func playersLines(g swarmapi.GameState, w int) []string {
 	named := func(mk games.Mark, name string) string {
 		if name == "" || name == mk.String() {
 			return mk.String()
@@ -242,7 +242,7 @@ func boardLines(b games.Board, res games.Result) []string {
 
 // playerOf names the player of a mark: "X (alice)" when the agent is not
 // simply called after its mark.
-func playerOf(g supervisor.GameState, mk games.Mark) string {
+func playerOf(g swarmapi.GameState, mk games.Mark) string {
 	name := g.X
 	if mk == games.MarkO {
 		name = g.O
@@ -255,11 +255,11 @@ func playerOf(g supervisor.GameState, mk games.Mark) string {
 
 // resultText is the game's result as a person reads it: "draw", "X wins
 // (1-5-9)", "O (bob) wins by forfeit".
-func resultText(g supervisor.GameState) string {
+func resultText(g swarmapi.GameState) string {
 	return strings.Join(resultParts(g), " ")
 }
 
-func resultParts(g supervisor.GameState) []string {
+func resultParts(g swarmapi.GameState) []string {
 	r := g.Result
 	if r.Winner == games.Empty {
 		return []string{"draw"}
@@ -273,7 +273,7 @@ func resultParts(g supervisor.GameState) []string {
 
 // resultLines is resultText on one line of w cells, or on two when it
 // does not fit.
-func resultLines(g supervisor.GameState, w int) []string {
+func resultLines(g swarmapi.GameState, w int) []string {
 	if s := resultText(g); ansi.StringWidth(s) <= w {
 		return []string{s}
 	}
@@ -300,13 +300,13 @@ func (m *Model) summaryLine(w int) string {
 	parts := make([]string, 0, len(m.agents))
 	for _, a := range m.visible() {
 		name := a.Name
-		if a.Level != bus.LevelOK && a.State == supervisor.StateRunning {
+		if a.Level != bus.LevelOK && a.State == swarmapi.StateRunning {
 			name += " " + a.Level.String()
-		} else if a.State != supervisor.StateRunning {
+		} else if a.State != swarmapi.StateRunning {
 			name += " " + a.StateWord()
 		}
 		st := fg(stateColor(a.State))
-		if a.State == supervisor.StateRunning {
+		if a.State == swarmapi.StateRunning {
 			st = fg(levelColor(a.Level))
 		}
 		if a.Name == m.selected {

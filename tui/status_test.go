@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // TestActionResultOutlivesPlannedRestart: after a merge the supervisor
@@ -31,14 +31,14 @@ func TestActionResultOutlivesPlannedRestart(t *testing.T) {
 
 	now = now.Add(time.Second)
 	h.send(
-		EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "moved to /work/project", Planned: true, Time: now}},
-		EventMsg{supervisor.Event{Kind: supervisor.EventAgentStarted, Agent: "alice", Pid: 3000, Time: now}},
+		EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "moved to /work/project", Planned: true, Time: now}},
+		EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentStarted, Agent: "alice", Pid: 3000, Time: now}},
 		tickMsg(now),
 	)
 	requireContains(t, h.screen(), merged)
 
 	// bob crashes while the result is fresh: it is shown after it.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "bob", ExitCode: 1, Text: "exit status 1", Time: now}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentExited, Agent: "bob", ExitCode: 1, Text: "exit status 1", Time: now}})
 	requireContains(t, h.screen(), merged)
 	now = t0.Add(statusTTL)
 	h.send(tickMsg(now))
@@ -49,9 +49,9 @@ func TestActionResultOutlivesPlannedRestart(t *testing.T) {
 
 	// With no fresh result, an event shows at once; a planned restart
 	// never does.
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "moved to /work/project", Planned: true, Time: now}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentExited, Agent: "alice", ExitCode: -1, Text: "moved to /work/project", Planned: true, Time: now}})
 	requireContains(t, h.screen(), "bob exited: exit status 1")
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventNotice, Agent: "carol", Text: "malformed relay block", Time: now}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventNotice, Agent: "carol", Text: "malformed relay block", Time: now}})
 	requireContains(t, h.screen(), "carol: malformed relay block")
 }
 
@@ -76,14 +76,14 @@ func TestStatusLineNeverWraps(t *testing.T) {
 			t.Fatalf("status line %q does not show %q cut with …", status, want)
 		}
 	}
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventNotice, Agent: "alice", Text: "a\x1b[31mred\x1b[0m\x07 notice\n" + strings.Repeat("x", 200)}})
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventNotice, Agent: "alice", Text: "a\x1b[31mred\x1b[0m\x07 notice\n" + strings.Repeat("x", 200)}})
 	check("alice: ared notice x")
 	h.send(actionMsg{err: errors.New(long)})
 	check("merge task abc123: git merge swarm/abc123 into main: CONFLICT (content)")
 
 	// Nor does a reason of several lines on a pane's title.
-	h.m.sw.(*fakeSwarm).setAgent("carol", func(a *supervisor.AgentInfo) { a.Reason = "start:\nexec: \"claude\":\texecutable file not found" })
-	h.send(EventMsg{supervisor.Event{Kind: supervisor.EventAgentGaveUp, Agent: "carol", Text: "gave up", Time: t0}})
+	h.m.sw.(*fakeSwarm).setAgent("carol", func(a *swarmapi.AgentInfo) { a.Reason = "start:\nexec: \"claude\":\texecutable file not found" })
+	h.send(EventMsg{swarmapi.Event{Kind: swarmapi.EventAgentGaveUp, Agent: "carol", Text: "gave up", Time: t0}})
 	check("merge task abc123")
 	requireContains(t, h.screen(), "carol · gave-up: start: ex…")
 }

@@ -6,7 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"swarm/bus"
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // The UI uses the 16 basic colours so that it follows the user's terminal
@@ -56,13 +56,13 @@ func levelColor(l bus.Level) color.Color {
 }
 
 // stateColor is the colour of an agent's process state.
-func stateColor(s supervisor.AgentState) color.Color {
+func stateColor(s swarmapi.AgentState) color.Color {
 	switch s {
-	case supervisor.StateRunning:
+	case swarmapi.StateRunning:
 		return colorOK
-	case supervisor.StateStarting, supervisor.StateBackoff:
+	case swarmapi.StateStarting, swarmapi.StateBackoff:
 		return colorWarn
-	case supervisor.StateStopped:
+	case swarmapi.StateStopped:
 		return colorDim
 	default:
 		return colorDead
@@ -71,7 +71,7 @@ func stateColor(s supervisor.AgentState) color.Color {
 
 // agentStateColor is the colour of an agent's StateWord: its process
 // state's, except that an agent whose CLI waits for the person stands out.
-func agentStateColor(a supervisor.AgentInfo) color.Color {
+func agentStateColor(a swarmapi.AgentInfo) color.Color {
 	if a.StateWord() == bus.StatusNeedsHuman.String() {
 		return colorWarn
 	}
@@ -80,8 +80,8 @@ func agentStateColor(a supervisor.AgentInfo) color.Color {
 
 // paneColor is the border colour of an agent's pane: its liveness while
 // it runs, else its process state.
-func paneColor(a supervisor.AgentInfo) color.Color {
-	if a.State == supervisor.StateRunning {
+func paneColor(a swarmapi.AgentInfo) color.Color {
+	if a.State == swarmapi.StateRunning {
 		return levelColor(a.Level)
 	}
 	return stateColor(a.State)

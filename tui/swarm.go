@@ -14,6 +14,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 	"swarm/tasks"
 )
 
@@ -22,17 +23,17 @@ import (
 // bus.
 type Backend interface {
 	// Agents returns every agent's runtime state, in display order.
-	Agents() []supervisor.AgentInfo
+	Agents() []swarmapi.AgentInfo
 	// View returns an agent's screen as styled rows joined by newlines,
 	// with row top of its scrollback at the top (live when top < 0), and
 	// the scrollback's length and the cursor, all read at one moment.
-	View(name string, top int) (supervisor.ScreenView, error)
+	View(name string, top int) (swarmapi.ScreenView, error)
 	// Text returns rows (Render numbering, from through to) of an agent's
 	// scrollback and screen as plain text, wrapped rows joined.
 	Text(name string, from, to int) (string, error)
 	// Find returns the matches of query in an agent's scrollback and
 	// screen, oldest first (rows in Render numbering).
-	Find(name, query string) []supervisor.ScreenMatch
+	Find(name, query string) []swarmapi.ScreenMatch
 	// Resize sets an agent's terminal size.
 	Resize(name string, rows, cols int) error
 	// SendKey types one key into an agent, encoded for its terminal mode.
@@ -55,7 +56,7 @@ type Backend interface {
 	// human, by id) without an answer.
 	Dismiss(ctx context.Context, id string) error
 	// Game returns the refereed game, if there is one.
-	Game() (supervisor.GameState, bool)
+	Game() (swarmapi.GameState, bool)
 	// Reader: inboxes, the log, tasks and heartbeats.
 	Reader
 	// Task actions of the human. CreateTask creates a task from the
@@ -108,7 +109,7 @@ type Swarm interface {
 // Events is a stream of the swarm's events (*supervisor.Subscription is
 // one); the channel is closed after Close, or when the swarm is gone.
 type Events interface {
-	Events() <-chan supervisor.Event
+	Events() <-chan swarmapi.Event
 	Close()
 }
 

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // View draws the window: the sidebar, the panes, an open panel, the
@@ -155,13 +155,13 @@ func (m *Model) paneBox(c cell, cur **tea.Cursor) []string {
 
 // paneFrame is a pane's border and titles: thick and bright when
 // attached, marked when selected, coloured by liveness otherwise.
-func (m *Model) paneFrame(a supervisor.AgentInfo, p *pane) (frame, string, string) {
+func (m *Model) paneFrame(a swarmapi.AgentInfo, p *pane) (frame, string, string) {
 	sel := a.Name == m.selected
 	switch {
 	case m.attached && sel:
 		title := "ATTACHED " + a.Name + " · ctrl+] detaches"
 		switch {
-		case a.State != supervisor.StateRunning:
+		case a.State != swarmapi.StateRunning:
 			title = "ATTACHED " + a.Name + " · " + a.StateWord() + " · ctrl+] detaches"
 		case a.Held > 0:
 			title = "ATTACHED " + a.Name + " · " + heldNote(a.Held) + " · ctrl+] detaches"
@@ -210,7 +210,7 @@ func (m *Model) statusLine() string {
 	}
 	running := 0
 	for _, a := range m.agents {
-		if a.State == supervisor.StateRunning {
+		if a.State == swarmapi.StateRunning {
 			running++
 		}
 	}

@@ -1,4 +1,4 @@
-package supervisor
+package swarmapi
 
 import (
 	"fmt"
@@ -105,3 +105,17 @@ func NeedsYou(agents []AgentNeed, questions []bus.Message, tasks []bus.Task) []A
 
 // AttentionStates are the task states NeedsYou looks at.
 var AttentionStates = []bus.TaskState{bus.TaskInReview, bus.TaskFailed, bus.TaskConflicted}
+
+// questionShown bounds a question's text on the list: the list is one
+// line per item; the whole message is in the log and the inbox.
+const questionShown = 200
+
+// questionNeed is an open question as an item of the "needs you" list.
+func questionNeed(m bus.Message) Attention {
+	q := textsafe.Words(m.Shown())
+	if r := []rune(q); len(r) > questionShown {
+		q = string(r[:questionShown-1]) + "…"
+	}
+	return Attention{Kind: AttentionQuestion, Agent: m.From, Message: m.ID, Question: q,
+		Text: fmt.Sprintf("%s asks: %s", textsafe.Words(m.From), q)}
+}

@@ -1,4 +1,4 @@
-package supervisor
+package swarmapi
 
 import (
 	"encoding/json"

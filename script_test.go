@@ -26,8 +26,10 @@ import (
 //	                  it must fail with one error line on stderr, starting
 //	                  "swarm: ", as every failing command does
 //	status N          the last swarm command exited with status N
-//	register NAME...  registers agents on the bus as a running swarm does,
-//	                  each with the token `as` hands it
+//	register [-nomessages] NAME...
+//	                  registers agents on the bus as a running swarm does,
+//	                  each with the token `as` hands it (-nomessages:
+//	                  agents that take no messages)
 //	as NAME           the commands after it run as agent NAME (its
 //	                  $SWARM_AGENT and $SWARM_TOKEN); `as human` ends that
 //	claim NAME        they run with $SWARM_AGENT=NAME but no token: a
@@ -112,15 +114,19 @@ func scriptStatus(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func scriptRegister(ts *testscript.TestScript, neg bool, args []string) {
+	noMessages := len(args) > 0 && args[0] == "-nomessages"
+	if noMessages {
+		args = args[1:]
+	}
 	if neg || len(args) == 0 {
-		ts.Fatalf("usage: register NAME...")
+		ts.Fatalf("usage: register [-nomessages] NAME...")
 	}
 	b, err := bus.Open(bus.Options{Dir: ts.Getenv("SWARM_DIR")})
 	ts.Check(err)
 	defer b.Close()
 	ctx := context.Background()
 	for _, n := range args {
-		ts.Check(b.RegisterAgent(ctx, bus.Agent{Name: n, Cmd: "sh", State: bus.AgentRunning}))
+		ts.Check(b.RegisterAgent(ctx, bus.Agent{Name: n, Cmd: "sh", State: bus.AgentRunning, NoMessages: noMessages}))
 		ts.Check(b.SetAgentToken(ctx, n, testToken(n)))
 	}
 }

@@ -80,7 +80,7 @@ func (c *inboxCmd) Run(g *Globals) error {
 	}
 	w := bufio.NewWriter(g.stdout)
 	for _, m := range ms {
-		if err := printMessage(w, m, m.StateFor(agent), c.JSON); err != nil {
+		if err := printMessage(w, m, m.StateFor(agent), agent, c.JSON); err != nil {
 			return err
 		}
 	}
@@ -127,7 +127,7 @@ func (c *logCmd) Run(g *Globals) error {
 			return err
 		}
 		for _, m := range page {
-			if err := printMessage(w, m, m.State(), c.JSON); err != nil {
+			if err := printMessage(w, m, m.State(), "", c.JSON); err != nil {
 				return err
 			}
 		}
@@ -150,7 +150,9 @@ func (c *logCmd) Run(g *Globals) error {
 }
 
 // printMessage writes m as a JSON line or as one aligned, readable line.
-func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
+// The line ends with why a delivery went wrong, where one did: to agent
+// only, when agent is not "" (an inbox), else to every recipient.
+func printMessage(w io.Writer, m bus.Message, state, agent string, asJSON bool) error {
 	if asJSON {
 		line, err := bus.EncodeRecord(bus.NewRecord(m, state))
 		if err != nil {
@@ -166,9 +168,23 @@ func printMessage(w io.Writer, m bus.Message, state string, asJSON bool) error {
 	if m.Topic != "" {
 		body = "(" + textsafe.Line(m.Topic) + ") " + body
 	}
-	_, err := fmt.Fprintf(w, "%s  #%s  %-10s → %-10s %-10s %s\n",
-		m.Time.Local().Format(time.TimeOnly), bus.ShortID(m.ID), textsafe.Line(m.From), textsafe.Line(m.To), state, body)
+	_, err := fmt.Fprintf(w, "%s  #%s  %-10s → %-10s %-10s %s%s\n",
+		m.Time.Local().Format(time.TimeOnly), bus.ShortID(m.ID), textsafe.Line(m.From), textsafe.Line(m.To), state, body,
+		deliveryTrouble(m, agent))
 	return err
+}
+
+// deliveryTrouble says why deliveries of m went wrong ("  — bob: failed:
+// reason"), for those to agent (all when agent is ""); "" when none did.
+func deliveryTrouble(m bus.Message, agent string) string {
+	var out strings.Builder
+	for _, d := range m.Deliveries {
+		if d.Error == "" || agent != "" && d.Recipient != agent {
+			continue
+		}
+		fmt.Fprintf(&out, "  — %s: %s: %s", textsafe.Line(d.Recipient), d.State, textsafe.Line(d.Error))
+	}
+	return out.String()
 }
 
 // errorLine is err's text on one line, as every error is printed: the

@@ -38,7 +38,13 @@
 //     the line moved (an Ink-style region that grew or shrank above it):
 //     its record moves along and nothing is committed. Text shorter than
 //     12 characters (without blanks), right after a new line, is more of
-//     the new output: a "}" or "[[/RELAY]]" occurs in every block.
+//     the new output: a "}" or "[[/RELAY]]" occurs in every block. Lines
+//     that move in one redraw keep their order: a line does not move
+//     past the line that moved just before it, one way or the other
+//     (Claude Code collapses an output and draws the next one below it;
+//     the next block's "{" is not the collapsed block's, moved down past
+//     the rows that moved up); a line shown again where it was takes no
+//     part in that.
 //  5. Otherwise the line is new output and is committed — also when the
 //     same text is on the screen elsewhere: printing a message twice
 //     commits it twice.
@@ -60,9 +66,10 @@
 //     another wrap, and collapsed, once the tool is done. Its text without
 //     blanks and box-drawing characters starts where one of the lines just
 //     replaced, or still below it, starts, or goes on where the piece
-//     before it (a line or two before) ended. Text found in the middle of
-//     a line that was there is new: Gemini CLI draws a command's output
-//     where the command, holding the same words, was typed a moment before.
+//     before it (a line or two before) ended, keeping the order of rule 4.
+//     Text found in the middle of a line that was there is new: Gemini CLI
+//     draws a command's output where the command, holding the same words,
+//     was typed a moment before.
 //  9. The program's input box (ScreenOptions.Layout: an agent CLI keeps its
 //     cursor in it) is what is being typed, not output: when output
 //     settles, the lines of the box around the cursor are taken as seen,

@@ -51,6 +51,13 @@ func endsOf(rowEnds []int, text string) lineEnds {
 type ghost struct {
 	text string
 	at   int64 // tracker.processed when it was replaced
+	n    int64 // the line's position (Line.N) when it was replaced
+}
+
+// move is a line taken to have moved (or to be a paragraph drawn anew)
+// from position from to position to, when tracker.processed was at.
+type move struct {
+	from, to, at int64
 }
 
 type tracker struct {
@@ -72,6 +79,9 @@ type tracker struct {
 	carryState rowState
 	ghosts     []ghost
 	rewrap     rewrapState
+	// lastMove is the last line taken to have moved: lines redrawn in
+	// one pass keep their order, so the next cannot cross it.
+	lastMove move
 	// lastNew: the last line commit looked at was new output.
 	lastNew   bool
 	processed int64
@@ -110,6 +120,7 @@ func (s *Screen) resized() {
 		s.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
 	}
 	s.risk()
+	s.lastMove = move{}
 	s.top, s.bot = 0, s.rows
 	if s.zone >= s.rows {
 		s.zone = s.rows - 1
@@ -213,20 +224,20 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 		s.lastNew = false
 		return
 	}
-	if text != "" && s.moved(st, text) {
+	if text != "" && s.moved(st, text, n) {
 		st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
 		s.lastNew = false
 		return
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
-		s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed})
+		s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed, n: n})
 		if len(s.ghosts) > 2*s.rows {
 			s.ghosts = s.ghosts[1:]
 		}
 	}
 	st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
-	if replayed || replaced && s.rewrapped(st, text) {
+	if replayed || replaced && s.rewrapped(st, text, n) {
 		s.lastNew = false
 		return
 	}
@@ -248,7 +259,7 @@ const minRewrap = 12
 // line that was there is not that line redrawn: it is new text drawn where
 // another line held the same words (Gemini CLI draws a command's output
 // where the command was typed a moment before).
-func (s *Screen) rewrapped(st *rowState, text string) bool {
+func (s *Screen) rewrapped(st *rowState, text string, n int64) bool {
 	key := RowKey(text)
 	if len(key) < minRewrap {
 		return false
@@ -258,13 +269,14 @@ func (s *Screen) rewrapped(st *rowState, text string) bool {
 		return true
 	}
 	var b strings.Builder
-	starts := s.rewrap.starts[:0]
-	add := func(line string) {
+	starts, from := s.rewrap.starts[:0], s.rewrap.from[:0]
+	add := func(line string, n int64) {
 		starts = append(starts, b.Len())
+		from = append(from, n)
 		b.WriteString(RowKey(line))
 	}
 	for _, g := range s.ghosts[max(0, len(s.ghosts)-s.rows):] {
-		add(g.text)
+		add(g.text, g.n)
 	}
 	below := false
 	for r := range s.shadow {
@@ -273,18 +285,51 @@ func (s *Screen) rewrapped(st *rowState, text string) bool {
 			continue
 		}
 		if below && s.shadow[r].hasRec {
-			add(s.shadow[r].rec)
+			add(s.shadow[r].rec, s.lineN(r))
 		}
 	}
-	s.rewrap.starts = starts
+	s.rewrap.starts, s.rewrap.from = starts, from
 	stream := b.String()
-	for _, at := range starts {
-		if strings.HasPrefix(stream[at:], key) {
+	for k, at := range starts {
+		if strings.HasPrefix(stream[at:], key) && s.inOrder(from[k], n) {
 			s.rewrap.next, s.rewrap.at = stream[at+len(key):], s.processed
+			s.moveTo(from[k], n)
 			return true
 		}
 	}
 	return false
+}
+
+// inOrder reports whether a line at position from may have moved to
+// position to: lines that move in one redraw keep their order, so a line
+// does not cross the line that moved last, a moment ago (Claude Code
+// collapses an output and draws the next one below: a "{" of the new
+// block is not the old block's "{", which was above the rows that just
+// moved up past it).
+func (s *Screen) inOrder(from, to int64) bool {
+	m := s.lastMove
+	if from == to || m.at == 0 || s.processed-m.at > int64(s.rows) {
+		return true
+	}
+	return sign(from-m.from) == sign(to-m.to)
+}
+
+// moveTo records that a line moved from position from to position to.
+func (s *Screen) moveTo(from, to int64) {
+	if from == to {
+		return // shown again where it was: no order to keep
+	}
+	s.lastMove = move{from: from, to: to, at: s.processed}
+}
+
+func sign(x int64) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
 }
 
 // maxRewrapGap is how many lines later the next piece of a paragraph drawn
@@ -293,16 +338,17 @@ const maxRewrapGap = 2
 
 // rewrapState is where the last piece of a paragraph drawn anew ended.
 type rewrapState struct {
-	next   string // the paragraph's text (keys) after that piece
-	at     int64  // tracker.processed when it was taken
-	starts []int  // scratch: where each line starts in the text searched
+	next   string  // the paragraph's text (keys) after that piece
+	at     int64   // tracker.processed when it was taken
+	starts []int   // scratch: where each line starts in the text searched
+	from   []int64 // scratch: each of those lines' position
 }
 
 // moved reports whether text is a committed line that left its position in
 // the current redraw: a ghost replaced within the last two screenfuls of
 // lines, or a line whose position no longer shows it. The old position
 // gives up its record.
-func (s *Screen) moved(self *rowState, text string) bool {
+func (s *Screen) moved(self *rowState, text string, n int64) bool {
 	horizon := int64(2 * s.rows)
 	for len(s.ghosts) > 0 && s.processed-s.ghosts[0].at > horizon {
 		s.ghosts = s.ghosts[1:]
@@ -311,8 +357,9 @@ func (s *Screen) moved(self *rowState, text string) bool {
 	// new line it is more of the new output, not a line that moved.
 	short := s.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(s.ghosts) - 1; i >= 0 && !short; i-- {
-		if s.ghosts[i].text == text {
+		if g := s.ghosts[i]; g.text == text && s.inOrder(g.n, n) {
 			s.ghosts = append(s.ghosts[:i], s.ghosts[i+1:]...)
+			s.moveTo(g.n, n)
 			return true
 		}
 	}
@@ -327,8 +374,9 @@ func (s *Screen) moved(self *rowState, text string) bool {
 			st.rec, st.hasRec = "", false
 			continue
 		}
-		if s.lineText(start, end) != text {
+		if s.lineText(start, end) != text && s.inOrder(s.lineN(r), n) {
 			st.rec, st.hasRec = "", false
+			s.moveTo(s.lineN(r), n)
 			return true
 		}
 	}
@@ -713,6 +761,10 @@ func (s *Screen) mainToken(tb []byte) {
 		if r0 < top {
 			r0 = -1
 		}
+	}
+	if op.kind != opNone && op.kind != opMargins {
+		// Rows moved or went: the positions of the last move are stale.
+		s.lastMove = move{}
 	}
 	switch op.kind {
 	case opDown:

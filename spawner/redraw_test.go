@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -97,5 +98,30 @@ func TestReplayWithSomethingNew(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"    … +3 lines", "• You ran cat f02.txt"}, got); diff != "" {
 		t.Errorf("written again: (-want +got):\n%s", diff)
+	}
+}
+
+// TestNewBlockBelowACollapsedOne: lines that move in one redraw keep their
+// order. Claude Code (inline) collapses a command's output once the next
+// one runs and draws the next output below it; the rows under the
+// collapsed one move up, and the next block's "[[RELAY]]", "{" and
+// "type" rows, equal to the collapsed block's, land below them: they are
+// new, not the old block's rows moved down past the rows that moved up.
+func TestNewBlockBelowACollapsedOne(t *testing.T) {
+	t.Parallel()
+	block := func(body string) string {
+		return "  ⎿  [[RELAY]]\r\n     {\r\n       \"type\": \"message\",\r\n       \"body\": \"" + body +
+			"\"\r\n     }\r\n     [[/RELAY]]\r\n"
+	}
+	got := redrawLines(t,
+		"! cat a\r\n"+block("one")+"  ⎿  Interrupted\r\n! cat b\r\n> ",
+		// Up to the collapsed output's first row, and every row drawn again.
+		"\x1b[8A\r"+strings.ReplaceAll("     … +5 lines\r\n  ⎿  Interrupted\r\n! cat b\r\n"+block("two")+"> ", "\r\n", "\x1b[K\r\n"))
+	want := []string{"! cat a", "  ⎿  [[RELAY]]", "     {", "       \"type\": \"message\",", "       \"body\": \"one\"",
+		"     }", "     [[/RELAY]]", "  ⎿  Interrupted", "! cat b",
+		"     … +5 lines", "  ⎿  [[RELAY]]", "     {", "       \"type\": \"message\",", "       \"body\": \"two\"",
+		"     }", "     [[/RELAY]]", ">"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

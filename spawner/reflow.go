@@ -86,7 +86,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 		s.final(st, "", s.base+int64(lines[i].start)) // a held-back blank line
 		if st.rec != "" {
 			// Its text was erased: if it turns up elsewhere, it moved.
-			s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed})
+			s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed, n: s.base + int64(lines[i].start)})
 		}
 	}
 	lines = lines[:keep]

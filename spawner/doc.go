@@ -123,11 +123,18 @@
 //     only if the last frame showed it: the same text printed again is new
 //     output. A row the last frame showed counts
 //     more than one it did not: a long output printed again below the old
-//     one is new, not the old one scrolled into view. Aligned rows are
-//     old, wherever they show: scrolled, repainted, scrolled back.
+//     one is new, not the old one scrolled into view. A row that would
+//     show lower than where it showed last (at the same size), under more
+//     echoes of typed input (ScreenOptions.Layout) than the document holds
+//     there, is not taken: a transcript grows at its end, and rows under
+//     a new turn are its output (a file printed again, a block whose rows
+//     are those of the block before), not old rows moved down. Aligned
+//     rows are old, wherever they show: scrolled, repainted, scrolled
+//     back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
-//     collapsed item showing its first rows).
+//     collapsed item showing its first rows) — not under a new turn, as
+//     in rule 3.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text; the rest are inserted where they

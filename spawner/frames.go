@@ -53,6 +53,9 @@ type frameRow struct {
 	key  string
 	hash uint64
 	gone bool // scrolled off: it cannot change any more
+	// turn: the row starts the echo of a line typed into the program
+	// (screenmodel.Layout.EchoStart): a new turn of the transcript.
+	turn bool
 }
 
 // RowKey returns text without blanks and box-drawing and block
@@ -151,6 +154,8 @@ type docRow struct {
 	text string
 	// pending: seen, not committed yet, because it may still change.
 	pending bool
+	// turn: the row starts the echo of typed input (frameRow.turn).
+	turn bool
 	// changed is when a pending row's text last changed.
 	changed time.Time
 	// same counts the frames in a row that showed it unchanged.
@@ -170,23 +175,32 @@ type commitRow struct {
 
 // aligner is the alternate screen's committer.
 type aligner struct {
-	doc    []*docRow
-	index  map[uint64][]*docRow
-	obs    uint64
-	settle time.Duration
-	frames int // frames in a row that settle a row too; 0: only time does
+	doc   []*docRow
+	index map[uint64][]*docRow
+	obs   uint64
+	// resizedAt is the last observation before the screen last changed
+	// size: rows shown until then were laid out for another size.
+	resizedAt uint64
+	// redrawn: a frame has changed since the screen last changed size.
+	redrawn bool
+	settle  time.Duration
+	frames  int // frames in a row that settle a row too; 0: only time does
 
 	// The last frame and the document rows it showed.
 	last      []frameRow
 	lastMatch []*docRow
 
 	// scratch, reused across observations
-	pairs   []pair
-	score   []int
-	prev    []int
-	matched []*docRow
-	inserts []insertion
-	out     []commitRow
+	pairs []pair
+	turns []int // frame rows that start a turn, before each row
+	// docTurns: document rows that start a turn, before each position;
+	// nil until align needs it.
+	docTurns, docTurnsBuf []int
+	score                 []int
+	prev                  []int
+	matched               []*docRow
+	inserts               []insertion
+	out                   []commitRow
 }
 
 type pair struct {
@@ -205,15 +219,32 @@ func newAligner(settle time.Duration, frames int) *aligner {
 	return &aligner{index: map[uint64][]*docRow{}, settle: settle, frames: frames}
 }
 
+// resized notes that the screen changed size after the last observation.
+func (a *aligner) resized() { a.resizedAt, a.redrawn = a.obs, false }
+
 // observe aligns a frame with the document and returns the rows it
 // commits, in the document's order. quiet says the program has written
 // nothing for the settle time: every row shown has kept its text.
 func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRow {
 	a.obs++
 	a.out = a.out[:0]
+	// turns[i]: how many of the frame's rows before row i start a turn.
+	a.turns = slices.Grow(a.turns[:0], len(rows)+1)[:len(rows)+1]
+	a.turns[0] = 0
+	for i, r := range rows {
+		a.turns[i+1] = a.turns[i]
+		if r.turn {
+			a.turns[i+1]++
+		}
+	}
 	chain, ok := a.unchanged(rows)
 	if !ok {
 		chain = a.align(rows)
+	}
+	if !a.redrawn {
+		// The rows as the last size laid them out, until the program
+		// draws for the new one.
+		a.resizedAt, a.redrawn = a.obs, !ok
 	}
 	a.matched = a.matched[:0]
 	a.matched = slices.Grow(a.matched, len(rows))[:len(rows)]
@@ -285,6 +316,7 @@ func (a *aligner) unchanged(rows []frameRow) ([]pair, bool) {
 // printed again is new output.
 func (a *aligner) align(rows []frameRow) []pair {
 	a.pairs = a.pairs[:0]
+	a.docTurns = nil
 	for i, r := range rows {
 		cands := a.index[r.hash]
 		n := 0
@@ -321,18 +353,24 @@ func (a *aligner) align(rows []frameRow) []pair {
 			w = shownWeight
 		}
 		a.score[k], a.prev[k] = w, -1
+		if a.underNewTurn(rows, -1, pk) {
+			a.score[k] = minScore
+		}
 		for j := k - 1; j >= 0; j-- {
 			pj := a.pairs[j]
-			if pj.i >= pk.i || pj.d.pos >= pk.d.pos {
+			if pj.i >= pk.i || pj.d.pos >= pk.d.pos || a.score[j] == minScore {
 				continue
 			}
 			s := a.score[j] + w
 			if pj.i+1 == pk.i && pj.d.pos+1 == pk.d.pos {
 				s++ // neighbours on screen and in the document
 			}
-			if s > a.score[k] {
+			if s > a.score[k] && !a.underNewTurn(rows, j, pk) {
 				a.score[k], a.prev[k] = s, j
 			}
+		}
+		if a.score[k] == minScore {
+			continue
 		}
 		if best < 0 || a.score[k] > a.score[best] ||
 			a.score[k] == a.score[best] && pk.d.pos > a.pairs[best].d.pos {
@@ -341,6 +379,9 @@ func (a *aligner) align(rows []frameRow) []pair {
 	}
 	var chain []pair
 	for k := best; k >= 0; k = a.prev[k] {
+		if a.score[k] == minScore {
+			break
+		}
 		chain = append(chain, a.pairs[k])
 	}
 	slices.Reverse(chain)
@@ -367,6 +408,47 @@ func (a *aligner) align(rows []frameRow) []pair {
 		k = j
 	}
 	return kept
+}
+
+// minScore marks a pair no chain may hold.
+const minScore = -1
+
+// underNewTurn reports whether matching frame row pk.i with document row
+// pk.d, after pair j of a.pairs (-1: as the chain's first), would put the
+// start of a new turn above it: between the two the frame shows more rows
+// that start the echo of typed input than the document holds there, and
+// the document row shows lower than where it was shown last (since the
+// screen last changed size). A transcript grows at its end, under the turn
+// typed last; rows under a new turn are that turn's output, however like
+// the rows they resemble above it (a file printed again, a block whose
+// rows are those of the one before).
+func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
+	d := pk.d
+	if d.shown <= a.resizedAt || rows[pk.i].y <= d.y {
+		return false
+	}
+	from, lo := 0, max(0, d.pos-2*pk.i-8)
+	if j >= 0 {
+		from, lo = a.pairs[j].i+1, a.pairs[j].d.pos+1
+	}
+	shown := a.turns[pk.i] - a.turns[from]
+	if shown == 0 {
+		return false
+	}
+	if a.docTurns == nil {
+		// How many rows before each position of the document start a
+		// turn, counted once per frame, when first needed.
+		a.docTurns = slices.Grow(a.docTurnsBuf[:0], len(a.doc)+1)[:len(a.doc)+1]
+		a.docTurns[0] = 0
+		for p, dd := range a.doc {
+			a.docTurns[p+1] = a.docTurns[p]
+			if dd.turn {
+				a.docTurns[p+1]++
+			}
+		}
+		a.docTurnsBuf = a.docTurns
+	}
+	return shown > a.docTurns[d.pos]-a.docTurns[lo]
 }
 
 // unanchoredStart is where a frame that matches nothing is taken to
@@ -475,7 +557,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, changed: now, shown: a.obs, y: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, turn: r.turn, changed: now, shown: a.obs, y: r.y}
 		a.matched[i] = d
 		fresh = append(fresh, d)
 		if r.gone {
@@ -548,10 +630,11 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					break
 				}
 				p += o
-				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) {
+				k, _ := slices.BinarySearch(starts, p+1)
+				k--
+				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) &&
+					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) {
 					took = end - i
-					k, _ := slices.BinarySearch(starts, p+1)
-					k--
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
 					for ; k < len(starts) && starts[k] < p+len(want); k++ {
 						rowsOf[k].shown = a.obs
@@ -578,6 +661,23 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		i += took
 	}
 	return out
+}
+
+// newTurnBefore reports whether frame row i1 showing document row d
+// would put a new turn above it (see underNewTurn): d shows lower than
+// where it was shown last, and the frame rows [i0, i1) hold more rows that
+// start the echo of typed input than the document rows held.
+func (a *aligner) newTurnBefore(rows []frameRow, i0, i1 int, held []*docRow, d *docRow) bool {
+	shown := a.turns[i1] - a.turns[i0]
+	if shown == 0 || d.shown <= a.resizedAt || rows[i1].y <= d.y {
+		return false
+	}
+	for _, d := range held {
+		if d.turn {
+			shown--
+		}
+	}
+	return shown > 0
 }
 
 // minDecorated is the shortest row taken as shown again with something
@@ -608,13 +708,14 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 		d.key, d.hash = r.key, r.hash
 		a.index[d.hash] = append(a.index[d.hash], d)
 	}
-	d.text, d.changed, d.same = r.text, now, 0
+	d.text, d.changed, d.same, d.turn = r.text, now, 0, r.turn
 	a.relink(d)
 }
 
 // seen records that row d is shown as r.
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y = a.obs, r.y
+	d.turn = d.turn || r.turn
 	if d.pending {
 		if d.text != r.text {
 			d.text, d.changed, d.same = r.text, now, 0

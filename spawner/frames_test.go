@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"swarm/screenmodel"
 )
 
 // chatView draws a transcript on the alternate screen the way full-screen
@@ -389,5 +391,63 @@ func TestAltScreenOutputPrintedAgain(t *testing.T) {
 	r.pause(time.Second)
 	if n := r.count("<again>"); n != 2 {
 		t.Errorf("<again> committed %d times, want twice (printed twice):\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
+// TestAltScreenRowsUnderANewTurn: rows under the echo of a line typed
+// anew are that turn's output, however like rows above it they are (issue
+// 29, causes 2 and 8). Claude Code collapses an older output to its first
+// rows and "… +N lines" and shows the next command's output below its
+// echo: a file printed again, or a block whose "{", "type", "}" and
+// [[/RELAY]] rows are those of the block before, is new there, not the
+// old rows moved down.
+func TestAltScreenRowsUnderANewTurn(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString("\x1b[H\x1b[2J")
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s", y+1, row)
+		}
+		return b.String()
+	}
+	block := func(to, body string) []string {
+		return []string{"  ⎿  [[RELAY]]", "     {", `       "to": "` + to + `",`, `       "type": "message",`,
+			`       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
+	}
+	for _, tc := range []struct {
+		name        string
+		first, then []string
+		want        map[string]int // committed lines holding each, how many
+	}{{
+		name:  "a file printed again",
+		first: []string{"! cat f1.txt", "  ⎿  @relay:bob hot vary clothe consider", "     an ordinary line of output"},
+		then: []string{"! cat f1.txt", "  ⎿  … +2 lines (ctrl+o to expand)", "", "! cat f2.txt", "  ⎿  done", "",
+			"! cat f1.txt", "  ⎿  @relay:bob hot vary clothe consider", "     an ordinary line of output"},
+		want: map[string]int{"@relay:bob hot vary": 2, "an ordinary line": 2},
+	}, {
+		name:  "a block like the one before",
+		first: append([]string{"! cat f1.txt"}, block("alice", "first one")...),
+		then: append([]string{"! cat f1.txt", "  ⎿  [[RELAY]]", "     {", "     … +6 lines (ctrl+o to expand)", "",
+			"! cat f2.txt"}, block("bob", "second one")...),
+		want: map[string]int{"[[RELAY]]": 2, "{": 2, `"type"`: 2, `"second one"`: 1, "}": 2, "[[/RELAY]]": 2},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := &altRun{t: t, now: time.Unix(1e9, 0)}
+			r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
+			t.Cleanup(func() { r.s.Close() })
+			r.write("\x1b[?1049h\x1b[?25l")
+			r.write(frame(tc.first...) + "\x1b[24;1H")
+			r.pause(time.Second)
+			r.write(frame(tc.then...) + "\x1b[24;1H")
+			r.pause(time.Second)
+			r.flush()
+			for s, n := range tc.want {
+				if got := r.count(s); got != n {
+					t.Errorf("%q committed %d times, want %d:\n%s", s, got, n, strings.Join(r.lines, "\n"))
+				}
+			}
+		})
 	}
 }

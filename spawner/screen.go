@@ -427,6 +427,9 @@ func (s *Screen) resize(rows, cols int) {
 		return
 	}
 	s.observeAlt(false) // the frame drawn for the old size
+	if s.frames != nil {
+		s.frames.resized()
+	}
 	s.cutLines = false
 	if cols != s.cols {
 		s.reflowHistory(cols)

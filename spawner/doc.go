@@ -6,9 +6,10 @@
 // pasted text, injected messages and the emulator's replies to terminal
 // queries — goes through one FIFO writer, so no two writes interleave.
 // [Process.Stop] sends SIGTERM to the group and SIGKILL after a grace
-// period; when the program exits, whatever is left of its group is killed,
-// the rest of its output is read to the end, and then [Process.Done]
-// closes.
+// period; when the program exits, what is left of its group (told by the
+// terminal's hang-up or the stop) gets a short grace to end on its own
+// while the rest of its output is read, then SIGKILL; then
+// [Process.Done] closes.
 //
 // Each process has a [Screen], a VT emulator (github.com/charmbracelet/x/vt)
 // that a UI can snapshot and render, with bounded scrollback. A Screen also

@@ -272,14 +272,21 @@ func (p *Process) closeMaster() {
 
 // wait reaps the process, then ends whatever is left of its process group
 // and makes sure the output goroutine finishes.
+//
+// What is left of the group was told already: by the hang-up of the
+// terminal when its session leader ended, or by the stop's SIGTERM. It
+// gets the drain's time to end on its own before SIGKILL: killing it the
+// moment the leader ends would cut short what a program does on that
+// first signal (an editor saving, a tool cleaning up).
 func (p *Process) wait() {
 	err := p.cmd.Wait()
 	startMu.Lock()
 	delete(started, p.pid)
 	startMu.Unlock()
 	p.status, p.waitErr = exitStatus(p.cmd, err)
-	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	close(p.exited)
+	awaitGroup(p.pid, time.Now().Add(drainTimeout))
+	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
 	timer := time.NewTimer(drainTimeout)
 	defer timer.Stop()
 	select {
@@ -288,6 +295,29 @@ func (p *Process) wait() {
 		p.closeMaster()
 	}
 }
+
+// awaitGroup waits until no live process is left in process group pgid,
+// or deadline. Only the members there when it starts are watched (by pid
+// and start time); what they start later ends with the caller's SIGKILL.
+func awaitGroup(pgid int, deadline time.Time) {
+	var members []Proc
+	for _, proc := range Processes() {
+		if proc.Group == pgid && proc.State != 'Z' {
+			members = append(members, proc)
+		}
+	}
+	for len(members) > 0 && time.Now().Before(deadline) {
+		time.Sleep(groupPoll)
+		members = slices.DeleteFunc(members, func(m Proc) bool {
+			now, ok := ReadProc(m.Pid)
+			return !ok || now.Start != m.Start || now.State == 'Z'
+		})
+	}
+}
+
+// groupPoll is how often awaitGroup looks again: /proc has no event for
+// a process's end that a process other than its parent can wait on.
+const groupPoll = 10 * time.Millisecond
 
 func exitStatus(cmd *exec.Cmd, err error) (ExitStatus, error) {
 	ps := cmd.ProcessState

@@ -395,3 +395,25 @@ func TestLineMode(t *testing.T) {
 		return err == nil && !m && raw.Screen().Contains("raw")
 	})
 }
+
+// A program of the group that handles the stop's SIGTERM gets to finish
+// what it does then, although the leader ends at once: it is not killed
+// the moment the leader is reaped.
+func TestProcessGroupGetsItsGraceWhenTheLeaderEndsFirst(t *testing.T) {
+	saved := filepath.Join(t.TempDir(), "saved")
+	// The handler ignores the hang-up that follows (the leader's end hangs
+	// the terminal up) so that its own work is not cut short by it.
+	script := `(trap 'trap "" HUP TERM; sleep 0.2; echo done > "$1"; exit 0' TERM HUP; echo ready; while :; do sleep 0.05; done) & exec sleep 1000`
+	p := start(t, Options{Argv: []string{"sh", "-c", script, "sh", saved}}, nil)
+	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
+	if err := p.Stop(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := p.Wait(); st.Signal != syscall.SIGTERM {
+		t.Fatalf("leader's status %v, want ended by SIGTERM", st)
+	}
+	if b, err := os.ReadFile(saved); err != nil || string(b) != "done\n" {
+		t.Fatalf("the group's SIGTERM handler did not finish: %q, %v", b, err)
+	}
+	waitGroupGone(t, p.Pid())
+}

@@ -124,9 +124,7 @@ const viaSwarmTimeout = 2 * time.Second
 // the bus directory when one answers, so that they go where the live
 // state is; else this process, on the bus. done ends either.
 func (g *Globals) actor() (a actor, done func(), err error) {
-	ctx, cancel := context.WithTimeout(g.ctx, viaSwarmTimeout)
-	cl, err := server.Dial(ctx, g.busDir(), program())
-	cancel()
+	cl, err := g.dialSwarm()
 	if err == nil {
 		return server.Actor{Client: cl, Getenv: os.Getenv}, func() { cl.Close() }, nil
 	}
@@ -134,8 +132,59 @@ func (g *Globals) actor() (a actor, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return mcpserver.Actor{Bus: b, Getenv: os.Getenv}, func() { b.Close() }, nil
+	return mcpserver.Actor{Bus: b, Getenv: os.Getenv, Expected: g.definedAgents()}, func() { b.Close() }, nil
 }
+
+// definedAgents are the agents of the swarm.toml beside the bus directory
+// (./swarm.toml for .swarm), as the bus records them before `swarm up`
+// there starts them. None when it is missing or does not load (up says
+// why, when it is run).
+func (g *Globals) definedAgents() []bus.Agent {
+	cfg, err := supervisor.LoadConfig(filepath.Join(filepath.Dir(g.busDir()), "swarm.toml"))
+	if err != nil {
+		return nil
+	}
+	agents := make([]bus.Agent, 0, len(cfg.Agents))
+	for _, a := range cfg.Agents {
+		agents = append(agents, bus.Agent{Name: a.Name, Cmd: a.Cmd, State: bus.AgentStopped,
+			Reason: "not started yet: swarm.toml defines it", NoMessages: a.NoMessages})
+	}
+	return agents
+}
+
+// dialSwarm connects to the swarm running on the bus directory. A swarm
+// that has taken the directory's lock but does not serve its socket yet
+// is starting (its agents not yet on the bus, where a request would be
+// refused: "unknown agent"): it is waited for, as long as it holds the
+// lock, up to swarmStartTimeout.
+func (g *Globals) dialSwarm() (*server.Client, error) {
+	dir := g.busDir()
+	give := time.Now().Add(swarmStartTimeout)
+	for {
+		ctx, cancel := context.WithTimeout(g.ctx, viaSwarmTimeout)
+		cl, err := server.Dial(ctx, dir, program())
+		cancel()
+		if err == nil || !errors.Is(err, server.ErrNotRunning) || time.Now().After(give) {
+			return cl, err
+		}
+		if _, starting := supervisor.SwarmRunning(dir); !starting {
+			return nil, err
+		}
+		select {
+		case <-g.ctx.Done():
+			return nil, g.ctx.Err()
+		case <-time.After(swarmStartPoll):
+		}
+	}
+}
+
+// swarmStartTimeout bounds the wait for a starting swarm's socket;
+// swarmStartPoll is how often it is tried meanwhile (a socket file has
+// no event to wait on that works before the file exists).
+const (
+	swarmStartTimeout = 30 * time.Second
+	swarmStartPoll    = 20 * time.Millisecond
+)
 
 // open opens the bus. Commands that only read refuse to create one, so a
 // typo in --dir is an error instead of a new empty bus.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,11 @@ type Actor struct {
 	// Process makes the requests: the zero Process for this one. A
 	// running swarm serving the command line sets its client's.
 	Process supervisor.Process
+	// Expected are the agents the project's swarm.toml defines, for a
+	// swarm not running yet: a message to one the bus does not have yet
+	// registers it (stopped, until its swarm starts it) and is kept for
+	// it, where a name no one defines is refused.
+	Expected []bus.Agent
 }
 
 // name is who a's requests come from.
@@ -102,6 +108,9 @@ func (a Actor) Send(ctx context.Context, r SendRequest) (bus.Message, error) {
 		return bus.Message{}, fmt.Errorf("send: %w", err)
 	}
 	if err := a.knownRecipient(ctx, msg.To); err != nil {
+		return bus.Message{}, fmt.Errorf("send: %w", err)
+	}
+	if err := a.registerExpected(ctx, msg.To); err != nil {
 		return bus.Message{}, fmt.Errorf("send: %w", err)
 	}
 	m, err := a.Bus.Publish(ctx, msg)
@@ -164,7 +173,13 @@ func (a Actor) knownRecipient(ctx context.Context, to string) error {
 	if err != nil {
 		return err
 	}
+	if a.expected(to) != nil {
+		return nil
+	}
 	names := []string{bus.Human, bus.Swarm}
+	for _, ag := range a.Expected {
+		names = append(names, ag.Name)
+	}
 	for _, ag := range agents {
 		if ag.Name == to {
 			return nil
@@ -174,6 +189,28 @@ func (a Actor) knownRecipient(ctx context.Context, to string) error {
 		}
 	}
 	return fmt.Errorf("%w %q%s", bus.ErrUnknownAgent, to, supervisor.DidYouMean(to, names))
+}
+
+// expected returns the agent of a.Expected named name, or nil.
+func (a Actor) expected(name string) *bus.Agent {
+	i := slices.IndexFunc(a.Expected, func(ag bus.Agent) bool { return ag.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return &a.Expected[i]
+}
+
+// registerExpected puts the expected agent named to on the bus when the
+// bus does not have it yet, so that a message to it is queued for it.
+func (a Actor) registerExpected(ctx context.Context, to string) error {
+	ag := a.expected(to)
+	if ag == nil {
+		return nil
+	}
+	if _, err := a.Bus.Agent(ctx, to); !errors.Is(err, bus.ErrUnknownAgent) {
+		return err
+	}
+	return a.Bus.RegisterAgent(ctx, *ag)
 }
 
 // CreateTask creates a task for agent to, created by a. The bus's

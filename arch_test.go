@@ -18,7 +18,7 @@ func TestImportRules(t *testing.T) {
 		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "mcpserver"},
 		"swarm/tui":        {"supervisor", "swarmapi", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
-		"swarm/swarmapi":   {"bus", "games", "textsafe"},
+		"swarm/swarmapi":   {"bus", "games", "textsafe", "screenmodel"},
 		"swarm/tasks":      {"bus", "gitrepo"},
 		"swarm/checks":     {"bus", "gitrepo", "tasks", "textsafe"},
 		"swarm/spawner":    {"screenmodel"},

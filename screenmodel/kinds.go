@@ -176,7 +176,7 @@ func afterShellPrompt(f Frame) string {
 // A program reading lines: while the terminal is in line mode the kernel
 // takes a line for it; a program that reads keys instead is not known.
 var reader = &Model{
-	Kind: "reader", Program: "the program",
+	Kind: "reader", Program: "the program", ModeOnly: true,
 	classify: func(f Frame) (Reading, bool) {
 		if f.LineMode {
 			return Reading{State: Prompt, TakesInput: true, Screen: "reader/line"}, true

@@ -89,6 +89,9 @@ type Model struct {
 	// person ("vim shows a file"); empty: "shows a screen swarm does not
 	// know".
 	Otherwise string
+	// ModeOnly: the model reads the terminal's mode alone (a line
+	// reader's), not its rows: any frame, whole or half drawn, will do.
+	ModeOnly bool
 	// classify, when set, reads frames that phrases cannot: a shell's
 	// prompt, a line reader's terminal mode.
 	classify func(Frame) (Reading, bool)

@@ -24,15 +24,12 @@ import (
 // maxBackoff caps the restart delay.
 const maxBackoff = 30 * time.Second
 
-// stableRun is how long a process must run before its earlier failures
-// stop counting towards max_restarts.
-const stableRun = 60 * time.Second
-
 // agent is the runtime of one configured agent.
 type agent struct {
 	s       *Supervisor
 	cfg     AgentConfig
 	profile Profile
+	model   *screenmodel.Model // how to read its program's screen
 
 	ctx    context.Context // ends at shutdown
 	cancel context.CancelFunc
@@ -61,11 +58,19 @@ type agent struct {
 	held       int
 	level      bus.Level
 	rows, cols int
-	briefed    bool          // the brief has been typed into the current process
-	turn       Turn          // what the current process's hooks last said
-	tools      bool          // the current process has swarm's MCP tools (its kit)
-	dir        string        // where the process runs: cfg.Dir, or its task's worktree
-	startSig   chan struct{} // closed (and replaced) each time a process starts
+	briefed    bool        // the brief has been typed into the current process
+	turn       Turn        // what the current process's hooks or screen last said
+	shown      ScreenState // what the current process shows (shown.go)
+	// reachedPrompt: the current process has shown its prompt (or a
+	// turn), past whatever it asks first; only such a run counts as
+	// stable for the restart policy.
+	reachedPrompt bool
+	// waiting: a message (or the brief) waits to be typed in; the
+	// injector's.
+	waiting  bool
+	tools    bool          // the current process has swarm's MCP tools (its kit)
+	dir      string        // where the process runs: cfg.Dir, or its task's worktree
+	startSig chan struct{} // closed (and replaced) each time a process starts
 
 	// The id marker the injector waits for; the pump reports committed
 	// lines that contain it, so a marker that scrolled by is not missed.
@@ -122,7 +127,7 @@ const requeueWindow = 300 * time.Millisecond
 func newAgent(s *Supervisor, cfg AgentConfig) *agent {
 	ctx, cancel := context.WithCancel(s.ctx)
 	return &agent{
-		s: s, cfg: cfg, profile: cfg.Profile(), ctx: ctx, cancel: cancel,
+		s: s, cfg: cfg, profile: cfg.Profile(), model: screenmodel.For(cfg.Profile().Kind), ctx: ctx, cancel: cancel,
 		wake:       make(chan struct{}, 1),
 		control:    make(chan bool, 1),
 		outputSeen: make(chan struct{}, 1),
@@ -152,6 +157,7 @@ func (a *agent) info() AgentInfo {
 		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
 		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
 		Level: a.level, Rows: a.rows, Cols: a.cols, Worktree: a.cfg.Worktree, Held: a.held, Turn: a.turn, LogProblem: a.logErr,
+		Screen: a.shown,
 	}
 	if a.proc != nil {
 		in.LastOutput = a.proc.LastOutput()
@@ -223,7 +229,9 @@ func (a *agent) lifecycle() {
 		if a.ctx.Err() != nil {
 			return
 		}
-		if time.Since(started) >= stableRun {
+		// A run that never got past what its program asks first (a
+		// dialog, a sign-in) is no stable run, however long it lasted.
+		if time.Since(started) >= a.s.opts.StableRun && a.ranToPrompt() {
 			a.resetRestarts()
 			backoff = a.s.opts.Backoff
 		}
@@ -302,6 +310,13 @@ func (a *agent) lifecycle() {
 		}
 		backoff = min(backoff*2, maxBackoff)
 	}
+}
+
+// ranToPrompt says whether the last process showed its prompt.
+func (a *agent) ranToPrompt() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.reachedPrompt
 }
 
 func (a *agent) resetRestarts() {
@@ -406,6 +421,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.proc, a.screen = proc, proc.Screen()
 	a.pid, a.started, a.exitCode, a.briefed, a.turn = proc.Pid(), time.Now(), 0, false, Turn{}
 	noteRun(a.s, proc.Pid(), token) // descendants.go
+	a.shown, a.reachedPrompt = ScreenState{Since: time.Now()}, false
 	close(a.startSig)
 	a.startSig = make(chan struct{})
 	a.mu.Unlock()

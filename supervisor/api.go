@@ -12,6 +12,7 @@ type (
 	AgentState     = swarmapi.AgentState
 	AgentInfo      = swarmapi.AgentInfo
 	Turn           = swarmapi.Turn
+	ScreenState    = swarmapi.ScreenState
 	ScreenView     = swarmapi.ScreenView
 	ScreenSnapshot = swarmapi.ScreenSnapshot
 	ScreenMatch    = swarmapi.ScreenMatch

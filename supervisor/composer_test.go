@@ -1,9 +1,9 @@
 package supervisor
 
 import (
+	"bytes"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +23,13 @@ import (
 // it took to $LAT. COMPOSER_ALT=1 draws on the alternate screen;
 // COMPOSER_BUSY_MS turns a spinner for so long after each submission;
 // COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows what is typed.
+// COMPOSER_DIALOG=1 starts with a trust dialog, as the CLIs do on a first
+// start (its text Codex's): the cursor hidden, "No, exit" chosen; Down
+// moves to "Yes", Enter answers (No exits with status 1), and what else
+// is typed is ignored. "!" typed into an empty box enters a shell mode
+// ("! " and "Shell mode" under the box; Esc leaves it) in which a
+// submission is "run": appended to $SHELLLOG. COMPOSER_EXIT_MS: it exits
+// with status 1 so long after it started.
 func runComposer() int {
 	old, err := unix.IoctlGetTermios(0, unix.TCGETS)
 	if err != nil {
@@ -38,12 +45,16 @@ func runComposer() int {
 	}
 	defer unix.IoctlSetTermios(0, unix.TCSETS, old) //nolint:errcheck
 	c := &composer{
-		burst: time.Duration(envInt("COMPOSER_BURST_MS", 30)) * time.Millisecond,
-		alt:   os.Getenv("COMPOSER_ALT") == "1",
-		stuck: os.Getenv("COMPOSER_STUCK") == "1",
-		blind: os.Getenv("COMPOSER_BLIND") == "1",
-		box:   []string{""},
-		busy:  time.Duration(envInt("COMPOSER_BUSY_MS", 0)) * time.Millisecond,
+		burst:  time.Duration(envInt("COMPOSER_BURST_MS", 30)) * time.Millisecond,
+		alt:    os.Getenv("COMPOSER_ALT") == "1",
+		stuck:  os.Getenv("COMPOSER_STUCK") == "1",
+		blind:  os.Getenv("COMPOSER_BLIND") == "1",
+		box:    []string{""},
+		busy:   time.Duration(envInt("COMPOSER_BUSY_MS", 0)) * time.Millisecond,
+		dialog: os.Getenv("COMPOSER_DIALOG") == "1",
+	}
+	if p := os.Getenv("SHELLLOG"); p != "" {
+		c.shellLog, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	}
 	if p := os.Getenv("LOG"); p != "" {
 		c.log, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -78,8 +89,14 @@ func runComposer() int {
 	}()
 	spin := time.NewTicker(50 * time.Millisecond)
 	defer spin.Stop()
+	exit := make(<-chan time.Time)
+	if ms := envInt("COMPOSER_EXIT_MS", 0); ms > 0 {
+		exit = time.After(time.Duration(ms) * time.Millisecond)
+	}
 	for {
 		select {
+		case <-exit:
+			return 1
 		case b, ok := <-input:
 			if !ok {
 				return 0
@@ -87,11 +104,20 @@ func runComposer() int {
 			if c.rawLog != nil {
 				c.rawLog.Write(b)
 			}
-			c.keys(b)
+			if c.dialog {
+				if c.answer(b) {
+					return 1 // "No, exit"
+				}
+			} else {
+				c.keys(b)
+			}
 			c.draw()
 		case <-spin.C:
-			if time.Now().Before(c.busyUntil) {
+			if busy := time.Now().Before(c.busyUntil); busy || c.spins > 0 {
 				c.spins++
+				if !busy {
+					c.spins = 0 // drawn once more, without the spinner
+				}
 				c.draw()
 			}
 		}
@@ -110,6 +136,31 @@ type composer struct {
 	busy              time.Duration // how long a spinner turns after a submission
 	busyUntil         time.Time
 	spins             int
+	dialog            bool // the trust dialog shows
+	yes               bool // the dialog's choice is "Yes"
+	shell             bool // in its shell mode
+	shellLog          *os.File
+}
+
+// answer applies keys to the trust dialog; true: the answer was No.
+func (c *composer) answer(b []byte) bool {
+	for len(b) > 0 {
+		switch {
+		case bytes.HasPrefix(b, []byte("\x1b[B")):
+			c.yes, b = true, b[3:]
+		case bytes.HasPrefix(b, []byte("\x1b[A")):
+			c.yes, b = false, b[3:]
+		case b[0] == '\r':
+			if !c.yes {
+				return true
+			}
+			c.dialog = false
+			return false // what follows goes to the prompt's box
+		default:
+			b = b[1:]
+		}
+	}
+	return false
 }
 
 func (c *composer) keys(b []byte) {
@@ -128,6 +179,10 @@ func (c *composer) keys(b []byte) {
 			continue
 		}
 		last := &c.box[len(c.box)-1]
+		if len(c.esc) == 0 && ch == '!' && !c.pasting && len(c.box) == 1 && *last == "" && !c.shell {
+			c.shell = true
+			continue
+		}
 		switch {
 		case ch == '\r' || ch == '\n':
 			if c.pasting || c.stuck || time.Since(c.lastText) < c.burst {
@@ -150,12 +205,23 @@ func (c *composer) keys(b []byte) {
 			}
 		}
 	}
+	if string(c.esc) == "\x1b" { // Esc alone: leaves the shell mode
+		c.esc = c.esc[:0]
+		c.shell = false
+	}
 }
 
 func (c *composer) submit() {
 	text := strings.Join(c.box, "\n")
 	c.box = []string{""}
 	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if c.shell {
+		if c.shellLog != nil {
+			fmt.Fprintln(c.shellLog, strings.ReplaceAll(text, "\n", `\n`))
+		}
+		c.transcript = append(c.transcript, "$ "+text, "")
 		return
 	}
 	for i, l := range strings.Split(text, "\n") {
@@ -195,6 +261,9 @@ func (c *composer) draw() {
 		p := "  "
 		if i == 0 {
 			p = "› "
+			if c.shell {
+				p = "! "
+			}
 		}
 		// The box wraps its lines itself, as the CLIs do.
 		l = p + l
@@ -206,14 +275,25 @@ func (c *composer) draw() {
 	}
 	view := max(rows-len(box)-3, 0)
 	tail := c.transcript[max(len(c.transcript)-view, 0):]
-	if time.Now().Before(c.busyUntil) {
-		spinner := []string{"⠋", "⠙", "⠹", "⠸"}[c.spins%4] + " Working (esc to interrupt)"
-		tail = append(slices.Clone(tail[min(1, len(tail)):]), spinner)
-	}
 	var b strings.Builder
 	b.WriteString("\x1b[?2026h\x1b[H\x1b[2J")
+	if c.dialog {
+		no, yes := "› 1. No, exit", "  2. Yes, trust and continue"
+		if c.yes {
+			no, yes = "  1. No, exit", "› 2. Yes, trust and continue"
+		}
+		fmt.Fprintf(&b, "\x1b[?25l  Trust this folder?\r\n\r\n%s\r\n%s\r\n\r\n  enter continue\x1b[%d;1H\x1b[?2026l", no, yes, rows)
+		os.Stdout.WriteString(b.String())
+		return
+	}
+	b.WriteString("\x1b[?25h")
 	for _, l := range tail {
 		b.WriteString(l + "\r\n")
+	}
+	if time.Now().Before(c.busyUntil) {
+		// The spinner shows right above the box, as the CLIs draw it.
+		spinner := []string{"⠋", "⠙", "⠹", "⠸"}[c.spins%4] + " Working (esc to interrupt)"
+		fmt.Fprintf(&b, "\x1b[%d;1H%s", max(rows-len(box)-2, 1), spinner)
 	}
 	b.WriteString("\x1b[" + fmt.Sprint(rows-len(box)-1) + ";1H")
 	for i, l := range box {
@@ -222,6 +302,10 @@ func (c *composer) draw() {
 		}
 		b.WriteString(l)
 	}
-	fmt.Fprintf(&b, "\x1b7\x1b[%d;1H? for shortcuts\x1b8\x1b[?2026l", rows)
+	footer := "? for shortcuts"
+	if c.shell {
+		footer = "Shell mode"
+	}
+	fmt.Fprintf(&b, "\x1b7\x1b[%d;1H%s\x1b8\x1b[?2026l", rows, footer)
 	os.Stdout.WriteString(b.String())
 }

@@ -7,20 +7,26 @@
 //
 //   - the lifecycle loop starts the process, waits for it, and applies the
 //     restart policy (backoff from Options.Backoff doubling to 30 s; after
-//     max_restarts quick failures in a row the agent is given up, with the
-//     reason kept in its state and on the bus);
+//     max_restarts failures in a row the agent is given up, with the
+//     reason kept in its state and on the bus; only a run that lasted
+//     StableRun and reached its program's prompt forgets the failures
+//     before it);
 //   - the output pump feeds the committed lines of the agent's screen to a
 //     relay parser, stamps `from` with the agent's own name (an agent can
 //     never speak as another) and publishes each command; a malformed block
 //     sends the author a notice;
 //   - the injector delivers the agent's pending messages, one at a time in
-//     bus order, when the agent is ready: its output has been quiet for the
-//     agent's `quiet` period and nobody has typed into it for UserIdle.
-//     A message is typed as one line `[relay #<id> from <sender>] <body>`
-//     followed by a carriage return, through the process's single writer.
-//     It is confirmed when the id marker shows on the recipient's screen,
-//     retried (3 attempts in all) otherwise, then failed with a notice to
-//     the author.
+//     bus order, when the agent is ready: its screen model (package
+//     screenmodel, shown.go) reads a prompt (or a busy turn whose queue
+//     takes input), its output has been quiet for the agent's `quiet`
+//     period and nobody has typed into it for UserIdle. A dialog, a shell
+//     mode or an unknown screen holds messages back, and a dialog puts the
+//     agent on the "needs you" list. Between messages it keeps looking at
+//     the screen, for the agent's status words. A message is typed as
+//     `[relay #<id> from <sender>] <body>`, then Enter, through the
+//     process's single writer (submit.go); it is confirmed when it has
+//     left the program's input, retried (3 attempts in all) when the
+//     process died first, then failed with a notice to the author.
 //
 // Delivery is at least once: a message is committed to the bus before any
 // attempt, and what was queued or injected but not confirmed when swarm

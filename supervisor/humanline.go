@@ -1,10 +1,7 @@
 package supervisor
 
 import (
-	"strings"
 	"unicode/utf8"
-
-	"swarm/spawner"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -93,29 +90,3 @@ func editOfKey(k uv.Key) lineEdit {
 	}
 	return nil
 }
-
-// typedInBox reports whether an agent CLI's input box holds text, given
-// what it shows before the cursor (spawner.Screen.BeforeCursor): anything
-// besides its prompt glyph. Only a box that starts with a prompt glyph or
-// a border is judged: a program that keeps its cursor elsewhere tells
-// nothing this way.
-func typedInBox(before string) bool {
-	if !inputShown(before) {
-		return false
-	}
-	return strings.TrimLeft(spawner.RowKey(before), promptGlyphs) != ""
-}
-
-// inputShown reports whether the cursor is in an agent CLI's input box,
-// given what the screen shows before it: the box starts with a prompt
-// glyph or a border. While a CLI starts, or draws something else, the
-// cursor is elsewhere.
-func inputShown(before string) bool {
-	t := strings.TrimLeft(before, " \u00a0")
-	r, _ := utf8.DecodeRuneInString(t)
-	return t != "" && (strings.ContainsRune(promptGlyphs, r) || spawner.RowKey(string(r)) == "")
-}
-
-// promptGlyphs start the input boxes of the agent CLIs: Codex, Claude
-// Code, Gemini CLI (and its shell mode), Claude Code's shell mode.
-const promptGlyphs = "›❯>!"

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/screenmodel"
 	"swarm/spawner"
 )
 
@@ -15,15 +16,36 @@ import (
 const maxAttempts = 3
 
 // injectLoop delivers the agent's pending messages, one at a time in bus
-// order, whenever it is woken (a publish, a process start, a timer).
+// order, whenever it is woken (a publish, a process start, a timer), and
+// between times looks at the agent's screen while it changes (shown.go).
 func (a *agent) injectLoop() {
 	retry := time.NewTimer(time.Hour)
 	retry.Stop()
 	defer retry.Stop()
+	lookTick := time.NewTicker(lookEvery)
+	defer lookTick.Stop()
+	var lookedAt time.Time // the output last looked at
 	for {
 		select {
 		case <-a.ctx.Done():
 			return
+		case <-lookTick.C:
+			proc := a.running()
+			if proc == nil {
+				continue
+			}
+			a.mu.Lock()
+			held := a.waiting
+			again := a.graceRuns()
+			a.mu.Unlock()
+			// A changed screen is looked at once it settles; one that
+			// holds something, or whose grace runs, is looked at again.
+			if out := proc.LastOutput(); !out.Equal(lookedAt) || held || again {
+				if a.observe(proc, held) {
+					lookedAt = out
+				}
+			}
+			continue
 		case <-a.wake:
 		case <-retry.C:
 		}
@@ -44,34 +66,70 @@ func (a *agent) deliverReady() time.Duration {
 		if wait := time.Until(a.retryAt); wait > 0 {
 			return wait // backing off after an unconfirmed attempt
 		}
-		if wait := a.notReadyFor(proc); wait > 0 {
+		brief := a.cfg.Brief && a.needsBrief()
+		var next *bus.Message
+		if !brief {
+			msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, 1)
+			if err != nil {
+				if a.ctx.Err() == nil {
+					a.s.log.Error("pending", "agent", a.cfg.Name, "err", err)
+				}
+				return time.Second
+			}
+			if len(msgs) == 0 {
+				a.setWaiting(false)
+				return 0
+			}
+			next = &msgs[0]
+		}
+		a.setWaiting(true)
+		wait := a.notReadyFor(proc)
+		if wait > 0 && !a.busyTakes(proc) {
 			return wait
 		}
-		if wait := a.awaitingInput(proc); wait > 0 {
-			return wait
+		if !a.model.ModeOnly && !settled(proc) {
+			return quietFrame // judged on a whole frame only
 		}
-		if a.holdForLine(proc) {
+		r := a.look(proc)
+		if !mayType(r) || brief && r.State != screenmodel.Prompt {
+			// A dialog, its shell mode, a screen not known, a turn its
+			// queue does not take (nor a brief): the injector looks again
+			// while it waits; the lookout puts a dialog on the "needs
+			// you" list.
+			a.observe(proc, true)
+			return heldRecheck
+		}
+		if a.holdForLine(r) {
 			return heldRecheck // the line's end pokes the injector; a box emptied by the program does not
 		}
-		if a.cfg.Brief && a.needsBrief() {
+		if brief {
 			a.typeBrief(proc)
 			continue
 		}
-		msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, 1)
-		if err != nil {
-			if a.ctx.Err() == nil {
-				a.s.log.Error("pending", "agent", a.cfg.Name, "err", err)
-			}
-			return time.Second
-		}
-		if len(msgs) == 0 {
-			return 0
-		}
-		if wait := a.deliver(proc, msgs[0]); wait > 0 {
+		if wait := a.deliver(proc, *next); wait > 0 {
 			return wait
 		}
 	}
 	return 0
+}
+
+// setWaiting notes whether something waits to be typed into the agent:
+// an unknown screen that holds it back is then the person's business.
+func (a *agent) setWaiting(w bool) {
+	a.mu.Lock()
+	a.waiting = w
+	a.mu.Unlock()
+}
+
+// busyTakes says whether the agent's program is in a turn whose queue
+// takes a message now: its output is never quiet then (a spinner), and a
+// settled frame is enough.
+func (a *agent) busyTakes(proc *spawner.Process) bool {
+	if !a.model.BusyTakesInput || !settled(proc) {
+		return false
+	}
+	r := a.look(proc)
+	return r.State == screenmodel.Busy && r.TakesInput
 }
 
 // notReadyFor says how long until the agent is ready for a message: it has
@@ -102,38 +160,16 @@ func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 	return max(wait, 0)
 }
 
-// awaitingInput says how long to wait for an agent CLI to show its input
-// box, where the cursor sits while it takes input: one that is starting
-// (Claude Code spends seconds offline before it draws) reads nothing yet.
-// After inputWait since the start, a message goes anyway.
-func (a *agent) awaitingInput(proc *spawner.Process) time.Duration {
-	if !a.profile.Composer || inputShown(proc.Screen().BeforeCursor()) {
-		return 0
-	}
-	a.mu.Lock()
-	started := a.started
-	a.mu.Unlock()
-	if time.Since(started) > inputWait {
-		return 0
-	}
-	return heldRecheck
-}
-
-// inputWait bounds the wait for an agent CLI's input box.
-const inputWait = time.Minute
-
-// heldRecheck is how often a held delivery looks at the input again.
+// heldRecheck is how often a held delivery looks at the screen again.
 const heldRecheck = time.Second
 
 // holdForLine reports whether a line is being typed into the agent, which
-// messages must not be added to — by a person since their last Enter, or
-// anything an agent CLI's input box shows typed — and keeps the count of
-// the messages waiting for it up to date for the UIs.
-func (a *agent) holdForLine(proc *spawner.Process) bool {
-	a.mu.Lock()
-	typing := a.lineLen > 0
-	a.mu.Unlock()
-	typing = typing || a.profile.Composer && typedInBox(proc.Screen().BeforeCursor())
+// messages must not be added to — anything its input box shows typed, or
+// for a program without one, what a person typed since their last Enter —
+// and keeps the count of the messages
+// waiting for it up to date for the UIs.
+func (a *agent) holdForLine(r screenmodel.Reading) bool {
+	typing := r.Typed || a.keysOnLine()
 	n := 0
 	if typing {
 		msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, maxHeldShown)
@@ -157,8 +193,22 @@ func (a *agent) holdForLine(proc *spawner.Process) bool {
 // terminal.
 func (a *agent) personAtKeys() bool {
 	a.mu.Lock()
+	recent := !a.lastInput.IsZero() && time.Since(a.lastInput) < a.s.opts.UserIdle
+	a.mu.Unlock()
+	return recent || a.keysOnLine()
+}
+
+// keysOnLine says whether a person's keys left a line in a program
+// without an input box (humanline.go). A program with one shows what its
+// box holds, which its screen model reads: the keys' estimate, which
+// cannot tell a mode switch ("!") from text, is not needed there.
+func (a *agent) keysOnLine() bool {
+	if a.model.Input != nil {
+		return false
+	}
+	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.lineLen > 0 || !a.lastInput.IsZero() && time.Since(a.lastInput) < a.s.opts.UserIdle
+	return a.lineLen > 0
 }
 
 // maxHeldShown bounds the count of held messages shown ("99+").

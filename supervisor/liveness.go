@@ -65,7 +65,12 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 		hb, explicit := beats[in.Name]
 		if in.LastOutput.After(written[in.Name]) {
 			written[in.Name] = in.LastOutput
-			beat := bus.Heartbeat{Agent: in.Name, Status: bus.StatusWorking}
+			// Output says the agent is alive, not that it works: its
+			// turn (what its hooks or its screen said) says that.
+			beat := bus.Heartbeat{Agent: in.Name, Status: bus.StatusIdle}
+			if in.Turn.Known() {
+				beat.Status, beat.Note = in.Turn.Status, in.Turn.Note
+			}
 			if explicit { // output says it is alive, not what it reported
 				beat.Status, beat.Progress, beat.Task, beat.Note = hb.Status, hb.Progress, hb.Task, hb.Note
 			}

@@ -9,6 +9,7 @@ import (
 
 	"swarm/bus"
 	"swarm/parser"
+	"swarm/screenmodel"
 	"swarm/spawner"
 	"swarm/textsafe"
 )
@@ -23,8 +24,8 @@ import (
 // the line and Enter at once: the kernel edits it. It counts as taken when
 // it has left the input: for a program reading lines, once it showed on
 // the screen; for a composer (an agent CLI's input box, where the cursor
-// is), once the box no longer holds it; for other programs, once the
-// cursor left the line it was typed on. Still in the input after Enter, it
+// is, as its screen model reads it), once the box no longer holds it;
+// for other programs, once the cursor left the line it was typed on. Still in the input after Enter, it
 // gets Enter again, never its text again; never seen taken, it is
 // unconfirmed.
 
@@ -172,26 +173,27 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 	if !a.pause(proc, a.profile.SubmitDelay) {
 		return gone, ""
 	}
-	// Left: for a composer, the box is shown again (the cursor in it)
-	// without the message, the message shows on the screen (in the
-	// transcript, then), and both still hold a moment later: a CLI may
-	// park the cursor elsewhere while it draws.
+	// Left: for a program with an input box, its model reads the box
+	// again (a prompt, or a turn the message started) without the
+	// message, the message shows on the screen (in the transcript, or
+	// the program's queue, then), and all of it still holds a moment
+	// later: a CLI may park the cursor elsewhere while it draws.
 	left := func() bool { return settled(proc) && !inInput() }
-	if a.profile.Composer {
+	if a.model.Input != nil {
 		var since time.Time
 		left = func() bool {
 			if !settled(proc) {
 				return false // judged on whole frames only, a spinner's too
 			}
-			sc := proc.Screen()
-			if inInput() || !inputShown(sc.BeforeCursor()) || !sc.Contains(marker) {
+			r := a.model.Read(frameOf(proc))
+			shown := r.State == screenmodel.Prompt || r.State == screenmodel.Busy
+			if !shown || inText(r.Input, marker) || !proc.Screen().Contains(marker) {
 				since = time.Time{}
 				return false
 			}
 			if since.IsZero() {
 				since = time.Now()
-				a.s.log.Debug("out of the box", "agent", a.cfg.Name, "marker", marker,
-					"cursor", sc.Snapshot().Cursor, "before", sc.BeforeCursor(), "block", sc.CursorBlock())
+				a.s.log.Debug("out of the box", "agent", a.cfg.Name, "marker", marker, "screen", r.Screen, "input", r.Input)
 			}
 			return time.Since(since) >= leftFor
 		}
@@ -219,11 +221,12 @@ func (a *agent) patience() time.Duration {
 	return a.profile.Patience
 }
 
-// input returns what the program shows as its input: the box around the
-// cursor for a composer, else the line the cursor is on.
+// input returns what the program shows as its input: for a program with
+// an input box, what its model reads there (before the cursor); else the
+// line the cursor is on.
 func (a *agent) input(proc *spawner.Process) string {
-	if a.profile.Composer {
-		return proc.Screen().CursorBlock()
+	if a.model.Input != nil {
+		return a.model.Read(frameOf(proc)).Input
 	}
 	return proc.Screen().CursorLine()
 }

@@ -56,6 +56,7 @@ type Options struct {
 	Patience    time.Duration // how long a message typed in may take to show, for every agent (default: its profile's)
 	UserIdle    time.Duration // no injection this soon after a keystroke (default 2 s)
 	StartGrace  time.Duration // an agent that has printed nothing gets messages after this (default 3 s)
+	StableRun   time.Duration // a run this long that reached its prompt forgets earlier failures (default 60 s)
 	RelayRate   int           // messages an agent may publish a second (default 200)…
 	RelayBurst  int           // …after a burst of this many (default 1000)
 	FlushAfter  time.Duration // finish a held bullet command after this much quiet (default 250 ms)
@@ -112,6 +113,7 @@ func New(opts Options) (*Supervisor, error) {
 	setDefault(&opts.StopGrace, 3*time.Second)
 	setDefault(&opts.UserIdle, 2*time.Second)
 	setDefault(&opts.StartGrace, 3*time.Second)
+	setDefault(&opts.StableRun, 60*time.Second)
 	if opts.RelayRate <= 0 {
 		opts.RelayRate = 200
 	}

@@ -42,33 +42,13 @@ func (s *Supervisor) turn(ctx context.Context, name string, d controlData) error
 	if err != nil {
 		return err
 	}
-	t := Turn{Status: st, Hook: textsafe.Words(d.Hook), Note: textsafe.Words(d.Note), At: time.Now()}
-	a.mu.Lock()
-	running := a.proc != nil
-	if running {
-		a.turn = t
-	}
-	a.mu.Unlock()
-	if !running {
-		return nil // said by a process that has ended
-	}
-	hb := bus.Heartbeat{Agent: name, Status: st, Note: t.Note, Time: t.At}
-	if cur, err := s.bus.CurrentTask(ctx, name); err == nil {
-		hb.Task = cur.ID
-	}
-	if err := s.bus.Beat(ctx, hb); err != nil {
-		s.log.Warn("record turn", "agent", name, "err", err)
-	}
-	s.hub.emit(Event{Kind: EventTurn, Agent: name, Text: t.String()})
-	if st == bus.StatusIdle {
-		a.poke()
-	}
+	a.setTurn(Turn{Status: st, Hook: textsafe.Words(d.Hook), Note: textsafe.Words(d.Note), At: time.Now()})
 	return nil
 }
 
-// idleByHook says whether the agent's CLI said its turn ended and nothing
-// has been typed into it since: what waits for it can go without waiting
-// for its output to be quiet.
+// idleByHook says whether the agent's CLI (its hook, or its screen) said
+// its turn ended and nothing has been typed into it since: what waits for
+// it can go without waiting for its output to be quiet.
 func (a *agent) idleByHook() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()

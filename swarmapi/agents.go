@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"swarm/bus"
+	"swarm/screenmodel"
 )
 
 // Errors a client may test for with errors.Is, wherever the swarm runs.
@@ -57,18 +58,34 @@ type AgentInfo struct {
 	// Held counts the messages waiting because a person has typed into
 	// the agent since their last Enter.
 	Held int
-	// Turn is what the agent CLI's hooks last said: working, idle or
-	// needs-human (not Known for programs without hooks).
+	// Turn is where the agent's turn is, as its CLI's hooks or its
+	// screen last said: working, idle or needs-human (not Known until
+	// either has said anything of its current process).
 	Turn Turn
 	// LogProblem says why its output log cannot be written now (a full
 	// disk…); "" while it can.
 	LogProblem string
+	// Screen is what its program shows, as its kind's screen model last
+	// read it.
+	Screen ScreenState
 }
 
-// Turn is what an agent CLI's hooks last said of the agent.
+// ScreenState is what an agent's program shows, as its kind's screen
+// model (package screenmodel) last read it.
+type ScreenState struct {
+	State screenmodel.State
+	// What says it for a person ("Claude Code asks whether to trust this
+	// folder"); empty at an ordinary prompt.
+	What string
+	// Since is when the program began to show it.
+	Since time.Time
+}
+
+// Turn is what an agent CLI's hooks, or its screen, last said of the
+// agent.
 type Turn struct {
 	Status bus.Status // StatusWorking, StatusIdle or StatusNeedsHuman
-	Hook   string     // the hook that said so: prompt, stop, notification, notify
+	Hook   string     // the hook that said so (prompt, stop, notification, notify), or "screen"
 	Note   string     // what it waits for, in a line safe to print
 	At     time.Time  // zero: no hook has said anything since it started
 }
@@ -83,16 +100,24 @@ func (t Turn) String() string {
 	if t.Note != "" {
 		what += ": " + t.Note
 	}
-	if t.Hook != "" {
+	switch t.Hook {
+	case "":
+	case "screen":
+		what += " (its screen)"
+	default:
 		what += fmt.Sprintf(" (%s hook)", t.Hook)
 	}
 	return what
 }
 
 // StateWord is the agent's state in a word for a person: while its
-// process runs and its CLI's hooks have said where its turn is, the turn
-// (working, idle, needs-human); else the process's state.
+// process runs, "shell mode" while its CLI is in its own shell mode (no
+// message is typed then), else the turn as its hooks or its screen last
+// said (working, idle, needs-human); else the process's state.
 func (a AgentInfo) StateWord() string {
+	if a.State == StateRunning && a.Screen.State == screenmodel.ShellMode {
+		return "shell mode"
+	}
 	if a.State == StateRunning && a.Turn.Known() {
 		return a.Turn.Status.String()
 	}

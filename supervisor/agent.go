@@ -312,8 +312,14 @@ func (a *agent) lifecycle() {
 	}
 }
 
-// ranToPrompt says whether the last process showed its prompt.
+// ranToPrompt says whether the last process showed its prompt (or its
+// shell mode, or a turn): past what its program asks first. A program
+// whose model knows no input box (a shell, a line reader, an editor) asks
+// nothing first that swarm could tell: any of its runs did.
 func (a *agent) ranToPrompt() bool {
+	if a.model.Input == nil {
+		return true
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.reachedPrompt

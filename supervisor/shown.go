@@ -51,11 +51,17 @@ func (a *agent) look(proc *spawner.Process) screenmodel.Reading {
 		f = frameOf(proc)
 	}
 	r := a.model.Read(f)
+	if r.State == screenmodel.ShellMode && a.profile.Shell {
+		// A shell's own prompt is its prompt, not a CLI's shell mode:
+		// a shell told to take messages gets each as a comment line that
+		// runs nothing (typedtext.go); one that takes none gets none.
+		r.State, r.What, r.TakesInput = screenmodel.Prompt, "", true
+	}
 	now := time.Now()
 	a.mu.Lock()
 	if a.proc == proc && (a.shown.State != r.State || a.shown.What != r.What) {
 		a.shown = ScreenState{State: r.State, What: r.What, Since: now}
-		if r.State == screenmodel.Prompt || r.State == screenmodel.Busy {
+		if r.State == screenmodel.Prompt || r.State == screenmodel.Busy || r.State == screenmodel.ShellMode {
 			a.reachedPrompt = true
 		}
 	}

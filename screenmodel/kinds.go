@@ -122,18 +122,20 @@ var crush = &Model{
 	Otherwise: "shows a screen swarm has not learnt (crush's screens are not known yet)",
 }
 
-// A shell: at its prompt (its line editor reads keys) what is typed runs
-// as a command; while a command runs the terminal is usually back in
-// line mode, and what is typed is that command's input.
+// A shell: at its prompt what is typed runs as a command; while a command
+// runs the terminal is usually back in line mode, and what is typed is
+// that command's input. A shell without a line editor (dash, a plain sh)
+// reads its own commands in line mode too: its prompt on the cursor's
+// row tells it from a command's input.
 var shell = &Model{
 	Kind: "shell", Program: "the shell",
 	classify: func(f Frame) (Reading, bool) {
-		if f.LineMode {
-			return Reading{State: Busy, What: "the shell runs a command", Screen: "shell/command"}, true
-		}
 		if atShellPrompt(f) {
 			return Reading{State: ShellMode, What: "the shell is at its prompt: what is typed runs as a command",
 				Screen: "shell/prompt", Typed: afterShellPrompt(f) != "", Input: afterShellPrompt(f)}, true
+		}
+		if f.LineMode {
+			return Reading{State: Busy, What: "the shell runs a command", Screen: "shell/command"}, true
 		}
 		return Reading{}, false
 	},

@@ -68,10 +68,16 @@ func TestShellAndReaders(t *testing.T) {
 	if r := For("shell").Read(typed); r.State != ShellMode || r.Input != "rm -r" {
 		t.Errorf("a shell with a half-typed command reads %+v", r)
 	}
-	running := prompt
+	running := frame("user@host:~$ sleep 9", "▮")
 	running.LineMode = true
 	if r := For("shell").Read(running); r.State != Busy || r.TakesInput {
 		t.Errorf("a shell running a command reads %+v", r)
+	}
+	// dash has no line editor: at its prompt the terminal is in line mode.
+	dash := prompt
+	dash.LineMode = true
+	if r := For("shell").Read(dash); r.State != ShellMode || r.TakesInput {
+		t.Errorf("a shell without a line editor at its prompt reads %+v", r)
 	}
 	if r := For("shell").Read(frame("compiling…", "▮")); r.State != Unknown || r.What == "" {
 		t.Errorf("a shell's unknown screen reads %+v", r)

@@ -89,8 +89,9 @@
 //
 // Resizing: a screen made shorter moves the rows above its cursor into the
 // scrollback, as a terminal does, and commits the lines of rows cut under
-// it; made taller again with its cursor on the bottom row, it takes its
-// rows back from the scrollback, recorded as committed. A new width
+// it; made taller, it takes rows back from the scrollback, recorded as
+// committed, as tmux does: what is on the screen, the cursor too, moves
+// down by the rows that come back. A new width
 // reflows the lines on the screen (reflow.go): wrapped anew, each keeping
 // its state, so that nothing is committed again, the cursor where it was
 // in its line (after a character that fills the new row, waiting to wrap); lines that no longer fit

@@ -16,10 +16,10 @@ import (
 // nothing by itself; lines that no longer fit above the cursor leave at the
 // top as if they scrolled off, and blank lines under the cursor give way
 // first. The scrollback is laid out again the same way (reflowHistory).
-// Rows a wider screen frees stay blank under the last line: nothing is
-// brought back from the scrollback onto the screen, because the lines
-// there are committed and a line on the screen is judged again when it
-// leaves (FuzzReflow found a relay line committed twice that way).
+// Rows a wider screen frees stay blank under the last line; a taller one
+// takes rows back from the scrollback (Screen.pullBack), each line
+// recorded as committed, so that it is not committed again when it leaves
+// (FuzzReflow found a relay line committed twice without the record).
 
 // flowLine is one logical line of the screen being reflowed.
 type flowLine struct {
@@ -512,7 +512,9 @@ func historyLine(scratch *vt.Emulator, rows []histLine, width int, hist *history
 		_, _ = scratch.Write(b)
 		cells := scratch.Line(y)
 		buf.text = appendText(b[:0], cells, width)
-		if strings.TrimRight(string(buf.text), " ") != strings.TrimRight(h.text, " ") {
+		// The text can come back with other cells (a modifier printed
+		// alone after a blank joins it): then where the row ends differs.
+		if rowEnd(cells, width) != int(h.end) || strings.TrimRight(string(buf.text), " ") != strings.TrimRight(h.text, " ") {
 			return fl, false
 		}
 		limit := width

@@ -401,8 +401,9 @@ func (s *Screen) Flush() []Line {
 
 // Resize changes the screen size. Rows and columns below 1 count as 1.
 // When the screen gets shorter than the cursor's row, rows leave at the
-// top into the scrollback, as on a terminal; lines are not reflowed to a
-// new width.
+// top into the scrollback, as on a terminal; when it gets taller, rows
+// come back from the scrollback (pullBack); a new width reflows the lines
+// (reflow.go).
 func (s *Screen) Resize(rows, cols int) {
 	rows, cols = max(rows, 1), max(cols, 1)
 	s.mu.Lock()
@@ -432,6 +433,7 @@ func (s *Screen) resize(rows, cols int) {
 	}
 	s.cutLines = false
 	if cols != s.cols {
+		oldRows := s.rows
 		s.reflowHistory(cols)
 		if s.reflow(rows, cols) {
 			if s.alt != nil { // a full-screen program redraws for its size
@@ -439,6 +441,9 @@ func (s *Screen) resize(rows, cols int) {
 				s.alt.Resize(cols, rows)
 				s.altRows = nil
 				s.alt.SetScrollbackSize(queueRows(rows))
+			}
+			if rows > oldRows {
+				s.pullBack(rows - oldRows)
 			}
 			return
 		}
@@ -471,7 +476,6 @@ func (s *Screen) resize(rows, cols int) {
 		r = end + 1
 	}
 	oldRows, oldCols := s.rows, s.cols
-	atBottom := s.main.CursorPosition().Y == oldRows-1
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
@@ -500,21 +504,25 @@ func (s *Screen) resize(rows, cols int) {
 			r = end + 1
 		}
 	}
-	if rows > oldRows && cols == oldCols && atBottom {
+	if rows > oldRows && cols == oldCols {
 		s.pullBack(rows - oldRows)
 	}
 }
 
 // pullBack brings up to n rows back from the scrollback to the top of a
-// screen that got taller with its cursor on the bottom row, as a terminal
-// does: what a shorter screen pushed out comes back into view. Rows come
-// back from the start of a line and only if they have the current width.
-// Lines that left whole were committed then and are recorded as such; a
-// line that had only begun to leave takes its state back from the carry.
+// screen that got taller, as tmux does: what a shorter screen pushed out
+// comes back into view, and the pane is not left blank under its text.
+// Everything on the screen moves down by the rows that come back, the
+// cursor too; only blank rows under the cursor and the text make room.
+// Rows come back from the start of a line and only if they have the
+// current width. Lines that left whole were committed then and are
+// recorded as such; a line that had only begun to leave takes its state
+// back from the carry.
 func (s *Screen) pullBack(n int) {
 	if s.alt != nil || s.top != 0 || s.bot < s.rows {
 		return
 	}
+	n = min(n, s.blankBottom())
 	total := s.hist.len()
 	k := 0
 	for i := 1; i <= min(n, total); i++ {
@@ -545,6 +553,8 @@ func (s *Screen) pullBack(n int) {
 		}
 	}
 	back := s.hist.popNewest(k)
+	pos := s.main.CursorPosition()
+	waiting := s.main.PendingWrap() || s.wideEdge
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "T")) // rows down, k blank rows on top
 	s.shiftDown(0, s.rows, k)
 	s.base -= int64(k)
@@ -579,7 +589,27 @@ func (s *Screen) pullBack(n int) {
 		st.rec, st.hasRec, st.ends = s.lineText(start, end), true, lineEnds{}
 		r = end + 1
 	}
-	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "B")) // the cursor stays on its line
+	if waiting { // after a character in the last column, waiting to wrap
+		s.pendWrap(pos.Y + k)
+		return
+	}
+	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(pos.Y+k+1) + ";" + strconv.Itoa(pos.X+1) + "H")) // the cursor stays on its line
+}
+
+// blankBottom counts the blank rows at the bottom of the main screen
+// under the cursor's row.
+func (s *Screen) blankBottom() int {
+	cy := s.main.CursorPosition().Y
+	n := 0
+	for y := s.rows - 1; y > cy; y-- {
+		for x := range s.cols {
+			if c := s.main.CellAt(x, y); c != nil && !plainBlank(c) {
+				return n
+			}
+		}
+		n++
+	}
+	return n
 }
 
 // now is the time on the screen's clock. The bytes of one write arrived

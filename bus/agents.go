@@ -25,6 +25,9 @@ const (
 	// for it are refused as for an unknown agent until it is registered
 	// again.
 	AgentRemoved = "removed"
+	// AgentRemote: the agent runs on another host of a cluster; its
+	// messages queue here and its host delivers them.
+	AgentRemote = "remote"
 	// AgentOrphaned is never recorded: it is what an agent recorded as
 	// starting or running is shown as when no swarm runs on the bus and
 	// its process lives on (the swarm that started it was killed; the

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -123,8 +126,47 @@ type Config struct {
 	Checks *ChecksConfig
 	// UI holds what the agents' panes keep by default.
 	UI UIConfig
+	// Cluster is [cluster]: this swarm's agents may run on other machines
+	// (hosts), which connect to it at Cluster.Listen. nil when the file
+	// has none: nothing listens and every agent runs here.
+	Cluster *ClusterConfig
 	// Agents in the order the file lists them.
 	Agents []AgentConfig
+}
+
+// ClusterConfig is the [cluster] table.
+type ClusterConfig struct {
+	Listen string // host:port hosts connect to
+}
+
+// CheckListen checks a [cluster] listen address: HOST:PORT, a port from
+// 1 to 65535 (HOST may be empty or 0.0.0.0 for every interface).
+func CheckListen(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not HOST:PORT (such as \"0.0.0.0:7422\")", addr)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("%q: port %q is not a number from 1 to 65535", addr, port)
+	}
+	if strings.ContainsAny(host, " /") {
+		return fmt.Errorf("%q: %q is not a host name or address", addr, host)
+	}
+	return nil
+}
+
+// hostNameRx is a host's name: no '.', since it is a token of the
+// cluster's subjects.
+var hostNameRx = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// CheckHostName checks the name of a host (an agent's host = "NAME",
+// swarm invite NAME).
+func CheckHostName(name string) error {
+	if !hostNameRx.MatchString(name) {
+		return fmt.Errorf("host name %q is not valid: use 1 to 64 letters, digits, '_' or '-', starting with a letter or digit", name)
+	}
+	return nil
 }
 
 // GameConfig names a game swarm referees between two of the agents: every
@@ -213,6 +255,10 @@ type AgentConfig struct {
 	// added while the swarm runs has it), negative for none. A config
 	// file's agents have it filled in.
 	Scrollback int
+	// Host is the host (another machine's `swarm host`) the agent runs
+	// on; "" for this machine. A swarm registers an agent of another host
+	// on its bus, so that messages to it queue, and does not run it.
+	Host string
 }
 
 // scrollbackOf is the scrollback of an agent's screen, as

@@ -70,7 +70,7 @@ func TestStarterConfigRoundTrips(t *testing.T) {
 // file: the documented keys and the agent CLI example must load too.
 func TestStarterExamplesAreValid(t *testing.T) {
 	t.Parallel()
-	example := regexp.MustCompile(`(?m)^# (\[\[agent\]\]|\[checks\]|[a-z_]+ = .*)$`)
+	example := regexp.MustCompile(`(?m)^# (\[\[agent\]\]|\[checks\]|\[cluster\]|[a-z_]+ = .*)$`)
 	text := example.ReplaceAllString(StarterConfig(nil, false), "$1")
 	cfg, err := ParseConfig(filepath.Join(t.TempDir(), DefaultConfigFile), []byte(text))
 	if err != nil {

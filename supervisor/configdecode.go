@@ -54,7 +54,12 @@ type fileTOML struct {
 	Game       *gameTOML      `toml:"game"`
 	Checks     *checksTOML    `toml:"checks"`
 	UI         *uiTOML        `toml:"ui"`
+	Cluster    *clusterTOML   `toml:"cluster"`
 	Agents     []agentTOML    `toml:"agent"`
+}
+
+type clusterTOML struct {
+	Listen *string `toml:"listen"`
 }
 
 type uiTOML struct {
@@ -98,6 +103,7 @@ type agentTOML struct {
 	Kit         *bool          `toml:"kit"`
 	Checks      *[]string      `toml:"checks"`
 	Scrollback  *int64         `toml:"scrollback"`
+	Host        *string        `toml:"host"`
 }
 
 // wants says what each key go-toml checks by type must hold, for the error
@@ -134,6 +140,9 @@ var wants = map[string]string{
 	"ui":                     "a table ([ui])",
 	"ui.scrollback":          "a whole number of rows",
 	"agent.#.scrollback":     "a whole number of rows",
+	"agent.#.host":           "a host's name",
+	"cluster":                "a table ([cluster])",
+	"cluster.listen":         `an address such as "0.0.0.0:7422"`,
 }
 
 var envNameRx = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -402,6 +411,11 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 		}
 		cfg.UI.Scrollback = scrollbackRows(n)
 	}
+	if f.Cluster != nil {
+		if cfg.Cluster, err = c.cluster(*f.Cluster); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Agents, err = c.agents(f.Agents, cfg); err != nil {
 		return nil, err
 	}
@@ -416,6 +430,18 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// cluster reads [cluster]: where the hosts of this swarm connect.
+func (c *configDecoder) cluster(t clusterTOML) (*ClusterConfig, error) {
+	path := []string{"cluster", "listen"}
+	if t.Listen == nil {
+		return nil, c.errorf([]string{"cluster"}, "[cluster] needs listen = \"HOST:PORT\", the address hosts connect to (such as \"0.0.0.0:7422\")")
+	}
+	if err := CheckListen(*t.Listen); err != nil {
+		return nil, c.errorf(path, "cluster listen: %v", err)
+	}
+	return &ClusterConfig{Listen: *t.Listen}, nil
 }
 
 // checks reads [checks]; the reviewer is checked against the agents once
@@ -676,6 +702,15 @@ func (c *configDecoder) agent(elem string, t agentTOML, cfg *Config) (AgentConfi
 			return a, c.errorf(ap, "%s has no cmd", c.subject(ap))
 		}
 		a.Argv, a.Cmd = []string{p.Commands[0]}, p.Commands[0] // the CLI the kind names
+	}
+	if t.Host != nil {
+		if err := CheckHostName(*t.Host); err != nil {
+			return a, c.errorf(at("host"), "%s: %v", c.subject(at("host")), err)
+		}
+		if cfg.Cluster == nil {
+			return a, c.errorf(at("host"), "%s = %q needs a [cluster] table (listen = \"HOST:PORT\") for its host to connect to", c.subject(at("host")), *t.Host)
+		}
+		a.Host = *t.Host
 	}
 	if t.Messages != nil {
 		a.NoMessages = !*t.Messages

@@ -216,6 +216,16 @@ func (s *Supervisor) Start(ctx context.Context) error {
 	s.goRun(s.dispatchTasks)
 	s.startChecks(ctx)
 	for _, ac := range s.opts.Config.Agents {
+		if ac.Host != "" {
+			// Run by its host (package cluster); registered here so that
+			// messages to it queue on this bus.
+			err := s.bus.RegisterAgent(s.ctx, bus.Agent{Name: ac.Name, Cmd: ac.Cmd, State: bus.AgentRemote, Reason: "on host " + ac.Host, NoMessages: ac.NoMessages})
+			if err != nil {
+				_ = s.Shutdown(ctx)
+				return fmt.Errorf("register agent %s: %w", ac.Name, err)
+			}
+			continue
+		}
 		if _, err := s.addAgent(ac); err != nil {
 			_ = s.Shutdown(ctx)
 			return err
@@ -235,13 +245,18 @@ func (s *Supervisor) retireOthers(ctx context.Context) {
 		return
 	}
 	for _, a := range known {
-		if _, err := s.agent(a.Name); err == nil || a.State == bus.AgentRemoved {
+		if _, err := s.agent(a.Name); err == nil || a.State == bus.AgentRemoved || s.remote(a.Name) {
 			continue
 		}
 		if err := s.bus.SetAgentState(ctx, a.Name, bus.AgentStatus{State: bus.AgentRemoved, Reason: "not in this swarm's config"}); err != nil {
 			s.log.Warn("retire agent", "agent", a.Name, "err", err)
 		}
 	}
+}
+
+// remote reports whether the config runs agent name on another host.
+func (s *Supervisor) remote(name string) bool {
+	return slices.ContainsFunc(s.opts.Config.Agents, func(ac AgentConfig) bool { return ac.Name == name && ac.Host != "" })
 }
 
 // goRun runs f in a goroutine owned by the supervisor.

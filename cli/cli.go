@@ -19,6 +19,7 @@
 //	mcp.go        mcp (the MCP server an agent's CLI starts)
 //	doctor.go     doctor
 //	parse.go      parse
+//	cluster.go    invite, host, hosts (agents on other machines)
 //	cli.go        version
 //
 // cli.go holds the flags every command takes, the command list and
@@ -222,6 +223,9 @@ type CLI struct {
 	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve MCP over stdio: tools for an agent's CLI to send, read its inbox, see the agents, move its tasks."`
 	Hook      hookCmd      `cmd:"" help:"Tell swarm where an agent's turn is (run by the agent CLI's hooks)."`
 	Doctor    doctorCmd    `cmd:"" help:"Check swarm.toml's agents: programs found, CLI versions, swarm's MCP server and hooks."`
+	Invite    inviteCmd    `cmd:"" help:"Print the join URL of a host (run in the main swarm's directory; its swarm.toml needs [cluster])."`
+	Host      hostCmd      `cmd:"" help:"Run this machine as a host of a swarm: its agents (host = NAME), until Ctrl-C. --dir is its state (default .swarm-host)."`
+	Hosts     hostsCmd     `cmd:"" help:"List the swarm's hosts: state, address, agents, latency."`
 	Version   versionCmd   `cmd:"" help:"Print swarm's version."`
 }
 

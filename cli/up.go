@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"swarm/cluster"
 	"swarm/server"
 	"swarm/supervisor"
 	"swarm/swarmapi"
@@ -302,6 +303,15 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	}()
 	defer func() { stop(); <-watched }()
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
+	if opts.Config.Cluster != nil {
+		cl, err := cluster.StartMain(g.ctx, cluster.MainOptions{Config: opts.Config, Bus: b, Log: opts.Log})
+		if err != nil {
+			_ = sup.Shutdown(context.WithoutCancel(g.ctx))
+			return err
+		}
+		defer cl.Close()
+		opts.Log.Info("cluster listening", "addr", cl.Addr())
+	}
 	// The socket lets other programs ask this swarm (swarm peek); a swarm
 	// without one still runs its agents.
 	projectDir, _ := os.Getwd()

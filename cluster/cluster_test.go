@@ -1,0 +1,381 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"swarm/bus"
+	"swarm/internal/testrun"
+	"swarm/supervisor"
+)
+
+// TestMain runs a host when the test binary is started as one (the
+// tests' host processes, which they kill and start again).
+func TestMain(m *testing.M) {
+	if u := os.Getenv("SWARM_TEST_HOST_URL"); u != "" {
+		os.Exit(runTestHost(u))
+	}
+	testrun.WaitersInParallel(4)
+	os.Exit(m.Run())
+}
+
+func runTestHost(raw string) int {
+	u, err := ParseJoinURL(raw)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	err = RunHost(ctx, HostOptions{URL: u, Dir: os.Getenv("SWARM_TEST_HOST_DIR"), Workdir: os.Getenv("SWARM_TEST_HOST_WORKDIR")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// freeAddr is a loopback address nothing listens at.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func writeScript(t *testing.T, dir, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testMain is a main swarm run in the test's process.
+type testMain struct {
+	dir  string // project directory
+	bus  *bus.Bus
+	sup  *supervisor.Supervisor
+	main *Main
+	cfg  *supervisor.Config
+}
+
+// startMain starts a main swarm in dir with the swarm.toml text given
+// (its [cluster] listen is filled in).
+func startMain(t *testing.T, dir, listen, toml string) *testMain {
+	t.Helper()
+	path := filepath.Join(dir, supervisor.DefaultConfigFile)
+	text := fmt.Sprintf("[cluster]\nlisten = %q\n\n%s", listen, toml)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := supervisor.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bus.Open(bus.Options{Dir: filepath.Join(dir, ".swarm")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, StopGrace: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := sup.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	m, err := StartMain(ctx, MainOptions{Config: cfg, Bus: b})
+	if err != nil {
+		_ = sup.Shutdown(ctx)
+		t.Fatal(err)
+	}
+	tm := &testMain{dir: dir, bus: b, sup: sup, main: m, cfg: cfg}
+	t.Cleanup(tm.stop)
+	return tm
+}
+
+func (tm *testMain) stop() {
+	if tm.main == nil {
+		return
+	}
+	tm.main.Close()
+	_ = tm.sup.Shutdown(context.Background())
+	_ = tm.bus.Close()
+	tm.main = nil
+}
+
+func (tm *testMain) invite(t *testing.T, host string) string {
+	t.Helper()
+	u, err := Invite(tm.bus.Dir(), tm.cfg.Cluster.Listen, host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// hostProcess is a host run as a process of its own: this test binary.
+type hostProcess struct {
+	cmd    *exec.Cmd
+	done   chan struct{}
+	stderr strings.Builder
+}
+
+func startHost(t *testing.T, url, state, workdir string) *hostProcess {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hostProcess{cmd: exec.Command(exe, "-test.run=^$"), done: make(chan struct{})}
+	h.cmd.Env = append(os.Environ(), "SWARM_TEST_HOST_URL="+url, "SWARM_TEST_HOST_DIR="+state, "SWARM_TEST_HOST_WORKDIR="+workdir)
+	h.cmd.Stderr = &h.stderr
+	h.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := h.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = h.cmd.Wait(); close(h.done) }()
+	t.Cleanup(func() { h.kill(syscall.SIGTERM) })
+	return h
+}
+
+// kill signals the host's process group (the host and its agents) and
+// waits for the host to end.
+func (h *hostProcess) kill(sig syscall.Signal) {
+	select {
+	case <-h.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-h.cmd.Process.Pid, sig)
+	select {
+	case <-h.done:
+	case <-time.After(testrun.Patience):
+		_ = syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
+		<-h.done
+	}
+}
+
+// pairs returns, in the order the main bus committed them, the bodies of
+// the messages from → to and their delivery states.
+func (tm *testMain) pairs(t *testing.T, from, to string) (bodies []string, states []bus.DeliveryState) {
+	t.Helper()
+	msgs, err := tm.bus.Messages(context.Background(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.From != from || m.To != to {
+			continue
+		}
+		bodies = append(bodies, m.Body)
+		for _, d := range m.Deliveries {
+			states = append(states, d.State)
+		}
+	}
+	return bodies, states
+}
+
+func allConfirmed(states []bus.DeliveryState, n int) bool {
+	if len(states) != n {
+		return false
+	}
+	for _, s := range states {
+		if s != bus.DeliveryConfirmed {
+			return false
+		}
+	}
+	return true
+}
+
+func numbered(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = prefix + " " + strconv.Itoa(i+1)
+	}
+	return out
+}
+
+// The agents of the tests: lead (on the main machine) sends n pings to
+// worker (on host box); worker answers each with a pong to lead and tells
+// helper (on box too) about it.
+const agentsTOML = `[[agent]]
+name = "lead"
+cmd = ["./lead.sh"]
+quiet = 0
+
+[[agent]]
+name = "worker"
+cmd = ["./worker.sh"]
+quiet = 0
+host = "box"
+
+[[agent]]
+name = "helper"
+cmd = ["./helper.sh"]
+quiet = 0
+host = "box"
+`
+
+func writeAgents(t *testing.T, mainDir, hostDir string, n int, pace string) {
+	t.Helper()
+	writeScript(t, mainDir, "lead.sh", fmt.Sprintf(`i=1
+while [ $i -le %d ]; do echo "@relay:worker ping $i"; i=$((i+1)); sleep %s; done
+while IFS= read -r line; do echo "lead got: $line"; done
+`, n, pace))
+	writeScript(t, hostDir, "worker.sh", `while IFS= read -r line; do
+  echo "worker got: $line"
+  n=${line##* }
+  case "$line" in *"from lead] ping"*) echo "@relay:lead pong $n"; echo "@relay:helper heard $n";; esac
+done
+`)
+	writeScript(t, hostDir, "helper.sh", `while IFS= read -r line; do echo "helper got: $line"; done
+`)
+}
+
+// TestMessagesAcrossHosts: an agent on the main machine and agents on a
+// host (a process of its own, in a directory of its own) message each
+// other both ways; every message is committed on the main bus once, in
+// order per pair, and confirmed on its recipient's screen — one between
+// two agents of the host too; swarm hosts sees the host.
+func TestMessagesAcrossHosts(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	const n = 5
+	writeAgents(t, mainDir, hostDir, n, "0.05")
+	tm := startMain(t, mainDir, freeAddr(t), agentsTOML)
+	startHost(t, tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host"), hostDir)
+
+	for _, p := range []struct{ from, to, prefix string }{{"lead", "worker", "ping"}, {"worker", "lead", "pong"}, {"worker", "helper", "heard"}} {
+		var bodies []string
+		var states []bus.DeliveryState
+		ok := testrun.Poll(testrun.Patience, func() bool {
+			bodies, states = tm.pairs(t, p.from, p.to)
+			return allConfirmed(states, n)
+		})
+		if !ok || strings.Join(bodies, "|") != strings.Join(numbered(p.prefix, n), "|") {
+			t.Fatalf("%s → %s: bodies %q, states %v; want %d confirmed, in order", p.from, p.to, bodies, states, n)
+		}
+	}
+	var hosts []HostInfo
+	testrun.Within(t, testrun.Patience, "swarm hosts to show box connected", func() bool {
+		var err error
+		hosts, err = QueryHosts(tm.bus.Dir(), tm.cfg.Cluster.Listen)
+		return err == nil && len(hosts) == 1 && hosts[0].Connected
+	})
+	h := hosts[0]
+	if h.Name != "box" || strings.Join(h.Agents, ",") != "worker,helper" || h.RTT <= 0 || !strings.HasPrefix(h.Addr, "127.0.0.1:") {
+		t.Errorf("swarm hosts: %+v", h)
+	}
+}
+
+// TestHostKilledLosesNothing: a host killed (SIGKILL, its agents with
+// it) while messages flow, and started again, gets every message meant
+// for its agent, and every answer reaches the main swarm.
+func TestHostKilledLosesNothing(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	const n = 30
+	writeAgents(t, mainDir, hostDir, n, "0.1")
+	tm := startMain(t, mainDir, freeAddr(t), agentsTOML)
+	url, state := tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host")
+	h := startHost(t, url, state, hostDir)
+	testrun.Within(t, testrun.Patience, "a few pongs before the kill", func() bool {
+		bodies, _ := tm.pairs(t, "worker", "lead")
+		return len(bodies) >= 3
+	})
+	h.kill(syscall.SIGKILL)
+	before, _ := tm.pairs(t, "worker", "lead")
+	startHost(t, url, state, hostDir)
+
+	var pings []string
+	var pingStates []bus.DeliveryState
+	ok := testrun.Poll(testrun.Patience, func() bool {
+		pings, pingStates = tm.pairs(t, "lead", "worker")
+		return allConfirmed(pingStates, n)
+	})
+	if !ok {
+		t.Fatalf("lead → worker after the kill: %d committed, states %v", len(pings), pingStates)
+	}
+	var pongs []string
+	testrun.Within(t, testrun.Patience, "a pong for every ping", func() bool {
+		pongs, _ = tm.pairs(t, "worker", "lead")
+		return len(uniq(pongs)) == n
+	})
+	lost := n - len(uniq(pongs))
+	t.Logf("killed after %d pongs; committed %d pings, %d pongs (%d duplicated: a ping typed in again after the kill), lost %d",
+		len(before), len(pings), len(pongs), len(pongs)-len(uniq(pongs)), lost)
+	if strings.Join(uniq(pongs), "|") != strings.Join(numbered("pong", n), "|") {
+		t.Errorf("pongs out of order or missing: %q", pongs)
+	}
+}
+
+func uniq(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestRefusedHosts: a host with a wrong secret, or that reached a server
+// whose certificate is not the URL's, is refused with one line saying
+// which.
+func TestRefusedHosts(t *testing.T) {
+	t.Parallel()
+	mainDir := t.TempDir()
+	writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\n\n[[agent]]\nname = \"w\"\ncmd = [\"sh\"]\nhost = \"box\"\n")
+	u, err := ParseJoinURL(tm.invite(t, "box"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	run := func(u JoinURL) error {
+		return RunHost(ctx, HostOptions{URL: u, Dir: t.TempDir(), Workdir: t.TempDir()})
+	}
+
+	wrong := u
+	wrong.Secret = strings.Repeat("0", len(u.Secret))
+	err = run(wrong)
+	if !errors.Is(err, ErrRefused) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "swarm invite box") {
+		t.Errorf("wrong secret: %v", err)
+	}
+	stranger := u
+	stranger.Host = "stranger"
+	if err := run(stranger); !errors.Is(err, ErrRefused) {
+		t.Errorf("a host never invited: %v", err)
+	}
+	forged := u
+	forged.Fingerprint = "sha256:" + strings.Repeat("ab", 32)
+	err = run(forged)
+	if !errors.Is(err, ErrNotTrusted) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), forged.Fingerprint) {
+		t.Errorf("wrong fingerprint: %v", err)
+	}
+	for _, bad := range []string{"http://x:1/box", "swarm://x/box?secret=s&fp=sha256:" + strings.Repeat("ab", 32), "swarm://x:1/box?fp=" + u.Fingerprint, "swarm://x:1/b.x?secret=s&fp=" + u.Fingerprint} {
+		if _, err := ParseJoinURL(bad); err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseJoinURL(%q) = %v", bad, err)
+		}
+	}
+	again, err := Invite(tm.bus.Dir(), tm.cfg.Cluster.Listen, "box")
+	if err != nil || again != u.String() {
+		t.Errorf("a second invitation is %q, %v; want the same URL %q", again, err, u.String())
+	}
+}

@@ -1,0 +1,38 @@
+// Package cluster runs a swarm's agents on several machines over NATS
+// JetStream.
+//
+// The main swarm (the one whose swarm.toml has [cluster]) embeds a NATS
+// server with JetStream (its store in .swarm/cluster/jetstream) listening
+// at [cluster] listen, with TLS under a certificate it makes for itself
+// (.swarm/cluster/cert.pem) and one secret per host (hosts.json, written
+// by `swarm invite NAME`). A host (`swarm host URL` on another machine or
+// directory) is told by the join URL where to connect, its secret and
+// the certificate's SHA-256 fingerprint, which it pins.
+//
+// A host takes its agents' definitions from the main swarm, runs them in
+// PTYs under a supervisor of its own, on a bus of its own (--dir), so
+// that they are typed into and confirmed as local agents are. The main
+// swarm's bus stays the record of every message; the buses meet on two
+// JetStream streams, both work queues with acknowledged durable
+// consumers:
+//
+//	swarm.out.HOST  (stream SWARM_OUT, consumer "main")
+//	    what HOST's agents wrote (the message, its id kept: the main bus
+//	    commits it once, JetStream's duplicate window drops a retry) and
+//	    the end of each delivery made on HOST (confirmed, failed,
+//	    unconfirmed, expired), which the main bus records.
+//	swarm.in.HOST   (stream SWARM_IN, consumer "host-HOST")
+//	    a message for one of HOST's agents, acknowledged by the host only
+//	    once its delivery has ended on the agent's screen and that end is
+//	    published back, so a host killed in between gets it again.
+//
+// A message between two agents of the same host is delivered on that
+// host at once (one screen, no round trip) and reported to the main bus.
+//
+// Requests on core NATS (no stream): swarm.ctl.HOST.agents (a host's
+// definitions), swarm.ping.HOST (the main swarm's measure of a host's
+// round trip) and swarm.admin.hosts (`swarm hosts`, asked with the admin
+// secret in .swarm/cluster/admin.secret). Each host's connection may
+// publish only to its own subjects, so a message from HOST is trusted to
+// come from HOST's agents (and checked to name one as its author).
+package cluster

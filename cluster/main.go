@@ -1,0 +1,457 @@
+package cluster
+
+import (
+	"context"
+	"crypto/subtle"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"swarm/bus"
+	"swarm/supervisor"
+)
+
+// MainOptions configure the main swarm's side of a cluster.
+type MainOptions struct {
+	Config *supervisor.Config // with Cluster set
+	Bus    *bus.Bus
+	Log    *slog.Logger
+}
+
+// Main is the main swarm's side: the embedded NATS server, the consumer
+// of what hosts send and the forwarder of deliveries to their agents.
+type Main struct {
+	opts  MainOptions
+	dir   string
+	ns    *server.Server
+	nc    *nats.Conn
+	js    jetstream.JetStream
+	log   *slog.Logger
+	agent map[string]supervisor.AgentConfig // every agent of the config, by name
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	cc     jetstream.ConsumeContext
+
+	mu    sync.Mutex
+	hosts map[string]*HostInfo
+}
+
+// StartMain starts the embedded NATS server at opts.Config.Cluster.Listen
+// (TLS, JetStream stored in .swarm/cluster/jetstream) and the loops that
+// carry messages to and from the hosts. Close ends them.
+func StartMain(ctx context.Context, opts MainOptions) (*Main, error) {
+	if opts.Config == nil || opts.Config.Cluster == nil || opts.Bus == nil {
+		return nil, errors.New("cluster: a config with [cluster] and a bus are required")
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	m := &Main{opts: opts, dir: Dir(opts.Bus.Dir()), log: opts.Log, agent: map[string]supervisor.AgentConfig{}, hosts: map[string]*HostInfo{}}
+	for _, a := range opts.Config.Agents {
+		m.agent[a.Name] = a
+		if a.Host != "" {
+			h := m.host(a.Host)
+			h.Agents = append(h.Agents, a.Name)
+		}
+	}
+	cert, err := loadOrMakeCert(m.dir)
+	if err != nil {
+		return nil, err
+	}
+	admin, err := adminSecret(m.dir)
+	if err != nil {
+		return nil, err
+	}
+	host, portText, _ := net.SplitHostPort(opts.Config.Cluster.Listen)
+	port, _ := strconv.Atoi(portText)
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	ns, err := server.NewServer(&server.Options{
+		ServerName: "swarm", Host: host, Port: port,
+		JetStream: true, StoreDir: filepath.Join(m.dir, streamDir),
+		TLS: true, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		TLSTimeout:                 5,
+		CustomClientAuthentication: &authenticator{m: m, admin: admin},
+		NoSigs:                     true, NoLog: true, DontListen: false,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("cluster: cannot listen at %s (is the port in use?)", opts.Config.Cluster.Listen)
+	}
+	m.ns = ns
+	m.nc, err = nats.Connect("", nats.InProcessServer(ns), nats.UserInfo(adminUser, admin), nats.Name("swarm main"))
+	if err != nil {
+		ns.Shutdown()
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if err := m.setUp(ctx); err != nil {
+		m.Close()
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	return m, nil
+}
+
+// Addr is the address the server listens at.
+func (m *Main) Addr() string { return m.ns.Addr().String() }
+
+func (m *Main) host(name string) *HostInfo {
+	h, ok := m.hosts[name]
+	if !ok {
+		h = &HostInfo{Name: name, Since: time.Now()}
+		m.hosts[name] = h
+	}
+	return h
+}
+
+func (m *Main) setUp(ctx context.Context) error {
+	js, err := jetstream.New(m.nc)
+	if err != nil {
+		return err
+	}
+	m.js = js
+	for name, subject := range map[string]string{outStream: "swarm.out.*", inStream: "swarm.in.*"} {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name: name, Subjects: []string{subject}, Retention: jetstream.WorkQueuePolicy,
+			Storage: jetstream.FileStorage, Duplicates: dupWindow,
+		})
+		if err != nil {
+			return fmt.Errorf("stream %s: %w", name, err)
+		}
+	}
+	for name := range m.hosts {
+		if err := m.ensureHostConsumer(ctx, name); err != nil {
+			return err
+		}
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, outStream, jetstream.ConsumerConfig{
+		Durable: mainConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: -1,
+	})
+	if err != nil {
+		return fmt.Errorf("consumer %s: %w", mainConsumer, err)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	m.cancel = cancel
+	if m.cc, err = cons.Consume(func(msg jetstream.Msg) { m.received(runCtx, msg) }); err != nil {
+		return err
+	}
+	if _, err := m.nc.Subscribe("swarm.ctl.*.agents", m.definitions); err != nil {
+		return err
+	}
+	if _, err := m.nc.Subscribe(adminHosts, m.hostsRequest); err != nil {
+		return err
+	}
+	m.wg.Add(2)
+	go func() { defer m.wg.Done(); m.forward(runCtx) }()
+	go func() { defer m.wg.Done(); m.ping(runCtx) }()
+	return nil
+}
+
+func (m *Main) ensureHostConsumer(ctx context.Context, name string) error {
+	_, err := m.js.CreateOrUpdateConsumer(ctx, inStream, jetstream.ConsumerConfig{
+		Durable: hostConsumer(name), FilterSubject: inSubject(name), AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait: ackWait, MaxDeliver: -1, MaxAckPending: 10_000,
+	})
+	if err != nil {
+		return fmt.Errorf("consumer for host %s: %w", name, err)
+	}
+	return nil
+}
+
+// Close stops the loops and the server. What is in the streams stays in
+// the store for the next start.
+func (m *Main) Close() {
+	if m.cc != nil {
+		m.cc.Stop()
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.wg.Wait()
+	if m.nc != nil {
+		m.nc.Close()
+	}
+	m.ns.Shutdown()
+	m.ns.WaitForShutdown()
+}
+
+// received commits what a host sent: a message of one of its agents, or
+// the end of a delivery to one of them.
+func (m *Main) received(ctx context.Context, msg jetstream.Msg) {
+	host := strings.TrimPrefix(msg.Subject(), "swarm.out.")
+	var o outbound
+	if err := json.Unmarshal(msg.Data(), &o); err != nil || (o.Message == nil) == (o.Status == nil) {
+		m.log.Warn("cluster: unreadable entry from host", "host", host, "err", err)
+		_ = msg.Term()
+		return
+	}
+	var err error
+	switch {
+	case o.Message != nil:
+		if a, ok := m.agent[o.Message.From]; !ok || a.Host != host {
+			m.log.Warn("cluster: refused a message from a host for an agent it does not run", "host", host, "from", o.Message.From)
+			_ = msg.Term()
+			return
+		}
+		_, err = m.opts.Bus.Publish(ctx, o.Message.message())
+	case o.Status != nil:
+		if a, ok := m.agent[o.Status.Recipient]; !ok || a.Host != host {
+			m.log.Warn("cluster: refused a delivery's end from a host for an agent it does not run", "host", host, "recipient", o.Status.Recipient)
+			_ = msg.Term()
+			return
+		}
+		err = m.record(ctx, *o.Status)
+	}
+	if err != nil {
+		m.log.Warn("cluster: commit what a host sent", "host", host, "err", err)
+		_ = msg.NakWithDelay(time.Second)
+		return
+	}
+	_ = msg.Ack()
+}
+
+// record writes the end of a delivery a host made.
+func (m *Main) record(ctx context.Context, s status) error {
+	st, err := bus.ParseDeliveryState(s.State)
+	if err != nil {
+		return err
+	}
+	b := m.opts.Bus
+	switch st {
+	case bus.DeliveryConfirmed:
+		return b.MarkConfirmed(ctx, s.ID, s.Recipient)
+	case bus.DeliveryUnconfirmed:
+		return b.MarkUnconfirmed(ctx, s.ID, s.Recipient, s.Reason)
+	case bus.DeliveryFailed, bus.DeliveryExpired:
+		return b.MarkFailed(ctx, s.ID, s.Recipient, "on host: "+s.State+" "+s.Reason)
+	default:
+		return fmt.Errorf("delivery state %q is not an end", s.State)
+	}
+}
+
+// forward publishes each pending delivery to an agent of a host on its
+// host's subject, once per run of this swarm (a retry is harmless: the
+// id dedupes it). A message whose author runs on the same host was
+// delivered there; the host reports its end.
+func (m *Main) forward(ctx context.Context) {
+	wake, unsub := m.opts.Bus.Subscribe()
+	defer unsub()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	sent := map[string]bool{}
+	for {
+		still := map[string]bool{}
+		for _, a := range m.opts.Config.Agents {
+			if a.Host == "" {
+				continue
+			}
+			msgs, err := m.opts.Bus.Pending(ctx, a.Name, 1000)
+			if err != nil {
+				if ctx.Err() == nil {
+					m.log.Warn("cluster: pending deliveries", "agent", a.Name, "err", err)
+				}
+				continue
+			}
+			for _, msg := range msgs {
+				if from, ok := m.agent[msg.From]; ok && from.Host == a.Host {
+					continue
+				}
+				key := msg.ID + "." + a.Name
+				still[key] = true
+				if sent[key] {
+					continue
+				}
+				data, _ := json.Marshal(inbound{Message: toWire(msg), Recipient: a.Name})
+				if _, err := m.js.Publish(ctx, inSubject(a.Host), data, jetstream.WithMsgID(key)); err != nil {
+					if ctx.Err() == nil {
+						m.log.Warn("cluster: forward to host", "host", a.Host, "err", err)
+					}
+					break // in order: the rest waits for the next pass
+				}
+				sent[key] = true
+			}
+		}
+		for k := range sent {
+			if !still[k] {
+				delete(sent, k)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// ping measures each host's round trip every couple of seconds; a host
+// that does not answer is away.
+func (m *Main) ping(ctx context.Context) {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		m.mu.Lock()
+		names := make([]string, 0, len(m.hosts))
+		for n := range m.hosts {
+			names = append(names, n)
+		}
+		m.mu.Unlock()
+		addrs := m.addrs()
+		for _, n := range names {
+			start := time.Now()
+			_, err := m.nc.Request(pingSubject(n), nil, 2*time.Second)
+			rtt := time.Since(start)
+			m.mu.Lock()
+			h := m.host(n)
+			if up := err == nil; up != h.Connected {
+				h.Connected, h.Since = up, time.Now()
+			}
+			if err == nil {
+				h.RTT, h.Addr = rtt, addrs[n]
+			}
+			m.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// addrs is where each host's connection comes from, by host name.
+func (m *Main) addrs() map[string]string {
+	out := map[string]string{}
+	cz, err := m.ns.Connz(&server.ConnzOptions{Username: true})
+	if err != nil {
+		return out
+	}
+	for _, c := range cz.Conns {
+		if c.AuthorizedUser != "" && c.AuthorizedUser != adminUser {
+			out[c.AuthorizedUser] = net.JoinHostPort(c.IP, strconv.Itoa(c.Port))
+		}
+	}
+	return out
+}
+
+// Hosts returns the hosts this swarm knows, by name.
+func (m *Main) Hosts() []HostInfo {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]HostInfo, 0, len(m.hosts))
+	for _, h := range m.hosts {
+		out = append(out, *h)
+	}
+	slices.SortFunc(out, func(a, b HostInfo) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+func (m *Main) hostsRequest(msg *nats.Msg) {
+	data, _ := json.Marshal(m.Hosts())
+	_ = msg.Respond(data)
+}
+
+// definitions answers a host's request for its agents.
+func (m *Main) definitions(msg *nats.Msg) {
+	host := strings.TrimSuffix(strings.TrimPrefix(msg.Subject, "swarm.ctl."), ".agents")
+	d := definitions{Project: supervisor.ProjectDir(m.opts.Config)}
+	for _, a := range m.opts.Config.Agents {
+		if a.Host == host {
+			d.Agents = append(d.Agents, a)
+		} else {
+			d.Others = append(d.Others, peer{Name: a.Name, Host: a.Host, NoMessages: a.NoMessages})
+		}
+	}
+	if len(d.Agents) == 0 {
+		d.Error = fmt.Sprintf("the main swarm's swarm.toml gives host %s no agents (add host = %q to an [[agent]])", host, host)
+	} else if err := m.ensureHostConsumerWithin(host); err != nil {
+		d.Error = err.Error()
+	}
+	data, _ := json.Marshal(d)
+	_ = msg.Respond(data)
+}
+
+// authenticator lets in the main swarm's own connections (the admin
+// secret) and each invited host with its secret, allowed only its own
+// subjects.
+type authenticator struct {
+	m     *Main
+	admin string
+}
+
+func (a *authenticator) Check(c server.ClientAuthentication) bool {
+	o := c.GetOpts()
+	if o.Username == adminUser {
+		if subtle.ConstantTimeCompare([]byte(o.Password), []byte(a.admin)) != 1 {
+			a.m.log.Warn("cluster: refused a connection with a wrong admin secret", "addr", addrOf(c))
+			return false
+		}
+		c.RegisterUser(&server.User{Username: adminUser})
+		return true
+	}
+	secrets, err := hostSecrets(a.m.dir)
+	if err != nil {
+		a.m.log.Warn("cluster: read hosts", "err", err)
+		return false
+	}
+	want, ok := secrets[o.Username]
+	if !ok || subtle.ConstantTimeCompare([]byte(o.Password), []byte(want)) != 1 {
+		why := "wrong secret"
+		if !ok {
+			why = "not invited (swarm invite NAME)"
+		}
+		a.m.log.Warn("cluster: refused host: "+why, "host", o.Username, "addr", addrOf(c))
+		return false
+	}
+	c.RegisterUser(&server.User{Username: o.Username, Permissions: hostPermissions(o.Username)})
+	return true
+}
+
+func addrOf(c server.ClientAuthentication) string {
+	if a := c.RemoteAddress(); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// hostPermissions: a host publishes only its own outbound subject and
+// requests, takes only its own consumer's messages and answers pings.
+func hostPermissions(h string) *server.Permissions {
+	js := "$JS.API.CONSUMER."
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			outSubject(h), ctlAgents(h),
+			js + "INFO." + inStream + "." + hostConsumer(h),
+			js + "MSG.NEXT." + inStream + "." + hostConsumer(h),
+			"$JS.ACK." + inStream + "." + hostConsumer(h) + ".>",
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", pingSubject(h)}},
+		Response:  &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute},
+	}
+}
+
+func (m *Main) ensureHostConsumerWithin(host string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return m.ensureHostConsumer(ctx, host)
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"swarm/bus"
+	"swarm/internal/testrun"
+)
+
+// TestTwoHosts: a main swarm (swarm up --headless) and two hosts (swarm
+// host), each a process in a directory of its own on this machine, over
+// loopback: scripted agents on each message across in both directions,
+// every message confirmed, in order per pair; swarm hosts lists both; a
+// host with a wrong secret is refused in one line.
+func TestTwoHosts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := l.Addr().String()
+	l.Close()
+	box1, box2 := t.TempDir(), t.TempDir()
+	script := func(dir, name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script(e.cwd, "lead.sh", `for i in 1 2 3; do echo "@relay:w1 ping $i"; echo "@relay:w2 ping $i"; sleep 0.05; done
+while IFS= read -r line; do echo "lead got: $line"; done
+`)
+	// w1 answers lead and tells w2 (on the other host) each time.
+	script(box1, "w1.sh", `while IFS= read -r line; do
+  n=${line##* }
+  case "$line" in *"from lead] ping"*) echo "@relay:lead pong $n"; echo "@relay:w2 hello $n";; esac
+done
+`)
+	script(box2, "w2.sh", `while IFS= read -r line; do
+  n=${line##* }
+  case "$line" in *"from lead] ping"*) echo "@relay:lead pong $n";; *"from w1] hello"*) echo "@relay:w1 thanks $n";; esac
+done
+`)
+	toml := fmt.Sprintf(`[cluster]
+listen = %q
+
+[[agent]]
+name = "lead"
+cmd = ["./lead.sh"]
+quiet = 0
+
+[[agent]]
+name = "w1"
+cmd = ["./w1.sh"]
+quiet = 0
+host = "box1"
+
+[[agent]]
+name = "w2"
+cmd = ["./w2.sh"]
+quiet = 0
+host = "box2"
+`, listen)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startTerminated(t, e.command("up", "--headless"))
+	url1, url2 := strings.TrimSpace(e.ok("invite", "box1")), strings.TrimSpace(e.ok("invite", "box2"))
+	if !regexp.MustCompile(`^swarm://127\.0\.0\.1:\d+/box1\?fp=sha256%3A[0-9a-f]{64}&secret=[0-9a-f]+$`).MatchString(url1) {
+		t.Fatalf("swarm invite box1 printed %q", url1)
+	}
+	hostEnv := func(dir string) *env { return &env{t: t, cwd: dir} }
+	startTerminated(t, hostEnv(box1).command("host", url1))
+	startTerminated(t, hostEnv(box2).command("host", url2, "--dir", filepath.Join(box2, "state")))
+
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pairs := []struct{ from, to, bodies string }{
+		{"lead", "w1", "ping 1|ping 2|ping 3"}, {"lead", "w2", "ping 1|ping 2|ping 3"},
+		{"w1", "lead", "pong 1|pong 2|pong 3"}, {"w2", "lead", "pong 1|pong 2|pong 3"},
+		{"w1", "w2", "hello 1|hello 2|hello 3"}, {"w2", "w1", "thanks 1|thanks 2|thanks 3"},
+	}
+	for _, p := range pairs {
+		var got, states []string
+		ok := testrun.Poll(testrun.Patience, func() bool {
+			msgs, err := b.Messages(context.Background(), 0, 0)
+			if err != nil {
+				return false
+			}
+			got, states = got[:0], states[:0]
+			confirmed := 0
+			for _, m := range msgs {
+				if m.From == p.from && m.To == p.to {
+					got = append(got, m.Body)
+					for _, d := range m.Deliveries {
+						states = append(states, d.State.String()+" "+d.Error)
+					}
+					if len(m.Deliveries) == 1 && m.Deliveries[0].State == bus.DeliveryConfirmed {
+						confirmed++
+					}
+				}
+			}
+			return strings.Join(got, "|") == p.bodies && confirmed == len(got)
+		})
+		if !ok {
+			t.Fatalf("%s → %s: %q (%q), want %q, each confirmed", p.from, p.to, got, states, p.bodies)
+		}
+	}
+	var out string
+	testrun.Within(t, testrun.Patience, "swarm hosts to list both hosts connected", func() bool {
+		out, _, _ = e.run("hosts")
+		return strings.Count(out, " connected ") == 2
+	})
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^HOST +STATE +ADDRESS +AGENTS +LATENCY$`),
+		regexp.MustCompile(`(?m)^box1 +connected +127\.0\.0\.1:\d+ +w1 +[0-9.]+(µs|ms)$`),
+		regexp.MustCompile(`(?m)^box2 +connected +127\.0\.0\.1:\d+ +w2 +[0-9.]+(µs|ms)$`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("swarm hosts:\n%s\nlacks %s", out, want)
+		}
+	}
+	bad := regexp.MustCompile(`secret=[0-9a-f]+`).ReplaceAllString(url1, "secret=0000")
+	hostEnv(t.TempDir()).fails(1, []string{"host", bad}, "host box1 refused by the main swarm", "swarm invite box1")
+}
+
+// startTerminated starts cmd and, when the test ends, ends it as a person
+// would (SIGTERM) and waits for it.
+func startTerminated(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+}

@@ -95,8 +95,9 @@
 // reflows the lines on the screen (reflow.go): wrapped anew, each keeping
 // its state, so that nothing is committed again, the cursor where it was
 // in its line (after a character that fills the new row, waiting to wrap); lines that no longer fit
-// leave at the top as if they scrolled off. The scrollback keeps its rows
-// as they were. A resize that comes while the program is in the middle of
+// leave at the top as if they scrolled off. The scrollback is laid out
+// again too, a line at a time; a line that straddles it and the screen is
+// laid out whole. A resize that comes while the program is in the middle of
 // an escape sequence or a character waits for the end of it.
 //
 // # The alternate screen

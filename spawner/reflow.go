@@ -42,14 +42,28 @@ type flowLine struct {
 // line is carried in at the top of a scroll region. The emulator must be
 // between sequences (quiet). A scroll region ends with the
 // resize, as on a terminal. With a program on the alternate screen, the
-// main screen under it is reflowed. A line whose start
-// left at the top already keeps it in the carry; its rows on the screen are
-// reflowed like any other.
+// main screen under it is reflowed. A line whose start left at the top
+// already is laid out whole: its rows come back from the scrollback into
+// it (when they give back its text), so no row keeps the old width.
 func (s *Screen) reflow(rows, cols int) bool {
 	if s.carryOn && s.top != 0 {
 		return false // a line carried in at the top of a scroll region
 	}
 	lines := s.flowLines()
+	// A line whose start left at the top is laid out whole: its rows
+	// come back from the scrollback into it.
+	back := 0
+	if s.carryOn && len(lines) > 0 {
+		if cells, k := s.carriedCells(); k > 0 {
+			l := &lines[0]
+			if l.cursor >= 0 {
+				for _, c := range cells {
+					l.cursor += max(c.Width, 1)
+				}
+			}
+			l.cells, back = append(cells, l.cells...), k
+		}
+	}
 	total := 0
 	for i := range lines {
 		lines[i].layout(cols)
@@ -80,6 +94,13 @@ func (s *Screen) reflow(rows, cols int) bool {
 		if drop != cur || keep != cur+1 || split > lines[cur].curRow {
 			return false // text under the cursor would have to leave
 		}
+	}
+	if back > 0 {
+		// The line is whole on the screen again, with the state it had.
+		s.hist.rows.truncate(back)
+		s.base -= int64(back)
+		s.shadow[lines[0].start] = s.carryState
+		s.dropCarry()
 	}
 	for i := len(lines) - 1; i >= keep; i-- {
 		st := s.state(lines[i].start)
@@ -183,6 +204,41 @@ func (s *Screen) reflow(rows, cols int) bool {
 	}
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
 	return true
+}
+
+// carriedCells returns the cells of the rows of the carried line (whose
+// start left at the top) that are in the scrollback, and how many rows
+// they are; k is 0 when they cannot be had: rows of another width, too
+// many, or rows that do not give back their text.
+func (s *Screen) carriedCells() (cells []uv.Cell, k int) {
+	total := s.hist.len()
+	for k < total && k < maxReflowRows {
+		h := s.hist.at(total - k - 1)
+		if !h.wrapped || int(h.cols) != s.cols {
+			break
+		}
+		k++
+		if total-k == 0 || !s.hist.at(total-k-1).wrapped {
+			break // the line's first row
+		}
+	}
+	if k == 0 || (total-k > 0 && s.hist.at(total-k-1).wrapped) {
+		return nil, 0
+	}
+	rows := make([]histLine, k)
+	for i := range rows {
+		rows[i] = *s.hist.at(total - k + i)
+	}
+	scratch := vt.NewEmulator(s.cols, k)
+	defer scratch.Close()
+	var buf reflowBuffers
+	fl, ok := historyLine(scratch, rows, s.cols, &s.hist, &buf)
+	// The rows are all of the line's start only if they give back its
+	// text (the oldest may have left the scrollback).
+	if !ok || strings.TrimRight(string(appendCellsText(nil, fl.cells)), " ") != strings.TrimRight(string(s.carry), " ") {
+		return nil, 0
+	}
+	return fl.cells, k
 }
 
 // pendWrap leaves the cursor after the last character of row y, which
@@ -419,6 +475,7 @@ func (s *Screen) reflowHistory(cols int) {
 			s.pushRows(line)
 			return
 		}
+		fl.cells = trimBlanks(fl.cells)
 		buf.cells = fl.cells
 		fl.layout(cols)
 		fl.eachRow(cols, &buf.row, func(row uv.Line) {
@@ -526,6 +583,5 @@ func historyLine(scratch *vt.Emulator, rows []histLine, width int, hist *history
 		}
 		fl.cells = appendCells(fl.cells, cells, limit)
 	}
-	fl.cells = trimBlanks(fl.cells)
 	return fl, true
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // committedOnce writes more output until every row on the screen has
@@ -90,4 +92,90 @@ func TestTallerScreenPullsTheScrollbackDown(t *testing.T) {
 			committedOnce(t, s, taken, "line 1", "line 7", "line 30", "$ echo")
 		})
 	}
+}
+
+// rowsOf cuts text into rows of width cols.
+func rowsOf(text string, cols int) []string {
+	var out []string
+	for len(text) > cols {
+		out = append(out, text[:cols])
+		text = text[cols:]
+	}
+	return append(out, text)
+}
+
+// A line that straddles the scrollback and the screen at a resize is laid
+// out whole at the new width: its rows that had left are no fragment of
+// the old width, on the screen or in the scrollback, and it is not
+// committed again.
+func TestStraddlingLineReflowsWhole(t *testing.T) {
+	long := "@relay:bob " + strings.Repeat("abcdefghi ", 4)[:39] // 50 characters
+	for _, tc := range []struct {
+		name   string
+		cols   int
+		screen []string // the rows at the new width
+		back   []string // the newest rows of the scrollback
+	}{
+		{name: "wider", cols: 25,
+			screen: append(append(rowsOf(long, 25), "tail 1", "tail 2", "tail 3", "tail 4", "tail 5", "tail 6", "tail 7"), "$"),
+			back:   []string{"line 1", "line 2", "line 3"}},
+		{name: "narrower", cols: 10,
+			screen: []string{"tail 1", "tail 2", "tail 3", "tail 4", "tail 5", "tail 6", "tail 7", "$", "", ""},
+			back:   append([]string{"line 3"}, rowsOf(long, 10)...)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewScreen(ScreenOptions{Rows: 10, Cols: 20})
+			defer s.Close()
+			fmt.Fprintf(s, "line 1\r\nline 2\r\nline 3\r\n\x1b[32m%s\x1b[0m\r\n", long)
+			for i := 1; i <= 7; i++ {
+				fmt.Fprintf(s, "tail %d\r\n", i)
+			}
+			fmt.Fprint(s, "$ ")
+			taken := s.TakeLines()
+			if got := s.Snapshot().Lines[0]; got != long[20:40] {
+				t.Fatalf("set-up: the top row is %q, want the long line's second row", got)
+			}
+			s.Resize(10, tc.cols)
+			snap := s.Snapshot()
+			if !slices.Equal(snap.Lines, tc.screen) {
+				t.Errorf("at %d columns the screen is\n%q\nwant\n%q", tc.cols, snap.Lines, tc.screen)
+			}
+			n := s.ScrollbackLen()
+			var back []string
+			for _, row := range strings.Split(s.Render(len(tc.back)), "\n")[:len(tc.back)] {
+				back = append(back, strings.TrimRight(ansi.Strip(row), " "))
+			}
+			if !slices.Equal(back, tc.back) {
+				t.Errorf("at %d columns the scrollback (%d rows) ends with\n%q\nwant\n%q", tc.cols, n, back, tc.back)
+			}
+			if got := s.Render(len(tc.back)); !strings.Contains(got, "\x1b[32m@relay") {
+				t.Errorf("the colour is gone: %q", got)
+			}
+			committedOnce(t, s, taken, "line 1", long, "tail 7", "$")
+		})
+	}
+}
+
+// The line under the cursor, longer than the screen (a long command being
+// typed), is laid out whole at the new width, the cursor after its end.
+func TestStraddlingCursorLineReflowsWhole(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 20})
+	defer s.Close()
+	long := "$ " + strings.Repeat("0123456789", 25)[:248] // 13 rows of 20
+	fmt.Fprint(s, "before\r\n"+long)
+	s.TakeLines()
+	s.Resize(10, 30)
+	snap := s.Snapshot()
+	want := append(rowsOf(long, 30), "")
+	if !slices.Equal(snap.Lines, want) {
+		t.Errorf("at 30 columns:\n%q\nwant\n%q", snap.Lines, want)
+	}
+	if snap.Cursor != (Cursor{X: 10, Y: 8}) {
+		t.Errorf("cursor %+v, want after the line's end", snap.Cursor)
+	}
+	if got := strings.TrimRight(ansi.Strip(strings.Split(s.Render(1), "\n")[0]), " "); got != "before" {
+		t.Errorf("the newest scrollback row is %q, want %q", got, "before")
+	}
+	fmt.Fprint(s, "\r\n")
+	committedOnce(t, s, nil, long)
 }

@@ -518,6 +518,11 @@ func (s *Screen) keep(l uv.Line, text string) {
 		return
 	}
 	s.hist.push(s.histRow(l, text, s.cols))
+	if s.erasing {
+		s.pullable = 0
+	} else {
+		s.pullable = min(s.pullable+1, s.hist.len())
+	}
 }
 
 // histRow is a row of cols cells as the scrollback keeps it.

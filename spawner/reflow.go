@@ -98,6 +98,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 	if back > 0 {
 		// The line is whole on the screen again, with the state it had.
 		s.hist.rows.truncate(back)
+		s.pullable = max(s.pullable-back, 0)
 		s.base -= int64(back)
 		s.shadow[lines[0].start] = s.carryState
 		s.dropCarry()
@@ -441,6 +442,18 @@ func (s *Screen) reflowHistory(cols int) {
 	}
 	old := s.hist
 	s.hist = history{max: old.max, pal: old.pal} // the rows' runs number styles as old's
+	// The rows a taller screen may take back are those of the lines that
+	// start in the pullable rows, wrapped anew.
+	pullFrom, pushed, mark := n-min(s.pullable, n), 0, -1
+	push := func(h histLine) {
+		s.hist.push(h)
+		pushed++
+	}
+	pushRows := func(rows []histLine) {
+		for _, h := range rows {
+			push(h)
+		}
+	}
 	var scratch *vt.Emulator
 	defer func() {
 		if scratch != nil {
@@ -462,7 +475,7 @@ func (s *Screen) reflowHistory(cols int) {
 		// A line whose last row is wrapped goes on on the screen (its start
 		// scrolled off): it stays as it is, to join its rest again.
 		if width == cols || width == 0 || line[len(line)-1].wrapped {
-			s.pushRows(line)
+			pushRows(line)
 			return
 		}
 		if scratch == nil {
@@ -472,7 +485,7 @@ func (s *Screen) reflowHistory(cols int) {
 		}
 		var ok bool
 		if fl, ok = historyLine(scratch, line, width, &s.hist, &buf); !ok {
-			s.pushRows(line)
+			pushRows(line)
 			return
 		}
 		fl.cells = trimBlanks(fl.cells)
@@ -480,7 +493,7 @@ func (s *Screen) reflowHistory(cols int) {
 		fl.layout(cols)
 		fl.eachRow(cols, &buf.row, func(row uv.Line) {
 			text = appendText(text[:0], row, cols)
-			s.hist.push(s.histRow(row, string(text), cols))
+			push(s.histRow(row, string(text), cols))
 		})
 	}
 	var prev *histLine
@@ -490,15 +503,18 @@ func (s *Screen) reflowHistory(cols int) {
 			if len(line) > 0 {
 				reflow()
 			}
+			if i >= pullFrom && mark < 0 {
+				mark = pushed
+			}
 			line, long = line[:0], false
 		}
 		prev = h
 		switch {
 		case long:
-			s.hist.push(*h)
+			push(*h)
 		case len(line) == maxReflowRows:
-			s.pushRows(line)
-			s.hist.push(*h)
+			pushRows(line)
+			push(*h)
 			line, long = line[:0], true
 		default:
 			line = append(line, *h)
@@ -507,12 +523,9 @@ func (s *Screen) reflowHistory(cols int) {
 	if len(line) > 0 {
 		reflow()
 	}
-}
-
-// pushRows adds rows to the scrollback as they are.
-func (s *Screen) pushRows(rows []histLine) {
-	for _, h := range rows {
-		s.hist.push(h)
+	s.pullable = 0
+	if mark >= 0 {
+		s.pullable = min(pushed-mark, s.hist.len())
 	}
 }
 

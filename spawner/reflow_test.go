@@ -179,3 +179,28 @@ func TestStraddlingCursorLineReflowsWhole(t *testing.T) {
 	fmt.Fprint(s, "\r\n")
 	committedOnce(t, s, nil, long)
 }
+
+// A display the program erased (clear) went into the scrollback, but a
+// taller screen does not take it back: the clear is not undone. Rows that
+// scroll off after it come back.
+func TestTallerScreenKeepsAClearedDisplayCleared(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 5, Cols: 20})
+	defer s.Close()
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(s, "old %d\r\n", i)
+	}
+	fmt.Fprint(s, "\x1b[H\x1b[2J$ ")
+	s.Resize(8, 30)
+	if got, want := s.Snapshot().Lines, []string{"$", "", "", "", "", "", "", ""}; !slices.Equal(got, want) {
+		t.Errorf("after a clear, made taller:\n%q\nwant\n%q", got, want)
+	}
+	s.Resize(5, 30)
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(s, "\r\nnew %d", i)
+	}
+	s.Resize(8, 30)
+	want := []string{"$", "new 1", "new 2", "new 3", "new 4", "new 5", "new 6", ""}
+	if got := s.Snapshot().Lines; !slices.Equal(got, want) {
+		t.Errorf("after more output, made taller:\n%q\nwant\n%q", got, want)
+	}
+}

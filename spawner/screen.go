@@ -129,7 +129,11 @@ type Screen struct {
 	tracker
 	replay replay
 
-	hist           history
+	hist history
+	// pullable counts the newest rows of hist that a taller screen may
+	// take back (pullBack): rows that scrolled off or that a resize moved
+	// there, not those of an erased display (a clear is not undone).
+	pullable       int
 	title          string
 	bracketedPaste bool
 	// Each screen has its own cursor visibility, as in x/vt: vim hides
@@ -522,8 +526,8 @@ func (s *Screen) pullBack(n int) {
 	if s.alt != nil || s.top != 0 || s.bot < s.rows {
 		return
 	}
-	n = min(n, s.blankBottom())
 	total := s.hist.len()
+	n = min(n, s.blankBottom(), s.pullable, total)
 	k := 0
 	for i := 1; i <= min(n, total); i++ {
 		if int(s.hist.at(total-i).cols) != s.cols {
@@ -553,6 +557,7 @@ func (s *Screen) pullBack(n int) {
 		}
 	}
 	back := s.hist.popNewest(k)
+	s.pullable -= k
 	pos := s.main.CursorPosition()
 	waiting := s.main.PendingWrap() || s.wideEdge
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "T")) // rows down, k blank rows on top

@@ -379,3 +379,51 @@ func TestRefusedHosts(t *testing.T) {
 		t.Errorf("a second invitation is %q, %v; want the same URL %q", again, err, u.String())
 	}
 }
+
+// TestRemoteAgentMovesItsTask: an agent on a host starts its task with a
+// control message; the main swarm, which keeps the tasks, moves it, and
+// the host's own swarm (no tasks) tells the agent nothing.
+func TestRemoteAgentMovesItsTask(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	writeScript(t, hostDir, "worker.sh", `while IFS= read -r line; do
+  case "$line" in *"from human] start "*) echo "@relay:swarm task_start ${line##* }";; esac
+done
+`)
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n")
+	state := filepath.Join(hostDir, ".swarm-host")
+	startHost(t, tm.invite(t, "box"), state, hostDir)
+	ctx := context.Background()
+	task, err := tm.bus.CreateTask(ctx, bus.NewTask{Title: "build it", Assignee: "worker", CreatedBy: "human"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tm.bus.Publish(ctx, bus.Message{From: bus.Human, To: "worker", Body: "start " + task.ID}); err != nil {
+		t.Fatal(err)
+	}
+	testrun.Within(t, testrun.Patience, "the task to be WORKING on the main bus", func() bool {
+		got, err := tm.bus.Task(ctx, task.ID)
+		return err == nil && got.State == bus.TaskWorking
+	})
+	hb, err := bus.Open(bus.Options{Dir: state})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hb.Close()
+	testrun.Within(t, testrun.Patience, "the host's swarm to take the control message", func() bool {
+		msgs, _ := hb.Messages(ctx, 0, 0)
+		for _, m := range msgs {
+			if m.To == bus.Swarm && m.From == "worker" {
+				return len(m.Deliveries) == 1 && m.Deliveries[0].State == bus.DeliveryConfirmed
+			}
+		}
+		return false
+	})
+	msgs, _ := hb.Messages(ctx, 0, 0)
+	for _, m := range msgs {
+		if m.From == bus.Swarm && m.To == "worker" && strings.Contains(m.Body, "fail") {
+			t.Errorf("the host's swarm told worker: %s", m.Body)
+		}
+	}
+}

@@ -118,7 +118,7 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		return err
 	}
 	defer b.Close()
-	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, Log: opts.Log})
+	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, Log: opts.Log, TasksElsewhere: true})
 	if err != nil {
 		return err
 	}
@@ -354,7 +354,7 @@ func (br *bridge) forward(ctx context.Context, cursor int64) int64 {
 	}
 	advance := true
 	for _, m := range msgs {
-		if !br.local[m.From] {
+		if !br.local[m.From] || hostOnly(m) {
 			if advance {
 				cursor = m.Seq
 			}
@@ -388,6 +388,11 @@ func (br *bridge) forward(ctx context.Context, cursor int64) int64 {
 	}
 	return cursor
 }
+
+// hostOnly reports whether m is for the host's swarm alone: where an
+// agent's turn is (its CLI's hooks) matters to the screen that types into
+// it, here.
+func hostOnly(m bus.Message) bool { return m.To == bus.Swarm && m.Kind == bus.KindTurn }
 
 // handedOver settles the host-bus deliveries of a message just published:
 // those to agents elsewhere are the main swarm's now (confirmed here);

@@ -107,6 +107,12 @@ func (s *Supervisor) control(ctx context.Context, m bus.Message) (string, error)
 		rest = strings.TrimSpace(rest)
 	}
 	switch typ {
+	case bus.KindTaskStart, bus.KindTaskDone, bus.KindTaskFail, bus.KindTaskCreate:
+		if s.opts.TasksElsewhere {
+			return "", nil
+		}
+	}
+	switch typ {
 	case bus.KindTaskStart, bus.KindTaskDone, bus.KindTaskFail:
 		if d.Task == "" && rest != "" && typ != bus.KindTaskFail {
 			d.Task = rest

@@ -63,6 +63,10 @@ type Options struct {
 	UnsentLimit int           // messages an agent holds in memory while the bus cannot take them (default 10,000)
 	LogMax      int64         // an agent's output log is rotated at this size (default DefaultLogMax)
 	Executable  string        // swarm binary for agents' PATH and the built-in players (default os.Executable)
+	// TasksElsewhere: the swarm's tasks are on another swarm's bus (a
+	// cluster's host: the main swarm's). Task control messages are taken
+	// here without a word and left to that swarm, which gets them too.
+	TasksElsewhere bool
 }
 
 // Supervisor runs the agents of one config against one bus.

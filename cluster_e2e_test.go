@@ -149,3 +149,99 @@ func startTerminated(t *testing.T, cmd *exec.Cmd) {
 		_ = cmd.Wait()
 	})
 }
+
+// TestMainKilledLosesNothing: the main swarm killed (SIGKILL) while
+// messages flow to and from a host, and started again, loses none: every
+// message written for the host's agent while the main swarm was down is
+// delivered, and each answer is committed on the main bus.
+func TestMainKilledLosesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := l.Addr().String()
+	l.Close()
+	box := t.TempDir()
+	if err := os.WriteFile(filepath.Join(box, "worker.sh"), []byte(`#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in *"from human] ping"*) sleep 0.1; echo "@relay:lead pong ${line##* }";; esac
+done
+`), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toml := fmt.Sprintf("[cluster]\nlisten = %q\n\n[[agent]]\nname = \"lead\"\ncmd = \"cat >/dev/null\"\nquiet = 0\n\n[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n", listen)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	up := e.command("up", "--headless")
+	up.Stderr = os.Stderr
+	if err := up.Start(); err != nil {
+		t.Fatal(err)
+	}
+	url := strings.TrimSpace(e.ok("invite", "box"))
+	startTerminated(t, (&env{t: t, cwd: box}).command("host", url))
+
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	pongs := func() []string {
+		msgs, _ := b.Messages(ctx, 0, 0)
+		var out []string
+		for _, m := range msgs {
+			if m.From == "worker" && m.To == "lead" {
+				out = append(out, m.Body)
+			}
+		}
+		return out
+	}
+	const n = 30
+	ping := func(i int) {
+		if _, err := b.Publish(ctx, bus.Message{From: bus.Human, To: "worker", Body: fmt.Sprintf("ping %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= 20; i++ {
+		ping(i)
+	}
+	testrun.Within(t, testrun.Patience, "a few pongs before the kill", func() bool { return len(pongs()) >= 3 })
+	_ = up.Process.Kill()
+	_ = up.Wait()
+	before := len(pongs())
+	for i := 21; i <= n; i++ { // written while the main swarm is down
+		ping(i)
+	}
+	startTerminated(t, e.command("up", "--headless"))
+	var got []string
+	ok := testrun.Poll(testrun.Patience, func() bool {
+		got = pongs()
+		return len(uniqStrings(got)) == n
+	})
+	t.Logf("killed after %d pongs; committed %d pongs, %d duplicated, lost %d", before, len(got), len(got)-len(uniqStrings(got)), n-len(uniqStrings(got)))
+	if !ok {
+		t.Fatalf("pongs: %q", got)
+	}
+	want := make([]string, n)
+	for i := range want {
+		want[i] = fmt.Sprintf("pong %d", i+1)
+	}
+	if strings.Join(uniqStrings(got), "|") != strings.Join(want, "|") {
+		t.Errorf("pongs out of order: %q", got)
+	}
+}
+
+func uniqStrings(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -103,7 +103,9 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	u := opts.URL
-	nc, err := dialPatiently(ctx, u, opts.Waiting)
+	nc, err := dialPatiently(ctx, u, opts.Waiting, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		opts.Log.Warn("cluster: connection", "err", err)
+	}))
 	if err != nil {
 		return err
 	}
@@ -157,10 +159,11 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 // dialPatiently connects as Dial does, trying again every second while
 // the main swarm cannot be reached (it may not have started yet); a
 // refusal ends it at once.
-func dialPatiently(ctx context.Context, u JoinURL, waiting func(error)) (*nats.Conn, error) {
+func dialPatiently(ctx context.Context, u JoinURL, waiting func(error), opts ...nats.Option) (*nats.Conn, error) {
 	told := false
+	opts = append(opts, nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
 	for {
-		nc, err := Dial(u, "swarm host "+u.Host, nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+		nc, err := Dial(u, "swarm host "+u.Host, opts...)
 		if err == nil || errors.Is(err, ErrRefused) || errors.Is(err, ErrNotTrusted) {
 			return nc, err
 		}

@@ -407,15 +407,16 @@ func (s *Screen) Flush() []Line {
 // When the screen gets shorter than the cursor's row, rows leave at the
 // top into the scrollback, as on a terminal; when it gets taller, rows
 // come back from the scrollback (pullBack); a new width reflows the lines
-// (reflow.go).
+// (reflow.go). A closed screen (its program has exited) is resized too:
+// a UI goes on showing it.
 func (s *Screen) Resize(rows, cols int) {
 	rows, cols = max(rows, 1), max(cols, 1)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
-		return
-	}
 	s.applyHeld()
+	if s.closed && !s.quiet() {
+		return // the program ended in the middle of a sequence: no write ends it
+	}
 	if !s.quiet() {
 		// The program is in the middle of a sequence or a character: the
 		// screen cannot rearrange itself under it. The next write that

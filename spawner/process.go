@@ -368,15 +368,16 @@ func (p *Process) SetUrgent(urgent bool) { p.urgent.Store(urgent) }
 func (p *Process) Screen() *Screen { return p.screen }
 
 // Resize changes the size of the PTY (the program gets SIGWINCH) and of
-// the screen.
+// the screen. After the program has exited only the screen, which a UI
+// goes on showing, is resized, and the error is ErrExited.
 func (p *Process) Resize(rows, cols int) error {
 	rows, cols = min(max(rows, 1), 0xffff), min(max(cols, 1), 0xffff)
+	p.screen.Resize(rows, cols)
 	select {
 	case <-p.exited:
 		return ErrExited
 	default:
 	}
-	p.screen.Resize(rows, cols)
 	ws := pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)}
 	conn, err := p.master.SyscallConn()
 	if err != nil {

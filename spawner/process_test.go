@@ -179,6 +179,10 @@ func TestProcessResize(t *testing.T) {
 	if err := p.Resize(10, 10); !errors.Is(err, ErrExited) {
 		t.Fatalf("resize after exit: %v", err)
 	}
+	// The screen a UI goes on showing gets the size.
+	if r, c := p.Screen().Size(); r != 10 || c != 10 {
+		t.Errorf("screen %dx%d after a resize after exit, want 10x10", r, c)
+	}
 }
 
 func TestProcessStopKillsAfterGrace(t *testing.T) {

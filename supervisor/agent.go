@@ -637,12 +637,20 @@ func (a *agent) resize(rows, cols int) error {
 	}
 	a.mu.Lock()
 	a.rows, a.cols = rows, cols
-	p := a.proc
+	p, last := a.proc, a.screen
 	a.mu.Unlock()
 	if p == nil {
+		// Not running: the screen its last process left is still shown,
+		// and is rewrapped like a live one.
+		if last != nil {
+			last.Resize(rows, cols)
+		}
 		return nil
 	}
-	return p.Resize(rows, cols)
+	if err := p.Resize(rows, cols); !errors.Is(err, spawner.ErrExited) {
+		return err
+	}
+	return nil // it has just exited: its screen has the size
 }
 
 func (a *agent) request(again bool) {

@@ -47,7 +47,7 @@ func runTestHost(raw string) int {
 }
 
 // freeAddr is a loopback address nothing listens at.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -57,7 +57,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func writeScript(t *testing.T, dir, name, body string) {
+func writeScript(t testing.TB, dir, name, body string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ type testMain struct {
 
 // startMain starts a main swarm in dir with the swarm.toml text given
 // (its [cluster] listen is filled in).
-func startMain(t *testing.T, dir, listen, toml string) *testMain {
+func startMain(t testing.TB, dir, listen, toml string) *testMain {
 	t.Helper()
 	path := filepath.Join(dir, supervisor.DefaultConfigFile)
 	text := fmt.Sprintf("[cluster]\nlisten = %q\n\n%s", listen, toml)
@@ -118,7 +118,7 @@ func (tm *testMain) stop() {
 	tm.main = nil
 }
 
-func (tm *testMain) invite(t *testing.T, host string) string {
+func (tm *testMain) invite(t testing.TB, host string) string {
 	t.Helper()
 	u, err := Invite(tm.bus.Dir(), tm.cfg.Cluster.Listen, host)
 	if err != nil {
@@ -134,7 +134,7 @@ type hostProcess struct {
 	stderr strings.Builder
 }
 
-func startHost(t *testing.T, url, state, workdir string) *hostProcess {
+func startHost(t testing.TB, url, state, workdir string) *hostProcess {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {

@@ -1,0 +1,114 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"swarm/bus"
+	"swarm/internal/testrun"
+)
+
+// BenchmarkRelayLatency measures how long a message takes from its
+// commit on its author's bus to its confirmation on its recipient's
+// screen as the main bus records it, at 100 messages a second, for each
+// kind of pair: both agents on the main machine, main → a host's agent,
+// two agents of one host (confirmed on the host: what the main bus
+// records comes a report later), a host's agent → main, and agents of two
+// hosts. The agents read lines (quiet = 0), so the times are swarm's, not
+// an agent CLI's. The bus keeps milliseconds; p50 and p99 are in ms.
+// Run: go test -run '^$' -bench RelayLatency -benchtime 300x ./cluster/
+func BenchmarkRelayLatency(b *testing.B) {
+	mainDir, box1, box2 := b.TempDir(), b.TempDir(), b.TempDir()
+	reader := "while IFS= read -r l; do :; done\n"
+	for _, s := range []struct{ dir, name string }{{mainDir, "lead"}, {mainDir, "mate"}, {box1, "w1"}, {box1, "helper"}, {box2, "w2"}} {
+		writeScript(b, s.dir, s.name+".sh", reader)
+	}
+	var agents string
+	for _, a := range []struct{ name, host string }{{"lead", ""}, {"mate", ""}, {"w1", "box1"}, {"helper", "box1"}, {"w2", "box2"}} {
+		agents += fmt.Sprintf("[[agent]]\nname = %q\ncmd = [\"./%s.sh\"]\nquiet = 0\n", a.name, a.name)
+		if a.host != "" {
+			agents += fmt.Sprintf("host = %q\n", a.host)
+		}
+	}
+	tm := startMain(b, mainDir, freeAddr(b), agents)
+	state1, state2 := filepath.Join(box1, ".swarm-host"), filepath.Join(box2, ".swarm-host")
+	startHost(b, tm.invite(b, "box1"), state1, box1)
+	startHost(b, tm.invite(b, "box2"), state2, box2)
+	ctx := context.Background()
+	var hostBus *bus.Bus
+	testrun.Within(b, testrun.Patience, "box1's bus", func() bool {
+		var err error
+		hostBus, err = bus.Open(bus.Options{Dir: state1})
+		return err == nil
+	})
+	defer hostBus.Close()
+	testrun.Within(b, testrun.Patience, "both hosts connected", func() bool {
+		hs := tm.main.Hosts()
+		return len(hs) == 2 && hs[0].Connected && hs[1].Connected
+	})
+
+	pairs := []struct {
+		name, from, to string
+		on, record *bus.Bus // where the author commits, where the end is read
+	}{
+		{"local-local", "lead", "mate", tm.bus, tm.bus},
+		{"local-remote", "lead", "w1", tm.bus, tm.bus},
+		{"remote-remote-same-host", "w1", "helper", hostBus, hostBus},
+		{"remote-local", "w1", "lead", hostBus, tm.bus},
+		{"remote-remote-two-hosts", "w1", "w2", hostBus, tm.bus},
+	}
+	for _, p := range pairs {
+		b.Run(p.name, func(b *testing.B) {
+			ids := make([]string, 0, b.N)
+			tick := time.NewTicker(10 * time.Millisecond) // 100 a second
+			defer tick.Stop()
+			for i := range b.N {
+				<-tick.C
+				m, err := p.on.Publish(ctx, bus.Message{From: p.from, To: p.to, Body: fmt.Sprintf("%s %d", p.name, i)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ids = append(ids, m.ID)
+			}
+			lat := make([]time.Duration, 0, len(ids))
+			testrun.Within(b, testrun.Patience, "every message confirmed", func() bool {
+				lat = lat[:0]
+				for _, id := range ids {
+					m, err := p.record.Message(ctx, id)
+					if err != nil || len(m.Deliveries) != 1 || m.Deliveries[0].State != bus.DeliveryConfirmed {
+						return false
+					}
+					lat = append(lat, m.Deliveries[0].Updated.Sub(m.Time))
+				}
+				return true
+			})
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
+	}
+	// Throughput: a burst to one agent, all committed at once, until the
+	// main bus records every one confirmed; here and on a host.
+	for _, p := range []struct{ name, to string }{{"burst-local-local", "mate"}, {"burst-local-remote", "w2"}} {
+		b.Run(p.name, func(b *testing.B) {
+			msgs := make([]bus.Message, b.N)
+			for i := range msgs {
+				msgs[i] = bus.Message{From: "lead", To: p.to, Body: fmt.Sprintf("burst %d", i)}
+			}
+			start := time.Now()
+			out, err := tm.bus.PublishBatch(ctx, msgs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			testrun.Within(b, testrun.Patience, "the burst confirmed", func() bool {
+				m, err := tm.bus.Message(ctx, out[len(out)-1].ID)
+				return err == nil && len(m.Deliveries) == 1 && m.Deliveries[0].State == bus.DeliveryConfirmed
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
+		})
+	}
+}

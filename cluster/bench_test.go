@@ -53,7 +53,7 @@ func BenchmarkRelayLatency(b *testing.B) {
 
 	pairs := []struct {
 		name, from, to string
-		on, record *bus.Bus // where the author commits, where the end is read
+		on, record     *bus.Bus // where the author commits, where the end is read
 	}{
 		{"local-local", "lead", "mate", tm.bus, tm.bus},
 		{"local-remote", "lead", "w1", tm.bus, tm.bus},

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"swarm/supervisor"
 )
@@ -107,8 +108,10 @@ func (m *Model) setFilter(f string) tea.Cmd {
 }
 
 // filterView is the filter line, as the status line shows it.
-func (m *Model) filterView() string {
-	return styleKey.Render(fmt.Sprintf("filter agents (%d of %d): /", len(m.visible()), len(m.agents))) + m.filtering.ti.View()
+func (m *Model) filterView(w int) string {
+	prompt := fmt.Sprintf("filter agents (%d of %d): /", len(m.visible()), len(m.agents))
+	fitInput(&m.filtering.ti, w-ansi.StringWidth(prompt))
+	return styleKey.Render(prompt) + m.filtering.ti.View()
 }
 
 // turnPage selects the first agent of the next (+1) or previous (-1) page

@@ -194,12 +194,18 @@ func (d *formDialog) fit(w int) {
 	for _, l := range d.labels {
 		lw = max(lw, len(l))
 	}
-	iw := max(w-4-lw-3, 4)
 	for i := range d.inputs {
-		if d.inputs[i].Width() != iw {
-			d.inputs[i].SetWidth(iw)
-			d.inputs[i].SetCursor(d.inputs[i].Position()) // scrolls it anew
-		}
+		fitInput(&d.inputs[i], w-4-lw-2)
+	}
+}
+
+// fitInput gives a text input the width it is drawn at, w cells with its
+// cursor: an input scrolls its text by its width, so that the cursor and
+// the end of a long value stay in sight only if that is the width it has.
+func fitInput(ti *textinput.Model, w int) {
+	if iw := max(w-1, 4); ti.Width() != iw {
+		ti.SetWidth(iw)
+		ti.SetCursor(ti.Position()) // scrolls it anew
 	}
 }
 
@@ -514,6 +520,9 @@ func (s *searchInput) update(msg tea.Msg) tea.Cmd {
 
 func (s *searchInput) value() string { return s.ti.Value() }
 
-func (s *searchInput) view() string {
-	return styleKey.Render("search "+s.agent+": /") + s.ti.View()
+// view draws the box in w cells: the prompt, then the input in the rest.
+func (s *searchInput) view(w int) string {
+	prompt := "search " + s.agent + ": /"
+	fitInput(&s.ti, w-ansi.StringWidth(prompt))
+	return styleKey.Render(prompt) + s.ti.View()
 }

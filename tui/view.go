@@ -226,9 +226,9 @@ func (m *Model) statusLine() string {
 	var text string
 	switch {
 	case m.search != nil:
-		text = m.search.view()
+		text = m.search.view(max(avail, 0))
 	case m.filtering != nil:
-		text = m.filterView()
+		text = m.filterView(max(avail, 0))
 	case m.status.whileNormal && m.Mode() != ModeNormal:
 		// no longer so: say nothing
 	case m.status.err:

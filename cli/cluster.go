@@ -18,6 +18,7 @@ import (
 type inviteCmd struct {
 	Config string `short:"c" help:"Config file (its [cluster] says where hosts connect)." default:"swarm.toml" placeholder:"FILE"`
 	Name   string `arg:"" help:"The host's name, as agents' host = \"NAME\" gives it."`
+	Revoke bool   `help:"End the host's invitation: its URL no longer joins, and a running swarm disconnects it."`
 }
 
 // clusterConfig loads the config and its [cluster] table.
@@ -42,6 +43,13 @@ func (c *inviteCmd) Run(g *Globals) error {
 	}
 	if err := supervisor.CheckHostName(c.Name); err != nil {
 		return usageError("%v", err)
+	}
+	if c.Revoke {
+		if err := cluster.Revoke(g.busDir(), c.Name); err != nil {
+			return err
+		}
+		fmt.Fprintf(g.stdout, "host %s revoked: its URL no longer joins (swarm invite %s makes a new one)\n", c.Name, c.Name)
+		return nil
 	}
 	u, err := cluster.Invite(g.busDir(), cfg.Cluster.Listen, c.Name)
 	if err != nil {

@@ -427,3 +427,40 @@ done
 		}
 	}
 }
+
+// TestRevokedHostIsDisconnected: swarm invite --revoke ends a connected
+// host's session; the host ends, saying why in one line, and its URL no
+// longer joins.
+func TestRevokedHostIsDisconnected(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	writeScript(t, hostDir, "worker.sh", "while IFS= read -r l; do :; done\n")
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n")
+	url := tm.invite(t, "box")
+	h := startHost(t, url, filepath.Join(hostDir, ".swarm-host"), hostDir)
+	testrun.Within(t, testrun.Patience, "box connected", func() bool {
+		hs := tm.main.Hosts()
+		return len(hs) == 1 && hs[0].Connected
+	})
+	if err := Revoke(tm.bus.Dir(), "box"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.done:
+	case <-time.After(testrun.Patience):
+		t.Fatal("the revoked host still runs")
+	}
+	if msg := h.stderr.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "host box refused by the main swarm") {
+		t.Errorf("the revoked host said %q", msg)
+	}
+	if h.cmd.ProcessState.ExitCode() != 1 {
+		t.Errorf("the revoked host exited %d", h.cmd.ProcessState.ExitCode())
+	}
+	u, _ := ParseJoinURL(url)
+	if err := RunHost(context.Background(), HostOptions{URL: u, Dir: t.TempDir(), Workdir: hostDir}); !errors.Is(err, ErrRefused) {
+		t.Errorf("the revoked URL: %v", err)
+	}
+	if err := Revoke(tm.bus.Dir(), "box"); !errors.Is(err, ErrNotInvited) {
+		t.Errorf("revoking twice: %v", err)
+	}
+}

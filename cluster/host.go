@@ -103,8 +103,15 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	u := opts.URL
+	// A host refused while it reconnects (its invitation was revoked)
+	// ends, saying why.
+	ctx, refuse := context.WithCancelCause(ctx)
+	defer refuse(nil)
 	nc, err := dialPatiently(ctx, u, opts.Waiting, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		opts.Log.Warn("cluster: connection", "err", err)
+		if errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization violation") {
+			refuse(connectError(u, err))
+		}
 	}))
 	if err != nil {
 		return err
@@ -153,6 +160,9 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		opts.Started(sup)
 	}
 	br.run(runCtx)
+	if err := context.Cause(ctx); err != nil && ctx.Err() != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
 	return nil
 }
 

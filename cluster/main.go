@@ -316,6 +316,7 @@ func (m *Main) ping(ctx context.Context) {
 			names = append(names, n)
 		}
 		m.mu.Unlock()
+		m.disconnectRevoked()
 		addrs := m.addrs()
 		for _, n := range names {
 			start := time.Now()
@@ -335,6 +336,25 @@ func (m *Main) ping(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		}
+	}
+}
+
+// disconnectRevoked ends the connections of hosts whose invitation was
+// revoked (swarm invite --revoke): they cannot connect again.
+func (m *Main) disconnectRevoked() {
+	secrets, err := hostSecrets(m.dir)
+	if err != nil {
+		return
+	}
+	cz, err := m.ns.Connz(&server.ConnzOptions{Username: true})
+	if err != nil {
+		return
+	}
+	for _, c := range cz.Conns {
+		if _, ok := secrets[c.AuthorizedUser]; !ok && c.AuthorizedUser != "" && c.AuthorizedUser != adminUser {
+			m.log.Warn("cluster: disconnected a revoked host", "host", c.AuthorizedUser)
+			_ = m.ns.DisconnectClientByID(c.Cid)
 		}
 	}
 }

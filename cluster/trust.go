@@ -175,6 +175,26 @@ func Invite(busDir, listen, name string) (string, error) {
 	return JoinURL{Addr: dialAddr(listen), Host: name, Secret: secret, Fingerprint: fingerprint(cert.Certificate[0])}.String(), nil
 }
 
+// ErrNotInvited is a revocation of a host that has no invitation.
+var ErrNotInvited = errors.New("was not invited")
+
+// Revoke ends host name's invitation: its URL no longer joins (a running
+// main swarm disconnects it within seconds); a new invitation makes a
+// new secret.
+func Revoke(busDir, name string) error {
+	dir := Dir(busDir)
+	secrets, err := hostSecrets(dir)
+	if err != nil {
+		return err
+	}
+	if _, ok := secrets[name]; !ok {
+		return fmt.Errorf("host %s %w (nothing to revoke)", name, ErrNotInvited)
+	}
+	delete(secrets, name)
+	data, _ := json.MarshalIndent(secrets, "", "  ")
+	return writeFileAtomic(filepath.Join(dir, hostsFile), data, 0o600)
+}
+
 // dialAddr is the address to dial for a listen address: an unspecified
 // host (":7422", "0.0.0.0:7422") is this machine's name, which another
 // machine can resolve; a person may edit it in the URL.

@@ -464,3 +464,57 @@ func TestRevokedHostIsDisconnected(t *testing.T) {
 		t.Errorf("revoking twice: %v", err)
 	}
 }
+
+// TestHostAwayGetsWhatItMissed: a host stopped (SIGTERM) is shown away;
+// the messages written for its agent meanwhile wait in its stream, and it
+// gets every one, once and in order, when it comes back.
+func TestHostAwayGetsWhatItMissed(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	writeScript(t, hostDir, "worker.sh", `while IFS= read -r line; do
+  case "$line" in *"from human] ping"*) echo "@relay:lead pong ${line##* }";; esac
+done
+`)
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n")
+	url, state := tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host")
+	h := startHost(t, url, state, hostDir)
+	connected := func(want bool) func() bool {
+		return func() bool {
+			hs := tm.main.Hosts()
+			return len(hs) == 1 && hs[0].Connected == want
+		}
+	}
+	testrun.Within(t, testrun.Patience, "box connected", connected(true))
+	h.kill(syscall.SIGTERM)
+	testrun.Within(t, testrun.Patience, "box shown away", connected(false))
+	ctx := context.Background()
+	testrun.Within(t, testrun.Patience, "worker recorded away on the main bus", func() bool {
+		a, err := tm.bus.Agent(ctx, "worker")
+		return err == nil && a.State == bus.AgentRemote && strings.HasPrefix(a.Reason, "on host box, away since ")
+	})
+	const n = 20
+	for i := 1; i <= n; i++ {
+		if _, err := tm.bus.Publish(ctx, bus.Message{From: bus.Human, To: "worker", Body: fmt.Sprintf("ping %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startHost(t, url, state, hostDir)
+	testrun.Within(t, testrun.Patience, "box connected again", connected(true))
+	var pings []string
+	var states []bus.DeliveryState
+	if !testrun.Poll(testrun.Patience, func() bool {
+		pings, states = tm.pairs(t, bus.Human, "worker")
+		return allConfirmed(states, n)
+	}) {
+		t.Fatalf("pings: %q, %v", pings, states)
+	}
+	var pongs []string
+	testrun.Within(t, testrun.Patience, "every pong", func() bool {
+		pongs, _ = tm.pairs(t, "worker", "lead")
+		return len(pongs) >= n
+	})
+	if strings.Join(pongs, "|") != strings.Join(numbered("pong", n), "|") {
+		t.Errorf("pongs: %q, want each once, in order", pongs)
+	}
+}

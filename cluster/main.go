@@ -309,6 +309,7 @@ func (m *Main) forward(ctx context.Context) {
 func (m *Main) ping(ctx context.Context) {
 	tick := time.NewTicker(2 * time.Second)
 	defer tick.Stop()
+	first := true
 	for {
 		m.mu.Lock()
 		names := make([]string, 0, len(m.hosts))
@@ -324,18 +325,38 @@ func (m *Main) ping(ctx context.Context) {
 			rtt := time.Since(start)
 			m.mu.Lock()
 			h := m.host(n)
-			if up := err == nil; up != h.Connected {
-				h.Connected, h.Since = up, time.Now()
+			changed := false
+			if up := err == nil; up != h.Connected || first {
+				h.Connected, h.Since, changed = up, time.Now(), true
 			}
 			if err == nil {
 				h.RTT, h.Addr = rtt, addrs[n]
 			}
+			info := *h
 			m.mu.Unlock()
+			if changed {
+				m.recordAgents(ctx, info)
+			}
 		}
+		first = false
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
+		}
+	}
+}
+
+// recordAgents says on the bus where a host's agents are (swarm status):
+// on a connected host, or on one away since when.
+func (m *Main) recordAgents(ctx context.Context, h HostInfo) {
+	why := "on host " + h.Name + ", connected"
+	if !h.Connected {
+		why = "on host " + h.Name + ", away since " + h.Since.Format(time.DateTime)
+	}
+	for _, a := range h.Agents {
+		if err := m.opts.Bus.SetAgentState(ctx, a, bus.AgentStatus{State: bus.AgentRemote, Reason: why}); err != nil && ctx.Err() == nil {
+			m.log.Warn("cluster: record a remote agent's state", "agent", a, "err", err)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"swarm/bus"
 	"swarm/internal/testrun"
+	"swarm/screenmodel"
 )
 
 // testShells are the interactive shells the tests below run, each as a
@@ -186,6 +187,11 @@ func TestShellsRunNothingOfAMessage(t *testing.T) {
 					t.Errorf("%s ran %s", a.Name, e.Name())
 				}
 			}
+			// Its own prompt is a shell's prompt, not a CLI's shell mode.
+			testrun.Within(t, waitTimeout, a.Name+" read as at its prompt", func() bool {
+				in, _ := h.sup.Agent(a.Name)
+				return in.Screen.State == screenmodel.Prompt && in.StateWord() != "shell mode"
+			})
 			view := strings.Join(h.sup.agents[a.Name].screen.Snapshot().Lines, "\n")
 			if !strings.Contains(view, "-- [relay #") {
 				t.Errorf("no message shows as a comment:\n%s", view)

@@ -104,6 +104,11 @@ type agent struct {
 
 	// awaitingOutput: the injector waits for the process's first output.
 	awaitingOutput atomic.Bool
+	// linesBehind counts the batches of committed lines given to the pump
+	// and not handled yet (or waiting to be given): while it is above
+	// zero the process's output waits in its terminal and its screen is
+	// behind what it wrote (submit.go's waits count from when it is not).
+	linesBehind atomic.Int64
 
 	// Messages confirmed lately to the current process: if it crashes right
 	// after, they go back to the queue (see requeueWindow).
@@ -406,9 +411,11 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		Argv: w.Argv, Dir: dir, Env: append(a.env(token), w.Env...), Drop: terminalVar,
 		Rows: rows, Cols: cols, Scrollback: a.s.scrollbackOf(a.cfg),
 		OnLines: func(batch []spawner.Line) {
+			a.linesBehind.Add(1)
 			select {
 			case lines <- batch:
 			case <-a.ctx.Done():
+				a.linesBehind.Add(-1)
 			}
 		},
 		OnOutput:  a.onOutput,

@@ -70,6 +70,7 @@ func (a *agent) briefTyped(m bus.Message, res outcome, reason string) {
 	case res == taken:
 		if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name) }); err != nil {
 			a.s.log.Error("mark brief confirmed", "agent", a.cfg.Name, "err", err)
+			return // no event for what the bus does not hold
 		}
 		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
 	case res == unconfirmed:

@@ -285,7 +285,10 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	}
 	a.submitted()
 	if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, m.ID, a.cfg.Name) }); err != nil {
+		// Not recorded (the delivery was ended meanwhile, or swarm is
+		// stopping): no one is told of a delivery the bus does not hold.
 		a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
+		return 0
 	}
 	a.confirmed(proc, m.ID)
 	a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})

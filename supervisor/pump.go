@@ -96,6 +96,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 // read for what it says to others, as its profile's kind lays out its
 // screen.
 func (a *agent) readLines(r *commandReader, batch []spawner.Line) {
+	defer a.linesBehind.Add(-1)
 	for _, l := range batch {
 		a.sawLine(l.Text)
 		a.outLog.line(l.Text)

@@ -287,11 +287,17 @@ const (
 	condGone
 )
 
+// maxBehind bounds how many times its patience a wait gives a program
+// whose screen is behind its output (linesBehind).
+const maxBehind = 6
+
 // waitUntil checks cond whenever proc writes, and every few milliseconds,
-// for at most d. A process that exited cleanly after cond held counts (a
+// for at most d — more (up to maxBehind times d) while proc's screen is
+// behind what it wrote, and d again after. A process that exited cleanly after cond held counts (a
 // program may end right after reading its last message); one that crashed
 // proves nothing.
 func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bool) waitResult {
+	start := time.Now()
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
 	tick := time.NewTicker(quietFrame)
@@ -312,6 +318,14 @@ func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bo
 		case <-deadline.C:
 			if cond() {
 				return condMet
+			}
+			if a.linesBehind.Load() > 0 && time.Since(start) < maxBehind*d {
+				// Its output waits for the pump (a burst of messages it
+				// sent is being stored): the screen shows none of what it
+				// wrote since, the message's echo perhaps included. It
+				// gets its patience again.
+				deadline.Reset(d)
+				continue
 			}
 			return condTimedOut
 		case <-a.ctx.Done():

@@ -323,6 +323,20 @@ func resolve(id, from, to string, agents map[string]recipientStatus, now time.Ti
 	}
 }
 
+// IsDeliveryNotice says whether m is swarm's notice to an author that a
+// delivery of theirs failed or went unconfirmed (deliveryNotice): what
+// the author may read at leisure, not a request of its own.
+func IsDeliveryNotice(m Message) bool {
+	if m.From != Swarm || m.Kind != KindNotice || m.InReplyTo == "" {
+		return false
+	}
+	var d struct {
+		MessageID string `json:"message_id"`
+		State     string `json:"state"`
+	}
+	return json.Unmarshal(m.Data, &d) == nil && d.MessageID == m.InReplyTo && d.State != ""
+}
+
 // deliveryNotice is the notice that tells m's author that the delivery to
 // recipient failed or went unconfirmed. Notices about swarm's own notices
 // are not sent, so a failure can never cascade; nor about its briefs,

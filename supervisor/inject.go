@@ -68,8 +68,12 @@ func (a *agent) deliverReady() time.Duration {
 		}
 		brief := a.cfg.Brief && a.needsBrief()
 		var next *bus.Message
+		var notices []bus.Message
 		if !brief {
 			msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, 1)
+			if err == nil && len(msgs) == 1 && bus.IsDeliveryNotice(msgs[0]) {
+				msgs, notices, err = a.pendingWithNotices()
+			}
 			if err != nil {
 				if a.ctx.Err() == nil {
 					a.s.log.Error("pending", "agent", a.cfg.Name, "err", err)
@@ -77,7 +81,7 @@ func (a *agent) deliverReady() time.Duration {
 				return time.Second
 			}
 			if len(msgs) == 0 {
-				a.setWaiting(false)
+				a.setWaiting(false) // nothing, or notices alone: they wait in its inbox
 				return 0
 			}
 			next = &msgs[0]
@@ -106,11 +110,54 @@ func (a *agent) deliverReady() time.Duration {
 			a.typeBrief(proc)
 			continue
 		}
-		if wait := a.deliver(proc, *next); wait > 0 {
+		if wait := a.deliver(proc, *next, notices); wait > 0 {
 			return wait
 		}
 	}
 	return 0
+}
+
+// noticeWindow is how many pending messages the injector reads to find
+// the message that the notices at the head of an agent's queue go with.
+const noticeWindow = 64
+
+// pendingWithNotices is the next message to type into the agent when
+// swarm's notices about its undeliverable messages head its queue
+// (bus.IsDeliveryNotice). They are not typed by themselves — each would
+// start an AI agent's turn — but with its next message, all in one
+// (deliver); until it has one they wait in its inbox, and the person saw
+// each failure as it happened. A queue of more notices than the window
+// holds, whatever follows them, gets them typed as one batch.
+func (a *agent) pendingWithNotices() (next []bus.Message, notices []bus.Message, err error) {
+	msgs, err := a.s.bus.Pending(a.ctx, a.cfg.Name, noticeWindow)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := 0
+	for n < len(msgs) && bus.IsDeliveryNotice(msgs[n]) {
+		n++
+	}
+	switch {
+	case n < len(msgs):
+		return msgs[n : n+1], msgs[:n], nil
+	case n == noticeWindow:
+		return msgs[:1], msgs[1:n], nil
+	}
+	return nil, nil, nil
+}
+
+// withNotices is what is typed for m when notices go with it: its body,
+// then one line per notice.
+func withNotices(m bus.Message, notices []bus.Message) bus.Message {
+	if len(notices) == 0 {
+		return m
+	}
+	lines := []string{m.Body}
+	for _, n := range notices {
+		lines = append(lines, "(from swarm: "+n.Body+")")
+	}
+	m.Body = strings.Join(lines, "\n")
+	return m
 }
 
 // setWaiting notes whether something waits to be typed into the agent:
@@ -217,7 +264,7 @@ const maxHeldShown = 100
 // deliver types one message into the process and submits it (submit.go).
 // It returns a wait before the next try when the message is to be tried
 // again.
-func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
+func (a *agent) deliver(proc *spawner.Process, m bus.Message, notices []bus.Message) time.Duration {
 	attempts := 0
 	for _, d := range m.Deliveries {
 		if d.Recipient == a.cfg.Name {
@@ -242,7 +289,7 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 		a.fail(ctx, m, "its body cannot be read: "+m.BodyErr)
 		return 0
 	}
-	text, err := a.render(m, canPaste(proc))
+	text, err := a.render(withNotices(m, notices), canPaste(proc))
 	if err != nil {
 		return a.renderFailed(ctx, m, err) // it waits, or fails (bodyfile.go)
 	}
@@ -292,6 +339,13 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message) time.Duration {
 	}
 	a.confirmed(proc, m.ID)
 	a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
+	for _, n := range notices {
+		if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, n.ID, a.cfg.Name) }); err != nil {
+			a.s.log.Error("mark notice confirmed", "agent", a.cfg.Name, "err", err)
+			continue
+		}
+		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &n})
+	}
 	return 0
 }
 

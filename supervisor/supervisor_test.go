@@ -338,20 +338,51 @@ func TestRestartedAgentReceivesWhatWasQueued(t *testing.T) {
 	}
 }
 
+// A message to nobody fails, and its author is told — in its inbox, not
+// by a notice typed in by itself (for an AI agent each would be a turn):
+// the notices go with its next message, all of them in one line.
 func TestUnknownRecipientNoticesTheAuthor(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	h.run(Options{}, scripted("a", "say", map[string]string{"SAY": "@relay:nobody are you there?", "LOG": h.path("a.log")}))
-	h.waitFor("a notified", func() bool {
-		for _, l := range readLines(h.path("a.log")) {
-			if strings.Contains(l, "from swarm]") && strings.Contains(l, "nobody") {
-				return true
+	h.run(Options{}, scripted("a", "say", map[string]string{"SAY": "@relay:nobody are you there?|@relay:noone hi|@relay:nemo x", "LOG": h.path("a.log")}))
+	notices := func() (queued, confirmed int) {
+		msgs, err := h.bus.Messages(context.Background(), 0, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if bus.IsDeliveryNotice(m) && m.To == "a" {
+				switch m.Deliveries[0].State {
+				case bus.DeliveryQueued:
+					queued++
+				case bus.DeliveryConfirmed:
+					confirmed++
+				}
 			}
 		}
-		return false
-	})
-	if got := h.deliveryStates("nobody")[bus.DeliveryFailed]; got != 1 {
-		t.Errorf("failed deliveries to nobody = %d, want 1", got)
+		return
+	}
+	h.waitFor("three notices for a", func() bool { q, _ := notices(); return q == 3 })
+	for _, to := range []string{"nobody", "noone", "nemo"} {
+		if got := h.deliveryStates(to)[bus.DeliveryFailed]; got != 1 {
+			t.Errorf("failed deliveries to %s = %d, want 1", to, got)
+		}
+	}
+	// Typed by themselves, each would come first, one line each.
+	if got := readLines(h.path("a.log")); len(got) != 0 {
+		t.Fatalf("typed into a by themselves: %q", got)
+	}
+	m := h.send(bus.Message{From: "human", To: "a", Body: "hello"})
+	h.waitFor("hello confirmed", func() bool { return h.deliveryOf(m.ID, "a").State == bus.DeliveryConfirmed })
+	h.waitFor("the notices confirmed with it", func() bool { _, c := notices(); return c == 3 })
+	got := readLines(h.path("a.log"))
+	if len(got) != 1 {
+		t.Fatalf("a read %q, want one line", got)
+	}
+	for _, want := range []string{"hello", "to nobody failed", "to noone failed", "to nemo failed"} {
+		if !strings.Contains(got[0], want) {
+			t.Errorf("a read %q, without %q", got[0], want)
+		}
 	}
 }
 

@@ -45,13 +45,14 @@ func runComposer() int {
 	}
 	defer unix.IoctlSetTermios(0, unix.TCSETS, old) //nolint:errcheck
 	c := &composer{
-		burst:  time.Duration(envInt("COMPOSER_BURST_MS", 30)) * time.Millisecond,
-		alt:    os.Getenv("COMPOSER_ALT") == "1",
-		stuck:  os.Getenv("COMPOSER_STUCK") == "1",
-		blind:  os.Getenv("COMPOSER_BLIND") == "1",
-		box:    []string{""},
-		busy:   time.Duration(envInt("COMPOSER_BUSY_MS", 0)) * time.Millisecond,
-		dialog: os.Getenv("COMPOSER_DIALOG") == "1",
+		burst:    time.Duration(envInt("COMPOSER_BURST_MS", 30)) * time.Millisecond,
+		alt:      os.Getenv("COMPOSER_ALT") == "1",
+		stuck:    os.Getenv("COMPOSER_STUCK") == "1",
+		blind:    os.Getenv("COMPOSER_BLIND") == "1",
+		box:      []string{""},
+		busy:     time.Duration(envInt("COMPOSER_BUSY_MS", 0)) * time.Millisecond,
+		dialog:   os.Getenv("COMPOSER_DIALOG") == "1",
+		opencode: os.Getenv("COMPOSER_LOOK") == "opencode",
 	}
 	if p := os.Getenv("SHELLLOG"); p != "" {
 		c.shellLog, _ = os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
@@ -125,6 +126,7 @@ func runComposer() int {
 }
 
 type composer struct {
+	opencode          bool // COMPOSER_LOOK=opencode
 	burst             time.Duration
 	alt, stuck, blind bool
 	transcript        []string
@@ -287,6 +289,11 @@ func (c *composer) draw() {
 		return
 	}
 	b.WriteString("\x1b[?25h")
+	if c.opencode {
+		c.drawOpencode(&b, rows, tail, lines)
+		os.Stdout.WriteString(b.String())
+		return
+	}
 	for _, l := range tail {
 		b.WriteString(l + "\r\n")
 	}
@@ -308,4 +315,34 @@ func (c *composer) draw() {
 	}
 	fmt.Fprintf(&b, "\x1b7\x1b[%d;1H%s\x1b8\x1b[?2026l", rows, footer)
 	os.Stdout.WriteString(b.String())
+}
+
+// drawOpencode draws the screen as opencode 1.18 does
+// (testdata/screens/opencode-*): each submission in the transcript behind
+// the same "┃" gutter as the input box, which is closed by a "╹▀" row
+// under the agent's name; the cursor at the end of the box's text.
+func (c *composer) drawOpencode(b *strings.Builder, rows int, tail, box []string) {
+	if len(box) == 0 {
+		box = []string{""}
+	}
+	var out []string
+	for _, l := range tail {
+		if t, ok := strings.CutPrefix(l, "› "); ok {
+			out = append(out, "", "  ┃  "+t, "")
+		} else {
+			out = append(out, "  "+l)
+		}
+	}
+	view := max(rows-len(box)-4, 0)
+	out = out[max(len(out)-view, 0):]
+	for _, l := range out {
+		b.WriteString(l + "\r\n")
+	}
+	top := rows - len(box) - 3
+	for i, l := range box {
+		fmt.Fprintf(b, "\x1b[%d;1H  ┃  %s", top+i, l)
+	}
+	cursorRow, cursorCol := top+len(box)-1, 6+len([]rune(box[len(box)-1]))
+	fmt.Fprintf(b, "\x1b[%d;1H  ┃\r\n  ┃  Build  Claude Sonnet\r\n  ╹▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀", top+len(box))
+	fmt.Fprintf(b, "\x1b[%d;%dH\x1b[?2026l", cursorRow, cursorCol)
 }

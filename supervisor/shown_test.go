@@ -1,7 +1,9 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +165,44 @@ func TestARunThatNeverReachedItsPromptIsNoStableRun(t *testing.T) {
 				t.Fatalf("gave up on a program that reached its prompt each time")
 			}
 		})
+	}
+}
+
+// opencode draws a submitted message as a user turn behind the same "┃"
+// gutter as its input box: the message, gone from the box and shown in
+// the transcript, is confirmed — submitted with one Enter, no notice.
+func TestOpencodeConfirmsAMessageThatBecameATurn(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	oc := composerAgent(h, "oc", map[string]string{"COMPOSER_LOOK": "opencode", "COMPOSER_ALT": "1", "COMPOSER_BUSY_MS": "1500"})
+	oc.Kind = "opencode"
+	h.run(Options{}, oc)
+	h.running("oc")
+	h.waitFor("its prompt read", func() bool {
+		in, _ := h.sup.Agent("oc")
+		return in.Screen.State == screenmodel.Prompt
+	})
+	for i, body := range []string{"please review auth.go", "and then the tests"} {
+		m := h.send(bus.Message{To: "oc", Body: body})
+		h.waitFor("its delivery ended", func() bool {
+			st := h.deliveryOf(m.ID, "oc").State
+			return st != bus.DeliveryQueued && st != bus.DeliveryInjected
+		})
+		if d := h.deliveryOf(m.ID, "oc"); d.State != bus.DeliveryConfirmed {
+			t.Fatalf("message %d: %s %s", i, d.State, d.Error)
+		}
+		if n := typedTimes(h.path("oc.raw"), m.ID); n != 1 {
+			t.Errorf("message %d typed %d times", i, n)
+		}
+	}
+	raw, _ := os.ReadFile(h.path("oc.raw"))
+	if n := bytes.Count(raw, []byte("\r")); n != 2 {
+		t.Errorf("Enter pressed %d times for two messages", n)
+	}
+	if got := readLines(h.path("oc.log")); len(got) != 2 {
+		t.Errorf("submissions %q, want two", got)
+	}
+	if n := len(h.eventsOf(EventUnconfirmed)); n != 0 {
+		t.Errorf("%d unconfirmed", n)
 	}
 }

@@ -206,3 +206,27 @@ func TestOpencodeConfirmsAMessageThatBecameATurn(t *testing.T) {
 		t.Errorf("%d unconfirmed", n)
 	}
 }
+
+// A screen its kind's model does not know is never typed into: a message
+// waits, and the agent goes on the "needs you" list saying what it shows;
+// a person who makes it known (here: the program's screens are not known
+// at all) decides.
+func TestAMessageWaitsAtAnUnknownScreen(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	u := scripted("u", "listen", map[string]string{"LOG": h.path("u.log")})
+	u.Kind = "crush" // swarm has learnt none of crush's screens
+	h.run(Options{}, u)
+	h.running("u")
+	m := h.send(bus.Message{To: "u", Body: "please review auth.go"})
+	h.waitFor("u on the needs-you list", func() bool {
+		n := h.needsOf()
+		return len(n) == 1 && n[0].Kind == swarmapi.AttentionNeedsHuman && strings.Contains(n[0].Text, "has not learnt")
+	})
+	if d := h.deliveryOf(m.ID, "u"); d.State != bus.DeliveryQueued || d.Attempts != 0 {
+		t.Fatalf("typed into an unknown screen: %+v", d)
+	}
+	if got := readLines(h.path("u.log")); len(got) != 0 {
+		t.Fatalf("u read %q", got)
+	}
+}

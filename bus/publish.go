@@ -324,17 +324,20 @@ func resolve(id, from, to string, agents map[string]recipientStatus, now time.Ti
 }
 
 // IsDeliveryNotice says whether m is swarm's notice to an author that a
-// delivery of theirs failed or went unconfirmed (deliveryNotice): what
-// the author may read at leisure, not a request of its own.
+// delivery of theirs to another agent failed or went unconfirmed
+// (deliveryNotice): what the author may read at leisure. A command to
+// swarm itself that was refused is not one: its notice is the command's
+// answer.
 func IsDeliveryNotice(m Message) bool {
 	if m.From != Swarm || m.Kind != KindNotice || m.InReplyTo == "" {
 		return false
 	}
 	var d struct {
 		MessageID string `json:"message_id"`
+		Recipient string `json:"recipient"`
 		State     string `json:"state"`
 	}
-	return json.Unmarshal(m.Data, &d) == nil && d.MessageID == m.InReplyTo && d.State != ""
+	return json.Unmarshal(m.Data, &d) == nil && d.MessageID == m.InReplyTo && d.State != "" && d.Recipient != Swarm
 }
 
 // deliveryNotice is the notice that tells m's author that the delivery to

@@ -147,9 +147,16 @@ func TestAMessageStillInTheInputIsUnconfirmed(t *testing.T) {
 			t.Errorf("%s: typed %d times", c.raw, n)
 		}
 	}
-	// The author is told, in words.
+	// The author is told, in words: in its inbox, typed in with its next
+	// message.
+	h.waitFor("alice's notice in her inbox", func() bool {
+		msgs, err := h.bus.Pending(context.Background(), "alice", 10)
+		return err == nil && len(msgs) == 2 && strings.Contains(msgs[0].Body+msgs[1].Body, "to stuck was typed in but not confirmed")
+	})
+	h.send(bus.Message{To: "alice", Body: "the next"})
 	h.waitFor("alice told", func() bool {
-		return strings.Contains(strings.Join(readLines(h.path("alice.log")), "\n"), "to stuck was typed in but not confirmed")
+		got := readLines(h.path("alice.log"))
+		return len(got) == 1 && strings.Contains(got[0], "to stuck was typed in but not confirmed")
 	})
 	// The event follows the bus's record of it.
 	h.waitFor("an unconfirmed event each", func() bool { return len(h.eventsOf(EventUnconfirmed)) >= 2 })

@@ -44,6 +44,16 @@ const fakeCLIVar = "SWARM_TEST_FAKE_CLI"
 // claude -p /mcp, codex/gemini/opencode mcp list), it answers as the real
 // one does, having started swarm's server from the kit it found (none with
 // FAKE_CLI_NO_KIT set: a CLI that skipped its settings).
+// fakePrompt is each CLI's empty input box below a blank row, as the
+// real one draws it (screenmodel's models read it), the cursor in it:
+// Claude Code's "❯ " between two rules, Codex's "› ", Gemini CLI's " > "
+// with the terminal's cursor hidden.
+var fakePrompt = map[string]string{
+	"claude": strings.Repeat("─", 40) + "\r\n❯ \r\n" + strings.Repeat("─", 40) + "\x1b[A\r\x1b[2C",
+	"codex":  "› ",
+	"gemini": "\x1b[?25l > ",
+}
+
 func runFakeCLI(kind string) int {
 	if args := os.Args[1:]; len(args) > 0 && args[0] == "--version" {
 		fmt.Printf("9.9.9 (fake %s)\n", kind)
@@ -51,7 +61,7 @@ func runFakeCLI(kind string) int {
 	} else if slices.Contains(args, "/mcp") || len(args) >= 2 && args[len(args)-2] == "mcp" && args[len(args)-1] == "list" {
 		return fakeCLIList(kind, args)
 	}
-	fmt.Print("fake " + kind + "\r\n\r\n❯ ") // the box below a blank row, as the CLIs draw it
+	fmt.Print("fake " + kind + "\r\n\r\n" + fakePrompt[kind])
 	fail := func(err error) int {
 		fmt.Fprintf(os.Stderr, "fake %s: %v\r\n", kind, err)
 		os.WriteFile("fake-cli-error", []byte(err.Error()), 0o600) //nolint:errcheck

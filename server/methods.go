@@ -9,8 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	uv "github.com/charmbracelet/ultraviolet"
-
 	"swarm/bus"
 	"swarm/mcpserver"
 	"swarm/supervisor"
@@ -54,7 +52,7 @@ type (
 	}
 	keyParams struct {
 		Agent string
-		Key   uv.Key
+		Key   swarmapi.Key
 	}
 	pasteParams struct{ Agent, Text string }
 	noteParams  struct{ ID, Note string }

@@ -9,8 +9,6 @@ import (
 	"sync"
 	"time"
 
-	uv "github.com/charmbracelet/ultraviolet"
-
 	"swarm/bus"
 	"swarm/supervisor"
 	"swarm/swarmapi"
@@ -241,7 +239,7 @@ func (r *Remote) Resize(name string, rows, cols int) error {
 	return err
 }
 
-func (r *Remote) SendKey(name string, k uv.Key) error {
+func (r *Remote) SendKey(name string, k swarmapi.Key) error {
 	_, err := do[none](r, "SendKey", keyParams{name, k})
 	return err
 }

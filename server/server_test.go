@@ -18,8 +18,6 @@ import (
 	"swarm/supervisor"
 	"swarm/swarmapi"
 	"swarm/wire"
-
-	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // startSwarm runs a supervisor with one agent that prints a line (or the
@@ -206,7 +204,7 @@ func TestAPaneTakesTheSizeOfTheClientTyping(t *testing.T) {
 	must(two.Resize("a", 40, 90))
 	must(one.Resize("a", 21, 51))
 	wantSize(21, 51) // two's resize waits while one types
-	must(two.SendKey("a", uv.Key{Code: 'y', Text: "y"}))
+	must(two.SendKey("a", swarmapi.Key{Code: 'y', Text: "y"}))
 	wantSize(40, 90) // two types now
 	// One leaving changes nothing for two.
 	one.Close()
@@ -244,7 +242,7 @@ func TestAPaneTakesBackItsSizeWhenTheClientTypingLeaves(t *testing.T) {
 	if err := big.Resize("a", 45, 160); err != nil {
 		t.Fatal(err)
 	}
-	if err := big.SendKey("a", uv.Key{Code: 'x', Text: "x"}); err != nil {
+	if err := big.SendKey("a", swarmapi.Key{Code: 'x', Text: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	wantSize(45, 160)

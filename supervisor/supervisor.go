@@ -438,10 +438,17 @@ func (s *Supervisor) typing(name string, line lineEdit, write func(*spawner.Proc
 }
 
 // SendKey types one key press into an agent's terminal, encoded the way
-// the program asked for (e.g. application cursor keys in vim or less).
-func (s *Supervisor) SendKey(name string, k uv.Key) error {
-	return s.typing(name, editOfKey(k), func(p *spawner.Process) error {
-		p.Screen().SendKey(uv.KeyPressEvent(k))
+// the program asked for (e.g. application cursor keys in vim or less). A
+// key no terminal takes is refused.
+func (s *Supervisor) SendKey(name string, k swarmapi.Key) error {
+	if !k.Typeable() {
+		return fmt.Errorf("a key of code %#x with modifiers %#x cannot be typed into a terminal", k.Code, k.Mod)
+	}
+	// swarmapi's key codes and modifiers are the emulator's
+	// (keys_test.go).
+	key := uv.Key{Code: k.Code, Text: k.Text, Mod: uv.KeyMod(k.Mod)}
+	return s.typing(name, editOfKey(key), func(p *spawner.Process) error {
+		p.Screen().SendKey(uv.KeyPressEvent(key))
 		return nil
 	})
 }

@@ -57,7 +57,7 @@ type fakeSwarm struct {
 	mu       sync.Mutex
 	agents   []swarmapi.AgentInfo
 	screens  map[string]*fakeScreen
-	keys     map[string][]uv.Key
+	keys     map[string][]swarmapi.Key
 	pastes   map[string][]string
 	resizes  []string // "name rows×cols"
 	restarts []string
@@ -95,7 +95,7 @@ func newFakeSwarm(t *testing.T, names ...string) *fakeSwarm {
 	f := &fakeSwarm{
 		b:       b,
 		screens: map[string]*fakeScreen{},
-		keys:    map[string][]uv.Key{},
+		keys:    map[string][]swarmapi.Key{},
 		pastes:  map[string][]string{},
 		renders: map[string]int{},
 	}
@@ -234,7 +234,7 @@ func (f *fakeSwarm) Resize(name string, rows, cols int) error {
 	return nil
 }
 
-func (f *fakeSwarm) SendKey(name string, k uv.Key) error {
+func (f *fakeSwarm) SendKey(name string, k swarmapi.Key) error {
 	if f.sendKeyGate != nil {
 		<-f.sendKeyGate
 	}
@@ -260,7 +260,7 @@ func (f *fakeSwarm) typed(name string) []string {
 	defer f.mu.Unlock()
 	var out []string
 	for _, k := range f.keys[name] {
-		out = append(out, k.String())
+		out = append(out, uv.Key{Code: k.Code, Text: k.Text, Mod: uv.KeyMod(k.Mod)}.String())
 	}
 	return out
 }

@@ -4,14 +4,25 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
-	uv "github.com/charmbracelet/ultraviolet"
+
+	"swarm/swarmapi"
 )
 
 // inputItem is one key or one paste for an attached agent.
 type inputItem struct {
-	key     tea.Key
+	key     swarmapi.Key
 	paste   string
 	isPaste bool
+}
+
+// typedKey is k as the swarm types it into an agent; false for a key no
+// terminal takes (a lone modifier, a media key…). The codes and
+// modifiers are the same numbers (swarmapi.Key); lock states are no
+// modifiers of the key.
+func typedKey(k tea.Key) (swarmapi.Key, bool) {
+	mods := swarmapi.KeyMod(k.Mod) & (swarmapi.ModShift | swarmapi.ModAlt | swarmapi.ModCtrl | swarmapi.ModMeta)
+	key := swarmapi.Key{Code: k.Code, Text: k.Text, Mod: mods}
+	return key, key.Typeable()
 }
 
 // inputQueue holds what was typed for one agent and not yet written.
@@ -71,7 +82,7 @@ func (m *Model) flushInput(name string) tea.Cmd {
 			if it.isPaste {
 				err = sw.Paste(name, it.paste)
 			} else {
-				err = sw.SendKey(name, uv.Key(it.key))
+				err = sw.SendKey(name, it.key)
 			}
 			if err != nil {
 				return inputSentMsg{agent: name, err: err, dropped: len(batch) - i - 1}

@@ -281,14 +281,21 @@ func TestKeysForOneAgentStayInOrder(t *testing.T) {
 
 	// The first key starts a write that blocks (the agent does not read);
 	// the next keys queue behind it without starting another write.
-	first := h.m.queueInput("alice", inputItem{key: tea.Key(keyPress("a"))})
+	typed := func(k tea.KeyPressMsg) swarmapi.Key {
+		key, ok := typedKey(tea.Key(k))
+		if !ok {
+			t.Fatalf("%v cannot be typed", k)
+		}
+		return key
+	}
+	first := h.m.queueInput("alice", inputItem{key: typed(keyPress("a"))})
 	if first == nil {
 		t.Fatal("no write started")
 	}
 	done := make(chan tea.Msg, 1)
 	go func() { done <- first() }()
 	for _, k := range []string{"b", "c", "enter"} {
-		if cmd := h.m.queueInput("alice", inputItem{key: tea.Key(keyPress(k))}); cmd != nil {
+		if cmd := h.m.queueInput("alice", inputItem{key: typed(keyPress(k))}); cmd != nil {
 			t.Fatalf("a second write started while the first is in flight (key %s)", k)
 		}
 	}

@@ -240,7 +240,11 @@ func (m *Model) attachedKey(k tea.KeyPressMsg) tea.Cmd {
 	if !m.attachedRunning() {
 		return nil
 	}
-	return m.queueInput(m.selected, inputItem{key: k.Key()})
+	typed, ok := typedKey(k.Key())
+	if !ok {
+		return nil // no terminal takes it
+	}
+	return m.queueInput(m.selected, inputItem{key: typed})
 }
 
 // attachedRunning reports whether the attached agent runs, and if not

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	uv "github.com/charmbracelet/ultraviolet"
 
 	"swarm/bus"
 	"swarm/supervisor"
@@ -37,7 +36,7 @@ type Backend interface {
 	// Resize sets an agent's terminal size.
 	Resize(name string, rows, cols int) error
 	// SendKey types one key into an agent, encoded for its terminal mode.
-	SendKey(name string, k uv.Key) error
+	SendKey(name string, k swarmapi.Key) error
 	// Paste pastes text into an agent (bracketed when it asked for it).
 	Paste(name, text string) error
 	// Restart restarts an agent; StopAgent stops it until restarted.

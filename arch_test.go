@@ -17,7 +17,7 @@ func TestImportRules(t *testing.T) {
 		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server", "cluster"},
 		"swarm/cluster":    {"supervisor", "bus"},
 		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "mcpserver"},
-		"swarm/tui":        {"supervisor", "swarmapi", "tasks", "textsafe", "bus", "games"},
+		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
 		"swarm/swarmapi":   {"bus", "games", "textsafe", "screenmodel"},
 		"swarm/tasks":      {"bus", "gitrepo"},
@@ -49,6 +49,29 @@ func TestImportRules(t *testing.T) {
 			}
 			if strings.HasPrefix(imp, "github.com/modelcontextprotocol/") && pkg != "swarm/mcpserver" {
 				t.Errorf("%s imports %s: only mcpserver uses the MCP SDK", pkg, imp)
+			}
+		}
+	}
+}
+
+// The UI and what crosses between a swarm and its clients do not link the
+// runtime, and the protocol does not depend on the UI's terminal library:
+// a client is built from swarmapi's types, whatever runs the swarm.
+func TestClientsDoNotLinkTheRuntime(t *testing.T) {
+	t.Parallel()
+	forbidden := map[string][]string{
+		"swarm/tui":      {"swarm/supervisor", "swarm/spawner", "swarm/mcpserver", "swarm/server"},
+		"swarm/swarmapi": {"swarm/supervisor", "swarm/spawner", "github.com/charmbracelet/ultraviolet"},
+	}
+	for pkg, never := range forbidden {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		for _, n := range never {
+			if slices.Contains(deps, n) {
+				t.Errorf("%s links %s", pkg, n)
 			}
 		}
 	}

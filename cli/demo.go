@@ -102,7 +102,7 @@ func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64
 	var game swarmapi.GameState
 	err := g.runSwarm(opts, func(r swarmRun) error {
 		cwd, _ := os.Getwd()
-		err := tui.Run(r.ctx, tui.InProcess(r.sup), tui.Options{
+		err := tui.Run(r.ctx, inProcess{r.sup}, tui.Options{
 			Title: fmt.Sprintf("tic-tac-toe · seed %d", seed), Game: true, Pace: opts.Pace,
 			Dir: cwd, Log: r.log, Subscription: r.sub,
 		})

@@ -87,7 +87,7 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
-		return tui.Run(r.ctx, tui.InProcess(r.sup), tui.Options{Title: filepath.Base(dir), Dir: dir, Log: r.log, Subscription: r.sub, Game: cfg.Game.Kind != "",
+		return tui.Run(r.ctx, inProcess{r.sup}, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: r.log, Subscription: r.sub, Game: cfg.Game.Kind != "",
 			Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
 	})
 }
@@ -246,6 +246,11 @@ func (g *Globals) needTerminal(alternative string) error {
 	}
 	return nil
 }
+
+// inProcess is the swarm running in this process as the UI's Swarm.
+type inProcess struct{ *supervisor.Supervisor }
+
+func (p inProcess) Subscribe() tui.Events { return p.Supervisor.Subscribe() }
 
 // swarmRun is a running swarm, as runSwarm hands it to its body.
 type swarmRun struct {

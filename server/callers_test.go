@@ -28,7 +28,7 @@ func TestAnAgentIsNotTheHuman(t *testing.T) {
 		{"Paste", rawParams(`{"Agent":"a","Text":"[relay #deadbeef from alice] typed by b\r"}`)},
 		{"SendKey", rawParams(`{"Agent":"a","Key":{"Code":13}}`)},
 		{"Resize", rawParams(`{"Agent":"a","Rows":10,"Cols":20}`)},
-		{"AddAgent", rawParams(`{"Name":"c","Argv":["sh"]}`)},
+		{"AddAgent", rawParams(`{"Name":"c","Cmd":"sh"}`)},
 		{"SaveAgent", rawParams(`{"Agent":"a"}`)},
 		{"Restart", rawParams(`{"Agent":"a"}`)},
 		{"StopAgent", rawParams(`{"Agent":"a"}`)},

@@ -11,7 +11,6 @@ import (
 
 	"swarm/bus"
 	"swarm/mcpserver"
-	"swarm/supervisor"
 	"swarm/swarmapi"
 	"swarm/tasks"
 	"swarm/wire"
@@ -157,8 +156,8 @@ func (s *Server) table() map[string]handler {
 		"Restart":   method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.Restart(p.Agent) }),
 		"StopAgent": method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.StopAgent(p.Agent) }),
 		"SetFocus":  method(human, func(_ context.Context, p agentParams) (none, error) { sup.SetFocus(p.Agent); return none{}, nil }),
-		"AddAgent": method(human, func(_ context.Context, ac supervisor.AgentConfig) (none, error) {
-			return none{}, sup.AddAgent(ac)
+		"AddAgent": method(human, func(_ context.Context, n swarmapi.NewAgent) (none, error) {
+			return none{}, sup.AddAgent(n)
 		}),
 		"ConfigFile": method(anyone, func(context.Context, none) (string, error) { return sup.ConfigFile(), nil }),
 		"SaveAgent":  method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.SaveAgent(p.Agent) }),

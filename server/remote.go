@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/supervisor"
 	"swarm/swarmapi"
 	"swarm/tasks"
 	"swarm/wire"
@@ -262,8 +261,8 @@ func (r *Remote) StopAgent(name string) error {
 // SetFocus tells the swarm which agent the person watches.
 func (r *Remote) SetFocus(name string) { _, _ = do[none](r, "SetFocus", agentParams{name}) }
 
-func (r *Remote) AddAgent(ac supervisor.AgentConfig) error {
-	_, err := do[none](r, "AddAgent", ac)
+func (r *Remote) AddAgent(n swarmapi.NewAgent) error {
+	_, err := do[none](r, "AddAgent", n)
 	return err
 }
 

@@ -50,8 +50,10 @@ const (
 	StateGaveUp   = swarmapi.StateGaveUp
 )
 
-// Errors of the agents' names.
+// Errors of the agents' names, and their rule.
 var (
 	ErrUnknownAgent = swarmapi.ErrUnknownAgent
 	ErrAgentExists  = swarmapi.ErrAgentExists
+	ErrBadAgentName = swarmapi.ErrBadAgentName
+	CheckAgentName  = swarmapi.CheckAgentName
 )

@@ -16,7 +16,6 @@ import (
 	"text/template"
 	"time"
 
-	"swarm/bus"
 	"swarm/gitrepo"
 	"swarm/spawner"
 )
@@ -388,25 +387,3 @@ func InGitRepo(ctx context.Context, dir string) bool {
 	_, err := gitrepo.OpenRepo(ctx, dir)
 	return err == nil
 }
-
-// ErrBadAgentName is wrapped by CheckAgentName's errors.
-var ErrBadAgentName = errors.New("bad agent name")
-
-// CheckAgentName reports whether name can name an agent: it matches
-// [A-Za-z0-9][A-Za-z0-9_.-]{0,63} and is not reserved (swarm, human and *,
-// in any case). The error is one line naming the problem.
-func CheckAgentName(name string) error {
-	switch {
-	case bus.Reserved(name):
-		return &nameError{fmt.Sprintf("agent name %q is reserved (swarm, human and * are not agents)", name)}
-	case bus.ValidName(name) != nil:
-		return &nameError{fmt.Sprintf("agent name %q is invalid: use 1 to 64 letters, digits, _ . - starting with a letter or digit", name)}
-	}
-	return nil
-}
-
-// nameError reads as its message alone and matches ErrBadAgentName.
-type nameError struct{ msg string }
-
-func (e *nameError) Error() string { return e.msg }
-func (e *nameError) Unwrap() error { return ErrBadAgentName }

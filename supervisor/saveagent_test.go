@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"swarm/swarmapi"
 )
 
 // An agent started from the UI is saved to the config file: appended, the
@@ -23,11 +25,8 @@ func TestSaveAgentAppendsToTheConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.run(Options{Config: cfg})
-	ac, err := NewAgentConfig("helper", `echo "hi there"; sleep 60`, h.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.sup.AddAgent(ac); err != nil {
+	helper := swarmapi.NewAgent{Name: "helper", Cmd: `echo "hi there"; sleep 60`, Dir: h.dir}
+	if err := h.sup.AddAgent(helper); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.sup.SaveAgent("helper"); err != nil {
@@ -47,7 +46,7 @@ func TestSaveAgentAppendsToTheConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the saved file does not load: %v\n%s", err, data)
 	}
-	if n := len(again.Agents); n != 2 || again.Agents[1].Name != "helper" || again.Agents[1].Cmd != ac.Cmd {
+	if n := len(again.Agents); n != 2 || again.Agents[1].Name != "helper" || again.Agents[1].Cmd != helper.Cmd {
 		t.Fatalf("agents after saving: %+v", again.Agents)
 	}
 	if err := h.sup.SaveAgent("helper"); err == nil {

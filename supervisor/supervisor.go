@@ -371,15 +371,14 @@ func NewAgentConfig(name, cmd, dir string) (AgentConfig, error) {
 	}, nil
 }
 
-// AddAgent starts a new agent while the swarm runs.
-func (s *Supervisor) AddAgent(ac AgentConfig) error {
-	if err := CheckAgentName(ac.Name); err != nil {
+// AddAgent starts a new agent while the swarm runs, with the defaults a
+// config file gets (NewAgentConfig).
+func (s *Supervisor) AddAgent(n swarmapi.NewAgent) error {
+	ac, err := NewAgentConfig(n.Name, n.Cmd, n.Dir)
+	if err != nil {
 		return err
 	}
-	if len(ac.Argv) == 0 {
-		return fmt.Errorf("agent %s: the command is empty", ac.Name)
-	}
-	_, err := s.addAgent(ac)
+	_, err = s.addAgent(ac)
 	return err
 }
 

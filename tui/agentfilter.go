@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // A swarm of a hundred agents does not fit one window. The agent list
@@ -26,11 +26,11 @@ type filterInput struct {
 }
 
 // visible returns the agents the filter lets through, in list order.
-func (m *Model) visible() []supervisor.AgentInfo {
+func (m *Model) visible() []swarmapi.AgentInfo {
 	if m.filter == "" {
 		return m.agents
 	}
-	var out []supervisor.AgentInfo
+	var out []swarmapi.AgentInfo
 	for _, a := range m.agents {
 		if matchesFilter(a, m.filter) {
 			out = append(out, a)
@@ -52,7 +52,7 @@ func (m *Model) visibleNames() []string {
 // matchesFilter says whether an agent's name, state or liveness (as the
 // list shows them) holds the filter, ignoring case: "/rev" finds the
 // reviewers, "/stuck" the agents stuck on a task.
-func matchesFilter(a supervisor.AgentInfo, filter string) bool {
+func matchesFilter(a swarmapi.AgentInfo, filter string) bool {
 	f := strings.ToLower(filter)
 	for _, s := range []string{a.Name, a.StateWord(), a.Level.String()} {
 		if strings.Contains(strings.ToLower(s), f) {

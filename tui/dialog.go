@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"swarm/bus"
-	"swarm/supervisor"
 	"swarm/swarmapi"
 	"swarm/textsafe"
 )
@@ -304,25 +303,24 @@ func newAgentDialog(sw Backend, dir string, w int) dialog {
 		wait:   true,
 	}
 	d.submit = func(v []string) (tea.Cmd, error) {
-		if err := supervisor.CheckAgentName(v[0]); err != nil {
+		if err := swarmapi.CheckAgentName(v[0]); err != nil {
 			return nil, fieldError{field: 0, err: err}
 		}
-		ac, err := supervisor.NewAgentConfig(v[0], v[1], dir)
-		if err != nil {
-			return nil, fieldError{field: 1, err: err}
-		}
-		d.pending = "starting " + ac.Name + "…"
+		n := swarmapi.NewAgent{Name: v[0], Cmd: v[1], Dir: dir}
+		d.pending = "starting " + n.Name + "…"
 		return func() tea.Msg {
-			err := sw.AddAgent(ac)
+			err := sw.AddAgent(n)
 			switch {
 			case errors.Is(err, swarmapi.ErrAgentExists):
-				return formDoneMsg{d: d, err: fmt.Errorf("an agent named %q already exists: choose another name", ac.Name)}
+				return formDoneMsg{d: d, err: fmt.Errorf("an agent named %q already exists: choose another name", n.Name)}
+			case errors.Is(err, swarmapi.ErrBadAgentName):
+				return formDoneMsg{d: d, err: err}
 			case err != nil:
 				return formDoneMsg{d: d, err: err, field: 1}
 			}
-			done := formDoneMsg{d: d, text: fmt.Sprintf("started agent %s", ac.Name)}
+			done := formDoneMsg{d: d, text: fmt.Sprintf("started agent %s", n.Name)}
 			if sw.ConfigFile() != "" {
-				done.then = func() tea.Msg { return offerSaveMsg{ac.Name} }
+				done.then = func() tea.Msg { return offerSaveMsg{n.Name} }
 			}
 			return done
 		}, nil

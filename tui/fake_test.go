@@ -18,7 +18,6 @@ import (
 
 	"swarm/bus"
 	"swarm/internal/testrun"
-	"swarm/supervisor"
 	"swarm/swarmapi"
 	"swarm/tasks"
 )
@@ -62,7 +61,7 @@ type fakeSwarm struct {
 	resizes  []string // "name rows×cols"
 	restarts []string
 	stops    []string
-	added    []supervisor.AgentConfig
+	added    []swarmapi.NewAgent
 	game     *swarmapi.GameState
 	renders  map[string]int // Render calls per agent
 	merged   []string       // Merge calls
@@ -284,7 +283,7 @@ func (f *fakeSwarm) StopAgent(name string) error {
 	return nil
 }
 
-func (f *fakeSwarm) AddAgent(ac supervisor.AgentConfig) error {
+func (f *fakeSwarm) AddAgent(ac swarmapi.NewAgent) error {
 	f.mu.Lock()
 	for _, a := range f.agents {
 		if a.Name == ac.Name {

@@ -35,7 +35,7 @@ func TestMainPaneFillsWithItsScrollback(t *testing.T) {
 	}
 	t.Cleanup(func() { sup.Shutdown(context.Background()) })
 
-	h := newHarness(t, InProcess(sup), 120, 40, Options{})
+	h := newHarness(t, inProcess{sup}, 120, 40, Options{})
 	if h.m.arrange != arrangeGrid || h.m.selected != "a" {
 		t.Fatalf("set-up: layout %v, %q selected; want the grid, a", h.m.arrange, h.m.selected)
 	}

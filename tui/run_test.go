@@ -49,7 +49,7 @@ func TestRunQuitsOnQ(t *testing.T) {
 	in, keys := io.Pipe()
 	defer keys.Close()
 	out := &testrun.Buffer{}
-	done := runAsync(context.Background(), InProcess(sup), Options{Title: "empty", Input: in, Output: out, Width: 100, Height: 30})
+	done := runAsync(context.Background(), inProcess{sup}, Options{Title: "empty", Input: in, Output: out, Width: 100, Height: 30})
 	waitOutput(t, out, "agents 0")
 	// A message on the bus reaches the UI through the bridge.
 	if _, err := sup.Send(context.Background(), bus.Message{To: "human", Body: "hello"}); err != nil {
@@ -81,7 +81,7 @@ func TestRunEndsWithItsContext(t *testing.T) {
 	defer keys.Close()
 	out := &testrun.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := runAsync(ctx, InProcess(sup), Options{Input: in, Output: out, Subscription: sub, Width: 100, Height: 30})
+	done := runAsync(ctx, inProcess{sup}, Options{Input: in, Output: out, Subscription: sub, Width: 100, Height: 30})
 	waitOutput(t, out, "agents 0")
 	cancel()
 	select {

@@ -12,14 +12,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"swarm/bus"
-	"swarm/supervisor"
 	"swarm/swarmapi"
 	"swarm/tasks"
 )
 
-// Backend is what the UI reads from and does to a running swarm.
-// *supervisor.Supervisor implements it; model tests use a fake over a real
-// bus.
+// Backend is what the UI reads from and does to a running swarm: the
+// swarm in this process (package supervisor) or in another (package
+// server's Remote), through swarmapi's types only. Model tests use a fake
+// over a real bus.
 type Backend interface {
 	// Agents returns every agent's runtime state, in display order.
 	Agents() []swarmapi.AgentInfo
@@ -43,7 +43,7 @@ type Backend interface {
 	Restart(name string) error
 	StopAgent(name string) error
 	// AddAgent starts a new agent.
-	AddAgent(ac supervisor.AgentConfig) error
+	AddAgent(n swarmapi.NewAgent) error
 	// ConfigFile is the swarm's config file, "" when it has none;
 	// SaveAgent adds an agent started from the UI to it.
 	ConfigFile() string
@@ -98,15 +98,15 @@ type Focuser interface {
 	SetFocus(name string)
 }
 
-// Swarm is a Backend that also streams its events: *supervisor.Supervisor
-// in the swarm's own process, a server.Remote in another.
+// Swarm is a Backend that also streams its events: the supervisor in
+// the swarm's own process, a server.Remote in another.
 type Swarm interface {
 	Backend
 	Subscribe() Events
 }
 
-// Events is a stream of the swarm's events (*supervisor.Subscription is
-// one); the channel is closed after Close, or when the swarm is gone.
+// Events is a stream of the swarm's events (a supervisor's Subscription
+// is one); the channel is closed after Close, or when the swarm is gone.
 type Events interface {
 	Events() <-chan swarmapi.Event
 	Close()
@@ -228,10 +228,3 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 	}
 	return nil
 }
-
-// InProcess is the swarm running in this process, as the UI's Swarm.
-func InProcess(sup *supervisor.Supervisor) Swarm { return inProcess{sup} }
-
-type inProcess struct{ *supervisor.Supervisor }
-
-func (p inProcess) Subscribe() Events { return p.Supervisor.Subscribe() }

@@ -21,6 +21,7 @@ func TestImportRules(t *testing.T) {
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
 		"swarm/swarmapi":   {"bus", "games", "textsafe", "screenmodel"},
 		"swarm/tasks":      {"bus", "gitrepo"},
+		"swarm/wire":       {"swarmapi", "bus", "tasks"},
 		"swarm/checks":     {"bus", "gitrepo", "tasks", "textsafe"},
 		"swarm/spawner":    {"screenmodel"},
 		"swarm/mcpserver":  {"supervisor", "swarmapi", "tasks", "bus", "textsafe"},
@@ -62,6 +63,7 @@ func TestClientsDoNotLinkTheRuntime(t *testing.T) {
 	forbidden := map[string][]string{
 		"swarm/tui":      {"swarm/supervisor", "swarm/spawner", "swarm/mcpserver", "swarm/server"},
 		"swarm/swarmapi": {"swarm/supervisor", "swarm/spawner", "github.com/charmbracelet/ultraviolet"},
+		"swarm/wire":     {"swarm/supervisor", "swarm/spawner", "github.com/charmbracelet/ultraviolet"},
 	}
 	for pkg, never := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()

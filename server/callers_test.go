@@ -73,7 +73,7 @@ func TestAnAgentIsNotTheHuman(t *testing.T) {
 			t.Errorf("%s from inside b: %s", m, a.Error)
 		}
 	}
-	var asAlice, noToken actorResult[bus.Message]
+	var asAlice, noToken wire.ActorResult[bus.Message]
 	if err := json.Unmarshal(byMethod["send"][0].Result, &asAlice); err != nil || !strings.Contains(asAlice.Err, `"alice", but this runs inside agent b`) {
 		t.Errorf("b's swarm send as alice: %+v %v", asAlice, err)
 	}
@@ -158,7 +158,7 @@ func TestAProcessThatEndedIsNobody(t *testing.T) {
 		t.Errorf("the UI's Paste from an ended process: %v", err)
 	}
 	res, err := srv.handle(ctx, wire.Request{Method: "send", Params: rawParams(`{"Env":{},"To":"human","Body":"hi","Kind":"message"}`)})
-	if r, ok := res.(actorResult[bus.Message]); err != nil || !ok || !strings.Contains(r.Err, "has ended") {
+	if r, ok := res.(wire.ActorResult[bus.Message]); err != nil || !ok || !strings.Contains(r.Err, "has ended") {
 		t.Errorf("swarm send from an ended process: %+v, %v", res, err)
 	}
 	self, _ := supervisor.ProcessOf(os.Getpid())

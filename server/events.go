@@ -30,26 +30,13 @@ const maxQueued = 4 << 20
 // changes before it sends the next events: a 60th of a second.
 const streamFrame = time.Second / 60
 
-// eventFrame is a frame of an event stream: an event, or Resync.
-type eventFrame struct {
-	Event *wireEvent `json:",omitempty"`
-	// Resync says events were dropped while the client fell behind:
-	// what it shows is to be read anew.
-	Resync bool `json:",omitempty"`
-}
-
-// wireEvent is an event as the wire carries it: all its fields (Event's
-// own JSON form is the shorter one swarm up --headless --json prints),
-// a message's body as lists carry it (preview).
-type wireEvent swarmapi.Event
-
-func newEventFrame(ev swarmapi.Event) eventFrame {
+func newEventFrame(ev swarmapi.Event) wire.EventFrame {
 	if ev.Message != nil {
 		m := preview(*ev.Message)
 		ev.Message = &m
 	}
-	w := wireEvent(ev)
-	return eventFrame{Event: &w}
+	w := wire.Event(ev)
+	return wire.EventFrame{Event: &w}
 }
 
 // outbox holds a connection's events until its client takes them.
@@ -128,7 +115,7 @@ func (s *Server) stream(c net.Conn) error {
 		_ = c.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 		return wire.WriteMessage(c, msg)
 	}
-	resync, _ := json.Marshal(eventFrame{Resync: true})
+	resync, _ := json.Marshal(wire.EventFrame{Resync: true})
 	frame := time.NewTimer(time.Hour)
 	frame.Stop()
 	defer frame.Stop()

@@ -16,84 +16,6 @@ import (
 	"swarm/wire"
 )
 
-// The methods of the UI: what package tui's Backend does, one method each,
-// named as the Go method is. Params and results are these types, as JSON.
-type (
-	agentParams struct{ Agent string }
-	// viewParams asks for an agent's view (supervisor.Supervisor.View)
-	// with its rows as those that changed since the rendering numbered Gen,
-	// which the client holds (0: none).
-	viewParams struct {
-		Agent string
-		Top   int
-		Gen   uint64
-	}
-	// viewResult is the view, its rows apart.
-	viewResult struct {
-		Rows renderResult
-		View swarmapi.ScreenView // without its Rows
-	}
-	// renderResult is a screen: N rows, of which Changed replace the
-	// client's rows of rendering Base (Base 0: all of them are here).
-	renderResult struct {
-		Gen, Base uint64
-		N         int
-		Changed   map[int]string
-	}
-	textParams struct {
-		Agent    string
-		From, To int
-	}
-	findParams   struct{ Agent, Query string }
-	resizeParams struct {
-		Agent      string
-		Rows, Cols int
-	}
-	keyParams struct {
-		Agent string
-		Key   swarmapi.Key
-	}
-	pasteParams struct{ Agent, Text string }
-	noteParams  struct{ ID, Note string }
-	idParams    struct{ ID string }
-	limitParams struct {
-		Agent string
-		Limit int
-	}
-	afterParams struct {
-		After int64
-		Limit int
-	}
-	pruneParams struct{ DryRun bool }
-	// prunedResult is tasks.Pruned as it travels: why a branch was kept
-	// as words (an error value does not survive JSON).
-	prunedResult struct {
-		Task    bus.Task
-		Deleted bool
-		Kept    string
-	}
-	// messageParams is a message to send: it has no sender, which is
-	// who calls (Server.caller).
-	messageParams struct {
-		To, Topic, Body          string
-		Kind                     bus.Kind
-		Data                     json.RawMessage
-		CorrelationID, InReplyTo string
-	}
-	// newTaskParams is a task to create: it has no creator, which is who
-	// calls.
-	newTaskParams struct{ Title, Description, Assignee string }
-	reviewResult  struct{ Stat, Diff string }
-	gameResult    struct {
-		State swarmapi.GameState
-		OK    bool
-	}
-	none struct{}
-)
-
-// methodPing does nothing: a client asks it to learn the swarm answers.
-const methodPing = "ping"
-
 // handler is one method of the socket: what it does, who may call it, and
 // its params and result types as they travel (the protocol's tests read
 // them).
@@ -103,9 +25,9 @@ type handler struct {
 	params, result reflect.Type
 }
 
-// method makes a handler of a function of typed params.
-func method[P, R any](who callers, fn func(context.Context, P) (R, error)) handler {
-	return handler{who: who, params: reflect.TypeFor[P](), result: reflect.TypeFor[R](),
+// handle makes fn the handler of m in t, for who.
+func handle[P, R any](t map[string]handler, m wire.Method[P, R], who callers, fn func(context.Context, P) (R, error)) {
+	t[m.Name] = handler{who: who, params: reflect.TypeFor[P](), result: reflect.TypeFor[R](),
 		call: func(ctx context.Context, raw json.RawMessage) (any, error) {
 			var p P
 			if len(raw) > 0 {
@@ -120,104 +42,114 @@ func method[P, R any](who callers, fn func(context.Context, P) (R, error)) handl
 // table returns the methods the server answers, by name.
 func (s *Server) table() map[string]handler {
 	sup := s.sup
-	m := map[string]handler{
-		"Agents": method(anyone, func(context.Context, none) ([]swarmapi.AgentInfo, error) { return sup.Agents(), nil }),
-		"View": method(anyone, func(ctx context.Context, p viewParams) (viewResult, error) {
-			v, err := sup.View(p.Agent, p.Top)
-			if err != nil {
-				return viewResult{}, err
-			}
-			rows := strings.Split(v.Rows, "\n")
-			v.Rows = ""
-			return viewResult{Rows: s.screens.diff(clientOf(ctx).id, p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
-		}),
-		"Snapshot": method(anyone, func(_ context.Context, p agentParams) (swarmapi.ScreenSnapshot, error) {
-			return sup.Snapshot(p.Agent)
-		}),
-		"Text": method(anyone, func(_ context.Context, p textParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) }),
-		"Find": method(anyone, func(_ context.Context, p findParams) ([]swarmapi.ScreenMatch, error) {
-			return sup.Find(p.Agent, p.Query), nil
-		}),
-		"Resize": method(human, func(ctx context.Context, p resizeParams) (none, error) {
-			return none{}, s.sizes.resize(clientOf(ctx).id, p.Agent, p.Rows, p.Cols)
-		}),
-		"SendKey": method(human, func(ctx context.Context, p keyParams) (none, error) {
-			if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
-				return none{}, err
-			}
-			return none{}, sup.SendKey(p.Agent, p.Key)
-		}),
-		"Paste": method(human, func(ctx context.Context, p pasteParams) (none, error) {
-			if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
-				return none{}, err
-			}
-			return none{}, sup.Paste(p.Agent, p.Text)
-		}),
-		"Restart":   method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.Restart(p.Agent) }),
-		"StopAgent": method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.StopAgent(p.Agent) }),
-		"SetFocus":  method(human, func(_ context.Context, p agentParams) (none, error) { sup.SetFocus(p.Agent); return none{}, nil }),
-		"AddAgent": method(human, func(_ context.Context, n swarmapi.NewAgent) (none, error) {
-			return none{}, sup.AddAgent(n)
-		}),
-		"ConfigFile": method(anyone, func(context.Context, none) (string, error) { return sup.ConfigFile(), nil }),
-		"SaveAgent":  method(human, func(_ context.Context, p agentParams) (none, error) { return none{}, sup.SaveAgent(p.Agent) }),
-		"Send": method(anyone, func(ctx context.Context, p messageParams) (bus.Message, error) {
-			c, err := s.caller(ctx)
-			if err != nil {
-				return bus.Message{}, fmt.Errorf("send: %w", err)
-			}
-			return sup.Send(ctx, p.from(c.Name))
-		}),
-		"Dismiss": method(human, func(ctx context.Context, p idParams) (none, error) { return none{}, sup.Dismiss(ctx, p.ID) }),
-		"Game": method(anyone, func(context.Context, none) (gameResult, error) {
-			g, ok := sup.Game()
-			return gameResult{g, ok}, nil
-		}),
-		"Inbox": method(anyone, func(ctx context.Context, p limitParams) ([]bus.Message, error) {
-			return previews(sup.Inbox(ctx, p.Agent, p.Limit))
-		}),
-		"Messages": method(anyone, func(ctx context.Context, p afterParams) ([]bus.Message, error) {
-			return previews(sup.Messages(ctx, p.After, p.Limit))
-		}),
-		"LastSeq": method(anyone, func(ctx context.Context, _ none) (int64, error) { return sup.LastSeq(ctx) }),
-		"Pending": method(anyone, func(ctx context.Context, p limitParams) ([]bus.Message, error) {
-			return previews(sup.Pending(ctx, p.Agent, p.Limit))
-		}),
-		"Tasks":      method(anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) }),
-		"TaskEvents": method(anyone, func(ctx context.Context, p idParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) }),
-		"Heartbeats": method(anyone, func(ctx context.Context, _ none) ([]bus.Heartbeat, error) { return sup.Heartbeats(ctx) }),
-		"AllChecks":  method(anyone, func(ctx context.Context, _ none) ([]bus.Check, error) { return sup.AllChecks(ctx) }),
-		"MergeQueue": method(anyone, func(ctx context.Context, _ none) ([]bus.QueueEntry, error) { return sup.MergeQueue(ctx) }),
-		"Reviews":    method(anyone, func(ctx context.Context, p idParams) ([]bus.Review, error) { return sup.Reviews(ctx, p.ID) }),
-		"CreateTask": method(anyone, func(ctx context.Context, p newTaskParams) (bus.Task, error) {
-			c, err := s.caller(ctx)
-			if err != nil {
-				return bus.Task{}, fmt.Errorf("create task: %w", err)
-			}
-			return sup.CreateTask(ctx, bus.NewTask{Title: p.Title, Description: p.Description, Assignee: p.Assignee, CreatedBy: c.Name})
-		}),
-		"Approve": method(human, func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Approve(ctx, p.ID, p.Note) }),
-		"RequestChanges": method(human, func(ctx context.Context, p noteParams) (bus.Task, error) {
-			return sup.RequestChanges(ctx, p.ID, p.Note)
-		}),
-		"Cancel": method(human, func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Cancel(ctx, p.ID, p.Note) }),
-		"Retry":  method(human, func(ctx context.Context, p noteParams) (bus.Task, error) { return sup.Retry(ctx, p.ID, p.Note) }),
-		"Merge":  method(human, func(ctx context.Context, p idParams) (bus.Task, error) { return sup.Merge(ctx, p.ID) }),
-		"Prune": method(human, func(ctx context.Context, p pruneParams) ([]prunedResult, error) {
-			pruned, err := sup.Prune(ctx, p.DryRun)
-			return prunedResults(pruned), err
-		}),
-		"Review": method(anyone, func(ctx context.Context, p idParams) (reviewResult, error) {
-			stat, diff, err := sup.Review(ctx, p.ID)
-			return reviewResult{stat, diff}, err
-		}),
-		methodPing: method(anyone, func(context.Context, none) (none, error) { return none{}, nil }),
-		wire.MethodPeek: method(anyone, func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
-			snap, err := sup.Snapshot(p.Agent)
-			return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,
-				AltScreen: snap.AltScreen, Title: snap.Title}, err
-		}),
-	}
+	m := map[string]handler{}
+	handle(m, wire.Agents, anyone, func(context.Context, wire.None) ([]swarmapi.AgentInfo, error) { return sup.Agents(), nil })
+	handle(m, wire.View, anyone, func(ctx context.Context, p wire.ViewParams) (wire.ViewResult, error) {
+		v, err := sup.View(p.Agent, p.Top)
+		if err != nil {
+			return wire.ViewResult{}, err
+		}
+		rows := strings.Split(v.Rows, "\n")
+		v.Rows = ""
+		return wire.ViewResult{Rows: s.screens.diff(clientOf(ctx).id, p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
+	})
+	handle(m, wire.Snapshot, anyone, func(_ context.Context, p wire.AgentParams) (swarmapi.ScreenSnapshot, error) {
+		return sup.Snapshot(p.Agent)
+	})
+	handle(m, wire.Text, anyone, func(_ context.Context, p wire.TextParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) })
+	handle(m, wire.Find, anyone, func(_ context.Context, p wire.FindParams) ([]swarmapi.ScreenMatch, error) {
+		return sup.Find(p.Agent, p.Query), nil
+	})
+	handle(m, wire.Resize, human, func(ctx context.Context, p wire.ResizeParams) (wire.None, error) {
+		return wire.None{}, s.sizes.resize(clientOf(ctx).id, p.Agent, p.Rows, p.Cols)
+	})
+	handle(m, wire.SendKey, human, func(ctx context.Context, p wire.KeyParams) (wire.None, error) {
+		if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
+			return wire.None{}, err
+		}
+		return wire.None{}, sup.SendKey(p.Agent, p.Key)
+	})
+	handle(m, wire.Paste, human, func(ctx context.Context, p wire.PasteParams) (wire.None, error) {
+		if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
+			return wire.None{}, err
+		}
+		return wire.None{}, sup.Paste(p.Agent, p.Text)
+	})
+	handle(m, wire.Restart, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
+		return wire.None{}, sup.Restart(p.Agent)
+	})
+	handle(m, wire.StopAgent, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
+		return wire.None{}, sup.StopAgent(p.Agent)
+	})
+	handle(m, wire.SetFocus, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
+		sup.SetFocus(p.Agent)
+		return wire.None{}, nil
+	})
+	handle(m, wire.AddAgent, human, func(_ context.Context, n swarmapi.NewAgent) (wire.None, error) {
+		return wire.None{}, sup.AddAgent(n)
+	})
+	handle(m, wire.ConfigFile, anyone, func(context.Context, wire.None) (string, error) { return sup.ConfigFile(), nil })
+	handle(m, wire.SaveAgent, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
+		return wire.None{}, sup.SaveAgent(p.Agent)
+	})
+	handle(m, wire.Send, anyone, func(ctx context.Context, p wire.MessageParams) (bus.Message, error) {
+		c, err := s.caller(ctx)
+		if err != nil {
+			return bus.Message{}, fmt.Errorf("send: %w", err)
+		}
+		return sup.Send(ctx, messageFrom(p, c.Name))
+	})
+	handle(m, wire.Dismiss, human, func(ctx context.Context, p wire.IDParams) (wire.None, error) {
+		return wire.None{}, sup.Dismiss(ctx, p.ID)
+	})
+	handle(m, wire.Game, anyone, func(context.Context, wire.None) (wire.GameResult, error) {
+		g, ok := sup.Game()
+		return wire.GameResult{State: g, OK: ok}, nil
+	})
+	handle(m, wire.Inbox, anyone, func(ctx context.Context, p wire.LimitParams) ([]bus.Message, error) {
+		return previews(sup.Inbox(ctx, p.Agent, p.Limit))
+	})
+	handle(m, wire.Messages, anyone, func(ctx context.Context, p wire.AfterParams) ([]bus.Message, error) {
+		return previews(sup.Messages(ctx, p.After, p.Limit))
+	})
+	handle(m, wire.LastSeq, anyone, func(ctx context.Context, _ wire.None) (int64, error) { return sup.LastSeq(ctx) })
+	handle(m, wire.Pending, anyone, func(ctx context.Context, p wire.LimitParams) ([]bus.Message, error) {
+		return previews(sup.Pending(ctx, p.Agent, p.Limit))
+	})
+	handle(m, wire.Tasks, anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) })
+	handle(m, wire.TaskEvents, anyone, func(ctx context.Context, p wire.IDParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) })
+	handle(m, wire.Heartbeats, anyone, func(ctx context.Context, _ wire.None) ([]bus.Heartbeat, error) { return sup.Heartbeats(ctx) })
+	handle(m, wire.AllChecks, anyone, func(ctx context.Context, _ wire.None) ([]bus.Check, error) { return sup.AllChecks(ctx) })
+	handle(m, wire.MergeQueue, anyone, func(ctx context.Context, _ wire.None) ([]bus.QueueEntry, error) { return sup.MergeQueue(ctx) })
+	handle(m, wire.Reviews, anyone, func(ctx context.Context, p wire.IDParams) ([]bus.Review, error) { return sup.Reviews(ctx, p.ID) })
+	handle(m, wire.CreateTask, anyone, func(ctx context.Context, p wire.NewTaskParams) (bus.Task, error) {
+		c, err := s.caller(ctx)
+		if err != nil {
+			return bus.Task{}, fmt.Errorf("create task: %w", err)
+		}
+		return sup.CreateTask(ctx, bus.NewTask{Title: p.Title, Description: p.Description, Assignee: p.Assignee, CreatedBy: c.Name})
+	})
+	handle(m, wire.Approve, human, func(ctx context.Context, p wire.NoteParams) (bus.Task, error) { return sup.Approve(ctx, p.ID, p.Note) })
+	handle(m, wire.RequestChanges, human, func(ctx context.Context, p wire.NoteParams) (bus.Task, error) {
+		return sup.RequestChanges(ctx, p.ID, p.Note)
+	})
+	handle(m, wire.Cancel, human, func(ctx context.Context, p wire.NoteParams) (bus.Task, error) { return sup.Cancel(ctx, p.ID, p.Note) })
+	handle(m, wire.Retry, human, func(ctx context.Context, p wire.NoteParams) (bus.Task, error) { return sup.Retry(ctx, p.ID, p.Note) })
+	handle(m, wire.Merge, human, func(ctx context.Context, p wire.IDParams) (bus.Task, error) { return sup.Merge(ctx, p.ID) })
+	handle(m, wire.Prune, human, func(ctx context.Context, p wire.PruneParams) ([]wire.PrunedResult, error) {
+		pruned, err := sup.Prune(ctx, p.DryRun)
+		return prunedResults(pruned), err
+	})
+	handle(m, wire.Review, anyone, func(ctx context.Context, p wire.IDParams) (wire.ReviewResult, error) {
+		stat, diff, err := sup.Review(ctx, p.ID)
+		return wire.ReviewResult{Stat: stat, Diff: diff}, err
+	})
+	handle(m, wire.Ping, anyone, func(context.Context, wire.None) (wire.None, error) { return wire.None{}, nil })
+	handle(m, wire.Peek, anyone, func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
+		snap, err := sup.Snapshot(p.Agent)
+		return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,
+			AltScreen: snap.AltScreen, Title: snap.Title}, err
+	})
 	s.actorMethods(m)
 	return m
 }
@@ -251,16 +183,16 @@ func previews(msgs []bus.Message, err error) ([]bus.Message, error) {
 	return msgs, err
 }
 
-// from is the message p asks for, sent by sender.
-func (p messageParams) from(sender string) bus.Message {
+// messageFrom is the message p asks for, sent by sender.
+func messageFrom(p wire.MessageParams, sender string) bus.Message {
 	return bus.Message{From: sender, To: p.To, Topic: p.Topic, Kind: p.Kind, Body: p.Body, Data: p.Data,
 		CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo}
 }
 
-func prunedResults(pruned []tasks.Pruned) []prunedResult {
-	out := make([]prunedResult, len(pruned))
+func prunedResults(pruned []tasks.Pruned) []wire.PrunedResult {
+	out := make([]wire.PrunedResult, len(pruned))
 	for i, p := range pruned {
-		out[i] = prunedResult{Task: p.Task, Deleted: p.Deleted}
+		out[i] = wire.PrunedResult{Task: p.Task, Deleted: p.Deleted}
 		if p.Kept != nil {
 			out[i].Kept = p.Kept.Error()
 		}
@@ -307,48 +239,14 @@ func (e *remoteError) Unwrap() error { return e.sentinel }
 // environment's $SWARM_AGENT and $SWARM_TOKEN (which it sends) and its
 // pid (which the socket tells), as mcpserver.Actor judges for a process
 // on the bus directly.
-type (
-	callerEnv struct{ Agent, Token string }
-	// sendParams is mcpserver.SendRequest with its Data as a string:
-	// what the command line was given, valid JSON or not (the swarm
-	// checks it as the command line would).
-	sendParams struct {
-		Env                                                   callerEnv
-		To, Body, Kind, Data, Topic, CorrelationID, InReplyTo string
+// getenv reads e as a process's environment.
+func getenv(e wire.CallerEnv) func(string) string {
+	return func(k string) string {
+		return lookup(e, k)
 	}
-	heartbeatParams struct {
-		Env callerEnv
-		Req mcpserver.HeartbeatRequest
-	}
-	taskAddParams struct {
-		Env                    callerEnv
-		To, Title, Description string
-	}
-	taskMoveParams struct {
-		Env                   callerEnv
-		ProjectDir, Ref, Note string
-		Move                  tasks.Move
-	}
-	taskReviewParams struct {
-		Env                   callerEnv
-		ProjectDir, Ref, Note string
-		Verdict               bus.Verdict
-	}
-	// reviewed is a reviewer's verdict and the task after it.
-	reviewed struct {
-		Review bus.Review
-		Task   bus.Task
-	}
-	// actorResult carries a value and an error together: a message
-	// stored with a failed delivery is both.
-	actorResult[T any] struct {
-		Value     T
-		Before    T // MoveTask's task before the move
-		Err, Code string
-	}
-)
+}
 
-func (e callerEnv) getenv(k string) string {
+func lookup(e wire.CallerEnv, k string) string {
 	switch k {
 	case "SWARM_AGENT":
 		return e.Agent
@@ -360,13 +258,13 @@ func (e callerEnv) getenv(k string) string {
 
 // acting makes fn's request as the client, whose environment env is:
 // mcpserver.Actor judges who that is, from env and the client's process.
-func acting[T any](ctx context.Context, s *Server, env callerEnv, fn func(mcpserver.Actor) (T, error)) (actorResult[T], error) {
+func acting[T any](ctx context.Context, s *Server, env wire.CallerEnv, fn func(mcpserver.Actor) (T, error)) (wire.ActorResult[T], error) {
 	var v T
 	err := clientOf(ctx).alive()
 	if err == nil {
-		v, err = fn(mcpserver.Actor{Bus: s.opts.Bus, Getenv: env.getenv, Process: clientOf(ctx).proc})
+		v, err = fn(mcpserver.Actor{Bus: s.opts.Bus, Getenv: getenv(env), Process: clientOf(ctx).proc})
 	}
-	r := actorResult[T]{Value: v}
+	r := wire.ActorResult[T]{Value: v}
 	if err != nil {
 		r.Err, r.Code = err.Error(), codeOf(err)
 	}
@@ -374,27 +272,29 @@ func acting[T any](ctx context.Context, s *Server, env callerEnv, fn func(mcpser
 }
 
 func (s *Server) actorMethods(m map[string]handler) {
-	m["send"] = method(anyone, func(ctx context.Context, p sendParams) (actorResult[bus.Message], error) {
+	handle(m, wire.SendAs, anyone, func(ctx context.Context, p wire.SendParams) (wire.ActorResult[bus.Message], error) {
 		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Message, error) {
 			return a.Send(ctx, mcpserver.SendRequest{To: p.To, Body: p.Body, Kind: p.Kind,
 				Data: json.RawMessage(p.Data), Topic: p.Topic, CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo})
 		})
 	})
-	m["heartbeat"] = method(anyone, func(ctx context.Context, p heartbeatParams) (actorResult[bus.Heartbeat], error) {
-		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Heartbeat, error) { return a.Heartbeat(ctx, p.Req) })
+	handle(m, wire.HeartbeatAs, anyone, func(ctx context.Context, p wire.HeartbeatParams) (wire.ActorResult[bus.Heartbeat], error) {
+		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Heartbeat, error) {
+			return a.Heartbeat(ctx, mcpserver.HeartbeatRequest{Status: p.Status, Progress: p.Progress, Task: p.Task})
+		})
 	})
-	m["task_add"] = method(anyone, func(ctx context.Context, p taskAddParams) (actorResult[bus.Task], error) {
+	handle(m, wire.TaskAddAs, anyone, func(ctx context.Context, p wire.TaskAddParams) (wire.ActorResult[bus.Task], error) {
 		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Task, error) {
 			return a.CreateTask(ctx, p.To, p.Title, p.Description)
 		})
 	})
-	m["task_review"] = method(anyone, func(ctx context.Context, p taskReviewParams) (actorResult[reviewed], error) {
-		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (reviewed, error) {
+	handle(m, wire.TaskReviewAs, anyone, func(ctx context.Context, p wire.TaskReviewParams) (wire.ActorResult[wire.Reviewed], error) {
+		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (wire.Reviewed, error) {
 			r, t, err := a.ReviewTask(ctx, p.ProjectDir, p.Ref, p.Verdict, p.Note)
-			return reviewed{r, t}, err
+			return wire.Reviewed{Review: r, Task: t}, err
 		})
 	})
-	m["task_move"] = method(anyone, func(ctx context.Context, p taskMoveParams) (actorResult[bus.Task], error) {
+	handle(m, wire.TaskMoveAs, anyone, func(ctx context.Context, p wire.TaskMoveParams) (wire.ActorResult[bus.Task], error) {
 		var before bus.Task
 		r, err := acting(ctx, s, p.Env, func(a mcpserver.Actor) (after bus.Task, err error) {
 			before, after, err = a.MoveTask(ctx, p.ProjectDir, p.Ref, p.Move, p.Note)
@@ -412,13 +312,13 @@ type Actor struct {
 	Getenv func(string) string
 }
 
-func (a Actor) env() callerEnv {
-	return callerEnv{Agent: a.Getenv("SWARM_AGENT"), Token: a.Getenv("SWARM_TOKEN")}
+func (a Actor) env() wire.CallerEnv {
+	return wire.CallerEnv{Agent: a.Getenv("SWARM_AGENT"), Token: a.Getenv("SWARM_TOKEN")}
 }
 
-func actorCall[T any](ctx context.Context, cl *Client, method string, params any) (actorResult[T], error) {
-	var r actorResult[T]
-	if err := cl.call(ctx, method, params, &r); err != nil {
+func actorCall[P, T any](ctx context.Context, cl *Client, m wire.Method[P, wire.ActorResult[T]], params P) (wire.ActorResult[T], error) {
+	var r wire.ActorResult[T]
+	if err := cl.call(ctx, m.Name, params, &r); err != nil {
 		return r, err
 	}
 	if r.Err != "" {
@@ -429,31 +329,31 @@ func actorCall[T any](ctx context.Context, cl *Client, method string, params any
 
 // Send is mcpserver.Actor's Send, made by the swarm.
 func (a Actor) Send(ctx context.Context, req mcpserver.SendRequest) (bus.Message, error) {
-	r, err := actorCall[bus.Message](ctx, a.Client, "send", sendParams{Env: a.env(), To: req.To, Body: req.Body, Kind: req.Kind,
+	r, err := actorCall(ctx, a.Client, wire.SendAs, wire.SendParams{Env: a.env(), To: req.To, Body: req.Body, Kind: req.Kind,
 		Data: string(req.Data), Topic: req.Topic, CorrelationID: req.CorrelationID, InReplyTo: req.InReplyTo})
 	return r.Value, err
 }
 
 // Heartbeat is mcpserver.Actor's Heartbeat, made by the swarm.
 func (a Actor) Heartbeat(ctx context.Context, req mcpserver.HeartbeatRequest) (bus.Heartbeat, error) {
-	r, err := actorCall[bus.Heartbeat](ctx, a.Client, "heartbeat", heartbeatParams{a.env(), req})
+	r, err := actorCall(ctx, a.Client, wire.HeartbeatAs, wire.HeartbeatParams{Env: a.env(), Status: req.Status, Progress: req.Progress, Task: req.Task})
 	return r.Value, err
 }
 
 // CreateTask is mcpserver.Actor's CreateTask, made by the swarm.
 func (a Actor) CreateTask(ctx context.Context, to, title, description string) (bus.Task, error) {
-	r, err := actorCall[bus.Task](ctx, a.Client, "task_add", taskAddParams{a.env(), to, title, description})
+	r, err := actorCall(ctx, a.Client, wire.TaskAddAs, wire.TaskAddParams{Env: a.env(), To: to, Title: title, Description: description})
 	return r.Value, err
 }
 
 // MoveTask is mcpserver.Actor's MoveTask, made by the swarm.
 func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error) {
-	r, err := actorCall[bus.Task](ctx, a.Client, "task_move", taskMoveParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Move: move})
+	r, err := actorCall(ctx, a.Client, wire.TaskMoveAs, wire.TaskMoveParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Move: move})
 	return r.Before, r.Value, err
 }
 
 // ReviewTask is mcpserver.Actor's ReviewTask, made by the swarm.
 func (a Actor) ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error) {
-	r, err := actorCall[reviewed](ctx, a.Client, "task_review", taskReviewParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Verdict: verdict})
+	r, err := actorCall(ctx, a.Client, wire.TaskReviewAs, wire.TaskReviewParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Verdict: verdict})
 	return r.Value.Review, r.Value.Task, err
 }

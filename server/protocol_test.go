@@ -13,6 +13,8 @@ import (
 
 	"swarm/bus"
 	"swarm/tasks"
+	"swarm/tui"
+	"swarm/wire"
 )
 
 // Everything that crosses the socket survives JSON: every params and
@@ -23,7 +25,7 @@ import (
 func TestEveryTypeOfTheProtocolSurvivesJSON(t *testing.T) {
 	t.Parallel()
 	srv := startSwarm(t, filepath.Join(t.TempDir(), ".swarm"))
-	types := map[string]reflect.Type{"event frame": reflect.TypeFor[eventFrame]()}
+	types := map[string]reflect.Type{"event frame": reflect.TypeFor[wire.EventFrame]()}
 	for name, h := range srv.methods {
 		types[name+" params"] = h.params
 		types[name+" result"] = h.result
@@ -49,6 +51,39 @@ func TestEveryTypeOfTheProtocolSurvivesJSON(t *testing.T) {
 		}
 		if !reflect.DeepEqual(v.Elem().Interface(), back.Elem().Interface()) {
 			t.Errorf("%s (%s) changed on the way:\n sent %+v\n got  %+v", name, typ, v.Elem().Interface(), back.Elem().Interface())
+		}
+	}
+}
+
+// The server serves every method of the protocol, with the params and
+// result types wire declares, and no other; and every method of what the
+// UI needs of a swarm (tui's Backend, Reader and Focuser) is one of them,
+// so an attached UI can do all an in-process one can.
+func TestEveryMethodIsServed(t *testing.T) {
+	t.Parallel()
+	srv := startSwarm(t, filepath.Join(t.TempDir(), ".swarm"))
+	declared := map[string]bool{}
+	for _, m := range wire.Methods() {
+		declared[m.Name] = true
+		switch h, ok := srv.methods[m.Name]; {
+		case m.Name == wire.Subscribe.Name || m.Name == wire.Stop.Name:
+			// Answered by the connection itself (Server.serveConn).
+		case !ok:
+			t.Errorf("the server does not serve %s", m.Name)
+		case h.params != m.Params || h.result != m.Result:
+			t.Errorf("%s is served as %s → %s, declared %s → %s", m.Name, h.params, h.result, m.Params, m.Result)
+		}
+	}
+	for name := range srv.methods {
+		if !declared[name] {
+			t.Errorf("the server serves %s, which package wire does not declare", name)
+		}
+	}
+	for _, iface := range []reflect.Type{reflect.TypeFor[tui.Backend](), reflect.TypeFor[tui.Reader](), reflect.TypeFor[tui.Focuser]()} {
+		for i := range iface.NumMethod() {
+			if name := iface.Method(i).Name; !declared[name] {
+				t.Errorf("tui.%s's %s is not a method of the protocol: an attached UI cannot do it", iface.Name(), name)
+			}
 		}
 	}
 }

@@ -144,7 +144,7 @@ func (r *Remote) Watch(ctx context.Context) error {
 		case <-t.C:
 		}
 		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-		err := r.call(pctx, methodPing, nil, nil)
+		err := r.call(pctx, wire.Ping.Name, nil, nil)
 		cancel()
 		if ctx.Err() != nil {
 			return nil
@@ -159,23 +159,22 @@ func (r *Remote) Watch(ctx context.Context) error {
 }
 
 // do is call for the methods without a context.
-func do[R any](r *Remote, method string, params any) (R, error) {
+func do[P, R any](r *Remote, m wire.Method[P, R], params P) (R, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	var out R
-	err := r.call(ctx, method, params, &out)
-	return out, err
+	return doCtx(ctx, r, m, params)
 }
 
-func doCtx[R any](ctx context.Context, r *Remote, method string, params any) (R, error) {
+// doCtx makes m's request and returns its result.
+func doCtx[P, R any](ctx context.Context, r *Remote, m wire.Method[P, R], params P) (R, error) {
 	var out R
-	err := r.call(ctx, method, params, &out)
+	err := r.call(ctx, m.Name, params, &out)
 	return out, err
 }
 
 // Agents returns every agent's state; none once the swarm is gone.
 func (r *Remote) Agents() []swarmapi.AgentInfo {
-	a, _ := do[[]swarmapi.AgentInfo](r, "Agents", none{})
+	a, _ := do(r, wire.Agents, wire.None{})
 	return a
 }
 
@@ -193,7 +192,7 @@ func (r *Remote) View(name string, top int) (swarmapi.ScreenView, error) {
 		r.mu.Lock()
 		gen := h.gen
 		r.mu.Unlock()
-		res, err := do[viewResult](r, "View", viewParams{Agent: name, Top: top, Gen: gen})
+		res, err := do(r, wire.View, wire.ViewParams{Agent: name, Top: top, Gen: gen})
 		if err != nil {
 			return swarmapi.ScreenView{}, err
 		}
@@ -221,148 +220,148 @@ func (r *Remote) View(name string, top int) (swarmapi.ScreenView, error) {
 }
 
 func (r *Remote) Snapshot(name string) (swarmapi.ScreenSnapshot, error) {
-	return do[swarmapi.ScreenSnapshot](r, "Snapshot", agentParams{name})
+	return do(r, wire.Snapshot, wire.AgentParams{Agent: name})
 }
 
 func (r *Remote) Text(name string, from, to int) (string, error) {
-	return do[string](r, "Text", textParams{name, from, to})
+	return do(r, wire.Text, wire.TextParams{Agent: name, From: from, To: to})
 }
 
 func (r *Remote) Find(name, query string) []swarmapi.ScreenMatch {
-	m, _ := do[[]swarmapi.ScreenMatch](r, "Find", findParams{name, query})
+	m, _ := do(r, wire.Find, wire.FindParams{Agent: name, Query: query})
 	return m
 }
 
 func (r *Remote) Resize(name string, rows, cols int) error {
-	_, err := do[none](r, "Resize", resizeParams{name, rows, cols})
+	_, err := do(r, wire.Resize, wire.ResizeParams{Agent: name, Rows: rows, Cols: cols})
 	return err
 }
 
 func (r *Remote) SendKey(name string, k swarmapi.Key) error {
-	_, err := do[none](r, "SendKey", keyParams{name, k})
+	_, err := do(r, wire.SendKey, wire.KeyParams{Agent: name, Key: k})
 	return err
 }
 
 func (r *Remote) Paste(name, text string) error {
-	_, err := do[none](r, "Paste", pasteParams{name, text})
+	_, err := do(r, wire.Paste, wire.PasteParams{Agent: name, Text: text})
 	return err
 }
 
 func (r *Remote) Restart(name string) error {
-	_, err := do[none](r, "Restart", agentParams{name})
+	_, err := do(r, wire.Restart, wire.AgentParams{Agent: name})
 	return err
 }
 
 func (r *Remote) StopAgent(name string) error {
-	_, err := do[none](r, "StopAgent", agentParams{name})
+	_, err := do(r, wire.StopAgent, wire.AgentParams{Agent: name})
 	return err
 }
 
 // SetFocus tells the swarm which agent the person watches.
-func (r *Remote) SetFocus(name string) { _, _ = do[none](r, "SetFocus", agentParams{name}) }
+func (r *Remote) SetFocus(name string) { _, _ = do(r, wire.SetFocus, wire.AgentParams{Agent: name}) }
 
 func (r *Remote) AddAgent(n swarmapi.NewAgent) error {
-	_, err := do[none](r, "AddAgent", n)
+	_, err := do(r, wire.AddAgent, n)
 	return err
 }
 
 func (r *Remote) ConfigFile() string {
-	f, _ := do[string](r, "ConfigFile", none{})
+	f, _ := do(r, wire.ConfigFile, wire.None{})
 	return f
 }
 
 func (r *Remote) SaveAgent(name string) error {
-	_, err := do[none](r, "SaveAgent", agentParams{name})
+	_, err := do(r, wire.SaveAgent, wire.AgentParams{Agent: name})
 	return err
 }
 
 // Send sends m from whoever this process is (the swarm judges it: the
 // human, outside every agent); m.From is not sent.
 func (r *Remote) Send(ctx context.Context, m bus.Message) (bus.Message, error) {
-	return doCtx[bus.Message](ctx, r, "Send", messageParams{To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body,
+	return doCtx(ctx, r, wire.Send, wire.MessageParams{To: m.To, Topic: m.Topic, Kind: m.Kind, Body: m.Body,
 		Data: m.Data, CorrelationID: m.CorrelationID, InReplyTo: m.InReplyTo})
 }
 
 func (r *Remote) Dismiss(ctx context.Context, id string) error {
-	_, err := doCtx[none](ctx, r, "Dismiss", idParams{ID: id})
+	_, err := doCtx(ctx, r, wire.Dismiss, wire.IDParams{ID: id})
 	return err
 }
 
 func (r *Remote) Game() (swarmapi.GameState, bool) {
-	g, _ := do[gameResult](r, "Game", none{})
+	g, _ := do(r, wire.Game, wire.None{})
 	return g.State, g.OK
 }
 
 // Inbox, Messages and Pending return messages as lists show them: bodies
 // longer than 2 KiB cut, ending with "…", and data that long left out.
 func (r *Remote) Inbox(ctx context.Context, agent string, limit int) ([]bus.Message, error) {
-	return doCtx[[]bus.Message](ctx, r, "Inbox", limitParams{agent, limit})
+	return doCtx(ctx, r, wire.Inbox, wire.LimitParams{Agent: agent, Limit: limit})
 }
 
 func (r *Remote) Messages(ctx context.Context, afterSeq int64, limit int) ([]bus.Message, error) {
-	return doCtx[[]bus.Message](ctx, r, "Messages", afterParams{afterSeq, limit})
+	return doCtx(ctx, r, wire.Messages, wire.AfterParams{After: afterSeq, Limit: limit})
 }
 
 func (r *Remote) LastSeq(ctx context.Context) (int64, error) {
-	return doCtx[int64](ctx, r, "LastSeq", none{})
+	return doCtx(ctx, r, wire.LastSeq, wire.None{})
 }
 
 func (r *Remote) Pending(ctx context.Context, recipient string, limit int) ([]bus.Message, error) {
-	return doCtx[[]bus.Message](ctx, r, "Pending", limitParams{recipient, limit})
+	return doCtx(ctx, r, wire.Pending, wire.LimitParams{Agent: recipient, Limit: limit})
 }
 
 func (r *Remote) Tasks(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) {
-	return doCtx[[]bus.Task](ctx, r, "Tasks", f)
+	return doCtx(ctx, r, wire.Tasks, f)
 }
 
 func (r *Remote) TaskEvents(ctx context.Context, id string) ([]bus.TaskEvent, error) {
-	return doCtx[[]bus.TaskEvent](ctx, r, "TaskEvents", idParams{ID: id})
+	return doCtx(ctx, r, wire.TaskEvents, wire.IDParams{ID: id})
 }
 
 func (r *Remote) Heartbeats(ctx context.Context) ([]bus.Heartbeat, error) {
-	return doCtx[[]bus.Heartbeat](ctx, r, "Heartbeats", none{})
+	return doCtx(ctx, r, wire.Heartbeats, wire.None{})
 }
 
 func (r *Remote) AllChecks(ctx context.Context) ([]bus.Check, error) {
-	return doCtx[[]bus.Check](ctx, r, "AllChecks", none{})
+	return doCtx(ctx, r, wire.AllChecks, wire.None{})
 }
 
 func (r *Remote) MergeQueue(ctx context.Context) ([]bus.QueueEntry, error) {
-	return doCtx[[]bus.QueueEntry](ctx, r, "MergeQueue", none{})
+	return doCtx(ctx, r, wire.MergeQueue, wire.None{})
 }
 
 func (r *Remote) Reviews(ctx context.Context, id string) ([]bus.Review, error) {
-	return doCtx[[]bus.Review](ctx, r, "Reviews", idParams{ID: id})
+	return doCtx(ctx, r, wire.Reviews, wire.IDParams{ID: id})
 }
 
 // CreateTask creates a task from whoever this process is; t.CreatedBy is
 // not sent.
 func (r *Remote) CreateTask(ctx context.Context, t bus.NewTask) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "CreateTask", newTaskParams{Title: t.Title, Description: t.Description, Assignee: t.Assignee})
+	return doCtx(ctx, r, wire.CreateTask, wire.NewTaskParams{Title: t.Title, Description: t.Description, Assignee: t.Assignee})
 }
 
 func (r *Remote) Approve(ctx context.Context, id, note string) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "Approve", noteParams{id, note})
+	return doCtx(ctx, r, wire.Approve, wire.NoteParams{ID: id, Note: note})
 }
 
 func (r *Remote) RequestChanges(ctx context.Context, id, note string) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "RequestChanges", noteParams{id, note})
+	return doCtx(ctx, r, wire.RequestChanges, wire.NoteParams{ID: id, Note: note})
 }
 
 func (r *Remote) Cancel(ctx context.Context, id, note string) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "Cancel", noteParams{id, note})
+	return doCtx(ctx, r, wire.Cancel, wire.NoteParams{ID: id, Note: note})
 }
 
 func (r *Remote) Retry(ctx context.Context, id, note string) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "Retry", noteParams{id, note})
+	return doCtx(ctx, r, wire.Retry, wire.NoteParams{ID: id, Note: note})
 }
 
 func (r *Remote) Merge(ctx context.Context, id string) (bus.Task, error) {
-	return doCtx[bus.Task](ctx, r, "Merge", idParams{ID: id})
+	return doCtx(ctx, r, wire.Merge, wire.IDParams{ID: id})
 }
 
 func (r *Remote) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error) {
-	res, err := doCtx[[]prunedResult](ctx, r, "Prune", pruneParams{dryRun})
+	res, err := doCtx(ctx, r, wire.Prune, wire.PruneParams{DryRun: dryRun})
 	out := make([]tasks.Pruned, len(res))
 	for i, p := range res {
 		out[i] = tasks.Pruned{Task: p.Task, Deleted: p.Deleted}
@@ -374,7 +373,7 @@ func (r *Remote) Prune(ctx context.Context, dryRun bool) ([]tasks.Pruned, error)
 }
 
 func (r *Remote) Review(ctx context.Context, id string) (stat, diff string, err error) {
-	res, err := doCtx[reviewResult](ctx, r, "Review", idParams{ID: id})
+	res, err := doCtx(ctx, r, wire.Review, wire.IDParams{ID: id})
 	return res.Stat, res.Diff, err
 }
 
@@ -408,7 +407,7 @@ func (r *Remote) Subscribe() *Events {
 		defer close(e.done)
 		defer close(e.ch)
 		for {
-			var f eventFrame
+			var f wire.EventFrame
 			err := wire.ReadFrame(c, &f)
 			var evs []swarmapi.Event
 			switch {
@@ -516,7 +515,5 @@ func (e *Events) Close() {
 
 // Peek returns an agent's current screen as plain text.
 func (r *Remote) Peek(ctx context.Context, agent string) (wire.PeekResult, error) {
-	var res wire.PeekResult
-	err := r.call(ctx, wire.MethodPeek, wire.PeekParams{Agent: agent}, &res)
-	return res, err
+	return doCtx(ctx, r, wire.Peek, wire.PeekParams{Agent: agent})
 }

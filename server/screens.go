@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"sync"
+
+	"swarm/wire"
 )
 
 // A client shows a busy agent by asking for its screen each time it
@@ -30,12 +32,12 @@ type screens struct {
 
 func newScreens() *screens { return &screens{sent: map[screenKey]sentScreen{}} }
 
-func (z *screens) diff(conn uint64, agent string, gen uint64, scrolled bool, rows []string) renderResult {
+func (z *screens) diff(conn uint64, agent string, gen uint64, scrolled bool, rows []string) wire.RenderResult {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	z.gen++
 	if scrolled { // all of it, kept by nobody
-		r := renderResult{Gen: z.gen, N: len(rows), Changed: make(map[int]string, len(rows))}
+		r := wire.RenderResult{Gen: z.gen, N: len(rows), Changed: make(map[int]string, len(rows))}
 		for i, row := range rows {
 			r.Changed[i] = row
 		}
@@ -43,7 +45,7 @@ func (z *screens) diff(conn uint64, agent string, gen uint64, scrolled bool, row
 	}
 	k := screenKey{conn, agent}
 	prev, ok := z.sent[k]
-	r := renderResult{Gen: z.gen, N: len(rows), Changed: map[int]string{}}
+	r := wire.RenderResult{Gen: z.gen, N: len(rows), Changed: map[int]string{}}
 	if ok && gen != 0 && gen == prev.gen {
 		r.Base = prev.gen
 	}
@@ -75,7 +77,7 @@ type heldScreen struct {
 
 // apply makes the client's copy of a screen the one r describes; false
 // when r is a change to a rendering the client does not hold.
-func (h *heldScreen) apply(r renderResult) error {
+func (h *heldScreen) apply(r wire.RenderResult) error {
 	if r.Base != 0 && r.Base != h.gen {
 		return fmt.Errorf("rows changed since rendering %d, but this client holds %d", r.Base, h.gen)
 	}

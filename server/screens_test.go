@@ -3,6 +3,8 @@ package server
 import (
 	"slices"
 	"testing"
+
+	"swarm/wire"
 )
 
 // Only changed rows travel; what the client rebuilds is the screen; a
@@ -11,7 +13,7 @@ import (
 func TestScreensTravelAsChangedRows(t *testing.T) {
 	z := newScreens()
 	var h heldScreen
-	render := func(rows ...string) renderResult {
+	render := func(rows ...string) wire.RenderResult {
 		t.Helper()
 		r := z.diff(1, "a", h.gen, false, rows)
 		if err := h.apply(r); err != nil {

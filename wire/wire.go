@@ -1,6 +1,7 @@
 // Package wire is the protocol between a running swarm and the programs
 // that talk to it over its socket (.swarm/swarm.sock): swarm's own CLI
-// today (swarm peek), a terminal UI attached to a swarm later.
+// (swarm peek, send, task, stop) and the terminal UI attached to a swarm.
+// Its methods and their payloads are typed in protocol.go.
 //
 // A connection carries frames: a 4-byte big-endian length, then that many
 // bytes of one JSON message. Each side first sends a Hello; a client then
@@ -115,8 +116,8 @@ func CheckHello(h Hello) error {
 	return nil
 }
 
-// The methods that are not the UI's (package server names those), and
-// their params and results.
+// The names of the methods a connection answers itself, and peek's (the
+// Methods of protocol.go name them too).
 const (
 	// MethodPeek returns an agent's screen: PeekParams → PeekResult.
 	MethodPeek = "peek"

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"swarm/bus"
 	"swarm/internal/testrun"
@@ -516,5 +520,68 @@ done
 	})
 	if strings.Join(pongs, "|") != strings.Join(numbered("pong", n), "|") {
 		t.Errorf("pongs: %q, want each once, in order", pongs)
+	}
+}
+
+// TestWhatAHostSendsIsChecked: the main swarm commits what a host sends
+// only for the agents that host runs, stamps it with its own clock (a
+// host's clock 10 minutes off changes nothing), and a host cannot publish
+// on another host's subjects.
+func TestWhatAHostSendsIsChecked(t *testing.T) {
+	t.Parallel()
+	mainDir := t.TempDir()
+	writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n"+
+		"[[agent]]\nname = \"w1\"\ncmd = \"sh\"\nhost = \"box1\"\n\n[[agent]]\nname = \"w2\"\ncmd = \"sh\"\nhost = \"box2\"\n")
+	u, err := ParseJoinURL(tm.invite(t, "box1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 10)
+	nc, err := Dial(u, "test", nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { errs <- err }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	send := func(subject string, m wireMessage) error {
+		data, _ := json.Marshal(outbound{Message: &m})
+		_, err := js.Publish(ctx, subject, data, jetstream.WithMsgID(m.ID))
+		return err
+	}
+	skewed := time.Now().Add(-10 * time.Minute)
+	forged := wireMessage{ID: bus.NewID(), Time: skewed, From: "w2", To: "lead", Body: "from box2, says box1"}
+	if err := send(outSubject("box1"), forged); err != nil {
+		t.Fatal(err)
+	}
+	ok := wireMessage{ID: bus.NewID(), Time: skewed, From: "w1", To: "lead", Body: "from a slow clock"}
+	if err := send(outSubject("box1"), ok); err != nil {
+		t.Fatal(err)
+	}
+	var got bus.Message
+	testrun.Within(t, testrun.Patience, "w1's message committed", func() bool {
+		got, err = tm.bus.Message(ctx, ok.ID)
+		return err == nil
+	})
+	if d := time.Since(got.Time); d < 0 || d > time.Minute {
+		t.Errorf("committed with time %s, %s ago: the host's clock, not the main swarm's", got.Time, d)
+	}
+	if _, err := tm.bus.Message(ctx, forged.ID); err == nil {
+		t.Errorf("a message from w2 (box2's) sent by box1 was committed")
+	}
+	if err := send(outSubject("box2"), wireMessage{ID: bus.NewID(), From: "w2", To: "lead", Body: "x"}); err == nil {
+		t.Errorf("box1 published on box2's subject")
+	}
+	select {
+	case err := <-errs:
+		if !strings.Contains(strings.ToLower(err.Error()), "permissions violation") {
+			t.Errorf("publishing on box2's subject: %v", err)
+		}
+	case <-time.After(testrun.Patience):
+		t.Errorf("no permissions violation reported for box2's subject")
 	}
 }

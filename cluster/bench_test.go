@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,4 +112,104 @@ func BenchmarkRelayLatency(b *testing.B) {
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "msgs/s")
 		})
 	}
+}
+
+// BenchmarkScale: 10 hosts × 20 agents (line readers), each host a
+// process of its own, and the main swarm in the benchmark's process; b.N
+// messages from the main machine's lead to the hosts' agents in turn, 100
+// a second, once every agent has taken one. It reports the latency (commit → confirmation recorded on the
+// main bus) and the CPU and memory of the benchmark's process: the main
+// swarm, its NATS server, and the benchmark's own publishing and polling.
+// Run: go test -run '^$' -bench Scale -benchtime 1000x ./cluster/
+func BenchmarkScale(b *testing.B) {
+	const hosts, perHost = 10, 20
+	mainDir := b.TempDir()
+	writeScript(b, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	toml := "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n"
+	var names []string
+	for h := range hosts {
+		for a := range perHost {
+			name := fmt.Sprintf("a%d-%d", h, a)
+			names = append(names, name)
+			toml += fmt.Sprintf("[[agent]]\nname = %q\ncmd = [\"./reader.sh\"]\nquiet = 0\nhost = \"h%d\"\n", name, h)
+		}
+	}
+	tm := startMain(b, mainDir, freeAddr(b), toml)
+	for h := range hosts {
+		dir := b.TempDir()
+		writeScript(b, dir, "reader.sh", "while IFS= read -r l; do :; done\n")
+		startHost(b, tm.invite(b, fmt.Sprintf("h%d", h)), filepath.Join(dir, ".swarm-host"), dir)
+	}
+	testrun.Within(b, testrun.Patience, "every host connected", func() bool {
+		n := 0
+		for _, h := range tm.main.Hosts() {
+			if h.Connected {
+				n++
+			}
+		}
+		return n == hosts
+	})
+	ctx := context.Background()
+	// Warm up: one message to every agent, so that every agent has
+	// started and taken one (what is measured is the steady state).
+	warm := make([]bus.Message, len(names))
+	for i, n := range names {
+		warm[i] = bus.Message{From: "lead", To: n, Body: "warm up"}
+	}
+	out, err := tm.bus.PublishBatch(ctx, warm)
+	if err != nil {
+		b.Fatal(err)
+	}
+	testrun.Within(b, testrun.Patience, "every agent warmed up", func() bool {
+		for _, m := range out {
+			got, err := tm.bus.Message(ctx, m.ID)
+			if err != nil || got.Deliveries[0].State != bus.DeliveryConfirmed {
+				return false
+			}
+		}
+		return true
+	})
+	var before syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	start := time.Now()
+	ids := make([]string, 0, b.N)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for i := range b.N {
+		<-tick.C
+		m, err := tm.bus.Publish(ctx, bus.Message{From: "lead", To: names[i%len(names)], Body: fmt.Sprintf("m %d", i)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, m.ID)
+	}
+	confirmed := func(id string) (time.Duration, bool) {
+		m, err := tm.bus.Message(ctx, id)
+		if err != nil || len(m.Deliveries) != 1 || m.Deliveries[0].State != bus.DeliveryConfirmed {
+			return 0, false
+		}
+		return m.Deliveries[0].Updated.Sub(m.Time), true
+	}
+	testrun.Within(b, testrun.Patience, "the last message confirmed", func() bool { _, ok := confirmed(ids[len(ids)-1]); return ok })
+	wall := time.Since(start)
+	var after syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	lat := make([]time.Duration, 0, len(ids))
+	testrun.Within(b, testrun.Patience, "every message confirmed", func() bool {
+		lat = lat[:0]
+		for _, id := range ids {
+			d, ok := confirmed(id)
+			if !ok {
+				return false
+			}
+			lat = append(lat, d)
+		}
+		return true
+	})
+	slices.Sort(lat)
+	cpu := time.Duration(after.Utime.Nano()-before.Utime.Nano()) + time.Duration(after.Stime.Nano()-before.Stime.Nano())
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "main-cores")
+	b.ReportMetric(float64(after.Maxrss)/1024, "main-maxrss-MiB")
 }

@@ -249,52 +249,29 @@ func (m *Main) record(ctx context.Context, s status) error {
 }
 
 // forward publishes each pending delivery to an agent of a host on its
-// host's subject, once per run of this swarm (a retry is harmless: the
-// id dedupes it). A message whose author runs on the same host was
+// host's subject (a retry is harmless: the id dedupes it). It follows the
+// bus's new messages from a cursor, one read per change however many
+// agents the hosts run, and sweeps every remote agent's pending messages
+// at its start and every rescan, for what the cursor cannot see (a
+// publish that failed). A message whose author runs on the same host was
 // delivered there; the host reports its end.
 func (m *Main) forward(ctx context.Context) {
 	wake, unsub := m.opts.Bus.Subscribe()
 	defer unsub()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	sent := map[string]bool{}
+	cursor, err := m.opts.Bus.LastSeq(ctx)
+	if err != nil && ctx.Err() == nil {
+		m.log.Warn("cluster: the bus's last message", "err", err)
+	}
+	var lastSweep time.Time
 	for {
-		still := map[string]bool{}
-		for _, a := range m.opts.Config.Agents {
-			if a.Host == "" {
-				continue
-			}
-			msgs, err := m.opts.Bus.Pending(ctx, a.Name, 1000)
-			if err != nil {
-				if ctx.Err() == nil {
-					m.log.Warn("cluster: pending deliveries", "agent", a.Name, "err", err)
-				}
-				continue
-			}
-			for _, msg := range msgs {
-				if from, ok := m.agent[msg.From]; ok && from.Host == a.Host {
-					continue
-				}
-				key := msg.ID + "." + a.Name
-				still[key] = true
-				if sent[key] {
-					continue
-				}
-				data, _ := json.Marshal(inbound{Message: toWire(msg), Recipient: a.Name})
-				if _, err := m.js.Publish(ctx, inSubject(a.Host), data, jetstream.WithMsgID(key)); err != nil {
-					if ctx.Err() == nil {
-						m.log.Warn("cluster: forward to host", "host", a.Host, "err", err)
-					}
-					break // in order: the rest waits for the next pass
-				}
-				sent[key] = true
+		if time.Since(lastSweep) >= rescan {
+			if m.sweep(ctx) {
+				lastSweep = time.Now()
 			}
 		}
-		for k := range sent {
-			if !still[k] {
-				delete(sent, k)
-			}
-		}
+		cursor = m.follow(ctx, cursor)
 		select {
 		case <-ctx.Done():
 			return
@@ -302,6 +279,79 @@ func (m *Main) forward(ctx context.Context) {
 		case <-tick.C:
 		}
 	}
+}
+
+// rescan is how often the forwarder sweeps every remote agent's pending
+// messages.
+const rescan = 30 * time.Second
+
+// sendTo publishes msg for recipient on its host's subject, unless its
+// author runs on that host.
+func (m *Main) sendTo(ctx context.Context, msg bus.Message, recipient string) error {
+	a, ok := m.agent[recipient]
+	if !ok || a.Host == "" {
+		return nil
+	}
+	if from, ok := m.agent[msg.From]; ok && from.Host == a.Host {
+		return nil
+	}
+	data, _ := json.Marshal(inbound{Message: toWire(msg), Recipient: recipient})
+	_, err := m.js.Publish(ctx, inSubject(a.Host), data, jetstream.WithMsgID(msg.ID+"."+recipient))
+	if err != nil && ctx.Err() == nil {
+		m.log.Warn("cluster: forward to host", "host", a.Host, "err", err)
+	}
+	return err
+}
+
+// follow forwards the deliveries to remote agents of the messages after
+// cursor, in order, and returns the cursor past those it forwarded.
+func (m *Main) follow(ctx context.Context, cursor int64) int64 {
+	for {
+		msgs, err := m.opts.Bus.Messages(ctx, cursor, 500)
+		if err != nil {
+			if ctx.Err() == nil {
+				m.log.Warn("cluster: read new messages", "err", err)
+			}
+			return cursor
+		}
+		for _, msg := range msgs {
+			for _, d := range msg.Deliveries {
+				if d.State != bus.DeliveryQueued {
+					continue
+				}
+				if err := m.sendTo(ctx, msg, d.Recipient); err != nil {
+					return cursor
+				}
+			}
+			cursor = msg.Seq
+		}
+		if len(msgs) < 500 {
+			return cursor
+		}
+	}
+}
+
+// sweep forwards every pending delivery to a remote agent; it reports
+// whether all went.
+func (m *Main) sweep(ctx context.Context) bool {
+	for _, a := range m.opts.Config.Agents {
+		if a.Host == "" {
+			continue
+		}
+		msgs, err := m.opts.Bus.Pending(ctx, a.Name, 1000)
+		if err != nil {
+			if ctx.Err() == nil {
+				m.log.Warn("cluster: pending deliveries", "agent", a.Name, "err", err)
+			}
+			return false
+		}
+		for _, msg := range msgs {
+			if err := m.sendTo(ctx, msg, a.Name); err != nil {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ping measures each host's round trip every couple of seconds; a host

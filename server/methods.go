@@ -116,7 +116,7 @@ func (s *Server) table() map[string]handler {
 	handle(m, wire.Pending, anyone, func(ctx context.Context, p wire.LimitParams) ([]bus.Message, error) {
 		return previews(sup.Pending(ctx, p.Agent, p.Limit))
 	})
-	handle(m, wire.Tasks, anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return sup.Tasks(ctx, f) })
+	handle(m, wire.Tasks, anyone, func(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) { return shownTasks(sup.Tasks(ctx, f)) })
 	handle(m, wire.TaskEvents, anyone, func(ctx context.Context, p wire.IDParams) ([]bus.TaskEvent, error) { return sup.TaskEvents(ctx, p.ID) })
 	handle(m, wire.Heartbeats, anyone, func(ctx context.Context, _ wire.None) ([]bus.Heartbeat, error) { return sup.Heartbeats(ctx) })
 	handle(m, wire.AllChecks, anyone, func(ctx context.Context, _ wire.None) ([]bus.Check, error) { return sup.AllChecks(ctx) })
@@ -142,7 +142,7 @@ func (s *Server) table() map[string]handler {
 	})
 	handle(m, wire.Review, anyone, func(ctx context.Context, p wire.IDParams) (wire.ReviewResult, error) {
 		stat, diff, err := sup.Review(ctx, p.ID)
-		return wire.ReviewResult{Stat: stat, Diff: diff}, err
+		return wire.ReviewResult{Stat: stat, Diff: cut(diff, diffBytes, diffCut)}, err
 	})
 	handle(m, wire.Ping, anyone, func(context.Context, wire.None) (wire.None, error) { return wire.None{}, nil })
 	handle(m, wire.Peek, anyone, func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
@@ -163,17 +163,43 @@ const previewBytes = 2048
 // previewBytes cut at a character and ended with "…", data longer than
 // that left out.
 func preview(m bus.Message) bus.Message {
-	if len(m.Body) > previewBytes {
-		cut := previewBytes
-		for cut > 0 && !utf8.RuneStart(m.Body[cut]) {
-			cut--
-		}
-		m.Body = m.Body[:cut] + "…"
-	}
+	m.Body = cut(m.Body, previewBytes, "…")
 	if len(m.Data) > previewBytes {
 		m.Data = nil
 	}
 	return m
+}
+
+// cut returns s if it is at most max bytes long, else its first max bytes
+// cut at a character and ended with more.
+func cut(s string, max int, more string) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + more
+}
+
+// Tasks and Review reply as the UI shows them, so that their replies fit
+// a frame however long what they carry: a task's description cut at
+// descriptionBytes (the board shows its first lines), a review's diff at
+// diffBytes (git diff in the task's worktree shows the rest).
+const (
+	descriptionBytes = 16 << 10
+	diffBytes        = 8 << 20
+)
+
+// diffCut ends a diff cut at diffBytes.
+var diffCut = fmt.Sprintf("\n… (the diff is cut at %d MiB: git diff in the task's worktree shows it whole)\n", diffBytes>>20)
+
+func shownTasks(ts []bus.Task, err error) ([]bus.Task, error) {
+	for i := range ts {
+		ts[i].Description = cut(ts[i].Description, descriptionBytes, "…")
+	}
+	return ts, err
 }
 
 func previews(msgs []bus.Message, err error) ([]bus.Message, error) {

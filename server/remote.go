@@ -53,7 +53,8 @@ func (r *Remote) follow(cl *Client) {
 }
 
 // current returns the connection, connecting again when the last one has
-// ended; ErrGone once the swarm does not answer any more.
+// ended; ErrGone once the swarm does not answer any more, ErrRefused while
+// it refuses the connection (it may take one later).
 func (r *Remote) current() (*Client, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -66,6 +67,11 @@ func (r *Remote) current() (*Client, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	cl, err := Dial(ctx, r.busDir, r.program)
+	if errors.Is(err, ErrRefused) {
+		// The swarm runs but serves as many clients as it takes: the
+		// next request tries again.
+		return nil, err
+	}
 	if err != nil {
 		r.closed = true
 		close(r.gone)
@@ -131,7 +137,8 @@ const (
 
 // Watch pings the swarm until ctx ends (nil) or the swarm stops answering
 // or goes (the error says which): on a socket, a swarm that dies closes
-// its end at once, but one that hangs says nothing.
+// its end at once, but one that hangs says nothing. A swarm that refuses
+// the connection runs: Watch goes on trying.
 func (r *Remote) Watch(ctx context.Context) error {
 	t := time.NewTicker(pingEvery)
 	defer t.Stop()
@@ -152,7 +159,7 @@ func (r *Remote) Watch(ctx context.Context) error {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return fmt.Errorf("the swarm has not answered for %s", pingTimeout)
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrRefused) {
 			return err
 		}
 	}
@@ -415,7 +422,7 @@ func (r *Remote) Subscribe() *Events {
 				if isClosed(e.quit) {
 					return
 				}
-				if c, err = subscribe(r.busDir, r.program); err != nil {
+				if c, err = r.resubscribe(e); err != nil {
 					return // the swarm is gone
 				}
 				if !e.setConn(c) {
@@ -436,6 +443,34 @@ func (r *Remote) Subscribe() *Events {
 		}
 	}()
 	return e
+}
+
+// refusedRetry is how often a stream the swarm refused tries again.
+const refusedRetry = time.Second
+
+// resubscribe opens e's stream again. While the swarm refuses the
+// connection (it serves as many as it takes), it says so once on e and
+// tries again until the swarm takes it, goes, or e is closed.
+func (r *Remote) resubscribe(e *Events) (net.Conn, error) {
+	told := false
+	for {
+		c, err := subscribe(r.busDir, r.program)
+		if !errors.Is(err, ErrRefused) {
+			return c, err
+		}
+		if !told {
+			told = true
+			if !e.send(swarmapi.Event{Kind: swarmapi.EventNotice, Time: time.Now(), Agent: bus.Swarm,
+				Text: err.Error() + " (this client tries again)"}) {
+				return nil, err
+			}
+		}
+		select {
+		case <-e.quit:
+			return nil, err
+		case <-time.After(refusedRetry):
+		}
+	}
 }
 
 // resync returns the events that make a UI read again all it shows,

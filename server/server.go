@@ -72,7 +72,10 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
-	wg    sync.WaitGroup
+	// maxConns is how many connections are served at once (a test
+	// lowers it to have a client refused).
+	maxConns int
+	wg       sync.WaitGroup
 }
 
 // Listen opens the socket in busDir (replacing one a killed swarm left:
@@ -97,7 +100,7 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}}
+	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}, maxConns: maxConns}
 	s.methods = s.table()
 	note := Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}
 	s.clients = newClients(note)
@@ -179,7 +182,7 @@ func (s *Server) accept() {
 			c.Close()
 			return
 		}
-		served := len(s.conns)
+		served, capacity := len(s.conns), s.maxConns
 		s.conns[c] = true
 		s.wg.Add(1)
 		s.mu.Unlock()
@@ -192,7 +195,7 @@ func (s *Server) accept() {
 				c.Close()
 			}()
 			var refused string
-			if served >= maxConns {
+			if served >= capacity {
 				refused = fmt.Sprintf("it serves %d connections already, as many as it takes: end some of its clients (UIs attached, scripts) and try again", served)
 				s.log.Warn("socket: connection refused", "why", refused)
 			}
@@ -382,7 +385,7 @@ func handshake(ctx context.Context, busDir, program string) (net.Conn, wire.Hell
 	// In both cases the connection stays open: a stop may still be sent
 	// on it.
 	if hello.Refused != "" {
-		return c, hello, stopOnly{fmt.Errorf("the swarm of %s refused the connection: %s", busDir, hello.Refused)}
+		return c, hello, stopOnly{refusal{fmt.Sprintf("the swarm of %s refused the connection: %s", busDir, hello.Refused)}}
 	}
 	if err := wire.CheckHello(hello); err != nil {
 		return c, hello, stopOnly{fmt.Errorf("the swarm of %s: %w", busDir, err)}
@@ -390,6 +393,16 @@ func handshake(ctx context.Context, busDir, program string) (net.Conn, wire.Hell
 	_ = c.SetDeadline(time.Time{})
 	return c, hello, nil
 }
+
+// ErrRefused is a connection the swarm refused because it serves as many
+// as it takes: it may take one later, once a client ends.
+var ErrRefused = errors.New("the swarm refused the connection")
+
+// refusal reads as the swarm's words and matches ErrRefused.
+type refusal struct{ msg string }
+
+func (e refusal) Error() string        { return e.msg }
+func (e refusal) Is(target error) bool { return target == ErrRefused }
 
 // stopOnly is a handshake after which the swarm takes only a stop: one of
 // another protocol version, or one that refused the connection.

@@ -397,3 +397,76 @@ func TestAHugeSizeIsRefused(t *testing.T) {
 		t.Errorf("a after the refusals: %d×%d %v, want 100×30", snap.Cols, snap.Rows, err)
 	}
 }
+
+// A client whose connections end while the swarm serves as many as it
+// takes is refused when it connects again: it says so and keeps trying,
+// and carries on once the swarm takes it; the swarm is not taken for gone.
+func TestARefusedClientKeepsTrying(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	srv := startSwarm(t, busDir)
+	r, err := Attach(context.Background(), busDir, "swarm test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	events := r.Subscribe()
+	defer events.Close()
+	watched := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { watched <- r.Watch(ctx) }()
+	setCap := func(n int) {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		srv.maxConns = n
+		if n == 0 {
+			for c := range srv.conns {
+				c.Close()
+			}
+		}
+	}
+	setCap(0)
+	got := func(what string, match func(swarmapi.Event) bool) {
+		t.Helper()
+		timeout := time.After(testrun.Patience)
+		for {
+			select {
+			case ev, ok := <-events.Events():
+				if !ok {
+					t.Fatalf("the events ended before %s", what)
+				}
+				if match(ev) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no %s", what)
+			}
+		}
+	}
+	got("notice of the refusal", func(ev swarmapi.Event) bool {
+		return ev.Kind == swarmapi.EventNotice && strings.Contains(ev.Text, "refused the connection") &&
+			strings.Contains(ev.Text, "tries again")
+	})
+	if _, err := r.Snapshot("a"); !errors.Is(err, ErrRefused) {
+		t.Fatalf("a request while refused: %v, want ErrRefused", err)
+	}
+	if r.Gone() {
+		t.Fatal("the swarm taken for gone while it refuses the connection")
+	}
+	setCap(maxConns)
+	got("notice of the new connection", func(ev swarmapi.Event) bool {
+		return ev.Kind == swarmapi.EventNotice && ev.Text == "connected again"
+	})
+	if a := r.Agents(); len(a) != 1 || a[0].Name != "a" {
+		t.Fatalf("agents once taken again: %+v", a)
+	}
+	select {
+	case err := <-watched:
+		t.Fatalf("Watch ended while the swarm runs: %v", err)
+	default:
+	}
+	if r.Gone() {
+		t.Fatal("Done closed while the swarm runs")
+	}
+}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -75,6 +77,30 @@ func TestClientsDoNotLinkTheRuntime(t *testing.T) {
 			if slices.Contains(deps, n) {
 				t.Errorf("%s links %s", pkg, n)
 			}
+		}
+	}
+}
+
+// ARCHITECTURE.md's "where to change X" names files that exist: a file
+// moved or renamed without the table following fails here.
+func TestWhereToChangeNamesFiles(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "## Where to change X")
+	if !ok {
+		t.Fatal(`ARCHITECTURE.md has no "Where to change X"`)
+	}
+	table, _, _ = strings.Cut(table, "\n## ")
+	named := regexp.MustCompile("`([a-z][a-z0-9_/]*(?:\\.go|/))`").FindAllStringSubmatch(table, -1)
+	if len(named) < 20 {
+		t.Fatalf("the table names %d files", len(named))
+	}
+	for _, m := range named {
+		if _, err := os.Stat(m[1]); err != nil {
+			t.Errorf("ARCHITECTURE.md's where to change X names %s: %v", m[1], err)
 		}
 	}
 }

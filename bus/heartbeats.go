@@ -216,10 +216,14 @@ func (t Thresholds) Level(age time.Duration, a Activity) Level {
 // ActivityOf says what an agent's record and its work say it is doing:
 // busy is whether it has a task in progress.
 func ActivityOf(a Agent, busy bool) Activity {
+	// An agent on another host (AgentRemote) is its host's to watch: this
+	// machine sees no process of it, only its heartbeats, and a host away
+	// is not an agent dead.
+	alive := a.Alive() || a.State == AgentRemote
 	switch {
-	case a.Alive() && busy:
+	case alive && busy:
 		return Working
-	case a.Alive() || a.State == AgentStarting:
+	case alive || a.State == AgentStarting:
 		return Waiting
 	case a.State == AgentStopped || a.State == AgentExited && a.Reason == CleanExit:
 		return Ended

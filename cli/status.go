@@ -85,24 +85,6 @@ func newTaskJSON(t bus.Task) taskJSON {
 		State: t.State.String(), Created: t.Created, Updated: t.Updated, Branch: t.Branch, Worktree: t.Worktree, Base: t.Base}
 }
 
-// staleRecord is what a record of an agent as starting or running means
-// when no swarm runs on the bus: the swarm that wrote it was killed. Its
-// process may live on; the next swarm up ends it.
-func staleRecord(h bus.Health) bus.Health {
-	if h.Agent.State != bus.AgentRunning && h.Agent.State != bus.AgentStarting {
-		return h
-	}
-	h.Alive, h.Level = false, bus.LevelDead
-	if supervisor.LeftRunning(h.Agent) {
-		h.Agent.State = bus.AgentOrphaned
-		h.Agent.Reason = fmt.Sprintf("swarm is not running; process %d lives on: the next swarm up ends it", h.Agent.Pid)
-		return h
-	}
-	h.Agent.State = bus.AgentStopped
-	h.Agent.Reason = "swarm is not running; it ended without recording this agent's end"
-	return h
-}
-
 func (c *statusCmd) Run(g *Globals) error {
 	b, err := g.open(false)
 	if err != nil {
@@ -126,7 +108,7 @@ func (c *statusCmd) Run(g *Globals) error {
 			continue // from an earlier config
 		}
 		if !swarmUp {
-			h = staleRecord(h)
+			h = supervisor.StaleRecord(h)
 		}
 		if h.Agent.State != bus.AgentStopped {
 			// A hook's needs-human is news only while the agent runs.

@@ -122,6 +122,25 @@ func endGroups(groups []int, grace time.Duration) {
 	}
 }
 
+// StaleRecord is what a record of an agent as starting or running means
+// when no swarm runs on the bus (swarm status reads it so): the swarm that
+// wrote it was killed. Its process may live on (orphaned), and the next
+// swarm up ends it; else the agent is stopped.
+func StaleRecord(h bus.Health) bus.Health {
+	if h.Agent.State != bus.AgentRunning && h.Agent.State != bus.AgentStarting {
+		return h
+	}
+	h.Alive, h.Level = false, bus.LevelDead
+	if LeftRunning(h.Agent) {
+		h.Agent.State = bus.AgentOrphaned
+		h.Agent.Reason = fmt.Sprintf("swarm is not running; process %d lives on: the next swarm up ends it", h.Agent.Pid)
+		return h
+	}
+	h.Agent.State = bus.AgentStopped
+	h.Agent.Reason = "swarm is not running; it ended without recording this agent's end"
+	return h
+}
+
 // LeftRunning reports whether the process the bus records for agent a
 // still runs (its group has a process that is not a zombie): what a
 // killed swarm left, which the next one ends.

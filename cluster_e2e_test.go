@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -80,7 +81,20 @@ host = "box2"
 	}
 	hostEnv := func(dir string) *env { return &env{t: t, cwd: dir} }
 	startTerminated(t, hostEnv(box1).command("host", url1))
-	startTerminated(t, hostEnv(box2).command("host", url2, "--dir", filepath.Join(box2, "state")))
+	// box2 in the background (--server): swarm host returns once it joined.
+	out2 := hostEnv(box2).ok("host", url2, "--dir", filepath.Join(box2, "state"), "--server")
+	pidText, err := os.ReadFile(filepath.Join(box2, "state", "host.pid"))
+	if err != nil {
+		t.Fatalf("swarm host --server printed %q and wrote no pid: %v", out2, err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(pidText)))
+	if pid <= 0 || !strings.Contains(out2, fmt.Sprintf("host box2 runs in the background (pid %d)", pid)) {
+		t.Fatalf("swarm host --server printed %q, pid file %q", out2, pidText)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		testrun.Within(t, testrun.Patience, "the background host to end", func() bool { return ended(pid) })
+	})
 
 	b, err := bus.Open(bus.Options{Dir: e.dir})
 	if err != nil {
@@ -244,4 +258,15 @@ func uniqStrings(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// ended reports whether process pid has ended: gone, or a zombie (its
+// parent has not reaped it: this test binary may be a subreaper).
+func ended(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z'
 }

@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -62,7 +65,11 @@ func (c *inviteCmd) Run(g *Globals) error {
 type hostCmd struct {
 	URL     string `arg:"" help:"The join URL swarm invite NAME printed on the main machine."`
 	Workdir string `help:"Where this host's agents run (default: the current directory)." placeholder:"DIR"`
+	Server  bool   `help:"Run in the background, detached from this terminal, once joined; its pid goes to DIR/host.pid and what it prints to DIR/host.out."`
 }
+
+// hostPidFile is where a host writes its pid once it joined.
+const hostPidFile = "host.pid"
 
 func (c *hostCmd) Run(g *Globals) error {
 	u, err := cluster.ParseJoinURL(c.URL)
@@ -83,6 +90,11 @@ func (c *hostCmd) Run(g *Globals) error {
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		return err
 	}
+	pidPath := filepath.Join(state, hostPidFile)
+	if c.Server {
+		return c.detach(g, u.Host, state, workdir, pidPath)
+	}
+	defer os.Remove(pidPath)
 	logFile, err := os.OpenFile(filepath.Join(state, "swarm.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -98,8 +110,49 @@ func (c *hostCmd) Run(g *Globals) error {
 			for _, a := range sup.Agents() {
 				names = append(names, a.Name)
 			}
+			if err := os.WriteFile(pidPath, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+				fmt.Fprintf(g.stderr, "swarm: %v\n", err)
+			}
 			fmt.Fprintf(g.stderr, "swarm: host %s joined the swarm at %s and runs %s (state in %s; Ctrl-C ends it)\n", u.Host, u.Addr, strings.Join(names, ", "), state)
 		}})
+}
+
+// detach runs the host in a process of its own, in a session of its own,
+// and returns once it joined (its pid file written) or ended.
+func (c *hostCmd) detach(g *Globals, host, state, workdir, pidPath string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	_ = os.Remove(pidPath)
+	outPath := filepath.Join(state, "host.out")
+	out, err := os.OpenFile(outPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	cmd := exec.Command(exe, "host", c.URL, "--dir", state, "--workdir", workdir)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(pidPath); err == nil {
+			fmt.Fprintf(g.stdout, "host %s runs in the background (pid %d); it prints to %s; kill %d ends it\n", host, cmd.Process.Pid, outPath, cmd.Process.Pid)
+			return nil
+		}
+		select {
+		case werr := <-exited:
+			return fmt.Errorf("the host ended (%v): %s", werr, strings.TrimPrefix(lastLine(outPath), "swarm: "))
+		case <-g.ctx.Done():
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			return g.ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 type hostsCmd struct {

@@ -18,7 +18,7 @@ func TestImportRules(t *testing.T) {
 		"swarm":            {"cli"},
 		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server", "cluster"},
 		"swarm/cluster":    {"supervisor", "bus"},
-		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "mcpserver"},
+		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "mcpserver", "textsafe"},
 		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
 		"swarm/swarmapi":   {"bus", "games", "textsafe", "screenmodel"},

@@ -9,10 +9,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"swarm/cluster"
@@ -70,7 +68,7 @@ func (c *upCmd) Run(g *Globals) error {
 		srv, err := g.startServer(c.Config)
 		if err == nil {
 			notice := ""
-			if !srv.since.IsZero() && cfgChangedSince(c.Config, srv.since) {
+			if !srv.Since.IsZero() && cfgChangedSince(c.Config, srv.Since) {
 				notice = fmt.Sprintf("%s changed since this swarm started: swarm stop, then swarm, starts it anew", c.Config)
 			}
 			err = g.attach(c.Notify, notice)
@@ -78,7 +76,7 @@ func (c *upCmd) Run(g *Globals) error {
 		if err != nil && g.ctx.Err() != nil {
 			// Interrupted before the UI ran (once it runs, ctrl+c is a
 			// key, and a signal detaches).
-			return srv.abandon()
+			return srv.Abandon()
 		}
 		return err
 	}
@@ -92,124 +90,23 @@ func (c *upCmd) Run(g *Globals) error {
 	})
 }
 
-// serverStartTimeout bounds how long a new server may take to answer.
-const serverStartTimeout = 30 * time.Second
-
-// startedServer is the swarm swarm up attaches to: one that was running
-// already (since when), or one this process started (proc), which it ends
-// again if the person interrupts before the UI runs.
-type startedServer struct {
-	since  time.Time
-	proc   *os.Process
-	exited <-chan error
-}
-
-// abandon answers an interrupt that came before the UI ran: a server this
-// process started is stopped, with its agents, so that nothing the person
-// did not see keeps running; one that was running already goes on, and the
-// line says how to reach it.
-func (s startedServer) abandon() error {
-	switch {
-	case s.proc == nil && s.since.IsZero():
-		return errors.New("interrupted")
-	case s.proc == nil:
-		return errors.New("interrupted; the swarm runs on: `swarm attach` shows it, `swarm stop` ends it")
-	}
-	_ = s.proc.Signal(syscall.SIGTERM)
-	select {
-	case <-s.exited:
-	case <-time.After(abandonTimeout):
-		_ = s.proc.Kill() // its agents get SIGKILL with it
-		<-s.exited
-	}
-	return errors.New("interrupted: the swarm it was starting is stopped")
-}
-
-// abandonTimeout bounds how long an interrupted start waits for the server
-// it started to stop its agents (each has the stop grace of 3 s).
-const abandonTimeout = 10 * time.Second
-
-// startServer starts the swarm of config in a server process of its own,
-// unless one already serves the bus directory (then it returns when that
-// one started listening), and returns once it answers on its socket. The server runs in a session of its own, so that
-// neither the terminal's hang-up nor the UI's end reaches it; what it
-// prints goes to server.log in the bus directory. An error with g.ctx
-// ended is an interrupt: the server is returned, for abandon.
-func (g *Globals) startServer(config string) (started startedServer, err error) {
+// startServer starts the swarm of config in a server process of its
+// own (swarm up --server), unless one already serves the bus directory:
+// server.Start.
+func (g *Globals) startServer(config string) (server.Started, error) {
 	busDir, err := filepath.Abs(g.busDir())
 	if err != nil {
-		return started, err
-	}
-	ctx, cancel := context.WithTimeout(g.ctx, socketTimeout)
-	cl, err := server.Dial(ctx, busDir, program())
-	cancel()
-	if err == nil {
-		cl.Close()
-		// Running: attach to it. Its socket is as old as it is.
-		started.since = time.Now()
-		if st, err := os.Stat(filepath.Join(busDir, server.SocketName)); err == nil {
-			started.since = st.ModTime()
-		}
-		return started, nil
-	}
-	if !errors.Is(err, server.ErrNotRunning) {
-		return started, err
-	}
-	if pid, running := supervisor.SwarmRunning(busDir); running {
-		who := "a swarm"
-		if pid != 0 {
-			who = fmt.Sprintf("a swarm (pid %d)", pid)
-		}
-		return started, fmt.Errorf("%s runs on %s without a socket: attach to it where it runs, or stop it", who, busDir)
+		return server.Started{}, err
 	}
 	config, err = filepath.Abs(config)
 	if err != nil {
-		return started, err
+		return server.Started{}, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return started, err
+		return server.Started{}, err
 	}
-	if err := os.MkdirAll(busDir, 0o700); err != nil {
-		return started, err
-	}
-	logPath := filepath.Join(busDir, "server.log")
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return started, err
-	}
-	defer logFile.Close()
-	cmd := exec.Command(exe, "up", "--server", "--config", config, "--dir", busDir)
-	cmd.Dir = filepath.Dir(config)
-	cmd.Env = os.Environ()
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return started, fmt.Errorf("start the server: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }() // reaped if it ends while the UI runs
-	started = startedServer{proc: cmd.Process, exited: exited}
-	deadline := time.Now().Add(serverStartTimeout)
-	for {
-		ctx, cancel := context.WithTimeout(g.ctx, time.Second)
-		cl, err := server.Dial(ctx, busDir, program())
-		cancel()
-		if err == nil {
-			cl.Close()
-			return started, nil
-		}
-		select {
-		case werr := <-exited:
-			return startedServer{}, fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
-		case <-g.ctx.Done():
-			return started, g.ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return started, fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, serverStartTimeout, logPath)
-		}
-	}
+	return server.Start(g.ctx, busDir, program(), filepath.Dir(config), exe, "up", "--server", "--config", config, "--dir", busDir)
 }
 
 // cfgChangedSince says whether the config file at path was written after
@@ -217,13 +114,6 @@ func (g *Globals) startServer(config string) (started startedServer, err error) 
 func cfgChangedSince(path string, t time.Time) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.ModTime().After(t)
-}
-
-// lastLine returns the last non-empty line of the file at path.
-func lastLine(path string) string {
-	b, _ := os.ReadFile(path)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return textsafe.Line(strings.TrimPrefix(lines[len(lines)-1], "swarm: "))
 }
 
 // needTerminal refuses to open the terminal UI when stdin or stdout is

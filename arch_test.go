@@ -16,9 +16,9 @@ func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "server", "cluster"},
+		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster"},
 		"swarm/cluster":    {"supervisor", "bus"},
-		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "mcpserver", "textsafe"},
+		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
 		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
 		"swarm/swarmapi":   {"bus", "games", "textsafe", "screenmodel"},
@@ -26,7 +26,8 @@ func TestImportRules(t *testing.T) {
 		"swarm/wire":       {"swarmapi", "bus", "tasks"},
 		"swarm/checks":     {"bus", "gitrepo", "tasks", "textsafe"},
 		"swarm/spawner":    {"screenmodel"},
-		"swarm/mcpserver":  {"supervisor", "swarmapi", "tasks", "bus", "textsafe"},
+		"swarm/mcpserver":  {"actor", "supervisor", "swarmapi", "tasks", "bus", "textsafe"},
+		"swarm/actor":      {"supervisor", "bus", "tasks", "textsafe"},
 		// A tool of the repository, not of swarm: it scores the
 		// extraction over a corpus of recordings.
 		"swarm/scripts/corpus-score": {"supervisor", "parser", "asciicast"},

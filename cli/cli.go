@@ -36,8 +36,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"swarm/actor"
 	"swarm/bus"
-	"swarm/mcpserver"
 	"swarm/server"
 	"swarm/supervisor"
 	"swarm/tasks"
@@ -106,12 +106,12 @@ func (g *Globals) caller(b *bus.Bus) (string, error) {
 	return c.Name, err
 }
 
-// actor makes the requests of the command line that act as their caller
-// (send, heartbeat, task add and moves): mcpserver.Actor on the bus, or
-// server.Actor, the same made by the running swarm.
-type actor interface {
-	Send(ctx context.Context, r mcpserver.SendRequest) (bus.Message, error)
-	Heartbeat(ctx context.Context, r mcpserver.HeartbeatRequest) (bus.Heartbeat, error)
+// requester makes the requests of the command line that act as their
+// caller (send, heartbeat, task add and moves): actor.Actor on the bus,
+// or server.Actor, the same made by the running swarm.
+type requester interface {
+	Send(ctx context.Context, r actor.SendRequest) (bus.Message, error)
+	Heartbeat(ctx context.Context, r actor.HeartbeatRequest) (bus.Heartbeat, error)
 	CreateTask(ctx context.Context, to, title, description string) (bus.Task, error)
 	MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error)
 	ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error)
@@ -124,7 +124,7 @@ const viaSwarmTimeout = 2 * time.Second
 // actor returns who makes this command's requests: the swarm running on
 // the bus directory when one answers, so that they go where the live
 // state is; else this process, on the bus. done ends either.
-func (g *Globals) actor() (a actor, done func(), err error) {
+func (g *Globals) actor() (a requester, done func(), err error) {
 	cl, err := g.dialSwarm()
 	if err == nil {
 		return server.Actor{Client: cl, Getenv: os.Getenv}, func() { cl.Close() }, nil
@@ -133,7 +133,7 @@ func (g *Globals) actor() (a actor, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return mcpserver.Actor{Bus: b, Getenv: os.Getenv, Expected: g.definedAgents()}, func() { b.Close() }, nil
+	return actor.Actor{Bus: b, Getenv: os.Getenv, Expected: g.definedAgents()}, func() { b.Close() }, nil
 }
 
 // definedAgents are the agents of the swarm.toml beside the bus directory

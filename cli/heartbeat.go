@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"swarm/mcpserver"
+	"swarm/actor"
 )
 
 type heartbeatCmd struct {
@@ -14,7 +14,7 @@ type heartbeatCmd struct {
 }
 
 func (c *heartbeatCmd) Run(g *Globals) error {
-	req := mcpserver.HeartbeatRequest{Status: c.Status, Progress: c.Progress, Task: c.Task}
+	req := actor.HeartbeatRequest{Status: c.Status, Progress: c.Progress, Task: c.Task}
 	if _, err := req.Report(); err != nil {
 		return exitErr(err) // a bad flag is refused before anything is opened
 	}

@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"swarm/actor"
 	"swarm/bus"
-	"swarm/mcpserver"
 	"swarm/supervisor"
 )
 
@@ -56,7 +56,7 @@ func (c *hookCmd) Run(g *Globals) error {
 		return fmt.Errorf("hook %s: runs inside an agent's CLI, and this runs outside every agent", c.Hook)
 	}
 	data, _ := json.Marshal(map[string]string{"status": status.String(), "hook": c.Hook, "note": note})
-	_, err = mcpserver.Actor{Bus: b, Getenv: os.Getenv}.Send(g.ctx, mcpserver.SendRequest{
+	_, err = actor.Actor{Bus: b, Getenv: os.Getenv}.Send(g.ctx, actor.SendRequest{
 		To: bus.Swarm, Kind: string(bus.KindTurn), Body: "turn " + status.String(), Data: data})
 	if err != nil {
 		return fmt.Errorf("hook %s: %w", c.Hook, err)

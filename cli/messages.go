@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"swarm/actor"
 	"swarm/bus"
-	"swarm/mcpserver"
 	"swarm/textsafe"
 )
 
@@ -31,7 +31,7 @@ func (c *sendCmd) Run(g *Globals) error {
 		}
 		body = strings.TrimSuffix(string(in), "\n")
 	}
-	req := mcpserver.SendRequest{To: c.To, Body: body, Kind: c.Type, Data: json.RawMessage(c.Data), Topic: c.Topic}
+	req := actor.SendRequest{To: c.To, Body: body, Kind: c.Type, Data: json.RawMessage(c.Data), Topic: c.Topic}
 	if _, err := req.Message(); err != nil {
 		return exitErr(err) // before the bus is opened, let alone created
 	}
@@ -47,10 +47,10 @@ func (c *sendCmd) Run(g *Globals) error {
 	return exitErr(err)
 }
 
-// exitErr gives a refusal of what a request says (mcpserver.ErrUsage) the
+// exitErr gives a refusal of what a request says (actor.ErrUsage) the
 // exit status of a usage error.
 func exitErr(err error) error {
-	if errors.Is(err, mcpserver.ErrUsage) {
+	if errors.Is(err, actor.ErrUsage) {
 		return &exitError{code: 2, err: err}
 	}
 	return err
@@ -189,4 +189,4 @@ func deliveryTrouble(m bus.Message, agent string) string {
 
 // errorLine is err's text on one line, as every error is printed: the
 // line an MCP tool refuses with too.
-func errorLine(s string) string { return mcpserver.ErrorLine(s) }
+func errorLine(s string) string { return actor.ErrorLine(s) }

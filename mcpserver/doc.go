@@ -10,10 +10,10 @@
 // supervisor.WhoIsCalling, as for any swarm command. Without an agent's
 // environment the caller is the human, with what the human may do.
 //
-// The requests that the command line also makes (Actor's Send,
-// Heartbeat, CreateTask, MoveTask) live here, checks and refusals
-// included, and both call them: a tool refuses a mistake with the line
-// the command line prints for it (ErrorLine). What the tools return is
+// The requests that the command line also makes (send, heartbeat, task
+// add and moves) are package actor's, checks and refusals included, and
+// both call them: a tool refuses a mistake with the line the command line
+// prints for it (actor.ErrorLine). What the tools return is
 // data for the agent, not text for a terminal: bodies come back as they
 // were sent, as JSON.
 package mcpserver

@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"swarm/actor"
 	"swarm/bus"
 	"swarm/supervisor"
 	"swarm/tasks"
@@ -41,7 +42,7 @@ const defaultInboxLimit = 50
 func New(b *bus.Bus, opts Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "swarm", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
-	t := &tools{bus: b, actor: Actor{Bus: b, Getenv: opts.Getenv}, dir: opts.Dir}
+	t := &tools{bus: b, actor: actor.Actor{Bus: b, Getenv: opts.Getenv}, dir: opts.Dir}
 
 	addTool(s, &mcp.Tool{Name: "send", Description: "Send a message to another agent, to every agent (\"*\"), to the human, " +
 		"or a control message to swarm. Returns its id and where it stands with each recipient."},
@@ -112,7 +113,7 @@ func addTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h func(context.Context,
 	mcp.AddTool(s, tool, func(ctx context.Context, req *mcp.CallToolRequest, args In) (*mcp.CallToolResult, Out, error) {
 		res, err := h(ctx, req, args)
 		if err != nil {
-			return nil, res, errors.New("swarm: " + ErrorLine(err.Error()))
+			return nil, res, errors.New("swarm: " + actor.ErrorLine(err.Error()))
 		}
 		return nil, res, nil
 	})
@@ -121,7 +122,7 @@ func addTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h func(context.Context,
 // tools are the handlers, each acting as the caller.
 type tools struct {
 	bus   *bus.Bus
-	actor Actor
+	actor actor.Actor
 	dir   string
 }
 
@@ -160,7 +161,7 @@ func (t *tools) send(ctx context.Context, req *mcp.CallToolRequest, in sendIn) (
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		data = nil // no data
 	}
-	m, err := t.actor.Send(ctx, SendRequest{To: in.To, Body: in.Body, Kind: in.Type, Data: data, Topic: in.Topic,
+	m, err := t.actor.Send(ctx, actor.SendRequest{To: in.To, Body: in.Body, Kind: in.Type, Data: data, Topic: in.Topic,
 		CorrelationID: in.CorrelationID, InReplyTo: in.InReplyTo})
 	if err != nil {
 		return sendOut{}, err
@@ -207,7 +208,7 @@ type messageOut struct {
 }
 
 func (t *tools) inbox(ctx context.Context, _ *mcp.CallToolRequest, in inboxIn) (inboxOut, error) {
-	me, err := t.actor.name(ctx)
+	me, err := t.actor.Name(ctx)
 	if err != nil {
 		return inboxOut{}, fmt.Errorf("inbox: %w", err)
 	}
@@ -355,7 +356,7 @@ func (t *tools) reviewer() bool {
 	if err != nil || policy == nil || policy.ReviewBy == "" {
 		return false
 	}
-	me, err := t.actor.name(ctx)
+	me, err := t.actor.Name(ctx)
 	return err == nil && me == policy.ReviewBy
 }
 
@@ -375,7 +376,7 @@ type taskReviewOut struct {
 func (t *tools) taskReview(ctx context.Context, _ *mcp.CallToolRequest, in taskReviewIn) (taskReviewOut, error) {
 	v := bus.Verdict(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(in.Verdict)), "-", "_"))
 	if v != bus.VerdictApprove && v != bus.VerdictRequestChanges {
-		return taskReviewOut{}, usagef("task_review: verdict must be approve or request_changes, not %q", in.Verdict)
+		return taskReviewOut{}, actor.Usagef("task_review: verdict must be approve or request_changes, not %q", in.Verdict)
 	}
 	r, task, err := t.actor.ReviewTask(ctx, t.dir, in.ID, v, in.Note)
 	if err != nil {
@@ -398,7 +399,7 @@ func (t *tools) heartbeat(ctx context.Context, req *mcp.CallToolRequest, in hear
 	if _, ok := args["status"]; !ok {
 		in.Status = bus.StatusWorking.String() // as swarm heartbeat's --status
 	}
-	hb, err := t.actor.Heartbeat(ctx, HeartbeatRequest(in))
+	hb, err := t.actor.Heartbeat(ctx, actor.HeartbeatRequest(in))
 	if err != nil {
 		return heartbeatOut{}, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"swarm/actor"
 	"swarm/bus"
 )
 
@@ -339,8 +340,8 @@ func TestRefusalsAreTheCommandLinesLines(t *testing.T) {
 	}
 	// Data that is not JSON cannot come from the tool (its data is a JSON
 	// value); the command line's --data is checked by the same rule.
-	_, err := SendRequest{To: "bob", Body: "hi", Kind: "message", Data: json.RawMessage(`{"a":`)}.Message()
-	if err == nil || err.Error() != "send: --data is not valid JSON: unexpected end of JSON input" || !errors.Is(err, ErrUsage) {
+	_, err := actor.SendRequest{To: "bob", Body: "hi", Kind: "message", Data: json.RawMessage(`{"a":`)}.Message()
+	if err == nil || err.Error() != "send: --data is not valid JSON: unexpected end of JSON input" || !errors.Is(err, actor.ErrUsage) {
 		t.Errorf("bad data: %v", err)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"swarm/actor"
 	"swarm/bus"
-	"swarm/mcpserver"
 	"swarm/swarmapi"
 	"swarm/tasks"
 	"swarm/wire"
@@ -232,7 +232,7 @@ var sentinels = map[string]error{
 	"agent_exists":  swarmapi.ErrAgentExists,
 	"unknown_agent": swarmapi.ErrUnknownAgent,
 	"not_allowed":   tasks.ErrNotAllowed,
-	"usage":         mcpserver.ErrUsage,
+	"usage":         actor.ErrUsage,
 	"human_only":    ErrHumanOnly,
 	"too_large":     ErrTooLarge,
 }
@@ -263,7 +263,7 @@ func (e *remoteError) Unwrap() error { return e.sentinel }
 // The command line's requests made through the running swarm: who makes
 // them is the process at the client's end of the socket, by its
 // environment's $SWARM_AGENT and $SWARM_TOKEN (which it sends) and its
-// pid (which the socket tells), as mcpserver.Actor judges for a process
+// pid (which the socket tells), as actor.Actor judges for a process
 // on the bus directly.
 // getenv reads e as a process's environment.
 func getenv(e wire.CallerEnv) func(string) string {
@@ -283,12 +283,12 @@ func lookup(e wire.CallerEnv, k string) string {
 }
 
 // acting makes fn's request as the client, whose environment env is:
-// mcpserver.Actor judges who that is, from env and the client's process.
-func acting[T any](ctx context.Context, s *Server, env wire.CallerEnv, fn func(mcpserver.Actor) (T, error)) (wire.ActorResult[T], error) {
+// actor.Actor judges who that is, from env and the client's process.
+func acting[T any](ctx context.Context, s *Server, env wire.CallerEnv, fn func(actor.Actor) (T, error)) (wire.ActorResult[T], error) {
 	var v T
 	err := clientOf(ctx).alive()
 	if err == nil {
-		v, err = fn(mcpserver.Actor{Bus: s.opts.Bus, Getenv: getenv(env), Process: clientOf(ctx).proc})
+		v, err = fn(actor.Actor{Bus: s.opts.Bus, Getenv: getenv(env), Process: clientOf(ctx).proc})
 	}
 	r := wire.ActorResult[T]{Value: v}
 	if err != nil {
@@ -299,30 +299,30 @@ func acting[T any](ctx context.Context, s *Server, env wire.CallerEnv, fn func(m
 
 func (s *Server) actorMethods(m map[string]handler) {
 	handle(m, wire.SendAs, anyone, func(ctx context.Context, p wire.SendParams) (wire.ActorResult[bus.Message], error) {
-		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Message, error) {
-			return a.Send(ctx, mcpserver.SendRequest{To: p.To, Body: p.Body, Kind: p.Kind,
+		return acting(ctx, s, p.Env, func(a actor.Actor) (bus.Message, error) {
+			return a.Send(ctx, actor.SendRequest{To: p.To, Body: p.Body, Kind: p.Kind,
 				Data: json.RawMessage(p.Data), Topic: p.Topic, CorrelationID: p.CorrelationID, InReplyTo: p.InReplyTo})
 		})
 	})
 	handle(m, wire.HeartbeatAs, anyone, func(ctx context.Context, p wire.HeartbeatParams) (wire.ActorResult[bus.Heartbeat], error) {
-		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Heartbeat, error) {
-			return a.Heartbeat(ctx, mcpserver.HeartbeatRequest{Status: p.Status, Progress: p.Progress, Task: p.Task})
+		return acting(ctx, s, p.Env, func(a actor.Actor) (bus.Heartbeat, error) {
+			return a.Heartbeat(ctx, actor.HeartbeatRequest{Status: p.Status, Progress: p.Progress, Task: p.Task})
 		})
 	})
 	handle(m, wire.TaskAddAs, anyone, func(ctx context.Context, p wire.TaskAddParams) (wire.ActorResult[bus.Task], error) {
-		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (bus.Task, error) {
+		return acting(ctx, s, p.Env, func(a actor.Actor) (bus.Task, error) {
 			return a.CreateTask(ctx, p.To, p.Title, p.Description)
 		})
 	})
 	handle(m, wire.TaskReviewAs, anyone, func(ctx context.Context, p wire.TaskReviewParams) (wire.ActorResult[wire.Reviewed], error) {
-		return acting(ctx, s, p.Env, func(a mcpserver.Actor) (wire.Reviewed, error) {
+		return acting(ctx, s, p.Env, func(a actor.Actor) (wire.Reviewed, error) {
 			r, t, err := a.ReviewTask(ctx, p.ProjectDir, p.Ref, p.Verdict, p.Note)
 			return wire.Reviewed{Review: r, Task: t}, err
 		})
 	})
 	handle(m, wire.TaskMoveAs, anyone, func(ctx context.Context, p wire.TaskMoveParams) (wire.ActorResult[bus.Task], error) {
 		var before bus.Task
-		r, err := acting(ctx, s, p.Env, func(a mcpserver.Actor) (after bus.Task, err error) {
+		r, err := acting(ctx, s, p.Env, func(a actor.Actor) (after bus.Task, err error) {
 			before, after, err = a.MoveTask(ctx, p.ProjectDir, p.Ref, p.Move, p.Note)
 			return after, err
 		})
@@ -353,32 +353,32 @@ func actorCall[P, T any](ctx context.Context, cl *Client, m wire.Method[P, wire.
 	return r, nil
 }
 
-// Send is mcpserver.Actor's Send, made by the swarm.
-func (a Actor) Send(ctx context.Context, req mcpserver.SendRequest) (bus.Message, error) {
+// Send is actor.Actor's Send, made by the swarm.
+func (a Actor) Send(ctx context.Context, req actor.SendRequest) (bus.Message, error) {
 	r, err := actorCall(ctx, a.Client, wire.SendAs, wire.SendParams{Env: a.env(), To: req.To, Body: req.Body, Kind: req.Kind,
 		Data: string(req.Data), Topic: req.Topic, CorrelationID: req.CorrelationID, InReplyTo: req.InReplyTo})
 	return r.Value, err
 }
 
-// Heartbeat is mcpserver.Actor's Heartbeat, made by the swarm.
-func (a Actor) Heartbeat(ctx context.Context, req mcpserver.HeartbeatRequest) (bus.Heartbeat, error) {
+// Heartbeat is actor.Actor's Heartbeat, made by the swarm.
+func (a Actor) Heartbeat(ctx context.Context, req actor.HeartbeatRequest) (bus.Heartbeat, error) {
 	r, err := actorCall(ctx, a.Client, wire.HeartbeatAs, wire.HeartbeatParams{Env: a.env(), Status: req.Status, Progress: req.Progress, Task: req.Task})
 	return r.Value, err
 }
 
-// CreateTask is mcpserver.Actor's CreateTask, made by the swarm.
+// CreateTask is actor.Actor's CreateTask, made by the swarm.
 func (a Actor) CreateTask(ctx context.Context, to, title, description string) (bus.Task, error) {
 	r, err := actorCall(ctx, a.Client, wire.TaskAddAs, wire.TaskAddParams{Env: a.env(), To: to, Title: title, Description: description})
 	return r.Value, err
 }
 
-// MoveTask is mcpserver.Actor's MoveTask, made by the swarm.
+// MoveTask is actor.Actor's MoveTask, made by the swarm.
 func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error) {
 	r, err := actorCall(ctx, a.Client, wire.TaskMoveAs, wire.TaskMoveParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Move: move})
 	return r.Before, r.Value, err
 }
 
-// ReviewTask is mcpserver.Actor's ReviewTask, made by the swarm.
+// ReviewTask is actor.Actor's ReviewTask, made by the swarm.
 func (a Actor) ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error) {
 	r, err := actorCall(ctx, a.Client, wire.TaskReviewAs, wire.TaskReviewParams{Env: a.env(), ProjectDir: projectDir, Ref: ref, Note: note, Verdict: verdict})
 	return r.Value.Review, r.Value.Task, err

@@ -1,4 +1,11 @@
-package mcpserver
+// Package actor makes the requests an agent or the human makes of a
+// swarm from outside it — send, heartbeat, task add, task moves, reviews:
+// the checks, who asks (supervisor.WhoIsCalling), the call, and the words
+// of each refusal. The command line (on the bus, or through the running
+// swarm's socket: server's methods call it), and the MCP tools of the same
+// names all go through it, so a mistake is refused in the same words
+// however it is made.
+package actor
 
 import (
 	"context"
@@ -33,7 +40,9 @@ type usage struct{ msg string }
 func (u *usage) Error() string { return u.msg }
 func (u *usage) Unwrap() error { return ErrUsage }
 
-func usagef(format string, args ...any) error { return &usage{fmt.Sprintf(format, args...)} }
+// Usagef is a refusal of what a request says on its face, matching
+// ErrUsage.
+func Usagef(format string, args ...any) error { return &usage{fmt.Sprintf(format, args...)} }
 
 // Actor is who makes requests on a bus: the process Process, whose environment
 // Getenv reads ($SWARM_AGENT, $SWARM_TOKEN), named by
@@ -52,8 +61,8 @@ type Actor struct {
 	Expected []bus.Agent
 }
 
-// name is who a's requests come from.
-func (a Actor) name(ctx context.Context) (string, error) {
+// Name is who a's requests come from.
+func (a Actor) Name(ctx context.Context) (string, error) {
 	c, err := supervisor.WhoIsCalling(ctx, a.Bus, a.Getenv, a.Process)
 	return c.Name, err
 }
@@ -75,14 +84,14 @@ type SendRequest struct {
 // refused before anything is created; Send calls it again.
 func (r SendRequest) Message() (bus.Message, error) {
 	if strings.TrimSpace(r.Body) == "" {
-		return bus.Message{}, usagef("send: the message is empty")
+		return bus.Message{}, Usagef("send: the message is empty")
 	}
 	if err := bus.CheckKind(bus.Kind(r.Kind)); err != nil {
-		return bus.Message{}, usagef("send: --type: %v", err)
+		return bus.Message{}, Usagef("send: --type: %v", err)
 	}
 	if len(r.Data) > 0 && !json.Valid(r.Data) {
 		var v any
-		return bus.Message{}, usagef("send: --data is not valid JSON: %v", json.Unmarshal(r.Data, &v))
+		return bus.Message{}, Usagef("send: --data is not valid JSON: %v", json.Unmarshal(r.Data, &v))
 	}
 	msg := bus.Message{To: r.To, Kind: bus.Kind(r.Kind), Body: r.Body, Data: r.Data, Topic: r.Topic,
 		CorrelationID: r.CorrelationID, InReplyTo: r.InReplyTo}
@@ -104,7 +113,7 @@ func (a Actor) Send(ctx context.Context, r SendRequest) (bus.Message, error) {
 	if err != nil {
 		return bus.Message{}, err
 	}
-	if msg.From, err = a.name(ctx); err != nil {
+	if msg.From, err = a.Name(ctx); err != nil {
 		return bus.Message{}, fmt.Errorf("send: %w", err)
 	}
 	if err := a.knownRecipient(ctx, msg.To); err != nil {
@@ -137,11 +146,11 @@ type HeartbeatRequest struct {
 func (r HeartbeatRequest) Report() (bus.Heartbeat, error) {
 	status, err := bus.ParseStatus(r.Status)
 	if err != nil {
-		return bus.Heartbeat{}, usagef("heartbeat: %v", err)
+		return bus.Heartbeat{}, Usagef("heartbeat: %v", err)
 	}
 	hb := bus.Heartbeat{Status: status, Progress: r.Progress, Task: r.Task}
 	if err := hb.CheckReport(); err != nil {
-		return bus.Heartbeat{}, usagef("heartbeat: %v", err)
+		return bus.Heartbeat{}, Usagef("heartbeat: %v", err)
 	}
 	return hb, nil
 }
@@ -153,7 +162,7 @@ func (a Actor) Heartbeat(ctx context.Context, r HeartbeatRequest) (bus.Heartbeat
 	if err != nil {
 		return hb, err
 	}
-	if hb.Agent, err = a.name(ctx); err != nil {
+	if hb.Agent, err = a.Name(ctx); err != nil {
 		return bus.Heartbeat{}, fmt.Errorf("heartbeat: %w", err)
 	}
 	if hb.Agent == bus.Human {
@@ -216,7 +225,7 @@ func (a Actor) registerExpected(ctx context.Context, to string) error {
 // CreateTask creates a task for agent to, created by a. The bus's
 // refusals begin "create task: " and say what failed.
 func (a Actor) CreateTask(ctx context.Context, to, title, description string) (bus.Task, error) {
-	me, err := a.name(ctx)
+	me, err := a.Name(ctx)
 	if err != nil {
 		return bus.Task{}, fmt.Errorf("task add: %w", err)
 	}
@@ -232,7 +241,7 @@ func (a Actor) CreateTask(ctx context.Context, to, title, description string) (b
 // happens (the directory the request runs in). It returns the task
 // before and after, as tasks.Service.Move does.
 func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error) {
-	me, err := a.name(ctx)
+	me, err := a.Name(ctx)
 	if err != nil {
 		return before, after, err
 	}
@@ -243,7 +252,7 @@ func (a Actor) MoveTask(ctx context.Context, projectDir, ref string, move tasks.
 // (tasks.Service.Review decides whether a may); projectDir is where its
 // branch's commit is read. It returns the verdict and the task after it.
 func (a Actor) ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error) {
-	me, err := a.name(ctx)
+	me, err := a.Name(ctx)
 	if err != nil {
 		return bus.Review{}, bus.Task{}, err
 	}

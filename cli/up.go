@@ -335,3 +335,6 @@ func (c *initCmd) Run(g *Globals) error {
 	fmt.Fprintf(g.stdout, "check them with `swarm doctor`, then run `swarm` to start them\n")
 	return nil
 }
+
+// lastLine returns the last line of a log file, for a terminal.
+func lastLine(path string) string { return server.LastLine(path) }

@@ -116,7 +116,7 @@ func Start(ctx context.Context, busDir, program, dir string, argv ...string) (st
 		}
 		select {
 		case werr := <-exited:
-			return Started{}, fmt.Errorf("the server ended at once (%v): %s", werr, lastLine(logPath))
+			return Started{}, fmt.Errorf("the server ended at once (%v): %s", werr, LastLine(logPath))
 		case <-ctx.Done():
 			return started, ctx.Err()
 		case <-time.After(startPollPeriod):
@@ -127,8 +127,9 @@ func Start(ctx context.Context, busDir, program, dir string, argv ...string) (st
 	}
 }
 
-// lastLine returns the last non-empty line of the file at path.
-func lastLine(path string) string {
+// LastLine returns the last non-empty line of the file at path (a log),
+// as one line for a terminal, without a leading "swarm: ".
+func LastLine(path string) string {
 	b, _ := os.ReadFile(path)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return textsafe.Line(strings.TrimPrefix(lines[len(lines)-1], "swarm: "))

@@ -5,6 +5,11 @@ Loads (the ones the terminal-speed issue measured):
   one     one pane, MB megabytes of coloured log lines as fast as they go
   many    PANES panes, each writer aiming at RATE MB/s for SECONDS
   idle    4 idle shells for SECONDS
+  hundred 100 agents under swarm (90 idle shells, 10 writers at 100 KB/s for
+          SECONDS): server start to all running, CPU and peak RSS while the
+          10 print, idle CPU after; tmux holds the same 100 for its RSS
+  soak    PANES panes at RATE MB/s for SECONDS under swarm alone, its RSS
+          sampled every --sample seconds, drawn as an SVG (--plot FILE)
 
 For each load the runs alternate (swarm, tmux, swarm, tmux, ...) so both see
 the same machine, and the report gives each run and the ratios of paired
@@ -25,9 +30,9 @@ tmux shows every writer as swarm does, in tiled panes of one window with a
 client attached (server and client counted; --tmux-detached compares with
 the detached tmux instead).
 
-Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|all]
+Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|soak|hundred|all]
        [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
-       [--tmux-detached] [--startup S] [--history N]
+       [--tmux-detached] [--startup S] [--history N] [--sample S] [--plot SVG]
 """
 import argparse
 import json
@@ -81,6 +86,118 @@ def wait_for(cond, timeout, what):
     raise SystemExit(f"bench: timed out waiting for {what}")
 
 
+SAMPLES = []  # the soak's (seconds since the writers started, RSS in MiB)
+
+
+def sample_rss(pids, done, t0):
+    """Record the summed RSS of pids every --sample seconds until done()."""
+    next_at = t0
+    while not done():
+        if time.monotonic() >= next_at:
+            SAMPLES.append((time.monotonic() - t0, sum(status_mib(p, "VmRSS") for p in pids)))
+            print(f"soak: {SAMPLES[-1][0]:.0f} s: RSS {SAMPLES[-1][1]:.1f} MiB", flush=True)
+            next_at += ARGS.sample
+        time.sleep(0.5)
+
+
+def hundred(binary, work, a):
+    """The hundred-agent load: swarm's figures, then tmux's RSS."""
+    idle = ["sh"] * 90
+    writers = [writer_cmd(os.path.join(work, f"w{i}.out"), "rate", 0.1, a.seconds) for i in range(10)]
+    cfg = os.path.join(work, "swarm.toml")
+    with open(cfg, "w") as f:
+        if a.history is not None:
+            f.write(f"[ui]\nscrollback = {a.history}\n\n")
+        for i, c in enumerate(writers + idle):
+            name = f"w{i}" if i < 10 else f"idle{i}"
+            f.write(f'[[agent]]\nname = "{name}"\ncmd = {json.dumps(c)}\nrestart = "never"\n\n')
+    env = dict(os.environ, SWARM_DIR=os.path.join(work, ".swarm"))
+
+    def running():
+        r = subprocess.run([binary, "status", "--json"], env=env, cwd=work, capture_output=True, text=True)
+        try:
+            agents = json.loads(r.stdout).get("agents") or []
+        except ValueError:
+            return 0
+        return sum(1 for x in agents if str(x.get("state", "")).lower() == "running")
+
+    t0 = time.monotonic()
+    proc = subprocess.Popen([binary, "up", "--headless", "--config", cfg], cwd=work, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: running() >= 100, 120, "100 agents running")
+        start = time.monotonic() - t0
+        c0, w0 = cpu_seconds(proc.pid), time.monotonic()
+        wait_for(lambda: results(work, 10) is not None, 600, "the writers")
+        busy = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - w0)
+        rates = results(work, 10)
+        time.sleep(5)
+        c0, w0 = cpu_seconds(proc.pid), time.monotonic()
+        time.sleep(a.idle)
+        idle_cpu = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - w0)
+        rss = peak_rss_mib(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    print(f"hundred: swarm: start to 100 running {start:.2f} s; while 10 print "
+          f"({min(rates):.3f}–{max(rates):.3f} MB/s each) {100 * busy:.1f} % CPU; idle after {100 * idle_cpu:.2f} % "
+          f"CPU over {a.idle:.0f} s; peak RSS {rss:.1f} MiB")
+    for f in os.listdir(work):
+        if f.endswith(".out"):
+            os.remove(os.path.join(work, f))
+    base = ["tmux", "-L", f"swarmbenchhundred{os.getpid()}", "-f", tmux_conf(work)]
+    subprocess.run(base + ["new-session", "-d", "-x", str(HEADLESS_COLS), "-y", str(HEADLESS_ROWS), writers[0]],
+                   check=True)
+    for c in writers[1:] + idle:
+        subprocess.run(base + ["new-window", "-d", c], check=True)
+    pid = int(subprocess.run(base + ["display", "-p", "#{pid}"], check=True, capture_output=True, text=True).stdout)
+    try:
+        c0, w0 = cpu_seconds(pid), time.monotonic()
+        wait_for(lambda: results(work, 10) is not None, 600, "the writers")
+        cpu, wall, trss = cpu_seconds(pid) - c0, time.monotonic() - w0, peak_rss_mib(pid)
+    finally:
+        subprocess.run(base + ["kill-server"], capture_output=True)
+    print(f"hundred: tmux: while 10 print {100 * cpu / wall:.1f} % CPU; peak RSS {trss:.1f} MiB")
+    print(f"hundred: swarm/tmux peak RSS {rss / max(trss, 1e-9):.2f}×; load average {os.getloadavg()[0]:.1f} at the end")
+
+
+def plot_svg(path, samples, title):
+    """RSS over time as a line in a hand-written SVG (no plotting library)."""
+    w, h, left, bottom, top, right = 640, 320, 60, 40, 30, 20
+    tmax = max(t for t, _ in samples) or 1
+    ymax = max(r for _, r in samples) * 1.1 or 1
+    ymax = 10 * -(-ymax // 10)
+
+    def x(t):
+        return left + (w - left - right) * t / tmax
+
+    def y(r):
+        return h - bottom - (h - top - bottom) * r / ymax
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="11">',
+           f'<rect width="{w}" height="{h}" fill="white"/>',
+           f'<text x="{w / 2}" y="18" text-anchor="middle" font-size="13">{title}</text>',
+           f'<line x1="{left}" y1="{h - bottom}" x2="{w - right}" y2="{h - bottom}" stroke="black"/>',
+           f'<line x1="{left}" y1="{top}" x2="{left}" y2="{h - bottom}" stroke="black"/>']
+    for i in range(6):
+        r = ymax * i / 5
+        out.append(f'<line x1="{left}" y1="{y(r):.1f}" x2="{w - right}" y2="{y(r):.1f}" stroke="#ddd"/>')
+        out.append(f'<text x="{left - 6}" y="{y(r) + 4:.1f}" text-anchor="end">{r:.0f}</text>')
+        t = tmax * i / 5
+        out.append(f'<text x="{x(t):.1f}" y="{h - bottom + 16}" text-anchor="middle">{t / 60:.0f}</text>')
+    out.append(f'<text x="{w / 2}" y="{h - 6}" text-anchor="middle">minutes</text>')
+    out.append(f'<text x="14" y="{h / 2}" text-anchor="middle" transform="rotate(-90 14 {h / 2})">RSS (MiB)</text>')
+    pts = " ".join(f"{x(t):.1f},{y(r):.1f}" for t, r in samples)
+    out.append(f'<polyline points="{pts}" fill="none" stroke="#1f77b4" stroke-width="2"/>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def writer_cmd(out, mode, arg, seconds):
     return f"python3 {WRITER} {mode} {arg} {seconds} {out}"
 
@@ -108,6 +225,8 @@ def measure(pids, work, writers, idle_seconds):
     c0, t0 = sum(cpu_seconds(p) for p in pids), time.monotonic()
     if idle_seconds:
         time.sleep(idle_seconds)
+    elif ARGS.load == "soak":
+        sample_rss(pids, lambda: results(work, writers) is not None, t0)
     else:
         wait_for(lambda: results(work, writers) is not None, 600, "the writers")
     return (sum(cpu_seconds(p) for p in pids) - c0, time.monotonic() - t0, sum(peak_rss_mib(p) for p in pids),
@@ -253,7 +372,7 @@ def one_run(system, load, a, work):
     if load == "one":
         cmds = [writer_cmd(os.path.join(work, "w0.out"), "flood", a.mb, 0)]
         cpu, wall, rss, anon = system.run(cmds)
-    elif load == "many":
+    elif load in ("many", "soak"):
         cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), "rate", a.rate, a.seconds) for i in range(a.panes)]
         cpu, wall, rss, anon = system.run(cmds)
     else:
@@ -277,7 +396,10 @@ def describe(r, load, a):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--swarm", default=None, help="swarm binary (default: build one)")
-    p.add_argument("--load", default="all", choices=["one", "many", "idle", "all"])
+    p.add_argument("--load", default="all", choices=["one", "many", "idle", "soak", "hundred", "all"])
+    p.add_argument("--idle", type=float, default=30, help="hundred: seconds of idle CPU measured after the writers")
+    p.add_argument("--sample", type=float, default=10, help="soak: seconds between RSS samples")
+    p.add_argument("--plot", default=None, help="soak: the SVG to draw RSS over time into")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--mb", type=float, default=50)
     p.add_argument("--panes", type=int, default=16)
@@ -310,6 +432,20 @@ def main():
     history = "each its default" if a.history is None else f"{a.history} rows each"
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; {time.strftime('%Y-%m-%d %H:%M')}; "
           f"swarm {'TUI' if a.tui else 'headless'}; history {history}")
+    if a.load == "hundred":
+        hundred(binary, work, a)
+        shutil.rmtree(work, ignore_errors=True)
+        return
+    if a.load == "soak":
+        r = one_run(Swarm(binary, work, a.cols, a.rows, a.tui), "soak", a, work)
+        print(f"soak: swarm: {describe(r, 'many', a)}")
+        half = [rss for t, rss in SAMPLES if t >= SAMPLES[-1][0] / 2]
+        print(f"soak: RSS over the second half {min(half):.1f}–{max(half):.1f} MiB; load average "
+              f"{os.getloadavg()[0]:.1f} at the end")
+        if a.plot:
+            plot_svg(a.plot, SAMPLES, f"swarm {a.panes} panes × {a.rate * 1000:.0f} KB/s, history {history}: RSS")
+        shutil.rmtree(work, ignore_errors=True)
+        return
     for load in loads:
         sw = Swarm(binary, work, a.cols, a.rows, a.tui)
         tm = TmuxShown(work, a.cols, a.rows) if a.tui and not a.tmux_detached else Tmux(work, HEADLESS_COLS,

@@ -195,9 +195,10 @@ func runScript(name string) int {
 		})
 	case "pinger":
 		// Print COUNT relay lines to PEER at RATE per second, each carrying
-		// the wall-clock time it was written.
+		// the wall-clock time it was written, after DELAY_MS.
 		peer, count, rate := os.Getenv("PEER"), envInt("COUNT", 0), envInt("RATE", 100)
 		go func() {
+			time.Sleep(time.Duration(envInt("DELAY_MS", 0)) * time.Millisecond)
 			tick := time.NewTicker(time.Second / time.Duration(rate))
 			defer tick.Stop()
 			for i := 0; i < count; i++ {

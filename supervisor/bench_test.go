@@ -31,6 +31,22 @@ func BenchmarkRelayLatency(b *testing.B) {
 	// message is typed, shown, submitted after the profile's pause and
 	// seen to leave the box: that costs about the pause per message, so
 	// they come a few a second.
+	// hundred: the line reader's relay while 98 more agents run beside
+	// the two, 88 idle shells and 10 printing 100 KB/s (issue 34's hundred
+	// agents on one machine).
+	b.Run("hundred", func(b *testing.B) {
+		var others []AgentConfig
+		for i := range 10 {
+			others = append(others, AgentConfig{Name: fmt.Sprintf("printer%d", i), Restart: RestartNever,
+				Argv: []string{"sh", "-c", "while :; do head -c 7500 /dev/urandom | base64 -w 100; sleep 0.1; done"}})
+		}
+		for i := range 88 {
+			others = append(others, AgentConfig{Name: fmt.Sprintf("idle%d", i), Argv: []string{"sh"}, Restart: RestartNever})
+		}
+		relayLatency(b, 500, 100, func(lat string) AgentConfig {
+			return scripted("b", "timer", map[string]string{"LAT": lat})
+		}, others...)
+	})
 	b.Run("composer", func(b *testing.B) {
 		relayLatency(b, 20, 2, func(lat string) AgentConfig {
 			a := scripted("b", "composer", map[string]string{"LAT": lat})
@@ -43,7 +59,11 @@ func BenchmarkRelayLatency(b *testing.B) {
 // relayLatency measures n messages sent at rate per second from a pinger
 // to the recipient made by to, each from the moment it was printed to the
 // moment the recipient read it (written to the file lat).
-func relayLatency(b *testing.B, n, rate int, to func(lat string) AgentConfig) {
+func relayLatency(b *testing.B, n, rate int, to func(lat string) AgentConfig, others ...AgentConfig) {
+	delay := "0"
+	if len(others) > 0 {
+		delay = "3000" // the others' start is not what is measured
+	}
 	var all []time.Duration
 	for range b.N {
 		dir := b.TempDir()
@@ -53,9 +73,10 @@ func relayLatency(b *testing.B, n, rate int, to func(lat string) AgentConfig) {
 		}
 		lat := filepath.Join(dir, "lat")
 		agents := []AgentConfig{
-			scripted("a", "pinger", map[string]string{"PEER": "b", "COUNT": strconv.Itoa(n), "RATE": strconv.Itoa(rate)}),
+			scripted("a", "pinger", map[string]string{"PEER": "b", "COUNT": strconv.Itoa(n), "RATE": strconv.Itoa(rate), "DELAY_MS": delay}),
 			to(lat),
 		}
+		agents = append(agents, others...)
 		sup, err := New(Options{Config: &Config{Agents: agents}, Bus: bs, Executable: os.Args[0]})
 		if err != nil {
 			b.Fatal(err)

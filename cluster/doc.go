@@ -5,7 +5,8 @@
 // server with JetStream (its store in .swarm/cluster/jetstream) listening
 // at [cluster] listen, with TLS under a certificate it makes for itself
 // (.swarm/cluster/cert.pem) and one secret per host (hosts.json, written
-// by `swarm invite NAME`). A host (`swarm host URL` on another machine or
+// by `swarm invite NAME`; `swarm invite --revoke NAME` removes it, and the
+// main swarm then disconnects the host). A host (`swarm host URL` on another machine or
 // directory) is told by the join URL where to connect, its secret and
 // the certificate's SHA-256 fingerprint, which it pins.
 //
@@ -22,7 +23,9 @@
 //	    the end of each delivery made on HOST (confirmed, failed,
 //	    unconfirmed, expired), which the main bus records.
 //	swarm.in.HOST   (stream SWARM_IN, consumer "host-HOST")
-//	    a message for one of HOST's agents, acknowledged by the host only
+//	    a message for one of HOST's agents (the main swarm follows its
+//	    bus's new messages from a cursor, and sweeps every remote agent's
+//	    pending ones every 30 s), acknowledged by the host only
 //	    once its delivery has ended on the agent's screen and that end is
 //	    published back, so a host killed in between gets it again.
 //

@@ -404,8 +404,14 @@ func (s *Supervisor) Agents() []AgentInfo {
 // Ended reports whether every agent is down for good: each has stopped,
 // given up, or exited under a restart policy that leaves it down. (An agent
 // with worktree = true is started again by its next task: it has not
-// ended.) Only a person can bring such a swarm back to life.
-func (s *Supervisor) Ended() bool { return swarmapi.Ended(s.Agents()) }
+// ended.) Only a person can bring such a swarm back to life. A swarm
+// with agents on other hosts has not ended: it serves them.
+func (s *Supervisor) Ended() bool {
+	if slices.ContainsFunc(s.opts.Config.Agents, func(ac AgentConfig) bool { return ac.Host != "" }) {
+		return false
+	}
+	return swarmapi.Ended(s.Agents())
+}
 
 // Agent returns one agent's runtime state.
 func (s *Supervisor) Agent(name string) (AgentInfo, error) {

@@ -100,6 +100,23 @@ def sample_rss(pids, done, t0):
         time.sleep(0.5)
 
 
+def first_frame(binary, work, env, a):
+    """Seconds from `swarm attach` starting (in a tmux of its own, COLS×ROWS)
+    to its first frame that names an agent."""
+    outer = ["tmux", "-L", f"swarmbenchattach{os.getpid()}", "-f", "/dev/null"]
+    t0 = time.monotonic()
+    subprocess.run(outer + ["new-session", "-d", "-x", str(a.cols), "-y", str(a.rows),
+                            f"cd {work} && exec {binary} attach"], check=True, env=env)
+    try:
+        def shown():
+            r = subprocess.run(outer + ["capture-pane", "-p"], capture_output=True, text=True)
+            return "idle" in r.stdout or "w0" in r.stdout
+        wait_for(shown, 30, "swarm attach's first frame")
+        return time.monotonic() - t0
+    finally:
+        subprocess.run(outer + ["kill-server"], capture_output=True)
+
+
 def hundred(binary, work, a):
     """The hundred-agent load: swarm's figures, then tmux's RSS."""
     idle = ["sh"] * 90
@@ -127,6 +144,7 @@ def hundred(binary, work, a):
     try:
         wait_for(lambda: running() >= 100, 120, "100 agents running")
         start = time.monotonic() - t0
+        attach = first_frame(binary, work, env, a)
         c0, w0 = cpu_seconds(proc.pid), time.monotonic()
         wait_for(lambda: results(work, 10) is not None, 600, "the writers")
         busy = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - w0)
@@ -143,7 +161,7 @@ def hundred(binary, work, a):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    print(f"hundred: swarm: start to 100 running {start:.2f} s; while 10 print "
+    print(f"hundred: swarm: start to 100 running {start:.2f} s; attach to first frame {1000 * attach:.0f} ms; while 10 print "
           f"({min(rates):.3f}–{max(rates):.3f} MB/s each) {100 * busy:.1f} % CPU; idle after {100 * idle_cpu:.2f} % "
           f"CPU over {a.idle:.0f} s; peak RSS {rss:.1f} MiB")
     for f in os.listdir(work):

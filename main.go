@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ func main() {
 	}()
 	stopProfile := profile()
 	heapProfiles()
+	collectSooner()
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stopProfile()
 	stop()
@@ -54,6 +56,20 @@ func profile() (stop func()) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// gcPercent is the garbage collector's target unless $GOGC says otherwise:
+// the heap may grow a quarter past what is live before a collection, not
+// Go's default of as much again. Most of what a swarm keeps live is packed
+// scrollback in byte blocks, which a collection does not scan, so
+// collecting sooner costs little CPU, and it keeps 15 MiB of a 16-pane
+// server's 47 MiB of its own memory from being taken at all.
+const gcPercent = 25
+
+func collectSooner() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
 	}
 }
 

@@ -174,8 +174,15 @@ func (m *Model) Read(f Frame) Reading {
 			}
 			rows = f.Rows[max(in.top-aboveInput, 0):]
 		case NoInput:
+			// Where something reads as an input box, a dialog's phrases
+			// in it still make it the dialog: a picker's "› 1. Sign in
+			// with ChatGPT" with the cursor on it is no prompt (above it,
+			// in the transcript, they are a quote).
 			if ok {
-				continue
+				if s.State != Dialog || in.top > f.CursorRow {
+					continue
+				}
+				rows = f.Rows[in.top : f.CursorRow+1]
 			}
 		}
 		if !s.matches(rows) {

@@ -109,6 +109,12 @@ func TestPhrasesWhereTheyShow(t *testing.T) {
 	if r := For("claude").Read(quoted); r.State != Prompt {
 		t.Errorf("a transcript quoting a dialog reads %+v", r)
 	}
+	// A picker whose selection glyph is the prompt's, the cursor on it:
+	// typed into, Enter would pick "Sign in with ChatGPT".
+	picker := frame("  Welcome to Codex", "", "› 1. Sign in with ChatGPT▮", "  2. Provide your own API key")
+	if r := For("codex").Read(picker); r.State != Dialog || r.TakesInput {
+		t.Errorf("a sign-in picker with the cursor on its choice reads %+v", r)
+	}
 	far := []string{"the log says esc to interrupt"}
 	for range 10 {
 		far = append(far, "")

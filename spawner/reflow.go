@@ -369,7 +369,12 @@ func (l *flowLine) layout(cols int) {
 	if l.cursor >= 0 && l.curRow < 0 {
 		// Past the text: as many columns further as it was, on the last
 		// row (blanks are not wrapped); right after text that fills the
-		// row, waiting to wrap.
+		// row, waiting to wrap. Blanks printed after text that fills its
+		// row go on at the start of the next (putting the cursor back on
+		// that row would have it write over the text).
+		if l.cursor > off && col >= cols {
+			row, col = row+1, 0
+		}
 		l.curRow, l.curCol = row, min(col+l.cursor-off, cols-1)
 		l.curWrap = l.cursor == off && col >= cols
 	}
@@ -395,6 +400,11 @@ func (l *flowLine) rowsAt(cols int) []uv.Line {
 			row[col+j] = uv.Cell{}
 		}
 		col += w
+	}
+	if len(out)+1 < l.rows { // the cursor's blanks, on a row after the text
+		setWrap(&row[cols-1], false)
+		out = append(out, row)
+		row = blankRow(cols)
 	}
 	return append(out, row)
 }

@@ -204,3 +204,17 @@ func TestTallerScreenKeepsAClearedDisplayCleared(t *testing.T) {
 		t.Errorf("after more output, made taller:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A line printed up to a blank, the screen made so narrow that its text
+// fills a row exactly, and the rest printed after: the blank goes on at
+// the start of the next row and the rest after it, as one line; the
+// cursor is not put back over the text it had passed.
+func TestBlankAfterAFullRowKeptAtANarrowerWidth(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 26, Cols: 90})
+	defer s.Close()
+	head := "@relay:bob " + strings.Repeat("0", 20) // 31 columns
+	fmt.Fprint(s, head+" ")
+	s.Resize(32, 31)
+	fmt.Fprint(s, "000\r\n")
+	committedOnce(t, s, nil, head+" 000")
+}

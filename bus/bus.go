@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -158,12 +159,12 @@ func openFile(path string, opts Options, journal string) (*Bus, error) {
 	b := &Bus{dir: filepath.Dir(path), path: path, opts: opts, subs: map[chan struct{}]struct{}{}, lost: make(chan struct{})}
 	dsn := path + "?_busy_timeout=" + strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10) +
 		"&_journal_mode=" + journal + "&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
-	if b.w, err = sql.Open("sqlite", dsn+"&_txlock=immediate"); err != nil {
+	if b.w, err = b.openPool(dsn + "&_txlock=immediate"); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.w.SetMaxOpenConns(1)
 	b.w.SetMaxIdleConns(1)
-	if b.r, err = sql.Open("sqlite", dsn+"&_query_only=1"); err != nil {
+	if b.r, err = b.openPool(dsn + "&_query_only=1"); err != nil {
 		b.w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -357,6 +358,33 @@ func IsCorrupt(err error) bool {
 		return true
 	}
 	return false
+}
+
+// openPool is sql.Open of dsn, whose connections are opened only while
+// bus.db is still the file this Bus opened. SQLite finds a database's
+// write-ahead log by its name: a connection opened on a file put in
+// bus.db's place would read this bus's log as that file's, and the last
+// to close would write the log into it (a swarm whose bus.db was replaced
+// wrote a database over the replacement as it stopped).
+func (b *Bus) openPool(dsn string) (*sql.DB, error) {
+	c, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(sameFileConnector{c, b}), nil
+}
+
+// sameFileConnector opens connections while the bus's file is the same.
+type sameFileConnector struct {
+	driver.Connector
+	b *Bus
+}
+
+func (c sameFileConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	if err := c.b.check(); err != nil {
+		return nil, err
+	}
+	return c.Connector.Connect(ctx)
 }
 
 // fileID is a file's identity: its device and inode.

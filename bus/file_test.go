@@ -216,3 +216,39 @@ func TestWriteFile(t *testing.T) {
 		t.Errorf("written through the link: %v", ents)
 	}
 }
+
+// A file put in bus.db's place is never written to, however the bus goes
+// on being read until it notices: a connection opened on it would take
+// the bus's write-ahead log (found by name) for its own, and write it
+// into that file when it closed last.
+func TestAFileInBusDbsPlaceIsNeverWritten(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), ".swarm")
+	b, err := Open(Options{Dir: dir, ReadConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(t, b, "bob")
+	for i := range 20 {
+		if _, err := b.Publish(context.Background(), Message{From: "human", To: "bob", Body: fmt.Sprint("before ", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	replaceBusFile(t, dir)
+	placed, err := os.ReadFile(filepath.Join(dir, "bus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Reads at once, more than the pool has open: new connections.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
+	}
+	wg.Wait()
+	if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
+		t.Logf("close: %v", err)
+	}
+	if now, err := os.ReadFile(filepath.Join(dir, "bus.db")); err != nil || string(now) != string(placed) {
+		t.Fatalf("the file in bus.db's place was written to: %d bytes (was %d), %v", len(now), len(placed), err)
+	}
+}

@@ -65,6 +65,9 @@ type agent struct {
 	// turn), past whatever it asks first; only such a run counts as
 	// stable for the restart policy.
 	reachedPrompt bool
+	// typedInRun: swarm has typed a brief or a message into the current
+	// process (the injector's; firstPromptWait).
+	typedInRun bool
 	// waiting: a message (or the brief) waits to be typed in; the
 	// injector's.
 	waiting  bool
@@ -434,7 +437,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.proc, a.screen = proc, proc.Screen()
 	a.pid, a.started, a.exitCode, a.briefed, a.turn = proc.Pid(), time.Now(), 0, false, Turn{}
 	noteRun(a.s, proc.Pid(), token) // descendants.go
-	a.shown, a.reachedPrompt = ScreenState{Since: time.Now()}, false
+	a.shown, a.reachedPrompt, a.typedInRun = ScreenState{Since: time.Now()}, false, false
 	close(a.startSig)
 	a.startSig = make(chan struct{})
 	a.mu.Unlock()

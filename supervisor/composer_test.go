@@ -24,7 +24,9 @@ import (
 // COMPOSER_BUSY_MS turns a spinner for so long after each submission;
 // COMPOSER_STUCK=1 never submits; COMPOSER_BLIND=1 never shows what is typed.
 // COMPOSER_DIALOG=1 starts with a trust dialog, as the CLIs do on a first
-// start (its text Codex's): the cursor hidden, "No, exit" chosen; Down
+// start (its text Codex's); COMPOSER_DIALOG_AFTER_MS=N shows it N ms
+// after the prompt, as Codex does on a fresh HOME (its prompt first,
+// then its sign-in question). The dialog: the cursor hidden, "No, exit" chosen; Down
 // moves to "Yes", Enter answers (No exits with status 1), and what else
 // is typed is ignored. "!" typed into an empty box enters a shell mode
 // ("! " and "Shell mode" under the box; Esc leaves it) in which a
@@ -90,6 +92,10 @@ func runComposer() int {
 	}()
 	spin := time.NewTicker(50 * time.Millisecond)
 	defer spin.Stop()
+	dialogAfter := make(<-chan time.Time)
+	if ms := envInt("COMPOSER_DIALOG_AFTER_MS", 0); ms > 0 {
+		dialogAfter = time.After(time.Duration(ms) * time.Millisecond)
+	}
 	exit := make(<-chan time.Time)
 	if ms := envInt("COMPOSER_EXIT_MS", 0); ms > 0 {
 		exit = time.After(time.Duration(ms) * time.Millisecond)
@@ -98,6 +104,9 @@ func runComposer() int {
 		select {
 		case <-exit:
 			return 1
+		case <-dialogAfter:
+			c.dialog = true
+			c.draw()
 		case b, ok := <-input:
 			if !ok {
 				return 0

@@ -106,6 +106,12 @@ func (a *agent) deliverReady() time.Duration {
 		if a.holdForLine(r) {
 			return heldRecheck // the line's end pokes the injector; a box emptied by the program does not
 		}
+		if wait := a.firstPromptWait(r); wait > 0 {
+			return wait
+		}
+		a.mu.Lock()
+		a.typedInRun = true
+		a.mu.Unlock()
 		if brief {
 			a.typeBrief(proc)
 			continue
@@ -205,6 +211,26 @@ func (a *agent) notReadyFor(proc *spawner.Process) time.Duration {
 		wait = max(wait, typed.Add(a.s.opts.UserIdle).Sub(now))
 	}
 	return max(wait, 0)
+}
+
+// firstPromptHold is how long the first prompt a run shows must stay
+// before anything is typed into it. A CLI may draw its prompt and put a
+// question in its place a moment later — Codex 0.171 on a fresh HOME
+// draws its prompt, then its sign-in picker — and an Enter typed in
+// between answers the question.
+const firstPromptHold = time.Second
+
+// firstPromptWait is how much longer the prompt r shows must stay before
+// the run's first brief or message is typed into it; 0 once one was, or
+// for a screen other than a prompt (a busy turn whose queue takes input
+// came after a prompt already).
+func (a *agent) firstPromptWait(r screenmodel.Reading) time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.typedInRun || r.State != screenmodel.Prompt {
+		return 0
+	}
+	return time.Until(a.shown.Since.Add(firstPromptHold))
 }
 
 // heldRecheck is how often a held delivery looks at the screen again.

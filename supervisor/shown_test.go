@@ -230,3 +230,38 @@ func TestAMessageWaitsAtAnUnknownScreen(t *testing.T) {
 		t.Fatalf("u read %q", got)
 	}
 }
+
+// A program that draws its prompt and replaces it with a dialog a moment
+// later (Codex on a fresh HOME: its prompt, then its sign-in question)
+// does not get the brief typed into that moment: what it first shows as
+// its prompt is trusted once it has stayed a while, and the brief's Enter
+// never answers the dialog.
+func TestTheFirstPromptOfARunIsTrustedOnceItStays(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cx := composerAgent(h, "cx", map[string]string{"COMPOSER_DIALOG_AFTER_MS": "300"})
+	cx.Brief = true
+	cx.Restart = RestartOnFailure
+	h.run(Options{}, cx)
+	h.running("cx")
+	h.waitFor("cx on the needs-you list", func() bool {
+		n := h.needsOf()
+		return len(n) == 1 && strings.Contains(n[0].Text, "Codex asks whether to trust this folder")
+	})
+	if n := typedTimes(h.path("cx.raw"), "from swarm]"); n != 0 {
+		t.Fatalf("the brief was typed %d times before the dialog", n)
+	}
+	if len(h.eventsOf(EventAgentExited)) != 0 {
+		t.Fatal("the program exited: something answered its dialog")
+	}
+	if err := h.sup.SendKeys("cx", []byte("\x1b[B")); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sup.SendKeys("cx", []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the brief submitted once the person answered", func() bool {
+		got := readLines(h.path("cx.log"))
+		return len(got) == 1 && strings.Contains(got[0], "from swarm]")
+	})
+}

@@ -57,16 +57,7 @@ func TestAMessageWaitsAtADialogForThePerson(t *testing.T) {
 	if n := typedTimes(h.path("cx.raw"), m.ID); n != 0 {
 		t.Fatalf("the message's text reached the dialog %d times", n)
 	}
-	if len(h.eventsOf(EventAgentExited)) != 0 {
-		t.Fatal("the program exited: something answered its dialog")
-	}
-	// The person answers: Down to "Yes", Enter.
-	if err := h.sup.SendKeys("cx", []byte("\x1b[B")); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.sup.SendKeys("cx", []byte("\r")); err != nil {
-		t.Fatal(err)
-	}
+	h.answerTrustYes("cx")
 	h.waitFor("the message confirmed", func() bool { return h.deliveryOf(m.ID, "cx").State == bus.DeliveryConfirmed })
 	got := readLines(h.path("cx.log"))
 	if len(got) != 2 || !strings.Contains(got[0], "from swarm]") || !strings.Contains(got[1], "please review auth.go") {
@@ -251,17 +242,24 @@ func TestTheFirstPromptOfARunIsTrustedOnceItStays(t *testing.T) {
 	if n := typedTimes(h.path("cx.raw"), "from swarm]"); n != 0 {
 		t.Fatalf("the brief was typed %d times before the dialog", n)
 	}
-	if len(h.eventsOf(EventAgentExited)) != 0 {
-		t.Fatal("the program exited: something answered its dialog")
-	}
-	if err := h.sup.SendKeys("cx", []byte("\x1b[B")); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.sup.SendKeys("cx", []byte("\r")); err != nil {
-		t.Fatal(err)
-	}
+	h.answerTrustYes("cx")
 	h.waitFor("the brief submitted once the person answered", func() bool {
 		got := readLines(h.path("cx.log"))
 		return len(got) == 1 && strings.Contains(got[0], "from swarm]")
 	})
+}
+
+// answerTrustYes checks that the composer agent name still shows its
+// trust dialog (nothing answered it, so it did not exit) and answers it
+// as the person would: Down to "Yes", Enter.
+func (h *harness) answerTrustYes(name string) {
+	h.t.Helper()
+	if len(h.eventsOf(EventAgentExited)) != 0 {
+		h.t.Fatal("the program exited: something answered its dialog")
+	}
+	for _, key := range []string{"\x1b[B", "\r"} {
+		if err := h.sup.SendKeys(name, []byte(key)); err != nil {
+			h.t.Fatal(err)
+		}
+	}
 }

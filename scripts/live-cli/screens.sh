@@ -47,7 +47,7 @@ if [ "$(id -u)" = 0 ] && [ "${1:-}" != --as-tester ]; then
   # Codex leaves an app-server daemon per HOME (a session of its own): end
   # what still runs with this HOME, by pid.
   for p in /proc/[0-9]*; do
-    if tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qx "HOME=$home"; then kill "${p#/proc/}" 2>/dev/null; fi
+    if { tr '\0' '\n' < "$p/environ"; } 2>/dev/null | grep -qx "HOME=$home"; then kill "${p#/proc/}" 2>/dev/null; fi
   done
   rm -rf "$bin" "$home"
   exit $rc
@@ -163,7 +163,10 @@ check "opencode: no notice of an unconfirmed delivery" "! ./swarm log 2>/dev/nul
 check "bash: nothing typed into it ($(state "${id[bash]}" bash))" "[ \"\$(state ${id[bash]} bash)\" != confirmed ] && ! ./swarm logs bash 2>/dev/null | grep -q 'relay #'"
 check "nothing ran (no PWNED file)" "[ \$(pwned) -eq 0 ]"
 h2=$(hashes)
-changed=$(diff <(echo "$h1") <(echo "$h2") | grep '^[<>]' | awk '{print $3}' | sort -u | grep -vxF -f <(tr ' ' '\n' <<< "$noisy" | grep .) | tr '\n' ' ')
+# Codex's own log database and its maintenance lock: written by Codex on
+# a timer of its own, whether or not anything reaches it.
+own='^\.codex/(logs_[0-9]+\.sqlite.*|\.sqlite-maintenance\.lock)$'
+changed=$(diff <(echo "$h1") <(echo "$h2") | grep '^[<>]' | awk '{print $3}' | sort -u | grep -vxF -f <(tr ' ' '\n' <<< "$noisy" | grep .) | grep -vE "$own" | tr '\n' ' ')
 check "the user's ~/.claude.json, ~/.codex, ~/.gemini, ~/.config/opencode unchanged by the messages${changed:+ (changed: $changed)}" "[ -z \"$changed\" ]"
 screen > screen-1.txt
 

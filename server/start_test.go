@@ -28,8 +28,12 @@ func TestStartFindsTheRunningSwarm(t *testing.T) {
 
 // A server that ends at once is an error with the last line it printed,
 // not a wait for its socket.
+//
+// Not parallel: a swarm run in this test process ends, at its shutdown,
+// what it finds below the process that no agent of another swarm here
+// owns — the server this test starts in a session of its own would be
+// among it.
 func TestStartSaysWhyTheServerEnded(t *testing.T) {
-	t.Parallel()
 	busDir := filepath.Join(t.TempDir(), ".swarm")
 	_, err := Start(context.Background(), busDir, "swarm test", t.TempDir(), "/bin/sh", "-c", `echo starting; echo "swarm: swarm.toml: no agents" >&2; exit 2`)
 	if want := "the server ended at once (exit status 2): swarm.toml: no agents"; !errorsContain(err, want) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -25,12 +26,7 @@ import (
 func TestTwoHosts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := l.Addr().String()
-	l.Close()
+	listen := freeListenAddr(t)
 	box1, box2 := t.TempDir(), t.TempDir()
 	script := func(dir, name, body string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
@@ -173,12 +169,7 @@ func startTerminated(t *testing.T, cmd *exec.Cmd) {
 func TestMainKilledLosesNothing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	listen := l.Addr().String()
-	l.Close()
+	listen := freeListenAddr(t)
 	box := t.TempDir()
 	if err := os.WriteFile(filepath.Join(box, "worker.sh"), []byte(`#!/bin/sh
 while IFS= read -r line; do
@@ -271,4 +262,21 @@ func ended(pid int) bool {
 	}
 	i := strings.LastIndexByte(string(stat), ')')
 	return i < 0 || i+2 >= len(stat) || stat[i+2] == 'Z'
+}
+
+// freeListenAddr returns an address on 127.0.0.1 free now, with a port
+// below the kernel's ephemeral range: a port the kernel handed out (":0")
+// is handed out again to the next outgoing connection, a host's say, and
+// the swarm meant to listen there found it taken.
+func freeListenAddr(t *testing.T) string {
+	t.Helper()
+	for range 1000 {
+		addr := fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(20000))
+		if l, err := net.Listen("tcp", addr); err == nil {
+			l.Close()
+			return addr
+		}
+	}
+	t.Fatal("no free port below 30000")
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -51,14 +52,23 @@ func runTestHost(raw string) int {
 }
 
 // freeAddr is a loopback address nothing listens at.
+// freeAddr returns an address on 127.0.0.1 free now, with a port below
+// the kernel's ephemeral range: a port the kernel handed out (":0") is
+// handed out again to the next outgoing connection, a host's say, and
+// the swarm meant to listen there found it taken.
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 1000 {
+		addr := fmt.Sprintf("127.0.0.1:%d", 10000+rand.IntN(20000))
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue
+		}
+		l.Close()
+		return addr
 	}
-	defer l.Close()
-	return l.Addr().String()
+	t.Fatal("no free port below 30000")
+	return ""
 }
 
 func writeScript(t testing.TB, dir, name, body string) {

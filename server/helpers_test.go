@@ -193,10 +193,15 @@ func makeCalls(calls, out string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// An agent may start before its swarm serves the socket: it waits,
+	// as the swarm CLI run inside an agent does.
 	cl, err := Dial(ctx, os.Getenv("SWARM_DIR"), "swarm test client")
+	for errors.Is(err, ErrNotRunning) && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		cl, err = Dial(ctx, os.Getenv("SWARM_DIR"), "swarm test client")
+	}
 	if err != nil {
-		fmt.Println(err)
-		return 1
+		return failCalls(out, err)
 	}
 	defer cl.Close() // the connection stays while this process lives
 	var answers []answer
@@ -209,8 +214,7 @@ func makeCalls(calls, out string) int {
 			a.Error = re.msg
 			a.Code = codeOf(err)
 		case err != nil:
-			fmt.Println(err)
-			return 1
+			return failCalls(out, fmt.Errorf("%s: %w", c.Method, err))
 		}
 		answers = append(answers, a)
 	}
@@ -224,6 +228,21 @@ func makeCalls(calls, out string) int {
 	return 0
 }
 
+// failCalls writes a client's failure where its answers would be, so
+// that the test reports it at once instead of waiting for answers that
+// never come.
+func failCalls(out string, err error) int {
+	fmt.Println(err)
+	b, _ := json.Marshal([]answer{{Method: "(client)", Error: err.Error(), Code: clientFailed}})
+	if os.WriteFile(out+".new", b, 0o600) == nil {
+		_ = os.Rename(out+".new", out)
+	}
+	return 1
+}
+
+// clientFailed marks the answer of a client that could not make its calls.
+const clientFailed = "client_failed"
+
 // readAnswers waits for the answers written to out.
 func readAnswers(t *testing.T, who, out string) []answer {
 	t.Helper()
@@ -236,6 +255,9 @@ func readAnswers(t *testing.T, who, out string) []answer {
 	var as []answer
 	if err := json.Unmarshal(raw, &as); err != nil {
 		t.Fatal(err)
+	}
+	if len(as) == 1 && as[0].Code == clientFailed {
+		t.Fatalf("%s could not make its calls: %s", who, as[0].Error)
 	}
 	return as
 }

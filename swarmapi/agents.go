@@ -54,10 +54,14 @@ const (
 	StateExited                     // exited and the policy does not restart it
 	StateStopped                    // stopped on request
 	StateGaveUp                     // crash loop: max_restarts reached
+	// StateUnreachable: it runs on a host that is away (package
+	// cluster); not dead, it comes back with its host.
+	StateUnreachable
 )
 
-// agentStateNames are the states as the bus records them.
-var agentStateNames = [...]string{bus.AgentStarting, bus.AgentRunning, bus.AgentBackoff, bus.AgentExited, bus.AgentStopped, bus.AgentGaveUp}
+// agentStateNames are the states as the bus records them (an unreachable
+// agent is recorded as remote: only its host knows more).
+var agentStateNames = [...]string{bus.AgentStarting, bus.AgentRunning, bus.AgentBackoff, bus.AgentExited, bus.AgentStopped, bus.AgentGaveUp, "unreachable"}
 
 // String returns the state's name as shown in UIs and on the bus.
 func (s AgentState) String() string {
@@ -69,7 +73,10 @@ func (s AgentState) String() string {
 
 // AgentInfo is a snapshot of an agent's runtime state.
 type AgentInfo struct {
-	Name       string
+	Name string
+	// Host is the host that runs it (its [[agent]] host); "" for this
+	// machine.
+	Host       string
 	Cmd        string
 	State      AgentState
 	Reason     string // why it is not running, when it is not

@@ -43,9 +43,9 @@ func handle[P, R any](t map[string]handler, m wire.Method[P, R], who callers, fn
 func (s *Server) table() map[string]handler {
 	sup := s.sup
 	m := map[string]handler{}
-	handle(m, wire.Agents, anyone, func(context.Context, wire.None) ([]swarmapi.AgentInfo, error) { return sup.Agents(), nil })
+	handle(m, wire.Agents, anyone, func(context.Context, wire.None) ([]swarmapi.AgentInfo, error) { return s.agents(), nil })
 	handle(m, wire.View, anyone, func(ctx context.Context, p wire.ViewParams) (wire.ViewResult, error) {
-		v, err := sup.View(p.Agent, p.Top)
+		v, err := s.of(p.Agent).View(p.Agent, p.Top)
 		if err != nil {
 			return wire.ViewResult{}, err
 		}
@@ -54,11 +54,13 @@ func (s *Server) table() map[string]handler {
 		return wire.ViewResult{Rows: s.screens.diff(clientOf(ctx).id, p.Agent, p.Gen, v.Offset != 0, rows), View: v}, nil
 	})
 	handle(m, wire.Snapshot, anyone, func(_ context.Context, p wire.AgentParams) (swarmapi.ScreenSnapshot, error) {
-		return sup.Snapshot(p.Agent)
+		return s.of(p.Agent).Snapshot(p.Agent)
 	})
-	handle(m, wire.Text, anyone, func(_ context.Context, p wire.TextParams) (string, error) { return sup.Text(p.Agent, p.From, p.To) })
+	handle(m, wire.Text, anyone, func(_ context.Context, p wire.TextParams) (string, error) {
+		return s.of(p.Agent).Text(p.Agent, p.From, p.To)
+	})
 	handle(m, wire.Find, anyone, func(_ context.Context, p wire.FindParams) ([]swarmapi.ScreenMatch, error) {
-		return sup.Find(p.Agent, p.Query), nil
+		return s.of(p.Agent).Find(p.Agent, p.Query), nil
 	})
 	handle(m, wire.Resize, human, func(ctx context.Context, p wire.ResizeParams) (wire.None, error) {
 		return wire.None{}, s.sizes.resize(clientOf(ctx).id, p.Agent, p.Rows, p.Cols)
@@ -67,19 +69,19 @@ func (s *Server) table() map[string]handler {
 		if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
 			return wire.None{}, err
 		}
-		return wire.None{}, sup.SendKey(p.Agent, p.Key)
+		return wire.None{}, s.of(p.Agent).SendKey(p.Agent, p.Key)
 	})
 	handle(m, wire.Paste, human, func(ctx context.Context, p wire.PasteParams) (wire.None, error) {
 		if err := s.sizes.typing(clientOf(ctx).id, p.Agent); err != nil {
 			return wire.None{}, err
 		}
-		return wire.None{}, sup.Paste(p.Agent, p.Text)
+		return wire.None{}, s.of(p.Agent).Paste(p.Agent, p.Text)
 	})
 	handle(m, wire.Restart, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
-		return wire.None{}, sup.Restart(p.Agent)
+		return wire.None{}, s.of(p.Agent).Restart(p.Agent)
 	})
 	handle(m, wire.StopAgent, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
-		return wire.None{}, sup.StopAgent(p.Agent)
+		return wire.None{}, s.of(p.Agent).StopAgent(p.Agent)
 	})
 	handle(m, wire.SetFocus, human, func(_ context.Context, p wire.AgentParams) (wire.None, error) {
 		sup.SetFocus(p.Agent)
@@ -146,7 +148,7 @@ func (s *Server) table() map[string]handler {
 	})
 	handle(m, wire.Ping, anyone, func(context.Context, wire.None) (wire.None, error) { return wire.None{}, nil })
 	handle(m, wire.Peek, anyone, func(_ context.Context, p wire.PeekParams) (wire.PeekResult, error) {
-		snap, err := sup.Snapshot(p.Agent)
+		snap, err := s.of(p.Agent).Snapshot(p.Agent)
 		return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,
 			AltScreen: snap.AltScreen, Title: snap.Title}, err
 	})

@@ -53,6 +53,9 @@ type Options struct {
 	// (supervisor.WhoIsCalling), and the command line's requests made
 	// through the swarm (swarm send, task, heartbeat) act on it.
 	Bus *bus.Bus
+	// Elsewhere, when set, runs some of the swarm's agents on other
+	// machines (elsewhere.go).
+	Elsewhere Elsewhere
 }
 
 // Server answers requests on a swarm's socket until Close.
@@ -100,7 +103,8 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{sup: sup, opts: opts, log: opts.Log, sizes: newSizes(sup), screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}, maxConns: maxConns}
+	s := &Server{sup: sup, opts: opts, log: opts.Log, screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}, maxConns: maxConns}
+	s.sizes = newSizes(func(name string, rows, cols int) error { return s.of(name).Resize(name, rows, cols) })
 	s.methods = s.table()
 	note := Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}
 	s.clients = newClients(note)

@@ -3,7 +3,6 @@ package server
 import (
 	"sync"
 
-	"swarm/supervisor"
 	"swarm/swarmapi"
 )
 
@@ -17,11 +16,11 @@ import (
 // sizes keeps, per agent, the size each client shows it at and when each
 // last typed into it or asked for a size.
 type sizes struct {
-	sup     *supervisor.Supervisor
-	mu      sync.Mutex // held while a size is given, so that sizes are given in order
-	clock   uint64     // counts typing and asking: a later one is larger
-	views   map[string]map[uint64]*view
-	current map[string]uint64 // the client whose size each agent was given last
+	giveSize func(agent string, rows, cols int) error // gives an agent a size
+	mu       sync.Mutex                               // held while a size is given, so that sizes are given in order
+	clock    uint64                                   // counts typing and asking: a later one is larger
+	views    map[string]map[uint64]*view
+	current  map[string]uint64 // the client whose size each agent was given last
 }
 
 // view is a client's view of an agent.
@@ -30,8 +29,8 @@ type view struct {
 	typed, asked uint64 // when it last typed, asked for a size (0: never)
 }
 
-func newSizes(sup *supervisor.Supervisor) *sizes {
-	return &sizes{sup: sup, views: map[string]map[uint64]*view{}, current: map[string]uint64{}}
+func newSizes(resize func(agent string, rows, cols int) error) *sizes {
+	return &sizes{giveSize: resize, views: map[string]map[uint64]*view{}, current: map[string]uint64{}}
 }
 
 func (z *sizes) view(agent string, conn uint64) *view {
@@ -115,7 +114,7 @@ func (z *sizes) latest(agent string) uint64 {
 // give gives agent the size conn shows it at.
 func (z *sizes) give(agent string, conn uint64) error {
 	v := z.views[agent][conn]
-	if err := z.sup.Resize(agent, v.rows, v.cols); err != nil {
+	if err := z.giveSize(agent, v.rows, v.cols); err != nil {
 		return err
 	}
 	z.current[agent] = conn

@@ -198,6 +198,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	}()
 	defer func() { stop(); <-watched }()
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
+	var elsewhere server.Elsewhere // the agents of the cluster's hosts
 	if opts.Config.Cluster != nil {
 		cl, err := cluster.StartMain(g.ctx, cluster.MainOptions{Config: opts.Config, Bus: b, Log: opts.Log})
 		if err != nil {
@@ -206,6 +207,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 		}
 		defer cl.Close()
 		opts.Log.Info("cluster listening", "addr", cl.Addr())
+		elsewhere = cl
 	}
 	// The socket lets other programs ask this swarm (swarm peek); a swarm
 	// without one still runs its agents.
@@ -213,7 +215,7 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	if opts.Config.Path != "" {
 		projectDir = filepath.Dir(opts.Config.Path)
 	}
-	srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop, Bus: b})
+	srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop, Bus: b, Elsewhere: elsewhere})
 	if err != nil {
 		opts.Log.Warn("no socket", "err", err)
 		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)

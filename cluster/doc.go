@@ -38,4 +38,11 @@
 // secret in .swarm/cluster/admin.secret). Each host's connection may
 // publish only to its own subjects, so a message from HOST is trusted to
 // come from HOST's agents (and checked to name one as its author).
+//
+// A remote agent is a pane of the main swarm's UI like a local one
+// (panes.go): the main swarm's server asks its host, on
+// swarm.agent.HOST, for the per-agent methods of the socket's protocol
+// (its screen as the rows changed since the rendering the main swarm
+// holds, keys, paste, size, restart), and the host tells its agents'
+// events and states on swarm.state.HOST.
 package cluster

@@ -156,6 +156,10 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		return err
 	}
 	defer cc.Stop()
+	ps := newPaneServer(u.Host, sup, local, nc)
+	panesDone := make(chan error, 1)
+	go func() { panesDone <- ps.run(runCtx) }()
+	defer func() { cancel(); <-panesDone }()
 	if opts.Started != nil {
 		opts.Started(sup)
 	}

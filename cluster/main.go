@@ -23,6 +23,7 @@ import (
 
 	"swarm/bus"
 	"swarm/supervisor"
+	"swarm/swarmapi"
 )
 
 // MainOptions configure the main swarm's side of a cluster.
@@ -49,6 +50,8 @@ type Main struct {
 
 	mu    sync.Mutex
 	hosts map[string]*HostInfo
+
+	remote remotePanes
 }
 
 // StartMain starts the embedded NATS server at opts.Config.Cluster.Listen
@@ -61,7 +64,8 @@ func StartMain(ctx context.Context, opts MainOptions) (*Main, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	m := &Main{opts: opts, dir: Dir(opts.Bus.Dir()), log: opts.Log, agent: map[string]supervisor.AgentConfig{}, hosts: map[string]*HostInfo{}}
+	m := &Main{opts: opts, dir: Dir(opts.Bus.Dir()), log: opts.Log, agent: map[string]supervisor.AgentConfig{}, hosts: map[string]*HostInfo{},
+		remote: remotePanes{infos: map[string]swarmapi.AgentInfo{}, held: map[string]*heldView{}, watchers: map[int]func(swarmapi.Event){}}}
 	for _, a := range opts.Config.Agents {
 		m.agent[a.Name] = a
 		if a.Host != "" {
@@ -158,6 +162,9 @@ func (m *Main) setUp(ctx context.Context) error {
 		return err
 	}
 	if _, err := m.nc.Subscribe(adminHosts, m.hostsRequest); err != nil {
+		return err
+	}
+	if _, err := m.nc.Subscribe(stateSubject("*"), m.told); err != nil {
 		return err
 	}
 	m.wg.Add(2)
@@ -386,6 +393,7 @@ func (m *Main) ping(ctx context.Context) {
 			m.mu.Unlock()
 			if changed {
 				m.recordAgents(ctx, info)
+				m.redraw(n)
 			}
 		}
 		first = false
@@ -531,12 +539,12 @@ func hostPermissions(h string) *server.Permissions {
 	js := "$JS.API.CONSUMER."
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
-			outSubject(h), ctlAgents(h),
+			outSubject(h), ctlAgents(h), stateSubject(h),
 			js + "INFO." + inStream + "." + hostConsumer(h),
 			js + "MSG.NEXT." + inStream + "." + hostConsumer(h),
 			"$JS.ACK." + inStream + "." + hostConsumer(h) + ".>",
 		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", pingSubject(h)}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", pingSubject(h), agentSubject(h)}},
 		Response:  &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute},
 	}
 }

@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"swarm/internal/testrun"
+	"swarm/server"
+	"swarm/swarmapi"
+	"swarm/wire"
+)
+
+// serveMain serves the main swarm's socket, its hosts' agents with its
+// own, as swarm up does, and returns a client of it, as the UI is.
+func serveMain(t *testing.T, tm *testMain) *server.Remote {
+	t.Helper()
+	srv, err := server.Listen(tm.bus.Dir(), tm.sup, server.Options{Program: "cluster test", Dir: tm.dir, Bus: tm.bus, Elsewhere: tm.main, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	r, err := server.Attach(context.Background(), tm.bus.Dir(), "cluster test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func agentNamed(agents []swarmapi.AgentInfo, name string) (swarmapi.AgentInfo, bool) {
+	i := slices.IndexFunc(agents, func(a swarmapi.AgentInfo) bool { return a.Name == name })
+	if i < 0 {
+		return swarmapi.AgentInfo{}, false
+	}
+	return agents[i], true
+}
+
+// TestRemoteAgentIsAPane: through the main swarm's socket, as its UI and
+// swarm peek and attach reach it, an agent of a host is listed with its
+// host and state, its screen is read, keys and a paste typed into it,
+// its size set; its screen changes are told on the event stream; while
+// its host is away it is unreachable (not dead) and comes back with it.
+func TestRemoteAgentIsAPane(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	writeScript(t, hostDir, "worker.sh", `echo "worker ready"
+while IFS= read -r line; do echo "got: $line"; done
+`)
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n")
+	ui := serveMain(t, tm)
+	events := ui.Subscribe()
+	defer events.Close()
+	url, state := tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host")
+	h := startHost(t, url, state, hostDir)
+
+	var worker swarmapi.AgentInfo
+	testrun.Within(t, testrun.Patience, "the remote worker listed as running on box", func() bool {
+		a, ok := agentNamed(ui.Agents(), "worker")
+		worker = a
+		return ok && a.Host == "box" && a.State == swarmapi.StateRunning && a.Pid > 0
+	})
+	if _, ok := agentNamed(ui.Agents(), "lead"); !ok {
+		t.Fatal("the local agent is not listed beside the remote one")
+	}
+	ctx := context.Background()
+	testrun.Within(t, testrun.Patience, "swarm peek shows the worker's screen", func() bool {
+		p, err := ui.Peek(ctx, "worker")
+		return err == nil && strings.Contains(strings.Join(p.Lines, "\n"), "worker ready")
+	})
+
+	if err := ui.Paste("worker", "hello from main"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ui.SendKey("worker", swarmapi.Key{Code: swarmapi.KeyEnter}); err != nil {
+		t.Fatal(err)
+	}
+	testrun.Within(t, testrun.Patience, "the worker took the paste and Enter", func() bool {
+		v, err := ui.View("worker", -1)
+		return err == nil && strings.Contains(v.Rows, "got: hello from main")
+	})
+	screenTold := false
+	for !screenTold {
+		select {
+		case ev := <-events.Events():
+			screenTold = ev.Kind == swarmapi.EventScreen && ev.Agent == "worker"
+		case <-time.After(testrun.Patience):
+			t.Fatal("no screen notice of the worker on the event stream")
+		}
+	}
+	if err := ui.Resize("worker", 30, 100); err != nil {
+		t.Fatal(err)
+	}
+	testrun.Within(t, testrun.Patience, "the worker's terminal resized on its host", func() bool {
+		a, _ := agentNamed(ui.Agents(), "worker")
+		return a.Rows == 30 && a.Cols == 100
+	})
+
+	// The host sends the rows changed since the rendering the main swarm
+	// holds: none for a screen that did not change.
+	full, err := call(tm.main, "worker", wire.View, wire.ViewParams{Agent: "worker", Top: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.Rows.Base != 0 || len(full.Rows.Changed) != full.Rows.N || full.Rows.N != 30 {
+		t.Fatalf("first view: base %d, %d of %d rows, want all 30", full.Rows.Base, len(full.Rows.Changed), full.Rows.N)
+	}
+	again, err := call(tm.main, "worker", wire.View, wire.ViewParams{Agent: "worker", Top: -1, Gen: full.Rows.Gen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Rows.Base != full.Rows.Gen || len(again.Rows.Changed) != 0 {
+		t.Errorf("view of an unchanged screen: base %d (want %d), %d rows sent, want none", again.Rows.Base, full.Rows.Gen, len(again.Rows.Changed))
+	}
+
+	h.kill(syscall.SIGTERM)
+	testrun.Within(t, testrun.Patience, "the worker unreachable while box is away", func() bool {
+		a, _ := agentNamed(ui.Agents(), "worker")
+		return a.State == swarmapi.StateUnreachable && strings.Contains(a.Reason, "box away since")
+	})
+	if _, err := tm.main.View("worker", -1); !errors.Is(err, ErrHostAway) {
+		t.Errorf("view of an agent whose host is away: %v, want %v", err, ErrHostAway)
+	}
+	startHost(t, url, state, hostDir)
+	testrun.Within(t, testrun.Patience, "the worker back with its host", func() bool {
+		a, _ := agentNamed(ui.Agents(), "worker")
+		return a.State == swarmapi.StateRunning && a.Pid != worker.Pid
+	})
+	testrun.Within(t, testrun.Patience, "its new screen shown", func() bool {
+		v, err := ui.View("worker", -1)
+		return err == nil && strings.Contains(v.Rows, "worker ready") && !strings.Contains(v.Rows, "got: hello")
+	})
+}

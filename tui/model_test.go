@@ -1323,3 +1323,18 @@ func TestAnAgentWhoseCLIWaitsForYouIsListedAndAnnounced(t *testing.T) {
 	requireContains(t, h.screen(), "bob · working")
 	requireContains(t, h.screen(), "⚑ 1")
 }
+
+// TestRemotePaneNamesItsHost: an agent another machine runs shows as a
+// pane like any other, its host in the title; while its host is away it
+// is unreachable, not dead.
+func TestRemotePaneNamesItsHost(t *testing.T) {
+	sw := newFakeSwarm(t, "alice", "builder", "tester")
+	sw.setScreen("builder", "$ make")
+	sw.setAgent("builder", func(a *swarmapi.AgentInfo) { a.Host = "buildbox" })
+	sw.setAgent("tester", func(a *swarmapi.AgentInfo) {
+		a.Host, a.State, a.Pid, a.Reason = "laptop", swarmapi.StateUnreachable, 0, "host laptop away since 2026-11-27 01:00:00"
+	})
+	h := newHarness(t, sw, 100, 30, Options{})
+	requireContains(t, h.screen(), "alice · running", "builder@buildbox · running", "$ make",
+		"tester@laptop · unreachable: host laptop away since")
+}

@@ -265,9 +265,18 @@ func placeholder(w, h int, note string) []string {
 	return lines
 }
 
+// paneName is an agent's name as a pane's title says it: with its host,
+// when another machine runs it.
+func paneName(a swarmapi.AgentInfo) string {
+	if a.Host != "" {
+		return a.Name + "@" + a.Host
+	}
+	return a.Name
+}
+
 // paneTitle is the text on a pane's top edge.
 func paneTitle(a swarmapi.AgentInfo, selected bool) string {
-	t := a.Name + " · " + a.StateWord()
+	t := paneName(a) + " · " + a.StateWord()
 	if a.State == swarmapi.StateRunning {
 		t += " · " + a.Level.String()
 	} else if a.Reason != "" {

@@ -60,7 +60,7 @@ func stateColor(s swarmapi.AgentState) color.Color {
 	switch s {
 	case swarmapi.StateRunning:
 		return colorOK
-	case swarmapi.StateStarting, swarmapi.StateBackoff:
+	case swarmapi.StateStarting, swarmapi.StateBackoff, swarmapi.StateUnreachable:
 		return colorWarn
 	case swarmapi.StateStopped:
 		return colorDim

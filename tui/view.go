@@ -162,9 +162,9 @@ func (m *Model) paneFrame(a swarmapi.AgentInfo, p *pane) (frame, string, string)
 		title := "ATTACHED " + a.Name + " · ctrl+] detaches"
 		switch {
 		case a.State != swarmapi.StateRunning:
-			title = "ATTACHED " + a.Name + " · " + a.StateWord() + " · ctrl+] detaches"
+			title = "ATTACHED " + paneName(a) + " · " + a.StateWord() + " · ctrl+] detaches"
 		case a.Held > 0:
-			title = "ATTACHED " + a.Name + " · " + heldNote(a.Held) + " · ctrl+] detaches"
+			title = "ATTACHED " + paneName(a) + " · " + heldNote(a.Held) + " · ctrl+] detaches"
 		}
 		return frame{border: frameAttached, color: colorAttached, bold: true}, title, ""
 	case sel && m.zoomed:

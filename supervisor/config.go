@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,16 +127,21 @@ type Config struct {
 	// UI holds what the agents' panes keep by default.
 	UI UIConfig
 	// Cluster is [cluster]: this swarm's agents may run on other machines
-	// (hosts), which connect to it at Cluster.Listen. nil when the file
+	// (hosts), which connect to it at Cluster.Listen (or meet it on the
+	// NATS at Cluster.NATS). nil when the file
 	// has none: nothing listens and every agent runs here.
 	Cluster *ClusterConfig
 	// Agents in the order the file lists them.
 	Agents []AgentConfig
 }
 
-// ClusterConfig is the [cluster] table.
+// ClusterConfig is the [cluster] table: one of Listen and NATS.
 type ClusterConfig struct {
-	Listen string // host:port hosts connect to
+	Listen string // host:port hosts connect to, at the NATS server swarm embeds
+	// NATS is an existing NATS server (or cluster), with JetStream, that
+	// the main swarm and its hosts connect to instead: nats://… or
+	// tls://…, credentials in it if it asks for them.
+	NATS string
 }
 
 // CheckListen checks a [cluster] listen address: HOST:PORT, a port from
@@ -151,6 +157,19 @@ func CheckListen(addr string) error {
 	}
 	if strings.ContainsAny(host, " /") {
 		return fmt.Errorf("%q: %q is not a host name or address", addr, host)
+	}
+	return nil
+}
+
+// CheckNATSURL checks a [cluster] nats URL: nats:// or tls://, with a
+// host (a port is NATS's 4222 when it has none), or several of them
+// separated by commas (the servers of one NATS cluster).
+func CheckNATSURL(s string) error {
+	for _, one := range strings.Split(s, ",") {
+		u, err := url.Parse(strings.TrimSpace(one))
+		if err != nil || (u.Scheme != "nats" && u.Scheme != "tls") || u.Hostname() == "" {
+			return fmt.Errorf("%q is not a NATS server's URL (such as \"nats://HOST:4222\" or \"tls://HOST:4222\")", one)
+		}
 	}
 	return nil
 }

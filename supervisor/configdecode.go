@@ -60,6 +60,7 @@ type fileTOML struct {
 
 type clusterTOML struct {
 	Listen *string `toml:"listen"`
+	NATS   *string `toml:"nats"`
 }
 
 type uiTOML struct {
@@ -432,14 +433,22 @@ func (c *configDecoder) config(f fileTOML) (*Config, error) {
 	return cfg, nil
 }
 
-// cluster reads [cluster]: where the hosts of this swarm connect.
+// cluster reads [cluster]: where the hosts of this swarm connect, to the
+// NATS server swarm embeds (listen) or to an existing one (nats).
 func (c *configDecoder) cluster(t clusterTOML) (*ClusterConfig, error) {
-	path := []string{"cluster", "listen"}
-	if t.Listen == nil {
-		return nil, c.errorf([]string{"cluster"}, "[cluster] needs listen = \"HOST:PORT\", the address hosts connect to (such as \"0.0.0.0:7422\")")
+	switch {
+	case t.Listen != nil && t.NATS != nil:
+		return nil, c.errorf([]string{"cluster", "nats"}, "[cluster] has both listen and nats: listen is for the NATS server swarm embeds, nats for an existing one; keep one")
+	case t.NATS != nil:
+		if err := CheckNATSURL(*t.NATS); err != nil {
+			return nil, c.errorf([]string{"cluster", "nats"}, "cluster nats: %v", err)
+		}
+		return &ClusterConfig{NATS: *t.NATS}, nil
+	case t.Listen == nil:
+		return nil, c.errorf([]string{"cluster"}, "[cluster] needs listen = \"HOST:PORT\", the address hosts connect to (such as \"0.0.0.0:7422\"), or nats = \"nats://HOST:PORT\", an existing NATS server with JetStream")
 	}
 	if err := CheckListen(*t.Listen); err != nil {
-		return nil, c.errorf(path, "cluster listen: %v", err)
+		return nil, c.errorf([]string{"cluster", "listen"}, "cluster listen: %v", err)
 	}
 	return &ClusterConfig{Listen: *t.Listen}, nil
 }
@@ -708,7 +717,7 @@ func (c *configDecoder) agent(elem string, t agentTOML, cfg *Config) (AgentConfi
 			return a, c.errorf(at("host"), "%s: %v", c.subject(at("host")), err)
 		}
 		if cfg.Cluster == nil {
-			return a, c.errorf(at("host"), "%s = %q needs a [cluster] table (listen = \"HOST:PORT\") for its host to connect to", c.subject(at("host")), *t.Host)
+			return a, c.errorf(at("host"), "%s = %q needs a [cluster] table (listen = \"HOST:PORT\" or nats = \"nats://…\") for its host to connect to", c.subject(at("host")), *t.Host)
 		}
 		a.Host = *t.Host
 	}

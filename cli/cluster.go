@@ -48,13 +48,16 @@ func (c *inviteCmd) Run(g *Globals) error {
 		return usageError("%v", err)
 	}
 	if c.Revoke {
+		if cfg.Cluster.NATS != "" {
+			return fmt.Errorf("with [cluster] nats, who may connect is that NATS server's own configuration (its users and permissions): revoke host %s's credentials there", c.Name)
+		}
 		if err := cluster.Revoke(g.busDir(), c.Name); err != nil {
 			return err
 		}
 		fmt.Fprintf(g.stdout, "host %s revoked: its URL no longer joins (swarm invite %s makes a new one)\n", c.Name, c.Name)
 		return nil
 	}
-	u, err := cluster.Invite(g.busDir(), cfg.Cluster.Listen, c.Name)
+	u, err := cluster.Invite(g.busDir(), *cfg.Cluster, c.Name)
 	if err != nil {
 		return err
 	}
@@ -164,7 +167,7 @@ func (c *hostsCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	hosts, err := cluster.QueryHosts(g.busDir(), cfg.Cluster.Listen)
+	hosts, err := cluster.QueryHosts(g.busDir(), *cfg.Cluster)
 	if err != nil {
 		return err
 	}

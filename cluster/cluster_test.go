@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if u := os.Getenv("SWARM_TEST_HOST_URL"); u != "" {
 		os.Exit(runTestHost(u))
 	}
+	if addr := os.Getenv("SWARM_TEST_NATS_ADDR"); addr != "" {
+		os.Exit(runTestNATS(addr, os.Getenv("SWARM_TEST_NATS_DIR")))
+	}
 	testrun.WaitersInParallel(4)
 	os.Exit(m.Run())
 }
@@ -91,8 +94,15 @@ type testMain struct {
 // (its [cluster] listen is filled in).
 func startMain(t testing.TB, dir, listen, toml string) *testMain {
 	t.Helper()
+	return startMainWith(t, dir, fmt.Sprintf("listen = %q", listen), toml)
+}
+
+// startMainWith starts a main swarm whose [cluster] table has the line
+// given.
+func startMainWith(t testing.TB, dir, clusterLine, toml string) *testMain {
+	t.Helper()
 	path := filepath.Join(dir, supervisor.DefaultConfigFile)
-	text := fmt.Sprintf("[cluster]\nlisten = %q\n\n%s", listen, toml)
+	text := fmt.Sprintf("[cluster]\n%s\n\n%s", clusterLine, toml)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +144,7 @@ func (tm *testMain) stop() {
 
 func (tm *testMain) invite(t testing.TB, host string) string {
 	t.Helper()
-	u, err := Invite(tm.bus.Dir(), tm.cfg.Cluster.Listen, host)
+	u, err := Invite(tm.bus.Dir(), *tm.cfg.Cluster, host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +297,7 @@ func TestMessagesAcrossHosts(t *testing.T) {
 	var hosts []HostInfo
 	testrun.Within(t, testrun.Patience, "swarm hosts to show box connected", func() bool {
 		var err error
-		hosts, err = QueryHosts(tm.bus.Dir(), tm.cfg.Cluster.Listen)
+		hosts, err = QueryHosts(tm.bus.Dir(), *tm.cfg.Cluster)
 		return err == nil && len(hosts) == 1 && hosts[0].Connected
 	})
 	h := hosts[0]
@@ -388,7 +398,7 @@ func TestRefusedHosts(t *testing.T) {
 			t.Errorf("ParseJoinURL(%q) = %v", bad, err)
 		}
 	}
-	again, err := Invite(tm.bus.Dir(), tm.cfg.Cluster.Listen, "box")
+	again, err := Invite(tm.bus.Dir(), *tm.cfg.Cluster, "box")
 	if err != nil || again != u.String() {
 		t.Errorf("a second invitation is %q, %v; want the same URL %q", again, err, u.String())
 	}

@@ -6,7 +6,10 @@
 // at [cluster] listen, with TLS under a certificate it makes for itself
 // (.swarm/cluster/cert.pem) and one secret per host (hosts.json, written
 // by `swarm invite NAME`; `swarm invite --revoke NAME` removes it, and the
-// main swarm then disconnects the host). A host (`swarm host URL` on another machine or
+// main swarm then disconnects the host). With [cluster] nats it embeds
+// none: it and its hosts connect to that existing NATS server (the join
+// URL carries its URL), whose own configuration says who may connect and
+// publish what. A host (`swarm host URL` on another machine or
 // directory) is told by the join URL where to connect, its secret and
 // the certificate's SHA-256 fingerprint, which it pins.
 //

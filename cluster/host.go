@@ -56,8 +56,16 @@ func (e *fingerprintError) Error() string {
 }
 
 // Dial connects to the main swarm as host u.Host, checking its
-// certificate against the URL's fingerprint.
+// certificate against the URL's fingerprint; or to the existing NATS
+// server the URL names, as that server's URL says.
 func Dial(u JoinURL, name string, opts ...nats.Option) (*nats.Conn, error) {
+	if u.NATS != "" {
+		nc, err := nats.Connect(u.NATS, append([]nats.Option{nats.Name(name), nats.Timeout(5 * time.Second)}, opts...)...)
+		if err != nil {
+			return nil, connectError(u, err)
+		}
+		return nc, nil
+	}
 	tlsConf := &tls.Config{
 		MinVersion: tls.VersionTLS12,
 		// The certificate is swarm's own, pinned by its fingerprint: no
@@ -87,11 +95,14 @@ func connectError(u JoinURL, err error) error {
 	var fp *fingerprintError
 	switch {
 	case errors.As(err, &fp):
-		return fmt.Errorf("main swarm at %s: %w: %v", u.Addr, ErrNotTrusted, fp)
+		return fmt.Errorf("%s: %w: %v", u.where(), ErrNotTrusted, fp)
 	case errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization violation"):
-		return fmt.Errorf("main swarm at %s: host %s %w: its secret is wrong or was revoked (run swarm invite %s there for a new URL)", u.Addr, u.Host, ErrRefused, u.Host)
+		if u.NATS != "" {
+			return fmt.Errorf("%s: host %s %w: the NATS server refused its credentials", u.where(), u.Host, ErrRefused)
+		}
+		return fmt.Errorf("%s: host %s %w: its secret is wrong or was revoked (run swarm invite %s there for a new URL)", u.where(), u.Host, ErrRefused, u.Host)
 	default:
-		return fmt.Errorf("main swarm at %s: %v", u.Addr, err)
+		return fmt.Errorf("%s: %v", u.where(), err)
 	}
 }
 
@@ -149,7 +160,7 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	defer pong.Unsubscribe()
 	cons, err := js.Consumer(ctx, inStream, hostConsumer(u.Host))
 	if err != nil {
-		return fmt.Errorf("main swarm at %s: host %s's deliveries: %v", u.Addr, u.Host, err)
+		return fmt.Errorf("%s: host %s's deliveries: %v", u.where(), u.Host, err)
 	}
 	cc, err := cons.Consume(func(m jetstream.Msg) { br.received(runCtx, m) })
 	if err != nil {
@@ -207,11 +218,11 @@ func askDefinitions(ctx context.Context, nc *nats.Conn, u JoinURL) (definitions,
 			}
 		}
 		if err != nil {
-			return definitions{}, fmt.Errorf("main swarm at %s: ask for host %s's agents: %v", u.Addr, u.Host, err)
+			return definitions{}, fmt.Errorf("%s: ask for host %s's agents: %v", u.where(), u.Host, err)
 		}
 		var defs definitions
 		if err := json.Unmarshal(reply.Data, &defs); err != nil {
-			return definitions{}, fmt.Errorf("main swarm at %s: its reply for the agents: %v", u.Addr, err)
+			return definitions{}, fmt.Errorf("%s: the main swarm's reply for the agents: %v", u.where(), err)
 		}
 		if defs.Error != "" {
 			return definitions{}, errors.New(defs.Error)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -73,15 +74,36 @@ func StartMain(ctx context.Context, opts MainOptions) (*Main, error) {
 			h.Agents = append(h.Agents, a.Name)
 		}
 	}
+	var err error
+	if c := opts.Config.Cluster; c.NATS != "" {
+		m.nc, err = nats.Connect(c.NATS, nats.Name("swarm main"), nats.Timeout(5*time.Second),
+			nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("cluster: the NATS server at %s: %v", redacted(c.NATS), err)
+		}
+	} else if err := m.embed(); err != nil {
+		return nil, err
+	}
+	if err := m.setUp(ctx); err != nil {
+		m.Close()
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	return m, nil
+}
+
+// embed starts the NATS server the main swarm embeds, at [cluster]
+// listen, and connects to it.
+func (m *Main) embed() error {
 	cert, err := loadOrMakeCert(m.dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	admin, err := adminSecret(m.dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	host, portText, _ := net.SplitHostPort(opts.Config.Cluster.Listen)
+	listen := m.opts.Config.Cluster.Listen
+	host, portText, _ := net.SplitHostPort(listen)
 	port, _ := strconv.Atoi(portText)
 	if host == "" {
 		host = "0.0.0.0"
@@ -95,28 +117,42 @@ func StartMain(ctx context.Context, opts MainOptions) (*Main, error) {
 		NoSigs:                     true, NoLog: true, DontListen: false,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("cluster: %w", err)
+		return fmt.Errorf("cluster: %w", err)
 	}
 	ns.Start()
 	if !ns.ReadyForConnections(10 * time.Second) {
 		ns.Shutdown()
-		return nil, fmt.Errorf("cluster: cannot listen at %s (is the port in use?)", opts.Config.Cluster.Listen)
+		return fmt.Errorf("cluster: cannot listen at %s (is the port in use?)", listen)
 	}
 	m.ns = ns
 	m.nc, err = nats.Connect("", nats.InProcessServer(ns), nats.UserInfo(adminUser, admin), nats.Name("swarm main"))
 	if err != nil {
 		ns.Shutdown()
-		return nil, fmt.Errorf("cluster: %w", err)
+		return fmt.Errorf("cluster: %w", err)
 	}
-	if err := m.setUp(ctx); err != nil {
-		m.Close()
-		return nil, fmt.Errorf("cluster: %w", err)
-	}
-	return m, nil
+	return nil
 }
 
-// Addr is the address the server listens at.
-func (m *Main) Addr() string { return m.ns.Addr().String() }
+// redacted is a NATS URL (or several) without the passwords in it.
+func redacted(urls string) string {
+	var out []string
+	for _, one := range strings.Split(urls, ",") {
+		if u, err := url.Parse(strings.TrimSpace(one)); err == nil {
+			one = u.Redacted()
+		}
+		out = append(out, one)
+	}
+	return strings.Join(out, ",")
+}
+
+// Addr is the address the embedded server listens at, or the existing
+// NATS server's URL (without its password).
+func (m *Main) Addr() string {
+	if m.ns == nil {
+		return redacted(m.opts.Config.Cluster.NATS)
+	}
+	return m.ns.Addr().String()
+}
 
 func (m *Main) host(name string) *HostInfo {
 	h, ok := m.hosts[name]
@@ -197,8 +233,10 @@ func (m *Main) Close() {
 	if m.nc != nil {
 		m.nc.Close()
 	}
-	m.ns.Shutdown()
-	m.ns.WaitForShutdown()
+	if m.ns != nil {
+		m.ns.Shutdown()
+		m.ns.WaitForShutdown()
+	}
 }
 
 // received commits what a host sent: a message of one of its agents, or
@@ -422,6 +460,9 @@ func (m *Main) recordAgents(ctx context.Context, h HostInfo) {
 // disconnectRevoked ends the connections of hosts whose invitation was
 // revoked (swarm invite --revoke): they cannot connect again.
 func (m *Main) disconnectRevoked() {
+	if m.ns == nil { // an existing NATS's own configuration says who connects
+		return
+	}
 	secrets, err := hostSecrets(m.dir)
 	if err != nil {
 		return
@@ -441,6 +482,9 @@ func (m *Main) disconnectRevoked() {
 // addrs is where each host's connection comes from, by host name.
 func (m *Main) addrs() map[string]string {
 	out := map[string]string{}
+	if m.ns == nil { // an existing NATS does not tell its clients' addresses
+		return out
+	}
 	cz, err := m.ns.Connz(&server.ConnzOptions{Username: true})
 	if err != nil {
 		return out

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"swarm/supervisor"
 )
 
@@ -148,10 +150,17 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 // is in busDir and which listens at listen: the same URL each time (the
 // host's secret is made on its first invitation and kept in hosts.json).
 // The certificate is made here if the swarm has not made it yet.
-func Invite(busDir, listen, name string) (string, error) {
+//
+// With [cluster] nats, the URL carries that server's URL (and whatever
+// credentials it has): that server, not swarm, says who may connect.
+func Invite(busDir string, c supervisor.ClusterConfig, name string) (string, error) {
 	if err := supervisor.CheckHostName(name); err != nil {
 		return "", err
 	}
+	if c.NATS != "" {
+		return JoinURL{Host: name, NATS: c.NATS}.String(), nil
+	}
+	listen := c.Listen
 	dir := Dir(busDir)
 	cert, err := loadOrMakeCert(dir)
 	if err != nil {
@@ -214,17 +223,30 @@ func dialAddr(listen string) string {
 }
 
 // JoinURL is what `swarm host` needs to join a main swarm:
-// swarm://HOST:PORT/NAME?secret=S&fp=sha256:HEX.
+// swarm://HOST:PORT/NAME?secret=S&fp=sha256:HEX, or, where the main
+// swarm uses an existing NATS server, swarm:///NAME?nats=URL.
 type JoinURL struct {
 	Addr        string // host:port of the main swarm
 	Host        string // the host's name
 	Secret      string
 	Fingerprint string // of the main swarm's certificate
+	NATS        string // the existing NATS server's URL, instead of the three above
 }
 
 func (u JoinURL) String() string {
 	q := url.Values{"secret": {u.Secret}, "fp": {u.Fingerprint}}
+	if u.NATS != "" {
+		q = url.Values{"nats": {u.NATS}}
+	}
 	return (&url.URL{Scheme: urlScheme, Host: u.Addr, Path: "/" + u.Host, RawQuery: q.Encode()}).String()
+}
+
+// where is the server a host connects to, as a message says it.
+func (u JoinURL) where() string {
+	if u.NATS != "" {
+		return "NATS at " + redacted(u.NATS)
+	}
+	return "main swarm at " + u.Addr
 }
 
 // ParseJoinURL reads a join URL, with a one-line error saying what is
@@ -234,7 +256,16 @@ func ParseJoinURL(s string) (JoinURL, error) {
 	if err != nil || u.Scheme != urlScheme {
 		return JoinURL{}, fmt.Errorf("%q is not a join URL (swarm://HOST:PORT/NAME?secret=…&fp=…, printed by swarm invite NAME)", s)
 	}
-	j := JoinURL{Addr: u.Host, Host: strings.TrimPrefix(u.Path, "/"), Secret: u.Query().Get("secret"), Fingerprint: u.Query().Get("fp")}
+	j := JoinURL{Addr: u.Host, Host: strings.TrimPrefix(u.Path, "/"), Secret: u.Query().Get("secret"), Fingerprint: u.Query().Get("fp"), NATS: u.Query().Get("nats")}
+	if j.NATS != "" {
+		if err := supervisor.CheckNATSURL(j.NATS); err != nil {
+			return JoinURL{}, fmt.Errorf("join URL: %w", err)
+		}
+		if err := supervisor.CheckHostName(j.Host); err != nil {
+			return JoinURL{}, fmt.Errorf("join URL: %w", err)
+		}
+		return j, nil
+	}
 	if _, _, err := net.SplitHostPort(j.Addr); err != nil {
 		return JoinURL{}, fmt.Errorf("join URL: %q is not HOST:PORT", j.Addr)
 	}
@@ -250,9 +281,18 @@ func ParseJoinURL(s string) (JoinURL, error) {
 	return j, nil
 }
 
-// QueryHosts asks the main swarm whose bus is in busDir, listening at
-// listen, for its hosts (`swarm hosts`).
-func QueryHosts(busDir, listen string) ([]HostInfo, error) {
+// QueryHosts asks the main swarm whose bus is in busDir, with [cluster]
+// c, for its hosts (`swarm hosts`).
+func QueryHosts(busDir string, c supervisor.ClusterConfig) ([]HostInfo, error) {
+	if c.NATS != "" {
+		nc, err := nats.Connect(c.NATS, nats.Name("swarm hosts"), nats.Timeout(5*time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("the NATS server at %s: %v", redacted(c.NATS), err)
+		}
+		defer nc.Close()
+		return askHosts(nc, "NATS at "+redacted(c.NATS))
+	}
+	listen := c.Listen
 	dir := Dir(busDir)
 	cert, err := tls.LoadX509KeyPair(filepath.Join(dir, certFile), filepath.Join(dir, keyFile))
 	if err != nil {
@@ -275,9 +315,17 @@ func QueryHosts(busDir, listen string) ([]HostInfo, error) {
 		return nil, fmt.Errorf("is the swarm running? %w", err)
 	}
 	defer nc.Close()
+	return askHosts(nc, "main swarm at "+u.Addr)
+}
+
+// askHosts asks the main swarm for its hosts on nc.
+func askHosts(nc *nats.Conn, where string) ([]HostInfo, error) {
 	reply, err := nc.Request(adminHosts, nil, 5*time.Second)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, fmt.Errorf("%s: no main swarm answers (is it running?)", where)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("main swarm at %s: %v", u.Addr, err)
+		return nil, fmt.Errorf("%s: %v", where, err)
 	}
 	var hosts []HostInfo
 	if err := json.Unmarshal(reply.Data, &hosts); err != nil {

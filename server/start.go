@@ -68,14 +68,15 @@ func Start(ctx context.Context, busDir, program, dir string, argv ...string) (st
 	cancel()
 	if err == nil {
 		cl.Close()
-		// Running: attach to it. Its socket is as old as it is.
-		started.Since = time.Now()
-		if st, err := os.Stat(filepath.Join(busDir, SocketName)); err == nil {
-			started.Since = st.ModTime()
-		}
-		return started, nil
+		// Running: attach to it.
+		return Started{Since: socketAge(busDir)}, nil
 	}
 	if !errors.Is(err, ErrNotRunning) {
+		if _, running := supervisor.SwarmRunning(busDir); running && ctx.Err() != nil {
+			// Interrupted while asking a swarm that runs: it runs on,
+			// and Abandon says so.
+			return Started{Since: socketAge(busDir)}, err
+		}
 		return started, err
 	}
 	if pid, running := supervisor.SwarmRunning(busDir); running {
@@ -125,6 +126,15 @@ func Start(ctx context.Context, busDir, program, dir string, argv ...string) (st
 			return started, fmt.Errorf("the server started (pid %d) but did not answer in %s; see %s", cmd.Process.Pid, startTimeout, logPath)
 		}
 	}
+}
+
+// socketAge is when the swarm serving busDir started: its socket is as
+// old as it is (now, if the socket cannot be read).
+func socketAge(busDir string) time.Time {
+	if st, err := os.Stat(filepath.Join(busDir, SocketName)); err == nil {
+		return st.ModTime()
+	}
+	return time.Now()
 }
 
 // LastLine returns the last non-empty line of the file at path (a log),

@@ -26,6 +26,23 @@ func TestStartFindsTheRunningSwarm(t *testing.T) {
 	}
 }
 
+// An interrupt that comes while the running swarm is still being asked
+// (ctrl+c in the first moments of swarm) leaves it running, and says so.
+func TestStartInterruptedWhileAskingTheRunningSwarm(t *testing.T) {
+	t.Parallel()
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	startSwarm(t, busDir)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, err := Start(ctx, busDir, "swarm test", t.TempDir(), "/nonexistent/swarm", "up", "--server")
+	if err == nil || s.proc != nil {
+		t.Fatalf("an interrupted start: %+v %v", s, err)
+	}
+	if err := s.Abandon(); !errorsContain(err, "the swarm runs on") {
+		t.Fatalf("abandoning a swarm that was running: %v", err)
+	}
+}
+
 // A server that ends at once is an error with the last line it printed,
 // not a wait for its socket.
 //

@@ -24,11 +24,16 @@ type Options struct {
 	// (Gemini CLI): see the package documentation.
 	LossyBoxes bool
 	// BreaksWideRuns says the program breaks words where Unicode's line
-	// breaking allows it (Codex, opencode): inside a run of wide characters
-	// (CJK, emoji) and after a hyphen, slash, bar, colon, semicolon or
-	// opening bracket; rows it broke there, the next row's first word too
-	// long for the row, are joined without a blank.
+	// breaking allows it (Codex): inside a run of wide characters (CJK,
+	// emoji), and after punctuation as BreaksAfterPunctuation says; rows
+	// it broke there, the next row's first word too long for the row, are
+	// joined without a blank.
 	BreaksWideRuns bool
+	// BreaksAfterPunctuation says the program breaks a word after a
+	// hyphen, slash, backslash, bar, colon, semicolon or opening bracket
+	// (opencode), but not inside a run of wide characters: a run that
+	// does not fit goes to the next row whole.
+	BreaksAfterPunctuation bool
 }
 
 // Parser turns committed terminal lines into events. Create one per
@@ -36,7 +41,8 @@ type Options struct {
 type Parser struct {
 	max       int
 	lossy     bool
-	wideBreak bool
+	wideBreak bool // Options.BreaksWideRuns
+	markBreak bool // Options.BreaksAfterPunctuation, or BreaksWideRuns
 	fence     fence
 	held      held
 	blk       block
@@ -90,7 +96,8 @@ func New(opts Options) *Parser {
 	if opts.MaxBlock <= 0 {
 		opts.MaxBlock = DefaultMaxBlock
 	}
-	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes, wideBreak: opts.BreaksWideRuns}
+	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes, wideBreak: opts.BreaksWideRuns,
+		markBreak: opts.BreaksWideRuns || opts.BreaksAfterPunctuation}
 }
 
 // Feed parses one committed line with absolute line number n (increasing;
@@ -281,24 +288,41 @@ func (h *held) roomFor(line, rest string) bool {
 
 // brokeWord reports whether the program broke a word between the last row
 // of src and line, where Unicode's line breaking allows it with no blank:
-// inside a run of wide characters (CJK, emoji), or after a hyphen, slash,
-// backslash, bar, colon, semicolon or opening bracket. The row ended there
+// inside a run of wide characters (CJK, emoji) when runs says it breaks
+// them, or after a hyphen, slash, backslash, bar, colon, semicolon or
+// opening bracket. The row ended there
 // and the next row's first word would not have fitted even without a
 // blank (end, the column where the row's text ended; wrapAt, where the
 // program wraps, 0 when not known): a row broken at a blank ends shorter.
-func brokeWord(src []byte, line string, end, wrapAt int) bool {
+func brokeWord(src []byte, line string, end, wrapAt int, runs bool) bool {
 	prev := src[bytes.LastIndexByte(src, '\n')+1:]
 	last, _ := utf8.DecodeLastRune(bytes.TrimRight(prev, " \t"))
 	rest := strings.TrimLeft(line, " \t\u00a0")
 	first, _ := utf8.DecodeRuneInString(rest)
 	if wide(last) && wide(first) {
-		return wrapAt <= 0 || end+2 > wrapAt
+		return runs && (wrapAt <= 0 || end+2 > wrapAt)
 	}
 	if !strings.ContainsRune(breakAfter, last) || first == utf8.RuneError || unicode.IsSpace(first) {
 		return false
 	}
 	word, _, _ := strings.Cut(rest, " ")
 	return wrapAt > 0 && end+ansi.StringWidth(word) > wrapAt
+}
+
+// brokeWord reports whether the program broke a word between the last row
+// the held command took and line, which continues it: where it breaks
+// words where Unicode's line breaking allows it (BreaksWideRuns,
+// BreaksAfterPunctuation), under
+// no box or down a gutter (whose text is what counts, not the gutter).
+func (p *Parser) brokeWord(line string) bool {
+	h := &p.held
+	if !p.markBreak || h.box.edge && !h.box.gutter() {
+		return false
+	}
+	if in, ok := h.box.inner(line); ok {
+		line = in
+	}
+	return brokeWord(h.src, line, h.end, h.wrapAt, p.wideBreak)
 }
 
 // breakAfter are the characters a word may be broken after, with no blank.
@@ -322,7 +346,7 @@ func startsSomething(r string) bool {
 // extend adds a continuation row to the held command.
 func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
-	h.tight = append(h.tight, p.wideBreak && !h.box.edge && brokeWord(h.src, line, h.end, h.wrapAt))
+	h.tight = append(h.tight, p.brokeWord(line))
 	h.last, h.wrapAt = n, wrapAt
 	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)

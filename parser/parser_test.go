@@ -380,6 +380,8 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"after a bar", 24, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe|bar temperature" @1`},
 		{"after an opening bracket", 26, []string{"    @relay:bob phrase (", "    paren) now"}, `relay bob "phrase (paren) now" @1`},
 		{"a word that fits without the blank had one", 28, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe| bar temperature" @1`},
+		{"down a gutter (opencode)", 33, []string{"  ┃  @relay:bob at bottom C:\\", "  ┃  path\\x safe"}, `relay bob "at bottom C:\\path\\x safe" @1`},
+		{"down a gutter, a word that fits without the blank had one", 35, []string{"  ┃  @relay:bob at bottom C:\\", "  ┃  path\\x safe"}, `relay bob "at bottom C:\\ path\\x safe" @1`},
 		{"in a block's string", 80, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), c.lines, c.wrapAt)
@@ -391,8 +393,15 @@ func TestBrokenWideRuns(t *testing.T) {
 			t.Errorf("%s: got %q, want %s", c.name, got, c.want)
 		}
 	}
+	// opencode 1.18.33 breaks after punctuation, but moves a run of wide
+	// characters whole: a full row before one had a blank after it.
+	punct := New(Options{BreaksAfterPunctuation: true})
+	fed, flushed := feedAll(punct, []string{"  ┃  @relay:bob at bottom C:\\", "  ┃  path\\x ab 北京ｆｕｌｌ京ｆｕ", "  ┃  测试 end"}, 33)
+	if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != `relay bob "at bottom C:\\path\\x ab 北京ｆｕｌｌ京ｆｕ 测试 end" @1` {
+		t.Errorf("a program that breaks after punctuation only: %v", evs)
+	}
 	// A program that wraps only at blanks (Claude Code) moved the word.
-	fed, flushed := feedAll(New(Options{}), []string{"  ⎿  @relay:bob ok 東京テスト漢字北京カタカナ", "     字符 more"}, 40)
+	fed, flushed = feedAll(New(Options{}), []string{"  ⎿  @relay:bob ok 東京テスト漢字北京カタカナ", "     字符 more"}, 40)
 	if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1` {
 		t.Errorf("a program that wraps at blanks: %v", evs)
 	}

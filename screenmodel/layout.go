@@ -27,6 +27,10 @@ type Layout struct {
 	// breaksWideRuns: the program breaks a run of wide characters (CJK,
 	// emoji) between rows where it wraps, with no blank there.
 	breaksWideRuns bool
+	// breaksAfterPunctuation: the program breaks a word after a hyphen,
+	// slash, backslash, bar, colon, semicolon or opening bracket, with no
+	// blank there (breaksWideRuns implies it).
+	breaksAfterPunctuation bool
 	// lossyBoxes: the program draws output in boxes whose rows are its own
 	// terminal's rows cut to the box, dropping what does not fit.
 	lossyBoxes bool
@@ -84,12 +88,14 @@ var layouts = []Layout{
 	{Kind: "gemini", Version: "0.61.0", lossyBoxes: true, boxAtCursor: true,
 		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}},
 		status: []string{"(esc to cancel, "}},
-	// opencode keeps three columns clear at the right of its transcript;
+	// opencode keeps three columns clear at the right of its transcript
+	// and breaks words after punctuation as Codex does (a run of wide
+	// characters it moves whole);
 	// wider than 120 columns it shows a side panel (the session's title,
 	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter.
-	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true,
+	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true,
 		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
 		status: []string{"esc interrupt"}},
 }
@@ -131,6 +137,12 @@ func (l Layout) TextColumns(cols int) int {
 // line breaking allows it (in runs of wide characters, after a hyphen, bar,
 // colon or opening bracket) when it wraps text: no blank was there.
 func (l Layout) BreaksWideRuns() bool { return l.breaksWideRuns }
+
+// BreaksAfterPunctuation reports whether the program breaks a word after a
+// hyphen, slash, backslash, bar, colon, semicolon or opening bracket when
+// it wraps text (no blank was there), but moves a run of wide characters
+// whole.
+func (l Layout) BreaksAfterPunctuation() bool { return l.breaksAfterPunctuation }
 
 // LossyBoxes reports whether the program shows output in boxes whose rows
 // are another terminal's rows cut to the box: a row may lose its end.

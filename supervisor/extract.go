@@ -199,6 +199,7 @@ type commandReader struct {
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
 	opts.LossyBoxes = layout.LossyBoxes()
 	opts.BreaksWideRuns = layout.BreaksWideRuns()
+	opts.BreaksAfterPunctuation = layout.BreaksAfterPunctuation()
 	return &commandReader{p: parser.New(opts), layout: layout}
 }
 

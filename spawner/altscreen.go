@@ -114,7 +114,7 @@ func (s *Screen) harvestAlt(erased bool) {
 		for _, l := range sb.Lines() {
 			text := strings.TrimRight(string(appendText(nil, l, s.cols)), " ")
 			if r, ok := newFrameRow(0, text, true); ok {
-				_, r.turn = s.layout.EchoStart(text)
+				r.markTurn(s.layout.EchoStart(text))
 				s.evicted = append(s.evicted, r)
 			}
 		}
@@ -179,7 +179,7 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 			delete(s.cutRows, y) // drawn anew
 		}
 		if ok {
-			_, r.turn = s.layout.EchoStart(text)
+			r.markTurn(s.layout.EchoStart(text))
 			rows = append(rows, r)
 		}
 	}

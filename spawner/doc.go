@@ -127,11 +127,14 @@
 //     output. A row the last frame showed counts
 //     more than one it did not: a long output printed again below the old
 //     one is new, not the old one scrolled into view. A row that would
-//     show lower than where it showed last (at the same size), under more
-//     echoes of typed input (ScreenOptions.Layout) than the document holds
-//     there, is not taken: a transcript grows at its end, and rows under
-//     a new turn are its output (a file printed again, a block whose rows
-//     are those of the block before), not old rows moved down. Aligned
+//     show (at the same size) under more echoes of typed input
+//     (ScreenOptions.Layout) than the document holds there is not taken:
+//     a transcript grows at its end, and rows under a new turn are its
+//     output (a file printed again, a block whose rows are those of the
+//     block before), not old rows moved, even when an older output
+//     collapsed above moves them up. An echo drawn in the place of a row
+//     that showed the line it echoes (Codex's "Running" header, opencode's
+//     spinner) is that row changed, not a new turn. Aligned
 //     rows are old, wherever they show: scrolled, repainted, scrolled
 //     back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"swarm/screenmodel"
 )
 
 // The alternate screen is not a stream of lines: a full-screen chat view
@@ -55,7 +57,17 @@ type frameRow struct {
 	gone bool // scrolled off: it cannot change any more
 	// turn: the row starts the echo of a line typed into the program
 	// (screenmodel.Layout.EchoStart): a new turn of the transcript.
-	turn bool
+	// typed is where the line typed starts in text.
+	turn  bool
+	typed int
+}
+
+// markTurn marks the row as the start of an echo, as EchoStart found it.
+func (r *frameRow) markTurn(e screenmodel.Echo, ok bool) {
+	r.turn = ok
+	if ok {
+		r.typed = len(e.Start)
+	}
 }
 
 // RowKey returns text without blanks and box-drawing and block
@@ -233,7 +245,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRo
 	a.turns[0] = 0
 	for i, r := range rows {
 		a.turns[i+1] = a.turns[i]
-		if r.turn {
+		if r.turn && !a.replaces(r) {
 			a.turns[i+1]++
 		}
 	}
@@ -416,15 +428,17 @@ const minScore = -1
 // underNewTurn reports whether matching frame row pk.i with document row
 // pk.d, after pair j of a.pairs (-1: as the chain's first), would put the
 // start of a new turn above it: between the two the frame shows more rows
-// that start the echo of typed input than the document holds there, and
-// the document row shows lower than where it was shown last (since the
-// screen last changed size). A transcript grows at its end, under the turn
-// typed last; rows under a new turn are that turn's output, however like
-// the rows they resemble above it (a file printed again, a block whose
-// rows are those of the one before).
+// that start the echo of typed input than the document holds there (the
+// document row shown since the screen last changed size). A transcript
+// grows at its end, under the turn typed last; rows under a new turn are
+// that turn's output, however like the rows they resemble above it (a
+// file printed again, a block whose rows are those of the one before),
+// wherever they show (an older output collapsed above moves them up). An
+// echo that takes the place of the row showing the line it echoes is not
+// a new turn (replaces).
 func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	d := pk.d
-	if d.shown <= a.resizedAt || rows[pk.i].y <= d.y {
+	if d.shown <= a.resizedAt {
 		return false
 	}
 	from, lo := 0, max(0, d.pos-2*pk.i-8)
@@ -450,6 +464,28 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	}
 	return shown > a.docTurns[d.pos]-a.docTurns[lo]
 }
+
+// replaces reports whether echo row r stands for a row the last frame
+// showed: a row that is not an echo, whose text ends with the line r shows
+// typed. A program shows the line it runs, then the echo of it in the
+// same place (Codex's "• Running cat f" becomes "• You ran cat f",
+// opencode's spinner before "sh f" becomes "$"): the row changed, it is
+// not a new turn above the rows below it.
+func (a *aligner) replaces(r frameRow) bool {
+	typed := RowKey(r.text[r.typed:])
+	if len(typed) < minTyped {
+		return false
+	}
+	for _, l := range a.last {
+		if !l.turn && len(l.key) > len(typed) && strings.HasSuffix(l.key, typed) {
+			return true
+		}
+	}
+	return false
+}
+
+// minTyped is the shortest line typed that replaces looks for.
+const minTyped = 3
 
 // unanchoredStart is where a frame that matches nothing is taken to
 // continue the document: after the rows the last frame showed, or at its
@@ -664,12 +700,12 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 }
 
 // newTurnBefore reports whether frame row i1 showing document row d
-// would put a new turn above it (see underNewTurn): d shows lower than
-// where it was shown last, and the frame rows [i0, i1) hold more rows that
-// start the echo of typed input than the document rows held.
+// would put a new turn above it (see underNewTurn): the frame rows
+// [i0, i1) hold more rows that start the echo of typed input than the
+// document rows held.
 func (a *aligner) newTurnBefore(rows []frameRow, i0, i1 int, held []*docRow, d *docRow) bool {
 	shown := a.turns[i1] - a.turns[i0]
-	if shown == 0 || d.shown <= a.resizedAt || rows[i1].y <= d.y {
+	if shown == 0 || d.shown <= a.resizedAt {
 		return false
 	}
 	for _, d := range held {

@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strconv"
@@ -403,12 +404,14 @@ func TestAltScreenOutputPrintedAgain(t *testing.T) {
 // old rows moved down.
 func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 	t.Parallel()
+	// A frame is drawn over the last one, each row cleared after its
+	// text, as the chat views draw.
 	frame := func(rows ...string) string {
 		var b strings.Builder
-		b.WriteString("\x1b[H\x1b[2J")
 		for y, row := range rows {
-			fmt.Fprintf(&b, "\x1b[%d;1H%s", y+1, row)
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
 		}
+		b.WriteString("\r\n\x1b[J")
 		return b.String()
 	}
 	block := func(to, body string) []string {
@@ -418,6 +421,7 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		first, then []string
+		kind        string         // "claude" unless set
 		want        map[string]int // committed lines holding each, how many
 	}{{
 		name:  "a file printed again",
@@ -431,11 +435,30 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 		then: append([]string{"! cat f1.txt", "  ⎿  [[RELAY]]", "     {", "     … +6 lines (ctrl+o to expand)", "",
 			"! cat f2.txt"}, block("bob", "second one")...),
 		want: map[string]int{"[[RELAY]]": 2, "{": 2, `"type"`: 2, `"second one"`: 1, "}": 2, "[[/RELAY]]": 2},
+	}, {
+		// An older output collapsed above moves everything up: the new
+		// block shows higher than the old one did.
+		name: "a block like the one before, shown higher",
+		first: append([]string{"! sh f0.sh", "  ⎿  one", "     two", "     three", "     four", "     five", "     six",
+			"     seven", "     eight", "", "! cat f1.txt"}, block("alice", "first one")...),
+		then: append([]string{"! sh f0.sh", "  ⎿  one", "     … +7 lines (ctrl+o to expand)", "",
+			"! cat f1.txt", "  ⎿  [[RELAY]]", "     {", "     … +5 lines (ctrl+o to expand)", "",
+			"! cat f2.txt"}, block("bob", "second one")...),
+		want: map[string]int{"[[RELAY]]": 2, "{": 2, `"type"`: 2, `"second one"`: 1, "}": 2, "[[/RELAY]]": 2},
+	}, {
+		// Codex shows the command it runs, then the echo of it in the same
+		// row: the rows below are not under a new turn.
+		name:  "a header that becomes the echo",
+		first: []string{"• Running cat f1.txt", "  └ @relay:bob hot vary clothe consider", "    an ordinary line of output"},
+		then:  []string{"• You ran cat f1.txt", "  └ @relay:bob hot vary clothe consider", "    an ordinary line of output"},
+		kind:  "codex",
+		want:  map[string]int{"@relay:bob hot vary": 1, "an ordinary line": 1},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := &altRun{t: t, now: time.Unix(1e9, 0)}
-			r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
+			kind := cmp.Or(tc.kind, "claude")
+			r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of(kind)})
 			t.Cleanup(func() { r.s.Close() })
 			r.write("\x1b[?1049h\x1b[?25l")
 			r.write(frame(tc.first...) + "\x1b[24;1H")

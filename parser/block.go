@@ -147,6 +147,13 @@ func (p *Parser) addContent(sep, text string, out []Event) ([]Event, bool) {
 	}
 	b.scan.feed(sep)
 	b.scan.feed(text)
+	if p.cutMark && b.scan.inString && cutShort(text) {
+		// The program cut the block short, in a string: the rest is
+		// hidden, and what shows is no command and no mistake of its
+		// author's.
+		p.resetBlock()
+		return out, true
+	}
 	return p.appendBlock(sep, text, out), false
 }
 

@@ -109,10 +109,17 @@
 // Rows are joined with one space, as a word wrap ate one; a program that
 // breaks words where Unicode's line breaking allows it
 // (Options.BreaksWideRuns: in runs of wide characters, after a hyphen,
-// slash, bar, colon, semicolon or opening bracket) gets a row that ends
-// there, and a next row whose first word would not have fitted even
-// without a blank, joined without one (in a block's string: between wide
-// characters).
+// slash, bar, colon, semicolon or opening bracket;
+// Options.BreaksAfterPunctuation: only after that punctuation) gets a row
+// that ends there, and a next row whose first word would not have fitted
+// even without a blank, joined without one (in a block's string: between
+// wide characters). Down a gutter, the row's text counts, not the gutter.
+//
+// A program that cuts a row short with … at its end (Options.CutsRows:
+// opencode's collapsed view of a long output, its last row cut, then
+// "Click to expand") shows only the start of a command whose last row, or
+// whose target, ends so: it is not read, and is no error; a block whose
+// string such a row leaves open ends there, with no error either.
 //
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.

@@ -17,7 +17,8 @@ func (p *Parser) heldBytes() int {
 // FuzzParser feeds arbitrary text as lines (a line starting with NUL leaves
 // a gap in the numbering) with a small MaxBlock taken from the input, and
 // checks that the parser does not panic, holds no more than MaxBlock plus
-// one line, and emits only well-formed events.
+// one line, and emits only well-formed events, under the layout options
+// the low bits of that size turn on.
 func FuzzParser(f *testing.F) {
 	seeds := []string{
 		"@relay:bob hi\n⏺ @relay:carol a\n  b\n\n```\n@relay:x hidden\n```\n",
@@ -28,13 +29,16 @@ func FuzzParser(f *testing.F) {
 		"│ > @relay:bob boxed │\n\\@relay:bob escaped\n\x1b[1m@relay:bob bold\x1b[0m\n\x00\n  more",
 		"````\n```\n@relay:bob\n````\n~~~\n[[RELAY]]\n",
 		"[[RELAY]]\n{\"to\":\"bob\"\n@relay:bob recover\n[[RELAY]]\n",
+		"  ┃  @relay:bob C:\\\n  ┃  path 北京\n  ┃  测试…\n  ┃  [[RELAY]]\n  ┃  {\"to\":\"bob\",\"body\":\"cut…\n  ┃  @relay:al…",
 	}
 	for _, s := range seeds {
 		f.Add(uint8(64), s)
 		f.Add(uint8(0), s)
+		f.Add(uint8(15), s) // every layout option
 	}
 	f.Fuzz(func(t *testing.T, size uint8, input string) {
-		opts := Options{MaxBlock: int(size)*4 + 8}
+		opts := Options{MaxBlock: int(size)*4 + 8, LossyBoxes: size&1 != 0, BreaksWideRuns: size&2 != 0,
+			BreaksAfterPunctuation: size&4 != 0, CutsRows: size&8 != 0}
 		p := New(opts)
 		n := int64(0)
 		longest := 0

@@ -34,6 +34,12 @@ type Options struct {
 	// (opencode), but not inside a run of wide characters: a run that
 	// does not fit goes to the next row whole.
 	BreaksAfterPunctuation bool
+	// CutsRows says the program shows a row it cut short with its cut
+	// mark … at the end (opencode's collapsed preview of a long output): a
+	// command whose row ends so, or whose target does, shows only its
+	// start and is not read, and a block cut so inside a string ends there;
+	// neither is an error.
+	CutsRows bool
 }
 
 // Parser turns committed terminal lines into events. Create one per
@@ -43,6 +49,7 @@ type Parser struct {
 	lossy     bool
 	wideBreak bool // Options.BreaksWideRuns
 	markBreak bool // Options.BreaksAfterPunctuation, or BreaksWideRuns
+	cutMark   bool // Options.CutsRows
 	fence     fence
 	held      held
 	blk       block
@@ -97,7 +104,7 @@ func New(opts Options) *Parser {
 		opts.MaxBlock = DefaultMaxBlock
 	}
 	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes, wideBreak: opts.BreaksWideRuns,
-		markBreak: opts.BreaksWideRuns || opts.BreaksAfterPunctuation}
+		markBreak: opts.BreaksWideRuns || opts.BreaksAfterPunctuation, cutMark: opts.CutsRows}
 }
 
 // Feed parses one committed line with absolute line number n (increasing;
@@ -198,6 +205,9 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 	if to == "" {
 		return out // "@relay:" alone or "@relay: x" reads as prose
 	}
+	if p.cutMark && cutShort(to) {
+		return out // cut by the program: its target is not all there
+	}
 	if !ValidTarget(to) {
 		return append(out, Event{Err: invalidTarget(n, to)})
 	}
@@ -227,7 +237,18 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 	if len(line) > p.max {
 		return append(out, Event{Err: tooLarge(n, p.max)})
 	}
+	if p.cutMark && cutShort(line) {
+		return out
+	}
 	return append(out, commandEvent(kind, to, body, n, line))
+}
+
+// cutMark is what a program that cuts rows short puts at the end of one.
+const cutMark = "…"
+
+// cutShort reports whether a row ends in the cut mark.
+func cutShort(row string) bool {
+	return strings.HasSuffix(strings.TrimRight(row, " \t\u00a0"), cutMark)
 }
 
 // continues reports whether line, numbered n, continues the held command's
@@ -375,6 +396,15 @@ func (p *Parser) finishHeld(out []Event) []Event {
 	}
 	if h.skip {
 		return out
+	}
+	if p.cutMark {
+		last := h.src[bytes.LastIndexByte(h.src, '\n')+1:]
+		if in, ok := h.box.inner(string(last)); ok {
+			last = []byte(in)
+		}
+		if cutShort(string(last)) {
+			return out // the program cut its last row: the rest is hidden
+		}
 	}
 	src := string(h.src)
 	body := h.first

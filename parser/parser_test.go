@@ -590,6 +590,58 @@ func TestBlockErrors(t *testing.T) {
 	})
 }
 
+// TestCutRows: opencode 1.18.33 shows a long output collapsed to its
+// first rows, the last of them cut short with … (then "Click to expand"):
+// what shows of a command or block there is not read, and is no error.
+func TestCutRows(t *testing.T) {
+	rows := []string{
+		"  ┃  @relay:qa_1 whole line shown here",
+		"  ┃  @relay:bob sharp…",
+		"  ┃  …",
+		"#gap",
+		"  ┃  Click to expand",
+		"#gap",
+		"  ┃  quite block start cook meet",
+		"  ┃  @relay:al…",
+		"  ┃  …",
+		"#gap",
+		"  ┃  back\\slash",
+		"  ┃  [[RELAY]]",
+		`  ┃  {"to":"alice","type":"message","body":"children their city rest skin felt north`,
+		`  ┃  atom skin\nh…`,
+		"#gap",
+		"  ┃  Click to expand",
+		"#gap",
+		"  ┃  [[RELAY]]",
+		"  ┃  {",
+		`  ┃    "to": "bob",`,
+		`  ┃    "body": "pipe|bar…`,
+		"#gap",
+		"  ┃  Click to expand",
+		"#gap",
+		"  ┃  @relay:alice wrong circle",
+		"  ┃  @relay:bob cut",
+	}
+	fed, flushed := feedAll(New(Options{CutsRows: true}), rows, 97)
+	var got []string
+	for _, e := range append(fed, flushed...) {
+		got = append(got, describe(e))
+	}
+	want := []string{`relay qa_1 "whole line shown here" @1`, `relay alice "wrong circle" @25`, `relay bob "cut" @26`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("cut rows:\n got %q\nwant %q", got, want)
+	}
+	// A program that cuts nothing: … is the author's.
+	fed, flushed = feedAll(New(Options{}), []string{"  ┃  @relay:bob wait…", "#gap", "@relay:al…"}, 97)
+	got = got[:0]
+	for _, e := range append(fed, flushed...) {
+		got = append(got, describe(e))
+	}
+	if want := []string{`relay bob "wait…" @1`, "error ErrInvalidTarget @3"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("a program that cuts nothing:\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestPending(t *testing.T) {
 	p := New(Options{})
 	if evs := p.Feed(1, "@relay:bob now"); len(evs) != 1 || p.Pending() {

@@ -31,6 +31,9 @@ type Layout struct {
 	// slash, backslash, bar, colon, semicolon or opening bracket, with no
 	// blank there (breaksWideRuns implies it).
 	breaksAfterPunctuation bool
+	// cutsRows: the program shows a long output collapsed, its last row
+	// cut short with … at the end.
+	cutsRows bool
 	// lossyBoxes: the program draws output in boxes whose rows are its own
 	// terminal's rows cut to the box, dropping what does not fit.
 	lossyBoxes bool
@@ -90,12 +93,13 @@ var layouts = []Layout{
 		status: []string{"(esc to cancel, "}},
 	// opencode keeps three columns clear at the right of its transcript
 	// and breaks words after punctuation as Codex does (a run of wide
-	// characters it moves whole);
+	// characters it moves whole); a long output shows its first rows, the
+	// last cut short with …, then "Click to expand";
 	// wider than 120 columns it shows a side panel (the session's title,
 	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter.
-	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true,
+	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true,
 		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
 		status: []string{"esc interrupt"}},
 }
@@ -143,6 +147,11 @@ func (l Layout) BreaksWideRuns() bool { return l.breaksWideRuns }
 // it wraps text (no blank was there), but moves a run of wide characters
 // whole.
 func (l Layout) BreaksAfterPunctuation() bool { return l.breaksAfterPunctuation }
+
+// CutsRows reports whether the program shows a row it cut short with …
+// at its end (a long output collapsed to its first rows): what such a
+// row shows of a command is not all of it.
+func (l Layout) CutsRows() bool { return l.cutsRows }
 
 // LossyBoxes reports whether the program shows output in boxes whose rows
 // are another terminal's rows cut to the box: a row may lose its end.

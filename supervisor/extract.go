@@ -200,6 +200,7 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 	opts.LossyBoxes = layout.LossyBoxes()
 	opts.BreaksWideRuns = layout.BreaksWideRuns()
 	opts.BreaksAfterPunctuation = layout.BreaksAfterPunctuation()
+	opts.CutsRows = layout.CutsRows()
 	return &commandReader{p: parser.New(opts), layout: layout}
 }
 

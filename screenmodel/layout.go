@@ -46,6 +46,10 @@ type Layout struct {
 	// timer and how to interrupt it, between its transcript and its
 	// input box): text in a row that makes it that row.
 	status []string
+	// previewGutter marks the first row of a tool's output ("⎿"), and
+	// previewMarker starts the row that closes a preview of it ("… +"
+	// and a count of lines): see Preview.
+	previewGutter, previewMarker string
 }
 
 // Echo is how a program's transcript shows a line typed into it (a
@@ -74,7 +78,12 @@ var layouts = []Layout{
 	// blanks. Its status row says "esc to interrupt".
 	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
 		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}},
-		status: []string{"esc to interrupt"}},
+		status: []string{"esc to interrupt"},
+		// While a command runs it shows the latest rows of its output
+		// above "… +N lines (1s)"; once done, an output it does not show
+		// whole is its first rows, each cut at the edge, above "… +N
+		// lines (ctrl+o to expand)".
+		previewGutter: "⎿", previewMarker: "… +"},
 	// Codex wraps at the edge, breaking words where Unicode's line
 	// breaking allows it: in runs of wide characters (CJK, emoji), after
 	// a hyphen, bar, colon or opening bracket. Its composer ("› ") has a blank row above
@@ -211,6 +220,72 @@ func hasText(row string) bool {
 	}
 	return false
 }
+
+// maxPreview bounds how many rows above its marker a preview holds.
+const maxPreview = 12
+
+// Preview reports whether row y of a screen closes a preview of a tool's
+// output, and returns the preview's first row: the program shows some rows
+// of an output and, under them, a row that says how many it does not
+// show. While the command runs (running: the row counts its seconds) they
+// are its latest rows, and they slide as more comes; once it is done, an
+// output the program does not show whole is its first rows, each cut at
+// the screen's edge. The preview starts at the row above that marks the
+// output's first row, or under the echo of the command. rows are the
+// screen's rows as text.
+func (l Layout) Preview(rows []string, y int) (top int, running, ok bool) {
+	if l.previewMarker == "" {
+		return 0, false, false
+	}
+	if running, ok = l.previewMarkerRow(rows[y]); !ok {
+		return 0, false, false
+	}
+	for top = y; top >= 0 && y-top < maxPreview; top-- {
+		row := strings.TrimLeft(rows[top], " ")
+		if strings.HasPrefix(row, l.previewGutter) {
+			return top, running, true
+		}
+		if _, echo := l.EchoStart(rows[top]); echo {
+			return top + 1, running, true
+		}
+	}
+	return y, running, true
+}
+
+// previewMarkerRow reports whether row is the row closing a preview (the
+// marker, a number, "line" or "lines", and nothing or a parenthesis
+// after), and whether it counts the seconds of a command still running.
+func (l Layout) previewMarkerRow(row string) (running, ok bool) {
+	row = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(row, " "), l.previewGutter), " ")
+	rest, ok := strings.CutPrefix(row, l.previewMarker)
+	if !ok {
+		return false, false
+	}
+	n := digits(rest)
+	if n == 0 {
+		return false, false
+	}
+	rest, ok = strings.CutPrefix(strings.TrimRight(rest[n:], " "), " line")
+	rest = strings.TrimPrefix(rest, "s")
+	if !ok || rest != "" && !strings.HasPrefix(rest, " (") {
+		return false, false
+	}
+	rest = strings.TrimPrefix(rest, " (")
+	n = digits(rest)
+	return n > 0 && strings.HasPrefix(rest[n:], "s"), true
+}
+
+// digits returns how many ASCII digits s starts with.
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// HasPreviews reports whether the program shows previews Preview knows.
+func (l Layout) HasPreviews() bool { return l.previewMarker != "" }
 
 // EchoStart returns the echo a row starts, if it starts one.
 func (l Layout) EchoStart(row string) (Echo, bool) {

@@ -78,3 +78,36 @@ func TestEchoes(t *testing.T) {
 		t.Error("a program of no known kind has echoes")
 	}
 }
+
+func TestPreview(t *testing.T) {
+	screen := []string{
+		"! cat f1.txt",                       // 0
+		"  ⎿  [[RELAY]]",                     // 1
+		"     {",                             // 2
+		"     … +6 lines (ctrl+o to expand)", // 3
+		"",                                   // 4
+		"! sh f2.sh",                         // 5
+		"     latest row",                    // 6
+		"     … +12 lines (3s)",              // 7
+		"     (ctrl+b to run in background)", // 8
+		"     … +3 lines",                    // 9: no gutter above it: the rows under the echo
+		"     … +n lines (1s)",               // 10: no count
+		"  ⎿  … +1 line (ctrl+o to expand)",  // 11: the gutter on the marker itself
+		"     output that says … +2 lines (1s) too", // 12
+	}
+	for _, c := range []struct {
+		y, top      int
+		running, ok bool
+	}{
+		{0, 0, false, false}, {2, 0, false, false}, {3, 1, false, true}, {7, 6, true, true},
+		{8, 0, false, false}, {9, 6, false, true}, {10, 0, false, false}, {11, 11, false, true}, {12, 0, false, false},
+	} {
+		top, running, ok := Of("claude").Preview(screen, c.y)
+		if ok != c.ok || ok && (top != c.top || running != c.running) {
+			t.Errorf("Preview(row %d %q) = %d, %v, %v; want %d, %v, %v", c.y, screen[c.y], top, running, ok, c.top, c.running, c.ok)
+		}
+	}
+	if _, _, ok := Of("codex").Preview(screen, 3); ok {
+		t.Errorf("codex: a preview, want none (Codex shows no such previews)")
+	}
+}

@@ -2,6 +2,7 @@ package spawner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -159,9 +160,10 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 	shown := s.altText()
 	top, bottom, box := s.layout.InputBox(shown, cursor)
 	textCols := s.layout.TextColumns(s.cols)
+	previews := s.previewRows(shown)
 	for y, text := range shown {
-		if box && y >= top && y <= bottom || s.layout.Status(text) {
-			continue // typed input, or the program's status row
+		if box && y >= top && y <= bottom || s.layout.Status(text) || previews != nil && previews[y] == previewRunning {
+			continue // typed input, the program's status row, or a running command's latest rows
 		}
 		if textCols < s.cols && ansi.StringWidth(text) > textCols {
 			// A side panel beside the program's text is not its output.
@@ -180,12 +182,50 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 		}
 		if ok {
 			r.markTurn(s.layout.EchoStart(text))
+			r.preview = previews != nil && previews[y] == previewDone
 			rows = append(rows, r)
 		}
 	}
 	s.frameRows = rows
 	s.altLines(s.frames.observe(rows, s.now(), quiet))
 }
+
+// previewRows returns, for each of the shown rows, whether it is part of
+// a preview of a tool's output (screenmodel.Layout.Preview), nil when the
+// program shows no previews. While the command runs, the preview is its
+// latest rows sliding as more comes: not the transcript, which holds the
+// output where the program shows it whole. Once it is done, the preview
+// is its first rows cut at the edge: what the frame aligner may align
+// with rows it read whole, never text to read.
+func (s *Screen) previewRows(shown []string) []previewRow {
+	if !s.layout.HasPreviews() {
+		return nil
+	}
+	s.previews = slices.Grow(s.previews[:0], len(shown))[:len(shown)]
+	clear(s.previews)
+	for y := len(shown) - 1; y >= 0; y-- {
+		if top, running, ok := s.layout.Preview(shown, y); ok {
+			p := previewDone
+			if running {
+				p = previewRunning
+			}
+			for ; y >= top; y-- {
+				s.previews[y] = p
+			}
+			y++
+		}
+	}
+	return s.previews
+}
+
+// previewRow is what a row of the alternate screen is to previewRows.
+type previewRow uint8
+
+const (
+	notPreview previewRow = iota
+	previewDone
+	previewRunning
+)
 
 // noteCutRows records the alternate screen's rows before a resize, which
 // may cut them (see Screen.cutRows); observeAlt has just read them.

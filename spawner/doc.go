@@ -159,6 +159,12 @@
 //     what is being typed: they are no part of the frame; nor is the
 //     program's live status row, nor a side panel the program shows
 //     beside its text on a wide screen.
+//  9. A preview of a tool's output (ScreenOptions.Layout: Claude Code's
+//     rows above "… +N lines") is not text to read: while the command
+//     runs, its latest rows are no part of the frame (the output is read
+//     where the program shows it whole, in its order); once it is done,
+//     its first rows, cut at the edge, align with rows read before but
+//     are never committed themselves.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

@@ -60,6 +60,10 @@ type frameRow struct {
 	// typed is where the line typed starts in text.
 	turn  bool
 	typed int
+	// preview: the row is in a preview of an output done (its first
+	// rows, cut at the edge): never read as text, nor does it change the
+	// text a row showed (screenmodel.Layout.Preview).
+	preview bool
 }
 
 // markTurn marks the row as the start of an echo, as EchoStart found it.
@@ -168,6 +172,9 @@ type docRow struct {
 	pending bool
 	// turn: the row starts the echo of typed input (frameRow.turn).
 	turn bool
+	// preview: the row was only shown in a preview (frameRow.preview):
+	// it is dropped, not committed, unless shown whole.
+	preview bool
 	// changed is when a pending row's text last changed.
 	changed time.Time
 	// same counts the frames in a row that showed it unchanged.
@@ -593,7 +600,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, turn: r.turn, changed: now, shown: a.obs, y: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y}
 		a.matched[i] = d
 		fresh = append(fresh, d)
 		if r.gone {
@@ -736,7 +743,7 @@ func decorated(rows []*docRow, key string, off int, starts []int) int {
 
 // retext gives a pending row the text now shown in its place.
 func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
-	if d.key == r.key && d.text == r.text {
+	if d.key == r.key && d.text == r.text || r.preview && !d.preview {
 		return
 	}
 	if d.hash != r.hash {
@@ -752,6 +759,10 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y = a.obs, r.y
 	d.turn = d.turn || r.turn
+	if r.preview && !d.preview {
+		return // a preview does not change what the row showed
+	}
+	d.preview = r.preview
 	if d.pending {
 		if d.text != r.text {
 			d.text, d.changed, d.same = r.text, now, 0
@@ -790,6 +801,10 @@ func (a *aligner) commitAt(d *docRow, y, key int) {
 		return
 	}
 	d.pending = false
+	if d.preview {
+		d.text = ""
+		return // never shown whole: not read
+	}
 	a.out = append(a.out, commitRow{y: y, text: d.text, key: key})
 	d.text = ""
 }
@@ -869,7 +884,7 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet bool) {
 		}
 		stable, any := true, false
 		for k := i; k < j; k++ {
-			if d := a.matched[k]; d != nil && d.pending {
+			if d := a.matched[k]; d != nil && d.pending && !rows[k].preview {
 				any = true
 				if !quiet && now.Sub(d.changed) < a.settle && (a.frames == 0 || d.same < a.frames) {
 					stable = false
@@ -878,7 +893,7 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet bool) {
 		}
 		if any && stable {
 			for k := i; k < j; k++ {
-				if d := a.matched[k]; d != nil {
+				if d := a.matched[k]; d != nil && !rows[k].preview {
 					a.commit(d, rows[k].y)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -472,5 +473,53 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAltScreenPreviews: Claude Code shows a running command's latest
+// output rows above "… +N lines (1s)", and an older output its first rows,
+// cut at the edge, above "… +N lines (ctrl+o to expand)" (issue 29, cause
+// 4). Neither is new text: the output is read where the program shows it
+// whole, in its order, once; a row cut at the edge is not a shorter line.
+func TestAltScreenPreviews(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\r\n\x1b[J")
+		return b.String()
+	}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h\x1b[?25l")
+	steps := [][]string{
+		// The command runs: its latest rows slide.
+		{"! sh f1.sh", "  ⎿  @relay:bob second line", "     @relay:bob third line", "     … +1 line (1s)"},
+		{"! sh f1.sh", "  ⎿  @relay:bob third line", "     @relay:bob fourth line", "     … +2 lines (2s)"},
+		// Done: the output whole.
+		{"! sh f1.sh", "  ⎿  @relay:bob first line", "     @relay:bob second line", "     @relay:bob third line",
+			"     @relay:bob fourth line"},
+		// Collapsed under the next command, whose output is collapsed at
+		// once: its row cut at the edge was never shown whole.
+		{"! sh f1.sh", "  ⎿  @relay:bob first line", "     … +3 lines (ctrl+o to expand)", "", "! sh f2.sh",
+			"  ⎿  @relay:alice a line longer than the screen is wide, cut at the e", "     … +4 lines (ctrl+o to expand)"},
+	}
+	for _, rows := range steps {
+		r.write(frame(rows...) + "\x1b[24;1H")
+		r.pause(time.Second)
+	}
+	r.flush()
+	var got []string
+	for _, l := range r.lines {
+		if strings.Contains(l, "@relay:") {
+			got = append(got, strings.TrimLeft(l, " ⎿"))
+		}
+	}
+	want := []string{"@relay:bob first line", "@relay:bob second line", "@relay:bob third line", "@relay:bob fourth line"}
+	if !slices.Equal(got, want) {
+		t.Errorf("committed relay lines:\n%s\nwant:\n%s\nall lines:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), strings.Join(r.lines, "\n"))
 	}
 }

@@ -155,6 +155,7 @@ type Screen struct {
 	frames    *aligner
 	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
 	frameRows []frameRow
+	previews  []previewRow // scratch: the alternate screen's rows that are previews
 	// cutRows are the alternate screen's rows, by row, as a resize found
 	// them: the terminal cuts a row a narrower screen cannot hold, and what
 	// is left of it is not new text. A row stays here until the program

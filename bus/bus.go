@@ -601,6 +601,7 @@ func (b *Bus) exec(ctx context.Context, query string, args ...any) (sql.Result, 
 
 // read runs fn in one read transaction so that its queries see one snapshot.
 func (b *Bus) read(ctx context.Context, fn func(tx readTx) error) error {
+	b.rcache.preparePending(ctx)
 	tx, err := b.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err

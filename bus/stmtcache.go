@@ -20,26 +20,73 @@ import (
 const maxCachedStmts = 256
 
 // stmtCache keeps statements prepared by prepare, by their SQL text.
+//
+// A statement of the read pool is prepared on a connection of the pool,
+// so it is never prepared by a read transaction (which holds one of the
+// pool's connections: with every connection held by a transaction that
+// waits for another to prepare on, the bus would hang) nor while mu is
+// held (a transaction waiting on mu holds its connection). A transaction
+// runs a text the cache does not have as it is and leaves it pending;
+// the next read prepares what is pending before it takes a connection.
 type stmtCache struct {
 	prepare func(ctx context.Context, query string) (*sql.Stmt, error)
 	mu      sync.Mutex
 	stmts   map[string]*sql.Stmt
+	pending map[string]bool // texts run in a transaction, to prepare
 }
 
-// get returns the statement prepared for query, or nil when it is not to
-// be cached (the caller runs the text as it is).
-func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
+// get returns the statement prepared for query, or nil when the caller is
+// to run the text as it is: it is not to be cached, or the caller is a
+// transaction (inTx) and it is not prepared yet.
+func (c *stmtCache) get(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st, ok := c.stmts[query]; ok {
+	st, ok := c.stmts[query]
+	full := len(c.stmts)+len(c.pending) >= maxCachedStmts
+	if !ok && inTx && !full {
+		if c.pending == nil {
+			c.pending = map[string]bool{}
+		}
+		c.pending[query] = true
+	}
+	c.mu.Unlock()
+	if ok || inTx || full {
 		return st
 	}
-	if len(c.stmts) >= maxCachedStmts {
-		return nil
+	return c.prepareOne(ctx, query)
+}
+
+// preparePending prepares the texts transactions left pending. It is
+// called where no connection of the pool is held.
+func (c *stmtCache) preparePending(ctx context.Context) {
+	c.mu.Lock()
+	if len(c.pending) == 0 {
+		c.mu.Unlock()
+		return
 	}
+	queries := make([]string, 0, len(c.pending))
+	for q := range c.pending {
+		queries = append(queries, q)
+	}
+	c.pending = nil
+	c.mu.Unlock()
+	for _, q := range queries {
+		c.prepareOne(ctx, q)
+	}
+}
+
+// prepareOne prepares query, without holding mu, and keeps it (or the
+// statement another caller kept meanwhile); nil if it cannot be prepared
+// (the caller's run of the text reports the error).
+func (c *stmtCache) prepareOne(ctx context.Context, query string) *sql.Stmt {
 	st, err := c.prepare(ctx, query)
 	if err != nil {
-		return nil // the caller's run of the text reports the error
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if kept, ok := c.stmts[query]; ok {
+		_ = st.Close()
+		return kept
 	}
 	if c.stmts == nil {
 		c.stmts = map[string]*sql.Stmt{}
@@ -71,7 +118,7 @@ type cachedQuerier struct {
 }
 
 func (c cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
-	st := c.cache.get(ctx, query)
+	st := c.cache.get(ctx, query, c.tx != nil)
 	if st != nil && c.tx != nil {
 		st = c.tx.StmtContext(ctx, st)
 	}

@@ -101,6 +101,44 @@ func TestReplayWithSomethingNew(t *testing.T) {
 	}
 }
 
+// TestReplayInTranscriptOrder: a transcript written again after a resize
+// follows the transcript's order, which need not be the order its lines
+// were committed in (issue 29, cause 5). Codex 0.171.0 (inline) shows a
+// running command's header and output, then turns the header into "You
+// ran", committed after the output; after a resize it clears the screen
+// and writes the transcript again for the new width, the header first,
+// the output rewrapped under it. None of it is new.
+func TestReplayInTranscriptOrder(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.Settle() {
+			got = append(got, l.Text)
+		}
+	}
+	write("  Tip: Maximize usage with the newest model. Try it on complex work for\r\n  performance at a lower cost.\r\n\r\n" +
+		"• Running sh f02.sh\r\n  └ @relay:bob friend locate build group lie length strong\r\n" +
+		"    language lift pound summer hash uber than jalapeno stand\r\n    simple ear tiny summer only might\r\n\r\n")
+	write("\x1b[5A\r\x1b[2K• You ran sh f02.sh\x1b[5B\r")
+	got = nil
+	s.Resize(10, 100)
+	write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"  Tip: Maximize usage with the newest model. Try it on complex work for performance at a lower cost.\r\n\r\n" +
+		"• You ran sh f02.sh\r\n  └ @relay:bob friend locate build group lie length strong language lift pound summer\r\n" +
+		"    hash uber than jalapeno stand simple ear tiny summer only might\r\n\r\n")
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	if strings.TrimSpace(strings.Join(got, "")) != "" {
+		t.Errorf("written again after a resize, committed again: %q", got)
+	}
+}
+
 // TestNewBlockBelowACollapsedOne: lines that move in one redraw keep their
 // order. Claude Code (inline) collapses a command's output once the next
 // one runs and draws the next output below it; the rows under the

@@ -56,10 +56,20 @@ type replay struct {
 	pos    int // the line after the last one matched…
 	off    int // …or the part of it a rewrapped line took
 	index  map[string][]int
+	// resized says the screen's width changed since output last paused:
+	// the program may draw its transcript again wrapped for the new
+	// width, a paragraph's rows in rows of another length, so a line the
+	// replay did not expect is looked for after its position too, over
+	// several committed lines.
+	resized bool
+	// redrawn says lines came since then: the pause after them ends what
+	// the resize allows.
+	redrawn bool
 }
 
 // record adds a committed line.
 func (r *replay) record(text string) {
+	r.redrawn = r.resized
 	if !hasKey(text) {
 		return
 	}
@@ -72,7 +82,7 @@ func (r *replay) record(text string) {
 
 // begin starts matching: the screen, rows high, was cleared.
 func (r *replay) begin(rows int) {
-	r.end()
+	r.active, r.began = false, false
 	r.epoch++
 	n := r.seen.len()
 	if n == 0 {
@@ -99,11 +109,18 @@ func (r *replay) begin(rows int) {
 // end stops matching: output paused.
 func (r *replay) end() {
 	r.active, r.began = false, false
+	if r.redrawn {
+		r.resized, r.redrawn = false, false
+	}
 }
+
+// widthChanged notes that the screen's width changed.
+func (r *replay) widthChanged() { r.resized, r.redrawn = true, false }
 
 // repeats reports whether text, about to be committed, is a replayed line.
 // Blank lines are replayed when a replay has begun.
 func (r *replay) repeats(text string) bool {
+	r.redrawn = r.resized
 	if !r.active {
 		return false
 	}
@@ -139,12 +156,60 @@ func (r *replay) repeats(text string) bool {
 	// The program drew something new in between (Codex shows a long
 	// output collapsed when it writes its transcript again): the replay
 	// goes on where this line is found, wrapped anew.
-	if i, off, ok := r.within(key); ok && i >= max(r.first-r.rows, 0) {
+	lo := max(r.first-r.rows, 0)
+	if i, off, ok := r.within(key); ok && i >= lo {
 		pos, o := r.pos, r.off
 		if r.pos, r.off = i, off; r.rewrap(key) {
 			return true
 		}
 		r.pos, r.off = pos, o
+	}
+	// The transcript's order is not the order its lines were committed
+	// in (Codex puts a finished command's header above the output it
+	// committed while the command ran): the line may be one committed
+	// a screenful or less before the last one matched, wrapped anew.
+	return r.resume(key, max(lo, r.pos-r.rows))
+}
+
+// resume looks for key, wrapped anew, in the unused committed lines from
+// lo up to the replay's position (and, after a resize, after it, first):
+// from a point in one of them (at least minReplayStart of key there) on
+// over the lines after it. It takes what it finds.
+func (r *replay) resume(key string, lo int) bool {
+	if len(key) < minReplayStart {
+		return false
+	}
+	head := key[:minReplayStart]
+	try := func(i int) bool {
+		l := r.lines[i]
+		for p := 0; p < len(l); {
+			k := strings.Index(l[p:], head)
+			if k < 0 {
+				return false
+			}
+			p += k
+			if strings.HasPrefix(key, l[p:]) || strings.HasPrefix(l[p:], key) {
+				pos, off := r.pos, r.off
+				if r.pos, r.off = i, p; r.rewrap(key) {
+					return true
+				}
+				r.pos, r.off = pos, off
+			}
+			p++
+		}
+		return false
+	}
+	if r.resized {
+		for i := max(r.pos, lo); i < len(r.lines); i++ {
+			if !r.used[i] && try(i) {
+				return true
+			}
+		}
+	}
+	for i := lo; i < min(r.pos, len(r.lines)); i++ {
+		if !r.used[i] && try(i) {
+			return true
+		}
 	}
 	return false
 }

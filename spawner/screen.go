@@ -439,6 +439,9 @@ func (s *Screen) resize(rows, cols int) {
 	}
 	s.cutLines = false
 	if cols != s.cols {
+		// After what the resize itself commits: the program's redraw
+		// comes next.
+		defer s.replay.widthChanged()
 		oldRows := s.rows
 		s.reflowHistory(cols)
 		if s.reflow(rows, cols) {

@@ -75,7 +75,10 @@
 //     cursor in it) is what is being typed, not output: when output
 //     settles, the lines of the box around the cursor are taken as seen,
 //     never committed; so is the program's live status row ("esc to
-//     interrupt"), wherever it shows.
+//     interrupt"), wherever it shows. A running command's latest output
+//     rows, held back in the redraw zone above "… +N lines (1s)"
+//     (Layout.Preview), are a preview: not committed when output settles;
+//     the output is read where the program prints it whole.
 //  10. Replays: after the program clears the scrollback (ESC[3J, as Ink does
 //     when it repaints everything: clear, all its static output again, the
 //     live area), and until output pauses, a line that repeats what was

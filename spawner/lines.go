@@ -465,6 +465,13 @@ func (s *Screen) commitPending(start, end int, st *rowState) {
 // typed: they are not committed.
 func (s *Screen) settleMain(final bool) {
 	top, bottom, box := s.inputBox(s.main, s.main.CursorPosition().Y)
+	var previews []previewRow
+	if s.layout.HasPreviews() {
+		if !s.layout.HasInputBox() {
+			s.mainRows(s.main)
+		}
+		previews = s.previewRows(s.boxRows)
+	}
 	for r := 0; r < s.rows; {
 		start, end := s.span(r)
 		st := s.state(start)
@@ -474,6 +481,10 @@ func (s *Screen) settleMain(final bool) {
 			// box moving down a row, commits nothing either.
 			st.pending, st.ptext = false, ""
 			st.rec, st.hasRec = s.lineText(start, end), true
+		case previews != nil && previews[start] == previewRunning && !final:
+			// A running command's latest rows: its output is read where
+			// the program prints it whole (see previewRows).
+			st.pending, st.ptext = false, ""
 		case st.pending:
 			s.commitPending(start, end, st)
 		case final:
@@ -868,6 +879,11 @@ func (s *Screen) inputBox(e *vt.Emulator, cursor int) (top, bottom int, ok bool)
 	if !s.layout.HasInputBox() {
 		return 0, 0, false
 	}
+	return s.layout.InputBox(s.mainRows(e), cursor)
+}
+
+// mainRows returns the rows of e as text, in the scratch boxRows.
+func (s *Screen) mainRows(e *vt.Emulator) []string {
 	rows := s.boxRows[:0]
 	var b []byte
 	for y := range s.rows {
@@ -875,5 +891,5 @@ func (s *Screen) inputBox(e *vt.Emulator, cursor int) (top, bottom int, ok bool)
 		rows = append(rows, string(b))
 	}
 	s.boxRows = rows
-	return s.layout.InputBox(rows, cursor)
+	return rows
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"swarm/screenmodel"
 )
 
 // redrawLines plays writes on an 80×12 screen, settling after each as a
@@ -161,5 +163,48 @@ func TestNewBlockBelowACollapsedOne(t *testing.T) {
 		"     }", "     [[/RELAY]]", ">"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestRunningPreviewInline: Claude Code's inline renderer shows a running
+// command's latest output rows above "… +N lines (1s)" in its live area
+// and redraws them as more comes (issue 29, cause 4). They are a preview:
+// the output is read once, in its order, where Claude prints it whole.
+func TestRunningPreviewInline(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	// The live area: three rows and a blank one, the cursor under it
+	// (where Claude's input box would be); redrawn from its top.
+	redraw := func(rows ...string) string {
+		return "\x1b[4A\r" + strings.Join(rows, "\x1b[K\r\n") + "\x1b[K\r\n\r\n\x1b[J"
+	}
+	var got []string
+	for _, w := range []string{
+		"! sh f1.sh\r\n  ⎿  Running…\r\n\r\n\r\n\r\n",
+		redraw("  ⎿  @relay:bob second line", "     @relay:bob third line", "     … +1 line (1s)"),
+		redraw("  ⎿  @relay:bob third line", "     @relay:bob fourth line", "     … +2 lines (2s)"),
+		redraw("  ⎿  @relay:bob first line", "     @relay:bob second line", "     @relay:bob third line",
+			"     @relay:bob fourth line", "! next"),
+	} {
+		if _, err := s.Write([]byte(w)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range append(s.TakeLines(), s.Settle()...) {
+			got = append(got, l.Text)
+		}
+	}
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	var relays []string
+	for _, l := range got {
+		if _, rest, ok := strings.Cut(l, "@relay:"); ok {
+			relays = append(relays, rest)
+		}
+	}
+	want := []string{"bob first line", "bob second line", "bob third line", "bob fourth line"}
+	if diff := cmp.Diff(want, relays); diff != "" {
+		t.Errorf("relay lines (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
 	}
 }

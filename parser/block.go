@@ -20,6 +20,9 @@ type block struct {
 	// when none): a row that continues a wrapped JSON string loses its
 	// borders too.
 	box box
+	// end is the column where the last row's text ended, and wrapAt the
+	// column the program wrapped that row at (0: not known).
+	end, wrapAt int
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -73,9 +76,10 @@ func opensBlock(rest string) bool {
 
 // openBlock starts a block at rest (line without its prefix pre), which
 // opensBlock accepted.
-func (p *Parser) openBlock(n int64, line, rest string, pre prefix, out []Event) []Event {
+func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre prefix, out []Event) []Event {
 	b := &p.blk
 	b.active, b.skip, b.line, b.scan = true, false, n, jsonScan{}
+	b.end, b.wrapAt = textEnd(line), wrapAt
 	b.box, _ = boxOf(line, pre)
 	b.buf = append(b.buf[:0], blockOpen...)
 	out, _ = p.addContent("", rest[len(blockOpen):], out)
@@ -84,8 +88,10 @@ func (p *Parser) openBlock(n int64, line, rest string, pre prefix, out []Event) 
 
 // blockLine handles a line inside an open block. again is true when the line
 // did not belong to the block and must be read as new input.
-func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again bool) {
+func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []Event, again bool) {
 	b := &p.blk
+	end, wrapBefore := b.end, b.wrapAt
+	b.end, b.wrapAt = textEnd(line), wrapAt
 	rest, _, pre := stripPrefix(line)
 	if strings.HasPrefix(rest, blockClose) {
 		return p.closeBlock("\n", out), false
@@ -109,12 +115,16 @@ func (p *Parser) blockLine(n int64, line string, out []Event) (_ []Event, again 
 			// CLI broke a word there, no blank can have been between.
 			sep = ""
 		}
-		if p.wideBreak {
-			last, _ := utf8.DecodeLastRune(bytes.TrimRight(b.buf, " \t"))
-			first, _ := utf8.DecodeRuneInString(text[k:])
-			if wide(last) && wide(first) {
-				sep = "" // a run of wide characters the CLI broke
-			}
+		last, _ := utf8.DecodeLastRune(bytes.TrimRight(b.buf, " \t"))
+		first, _ := utf8.DecodeRuneInString(text[k:])
+		if p.wideBreak && wide(last) && wide(first) {
+			sep = "" // a run of wide characters the CLI broke
+		}
+		if p.markBreak && last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) {
+			// A word the CLI broke after punctuation. (Not after an
+			// escaped backslash: "\\ end" is as likely broken at its
+			// blank, and a row ending inside an escape is seen above.)
+			sep = ""
 		}
 		out, _ = p.addContent(sep, text[k:], out)
 		return out, false

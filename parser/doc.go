@@ -112,8 +112,10 @@
 // slash, bar, colon, semicolon or opening bracket;
 // Options.BreaksAfterPunctuation: only after that punctuation) gets a row
 // that ends there, and a next row whose first word would not have fitted
-// even without a blank, joined without one (in a block's string: between
-// wide characters). Down a gutter, the row's text counts, not the gutter.
+// even without a blank, joined without one (in a block's string too,
+// except after a backslash: a row that ends inside an escape is broken
+// anyway, and one that ends after a whole escape as likely at a blank).
+// Down a gutter, the row's text counts, not the gutter.
 //
 // A program that cuts a row short with … at its end (Options.CutsRows:
 // opencode's collapsed view of a long output, its last row cut, then

@@ -129,7 +129,7 @@ func (p *Parser) FeedLine(n int64, text string, wrapAt int) []Event {
 	}
 	if p.blk.active {
 		var again bool
-		if out, again = p.blockLine(n, line, out); !again {
+		if out, again = p.blockLine(n, line, wrapAt, out); !again {
 			return out
 		}
 	}
@@ -188,7 +188,7 @@ func (p *Parser) plainLine(n int64, line string, wrapAt int, out []Event) []Even
 		}
 	case '[':
 		if opensBlock(rest) {
-			return p.openBlock(n, line, rest, pre, out)
+			return p.openBlock(n, line, wrapAt, rest, pre, out)
 		}
 	}
 	return out
@@ -323,6 +323,16 @@ func brokeWord(src []byte, line string, end, wrapAt int, runs bool) bool {
 	if wide(last) && wide(first) {
 		return runs && (wrapAt <= 0 || end+2 > wrapAt)
 	}
+	return brokeAfter(last, rest, end, wrapAt)
+}
+
+// brokeAfter reports whether a row whose text ended with last at column
+// end, the program wrapping at wrapAt, was broken after punctuation: last
+// is a character a word may be broken after, and rest, the next row's
+// text, starts with a word that would not have fitted even without a
+// blank.
+func brokeAfter(last rune, rest string, end, wrapAt int) bool {
+	first, _ := utf8.DecodeRuneInString(rest)
 	if !strings.ContainsRune(breakAfter, last) || first == utf8.RuneError || unicode.IsSpace(first) {
 		return false
 	}

@@ -382,6 +382,8 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"a word that fits without the blank had one", 28, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe| bar temperature" @1`},
 		{"down a gutter (opencode)", 33, []string{"  ┃  @relay:bob at bottom C:\\", "  ┃  path\\x safe"}, `relay bob "at bottom C:\\path\\x safe" @1`},
 		{"down a gutter, a word that fits without the blank had one", 35, []string{"  ┃  @relay:bob at bottom C:\\", "  ┃  path\\x safe"}, `relay bob "at bottom C:\\ path\\x safe" @1`},
+		{"in a block's string, after a bracket", 28, []string{"[[RELAY]]", `{"to":"bob","body":"know (`, `paren) month"}`, "[[/RELAY]]"}, `relay bob "know (paren) month" @1`},
+		{"in a block's string, a word that fits without the blank had one", 40, []string{"[[RELAY]]", `{"to":"bob","body":"know (`, `paren) month"}`, "[[/RELAY]]"}, `relay bob "know ( paren) month" @1`},
 		{"in a block's string", 80, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), c.lines, c.wrapAt)

@@ -252,6 +252,15 @@ func (l Layout) Preview(rows []string, y int) (top int, running, ok bool) {
 	return y, running, true
 }
 
+// PreviewMarker reports whether row is a row that closes a preview (see
+// Preview), and whether it counts the seconds of a command still running.
+func (l Layout) PreviewMarker(row string) (running, ok bool) {
+	if l.previewMarker == "" {
+		return false, false
+	}
+	return l.previewMarkerRow(row)
+}
+
 // previewMarkerRow reports whether row is the row closing a preview (the
 // marker, a number, "line" or "lines", and nothing or a parenthesis
 // after), and whether it counts the seconds of a command still running.

@@ -107,6 +107,17 @@ func TestPreview(t *testing.T) {
 			t.Errorf("Preview(row %d %q) = %d, %v, %v; want %d, %v, %v", c.y, screen[c.y], top, running, ok, c.top, c.running, c.ok)
 		}
 	}
+	for _, c := range []struct {
+		row         string
+		running, ok bool
+	}{{screen[7], true, true}, {screen[3], false, true}, {screen[12], false, false}, {screen[1], false, false}} {
+		if running, ok := Of("claude").PreviewMarker(c.row); running != c.running || ok != c.ok {
+			t.Errorf("PreviewMarker(%q) = %v, %v; want %v, %v", c.row, running, ok, c.running, c.ok)
+		}
+	}
+	if _, ok := Of("codex").PreviewMarker(screen[7]); ok {
+		t.Errorf("codex: a preview's marker, want none")
+	}
 	if _, _, ok := Of("codex").Preview(screen, 3); ok {
 		t.Errorf("codex: a preview, want none (Codex shows no such previews)")
 	}

@@ -78,7 +78,9 @@
 //     interrupt"), wherever it shows. A running command's latest output
 //     rows, held back in the redraw zone above "… +N lines (1s)"
 //     (Layout.Preview), are a preview: not committed when output settles;
-//     the output is read where the program prints it whole.
+//     the output is read where the program prints it whole. Drawn afresh
+//     (after a resize), its rows are left before the count under them is
+//     drawn: the count takes back those not taken yet.
 //  10. Replays: after the program clears the scrollback (ESC[3J, as Ink does
 //     when it repaints everything: clear, all its static output again, the
 //     live area), and until output pauses, a line that repeats what was

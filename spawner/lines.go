@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -218,6 +219,13 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 		st.rec, st.hasRec = text, true
 		return
 	}
+	if running, ok := s.layout.PreviewMarker(text); ok && running {
+		// The count under a running command's latest rows: they were a
+		// preview, not output (see previewRows).
+		st.rec, st.hasRec = text, true
+		s.retractPreview(n)
+		return
+	}
 	replayed := s.replay.repeats(text)
 	if st.hasRec && st.rec == text {
 		st.offered = s.replay.epoch
@@ -244,6 +252,27 @@ func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
 	s.lastNew = true
 	s.replay.record(text)
 	s.out = append(s.out, Line{N: n, Text: text, Time: s.now(), Cols: s.cols})
+}
+
+// retractPreview takes back the lines of the preview that the line at
+// position n closes, committed before its marker was drawn but not taken
+// yet, and forgets them: the output printed whole later holds their text
+// as new lines, not as these moved.
+func (s *Screen) retractPreview(n int64) {
+	y := int(n - s.base)
+	if y <= 0 || y >= s.rows {
+		return
+	}
+	top, _, ok := s.layout.Preview(s.mainRows(s.main), y)
+	if !ok || top >= y {
+		return
+	}
+	lo := s.base + int64(top)
+	s.out = slices.DeleteFunc(s.out, func(l Line) bool { return l.N >= lo && l.N < n })
+	for r := top; r < y; r++ {
+		st := s.state(r)
+		st.rec, st.hasRec, st.pending, st.ptext = "", false, false, ""
+	}
 }
 
 // minRewrap is the shortest text (without blanks) taken for a piece of a

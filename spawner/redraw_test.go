@@ -169,42 +169,54 @@ func TestNewBlockBelowACollapsedOne(t *testing.T) {
 // TestRunningPreviewInline: Claude Code's inline renderer shows a running
 // command's latest output rows above "… +N lines (1s)" in its live area
 // and redraws them as more comes (issue 29, cause 4). They are a preview:
-// the output is read once, in its order, where Claude prints it whole.
+// the output is read once, in its order, where Claude prints it whole;
+// also when the preview is drawn afresh (after a resize), its rows left
+// by line feeds before the count under them is drawn.
 func TestRunningPreviewInline(t *testing.T) {
 	t.Parallel()
-	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80, Layout: screenmodel.Of("claude")})
-	defer s.Close()
 	// The live area: three rows and a blank one, the cursor under it
 	// (where Claude's input box would be); redrawn from its top.
 	redraw := func(rows ...string) string {
 		return "\x1b[4A\r" + strings.Join(rows, "\x1b[K\r\n") + "\x1b[K\r\n\r\n\x1b[J"
 	}
-	var got []string
-	for _, w := range []string{
-		"! sh f1.sh\r\n  ⎿  Running…\r\n\r\n\r\n\r\n",
-		redraw("  ⎿  @relay:bob second line", "     @relay:bob third line", "     … +1 line (1s)"),
-		redraw("  ⎿  @relay:bob third line", "     @relay:bob fourth line", "     … +2 lines (2s)"),
-		redraw("  ⎿  @relay:bob first line", "     @relay:bob second line", "     @relay:bob third line",
-			"     @relay:bob fourth line", "! next"),
+	for _, tc := range []struct {
+		name  string
+		first []string
+	}{
+		{"redrawn", []string{"! sh f1.sh\r\n  ⎿  Running…\r\n\r\n\r\n\r\n",
+			redraw("  ⎿  @relay:bob second line", "     @relay:bob third line", "     … +1 line (1s)")}},
+		{"drawn afresh", []string{"! sh f1.sh\r\n  ⎿  @relay:bob second line\r\n     @relay:bob third line\r\n" +
+			"     … +1 line (1s)\r\n\r\n"}},
 	} {
-		if _, err := s.Write([]byte(w)); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range append(s.TakeLines(), s.Settle()...) {
-			got = append(got, l.Text)
-		}
-	}
-	for _, l := range s.Flush() {
-		got = append(got, l.Text)
-	}
-	var relays []string
-	for _, l := range got {
-		if _, rest, ok := strings.Cut(l, "@relay:"); ok {
-			relays = append(relays, rest)
-		}
-	}
-	want := []string{"bob first line", "bob second line", "bob third line", "bob fourth line"}
-	if diff := cmp.Diff(want, relays); diff != "" {
-		t.Errorf("relay lines (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: 80, Layout: screenmodel.Of("claude")})
+			defer s.Close()
+			var got []string
+			for _, w := range append(tc.first,
+				redraw("  ⎿  @relay:bob third line", "     @relay:bob fourth line", "     … +2 lines (2s)"),
+				redraw("  ⎿  @relay:bob first line", "     @relay:bob second line", "     @relay:bob third line",
+					"     @relay:bob fourth line", "! next")) {
+				if _, err := s.Write([]byte(w)); err != nil {
+					t.Fatal(err)
+				}
+				for _, l := range append(s.TakeLines(), s.Settle()...) {
+					got = append(got, l.Text)
+				}
+			}
+			for _, l := range s.Flush() {
+				got = append(got, l.Text)
+			}
+			var relays []string
+			for _, l := range got {
+				if _, rest, ok := strings.Cut(l, "@relay:"); ok {
+					relays = append(relays, rest)
+				}
+			}
+			want := []string{"bob first line", "bob second line", "bob third line", "bob fourth line"}
+			if diff := cmp.Diff(want, relays); diff != "" {
+				t.Errorf("relay lines (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
+			}
+		})
 	}
 }

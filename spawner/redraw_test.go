@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -138,6 +139,45 @@ func TestReplayInTranscriptOrder(t *testing.T) {
 	}
 	if strings.TrimSpace(strings.Join(got, "")) != "" {
 		t.Errorf("written again after a resize, committed again: %q", got)
+	}
+}
+
+// TestReplayAfterAResizeSkipsAhead: after a resize, a transcript written
+// again wrapped for the new width may leave out part of what was committed
+// (Claude Code redraws its last screenful, Codex collapses an output);
+// a paragraph after the part left out is still the old text, wrapped anew
+// over several committed lines.
+func TestReplayAfterAResizeSkipsAhead(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.Settle() {
+			got = append(got, l.Text)
+		}
+	}
+	var filler strings.Builder
+	for k := range 12 {
+		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
+	}
+	write("  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf\r\n  hotel india juliett\r\n" +
+		"  second paragraph kilo lima mike november oscar papa quebec\r\n  romeo sierra tango\r\n" +
+		"  @relay:bob third paragraph uniform victor whiskey xray yankee\r\n  zulu and the rest\r\n" + filler.String())
+	got = nil
+	s.Resize(10, 100)
+	write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf hotel india juliett\r\n" +
+		"  … +2 lines\r\n" +
+		"  @relay:bob third paragraph uniform victor whiskey xray yankee zulu and the rest\r\n" + filler.String())
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	if diff := cmp.Diff([]string{"  … +2 lines"}, got); diff != "" {
+		t.Errorf("written again after a resize: (-want +got):\n%s", diff)
 	}
 }
 

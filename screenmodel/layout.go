@@ -231,8 +231,8 @@ const maxPreview = 12
 // are its latest rows, and they slide as more comes; once it is done, an
 // output the program does not show whole is its first rows, each cut at
 // the screen's edge. The preview starts at the row above that marks the
-// output's first row, or under the echo of the command. rows are the
-// screen's rows as text.
+// output's first row, or under the echo of the command, or above the
+// screen's top. rows are the screen's rows as text.
 func (l Layout) Preview(rows []string, y int) (top int, running, ok bool) {
 	if l.previewMarker == "" {
 		return 0, false, false
@@ -248,6 +248,9 @@ func (l Layout) Preview(rows []string, y int) (top int, running, ok bool) {
 		if _, echo := l.EchoStart(rows[top]); echo {
 			return top + 1, running, true
 		}
+	}
+	if top < 0 {
+		return 0, running, true // it starts above the screen's top
 	}
 	return y, running, true
 }

@@ -107,6 +107,10 @@ func TestPreview(t *testing.T) {
 			t.Errorf("Preview(row %d %q) = %d, %v, %v; want %d, %v, %v", c.y, screen[c.y], top, running, ok, c.top, c.running, c.ok)
 		}
 	}
+	// A preview whose first rows are above the screen's top.
+	if top, _, ok := Of("claude").Preview([]string{"     @relay:bob a row cut at the e", "     … +13 lines", "  ⎿  Interrupted"}, 1); !ok || top != 0 {
+		t.Errorf("Preview of a preview from above the screen = %d, %v; want 0, true", top, ok)
+	}
 	for _, c := range []struct {
 		row         string
 		running, ok bool

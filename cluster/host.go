@@ -287,10 +287,11 @@ type watched struct {
 }
 
 // localID is the id a message from the main swarm has on the host's bus:
-// its own, unless it is one recipient's copy of a message to several,
-// which gets one of its own per recipient.
+// its own, for its recipient or a broadcast (stored once, for every
+// recipient here); a copy of another message to several gets one of its
+// own per recipient.
 func localID(m wireMessage, recipient string) string {
-	if m.To == recipient {
+	if m.To == recipient || m.To == bus.Everyone {
 		return m.ID
 	}
 	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(m.ID+"/"+recipient)).String()
@@ -306,11 +307,26 @@ func (br *bridge) received(ctx context.Context, msg jetstream.Msg) {
 		return
 	}
 	m := in.Message.message()
-	m.ID, m.To = localID(in.Message, in.Recipient), in.Recipient
-	if _, err := br.b.Publish(ctx, m); err != nil {
+	m.ID = localID(in.Message, in.Recipient)
+	if m.To != bus.Everyone {
+		m.To = in.Recipient
+	}
+	stored, err := br.b.Publish(ctx, m)
+	if err != nil {
 		br.log.Warn("cluster: store a delivery", "err", err)
 		_ = msg.NakWithDelay(time.Second)
 		return
+	}
+	if m.To == bus.Everyone {
+		// A broadcast's deliveries to agents elsewhere are the main
+		// swarm's, which made them.
+		for _, d := range stored.Deliveries {
+			if !br.local[d.Recipient] && d.State == bus.DeliveryQueued {
+				if err := br.b.MarkConfirmed(ctx, m.ID, d.Recipient); err != nil {
+					br.log.Warn("cluster: settle a broadcast's delivery elsewhere", "err", err)
+				}
+			}
+		}
 	}
 	br.mu.Lock()
 	br.watch[m.ID+"."+in.Recipient] = &watched{localID: m.ID, mainID: in.Message.ID, recipient: in.Recipient, msg: msg}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"swarm/bus"
 	"swarm/internal/testrun"
 	"swarm/server"
 	"swarm/swarmapi"
@@ -136,5 +137,49 @@ while IFS= read -r line; do echo "got: $line"; done
 	testrun.Within(t, testrun.Patience, "its new screen shown", func() bool {
 		v, err := ui.View("worker", -1)
 		return err == nil && strings.Contains(v.Rows, "worker ready") && !strings.Contains(v.Rows, "got: hello")
+	})
+}
+
+// TestBroadcastKeepsItsID: a broadcast reaches the agents of a host under
+// the id the main bus gave it (what they read in "[relay #ID …]" is the id
+// swarm log shows), each delivery confirmed once.
+func TestBroadcastKeepsItsID(t *testing.T) {
+	t.Parallel()
+	mainDir, hostDir := t.TempDir(), t.TempDir()
+	writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+	writeScript(t, hostDir, "worker.sh", `while IFS= read -r line; do
+  case "$line" in *"from human] hello all"*) id=${line#*#}; echo "@relay:lead saw ${id%% *}";; esac
+done
+`)
+	tm := startMain(t, mainDir, freeAddr(t), "[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n"+
+		"[[agent]]\nname = \"w1\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n\n[[agent]]\nname = \"w2\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n")
+	startHost(t, tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host"), hostDir)
+	ctx := context.Background()
+	m, err := tm.bus.Publish(ctx, bus.Message{From: bus.Human, To: bus.Everyone, Body: "hello all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"w1", "w2"} {
+		var saw []string
+		testrun.Within(t, testrun.Patience, w+" read the broadcast", func() bool {
+			saw, _ = tm.pairs(t, w, "lead")
+			return len(saw) > 0
+		})
+		id := strings.TrimPrefix(saw[0], "saw ")
+		if len(saw) != 1 || id != bus.ShortID(m.ID) {
+			t.Errorf("%s read the broadcast as %q; its id on the main bus is %s", w, saw, m.ID)
+		}
+	}
+	testrun.Within(t, testrun.Patience, "every delivery of the broadcast confirmed", func() bool {
+		got, err := tm.bus.Message(ctx, m.ID)
+		if err != nil || len(got.Deliveries) != 3 {
+			return false
+		}
+		for _, d := range got.Deliveries {
+			if d.State != bus.DeliveryConfirmed {
+				return false
+			}
+		}
+		return true
 	})
 }

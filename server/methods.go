@@ -288,8 +288,10 @@ func lookup(e wire.CallerEnv, k string) string {
 // actor.Actor judges who that is, from env and the client's process.
 func acting[T any](ctx context.Context, s *Server, env wire.CallerEnv, fn func(actor.Actor) (T, error)) (wire.ActorResult[T], error) {
 	var v T
-	err := clientOf(ctx).alive()
-	if err == nil {
+	var err error
+	if name, ok := ctx.Value(vouchedKey{}).(string); ok {
+		v, err = fn(actor.Actor{Bus: s.opts.Bus, As: name})
+	} else if err = clientOf(ctx).alive(); err == nil {
 		v, err = fn(actor.Actor{Bus: s.opts.Bus, Getenv: getenv(env), Process: clientOf(ctx).proc})
 	}
 	r := wire.ActorResult[T]{Value: v}
@@ -307,22 +309,34 @@ func (s *Server) actorMethods(m map[string]handler) {
 		})
 	})
 	handle(m, wire.HeartbeatAs, anyone, func(ctx context.Context, p wire.HeartbeatParams) (wire.ActorResult[bus.Heartbeat], error) {
+		if s.opts.Upstream != nil {
+			return upstream(ctx, s, p.Env, wire.HeartbeatAs, p)
+		}
 		return acting(ctx, s, p.Env, func(a actor.Actor) (bus.Heartbeat, error) {
 			return a.Heartbeat(ctx, actor.HeartbeatRequest{Status: p.Status, Progress: p.Progress, Task: p.Task})
 		})
 	})
 	handle(m, wire.TaskAddAs, anyone, func(ctx context.Context, p wire.TaskAddParams) (wire.ActorResult[bus.Task], error) {
+		if s.opts.Upstream != nil {
+			return upstream(ctx, s, p.Env, wire.TaskAddAs, p)
+		}
 		return acting(ctx, s, p.Env, func(a actor.Actor) (bus.Task, error) {
 			return a.CreateTask(ctx, p.To, p.Title, p.Description)
 		})
 	})
 	handle(m, wire.TaskReviewAs, anyone, func(ctx context.Context, p wire.TaskReviewParams) (wire.ActorResult[wire.Reviewed], error) {
+		if s.opts.Upstream != nil {
+			return upstream(ctx, s, p.Env, wire.TaskReviewAs, p)
+		}
 		return acting(ctx, s, p.Env, func(a actor.Actor) (wire.Reviewed, error) {
 			r, t, err := a.ReviewTask(ctx, p.ProjectDir, p.Ref, p.Verdict, p.Note)
 			return wire.Reviewed{Review: r, Task: t}, err
 		})
 	})
 	handle(m, wire.TaskMoveAs, anyone, func(ctx context.Context, p wire.TaskMoveParams) (wire.ActorResult[bus.Task], error) {
+		if s.opts.Upstream != nil {
+			return upstream(ctx, s, p.Env, wire.TaskMoveAs, p)
+		}
 		var before bus.Task
 		r, err := acting(ctx, s, p.Env, func(a actor.Actor) (after bus.Task, err error) {
 			before, after, err = a.MoveTask(ctx, p.ProjectDir, p.Ref, p.Move, p.Note)
@@ -331,6 +345,53 @@ func (s *Server) actorMethods(m map[string]handler) {
 		r.Before = before
 		return r, err
 	})
+}
+
+// upstream makes m's request through Options.Upstream, as the caller
+// judged here.
+func upstream[P, T any](ctx context.Context, s *Server, env wire.CallerEnv, m wire.Method[P, wire.ActorResult[T]], p P) (wire.ActorResult[T], error) {
+	who, _ := acting(ctx, s, env, func(a actor.Actor) (string, error) { return a.Name(ctx) })
+	if who.Err != "" {
+		return wire.ActorResult[T]{Err: who.Err, Code: who.Code}, nil
+	}
+	var r wire.ActorResult[T]
+	raw, err := s.opts.Upstream(ctx, who.Value, m.Name, p)
+	if err == nil {
+		err = json.Unmarshal(raw, &r)
+	}
+	if err != nil {
+		return wire.ActorResult[T]{Err: err.Error(), Code: codeOf(err)}, nil
+	}
+	return r, nil
+}
+
+// vouchedKey carries, in a request's context, the agent ActAs acts as.
+type vouchedKey struct{}
+
+// ActAs answers the command line's request method (a heartbeat or a
+// task's add, move or review; params as wire carries them) as agent,
+// whom the caller vouches for: a host of this swarm, for an agent it
+// runs. A task's git work is done in this swarm's project, whatever
+// directory the request names.
+func (s *Server) ActAs(ctx context.Context, agent, method string, params json.RawMessage) (json.RawMessage, error) {
+	switch method {
+	case wire.HeartbeatAs.Name, wire.TaskAddAs.Name, wire.TaskMoveAs.Name, wire.TaskReviewAs.Name:
+	default:
+		return nil, fmt.Errorf("%q is not a request made for an agent elsewhere", method)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(params, &fields); err != nil {
+		return nil, fmt.Errorf("bad params: %w", err)
+	}
+	if _, ok := fields["ProjectDir"]; ok {
+		fields["ProjectDir"], _ = json.Marshal(s.opts.Dir)
+	}
+	params, _ = json.Marshal(fields)
+	v, err := s.methods[method].call(context.WithValue(ctx, vouchedKey{}, agent), params)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
 }
 
 // Actor makes the command line's requests through the swarm, for the

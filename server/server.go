@@ -56,6 +56,12 @@ type Options struct {
 	// Elsewhere, when set, runs some of the swarm's agents on other
 	// machines (elsewhere.go).
 	Elsewhere Elsewhere
+	// Upstream, when set, makes the command line's heartbeats and task
+	// requests (add, move, review) elsewhere once this server has judged
+	// who calls: a host's go to its main swarm, whose bus holds the
+	// tasks (ActAs there). It gets the agent, wire's method name and
+	// params, and returns the method's result as wire encodes it.
+	Upstream func(ctx context.Context, agent, method string, params any) (json.RawMessage, error)
 }
 
 // Server answers requests on a swarm's socket until Close.

@@ -17,7 +17,7 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
 		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster"},
-		"swarm/cluster":    {"supervisor", "swarmapi", "wire", "bus"},
+		"swarm/cluster":    {"supervisor", "swarmapi", "wire", "server", "bus"},
 		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
 		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},
 		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},

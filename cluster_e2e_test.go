@@ -280,3 +280,97 @@ func freeListenAddr(t *testing.T) string {
 	t.Fatal("no free port below 30000")
 	return ""
 }
+
+// TestTaskInsideARemoteAgent: swarm heartbeat and swarm task start/done
+// run inside an agent on a host act on the main swarm's bus, where its
+// task is, as that agent; an agent of the host may not act for another
+// host's agent.
+func TestTaskInsideARemoteAgent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	box := t.TempDir()
+	if err := os.WriteFile(filepath.Join(e.cwd, "lead.sh"), []byte("#!/bin/sh\nwhile IFS= read -r l; do :; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	worker := `#!/bin/sh
+while IFS= read -r line; do
+  case "$line" in *"from human] go "*)
+    id=${line##* }
+    swarm heartbeat --status working --progress 0.5 --task "$id" >hb.out 2>&1 || echo "@relay:lead heartbeat failed: $(head -c 200 hb.out)"
+    if swarm task start "$id" >start.out 2>&1 && swarm task done "$id" >done.out 2>&1; then
+      echo "@relay:lead finished $id"
+    else
+      echo "@relay:lead task failed: $(cat start.out done.out 2>/dev/null | tr '\n' ' ' | head -c 300)"
+    fi;;
+  esac
+done
+`
+	if err := os.WriteFile(filepath.Join(box, "worker.sh"), []byte(worker), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toml := fmt.Sprintf("[cluster]\nlisten = %q\n\n[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n"+
+		"[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n", freeListenAddr(t))
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	startTerminated(t, e.command("up", "--headless"))
+	url := strings.TrimSpace(e.ok("invite", "box"))
+	startTerminated(t, (&env{t: t, cwd: box}).command("host", url))
+	var id string
+	testrun.Within(t, testrun.Patience, "the main swarm to take a task for worker", func() bool {
+		out, _, code := e.run("task", "add", "--to", "worker", "build", "it") // refused until the swarm registered worker
+		id = strings.TrimSpace(out)
+		return code == 0
+	})
+	e.ok("send", "worker", "go "+id)
+
+	b, err := bus.Open(bus.Options{Dir: e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	var said []string
+	testrun.Within(t, testrun.Patience, "worker to say how its task went", func() bool {
+		msgs, _ := b.Messages(ctx, 0, 0)
+		said = said[:0]
+		for _, m := range msgs {
+			if m.From == "worker" && m.To == "lead" {
+				said = append(said, m.Body)
+			}
+		}
+		return len(said) > 0
+	})
+	if strings.Join(said, "|") != "finished "+id {
+		t.Fatalf("worker said %q, want %q", said, "finished "+id)
+	}
+	task, err := b.Task(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.State != bus.TaskInReview {
+		t.Errorf("task %s is %s on the main bus, want IN_REVIEW", id, task.State)
+	}
+	events, err := b.TaskEvents(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, ev := range events {
+		moves = append(moves, ev.Actor+" "+ev.To.String())
+	}
+	if j := strings.Join(moves, ", "); !strings.Contains(j, "worker WORKING, worker IN_REVIEW") {
+		t.Errorf("the task's moves on the main bus: %s, want worker's start and done", j)
+	}
+	hbs, err := b.Heartbeats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range hbs {
+		found = found || (h.Agent == "worker" && h.Task == id && h.Progress == 0.5)
+	}
+	if !found {
+		t.Errorf("no heartbeat of worker for %s on the main bus: %+v", id, hbs)
+	}
+}

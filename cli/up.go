@@ -199,8 +199,10 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 	defer func() { stop(); <-watched }()
 	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
 	var elsewhere server.Elsewhere // the agents of the cluster's hosts
+	var cl *cluster.Main
 	if opts.Config.Cluster != nil {
-		cl, err := cluster.StartMain(g.ctx, cluster.MainOptions{Config: opts.Config, Bus: b, Log: opts.Log})
+		var err error
+		cl, err = cluster.StartMain(g.ctx, cluster.MainOptions{Config: opts.Config, Bus: b, Log: opts.Log})
 		if err != nil {
 			_ = sup.Shutdown(context.WithoutCancel(g.ctx))
 			return err
@@ -222,6 +224,9 @@ func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) e
 		srv = nil
 	} else {
 		defer srv.Close()
+		if cl != nil {
+			cl.ActFor(srv.ActAs) // what hosts send for their agents (swarm task inside one)
+		}
 	}
 	bodyErr := body(swarmRun{ctx: ctx, sup: sup, sub: sub, log: opts.Log, srv: srv})
 	// A program that ignores SIGTERM (an interactive shell does) holds

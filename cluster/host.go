@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"swarm/bus"
+	"swarm/server"
 	"swarm/supervisor"
 )
 
@@ -167,6 +168,14 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		return err
 	}
 	defer cc.Stop()
+	// The command line inside its agents reaches the host's socket
+	// (actors.go).
+	srv, err := server.Listen(opts.Dir, sup, server.Options{Program: "swarm host " + u.Host, Dir: opts.Workdir, Log: opts.Log,
+		Bus: b, Upstream: upstream(nc, u.Host)})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
 	ps := newPaneServer(u.Host, sup, local, nc)
 	panesDone := make(chan error, 1)
 	go func() { panesDone <- ps.run(runCtx) }()

@@ -53,6 +53,7 @@ type Main struct {
 	hosts map[string]*HostInfo
 
 	remote remotePanes
+	act    ActFunc // makes the requests hosts send for their agents (ActFor)
 }
 
 // StartMain starts the embedded NATS server at opts.Config.Cluster.Listen
@@ -201,6 +202,9 @@ func (m *Main) setUp(ctx context.Context) error {
 		return err
 	}
 	if _, err := m.nc.Subscribe(stateSubject("*"), m.told); err != nil {
+		return err
+	}
+	if _, err := m.nc.Subscribe(actorSubject("*"), m.actFor); err != nil {
 		return err
 	}
 	m.wg.Add(2)
@@ -583,7 +587,7 @@ func hostPermissions(h string) *server.Permissions {
 	js := "$JS.API.CONSUMER."
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
-			outSubject(h), ctlAgents(h), stateSubject(h),
+			outSubject(h), ctlAgents(h), stateSubject(h), actorSubject(h),
 			js + "INFO." + inStream + "." + hostConsumer(h),
 			js + "MSG.NEXT." + inStream + "." + hostConsumer(h),
 			"$JS.ACK." + inStream + "." + hostConsumer(h) + ".>",

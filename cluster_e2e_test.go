@@ -212,6 +212,12 @@ done
 			t.Fatal(err)
 		}
 	}
+	// A message for an agent the bus does not know yet fails: swarm up,
+	// slow on a busy machine, registers worker first.
+	testrun.Within(t, testrun.Patience, "swarm up to register worker", func() bool {
+		_, err := b.Agent(ctx, "worker")
+		return err == nil
+	})
 	for i := 1; i <= 20; i++ {
 		ping(i)
 	}

@@ -157,10 +157,10 @@ func (p *Parser) addContent(sep, text string, out []Event) ([]Event, bool) {
 	}
 	b.scan.feed(sep)
 	b.scan.feed(text)
-	if p.cutMark && b.scan.inString && cutShort(text) {
-		// The program cut the block short, in a string: the rest is
-		// hidden, and what shows is no command and no mistake of its
-		// author's.
+	if p.cutMark && cutShort(text) {
+		// The program cut the block short (JSON has no … outside a
+		// string): the rest is hidden, and what shows is no command and
+		// no mistake of its author's.
 		p.resetBlock()
 		return out, true
 	}

@@ -120,8 +120,8 @@
 // A program that cuts a row short with … at its end (Options.CutsRows:
 // opencode's collapsed view of a long output, its last row cut, then
 // "Click to expand") shows only the start of a command whose last row, or
-// whose target, ends so: it is not read, and is no error; a block whose
-// string such a row leaves open ends there, with no error either.
+// whose target, ends so: it is not read, and is no error; a block such a
+// row cuts ends there, with no error either.
 //
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.

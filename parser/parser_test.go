@@ -615,6 +615,11 @@ func TestCutRows(t *testing.T) {
 		"  ┃  Click to expand",
 		"#gap",
 		"  ┃  [[RELAY]]",
+		`  ┃  {"to":"bob","type":"message","body"…`,
+		"#gap",
+		"  ┃  Click to expand",
+		"#gap",
+		"  ┃  [[RELAY]]",
 		"  ┃  {",
 		`  ┃    "to": "bob",`,
 		`  ┃    "body": "pipe|bar…`,
@@ -629,7 +634,7 @@ func TestCutRows(t *testing.T) {
 	for _, e := range append(fed, flushed...) {
 		got = append(got, describe(e))
 	}
-	want := []string{`relay qa_1 "whole line shown here" @1`, `relay alice "wrong circle" @25`, `relay bob "cut" @26`}
+	want := []string{`relay qa_1 "whole line shown here" @1`, `relay alice "wrong circle" @30`, `relay bob "cut" @31`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("cut rows:\n got %q\nwant %q", got, want)
 	}

@@ -96,6 +96,14 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 	if strings.HasPrefix(rest, blockClose) {
 		return p.closeBlock("\n", out), false
 	}
+	if b.box.closedBy(line) {
+		// The box the block opened in ends before the block does: the
+		// program shows only so many rows of it (Gemini CLI's box of a
+		// running command's last rows). What it showed is no command
+		// and no mistake of its author's.
+		p.resetBlock()
+		return out, false
+	}
 	if b.scan.inString && (strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) || opensBlock(rest)) {
 		// A string left open (a CLI cut the block short: opencode
 		// collapses a long output) does not swallow the commands after it.

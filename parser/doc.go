@@ -121,7 +121,10 @@
 // opencode's collapsed view of a long output, its last row cut, then
 // "Click to expand") shows only the start of a command whose last row, or
 // whose target, ends so: it is not read, and is no error; a block such a
-// row cuts ends there, with no error either.
+// row cuts ends there, with no error either. So does a block opened in a
+// box whose bottom border comes before the block's end marker: the box
+// showed only so many rows of it (Gemini CLI's box of a running command's
+// last rows).
 //
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.

@@ -649,6 +649,28 @@ func TestCutRows(t *testing.T) {
 	}
 }
 
+// TestBlockCutByItsBox: Gemini CLI 0.61.0 shows a running command's
+// output in a box of its last rows; a block in it may be cut by the box's
+// bottom border before its end marker shows: no command, and no error.
+func TestBlockCutByItsBox(t *testing.T) {
+	runCases(t, []tcase{
+		{name: "cut by the bottom border", lines: []string{
+			"│ [[RELAY]]                │",
+			"│ {                        │",
+			`│   "to": "qa_1",          │`,
+			"╰──────────────────────────╯",
+			"│ @relay:bob next          │"},
+			want: []string{`relay bob "next" @5`}, flushed: 1},
+		{name: "a border elsewhere is not the box's", lines: []string{
+			"│ [[RELAY]]                │",
+			`│ {"to": "qa_1",           │`,
+			"  ╰──╯",
+			`│ "body": "hi"}            │`,
+			"│ [[/RELAY]]               │"},
+			want: []string{"error ErrMalformedBlock @1"}},
+	})
+}
+
 func TestPending(t *testing.T) {
 	p := New(Options{})
 	if evs := p.Feed(1, "@relay:bob now"); len(evs) != 1 || p.Pending() {

@@ -191,6 +191,21 @@ func boxOf(line string, p prefix) (box, bool) {
 	return b, true
 }
 
+// closedBy reports whether line is the box's bottom border: a corner in
+// the column of its left border, then a horizontal rule.
+func (b box) closedBy(line string) bool {
+	if b.border == 0 || b.gutter() {
+		return false
+	}
+	cols, k := leadingBlanks(line)
+	if cols != b.col {
+		return false
+	}
+	corner, w := utf8.DecodeRuneInString(line[k:])
+	rule, _ := utf8.DecodeRuneInString(line[k+w:])
+	return strings.ContainsRune("╰└╚┗", corner) && strings.ContainsRune("─═━", rule)
+}
+
 // inner returns what a row of the box shows inside its borders, when the
 // row has them where the box has them.
 func (b box) inner(line string) (string, bool) {

@@ -116,7 +116,7 @@ func (c *hostCmd) Run(g *Globals) error {
 			if err := os.WriteFile(pidPath, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
 				fmt.Fprintf(g.stderr, "swarm: %v\n", err)
 			}
-			fmt.Fprintf(g.stderr, "swarm: host %s joined the swarm at %s and runs %s (state in %s; Ctrl-C ends it)\n", u.Host, u.Addr, strings.Join(names, ", "), state)
+			fmt.Fprintf(g.stderr, "swarm: host %s joined the swarm (%s) and runs %s (state in %s; Ctrl-C ends it)\n", u.Host, u.Where(), strings.Join(names, ", "), state)
 		}})
 }
 

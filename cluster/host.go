@@ -96,14 +96,14 @@ func connectError(u JoinURL, err error) error {
 	var fp *fingerprintError
 	switch {
 	case errors.As(err, &fp):
-		return fmt.Errorf("%s: %w: %v", u.where(), ErrNotTrusted, fp)
+		return fmt.Errorf("%s: %w: %v", u.Where(), ErrNotTrusted, fp)
 	case errors.Is(err, nats.ErrAuthorization) || strings.Contains(strings.ToLower(err.Error()), "authorization violation"):
 		if u.NATS != "" {
-			return fmt.Errorf("%s: host %s %w: the NATS server refused its credentials", u.where(), u.Host, ErrRefused)
+			return fmt.Errorf("%s: host %s %w: the NATS server refused its credentials", u.Where(), u.Host, ErrRefused)
 		}
-		return fmt.Errorf("%s: host %s %w: its secret is wrong or was revoked (run swarm invite %s there for a new URL)", u.where(), u.Host, ErrRefused, u.Host)
+		return fmt.Errorf("%s: host %s %w: its secret is wrong or was revoked (run swarm invite %s there for a new URL)", u.Where(), u.Host, ErrRefused, u.Host)
 	default:
-		return fmt.Errorf("%s: %v", u.where(), err)
+		return fmt.Errorf("%s: %v", u.Where(), err)
 	}
 }
 
@@ -161,7 +161,7 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	defer pong.Unsubscribe()
 	cons, err := js.Consumer(ctx, inStream, hostConsumer(u.Host))
 	if err != nil {
-		return fmt.Errorf("%s: host %s's deliveries: %v", u.where(), u.Host, err)
+		return fmt.Errorf("%s: host %s's deliveries: %v", u.Where(), u.Host, err)
 	}
 	cc, err := cons.Consume(func(m jetstream.Msg) { br.received(runCtx, m) })
 	if err != nil {
@@ -227,11 +227,11 @@ func askDefinitions(ctx context.Context, nc *nats.Conn, u JoinURL) (definitions,
 			}
 		}
 		if err != nil {
-			return definitions{}, fmt.Errorf("%s: ask for host %s's agents: %v", u.where(), u.Host, err)
+			return definitions{}, fmt.Errorf("%s: ask for host %s's agents: %v", u.Where(), u.Host, err)
 		}
 		var defs definitions
 		if err := json.Unmarshal(reply.Data, &defs); err != nil {
-			return definitions{}, fmt.Errorf("%s: the main swarm's reply for the agents: %v", u.where(), err)
+			return definitions{}, fmt.Errorf("%s: the main swarm's reply for the agents: %v", u.Where(), err)
 		}
 		if defs.Error != "" {
 			return definitions{}, errors.New(defs.Error)

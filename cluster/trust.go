@@ -241,8 +241,8 @@ func (u JoinURL) String() string {
 	return (&url.URL{Scheme: urlScheme, Host: u.Addr, Path: "/" + u.Host, RawQuery: q.Encode()}).String()
 }
 
-// where is the server a host connects to, as a message says it.
-func (u JoinURL) where() string {
+// Where is the server a host connects to, as a message says it.
+func (u JoinURL) Where() string {
 	if u.NATS != "" {
 		return "NATS at " + redacted(u.NATS)
 	}

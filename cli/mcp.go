@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"context"
 	"os"
 
+	"swarm/actor"
+	"swarm/bus"
 	"swarm/mcpserver"
+	"swarm/tasks"
 )
 
 type mcpCmd struct{}
@@ -43,5 +47,46 @@ func (c *mcpCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	return mcpserver.Serve(g.ctx, b, mcpserver.Options{Version: version, Getenv: os.Getenv, Dir: wd}, g.stdin, g.stdout)
+	return mcpserver.Serve(g.ctx, b, mcpserver.Options{Version: version, Getenv: os.Getenv, Dir: wd, Requests: viaSwarm{g}}, g.stdin, g.stdout)
+}
+
+// viaSwarm makes each of the MCP server's requests as the command line
+// makes it (Globals.actor): through the swarm running on the bus when one
+// answers (a host's sends them on to its main swarm), else on the bus.
+type viaSwarm struct{ g *Globals }
+
+func (v viaSwarm) Heartbeat(ctx context.Context, r actor.HeartbeatRequest) (bus.Heartbeat, error) {
+	a, done, err := v.g.actor()
+	if err != nil {
+		return bus.Heartbeat{}, err
+	}
+	defer done()
+	return a.Heartbeat(ctx, r)
+}
+
+func (v viaSwarm) CreateTask(ctx context.Context, to, title, description string) (bus.Task, error) {
+	a, done, err := v.g.actor()
+	if err != nil {
+		return bus.Task{}, err
+	}
+	defer done()
+	return a.CreateTask(ctx, to, title, description)
+}
+
+func (v viaSwarm) MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error) {
+	a, done, err := v.g.actor()
+	if err != nil {
+		return before, after, err
+	}
+	defer done()
+	return a.MoveTask(ctx, projectDir, ref, move, note)
+}
+
+func (v viaSwarm) ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error) {
+	a, done, err := v.g.actor()
+	if err != nil {
+		return bus.Review{}, bus.Task{}, err
+	}
+	defer done()
+	return a.ReviewTask(ctx, projectDir, ref, verdict, note)
 }

@@ -25,6 +25,20 @@ type Options struct {
 	Version string              // swarm's version, told to the client
 	Getenv  func(string) string // the environment that says who calls: os.Getenv
 	Dir     string              // the project directory task moves do their git work in: the server's working directory
+	// Requests, when set, makes the heartbeats and the task requests
+	// (create, start, done, fail, review) as the caller, where the swarm
+	// running on the bus makes them (the main swarm's, for an agent a
+	// host runs); nil: on the bus, as actor.Actor.
+	Requests Requests
+}
+
+// Requests are the requests the tools make as the caller that a running
+// swarm may make instead of the bus.
+type Requests interface {
+	Heartbeat(ctx context.Context, r actor.HeartbeatRequest) (bus.Heartbeat, error)
+	CreateTask(ctx context.Context, to, title, description string) (bus.Task, error)
+	MoveTask(ctx context.Context, projectDir, ref string, move tasks.Move, note string) (before, after bus.Task, err error)
+	ReviewTask(ctx context.Context, projectDir, ref string, verdict bus.Verdict, note string) (bus.Review, bus.Task, error)
 }
 
 // instructions are what a client shows its model about the server as a
@@ -42,7 +56,10 @@ const defaultInboxLimit = 50
 func New(b *bus.Bus, opts Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "swarm", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
-	t := &tools{bus: b, actor: actor.Actor{Bus: b, Getenv: opts.Getenv}, dir: opts.Dir}
+	t := &tools{bus: b, actor: actor.Actor{Bus: b, Getenv: opts.Getenv}, dir: opts.Dir, requests: opts.Requests}
+	if t.requests == nil {
+		t.requests = t.actor
+	}
 
 	addTool(s, &mcp.Tool{Name: "send", Description: "Send a message to another agent, to every agent (\"*\"), to the human, " +
 		"or a control message to swarm. Returns its id and where it stands with each recipient."},
@@ -121,9 +138,10 @@ func addTool[In, Out any](s *mcp.Server, tool *mcp.Tool, h func(context.Context,
 
 // tools are the handlers, each acting as the caller.
 type tools struct {
-	bus   *bus.Bus
-	actor actor.Actor
-	dir   string
+	bus      *bus.Bus
+	actor    actor.Actor
+	dir      string
+	requests Requests // the heartbeats and task requests: t.actor's, or the running swarm's
 }
 
 type sendIn struct {
@@ -299,7 +317,7 @@ type taskCreateIn struct {
 }
 
 func (t *tools) taskCreate(ctx context.Context, _ *mcp.CallToolRequest, in taskCreateIn) (taskOut, error) {
-	task, err := t.actor.CreateTask(ctx, in.To, in.Title, in.Description)
+	task, err := t.requests.CreateTask(ctx, in.To, in.Title, in.Description)
 	if err != nil {
 		return taskOut{}, err
 	}
@@ -339,7 +357,7 @@ func (t *tools) taskFail(ctx context.Context, _ *mcp.CallToolRequest, in taskFai
 // conflict that left the task CONFLICTED) is refused with its error, which
 // names the new state.
 func (t *tools) move(ctx context.Context, ref string, move tasks.Move, note string) (moveOut, error) {
-	before, after, err := t.actor.MoveTask(ctx, t.dir, ref, move, note)
+	before, after, err := t.requests.MoveTask(ctx, t.dir, ref, move, note)
 	if err != nil {
 		return moveOut{}, err
 	}
@@ -378,7 +396,7 @@ func (t *tools) taskReview(ctx context.Context, _ *mcp.CallToolRequest, in taskR
 	if v != bus.VerdictApprove && v != bus.VerdictRequestChanges {
 		return taskReviewOut{}, actor.Usagef("task_review: verdict must be approve or request_changes, not %q", in.Verdict)
 	}
-	r, task, err := t.actor.ReviewTask(ctx, t.dir, in.ID, v, in.Note)
+	r, task, err := t.requests.ReviewTask(ctx, t.dir, in.ID, v, in.Note)
 	if err != nil {
 		return taskReviewOut{}, err
 	}
@@ -399,7 +417,7 @@ func (t *tools) heartbeat(ctx context.Context, req *mcp.CallToolRequest, in hear
 	if _, ok := args["status"]; !ok {
 		in.Status = bus.StatusWorking.String() // as swarm heartbeat's --status
 	}
-	hb, err := t.actor.Heartbeat(ctx, actor.HeartbeatRequest(in))
+	hb, err := t.requests.Heartbeat(ctx, actor.HeartbeatRequest(in))
 	if err != nil {
 		return heartbeatOut{}, err
 	}

@@ -287,10 +287,9 @@ func freeListenAddr(t *testing.T) string {
 	return ""
 }
 
-// TestTaskInsideARemoteAgent: swarm heartbeat and swarm task start/done
-// run inside an agent on a host act on the main swarm's bus, where its
-// task is, as that agent; an agent of the host may not act for another
-// host's agent.
+// TestTaskInsideARemoteAgent: swarm heartbeat, swarm task start and swarm
+// mcp's task_done run inside an agent on a host act on the main swarm's
+// bus, where its task is, as that agent.
 func TestTaskInsideARemoteAgent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -298,15 +297,29 @@ func TestTaskInsideARemoteAgent(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.cwd, "lead.sh"), []byte("#!/bin/sh\nwhile IFS= read -r l; do :; done\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The task is finished through swarm mcp, as an agent CLI's MCP
+	// client would: JSON-RPC lines on its stdin, until the answer.
 	worker := `#!/bin/sh
+mcp_done() {
+  rm -f mcp.in mcp.out; mkfifo mcp.in
+  swarm mcp <mcp.in >mcp.out 2>mcp.err &
+  exec 3>mcp.in
+  echo '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' >&3
+  echo '{"jsonrpc":"2.0","method":"notifications/initialized"}' >&3
+  echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"task_done","arguments":{"id":"'"$1"'"}}}' >&3
+  while ! grep -q '"id":2' mcp.out; do sleep 0.05; done
+  exec 3>&-
+  wait
+  grep '"id":2' mcp.out | grep -q '"to":"IN_REVIEW"'
+}
 while IFS= read -r line; do
   case "$line" in *"from human] go "*)
     id=${line##* }
     swarm heartbeat --status working --progress 0.5 --task "$id" >hb.out 2>&1 || echo "@relay:lead heartbeat failed: $(head -c 200 hb.out)"
-    if swarm task start "$id" >start.out 2>&1 && swarm task done "$id" >done.out 2>&1; then
+    if swarm task start "$id" >start.out 2>&1 && mcp_done "$id"; then
       echo "@relay:lead finished $id"
     else
-      echo "@relay:lead task failed: $(cat start.out done.out 2>/dev/null | tr '\n' ' ' | head -c 300)"
+      echo "@relay:lead task failed: $(cat start.out mcp.out 2>/dev/null | tr '\n' ' ' | head -c 300)"
     fi;;
   esac
 done

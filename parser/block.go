@@ -90,9 +90,16 @@ func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre pr
 // did not belong to the block and must be read as new input.
 func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []Event, again bool) {
 	b := &p.blk
+	rest, _, pre := stripPrefix(line)
+	if n < b.line && p.recent.saw(n, rest) {
+		// A row above the block's first drawn again, the same but for its
+		// glyphs, while the block streams in below it (Codex's header of
+		// the running command, its bullet blinking): not a row of the
+		// block.
+		return out, false
+	}
 	end, wrapBefore := b.end, b.wrapAt
 	b.end, b.wrapAt = textEnd(line), wrapAt
-	rest, _, pre := stripPrefix(line)
 	if strings.HasPrefix(rest, blockClose) {
 		return p.closeBlock("\n", out), false
 	}

@@ -671,6 +671,42 @@ func TestBlockCutByItsBox(t *testing.T) {
 	})
 }
 
+// TestRowRedrawnAboveABlock: Codex 0.171.0 blinks the bullet of a running
+// command's header ("• Running" / "◦ Running") while the command's output
+// streams in below it; the header, committed again, comes between the
+// rows of a block in that output. It is not a row of the block.
+func TestRowRedrawnAboveABlock(t *testing.T) {
+	p := New(Options{})
+	var evs []Event
+	for _, l := range []struct {
+		n    int64
+		text string
+	}{
+		{2, "• Running sh f1.sh"},
+		{3, "  └ @relay:alice before the block"},
+		{4, "    [[RELAY]]"},
+		{5, `    {"to":"bob","type":"message","body":"hi there"}`},
+		{2, "◦ Running sh f1.sh"},
+		{6, "    [[/RELAY]]"},
+		{7, "    @relay:alice after"},
+		{8, "    [[RELAY]]"},
+		{3, `    {"to":"bob","body":"a row above, not seen there"}`},
+		{9, "    [[/RELAY]]"},
+	} {
+		evs = append(evs, p.FeedLine(l.n, l.text, 80)...)
+	}
+	evs = append(evs, p.Flush()...)
+	var got []string
+	for _, e := range evs {
+		got = append(got, describe(e))
+	}
+	want := []string{`relay alice "before the block" @3`, `relay bob "hi there" @4`, `relay alice "after" @7`,
+		`relay bob "a row above, not seen there" @8`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 func TestPending(t *testing.T) {
 	p := New(Options{})
 	if evs := p.Feed(1, "@relay:bob now"); len(evs) != 1 || p.Pending() {

@@ -91,10 +91,11 @@ func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre pr
 func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []Event, again bool) {
 	b := &p.blk
 	rest, _, pre := stripPrefix(line)
-	if n < b.line && p.recent.saw(n, rest) {
-		// A row above the block's first drawn again, the same but for its
-		// glyphs, while the block streams in below it (Codex's header of
-		// the running command, its bullet blinking): not a row of the
+	if n < b.line && p.recent.saw(rest) {
+		// A row above the block's first that repeats, but for its glyphs,
+		// a row read just before the block, drawn again while the block
+		// streams in below it (Codex's header of the running command,
+		// its bullet blinking, the view scrolled): not a row of the
 		// block.
 		return out, false
 	}

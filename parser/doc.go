@@ -98,9 +98,9 @@
 // was left open, as a CLI that cut the block short leaves it) means the
 // end marker never came: the open block becomes an "unterminated relay block" error and
 // the line is read as new input. A line numbered above the block's first
-// that repeats, but for its glyphs, the line read there before (a CLI's
-// header redrawn while the block streams in below it) is no row of the
-// block and is skipped. An open block is not [Parser.Pending] —
+// that repeats, but for its glyphs, one of the last lines read before the
+// block (a CLI's header redrawn while the block streams in below it) is no
+// row of the block and is skipped. An open block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.
 //

@@ -56,23 +56,22 @@ type Parser struct {
 	recent    recent
 }
 
-// recent holds the last lines read outside a block, by number, without
-// their prefixes: a row drawn again is known by them.
+// recent holds the last lines read outside a block, without their
+// prefixes: a row drawn again is known by them.
 type recent struct {
-	n    [16]int64
 	rest [16]string
 	next int
 }
 
-func (r *recent) add(n int64, rest string) {
-	r.n[r.next], r.rest[r.next] = n, rest
-	r.next = (r.next + 1) % len(r.n)
+func (r *recent) add(rest string) {
+	r.rest[r.next] = rest
+	r.next = (r.next + 1) % len(r.rest)
 }
 
-// saw reports whether line n was read, with rest after its prefix.
-func (r *recent) saw(n int64, rest string) bool {
-	for i, m := range r.n {
-		if m == n && r.rest[i] == rest && rest != "" {
+// saw reports whether a line was read with rest after its prefix.
+func (r *recent) saw(rest string) bool {
+	for _, t := range r.rest {
+		if t == rest && rest != "" {
 			return true
 		}
 	}
@@ -189,7 +188,7 @@ func (p *Parser) Pending() bool { return p.held.active && !p.held.skip }
 func (p *Parser) plainLine(n int64, line string, wrapAt int, out []Event) []Event {
 	rest, _, pre := stripPrefix(line)
 	rest = trimBorder(rest, pre)
-	p.recent.add(n, rest)
+	p.recent.add(rest)
 	if p.fence.n > 0 {
 		if closesFence(rest, p.fence) {
 			p.fence = fence{}

@@ -674,7 +674,8 @@ func TestBlockCutByItsBox(t *testing.T) {
 // TestRowRedrawnAboveABlock: Codex 0.171.0 blinks the bullet of a running
 // command's header ("• Running" / "◦ Running") while the command's output
 // streams in below it; the header, committed again, comes between the
-// rows of a block in that output. It is not a row of the block.
+// rows of a block in that output, where the view shows it then. It is
+// not a row of the block.
 func TestRowRedrawnAboveABlock(t *testing.T) {
 	p := New(Options{})
 	var evs []Event
@@ -686,7 +687,7 @@ func TestRowRedrawnAboveABlock(t *testing.T) {
 		{3, "  └ @relay:alice before the block"},
 		{4, "    [[RELAY]]"},
 		{5, `    {"to":"bob","type":"message","body":"hi there"}`},
-		{2, "◦ Running sh f1.sh"},
+		{1, "◦ Running sh f1.sh"}, // the view scrolled a row too
 		{6, "    [[/RELAY]]"},
 		{7, "    @relay:alice after"},
 		{8, "    [[RELAY]]"},

@@ -176,11 +176,9 @@ func (s *Supervisor) Subscribe() *Subscription { return s.hub.subscribe() }
 // control consumer and the liveness monitor. It returns at once; Shutdown
 // ends everything it started.
 func (s *Supervisor) Start(ctx context.Context) error {
-	lock, err := lockDir(s.bus.Dir())
-	if err != nil {
+	if err := s.Lock(); err != nil {
 		return err
 	}
-	s.lock = lock
 	s.linkSwarm()
 	s.endLeftovers(ctx)
 	s.ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -272,14 +270,35 @@ func (s *Supervisor) goRun(f func(ctx context.Context)) {
 	}()
 }
 
+// Lock takes the bus directory's lock (ErrLocked while another swarm
+// runs on the bus), which Start takes itself when it is not held yet. A
+// swarm that serves the directory's socket takes it first: only a swarm
+// holding it may replace the socket file, and the socket can then listen
+// while the agents start. Shutdown releases it.
+func (s *Supervisor) Lock() error {
+	if s.lock != nil && s.lock.f != nil {
+		return nil
+	}
+	lock, err := lockDir(s.bus.Dir())
+	if err != nil {
+		return err
+	}
+	s.lock = lock
+	return nil
+}
+
 // Shutdown stops every agent (SIGTERM, then SIGKILL after the grace period),
 // waits for every goroutine and releases the bus lock. Queued messages stay
 // on the bus for the next run. It is safe to call more than once.
 func (s *Supervisor) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	if s.stopped || s.cancel == nil {
+		neverStarted := !s.stopped
 		s.stopped = true
 		s.mu.Unlock()
+		if neverStarted {
+			s.lock.release() // taken by Lock
+		}
 		return nil
 	}
 	s.stopped = true

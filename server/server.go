@@ -62,6 +62,13 @@ type Options struct {
 	// tasks (ActAs there). It gets the agent, wire's method name and
 	// params, and returns the method's result as wire encodes it.
 	Upstream func(ctx context.Context, agent, method string, params any) (json.RawMessage, error)
+	// Held: the supervisor's agents have not started yet. The socket
+	// listens and greets its clients at once, but their requests wait
+	// until Open: a client that dials meanwhile (an agent that calls
+	// swarm as soon as it starts) waits for the agents instead of being
+	// told that no swarm runs, and is never answered about agents that
+	// do not exist yet.
+	Held bool
 }
 
 // Server answers requests on a swarm's socket until Close.
@@ -78,6 +85,8 @@ type Server struct {
 	path    string
 	ctx     context.Context // ends at Close: requests in flight are cancelled
 	cancel  context.CancelFunc
+	opened  chan struct{} // closed once requests are answered (Open)
+	open    sync.Once
 
 	mu    sync.Mutex
 	conns map[net.Conn]bool
@@ -109,7 +118,11 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 		ln.Close()
 		return nil, err
 	}
-	s := &Server{sup: sup, opts: opts, log: opts.Log, screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}, maxConns: maxConns}
+	s := &Server{sup: sup, opts: opts, log: opts.Log, screens: newScreens(), ln: ln, path: path, conns: map[net.Conn]bool{}, maxConns: maxConns,
+		opened: make(chan struct{})}
+	if !opts.Held {
+		s.open.Do(func() { close(s.opened) })
+	}
 	s.sizes = newSizes(func(name string, rows, cols int) error { return s.of(name).Resize(name, rows, cols) })
 	s.methods = s.table()
 	note := Running{Dir: opts.Dir, BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}
@@ -121,6 +134,20 @@ func Listen(busDir string, sup *supervisor.Supervisor, opts Options) (*Server, e
 	s.wg.Add(1)
 	go s.accept()
 	return s, nil
+}
+
+// Open answers the requests of a Held server, those that wait and those
+// to come, once its supervisor has started the agents. elsewhere, when
+// not nil, is what Options.Elsewhere would have been (a cluster starts
+// after the agents, so after the socket). Open does nothing on a server
+// that is open.
+func (s *Server) Open(elsewhere Elsewhere) {
+	s.open.Do(func() {
+		if elsewhere != nil {
+			s.opts.Elsewhere = elsewhere
+		}
+		close(s.opened)
+	})
 }
 
 // Close stops listening, ends every connection, waits for their
@@ -278,6 +305,13 @@ func (s *Server) serve(c net.Conn, refused string) error {
 		var req wire.Request
 		if err := wire.ReadFrame(c, &req); err != nil {
 			return err
+		}
+		if refused == "" && mismatch == nil {
+			select {
+			case <-s.opened:
+			case <-s.ctx.Done(): // closed before its agents started
+				return net.ErrClosed
+			}
 		}
 		switch {
 		case refused != "" && req.Method != wire.MethodStop:

@@ -16,7 +16,8 @@ func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
-		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster"},
+		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster", "swarmrun"},
+		"swarm/swarmrun":   {"bus", "cluster", "server", "supervisor", "swarmapi"},
 		"swarm/cluster":    {"supervisor", "swarmapi", "wire", "server", "bus"},
 		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
 		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},

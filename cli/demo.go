@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"swarm/games"
 	"swarm/supervisor"
 	"swarm/swarmapi"
+	"swarm/swarmrun"
 	"swarm/tui"
 )
 
@@ -76,9 +78,9 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		return c.runUI(g, opts, seed)
 	}
 	var result games.Result
-	err = g.runSwarm(opts, func(r swarmRun) error {
+	err = g.runSwarm(opts, func(ctx context.Context, sw *swarmrun.Swarm) error {
 		var err error
-		result, err = supervisor.WaitGame(r.ctx, r.sub, c.MoveTimeout, func(ev swarmapi.Event) {
+		result, err = supervisor.WaitGame(ctx, sw.Subscription, c.MoveTimeout, func(ev swarmapi.Event) {
 			switch ev.Kind {
 			case swarmapi.EventGame, swarmapi.EventAgentStarted, swarmapi.EventAgentExited, swarmapi.EventNotice:
 				_ = printEvent(g.stdout, ev, false)
@@ -100,13 +102,13 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 // prints the result.
 func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64) error {
 	var game swarmapi.GameState
-	err := g.runSwarm(opts, func(r swarmRun) error {
+	err := g.runSwarm(opts, func(ctx context.Context, sw *swarmrun.Swarm) error {
 		cwd, _ := os.Getwd()
-		err := tui.Run(r.ctx, inProcess{r.sup}, tui.Options{
+		err := tui.Run(ctx, inProcess{sw.Supervisor}, tui.Options{
 			Title: fmt.Sprintf("tic-tac-toe · seed %d", seed), Game: true, Pace: opts.Pace,
-			Dir: cwd, Log: r.log, Subscription: r.sub,
+			Dir: cwd, Log: sw.Log, Subscription: sw.Subscription,
 		})
-		game, _ = r.sup.Game()
+		game, _ = sw.Supervisor.Game()
 		return err
 	})
 	if game.Result.Over {

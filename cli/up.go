@@ -7,16 +7,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"swarm/cluster"
 	"swarm/server"
 	"swarm/supervisor"
 	"swarm/swarmapi"
+	"swarm/swarmrun"
 	"swarm/textsafe"
 	"swarm/tui"
 )
@@ -42,18 +41,14 @@ func (c *upCmd) Run(g *Globals) error {
 	}
 	switch {
 	case c.Headless:
-		return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
-			return printEvents(r.ctx, g, r.sup, r.sub, c.JSON)
+		return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
+			return printEvents(ctx, g, sw.Supervisor, sw.Subscription, c.JSON)
 		})
 	case c.Server:
-		return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
-			var unneeded <-chan struct{} // without a socket, no UI can come
-			if r.srv != nil {
-				unneeded = r.srv.Unneeded(server.IdleEnd)
-			}
+		return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
 			select {
-			case <-r.ctx.Done(): // a signal, or swarm stop
-			case <-unneeded:
+			case <-ctx.Done(): // a signal, or swarm stop
+			case <-sw.Unneeded(server.IdleEnd):
 				fmt.Fprintln(g.stderr, "swarm: every agent has ended and no UI is attached: the server ends")
 			}
 			return nil
@@ -84,8 +79,8 @@ func (c *upCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	return g.runSwarm(supervisor.Options{Config: cfg}, func(r swarmRun) error {
-		return tui.Run(r.ctx, inProcess{r.sup}, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: r.log, Subscription: r.sub, Game: cfg.Game.Kind != "",
+	return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
+		return tui.Run(ctx, inProcess{sw.Supervisor}, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: sw.Log, Subscription: sw.Subscription, Game: cfg.Game.Kind != "",
 			Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
 	})
 }
@@ -142,113 +137,10 @@ type inProcess struct{ *supervisor.Supervisor }
 
 func (p inProcess) Subscribe() tui.Events { return p.Supervisor.Subscribe() }
 
-// swarmRun is a running swarm, as runSwarm hands it to its body.
-type swarmRun struct {
-	// ctx ends when the swarm is to stop: the process is interrupted, or
-	// a client of its socket asked (swarm stop).
-	ctx context.Context
-	sup *supervisor.Supervisor
-	sub *supervisor.Subscription // subscribed before the agents started
-	log *slog.Logger             // swarm.log in the bus directory
-	srv *server.Server           // its socket; nil when it has none
-}
-
-// runSwarm opens the bus, starts a supervisor with opts, serves it on the
-// bus directory's socket and runs body, which returns when the swarm
-// should stop. Every agent is stopped before it returns.
-func (g *Globals) runSwarm(opts supervisor.Options, body func(swarmRun) error) error {
-	b, err := g.open(true)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	logFile, err := os.OpenFile(filepath.Join(b.Dir(), "swarm.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	opts.Bus = b
-	level := slog.LevelInfo
-	if os.Getenv("SWARM_DEBUG") != "" {
-		level = slog.LevelDebug // what delivery saw on agents' screens
-	}
-	opts.Log = slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
-	sup, err := supervisor.New(opts)
-	if err != nil {
-		return err
-	}
-	sub := sup.Subscribe()
-	defer sub.Close()
-	if err := sup.Start(g.ctx); err != nil {
-		return err
-	}
-	ctx, stop := context.WithCancel(g.ctx)
-	defer stop()
-	// A bus file removed or replaced under the swarm (its directory
-	// deleted, say) ends it: what it would write reaches nobody.
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		select {
-		case <-b.Lost():
-			opts.Log.Error("stopping", "err", b.Err())
-			stop()
-		case <-ctx.Done():
-		}
-	}()
-	defer func() { stop(); <-watched }()
-	opts.Log.Info("swarm started", "agents", len(opts.Config.Agents), "pid", os.Getpid())
-	var elsewhere server.Elsewhere // the agents of the cluster's hosts
-	var cl *cluster.Main
-	if opts.Config.Cluster != nil {
-		var err error
-		cl, err = cluster.StartMain(g.ctx, cluster.MainOptions{Config: opts.Config, Bus: b, Log: opts.Log})
-		if err != nil {
-			_ = sup.Shutdown(context.WithoutCancel(g.ctx))
-			return err
-		}
-		defer cl.Close()
-		opts.Log.Info("cluster listening", "addr", cl.Addr())
-		elsewhere = cl
-	}
-	// The socket lets other programs ask this swarm (swarm peek); a swarm
-	// without one still runs its agents.
-	projectDir, _ := os.Getwd()
-	if opts.Config.Path != "" {
-		projectDir = filepath.Dir(opts.Config.Path)
-	}
-	srv, err := server.Listen(b.Dir(), sup, server.Options{Program: program(), Dir: projectDir, Log: opts.Log, Stop: stop, Bus: b, Elsewhere: elsewhere})
-	if err != nil {
-		opts.Log.Warn("no socket", "err", err)
-		fmt.Fprintf(g.stderr, "swarm: %v (swarm peek cannot reach this swarm)\n", err)
-		srv = nil
-	} else {
-		defer srv.Close()
-		if cl != nil {
-			cl.ActFor(srv.ActAs) // what hosts send for their agents (swarm task inside one)
-		}
-	}
-	bodyErr := body(swarmRun{ctx: ctx, sup: sup, sub: sub, log: opts.Log, srv: srv})
-	// A program that ignores SIGTERM (an interactive shell does) holds
-	// the stop up for the grace period: say what swarm is waiting for.
-	running := 0
-	for _, a := range sup.Agents() {
-		if a.State == swarmapi.StateRunning {
-			running++
-		}
-	}
-	switch {
-	case running == 1:
-		fmt.Fprintf(g.stderr, "swarm: stopping 1 running agent (killed if still running after %s)\n", sup.StopGrace())
-	case running > 1:
-		fmt.Fprintf(g.stderr, "swarm: stopping %d running agents (any still running after %s is killed)\n", running, sup.StopGrace())
-	}
-	shutdownErr := sup.Shutdown(context.WithoutCancel(g.ctx))
-	opts.Log.Info("swarm stopped")
-	if err := b.Err(); err != nil {
-		return fmt.Errorf("%w: stopped every agent and ended", err)
-	}
-	return errors.Join(bodyErr, shutdownErr)
+// runSwarm runs the swarm of opts in this process on the bus directory
+// (swarmrun.Run) until body returns.
+func (g *Globals) runSwarm(opts supervisor.Options, body func(context.Context, *swarmrun.Swarm) error) error {
+	return swarmrun.Run(g.ctx, swarmrun.Options{BusDir: g.busDir(), Supervisor: opts, Program: program(), Stderr: g.stderr}, body)
 }
 
 // printEvents prints the swarm's events until the process is interrupted

@@ -207,17 +207,13 @@ func score(castPath string, raw bool) result {
 		r.err = err
 		return r
 	}
-	unsure := append([]command(nil), m.Unsure...)
+	var found []parser.Event
 	err = supervisor.ExtractRecording(bytes.NewReader(data), supervisor.ExtractOptions{Kind: kind}, func(ev parser.Event) {
-		if ev.Command != nil {
-			if i := matchUnsure(unsure, ev.Command); i >= 0 {
-				unsure = append(unsure[:i], unsure[i+1:]...)
-				r.unsure++
-				return
-			}
-		}
-		r.got = append(r.got, describe(ev))
+		found = append(found, ev)
 	})
+	var nUnsure int
+	r.got, nUnsure = withoutUnsure(r.want, found, m.Unsure)
+	r.unsure += nUnsure
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", castPath, err)
 		return r
@@ -266,21 +262,75 @@ func scoreRaw(r *result, data []byte, kind string, before []string, unsure []com
 			out = append(out, ev.Data...)
 		}
 	}
-	unsure = append([]command(nil), unsure...)
-	var got []string
+	var found []parser.Event
 	opts := supervisor.ExtractOptions{Cols: rec.Header().Width, Rows: rec.Header().Height, Kind: kind}
 	err = supervisor.Extract(bytes.NewReader(out), opts, func(ev parser.Event) {
-		if ev.Command != nil {
-			if i := matchUnsure(unsure, ev.Command); i >= 0 {
-				unsure = append(unsure[:i], unsure[i+1:]...)
-				return
-			}
-		}
-		got = append(got, describe(ev))
+		found = append(found, ev)
 	})
+	got, _ := withoutUnsure(before, found, unsure)
 	r.rawDone = true
 	r.rawExact = err == nil && strings.Join(got, "\n") == strings.Join(before, "\n")
 	return err
+}
+
+// withoutUnsure describes the events found, less the commands that stand
+// for an unsure one, and counts those. A found command that is one of the
+// expected ones, in order (in a longest common subsequence with want), is
+// that one even when it also starts as an unsure one does (the same
+// recipient, the same first words): only a command not expected there
+// may stand for an unsure one.
+func withoutUnsure(want []string, found []parser.Event, unsure []command) (got []string, nUnsure int) {
+	described := make([]string, len(found))
+	for i, ev := range found {
+		described[i] = describe(ev)
+	}
+	expected := inOrder(want, described)
+	left := append([]command(nil), unsure...)
+	for i, ev := range found {
+		if !expected[i] && ev.Command != nil {
+			if j := matchUnsure(left, ev.Command); j >= 0 {
+				left = append(left[:j], left[j+1:]...)
+				nUnsure++
+				continue
+			}
+		}
+		got = append(got, described[i])
+	}
+	return got, nUnsure
+}
+
+// inOrder marks the entries of got in one longest common subsequence of
+// want and got.
+func inOrder(want, got []string) []bool {
+	// n[i][j]: the length of the longest common subsequence of want[i:]
+	// and got[j:].
+	n := make([][]int, len(want)+1)
+	for i := range n {
+		n[i] = make([]int, len(got)+1)
+	}
+	for i := len(want) - 1; i >= 0; i-- {
+		for j := len(got) - 1; j >= 0; j-- {
+			if want[i] == got[j] {
+				n[i][j] = n[i+1][j+1] + 1
+			} else {
+				n[i][j] = max(n[i+1][j], n[i][j+1])
+			}
+		}
+	}
+	marked := make([]bool, len(got))
+	for i, j := 0, 0; i < len(want) && j < len(got); {
+		switch {
+		case want[i] == got[j]:
+			marked[j] = true
+			i++
+			j++
+		case n[i+1][j] >= n[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return marked
 }
 
 // matchUnsure returns the index of the unsure command c stands for (same

@@ -71,11 +71,14 @@ func TestScore(t *testing.T) {
 	write("short", strings.Join(lines[1:], ""), `{"config": "opencode", "kind": "opencode"}`)
 	// The same, listed as unsure: neither expected nor extra.
 	write("unsure", strings.Join(lines[1:], ""), `{"config": "opencode", "kind": "opencode", "unsure": [`+strings.TrimSpace(lines[0])+`]}`)
+	// Expected, and listed as unsure too (the CLI showed it whole once and
+	// in part once): the one found is the expected one.
+	write("both", string(want), `{"config": "opencode", "kind": "opencode", "unsure": [`+strings.TrimSpace(lines[0])+`]}`)
 	// A command that was never printed: expected and not found.
 	write("opencode-more", string(want)+`{"kind":"relay","to":"bob","type":"message","body":"never printed"}`+"\n", "")
 
 	files, err := recordings(dir)
-	if err != nil || len(files) != 4 {
+	if err != nil || len(files) != 5 {
 		t.Fatalf("recordings: %v %v", files, err)
 	}
 	byName := map[string]result{}
@@ -101,6 +104,7 @@ func TestScore(t *testing.T) {
 	check("right", true, n, n, 0, 0)
 	check("short", false, n-1, n-1, 1, 0)
 	check("unsure", true, n-1, n-1, 0, 1)
+	check("both", true, n, n, 0, 0)
 	check("opencode-more", false, n, n+1, 0, 0)
 	if byName["opencode-more"].config != "opencode" {
 		t.Errorf("config from the name: %q", byName["opencode-more"].config)

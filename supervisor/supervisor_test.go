@@ -39,6 +39,7 @@ type harness struct {
 	bus     *bus.Bus
 	sup     *Supervisor
 	sub     *Subscription
+	game    *Subscription // for WaitGame, when a referee runs: taken before the start, so no move is missed
 
 	mu     sync.Mutex
 	events []Event
@@ -76,6 +77,9 @@ func (h *harness) run(opts Options, agents ...AgentConfig) *harness {
 		t.Fatal(err)
 	}
 	h.sub = h.sup.Subscribe()
+	if opts.Referee != nil {
+		h.game = h.sup.Subscribe()
+	}
 	go func() {
 		defer close(h.done)
 		for ev := range h.sub.Events() {
@@ -94,6 +98,9 @@ func (h *harness) run(opts Options, agents ...AgentConfig) *harness {
 func (h *harness) stop() {
 	_ = h.sup.Shutdown(context.Background())
 	h.sub.Close()
+	if h.game != nil {
+		h.game.Close()
+	}
 	<-h.done
 	_ = h.bus.Close()
 }
@@ -462,10 +469,7 @@ func playDemo(t *testing.T, opts DemoOptions) (*harness, games.Result, error) {
 	h.run(Options{Config: cfg, Referee: games.NewReferee(DemoX, DemoO), X: DemoX, O: DemoO})
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	// A second subscription: the harness's own collects events too.
-	sub := h.sup.Subscribe()
-	defer sub.Close()
-	res, err := WaitGame(ctx, sub, 0, nil)
+	res, err := WaitGame(ctx, h.game, 0, nil)
 	return h, res, err
 }
 
@@ -545,9 +549,7 @@ func TestCheatingPlayerIsRefusedAndForfeits(t *testing.T) {
 	h.run(Options{Config: cfg, Referee: games.NewReferee(DemoX, DemoO), X: DemoX, O: DemoO})
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	sub := h.sup.Subscribe()
-	defer sub.Close()
-	res, err := WaitGame(ctx, sub, 0, nil)
+	res, err := WaitGame(ctx, h.game, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,7 +139,11 @@
 //     block before), not old rows moved, even when an older output
 //     collapsed above moves them up. An echo drawn in the place of a row
 //     that showed the line it echoes (Codex's "Running" header, opencode's
-//     spinner) is that row changed, not a new turn. Aligned
+//     spinner) is that row changed, not a new turn. The same holds once
+//     the turn is in the document: when the last frame showed the echo of
+//     the latest turn and this one shows it again, every row under it is
+//     after it in the document (typed once: an echo typed twice leaves it
+//     to the alignment). Aligned
 //     rows are old, wherever they show: scrolled, repainted, scrolled
 //     back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of

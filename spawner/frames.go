@@ -336,6 +336,7 @@ func (a *aligner) unchanged(rows []frameRow) ([]pair, bool) {
 func (a *aligner) align(rows []frameRow) []pair {
 	a.pairs = a.pairs[:0]
 	a.docTurns = nil
+	echo, turn := a.lastTurnShown(rows)
 	for i, r := range rows {
 		cands := a.index[r.hash]
 		n := 0
@@ -343,6 +344,9 @@ func (a *aligner) align(rows []frameRow) []pair {
 			d := cands[j]
 			if d.key != r.key {
 				continue
+			}
+			if turn != nil && (i == echo && d != turn || i > echo && d.pos < turn.pos) {
+				continue // above the turn typed last, or another echo of it
 			}
 			if n < maxCandidates || d.shown == a.obs-1 {
 				a.pairs = append(a.pairs, pair{i, d})
@@ -427,6 +431,37 @@ func (a *aligner) align(rows []frameRow) []pair {
 		k = j
 	}
 	return kept
+}
+
+// lastTurnShown finds the echo of the latest turn the last frame showed,
+// when this frame shows it again: the frame row showing it and its
+// document row. The transcript grows under the turn typed last, so every
+// row under that echo is after it in the document, however like older
+// rows it looks (an older output collapsed above moves the new output up
+// beside the rows of the one before: a block's "{", "type", "}" rows, or
+// a block to the same agent, are not those). turn is nil when there is no
+// such echo, or when the line was typed twice (which echo is which, the
+// alignment says).
+func (a *aligner) lastTurnShown(rows []frameRow) (echo int, turn *docRow) {
+	for _, d := range a.lastMatch {
+		if d != nil && d.turn && d.shown == a.obs-1 && (turn == nil || d.pos > turn.pos) {
+			turn = d
+		}
+	}
+	if turn == nil {
+		return -1, nil
+	}
+	for _, d := range a.index[turn.hash] {
+		if d != turn && d.turn && d.key == turn.key {
+			return -1, nil
+		}
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].turn && rows[i].key == turn.key {
+			return i, turn
+		}
+	}
+	return -1, nil
 }
 
 // minScore marks a pair no chain may hold.

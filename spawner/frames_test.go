@@ -419,6 +419,11 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 		return []string{"  ⎿  [[RELAY]]", "     {", `       "to": "` + to + `",`, `       "type": "message",`,
 			`       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
 	}
+	// more is a block that follows another in the same output.
+	more := func(rows []string) []string {
+		rows[0] = "     " + strings.TrimPrefix(rows[0], "  ⎿  ")
+		return rows
+	}
 	for _, tc := range []struct {
 		name        string
 		first, then []string
@@ -446,6 +451,16 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 			"! cat f1.txt", "  ⎿  [[RELAY]]", "     {", "     … +5 lines (ctrl+o to expand)", "",
 			"! cat f2.txt"}, block("bob", "second one")...),
 		want: map[string]int{"[[RELAY]]": 2, "{": 2, `"type"`: 2, `"second one"`: 1, "}": 2, "[[/RELAY]]": 2},
+	}, {
+		// The echo of the command typed last shows already (running) when
+		// its output comes and the older one collapses above: the new
+		// block shows where the old one's rows were.
+		name: "blocks under the echo shown before them",
+		first: slices.Concat([]string{"! cat f1.txt"}, block("alice", "first one"), more(block("qa_1", "second one")),
+			[]string{"     end of the output", "  ⎿  Interrupted", "", "! cat f2.txt", "  ⎿  Running…"}),
+		then: slices.Concat([]string{`       "to": "alice",`, "     … +12 lines (ctrl+o to expand)", "  ⎿  Interrupted", "",
+			"! cat f2.txt"}, block("bob", "third one"), more(block("qa_1", "fourth one")), []string{"     end of the output"}),
+		want: map[string]int{"[[RELAY]]": 4, "{": 4, `"type"`: 4, `"third one"`: 1, `"fourth one"`: 1, "}": 4, "[[/RELAY]]": 4},
 	}, {
 		// Codex shows the command it runs, then the echo of it in the same
 		// row: the rows below are not under a new turn.

@@ -21,8 +21,9 @@ import (
 // TestTwoHosts: a main swarm (swarm up --headless) and two hosts (swarm
 // host), each a process in a directory of its own on this machine, over
 // loopback: scripted agents on each message across in both directions,
-// every message confirmed, in order per pair; swarm hosts lists both; a
-// host with a wrong secret is refused in one line.
+// every message confirmed, in order per pair; swarm peek shows a remote
+// agent's screen; swarm hosts lists both; a host with a wrong secret is
+// refused in one line.
 func TestTwoHosts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -130,6 +131,12 @@ host = "box2"
 			t.Fatalf("%s → %s: %q (%q), want %q, each confirmed", p.from, p.to, got, states, p.bodies)
 		}
 	}
+	// A remote agent's screen, read on the main machine.
+	var peek string
+	testrun.Within(t, testrun.Patience, "swarm peek w1 to show w1's screen on box1", func() bool {
+		peek, _, _ = e.run("peek", "w1")
+		return strings.Contains(peek, "from lead] ping 3")
+	})
 	var out string
 	testrun.Within(t, testrun.Patience, "swarm hosts to list both hosts connected", func() bool {
 		out, _, _ = e.run("hosts")

@@ -46,10 +46,12 @@ type agentReply struct {
 	Error  string          `json:"error,omitempty"`
 }
 
-// hostState is a host's report of its agents.
+// hostState is a host's report of its agents, their events in all their
+// fields (wire.Event: swarmapi.Event's own JSON is the shorter one
+// swarm up --headless --json prints).
 type hostState struct {
 	Agents []swarmapi.AgentInfo `json:"agents,omitempty"`
-	Events []swarmapi.Event     `json:"events,omitempty"`
+	Events []wire.Event         `json:"events,omitempty"`
 }
 
 // forwarded are the events of a host's agents the main swarm's clients
@@ -194,7 +196,7 @@ func (ps *paneServer) run(ctx context.Context) error {
 	frame := time.NewTimer(time.Hour)
 	frame.Stop()
 	defer frame.Stop()
-	var batch []swarmapi.Event
+	var batch []wire.Event
 	screens := map[string]bool{}
 	armed, states := false, true
 	for {
@@ -220,7 +222,7 @@ func (ps *paneServer) run(ctx context.Context) error {
 			if ev.Kind == swarmapi.EventScreen {
 				screens[ev.Agent] = true
 			} else {
-				batch = append(batch, ev)
+				batch = append(batch, wire.Event(ev))
 				states = true
 			}
 		case <-frame.C:
@@ -232,10 +234,10 @@ func (ps *paneServer) run(ctx context.Context) error {
 }
 
 // tell publishes a batch of events, with the agents' states when asked.
-func (ps *paneServer) tell(batch []swarmapi.Event, screens map[string]bool, states bool) {
+func (ps *paneServer) tell(batch []wire.Event, screens map[string]bool, states bool) {
 	s := hostState{Events: batch}
 	for name := range screens {
-		s.Events = append(s.Events, swarmapi.Event{Kind: swarmapi.EventScreen, Agent: name, Time: time.Now()})
+		s.Events = append(s.Events, wire.Event{Kind: swarmapi.EventScreen, Agent: name, Time: time.Now()})
 	}
 	if states {
 		for _, a := range ps.sup.Agents() {

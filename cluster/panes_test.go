@@ -77,6 +77,15 @@ while IFS= read -r line; do echo "got: $line"; done
 		return err == nil && strings.Contains(strings.Join(p.Lines, "\n"), "worker ready")
 	})
 
+	// What the stream told so far (the host's coming, the worker's start)
+	// is set aside: the paste's echo is to be told on its own.
+	for drained := false; !drained; {
+		select {
+		case <-events.Events():
+		default:
+			drained = true
+		}
+	}
 	if err := ui.Paste("worker", "hello from main"); err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +101,9 @@ while IFS= read -r line; do echo "got: $line"; done
 		select {
 		case ev := <-events.Events():
 			screenTold = ev.Kind == swarmapi.EventScreen && ev.Agent == "worker"
+			if ev.Kind == swarmapi.EventAgentStarted {
+				t.Fatalf("the worker told as started again: %+v", ev)
+			}
 		case <-time.After(testrun.Patience):
 			t.Fatal("no screen notice of the worker on the event stream")
 		}

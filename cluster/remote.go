@@ -115,7 +115,7 @@ func (m *Main) told(msg *nats.Msg) {
 			continue
 		}
 		for _, fn := range watchers {
-			fn(ev)
+			fn(swarmapi.Event(ev))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 
 	"swarm/bus"
 	"swarm/internal/testrun"
+	"swarm/swarmapi"
+	"swarm/wire"
 )
 
 // BenchmarkRelayLatency measures how long a message takes from its
@@ -212,4 +215,63 @@ func BenchmarkScale(b *testing.B) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(cpu.Seconds()/wall.Seconds(), "main-cores")
 	b.ReportMetric(float64(after.Maxrss)/1024, "main-maxrss-MiB")
+}
+
+// BenchmarkRemoteView: a UI on the main machine following a busy remote
+// agent's pane, a view per screen notice: what one view carries from the
+// host (the rows changed since the last) beside the whole screen, and
+// its round trip (ns/op is the time between notices: a frame). One agent redraws a status line in place (a spinner, a
+// progress count), the other scrolls a line at a time.
+func BenchmarkRemoteView(b *testing.B) {
+	for _, c := range []struct{ name, script string }{
+		{"status-line", `i=0; printf 'working\n'; while sleep 0.01; do i=$((i+1)); printf '\rstep %d of a long task' $i; done`},
+		{"scrolling", `i=0; while sleep 0.01; do i=$((i+1)); echo "line $i of a busy agent's output"; done`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			mainDir, hostDir := b.TempDir(), b.TempDir()
+			writeScript(b, hostDir, "busy.sh", c.script+"\n")
+			tm := startMain(b, mainDir, freeAddr(b), "[[agent]]\nname = \"busy\"\ncmd = [\"./busy.sh\"]\nquiet = 0\nhost = \"box\"\n")
+			startHost(b, tm.invite(b, "box"), filepath.Join(hostDir, ".swarm-host"), hostDir)
+			changed := make(chan struct{}, 1)
+			defer tm.main.Watch(func(ev swarmapi.Event) {
+				if ev.Kind == swarmapi.EventScreen {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}
+			})()
+			testrun.Within(b, testrun.Patience, "the busy agent's screen", func() bool {
+				_, err := tm.main.View("busy", -1)
+				return err == nil
+			})
+			var held sentScreen
+			var sent, whole int
+			var took time.Duration
+			b.ResetTimer()
+			for range b.N {
+				<-changed
+				start := time.Now()
+				res, err := call(tm.main, "busy", wire.View, wire.ViewParams{Agent: "busy", Top: -1, Gen: held.gen})
+				took += time.Since(start)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if held, err = held.apply(res.Rows); err != nil {
+					b.Fatal(err)
+				}
+				raw, _ := json.Marshal(res.Rows)
+				sent += len(raw)
+				all := map[int]string{}
+				for i, row := range held.rows {
+					all[i] = row
+				}
+				full, _ := json.Marshal(wire.RenderResult{Gen: held.gen, N: len(held.rows), Changed: all})
+				whole += len(full)
+			}
+			b.ReportMetric(float64(sent)/float64(b.N), "B/view")
+			b.ReportMetric(float64(whole)/float64(b.N), "B/screen")
+			b.ReportMetric(float64(took.Microseconds())/float64(b.N), "µs/view")
+		})
+	}
 }

@@ -47,5 +47,8 @@
 // swarm.agent.HOST, for the per-agent methods of the socket's protocol
 // (its screen as the rows changed since the rendering the main swarm
 // holds, keys, paste, size, restart), and the host tells its agents'
-// events and states on swarm.state.HOST.
+// events and states on swarm.state.HOST. The command line inside a
+// remote agent (swarm heartbeat, swarm task, swarm mcp's task tools)
+// reaches its host's socket, which sends the request on swarm.actor.HOST
+// for the main swarm to make as that agent (actors.go).
 package cluster

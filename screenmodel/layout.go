@@ -46,6 +46,10 @@ type Layout struct {
 	// timer and how to interrupt it, between its transcript and its
 	// input box): text in a row that makes it that row.
 	status []string
+	// overlays are hints the program draws at the right end of a row of
+	// its transcript, over it (Claude Code's "Jump to bottom" while the
+	// view is scrolled back): its own, never the row's text.
+	overlays []string
 	// previewGutter marks the first row of a tool's output ("⎿"), and
 	// previewMarker starts the row that closes a preview of it ("… +"
 	// and a count of lines): see Preview.
@@ -79,6 +83,9 @@ var layouts = []Layout{
 	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
 		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}},
 		status: []string{"esc to interrupt"},
+		// Scrolled back, it draws a hint to jump to the bottom at the
+		// right end of the transcript's last row shown.
+		overlays: []string{"Jump to bottom (ctrl+End) ↓"},
 		// While a command runs it shows the latest rows of its output
 		// above "… +N lines (1s)"; once done, an output it does not show
 		// whole is its first rows, each cut at the edge, above "… +N
@@ -180,6 +187,20 @@ func (l Layout) Status(row string) bool {
 
 // HasStatus reports whether the program has a status row Status knows.
 func (l Layout) HasStatus() bool { return len(l.status) > 0 }
+
+// Overlay reports whether the program drew a hint over the right end of
+// row (after a blank, or alone) and returns what is left of the row, its
+// trailing blanks trimmed: the text the hint covers is hidden, so the row
+// is not whole.
+func (l Layout) Overlay(row string) (rest string, ok bool) {
+	for _, o := range l.overlays {
+		rest, ok := strings.CutSuffix(strings.TrimRight(row, " "), o)
+		if ok && (rest == "" || strings.HasSuffix(rest, " ")) {
+			return strings.TrimRight(rest, " "), true
+		}
+	}
+	return row, false
+}
 
 // Echoes returns how the program's transcript shows typed input again:
 // rows that are input, never output.

@@ -126,3 +126,25 @@ func TestPreview(t *testing.T) {
 		t.Errorf("codex: a preview, want none (Codex shows no such previews)")
 	}
 }
+
+func TestOverlay(t *testing.T) {
+	claude := Of("claude")
+	for _, c := range []struct {
+		row, rest string
+		ok        bool
+	}{
+		{`       "body": "raise",            Jump to bottom (ctrl+End) ↓`, `       "body": "raise",`, true},
+		{"  ⎿  @thinking:bob a row it cove Jump to bottom (ctrl+End) ↓  ", "  ⎿  @thinking:bob a row it cove", true},
+		{"                    Jump to bottom (ctrl+End) ↓", "", true},
+		{"read the hint:Jump to bottom (ctrl+End) ↓", "read the hint:Jump to bottom (ctrl+End) ↓", false},
+		{"an ordinary row", "an ordinary row", false},
+	} {
+		rest, ok := claude.Overlay(c.row)
+		if rest != c.rest || ok != c.ok {
+			t.Errorf("Overlay(%q) = %q, %v; want %q, %v", c.row, rest, ok, c.rest, c.ok)
+		}
+	}
+	if rest, ok := Of("codex").Overlay("x  Jump to bottom (ctrl+End) ↓"); ok {
+		t.Errorf("codex has no such hint, got %q", rest)
+	}
+}

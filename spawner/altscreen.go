@@ -169,6 +169,7 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 			// A side panel beside the program's text is not its output.
 			text = strings.TrimRight(ansi.Truncate(text, textCols, ""), " ")
 		}
+		text, covered := s.layout.Overlay(text)
 		r, ok := newFrameRow(y, text, false)
 		if c, was := s.cutRows[y]; was {
 			if c.left == "" && ok && len(r.key) < len(c.drawn) && strings.HasPrefix(c.drawn, r.key) {
@@ -182,7 +183,8 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 		}
 		if ok {
 			r.markTurn(s.layout.EchoStart(text))
-			r.preview = previews != nil && previews[y] == previewDone
+			// A row partly covered by a hint is not whole either.
+			r.preview = previews != nil && previews[y] == previewDone || covered
 			rows = append(rows, r)
 		}
 	}

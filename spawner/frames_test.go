@@ -538,3 +538,42 @@ func TestAltScreenPreviews(t *testing.T) {
 		t.Errorf("committed relay lines:\n%s\nwant:\n%s\nall lines:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenOverlay: scrolled back, Claude Code draws "Jump to bottom
+// (ctrl+End) ↓" over the right end of the last transcript row shown. The
+// hint is not the row's text, and the row it covers is not whole: the row
+// is read as the program shows it uncovered, once.
+func TestAltScreenOverlay(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\r\n\x1b[J")
+		return b.String()
+	}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h\x1b[?25l")
+	long := "  ⎿  @relay:bob a line that reaches the end of the row"
+	for _, rows := range [][]string{
+		{"! cat f1.txt", "  ⎿  first row", long},
+		// Scrolled back one row: the hint covers the end of the last.
+		{"earlier text", "! cat f1.txt", "  ⎿  first row", long[:len(long)-28] + " Jump to bottom (ctrl+End) ↓"},
+		{"! cat f1.txt", "  ⎿  first row", long},
+	} {
+		r.write(frame(rows...) + "\x1b[24;1H")
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, l := range r.lines {
+		if strings.Contains(l, "Jump to bottom") || strings.Contains(l, "@relay:") && !strings.HasSuffix(l, "of the row") {
+			t.Errorf("committed %q; all lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+	if n := r.count("@relay:bob"); n != 1 {
+		t.Errorf("the relay row committed %d times, want 1:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

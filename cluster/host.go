@@ -170,12 +170,15 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	defer cc.Stop()
 	// The command line inside its agents reaches the host's socket
 	// (actors.go).
+	// Without it they still run and message: only that command line
+	// cannot reach the main swarm (it acts on the host's bus).
 	srv, err := server.Listen(opts.Dir, sup, server.Options{Program: "swarm host " + u.Host, Dir: opts.Workdir, Log: opts.Log,
 		Bus: b, Upstream: upstream(nc, u.Host)})
 	if err != nil {
-		return err
+		opts.Log.Warn("cluster: no socket for the command line inside the agents", "err", err)
+	} else {
+		defer srv.Close()
 	}
-	defer srv.Close()
 	ps := newPaneServer(u.Host, sup, local, nc)
 	panesDone := make(chan error, 1)
 	go func() { panesDone <- ps.run(runCtx) }()

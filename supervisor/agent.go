@@ -42,6 +42,7 @@ type agent struct {
 	proc       *spawner.Process
 	screen     *spawner.Screen // the current process's, or the last one's
 	outputSeen chan struct{}   // signalled on every output chunk (confirmation)
+	looks      chan struct{}   // the injector should look at the screen: output, a turn changed
 	state      AgentState
 	reason     string
 	pid        int
@@ -139,6 +140,7 @@ func newAgent(s *Supervisor, cfg AgentConfig) *agent {
 		wake:       make(chan struct{}, 1),
 		control:    make(chan bool, 1),
 		outputSeen: make(chan struct{}, 1),
+		looks:      make(chan struct{}, 1),
 		markerHit:  make(chan struct{}, 1),
 		rows:       s.opts.Rows, cols: s.opts.Cols,
 		dir:      cfg.Dir,
@@ -598,7 +600,16 @@ func (a *agent) onOutput() {
 	case a.outputSeen <- struct{}{}:
 	default:
 	}
+	a.lookSoon()
 	a.s.hub.emit(Event{Kind: EventScreen, Agent: a.cfg.Name})
+}
+
+// lookSoon has the injector look at the screen in a moment (see injectLoop).
+func (a *agent) lookSoon() {
+	select {
+	case a.looks <- struct{}{}:
+	default:
+	}
 }
 
 // running returns the current process, or nil.

@@ -18,18 +18,32 @@ const maxAttempts = 3
 // injectLoop delivers the agent's pending messages, one at a time in bus
 // order, whenever it is woken (a publish, a process start, a timer), and
 // between times looks at the agent's screen while it changes (shown.go).
+// The looks run on a timer armed by output, a turn set, a wake-up, or a
+// look that must come again; an agent whose screen is still and that
+// holds nothing is not looked at, so idle agents cost no wake-ups.
 func (a *agent) injectLoop() {
 	retry := time.NewTimer(time.Hour)
 	retry.Stop()
 	defer retry.Stop()
-	lookTick := time.NewTicker(lookEvery)
-	defer lookTick.Stop()
+	lookTimer := time.NewTimer(lookEvery)
+	defer lookTimer.Stop()
+	looking := true // lookTimer is armed
+	armLook := func() {
+		if !looking {
+			lookTimer.Reset(lookEvery)
+			looking = true
+		}
+	}
 	var lookedAt time.Time // the output last looked at
 	for {
 		select {
 		case <-a.ctx.Done():
 			return
-		case <-lookTick.C:
+		case <-a.looks:
+			armLook()
+			continue
+		case <-lookTimer.C:
+			looking = false
 			proc := a.running()
 			if proc == nil {
 				continue
@@ -44,11 +58,13 @@ func (a *agent) injectLoop() {
 				if a.observe(proc, held) {
 					lookedAt = out
 				}
+				armLook()
 			}
 			continue
 		case <-a.wake:
 		case <-retry.C:
 		}
+		armLook()
 		if wait := a.deliverReady(); wait > 0 {
 			retry.Reset(wait)
 		}

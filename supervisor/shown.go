@@ -170,6 +170,7 @@ func (a *agent) setTurn(t Turn) {
 	}
 	a.turn = t
 	a.mu.Unlock()
+	a.lookSoon() // a grace may run from now (graceRuns)
 	ctx := a.publishCtx()
 	hb := bus.Heartbeat{Agent: a.cfg.Name, Status: t.Status, Note: t.Note, Time: t.At}
 	if cur, err := a.s.bus.CurrentTask(ctx, a.cfg.Name); err == nil {

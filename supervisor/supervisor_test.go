@@ -713,3 +713,61 @@ func TestARunawayAgentIsRateLimited(t *testing.T) {
 		t.Errorf("%d of a's 300 messages were published; want the burst of 20 (and a few more), not all", n)
 	}
 }
+
+// More notices than the injector's window: the first 64 go in as one
+// batch by themselves (a queue of notices alone would otherwise wait
+// without end; the batch is too long to type, so its file is named), the
+// rest with the next message — every one of them, each once.
+func TestNoticesPastTheWindowArriveComplete(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	const total = noticeWindow + 6
+	var say []string
+	for i := 0; i < total; i++ {
+		say = append(say, fmt.Sprintf("@relay:ghost%02d is anyone there", i))
+	}
+	h.run(Options{}, scripted("a", "say", map[string]string{"SAY": strings.Join(say, "|"), "LOG": h.path("a.log")}))
+	confirmed := func() (n int) {
+		msgs, err := h.bus.Messages(context.Background(), 0, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if bus.IsDeliveryNotice(m) && m.To == "a" && m.Deliveries[0].State == bus.DeliveryConfirmed {
+				n++
+			}
+		}
+		return n
+	}
+	h.waitFor("the first batch confirmed", func() bool { return confirmed() == noticeWindow })
+	m := h.send(bus.Message{From: "human", To: "a", Body: "hello"})
+	h.waitFor("hello confirmed", func() bool { return h.deliveryOf(m.ID, "a").State == bus.DeliveryConfirmed })
+	h.waitFor("every notice confirmed", func() bool { return confirmed() == total })
+	got := unique(readLines(h.path("a.log")))
+	if len(got) != 2 {
+		t.Fatalf("a read %d lines, want 2 (the batch, then hello with the rest): %q", len(got), got)
+	}
+	// The batch is too long to type: it is in a file named by its path
+	// relative to the agent's directory (this test's, as none is set).
+	_, ref, ok := strings.Cut(got[0], "too long to type: read ")
+	if !ok {
+		t.Fatalf("the batch %q does not name its file", got[0])
+	}
+	batch, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got[0] = string(batch)
+	for i := 0; i < total; i++ {
+		line := got[0]
+		if i >= noticeWindow {
+			line = got[1]
+		}
+		if n := strings.Count(line, fmt.Sprintf("to ghost%02d failed", i)); n != 1 {
+			t.Errorf("the notice about ghost%02d is in its line %d times, want once", i, n)
+		}
+	}
+	if !strings.Contains(got[1], "hello") {
+		t.Errorf("the second line %q is not hello's", got[1])
+	}
+}

@@ -165,6 +165,9 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 	case condGone:
 		return gone, ""
 	case condTimedOut:
+		if r, ok := a.entersInput(proc); !ok {
+			return unconfirmed, "it never showed in its input, and Enter was not pressed: " + r
+		}
 		if !a.write(proc, "\r") {
 			return gone, ""
 		}
@@ -199,6 +202,9 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		}
 	}
 	for range submitTries {
+		if r, ok := a.entersInput(proc); !ok {
+			return unconfirmed, "Enter was not pressed: " + r
+		}
 		if !a.write(proc, "\r") {
 			return gone, ""
 		}
@@ -210,6 +216,28 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		}
 	}
 	return unconfirmed, fmt.Sprintf("still in its input after Enter was pressed %d times", submitTries)
+}
+
+// entersInput reports whether Enter pressed now goes to an input (a
+// prompt, or a busy turn's): a program may replace its prompt with a
+// question between the typing and Enter — Codex on a fresh HOME, still
+// starting on a loaded machine, draws its prompt, then its sign-in
+// picker, where Enter chooses "Sign in with ChatGPT". If not, it says
+// what shows instead. A program without an input box is not told by
+// its screen: Enter goes.
+func (a *agent) entersInput(proc *spawner.Process) (string, bool) {
+	if a.model.Input == nil {
+		return "", true
+	}
+	a.awaitSettled(proc)
+	r := a.look(proc)
+	if r.State == screenmodel.Prompt || r.State == screenmodel.Busy {
+		return "", true
+	}
+	if r.What != "" {
+		return r.What, false
+	}
+	return "its screen is not an input", false
 }
 
 // patience is how long the program may take to show a message typed in,

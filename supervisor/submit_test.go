@@ -248,3 +248,46 @@ func TestAgentsThatTakeNoMessages(t *testing.T) {
 		t.Errorf("vim got %q", got)
 	}
 }
+
+// A program that replaces its prompt with a question between the typing
+// and Enter (Codex on a fresh HOME, its start slow on a loaded machine:
+// its prompt, then its sign-in picker) does not get Enter: Enter would
+// answer the question. The agent goes on the needs-you list instead.
+func TestEnterIsNotPressedIntoAQuestionThatReplacedThePrompt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	cx := composerAgent(h, "cx", map[string]string{"COMPOSER_DIALOG_ON_TEXT_MS": "20"})
+	cx.Brief = true
+	h.run(Options{}, cx)
+	h.running("cx")
+	h.waitFor("cx on the needs-you list", func() bool {
+		n := h.needsOf()
+		return len(n) == 1 && strings.Contains(n[0].Text, "Codex asks whether to trust this folder")
+	})
+	raw, _ := os.ReadFile(h.path("cx.raw"))
+	if n := bytes.Count(raw, []byte("from swarm]")); n != 1 {
+		t.Fatalf("the brief was typed %d times, want once (before the question showed)", n)
+	}
+	if len(h.eventsOf(EventAgentExited)) != 0 {
+		t.Fatal("the program exited: Enter answered its question")
+	}
+	if got := readLines(h.path("cx.log")); len(got) != 0 {
+		t.Fatalf("submitted into the question: %q", got)
+	}
+	// The person answers; the brief shows in the input again, typed, and
+	// is held as a line being typed (nothing is added to it) until the
+	// person submits it.
+	for _, k := range []string{"\x1b[B", "\r"} {
+		if err := h.sup.SendKeys("cx", []byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.waitFor("cx off the needs-you list", func() bool { return len(h.needsOf()) == 0 })
+	if err := h.sup.SendKeys("cx", []byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the brief submitted, once", func() bool {
+		got := readLines(h.path("cx.log"))
+		return len(got) == 1 && strings.Count(got[0], "from swarm]") == 1
+	})
+}

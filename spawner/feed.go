@@ -58,6 +58,30 @@ func (t *token) param(i, def int) int {
 	return v
 }
 
+// counted reports whether t is a CSI that x/vt repeats its count times
+// (repeat a character, erase characters, tab forwards or back): its count
+// is bounded before it is applied (feedSink.clamped).
+func (t *token) counted() bool {
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+		return false
+	}
+	switch t.cmd.Final() {
+	case 'b', 'X', 'I', 'Z':
+		return true
+	}
+	return false
+}
+
+// feeder is the front parser: it reads a program's output, cuts it into
+// print segments and structural tokens, and hands each to a feedSink (the
+// Screen), which applies it to its emulator under its own rules. Its state
+// is where the parse stands: the sequence being read, the open run of
+// text, the cluster held back from the last write. It reads nothing of
+// the screen but what the sink answers.
+//
+// The sink sees the completed token in tok, and partialFed (the emulator
+// was fed the token's first bytes in an earlier write) while it handles
+// one.
 type feeder struct {
 	front   *ansi.Parser
 	tok     token
@@ -78,34 +102,48 @@ type feeder struct {
 	// runePending: the emulator was fed the start of a character (a held
 	// cluster applied for a reader) and waits for the rest.
 	runePending bool
-	// deferred: a size to apply once the emulator is quiet (rows, cols).
-	deferred *[2]int
-	// cutLines: the last resize changed the width without reflowing the
-	// screen (see reflow): rows were cut.
-	cutLines bool
-	// printMode: the emulator is being fed a print segment.
-	printMode bool
-	// moves counts cursor moves of the main emulator.
-	moves int
-	// wideEdge: a wide character just filled the last column, which x/vt
-	// does not treat as a pending wrap.
-	wideEdge bool
 	// scratch for eachCluster
 	dec    []byte
 	bounds []bound
 }
 
-func (s *Screen) initFeeder() {
-	s.front = ansi.NewParser()
-	s.front.SetDataSize(1) // string contents are the emulator's business
-	str := func() { s.tok.kind, s.tokDone = tokString, true }
-	s.front.SetHandler(ansi.Handler{
-		Execute: func(b byte) { s.tok.kind, s.tok.ctrl, s.tokDone = tokControl, b, true },
+// feedSink is what the front parser feeds: the screen's emulators and its
+// rules about what each token does.
+type feedSink interface {
+	// print applies a print segment (text and inert tokens).
+	print(b []byte)
+	// cancel drops the sequence whose start the emulator was fed (CAN).
+	cancel()
+	// inert reports whether the completed token cannot move the cursor
+	// to another row, so that it can go into a print segment.
+	inert() bool
+	// clamped returns a bounded copy of the completed token, a counted
+	// one, when its count is too large to apply as it is, else nil.
+	clamped() []byte
+	// token applies the completed structural token, tb; ahead is the rest
+	// of the write.
+	token(tb, ahead []byte)
+	// wideText says whether text is to be walked cluster by cluster for
+	// wide characters (the main screen is in use), and whether a wide
+	// character's wrap is pending (edge).
+	wideText() (main, edge bool)
+	// placeWide places a cluster of width w that wideText's answer asks
+	// for: it wraps a pending wide wrap and feeds a wide character itself
+	// (fed), and says whether a wide wrap is pending after it.
+	placeWide(cl []byte, w int) (fed, edge bool)
+}
+
+func (f *feeder) init() {
+	f.front = ansi.NewParser()
+	f.front.SetDataSize(1) // string contents are the emulator's business
+	str := func() { f.tok.kind, f.tokDone = tokString, true }
+	f.front.SetHandler(ansi.Handler{
+		Execute: func(b byte) { f.tok.kind, f.tok.ctrl, f.tokDone = tokControl, b, true },
 		HandleCsi: func(cmd ansi.Cmd, p ansi.Params) {
-			s.tok.kind, s.tok.cmd, s.tokDone = tokCSI, cmd, true
-			s.tok.params = append(s.tok.params[:0], p...)
+			f.tok.kind, f.tok.cmd, f.tokDone = tokCSI, cmd, true
+			f.tok.params = append(f.tok.params[:0], p...)
 		},
-		HandleEsc: func(cmd ansi.Cmd) { s.tok.kind, s.tok.cmd, s.tokDone = tokESC, cmd, true },
+		HandleEsc: func(cmd ansi.Cmd) { f.tok.kind, f.tok.cmd, f.tokDone = tokESC, cmd, true },
 		HandleDcs: func(ansi.Cmd, ansi.Params, []byte) { str() },
 		HandleOsc: func(int, []byte) { str() },
 		HandlePm:  func([]byte) { str() },
@@ -120,25 +158,25 @@ func printableASCII(c byte) bool { return c >= 0x20 && c < 0x7f }
 
 func isText(st parser.State) bool { return st == parser.GroundState || st == parser.Utf8State }
 
-// consume runs p through the front parser and feeds the emulator.
-func (s *Screen) consume(p []byte) {
-	s.runePending = false
+// feed runs p through the front parser and feeds out.
+func (f *feeder) feed(p []byte, out feedSink) {
+	f.runePending = false
 	buf, off := p, 0
-	if len(s.hold) > 0 {
+	if len(f.hold) > 0 {
 		// The held cluster was parsed already; it starts the open run.
-		buf = append(s.hold, p...)
-		off = len(s.hold)
-		s.hold = nil
+		buf = append(f.hold, p...)
+		off = len(f.hold)
+		f.hold = nil
 	}
-	s.runASCII = isASCII(buf[:off])
-	s.runStart, s.segStart = 0, 0
+	f.runASCII = isASCII(buf[:off])
+	f.runStart, f.segStart = 0, 0
 	tokStart := off
 	for i := off; i < len(buf); i++ {
-		if s.front.State() == parser.GroundState && printableASCII(buf[i]) {
+		if f.front.State() == parser.GroundState && printableASCII(buf[i]) {
 			// Most output is plain text, which the parser would only pass
 			// over byte by byte: skip the run.
-			if !s.inRun {
-				s.inRun, s.runStart, s.runASCII = true, i, true
+			if !f.inRun {
+				f.inRun, f.runStart, f.runASCII = true, i, true
 			}
 			for i+1 < len(buf) && printableASCII(buf[i+1]) {
 				i++
@@ -146,83 +184,82 @@ func (s *Screen) consume(p []byte) {
 			tokStart = i + 1
 			continue
 		}
-		at, prev := i, s.front.State()
-		s.tokDone = false
-		if n := s.plainCsi(buf[i:]); n > 0 {
+		at, prev := i, f.front.State()
+		f.tokDone = false
+		if n := f.plainCsi(buf[i:]); n > 0 {
 			i += n - 1
 		} else {
-			s.front.Advance(buf[i])
+			f.front.Advance(buf[i])
 		}
 		// Text: printed characters, including a UTF-8 lead byte that cuts a
 		// string sequence short, and bytes the parser ignores in ground.
-		if st := s.front.State(); !s.tokDone && isText(st) && (isText(prev) || st == parser.Utf8State) {
-			if !s.inRun {
-				s.inRun, s.runStart = true, i
+		if st := f.front.State(); !f.tokDone && isText(st) && (isText(prev) || st == parser.Utf8State) {
+			if !f.inRun {
+				f.inRun, f.runStart = true, i
 			}
-			s.runASCII = false
+			f.runASCII = false
 			tokStart = i + 1
 			continue
 		}
-		if s.inRun {
-			s.inRun = false
-			s.runText(buf, s.runStart, at, s.runASCII)
+		if f.inRun {
+			f.inRun = false
+			f.runText(out, buf, f.runStart, at, f.runASCII)
 		}
-		if !s.tokDone {
+		if !f.tokDone {
 			continue // inside a sequence
 		}
-		if s.tok.kind == tokControl && s.tok.ctrl == ansi.ESC {
+		if f.tok.kind == tokControl && f.tok.ctrl == ansi.ESC {
 			// An escape cut short by the next one (the parser reports the
 			// first ESC when the second comes): a terminal drops what came
 			// of it, and so does the screen. Fed to the emulator, it could
 			// be left waiting for the rest while the screen handles the
 			// next sequence itself (a screen switch), and take the next
 			// character as the end of the old one.
-			s.feedSeg(buf, tokStart)
-			if s.partialFed {
-				_, _ = s.active().Write([]byte{ansi.CAN})
+			f.feedSeg(out, buf, tokStart)
+			if f.partialFed {
+				out.cancel()
 			}
-			s.segStart, tokStart = i, i
-			s.partialFed = false
+			f.segStart, tokStart = i, i
+			f.partialFed = false
 			continue
 		}
-		if seq := s.clamped(); seq != nil {
+		if seq := f.clamped(out); seq != nil {
 			// A count x/vt would loop over: feed it bounded.
-			s.feedSeg(buf, tokStart)
-			if s.partialFed {
-				_, _ = s.active().Write([]byte{ansi.CAN})
+			f.feedSeg(out, buf, tokStart)
+			if f.partialFed {
+				out.cancel()
 			}
-			s.wideEdge = false
-			s.writePrint(seq)
-			s.segStart, tokStart = i+1, i+1
-			s.partialFed = false
+			out.print(seq)
+			f.segStart, tokStart = i+1, i+1
+			f.partialFed = false
 			continue
 		}
-		if s.inert() {
+		if out.inert() {
 			tokStart = i + 1
-			if tokStart-s.segStart >= maxSegment {
-				s.feedSeg(buf, tokStart)
+			if tokStart-f.segStart >= maxSegment {
+				f.feedSeg(out, buf, tokStart)
 			}
 			// A string ends at the ESC that starts the next sequence (or
 			// its ST): that ESC goes to the emulator with the string, so the
 			// next token has begun there, as if in an earlier write.
-			s.partialFed = s.tok.kind == tokString && buf[i] == ansi.ESC
+			f.partialFed = f.tok.kind == tokString && buf[i] == ansi.ESC
 			continue
 		}
-		s.feedSeg(buf, tokStart)
-		s.token(buf[tokStart:i+1], buf[i+1:])
-		s.segStart, tokStart = i+1, i+1
-		s.partialFed = false
+		f.feedSeg(out, buf, tokStart)
+		out.token(buf[tokStart:i+1], buf[i+1:])
+		f.segStart, tokStart = i+1, i+1
+		f.partialFed = false
 	}
-	if s.inRun {
-		h := s.heldFrom(buf, s.runStart)
-		s.runText(buf, s.runStart, h, s.runASCII)
-		s.feedSeg(buf, h)
-		s.hold = append([]byte(nil), buf[h:]...)
+	if f.inRun {
+		h := f.heldFrom(buf, f.runStart)
+		f.runText(out, buf, f.runStart, h, f.runASCII)
+		f.feedSeg(out, buf, h)
+		f.hold = append([]byte(nil), buf[h:]...)
 		return
 	}
-	s.feedSeg(buf, len(buf))
+	f.feedSeg(out, buf, len(buf))
 	if tokStart < len(buf) {
-		s.partialFed = true
+		f.partialFed = true
 	}
 }
 
@@ -231,42 +268,45 @@ func (s *Screen) consume(p []byte) {
 // b as the completed token, as the front parser would in the ground state,
 // and returns its length; 0 leaves b to the parser. Coloured output is
 // mostly such sequences, and the parser takes a state change per byte.
-func (s *Screen) plainCsi(b []byte) int {
-	if b[0] != ansi.ESC || s.front.State() != parser.GroundState {
+func (f *feeder) plainCsi(b []byte) int {
+	if b[0] != ansi.ESC || f.front.State() != parser.GroundState {
 		return 0
 	}
-	cmd, params, n := vt.ScanPlainCsi(b, s.tok.params[:0])
+	cmd, params, n := vt.ScanPlainCsi(b, f.tok.params[:0])
 	if n > 0 {
-		s.tok.kind, s.tok.cmd, s.tok.params, s.tokDone = tokCSI, cmd, params, true
+		f.tok.kind, f.tok.cmd, f.tok.params, f.tokDone = tokCSI, cmd, params, true
 	}
 	return n
 }
 
-// applyHeld feeds the held-back cluster, for readers of the screen.
-func (s *Screen) applyHeld() {
-	if len(s.hold) == 0 {
+// flush feeds the held-back cluster, for readers of the screen.
+func (f *feeder) flush(out feedSink) {
+	if len(f.hold) == 0 {
 		return
 	}
-	buf := s.hold
-	s.hold = nil
-	s.segStart = 0
-	s.runText(buf, 0, len(buf), false)
-	s.feedSeg(buf, len(buf))
+	buf := f.hold
+	f.hold = nil
+	f.segStart = 0
+	f.runText(out, buf, 0, len(buf), false)
+	f.feedSeg(out, buf, len(buf))
 	// x/vt takes a UTF-8 lead byte with the bytes that follow it, whatever
 	// they are (see unitAt).
-	s.runePending = false
+	f.runePending = false
 	for j := 0; j < len(buf); {
 		n, _, ok := unitAt(buf, j, len(buf))
 		if !ok {
-			s.runePending = true
+			f.runePending = true
 		}
 		j += n
 	}
 }
 
+// applyHeld feeds the held-back cluster, for readers of the screen.
+func (s *Screen) applyHeld() { s.flush(s) }
+
 // quiet reports whether the emulator's parser is between sequences and
 // characters, so that the screen can write sequences of its own to it.
-func (s *Screen) quiet() bool { return !s.partialFed && !s.runePending }
+func (f *feeder) quiet() bool { return !f.partialFed && !f.runePending }
 
 // inert reports whether the completed token cannot move the cursor to
 // another row, so it can go into a print segment. It also ends a pending
@@ -338,36 +378,41 @@ func (s *Screen) inert() bool {
 	return ok
 }
 
-// clamped returns a bounded copy of a CSI whose count x/vt would spend
-// time proportional to (repeat a character, erase, tab), or nil when the
-// count is reasonable: a program cannot stall the screen with
-// ESC[999999999b.
+// clamped returns a bounded copy of a counted CSI whose count x/vt would
+// spend time proportional to, or nil when the count is reasonable: a
+// program cannot stall the screen with ESC[999999999b.
 func (s *Screen) clamped() []byte {
 	t := &s.tok
-	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
-		return nil
-	}
 	limit := s.cols
-	switch t.cmd.Final() {
-	case 'b':
+	if t.cmd.Final() == 'b' {
 		limit = s.rows * s.cols
-	case 'X', 'I', 'Z':
-	default:
-		return nil
 	}
 	if n := t.param(0, 1); n <= limit {
 		return nil
 	}
+	s.wideEdge = false // the bounded copy moves the cursor
 	return []byte("\x1b[" + strconv.Itoa(limit) + string(rune(t.cmd.Final())))
 }
 
+// clamped asks out for a bounded copy of a counted token.
+func (f *feeder) clamped(out feedSink) []byte {
+	if !f.tok.counted() {
+		return nil
+	}
+	return out.clamped()
+}
+
 // feedSeg feeds buf[segStart:upto] as a print segment.
-func (s *Screen) feedSeg(buf []byte, upto int) {
-	if upto > s.segStart {
-		s.writePrint(buf[s.segStart:upto])
-		s.segStart = upto
+func (f *feeder) feedSeg(out feedSink, buf []byte, upto int) {
+	if upto > f.segStart {
+		out.print(buf[f.segStart:upto])
+		f.segStart = upto
 	}
 }
+
+func (s *Screen) print(b []byte) { s.writePrint(b) }
+
+func (s *Screen) cancel() { _, _ = s.active().Write([]byte{ansi.CAN}) }
 
 func (s *Screen) writePrint(b []byte) {
 	if s.alt != nil {
@@ -445,14 +490,14 @@ type bound struct{ raw, dec int }
 // as x/vt forms them: a printable ASCII character always starts a new
 // cluster, and the runes after it are segmented together (decoded, as the
 // parser hands them over). It returns where the complete units end.
-func (s *Screen) eachCluster(buf []byte, start, end int, f func(j, n, w int)) int {
+func (f *feeder) eachCluster(buf []byte, start, end int, each func(j, n, w int)) int {
 	for j := start; j < end; {
 		n, r, ok := unitAt(buf, j, end)
 		if !ok {
 			return j
 		}
 		if printable(r) && (j+1 >= end || printable(rune(buf[j+1]))) {
-			f(j, 1, 1)
+			each(j, 1, 1)
 			j++
 			continue
 		}
@@ -461,35 +506,35 @@ func (s *Screen) eachCluster(buf []byte, start, end int, f func(j, n, w int)) in
 			continue
 		}
 		// A stretch: up to one ASCII character and the runes after it.
-		s.dec, s.bounds = s.dec[:0], s.bounds[:0]
+		f.dec, f.bounds = f.dec[:0], f.bounds[:0]
 		k := j
 		for k < end {
 			n, r, ok := unitAt(buf, k, end)
 			if !ok || (printable(r) && k > j) {
 				break
 			}
-			s.bounds = append(s.bounds, bound{raw: k, dec: len(s.dec)})
+			f.bounds = append(f.bounds, bound{raw: k, dec: len(f.dec)})
 			if r >= 0 {
-				s.dec = utf8.AppendRune(s.dec, r)
+				f.dec = utf8.AppendRune(f.dec, r)
 			}
 			k += n
 		}
 		bi := 0
-		for d := 0; d < len(s.dec); {
-			cl, w := ansi.FirstGraphemeCluster(s.dec[d:], ansi.GraphemeWidth)
+		for d := 0; d < len(f.dec); {
+			cl, w := ansi.FirstGraphemeCluster(f.dec[d:], ansi.GraphemeWidth)
 			if len(cl) == 0 {
 				break
 			}
-			a := s.bounds[bi].raw
+			a := f.bounds[bi].raw
 			d += len(cl)
-			for bi < len(s.bounds) && s.bounds[bi].dec < d {
+			for bi < len(f.bounds) && f.bounds[bi].dec < d {
 				bi++
 			}
 			b := k
-			if bi < len(s.bounds) {
-				b = s.bounds[bi].raw
+			if bi < len(f.bounds) {
+				b = f.bounds[bi].raw
 			}
-			f(a, b-a, w)
+			each(a, b-a, w)
 		}
 		j = k
 	}
@@ -497,29 +542,43 @@ func (s *Screen) eachCluster(buf []byte, start, end int, f func(j, n, w int)) in
 }
 
 // runText walks the complete clusters of buf[start:end] (part of a run of
-// printable text): it wraps wide characters x/vt would mishandle and keeps
-// print segments under maxSegment, cutting only between clusters.
-// ascii says the bytes are known to be ASCII.
-func (s *Screen) runText(buf []byte, start, end int, ascii bool) {
-	if !s.wideEdge && end-s.segStart < maxSegment && (ascii || isASCII(buf[start:end])) {
+// printable text): it has out place the wide characters x/vt would
+// mishandle and keeps print segments under maxSegment, cutting only
+// between clusters. ascii says the bytes are known to be ASCII.
+func (f *feeder) runText(out feedSink, buf []byte, start, end int, ascii bool) {
+	main, edge := out.wideText()
+	if !edge && end-f.segStart < maxSegment && (ascii || isASCII(buf[start:end])) {
 		return
 	}
-	main := s.alt == nil
-	s.eachCluster(buf, start, end, func(j, n, w int) {
-		if j-s.segStart >= maxSegment {
-			s.feedSeg(buf, j)
+	f.eachCluster(buf, start, end, func(j, n, w int) {
+		if j-f.segStart >= maxSegment {
+			f.feedSeg(out, buf, j)
 		}
-		if main && s.wideEdge && w > 0 {
-			s.feedSeg(buf, j)
-			s.wrapNow(false)
-			s.wideEdge = false
-		}
-		if main && w >= 2 {
-			s.feedSeg(buf, j)
-			s.feedWide(buf[j : j+n])
-			s.segStart = j + n
+		if main && (edge && w > 0 || w >= 2) {
+			f.feedSeg(out, buf, j)
+			var fed bool
+			fed, edge = out.placeWide(buf[j:j+n], w)
+			if fed {
+				f.segStart = j + n
+			}
 		}
 	})
+}
+
+// wideText and placeWide are the screen's side of runText: it wraps wide
+// characters itself (see feedWide).
+func (s *Screen) wideText() (main, edge bool) { return s.alt == nil, s.wideEdge }
+
+func (s *Screen) placeWide(cl []byte, w int) (fed, edge bool) {
+	if s.wideEdge && w > 0 {
+		s.wrapNow(false)
+		s.wideEdge = false
+	}
+	if w >= 2 {
+		s.feedWide(cl)
+		fed = true
+	}
+	return fed, s.wideEdge
 }
 
 // heldFrom returns where the last cluster of the open run starting at
@@ -527,13 +586,13 @@ func (s *Screen) runText(buf []byte, start, end int, ascii bool) {
 // may extend that cluster. When the run ends inside a character, that
 // character and the cluster before it are held. A cluster longer than
 // maxHold is fed; a partial character never is.
-func (s *Screen) heldFrom(buf []byte, start int) int {
+func (f *feeder) heldFrom(buf []byte, start int) int {
 	end := len(buf)
-	if s.front.State() != parser.Utf8State && (s.runASCII || isASCII(buf[start:])) {
+	if f.front.State() != parser.Utf8State && (f.runASCII || isASCII(buf[start:])) {
 		return max(start, end-1)
 	}
 	last := -1
-	complete := s.eachCluster(buf, start, end, func(j, _, _ int) { last = j })
+	complete := f.eachCluster(buf, start, end, func(j, _, _ int) { last = j })
 	h := complete
 	if last >= 0 {
 		h = last

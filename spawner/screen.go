@@ -126,6 +126,18 @@ type Screen struct {
 	wg                sync.WaitGroup
 
 	feeder
+	// deferred: a size to apply once the emulator is quiet (rows, cols).
+	deferred *[2]int
+	// cutLines: the last resize changed the width without reflowing the
+	// screen (see reflow): rows were cut.
+	cutLines bool
+	// printMode: the emulator is being fed a print segment.
+	printMode bool
+	// moves counts cursor moves of the main emulator.
+	moves int
+	// wideEdge: a wide character just filled the last column, which x/vt
+	// does not treat as a pending wrap.
+	wideEdge bool
 	tracker
 	replay replay
 
@@ -202,7 +214,7 @@ func NewScreen(opts ScreenOptions) *Screen {
 		s.inherit(opts.Before, opts.Separator)
 	}
 	s.main, s.mainPipe = s.newEmulator(true)
-	s.initFeeder()
+	s.feeder.init()
 	s.initTracker()
 	if opts.NewlineMode {
 		s.lnm = true
@@ -305,7 +317,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		return 0, ErrClosed
 	}
 	s.writing = true
-	s.consume(p)
+	s.feed(p, s)
 	s.writing, s.writeTime = false, time.Time{}
 	if s.deferred != nil && s.quiet() {
 		d := *s.deferred

@@ -581,7 +581,10 @@ func (l *flowLine) eachRow(cols int, row *uv.Line, fn func(uv.Line)) {
 // back into the cells of a flowLine, using scratch (at least width ×
 // len(rows)). ok is false when a row does not give back its text.
 func historyLine(scratch *vt.Emulator, rows []histLine, width int, hist *history, buf *reflowBuffers) (flowLine, bool) {
-	_, _ = scratch.Write([]byte("\x1b[0m\x1b[H\x1b[2J"))
+	// Erased from the top (ED 0), not as a whole (ED 2): x/vt keeps what
+	// ED 2 erases in its scrollback, a copy of every line rewrapped, which
+	// took 100 MB more while a client's size rewrapped full scrollbacks.
+	_, _ = scratch.Write([]byte("\x1b[0m\x1b[H\x1b[J"))
 	fl := flowLine{cursor: -1, cells: buf.cells[:0]}
 	for y, h := range rows {
 		b := append(buf.text[:0], "\x1b["...)

@@ -206,7 +206,17 @@ down
 say "2. shell modes, a menu, a busy turn"
 sed -i 's/^name = "bash"/name = "sh"/' swarm.toml
 up 5
-sleep 20
+# Gemini's answer to its sign-in question lasts one run (its settings are
+# made anew at each start from ~/.gemini/settings.json): it asks again,
+# and the person answers again, as in part 1.
+until_ok 300 "needs | grep -q 'gemini needs you: Gemini CLI asks how to sign in'" ||
+  say "  (Gemini did not ask how to sign in within 300 s)"
+attach 2
+until_ok 30 "screen | grep -q 'How would you like to authenticate'"
+keys Enter
+until_ok 30 "screen | grep -q 'Enter Gemini API Key'"
+keys Enter; sleep 3; detach
+until_ok 60 "! needs | grep -q 'gemini needs you'"
 # calm N: stops a turn the Nth CLI started (it tries the unreachable API).
 calm() { attach "$1"; keys Escape; sleep 1; keys Escape; sleep 1; [ "$1" = 0 ] && { keys C-c; sleep 0.5; }; detach; }
 for n in 0 1 2 3; do calm $n; done

@@ -7,7 +7,9 @@ Loads (the ones the terminal-speed issue measured):
   idle    4 idle shells for SECONDS
   hundred 100 agents under swarm (90 idle shells, 10 writers at 100 KB/s for
           SECONDS): server start to all running, CPU and peak RSS while the
-          10 print, idle CPU after; tmux holds the same 100 for its RSS
+          10 print, idle CPU after, then the server's peak RSS while a
+          client attaches to the full scrollbacks (and rewraps them);
+          tmux holds the same 100 for its RSS
   soak    PANES panes at RATE MB/s for SECONDS under swarm alone, its RSS
           sampled every --sample seconds, drawn as an SVG (--plot FILE)
 
@@ -100,9 +102,10 @@ def sample_rss(pids, done, t0):
         time.sleep(0.5)
 
 
-def first_frame(binary, work, env, a):
+def first_frame(binary, work, env, a, hold=0):
     """Seconds from `swarm attach` starting (in a tmux of its own, COLS×ROWS)
-    to its first frame that names an agent."""
+    to its first frame that names an agent, and the attached client's peak
+    RSS in MiB once it has stayed HOLD seconds more."""
     outer = ["tmux", "-L", f"swarmbenchattach{os.getpid()}", "-f", "/dev/null"]
     t0 = time.monotonic()
     subprocess.run(outer + ["new-session", "-d", "-x", str(a.cols), "-y", str(a.rows),
@@ -112,7 +115,10 @@ def first_frame(binary, work, env, a):
             r = subprocess.run(outer + ["capture-pane", "-p"], capture_output=True, text=True)
             return "idle" in r.stdout or "w0" in r.stdout
         wait_for(shown, 30, "swarm attach's first frame")
-        return time.monotonic() - t0
+        took = time.monotonic() - t0
+        time.sleep(hold)
+        r = subprocess.run(outer + ["display", "-p", "#{pane_pid}"], capture_output=True, text=True)
+        return took, peak_rss_mib(int(r.stdout))
     finally:
         subprocess.run(outer + ["kill-server"], capture_output=True)
 
@@ -144,7 +150,7 @@ def hundred(binary, work, a):
     try:
         wait_for(lambda: running() >= 100, 120, "100 agents running")
         start = time.monotonic() - t0
-        attach = first_frame(binary, work, env, a)
+        attach, _ = first_frame(binary, work, env, a)
         c0, w0 = cpu_seconds(proc.pid), time.monotonic()
         wait_for(lambda: results(work, 10) is not None, 600, "the writers")
         busy = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - w0)
@@ -154,6 +160,15 @@ def hundred(binary, work, a):
         time.sleep(a.idle)
         idle_cpu = (cpu_seconds(proc.pid) - c0) / (time.monotonic() - w0)
         rss = peak_rss_mib(proc.pid)
+        # Attaching once the scrollbacks are full: the client's size is not
+        # the agents' (80×24), so the server rewraps every scrollback. The
+        # server's peak is reset first (clear_refs 5) to see what the
+        # attach alone takes.
+        before = status_mib(proc.pid, "VmRSS")
+        with open(f"/proc/{proc.pid}/clear_refs", "w") as f:
+            f.write("5")
+        reattach, client = first_frame(binary, work, env, a, hold=3)
+        during = peak_rss_mib(proc.pid)
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -164,6 +179,8 @@ def hundred(binary, work, a):
     print(f"hundred: swarm: start to 100 running {start:.2f} s; attach to first frame {1000 * attach:.0f} ms; while 10 print "
           f"({min(rates):.3f}–{max(rates):.3f} MB/s each) {100 * busy:.1f} % CPU; idle after {100 * idle_cpu:.2f} % "
           f"CPU over {a.idle:.0f} s; peak RSS {rss:.1f} MiB")
+    print(f"hundred: swarm: attach with the scrollbacks full: first frame {1000 * reattach:.0f} ms; server RSS "
+          f"{before:.1f} MiB before, peak {during:.1f} MiB while attaching; the client's peak RSS {client:.1f} MiB")
     for f in os.listdir(work):
         if f.endswith(".out"):
             os.remove(os.path.join(work, f))

@@ -102,6 +102,30 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 	return nil
 }
 
+// Alive records that hb.Agent is alive at hb.Time (its output says so):
+// an agent with a heartbeat keeps what it reported, only the time moves;
+// one without gets hb. It is one statement, so that what an agent reports
+// meanwhile is never overwritten by what was read before it.
+func (b *Bus) Alive(ctx context.Context, hb Heartbeat) error {
+	if err := ValidName(hb.Agent); err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	if hb.Time.IsZero() {
+		hb.Time = time.Now()
+	}
+	res, err := b.exec(ctx, `INSERT INTO heartbeats (agent, status, progress, task, note, ts_ms) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (agent) DO UPDATE SET ts_ms = excluded.ts_ms
+		WHERE excluded.ts_ms - heartbeats.ts_ms >= ?`,
+		hb.Agent, hb.Status.String(), hb.Progress, hb.Task, hb.Note, ms(hb.Time), heartbeatMinGap.Milliseconds())
+	if err != nil {
+		return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		b.notify()
+	}
+	return nil
+}
+
 // Heartbeats returns every agent's latest heartbeat, by agent name.
 func (b *Bus) Heartbeats(ctx context.Context) ([]Heartbeat, error) {
 	rows, err := b.rq().QueryContext(ctx, `SELECT agent, status, progress, task, note, ts_ms FROM heartbeats ORDER BY agent`)

@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -238,5 +239,35 @@ func TestStatusStrings(t *testing.T) {
 	}
 	if LevelStale.String() != "STALE" || TaskInReview.String() != "IN_REVIEW" || DeliveryInjected.String() != "injected" {
 		t.Error("String() names")
+	}
+}
+
+// Output says an agent is alive: one without a heartbeat gets the one
+// given, one with a heartbeat keeps what it reported and only its time
+// moves.
+func TestAliveKeepsWhatAnAgentReported(t *testing.T) {
+	t.Parallel()
+	b := openTest(t)
+	register(t, b, "a", "b")
+	ctx := context.Background()
+	reported := time.Now().Add(-time.Minute)
+	if err := b.Beat(ctx, Heartbeat{Agent: "a", Status: StatusNeedsHuman, Note: "may I?", Time: reported}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, name := range []string{"a", "b"} {
+		if err := b.Alive(ctx, Heartbeat{Agent: name, Status: StatusWorking, Time: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hbs, err := b.Heartbeats(ctx)
+	if err != nil || len(hbs) != 2 {
+		t.Fatalf("heartbeats %+v %v", hbs, err)
+	}
+	if a := hbs[0]; a.Status != StatusNeedsHuman || a.Note != "may I?" || a.Time.Before(now.Add(-time.Millisecond)) {
+		t.Errorf("a after output: %+v, want what it reported at the time of the output", a)
+	}
+	if b := hbs[1]; b.Status != StatusWorking || b.Time.Before(now.Add(-time.Millisecond)) {
+		t.Errorf("b after output: %+v, want the heartbeat given", b)
 	}
 }

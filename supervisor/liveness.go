@@ -62,19 +62,18 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 	now := time.Now()
 	for _, a := range s.agentSnapshot() {
 		in := a.info()
-		hb, explicit := beats[in.Name]
+		hb := beats[in.Name]
 		if in.LastOutput.After(written[in.Name]) {
 			written[in.Name] = in.LastOutput
 			// Output says the agent is alive, not that it works: its
-			// turn (what its hooks or its screen said) says that.
+			// turn (what its hooks or its screen said) says that, for an
+			// agent that has no heartbeat yet; one that has keeps what it
+			// reported.
 			beat := bus.Heartbeat{Agent: in.Name, Status: bus.StatusIdle}
 			if in.Turn.Known() {
 				beat.Status, beat.Note = in.Turn.Status, in.Turn.Note
 			}
-			if explicit { // output says it is alive, not what it reported
-				beat.Status, beat.Progress, beat.Task, beat.Note = hb.Status, hb.Progress, hb.Task, hb.Note
-			}
-			if err := s.bus.Beat(ctx, beat); err != nil && ctx.Err() == nil {
+			if err := s.bus.Alive(ctx, beat); err != nil && ctx.Err() == nil {
 				s.log.Warn("write heartbeat", "agent", in.Name, "err", err)
 			}
 		}

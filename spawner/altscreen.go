@@ -4,12 +4,90 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+
+	"swarm/screenmodel"
 )
 
-// The screen's side of the alternate-screen rule (frames.go): when a frame
-// is complete enough to read, and which rows left it.
+// altView is the alternate screen and its rules: when a frame is complete
+// enough to read, which rows left it, and which of a frame's rows are the
+// program's text; the aligner (frames.go) finds what is new in each frame
+// read. The Screen holds one and calls its entry points: enter and leave
+// as the program switches screens, token and print with what the front
+// parser cuts while it is on this screen, observe and flush as output
+// settles or ends, resize. It commits lines through an altSink.
+type altView struct {
+	em         *vt.Emulator // non-nil while the program is on the alternate screen
+	rows, cols int          // em's size
+	layout     screenmodel.Layout
+	// settle and settleFrames: how long, and for how many reads, a row
+	// must stay as it is to be committed (aligner).
+	settle       time.Duration
+	settleFrames int
+	// The committer (frames.go), made when a program first uses the
+	// alternate screen and kept for the next time.
+	frames    *aligner
+	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
+	frameRows []frameRow
+	previews  []previewRow // scratch: the rows that are previews
+	// cutRows are the rows, by row, as a resize found them: the terminal
+	// cuts a row a narrower screen cannot hold, and what is left of it is
+	// not new text. A row stays here until the program draws something
+	// else on it.
+	cutRows map[int]cutRow
+	shown   []string // the rows as last read (text)
+	syncing bool     // inside a synchronized update (mode 2026)
+}
+
+// altSink is what the alternate screen commits to: the Screen.
+type altSink interface {
+	// now is the time of the output being applied.
+	now() time.Time
+	// altLines commits rows of the alternate screen's document.
+	altLines(rows []commitRow)
+}
+
+// enter starts the alternate screen on em, of rows×cols.
+func (v *altView) enter(em *vt.Emulator, rows, cols int) {
+	v.em, v.rows, v.cols = em, rows, cols
+	v.shown = nil
+}
+
+// leave reads the last frame and commits all that is pending: the
+// program left the alternate screen.
+func (v *altView) leave(out altSink) {
+	v.observe(false, out)
+	v.flush(out)
+	v.syncing = false
+	v.em = nil
+}
+
+// print applies a print segment.
+func (v *altView) print(b []byte) {
+	_, _ = v.em.Write(b)
+	v.harvest(false)
+}
+
+// resize resizes the alternate screen, which has just been read
+// (observe): a full-screen program redraws for its size.
+func (v *altView) resize(rows, cols int) {
+	v.noteCutRows()
+	v.em.Resize(cols, rows)
+	v.rows, v.cols = rows, cols
+	v.shown = nil
+	v.em.SetScrollbackSize(queueRows(rows))
+}
+
+// resized tells the aligner that the screen changed size, on either
+// screen.
+func (v *altView) resized() {
+	if v.frames != nil {
+		v.frames.resized()
+	}
+}
 
 // altToken feeds a structural token to the alternate screen. A frame is
 // read before a token that starts the next one (the view erased, the
@@ -20,29 +98,28 @@ import (
 // down, so the cursor going back up (to the first row the next frame
 // changes) is where one frame ends: a frame is read then too. Rows that
 // scroll off in between are kept until the next read.
-func (s *Screen) altToken(tb []byte) {
-	if !s.syncing && s.startsFrame() {
-		s.observeAlt(false)
+func (v *altView) token(t *token, tb []byte, out altSink) {
+	if !v.syncing && v.startsFrame(t) {
+		v.observe(false, out)
 	}
-	y := s.alt.CursorPosition().Y
-	_, _ = s.alt.Write(tb)
-	s.harvestAlt(s.tok.kind == tokCSI && s.tok.cmd == 'J')
+	y := v.em.CursorPosition().Y
+	_, _ = v.em.Write(tb)
+	v.harvest(t.kind == tokCSI && t.cmd == 'J')
 	switch {
-	case s.isSyncEnd():
-		s.observeAlt(false)
-	case !s.syncing && s.alt.CursorPosition().Y < y && s.onlyMoves():
+	case isSyncEnd(t):
+		v.observe(false, out)
+	case !v.syncing && v.em.CursorPosition().Y < y && onlyMoves(t):
 		// The frame as it was before the move, the cursor where the
 		// program left it.
-		s.observeAltAt(false, y)
-	case len(s.evicted) >= 2*s.rows:
-		s.observeAlt(false) // bound what waits: a program scrolling without pause
+		v.observeAt(false, y, out)
+	case len(v.evicted) >= 2*v.rows:
+		v.observe(false, out) // bound what waits: a program scrolling without pause
 	}
 }
 
 // onlyMoves reports whether the token moves the cursor and changes no
 // cell, so that reading the frame after it is reading it before.
-func (s *Screen) onlyMoves() bool {
-	t := &s.tok
+func onlyMoves(t *token) bool {
 	switch t.kind {
 	case tokESC:
 		return t.cmd == '8' // DECRC
@@ -60,8 +137,7 @@ func (s *Screen) onlyMoves() bool {
 
 // startsFrame reports whether the token erases the whole view or sends the
 // cursor home.
-func (s *Screen) startsFrame() bool {
-	t := &s.tok
+func (v *altView) startsFrame(t *token) bool {
 	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
 		return false
 	}
@@ -71,7 +147,7 @@ func (s *Screen) startsFrame() bool {
 		case 2, 3:
 			return true
 		case 0:
-			pos := s.alt.CursorPosition()
+			pos := v.em.CursorPosition()
 			return pos.X == 0 && pos.Y == 0
 		}
 	case 'H', 'f':
@@ -80,18 +156,18 @@ func (s *Screen) startsFrame() bool {
 	return false
 }
 
-// syncMode follows synchronized output (mode 2026) for an h or l token.
-func (s *Screen) syncMode() {
-	t := &s.tok
+// syncMode follows synchronized output (mode 2026) for an h or l token,
+// on either screen: an update begun on the main screen may end on this
+// one.
+func (v *altView) syncMode(t *token) {
 	for _, p := range t.params {
 		if p.Param(0) == int(ansi.ModeSynchronizedOutput.Mode()) {
-			s.syncing = t.cmd.Final() == 'h'
+			v.syncing = t.cmd.Final() == 'h'
 		}
 	}
 }
 
-func (s *Screen) isSyncEnd() bool {
-	t := &s.tok
+func isSyncEnd(t *token) bool {
 	if t.kind != tokCSI || t.cmd.Prefix() != '?' || t.cmd.Final() != 'l' {
 		return false
 	}
@@ -103,24 +179,24 @@ func (s *Screen) isSyncEnd() bool {
 	return false
 }
 
-// harvestAlt collects the rows the alternate screen scrolled off since the
+// harvest collects the rows the alternate screen scrolled off since the
 // last call; the rows an erase pushed out are not kept (they were read
 // before it).
-func (s *Screen) harvestAlt(erased bool) {
-	sb := s.alt.Scrollback()
+func (v *altView) harvest(erased bool) {
+	sb := v.em.Scrollback()
 	if sb.Len() == 0 {
 		return
 	}
 	if !erased {
 		for _, l := range sb.Lines() {
-			text := strings.TrimRight(string(appendText(nil, l, s.cols)), " ")
+			text := strings.TrimRight(string(appendText(nil, l, v.cols)), " ")
 			if r, ok := newFrameRow(0, text, true); ok {
-				r.markTurn(s.layout.EchoStart(text))
-				s.evicted = append(s.evicted, r)
+				r.markTurn(v.layout.EchoStart(text))
+				v.evicted = append(v.evicted, r)
 			}
 		}
-		if n := len(s.evicted) - maxEvicted; n > 0 {
-			s.evicted = append(s.evicted[:0], s.evicted[n:]...)
+		if n := len(v.evicted) - maxEvicted; n > 0 {
+			v.evicted = append(v.evicted[:0], v.evicted[n:]...)
 		}
 	}
 	sb.Clear()
@@ -132,64 +208,65 @@ func (s *Screen) harvestAlt(erased bool) {
 // the oldest are forgotten.
 const maxEvicted = 10000
 
-// observeAlt reads the alternate screen's frame and commits what the
+// observe reads the alternate screen's frame and commits what the
 // aligner finds new and settled; quiet: output has been quiet for the
 // settle time.
-func (s *Screen) observeAlt(quiet bool) {
-	if s.alt != nil {
-		s.observeAltAt(quiet, s.alt.CursorPosition().Y)
+func (v *altView) observe(quiet bool, out altSink) {
+	if v.em != nil {
+		v.observeAt(quiet, v.em.CursorPosition().Y, out)
 	}
 }
 
-// observeAltAt is observeAlt with the cursor on row cursor: the rows of the
+// observeAt is observe with the cursor on row cursor: the rows of the
 // program's input box around it are what is being typed, not part of the
 // frame.
-func (s *Screen) observeAltAt(quiet bool, cursor int) {
-	if s.alt == nil {
+func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
+	if v.em == nil {
 		return
 	}
-	if s.frames == nil {
-		s.frames = newAligner(s.settle, s.settleFrames)
+	if v.frames == nil {
+		v.frames = newAligner(v.settle, v.settleFrames)
 	}
-	rows := s.frameRows[:0]
-	for i, r := range s.evicted {
-		r.y = i - len(s.evicted)
+	rows := v.frameRows[:0]
+	for i, r := range v.evicted {
+		r.y = i - len(v.evicted)
 		rows = append(rows, r)
 	}
-	s.evicted = s.evicted[:0]
-	shown := s.altText()
-	top, bottom, box := s.layout.InputBox(shown, cursor)
-	textCols := s.layout.TextColumns(s.cols)
-	previews := s.previewRows(shown)
+	v.evicted = v.evicted[:0]
+	shown := v.text()
+	top, bottom, box := v.layout.InputBox(shown, cursor)
+	textCols := v.layout.TextColumns(v.cols)
+	previews := previewRows(v.layout, shown, v.previews)
+	v.previews = previews
 	for y, text := range shown {
-		if box && y >= top && y <= bottom || s.layout.Status(text) || previews != nil && previews[y] == previewRunning {
+		if box && y >= top && y <= bottom || v.layout.Status(text) || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row, or a running command's latest rows
 		}
-		if textCols < s.cols && ansi.StringWidth(text) > textCols {
+		if textCols < v.cols && ansi.StringWidth(text) > textCols {
 			// A side panel beside the program's text is not its output.
 			text = strings.TrimRight(ansi.Truncate(text, textCols, ""), " ")
 		}
-		text, covered := s.layout.Overlay(text)
+		text, covered := v.layout.Overlay(text)
 		r, ok := newFrameRow(y, text, false)
-		if c, was := s.cutRows[y]; was {
+		if c, was := v.cutRows[y]; was {
 			if c.left == "" && ok && len(r.key) < len(c.drawn) && strings.HasPrefix(c.drawn, r.key) {
 				c.left = r.key // the first look after the resize
-				s.cutRows[y] = c
+				v.cutRows[y] = c
 			}
 			if c.left != "" && ok && r.key == c.left {
 				continue // what the resize left of the row: not new
 			}
-			delete(s.cutRows, y) // drawn anew
+			delete(v.cutRows, y) // drawn anew
 		}
 		if ok {
-			r.markTurn(s.layout.EchoStart(text))
+			r.markTurn(v.layout.EchoStart(text))
 			// A row partly covered by a hint is not whole either.
 			r.preview = previews != nil && previews[y] == previewDone || covered
 			rows = append(rows, r)
 		}
 	}
-	s.frameRows = rows
-	s.altLines(s.frames.observe(rows, s.now(), quiet))
+	v.frameRows = rows
+	out.altLines(v.frames.observe(rows, out.now(), quiet))
 }
 
 // previewRows returns, for each of the shown rows, whether it is part of
@@ -199,25 +276,26 @@ func (s *Screen) observeAltAt(quiet bool, cursor int) {
 // output where the program shows it whole. Once it is done, the preview
 // is its first rows cut at the edge: what the frame aligner may align
 // with rows it read whole, never text to read.
-func (s *Screen) previewRows(shown []string) []previewRow {
-	if !s.layout.HasPreviews() {
+// buf is scratch space for the answer, which reuses it.
+func previewRows(l screenmodel.Layout, shown []string, buf []previewRow) []previewRow {
+	if !l.HasPreviews() {
 		return nil
 	}
-	s.previews = slices.Grow(s.previews[:0], len(shown))[:len(shown)]
-	clear(s.previews)
+	previews := slices.Grow(buf[:0], len(shown))[:len(shown)]
+	clear(previews)
 	for y := len(shown) - 1; y >= 0; y-- {
-		if top, running, ok := s.layout.Preview(shown, y); ok {
+		if top, running, ok := l.Preview(shown, y); ok {
 			p := previewDone
 			if running {
 				p = previewRunning
 			}
 			for ; y >= top; y-- {
-				s.previews[y] = p
+				previews[y] = p
 			}
 			y++
 		}
 	}
-	return s.previews
+	return previews
 }
 
 // previewRow is what a row of the alternate screen is to previewRows.
@@ -230,18 +308,18 @@ const (
 )
 
 // noteCutRows records the alternate screen's rows before a resize, which
-// may cut them (see Screen.cutRows); observeAlt has just read them.
-func (s *Screen) noteCutRows() {
-	if s.cutRows == nil {
-		s.cutRows = map[int]cutRow{}
+// may cut them (see altView.cutRows); observe has just read them.
+func (v *altView) noteCutRows() {
+	if v.cutRows == nil {
+		v.cutRows = map[int]cutRow{}
 	}
-	for y, c := range s.cutRows {
+	for y, c := range v.cutRows {
 		c.left = "" // a resize again: what it leaves is seen anew
-		s.cutRows[y] = c
+		v.cutRows[y] = c
 	}
-	for _, r := range s.frameRows {
-		if _, kept := s.cutRows[r.y]; r.y >= 0 && !kept {
-			s.cutRows[r.y] = cutRow{drawn: r.key}
+	for _, r := range v.frameRows {
+		if _, kept := v.cutRows[r.y]; r.y >= 0 && !kept {
+			v.cutRows[r.y] = cutRow{drawn: r.key}
 		}
 	}
 }
@@ -250,14 +328,15 @@ func (s *Screen) noteCutRows() {
 // as the program drew it, and as the resize left it ("" until seen).
 type cutRow struct{ drawn, left string }
 
-// flushAlt commits every row of the alternate screen's document still
+// flush commits every row of the alternate screen's document still
 // pending: the program left the alternate screen, or the output ended.
-func (s *Screen) flushAlt() {
-	if s.frames != nil {
-		s.altLines(s.frames.flush())
+func (v *altView) flush(out altSink) {
+	if v.frames != nil {
+		out.altLines(v.frames.flush())
 	}
 }
 
+// altLines commits rows of the alternate screen's document as lines.
 func (s *Screen) altLines(rows []commitRow) {
 	now := s.now()
 	for _, c := range rows {
@@ -265,35 +344,35 @@ func (s *Screen) altLines(rows []commitRow) {
 	}
 }
 
-// altText returns the alternate screen's rows as text. Rows are read again
+// text returns the alternate screen's rows as text. Rows are read again
 // only when the emulator marked them touched since the last read: a
 // spinner turning redraws one row, and the frame is read on each turn.
-func (s *Screen) altText() []string {
-	touched := s.alt.Touched()
-	if len(s.altRows) != s.rows {
-		s.altRows = make([]string, s.rows)
+func (v *altView) text() []string {
+	touched := v.em.Touched()
+	if len(v.shown) != v.rows {
+		v.shown = make([]string, v.rows)
 		touched = nil // read every row
 	}
 	var b []byte
-	for y := range s.rows {
+	for y := range v.rows {
 		if touched == nil || y < len(touched) && touched[y] != nil {
-			b = appendText(b[:0], s.alt.Line(y), s.cols)
-			s.altRows[y] = strings.TrimRight(string(b), " ")
+			b = appendText(b[:0], v.em.Line(y), v.cols)
+			v.shown[y] = strings.TrimRight(string(b), " ")
 		}
 		if y < len(touched) {
 			touched[y] = nil
 		}
 	}
 	if checkAltRows {
-		for y := range s.rows {
-			b = appendText(b[:0], s.alt.Line(y), s.cols)
-			if got := strings.TrimRight(string(b), " "); got != s.altRows[y] {
-				panic(fmt.Sprintf("alternate screen row %d read as %q, shows %q", y, s.altRows[y], got))
+		for y := range v.rows {
+			b = appendText(b[:0], v.em.Line(y), v.cols)
+			if got := strings.TrimRight(string(b), " "); got != v.shown[y] {
+				panic(fmt.Sprintf("alternate screen row %d read as %q, shows %q", y, v.shown[y], got))
 			}
 		}
 	}
-	return s.altRows
+	return v.shown
 }
 
-// checkAltRows makes altText check its rows against the screen (tests).
+// checkAltRows makes altView.text check its rows against the screen (tests).
 var checkAltRows bool

@@ -112,7 +112,8 @@
 // with line feeds: the view is repainted, scrolled by redrawing, items
 // collapse and expand, everything is redrawn on resize and when the user
 // scrolls back. The screen reads it as a view of a document the program
-// keeps and commits each row of that document once (frames.go):
+// keeps and commits each row of that document once (altView in
+// altscreen.go, with its aligner in frames.go):
 //
 //  1. A frame is read when one is complete: at the end of a synchronized
 //     update (mode 2026), before the view is erased or the cursor sent

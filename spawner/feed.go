@@ -354,7 +354,7 @@ func (s *Screen) inert() bool {
 			}
 		case c.Prefix() == '?' && (c.Final() == 'h' || c.Final() == 'l'):
 			ok = true
-			s.syncMode()
+			s.alt.syncMode(t)
 			for _, p := range t.params {
 				switch p.Param(0) {
 				case 47, 1047, 1048, 1049:
@@ -362,7 +362,7 @@ func (s *Screen) inert() bool {
 				case 2026:
 					// The end of a synchronized update completes a frame
 					// of the alternate screen (altscreen.go).
-					ok = s.alt == nil
+					ok = s.alt.em == nil
 				}
 			}
 		case c.Prefix() == '?' && (c.Final() == 'n' || c.Final() == 'W'),
@@ -415,9 +415,8 @@ func (s *Screen) print(b []byte) { s.writePrint(b) }
 func (s *Screen) cancel() { _, _ = s.active().Write([]byte{ansi.CAN}) }
 
 func (s *Screen) writePrint(b []byte) {
-	if s.alt != nil {
-		_, _ = s.alt.Write(b)
-		s.harvestAlt(false)
+	if s.alt.em != nil {
+		s.alt.print(b)
 		return
 	}
 	s.printMode = true
@@ -567,7 +566,7 @@ func (f *feeder) runText(out feedSink, buf []byte, start, end int, ascii bool) {
 
 // wideText and placeWide are the screen's side of runText: it wraps wide
 // characters itself (see feedWide).
-func (s *Screen) wideText() (main, edge bool) { return s.alt == nil, s.wideEdge }
+func (s *Screen) wideText() (main, edge bool) { return s.alt.em == nil, s.wideEdge }
 
 func (s *Screen) placeWide(cl []byte, w int) (fed, edge bool) {
 	if s.wideEdge && w > 0 {
@@ -649,9 +648,9 @@ func (s *Screen) token(tb []byte, ahead []byte) {
 	if t.kind == tokCSI && t.cmd == 'r' {
 		tb = s.clampMargins(tb)
 	}
-	if s.alt != nil {
+	if s.alt.em != nil {
 		if t.kind != tokESC || t.cmd != 'c' {
-			s.altToken(tb)
+			s.alt.token(t, tb, s)
 			return
 		}
 		// A full reset returns to the main screen.
@@ -716,17 +715,18 @@ func (s *Screen) switchScreen(on bool) {
 		return append(append([]byte("\x1b[?"), rest...), final)
 	}
 	if on {
-		if s.alt == nil {
+		if s.alt.em == nil {
 			// The alternate screen starts with the main one's cursor.
-			s.alt, s.altPipe = s.newEmulator(false)
-			s.altRows = nil
+			em, pipe := s.newEmulator(false)
+			s.alt.enter(em, s.rows, s.cols)
+			s.altPipe = pipe
 			s.altHidden = false
 			if s.mainHidden {
-				_, _ = s.alt.Write([]byte("\x1b[?25l"))
+				_, _ = s.alt.em.Write([]byte("\x1b[?25l"))
 			}
 		}
 		if len(rest) > 0 {
-			_, _ = s.alt.Write(seq('h'))
+			_, _ = s.alt.em.Write(seq('h'))
 		}
 		return
 	}
@@ -738,15 +738,13 @@ func (s *Screen) switchScreen(on bool) {
 }
 
 func (s *Screen) leaveAlt() {
-	if s.alt == nil {
+	if s.alt.em == nil {
 		return
 	}
 	s.risk()
-	s.observeAlt(false)
-	s.flushAlt()
-	s.syncing = false
+	s.alt.leave(s)
 	_ = s.altPipe.Close()
-	s.alt, s.altPipe = nil, nil
+	s.altPipe = nil
 }
 
 // clampMargins rewrites a DECSTBM whose bottom margin is below the screen,

@@ -353,11 +353,11 @@ func FuzzAltScreen(f *testing.F) {
 		s := NewScreen(opts)
 		defer s.Close()
 		_, _ = s.Write([]byte(in))
-		if s.frames != nil && len(s.frames.doc) > maxDocRows {
-			t.Fatalf("document of %d rows", len(s.frames.doc))
+		if s.alt.frames != nil && len(s.alt.frames.doc) > maxDocRows {
+			t.Fatalf("document of %d rows", len(s.alt.frames.doc))
 		}
-		if len(s.evicted) > maxEvicted {
-			t.Fatalf("%d rows wait to be read", len(s.evicted))
+		if len(s.alt.evicted) > maxEvicted {
+			t.Fatalf("%d rows wait to be read", len(s.alt.evicted))
 		}
 	})
 }

@@ -499,7 +499,8 @@ func (s *Screen) settleMain(final bool) {
 		if !s.layout.HasInputBox() {
 			s.mainRows(s.main)
 		}
-		previews = s.previewRows(s.boxRows)
+		previews = previewRows(s.layout, s.boxRows, s.previews)
+		s.previews = previews
 	}
 	for r := 0; r < s.rows; {
 		start, end := s.span(r)

@@ -118,7 +118,9 @@ type Screen struct {
 	closed bool
 
 	main *vt.Emulator
-	alt  *vt.Emulator // non-nil while the program is on the alternate screen
+	// alt is the alternate screen (altscreen.go); alt.em is non-nil while
+	// the program is on it.
+	alt altView
 	// altPipe and mainPipe close the emulators' reply pipes, ending their
 	// copy goroutines.
 	mainPipe, altPipe io.Closer
@@ -156,25 +158,13 @@ type Screen struct {
 	noBatch               bool // scroll line by line (tests compare the two)
 	lnm                   bool // line feeds return the carriage
 
-	layout       screenmodel.Layout
-	clock        func() time.Time
-	writing      bool      // in Write, whose reading of the clock is writeTime
-	writeTime    time.Time // zero until read
-	settle       time.Duration
-	settleFrames int
-	// The alternate screen's committer (frames.go), made when a program
-	// first uses the alternate screen and kept for the next time.
-	frames    *aligner
-	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
-	frameRows []frameRow
-	previews  []previewRow // scratch: the alternate screen's rows that are previews
-	// cutRows are the alternate screen's rows, by row, as a resize found
-	// them: the terminal cuts a row a narrower screen cannot hold, and what
-	// is left of it is not new text. A row stays here until the program
-	// draws something else on it.
-	cutRows map[int]cutRow
-	altRows []string // the alternate screen's rows as last read (altText)
-	syncing bool     // inside a synchronized update (mode 2026)
+	layout    screenmodel.Layout
+	clock     func() time.Time
+	writing   bool      // in Write, whose reading of the clock is writeTime
+	writeTime time.Time // zero until read
+	// previews is scratch: the main screen's rows that are previews
+	// (settleMain).
+	previews []previewRow
 }
 
 // NewScreen returns a screen with no process behind it, for replaying
@@ -202,10 +192,8 @@ func NewScreen(opts ScreenOptions) *Screen {
 		awm:     true,
 		hist:    history{max: opts.Scrollback},
 		clock:   opts.Clock,
-		settle:  opts.Settle,
 		layout:  opts.Layout,
-
-		settleFrames: opts.SettleFrames,
+		alt:     altView{layout: opts.Layout, settle: opts.Settle, settleFrames: opts.SettleFrames},
 	}
 	if s.replies == nil {
 		s.replies = io.Discard
@@ -289,7 +277,7 @@ func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 func queueRows(rows int) int { return maxSegment + 2*rows + 16 }
 
 func (s *Screen) cursorHidden() bool {
-	if s.alt != nil {
+	if s.alt.em != nil {
 		return s.altHidden
 	}
 	return s.mainHidden
@@ -398,7 +386,7 @@ func (s *Screen) Settle() []Line {
 	s.applyHeld()
 	s.settleMain(false)
 	s.replay.end()
-	s.observeAlt(true)
+	s.alt.observe(true, s)
 	return s.take()
 }
 
@@ -411,8 +399,8 @@ func (s *Screen) Flush() []Line {
 	defer s.mu.Unlock()
 	s.applyHeld()
 	s.settleMain(true)
-	s.observeAlt(false)
-	s.flushAlt()
+	s.alt.observe(false, s)
+	s.alt.flush(s)
 	return s.take()
 }
 
@@ -445,10 +433,8 @@ func (s *Screen) resize(rows, cols int) {
 	if rows == s.rows && cols == s.cols {
 		return
 	}
-	s.observeAlt(false) // the frame drawn for the old size
-	if s.frames != nil {
-		s.frames.resized()
-	}
+	s.alt.observe(false, s) // the frame drawn for the old size
+	s.alt.resized()
 	s.cutLines = false
 	if cols != s.cols {
 		// After what the resize itself commits: the program's redraw
@@ -457,11 +443,8 @@ func (s *Screen) resize(rows, cols int) {
 		oldRows := s.rows
 		s.reflowHistory(cols)
 		if s.reflow(rows, cols) {
-			if s.alt != nil { // a full-screen program redraws for its size
-				s.noteCutRows()
-				s.alt.Resize(cols, rows)
-				s.altRows = nil
-				s.alt.SetScrollbackSize(queueRows(rows))
+			if s.alt.em != nil {
+				s.alt.resize(rows, cols)
 			}
 			if rows > oldRows {
 				s.pullBack(rows - oldRows)
@@ -500,11 +483,8 @@ func (s *Screen) resize(rows, cols int) {
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
-	if s.alt != nil {
-		s.noteCutRows()
-		s.alt.Resize(cols, rows)
-		s.altRows = nil
-		s.alt.SetScrollbackSize(queueRows(rows))
+	if s.alt.em != nil {
+		s.alt.resize(rows, cols)
 	}
 	s.harvest()
 	s.resized()
@@ -540,7 +520,7 @@ func (s *Screen) resize(rows, cols int) {
 // recorded as such; a line that had only begun to leave takes its state
 // back from the carry.
 func (s *Screen) pullBack(n int) {
-	if s.alt != nil || s.top != 0 || s.bot < s.rows {
+	if s.alt.em != nil || s.top != 0 || s.bot < s.rows {
 		return
 	}
 	total := s.hist.len()
@@ -656,8 +636,8 @@ func (s *Screen) Size() (rows, cols int) {
 
 // active is the emulator the program currently draws on.
 func (s *Screen) active() *vt.Emulator {
-	if s.alt != nil {
-		return s.alt
+	if s.alt.em != nil {
+		return s.alt.em
 	}
 	return s.main
 }
@@ -674,7 +654,7 @@ func (s *Screen) Snapshot() Snapshot {
 		Lines:          make([]string, s.rows),
 		Cursor:         Cursor{X: pos.X, Y: pos.Y},
 		CursorVisible:  !s.cursorHidden(),
-		AltScreen:      s.alt != nil,
+		AltScreen:      s.alt.em != nil,
 		BracketedPaste: s.bracketedPaste,
 		Title:          s.title,
 	}
@@ -732,7 +712,7 @@ func (s *Screen) View(top int) View {
 	if top >= 0 {
 		v.Offset = min(max(v.Scrollback-top, 0), v.Scrollback)
 	}
-	if s.alt != nil {
+	if s.alt.em != nil {
 		v.Offset = 0
 	}
 	pos := s.active().CursorPosition()
@@ -745,7 +725,7 @@ func (s *Screen) View(top int) View {
 func (s *Screen) render(scrollOffset int) string {
 	e := s.active()
 	n := s.hist.len()
-	if s.alt != nil {
+	if s.alt.em != nil {
 		n = 0
 	}
 	off := min(max(scrollOffset, 0), n)
@@ -977,7 +957,7 @@ func (s *Screen) CursorLine() string {
 	e := s.active()
 	y := e.CursorPosition().Y
 	start, end := y, y
-	if s.alt == nil {
+	if s.alt.em == nil {
 		start, end = s.span(y)
 	}
 	var b []byte

@@ -30,7 +30,7 @@ import (
 // restored cursor brings back a pen the screen does not follow: after one,
 // the background counts as set until an SGR resets it (penRestored).
 func (s *Screen) sgrState() {
-	if s.alt != nil {
+	if s.alt.em != nil {
 		return // the main screen's pen is not affected
 	}
 	params := s.tok.params
@@ -78,7 +78,7 @@ func extendedColorParams(params []ansi.Param, i int) int {
 // screen can scroll at once: ahead is the rest of the write after the line
 // feed. 1 means no batch.
 func (s *Screen) scrollBatch(ahead []byte) int {
-	if s.alt != nil || s.lnm || s.bgSet || s.top != 0 || s.bot < s.rows || s.rows < 3 || s.noBatch {
+	if s.alt.em != nil || s.lnm || s.bgSet || s.top != 0 || s.bot < s.rows || s.rows < 3 || s.noBatch {
 		return 1
 	}
 	// A line feed can come in the middle of an escape sequence (C0 controls
@@ -263,7 +263,7 @@ func batchedLineFeed(k int) []byte {
 // screen did not see set (a restored cursor): no batch until an SGR sets
 // the background again.
 func (s *Screen) penRestored() {
-	if s.alt == nil {
+	if s.alt.em == nil {
 		s.bgSet = true
 	}
 }

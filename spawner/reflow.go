@@ -64,37 +64,11 @@ func (s *Screen) reflow(rows, cols int) bool {
 			l.cells, back = append(cells, l.cells...), k
 		}
 	}
-	total := 0
-	for i := range lines {
-		lines[i].layout(cols)
-		total += lines[i].rows
+	plan, ok := planReflow(lines, rows, cols)
+	if !ok {
+		return false // text under the cursor would have to leave
 	}
-	// Blank lines under the cursor give way first, then lines at the top.
-	cur := 0
-	for i, l := range lines {
-		if l.cursor >= 0 {
-			cur = i
-		}
-	}
-	keep := len(lines)
-	for keep > cur+1 && total > rows && len(lines[keep-1].cells) == 0 {
-		keep--
-		total -= lines[keep].rows
-	}
-	drop := 0
-	for n := total; n > rows && drop < cur; drop++ {
-		n -= lines[drop].rows
-		total = n
-	}
-	// Still too tall: the cursor's line, the last, leaves its first rows
-	// at the top, as a line scrolling off does.
-	split := 0
-	if total > rows {
-		split = total - rows
-		if drop != cur || keep != cur+1 || split > lines[cur].curRow {
-			return false // text under the cursor would have to leave
-		}
-	}
+	cur, keep, drop, split := plan.cur, plan.keep, plan.drop, plan.split
 	if back > 0 {
 		// The line is whole on the screen again, with the state it had.
 		s.hist.rows.truncate(back)
@@ -205,6 +179,49 @@ func (s *Screen) reflow(rows, cols int) bool {
 	}
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
 	return true
+}
+
+// reflowPlan is how a screen's lines fit its new height: the first keep
+// lines stay (blank lines under the cursor's line give way first), the
+// first drop of them leave at the top, and then the first split rows of
+// the cursor's line, cur.
+type reflowPlan struct {
+	cur, keep, drop, split int
+}
+
+// planReflow lays lines out at cols (flowLine.layout) and works out which
+// leave so that the rest fit in rows. It reads and changes nothing else:
+// the screen's state is for reflow to change by the plan. ok is false
+// when text under the cursor would have to leave.
+func planReflow(lines []flowLine, rows, cols int) (p reflowPlan, ok bool) {
+	total := 0
+	for i := range lines {
+		lines[i].layout(cols)
+		total += lines[i].rows
+	}
+	for i, l := range lines {
+		if l.cursor >= 0 {
+			p.cur = i
+		}
+	}
+	p.keep = len(lines)
+	for p.keep > p.cur+1 && total > rows && len(lines[p.keep-1].cells) == 0 {
+		p.keep--
+		total -= lines[p.keep].rows
+	}
+	for n := total; n > rows && p.drop < p.cur; p.drop++ {
+		n -= lines[p.drop].rows
+		total = n
+	}
+	// Still too tall: the cursor's line, the last, leaves its first rows
+	// at the top, as a line scrolling off does.
+	if total > rows {
+		p.split = total - rows
+		if p.drop != p.cur || p.keep != p.cur+1 || p.split > lines[p.cur].curRow {
+			return p, false
+		}
+	}
+	return p, true
 }
 
 // carriedCells returns the cells of the rows of the carried line (whose

@@ -2,13 +2,11 @@ package cluster
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
-	"swarm/bus"
 	"swarm/internal/testrun"
 )
 
@@ -30,15 +28,8 @@ done
 	pid := h.cmd.Process.Pid
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) }) // before the host is ended
 	ctx := context.Background()
-	ping := func(i int) {
-		if _, err := tm.bus.Publish(ctx, bus.Message{From: bus.Human, To: "worker", Body: fmt.Sprintf("ping %d", i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
 	const n = 30
-	for i := 1; i <= 20; i++ {
-		ping(i)
-	}
+	tm.ping(t, 1, 20)
 	testrun.Within(t, testrun.Patience, "a few pongs before the host is stopped", func() bool {
 		pongs, _ := tm.pairs(t, "worker", "lead")
 		return len(pongs) >= 2
@@ -46,9 +37,7 @@ done
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	for i := 21; i <= n; i++ { // queued while the host is away
-		ping(i)
-	}
+	tm.ping(t, 21, n) // queued while the host is away
 	cons, err := tm.main.js.Consumer(ctx, inStream, hostConsumer("box"))
 	if err != nil {
 		t.Fatal(err)
@@ -61,25 +50,13 @@ done
 	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	var pings []string
-	var states []bus.DeliveryState
-	if !testrun.Poll(testrun.Patience, func() bool {
-		pings, states = tm.pairs(t, bus.Human, "worker")
-		return allConfirmed(states, n)
-	}) {
-		t.Fatalf("pings: %q, %v", pings, states)
-	}
-	var pongs []string
-	testrun.Within(t, testrun.Patience, "every pong", func() bool {
-		pongs, _ = tm.pairs(t, "worker", "lead")
-		return len(pongs) >= n
-	})
+	tm.answered(t, n)
 	testrun.Within(t, testrun.Patience, "box connected again", func() bool {
 		hs := tm.main.Hosts()
 		return len(hs) == 1 && hs[0].Connected
 	})
 	// Anything typed in twice would have been answered twice.
-	pongs, _ = tm.pairs(t, "worker", "lead")
+	pongs, _ := tm.pairs(t, "worker", "lead")
 	if strings.Join(pongs, "|") != strings.Join(numbered("pong", n), "|") {
 		t.Errorf("pongs: %q, want each once, in order", pongs)
 	}

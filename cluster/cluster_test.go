@@ -213,6 +213,37 @@ func (tm *testMain) pairs(t *testing.T, from, to string) (bodies []string, state
 	return bodies, states
 }
 
+// ping sends the worker "ping i" from the person, for i from first to
+// last: the tests' workers answer each with "@relay:lead pong i".
+func (tm *testMain) ping(t *testing.T, first, last int) {
+	t.Helper()
+	for i := first; i <= last; i++ {
+		if _, err := tm.bus.Publish(context.Background(), bus.Message{From: bus.Human, To: "worker", Body: fmt.Sprintf("ping %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// answered waits until n pings are confirmed and n pongs are back, and
+// returns the pongs.
+func (tm *testMain) answered(t *testing.T, n int) []string {
+	t.Helper()
+	var pings []string
+	var states []bus.DeliveryState
+	if !testrun.Poll(testrun.Patience, func() bool {
+		pings, states = tm.pairs(t, bus.Human, "worker")
+		return allConfirmed(states, n)
+	}) {
+		t.Fatalf("pings: %q, %v", pings, states)
+	}
+	var pongs []string
+	testrun.Within(t, testrun.Patience, "every pong", func() bool {
+		pongs, _ = tm.pairs(t, "worker", "lead")
+		return len(pongs) >= n
+	})
+	return pongs
+}
+
 func allConfirmed(states []bus.DeliveryState, n int) bool {
 	if len(states) != n {
 		return false
@@ -518,26 +549,10 @@ done
 		return err == nil && a.State == bus.AgentRemote && strings.HasPrefix(a.Reason, "on host box, away since ")
 	})
 	const n = 20
-	for i := 1; i <= n; i++ {
-		if _, err := tm.bus.Publish(ctx, bus.Message{From: bus.Human, To: "worker", Body: fmt.Sprintf("ping %d", i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tm.ping(t, 1, n)
 	startHost(t, url, state, hostDir)
 	testrun.Within(t, testrun.Patience, "box connected again", connected(true))
-	var pings []string
-	var states []bus.DeliveryState
-	if !testrun.Poll(testrun.Patience, func() bool {
-		pings, states = tm.pairs(t, bus.Human, "worker")
-		return allConfirmed(states, n)
-	}) {
-		t.Fatalf("pings: %q, %v", pings, states)
-	}
-	var pongs []string
-	testrun.Within(t, testrun.Patience, "every pong", func() bool {
-		pongs, _ = tm.pairs(t, "worker", "lead")
-		return len(pongs) >= n
-	})
+	pongs := tm.answered(t, n)
 	if strings.Join(pongs, "|") != strings.Join(numbered("pong", n), "|") {
 		t.Errorf("pongs: %q, want each once, in order", pongs)
 	}

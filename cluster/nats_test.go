@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -17,7 +16,6 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
-	"swarm/bus"
 	"swarm/internal/testrun"
 	"swarm/swarmapi"
 )
@@ -105,26 +103,9 @@ done
 		return err == nil && len(hs) == 1 && hs[0].Name == "box" && hs[0].Connected
 	})
 
-	ctx := context.Background()
 	const n = 10
-	for i := 1; i <= n; i++ {
-		if _, err := tm.bus.Publish(ctx, bus.Message{From: bus.Human, To: "worker", Body: fmt.Sprintf("ping %d", i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var pings []string
-	var states []bus.DeliveryState
-	if !testrun.Poll(testrun.Patience, func() bool {
-		pings, states = tm.pairs(t, bus.Human, "worker")
-		return allConfirmed(states, n)
-	}) {
-		t.Fatalf("pings: %q, %v", pings, states)
-	}
-	var pongs []string
-	testrun.Within(t, testrun.Patience, "every pong", func() bool {
-		pongs, _ = tm.pairs(t, "worker", "lead")
-		return len(pongs) >= n
-	})
+	tm.ping(t, 1, n)
+	pongs := tm.answered(t, n)
 	if strings.Join(pongs, "|") != strings.Join(numbered("pong", n), "|") {
 		t.Errorf("pongs: %q, want each once, in order", pongs)
 	}

@@ -54,7 +54,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 	// come back from the scrollback into it.
 	back := 0
 	if s.carryOn && len(lines) > 0 {
-		if cells, k := s.carriedCells(); k > 0 {
+		if cells, k := carriedCells(&s.hist, s.cols, s.carry); k > 0 {
 			l := &lines[0]
 			if l.cursor >= 0 {
 				for _, c := range cells {
@@ -227,33 +227,34 @@ func planReflow(lines []flowLine, rows, cols int) (p reflowPlan, ok bool) {
 // carriedCells returns the cells of the rows of the carried line (whose
 // start left at the top) that are in the scrollback, and how many rows
 // they are; k is 0 when they cannot be had: rows of another width, too
-// many, or rows that do not give back their text.
-func (s *Screen) carriedCells() (cells []uv.Cell, k int) {
-	total := s.hist.len()
+// many, or rows that do not give back their text. hist is the scrollback,
+// cols the width before the resize, carry the line's text that left.
+func carriedCells(hist *history, cols int, carry []byte) (cells []uv.Cell, k int) {
+	total := hist.len()
 	for k < total && k < maxReflowRows {
-		h := s.hist.at(total - k - 1)
-		if !h.wrapped || int(h.cols) != s.cols {
+		h := hist.at(total - k - 1)
+		if !h.wrapped || int(h.cols) != cols {
 			break
 		}
 		k++
-		if total-k == 0 || !s.hist.at(total-k-1).wrapped {
+		if total-k == 0 || !hist.at(total-k-1).wrapped {
 			break // the line's first row
 		}
 	}
-	if k == 0 || (total-k > 0 && s.hist.at(total-k-1).wrapped) {
+	if k == 0 || (total-k > 0 && hist.at(total-k-1).wrapped) {
 		return nil, 0
 	}
 	rows := make([]histLine, k)
 	for i := range rows {
-		rows[i] = *s.hist.at(total - k + i)
+		rows[i] = *hist.at(total - k + i)
 	}
-	scratch := vt.NewEmulator(s.cols, k)
+	scratch := vt.NewEmulator(cols, k)
 	defer scratch.Close()
 	var buf reflowBuffers
-	fl, ok := historyLine(scratch, rows, s.cols, &s.hist, &buf)
+	fl, ok := historyLine(scratch, rows, cols, hist, &buf)
 	// The rows are all of the line's start only if they give back its
 	// text (the oldest may have left the scrollback).
-	if !ok || strings.TrimRight(string(appendCellsText(nil, fl.cells)), " ") != strings.TrimRight(string(s.carry), " ") {
+	if !ok || strings.TrimRight(string(appendCellsText(nil, fl.cells)), " ") != strings.TrimRight(string(carry), " ") {
 		return nil, 0
 	}
 	return fl.cells, k

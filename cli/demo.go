@@ -60,14 +60,12 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 	// named at the end.
 	g.ignoreEnvDir = true
 	if g.Dir == "" {
-		dir, cleanup, err := supervisor.DemoDir()
+		dir, done, kept, err := supervisor.DemoDir()
 		if err != nil {
 			return err
 		}
-		if cleanup != nil {
-			defer cleanup()
-			c.busGone = true
-		}
+		defer done()
+		c.busGone = !kept
 		g.Dir = dir
 	}
 	cwd, _ := os.Getwd()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"swarm/bus"
@@ -62,25 +63,31 @@ func TicTacToeConfig(opts DemoOptions) *Config {
 
 // DemoDir returns the bus directory for a demo that was not given one:
 // <temp>/swarm-demo-<uid>, emptied first, so that the last game stays there
-// to look at until the next demo replaces it (cleanup is nil). If another
-// demo is running there, a fresh directory is made instead, and cleanup
-// removes it.
-func DemoDir() (dir string, cleanup func(), err error) {
+// to look at until the next demo replaces it (kept). The demo holds a claim
+// on it (a lock beside it, not in it: the directory is emptied) until done,
+// so that a second demo started meanwhile never empties it under the first;
+// that one, or any demo while a swarm runs there, gets a fresh directory,
+// which done removes.
+func DemoDir() (dir string, done func(), kept bool, err error) {
 	dir = filepath.Join(os.TempDir(), fmt.Sprintf("swarm-demo-%d", os.Getuid()))
-	if err := os.MkdirAll(dir, 0o700); err == nil {
-		if l, err := lockDir(dir); err == nil {
-			l.release()
-			if err := os.RemoveAll(dir); err != nil {
-				return "", nil, err
+	if claim, err := os.OpenFile(dir+".lock", os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		if syscall.Flock(int(claim.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil && os.MkdirAll(dir, 0o700) == nil {
+			if l, err := lockDir(dir); err == nil {
+				l.release()
+				if err := os.RemoveAll(dir); err != nil {
+					claim.Close()
+					return "", nil, false, err
+				}
+				return dir, func() { claim.Close() }, true, nil
 			}
-			return dir, nil, nil
 		}
+		claim.Close()
 	}
 	dir, err = os.MkdirTemp("", "swarm-demo-")
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
-	return dir, func() { _ = os.RemoveAll(dir) }, nil
+	return dir, func() { _ = os.RemoveAll(dir) }, false, nil
 }
 
 // ErrGameAborted means the demo ended without a complete game.

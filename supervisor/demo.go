@@ -70,24 +70,38 @@ func TicTacToeConfig(opts DemoOptions) *Config {
 // which done removes.
 func DemoDir() (dir string, done func(), kept bool, err error) {
 	dir = filepath.Join(os.TempDir(), fmt.Sprintf("swarm-demo-%d", os.Getuid()))
-	if claim, err := os.OpenFile(dir+".lock", os.O_RDWR|os.O_CREATE, 0o600); err == nil {
-		if syscall.Flock(int(claim.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil && os.MkdirAll(dir, 0o700) == nil {
-			if l, err := lockDir(dir); err == nil {
-				l.release()
-				if err := os.RemoveAll(dir); err != nil {
-					claim.Close()
-					return "", nil, false, err
-				}
-				return dir, func() { claim.Close() }, true, nil
-			}
+	if release, ok := claimDemoDir(dir); ok {
+		if err := os.RemoveAll(dir); err != nil {
+			release()
+			return "", nil, false, err
 		}
-		claim.Close()
+		return dir, release, true, nil
 	}
 	dir, err = os.MkdirTemp("", "swarm-demo-")
 	if err != nil {
 		return "", nil, false, err
 	}
 	return dir, func() { _ = os.RemoveAll(dir) }, false, nil
+}
+
+// claimDemoDir takes the claim on the demo directory dir when no other
+// demo holds it and no swarm runs there; release gives it back.
+func claimDemoDir(dir string) (release func(), ok bool) {
+	claim, err := os.OpenFile(dir+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, false
+	}
+	if syscall.Flock(int(claim.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil || os.MkdirAll(dir, 0o700) != nil {
+		claim.Close()
+		return nil, false
+	}
+	l, err := lockDir(dir)
+	if err != nil {
+		claim.Close()
+		return nil, false
+	}
+	l.release()
+	return func() { claim.Close() }, true
 }
 
 // ErrGameAborted means the demo ended without a complete game.

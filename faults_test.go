@@ -157,7 +157,13 @@ func TestSwarmLsFindsSwarmsWithoutHome(t *testing.T) {
 	waitUntil(t, "the swarm listed by an ls without $HOME", func() bool {
 		return len(lsEntries(t, without(e.command("ls", "--json"), "HOME", "XDG_CACHE_HOME"), busDir)) == 1
 	})
-	if l := lsEntries(t, without(e.command("ls", "--json"), "XDG_CACHE_HOME"), busDir); len(l) != 1 || l[0]["reachable"] != true {
+	// Listed from the moment it holds its directory; reachable once its
+	// agents have started and its socket answers.
+	var l []map[string]any
+	if !testrun.Poll(testrun.Patience, func() bool {
+		l = lsEntries(t, without(e.command("ls", "--json"), "XDG_CACHE_HOME"), busDir)
+		return len(l) == 1 && l[0]["reachable"] == true
+	}) {
 		t.Errorf("swarm ls with $HOME: %v", l)
 	}
 	_ = srv.cmd.Process.Signal(syscall.SIGTERM)

@@ -64,7 +64,9 @@ are unique in a recording, except in a file printed again, which needs
 its echo on the screen). Per command, the best showing over the captures
 decides (reader.py matches the printed line against the rows):
 
-- shown whole: expected as printed;
+- shown whole: expected as printed (in composed form, Unicode NFC, where
+  the screen shows it so: every CLI here draws combining marks composed,
+  and a reader cannot tell the forms apart; reader.py);
 - never shown while its file printed (collapsed, truncated, scrolled past
   on an alternate screen): not expected. When a later capture (a resize
   that redraws more of the transcript, PageUp) shows it for the first
@@ -82,7 +84,9 @@ decides (reader.py matches the printed line against the rows):
 Unsure commands are not in the .want; NAME.json lists them ("unsure",
 each with what showed), and corpus-score neither expects them nor counts
 a command found in their place as extra. A block is expected only when
-every row of it showed, each right below the one before.
+every row of it showed, each right below the one before. After a fix to
+these rules, reread.py applies them to a corpus's saved final screens
+(NAME.steps.txt) without recording again.
 
 What each CLI does, as seen at these versions (the reader's rules follow
 from it):
@@ -90,7 +94,9 @@ from it):
 - Claude Code 2.1.332, both renderers: the latest command's output is
   shown whole while it is the latest, older outputs collapse to their
   first rows and `… +N lines`; a line of JSON alone is drawn
-  pretty-printed (a block is matched in that form); `\r` in output shows
+  pretty-printed (a block is matched in that form, and as printed: the
+  inline renderer writes a long output as it is into the scrollback
+  first); `\r` in output shows
   as a line break; the row glyph is `⎿` and a no-break space. After a
   shell command it tries the API it cannot reach: Esc stops it.
 - Codex 0.171.0: long output is shown as its first and last rows with
@@ -101,7 +107,7 @@ from it):
 - Gemini CLI 0.61.0: a command's output runs in a terminal as wide as the
   window; each of its rows is word-wrapped into the box (window width - 8)
   and only the first part kept; wide characters are drawn followed by a
-  blank (emoji are not); long output shows only its last rows (`... first
+  blank (emoji are not, ✅ neither); long output shows only its last rows (`... first
   N lines hidden ...`). Blocks are printed only with JSON rows that fit
   its box (a cut JSON row is a malformed block to every reader).
 - opencode 1.18.33: long output shows its first rows and `…`, `Click to
@@ -213,10 +219,14 @@ def fits_after(config, line, nxt, widths):
     for c in widths:
         for w in range(text_width(config, c) - 3, text_width(config, c) + 2):
             if config == "gemini":
+                # Its terminal's row, then the first box-width part of it;
+                # each a few columns off too (the model is not exact: a
+                # row it says leaves room has shown 3 columns left).
+                d = w - text_width(config, c)
                 g = reader.gemini_form(line)
-                last = wrap_rows(g, c)[-1]
-                shown = wrap_rows(last, c - 8)[0]
-                room = (c - 8) - cols(shown)
+                last = wrap_rows(g, c + d)[-1]
+                shown = wrap_rows(last, c - 8 + d)[0]
+                room = (c - 8 + d) - cols(shown)
             else:
                 rows = wrap_rows(line, w)
                 room = w - cols(rows[-1])
@@ -574,13 +584,14 @@ class Session:
         head = "@%s:%s %s" % (cmd.kind, cmd.to, cmd.body[:3])
         if self.config == "gemini":
             head = reader.gemini_form(head)
+        head = reader.canon(head)
         for _, _, scr in caps:
             rows = scr.split("\n")
             anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
             if anchor is None and st.repeat_of is not None:
                 continue
             for r in rows[0 if anchor is None else anchor + 1:]:
-                if reader.clean(self.config, r).startswith(head):
+                if reader.canon(reader.clean(self.config, r)).startswith(head):
                     return True
         return False
 
@@ -777,29 +788,34 @@ class Session:
                     continue
                 pos = sh.last + 1
                 seen[k][sh.text] = seen[k].get(sh.text, 0) + (t_end - t) + POLL
-                if better(sh, best[k]):
+                if reader.better(sh, best[k]):
                     best[k] = sh
                     when[k] = t
         out = []
         for k, cmd in enumerate(st.cmds):
             sh = best[k]
+            want = cmd.want
+            if sh is not None and sh.composed:
+                want = composed_want(cmd)
             after = self.first_resize is not None and when[k] is not None and when[k] >= self.first_resize
             if sh is None or (not sh.whole and sh.edge):
                 out.append((cmd, None, "not shown: " + preview(cmd), after))
             elif seen[k][sh.text] < BRIEF:
                 # Shown for a moment only (streaming output scrolled it
                 # away): a reader may or may not have read it.
-                w = cmd.want()
+                w = want()
                 w["shown"] = "for %.1f s" % seen[k][sh.text]
                 out.append((cmd, w, "unsure, shown for a moment only (%.1f s): %s" % (seen[k][sh.text], preview(cmd)), after))
             elif sh.whole and self.config == "gemini" and cmd.block:
-                w = cmd.want()
+                w = want()
                 w["body"] = json.loads(reader.gemini_form("".join(l for l in cmd.lines if not l.startswith("[[")).strip()))["body"]
+                if sh.composed:
+                    w["body"] = reader.canon(w["body"])
                 out.append((cmd, w, "whole (as Gemini draws it): " + json.dumps(w["body"], ensure_ascii=False), after))
             elif sh.whole and self.config != "gemini":
-                out.append((cmd, cmd.want(), "whole: " + preview(cmd), after))
+                out.append((cmd, want(), "whole: " + preview(cmd), after))
             else:
-                w = cmd.want()
+                w = want()
                 prefix = "@%s:%s " % (cmd.kind, cmd.to)
                 body = sh.text[len(prefix):].strip() if sh.text.startswith(prefix) else None
                 if cmd.block or not body:
@@ -823,26 +839,40 @@ class Session:
         c = self.config
         if not cmd.block:
             return reader.find_line(c, rows, cmd.lines[0], pos)
-        shown_lines = []
-        for line in cmd.lines:
-            if c.startswith("claude") and line.startswith("{") and is_json(line):
-                shown_lines.extend(json.dumps(json.loads(line), ensure_ascii=False, indent=2).split("\n"))
-            else:
-                shown_lines.append(line)
-        # Every row of the block, each right below the one before.
+        forms = [cmd.lines]
+        if c.startswith("claude") and any(l.startswith("{") and is_json(l) for l in cmd.lines):
+            # Claude Code draws a line of JSON alone pretty-printed; its
+            # inline renderer first writes a long output as printed, into
+            # the scrollback, where the block shows as one raw line.
+            pretty = []
+            for line in cmd.lines:
+                if line.startswith("{") and is_json(line):
+                    pretty.extend(json.dumps(json.loads(line), ensure_ascii=False, indent=2).split("\n"))
+                else:
+                    pretty.append(line)
+            forms = [pretty, cmd.lines]
+        found = [self.find_block(c, rows, pos, lines) for lines in forms]
+        found = [f for f in found if f is not None]
+        return min(found, key=lambda f: f.first) if found else None
+
+    def find_block(self, c, rows, pos, shown_lines):
+        """The first showing of a block's rows from row pos on: every row,
+        each right below the one before."""
         start = pos
         while True:
             first = reader.find_line(c, rows, shown_lines[0], start)
             if first is None:
                 return None
             p = first.last + 1
+            composed = first.composed
             for line in shown_lines[1:]:
                 sh = reader.find_line(c, rows, line, p, p + 1 + (cols(line) // 20 + 2))
                 if sh is None or not sh.whole or sh.first != p:
                     break
+                composed = composed or sh.composed
                 p = sh.last + 1
             else:
-                return reader.Shown(first.first, p - 1, True, "", False)
+                return reader.Shown(first.first, p - 1, True, "", False, composed)
             start = first.first + 1
 
     def quit(self):
@@ -900,14 +930,16 @@ def end_processes(home):
             pass
 
 
-def better(a, b):
-    if b is None:
-        return True
-    if a.whole != b.whole:
-        return a.whole
-    if a.edge != b.edge:
-        return not a.edge
-    return len(a.text) > len(b.text)
+def composed_want(cmd):
+    """The command as a reader reads it where the screen showed it in
+    composed form (reader.canon)."""
+    def want():
+        w = cmd.want()
+        w["body"] = reader.canon(w["body"])
+        if "topic" in w:
+            w["topic"] = reader.canon(w["topic"])
+        return w
+    return want
 
 
 def is_json(s):

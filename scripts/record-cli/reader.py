@@ -28,6 +28,13 @@ it and the rows after it that hold later parts of it: a row that goes on
 where the one before stopped is joined as it stands (a wrap), one after a
 blank or after dropped text with one blank (trailing and leading blanks
 at the join dropped). That is the .want's body.
+
+Text is compared as a reader sees it: canonically equivalent forms are
+the same text (Unicode NFC). Claude Code, Codex, Gemini CLI and opencode
+draw their output in composed form (`u` + U+0308 + U+0301 printed, `ǘ`
+drawn, also in the bytes they write), so a line printed with combining
+marks is matched in either form; a line matched only in composed form
+is read (and expected) in that form.
 """
 import re
 import unicodedata
@@ -65,14 +72,21 @@ def clean(config, row):
     return t
 
 
+def canon(s):
+    """The composed form of s (NFC): what a reader cannot tell apart reads
+    the same."""
+    return unicodedata.normalize("NFC", s)
+
+
 def gemini_form(line):
     """A line as Gemini CLI 0.61.0 draws it: a blank after each East Asian
-    wide character (not after emoji, which its terminal takes as one
-    column)."""
+    wide letter (CJK, kana, hangul, fullwidth forms), not after emoji and
+    other pictographs (✅ too, though it lies below U+1F000), which its
+    terminal takes as one column."""
     out = []
     for ch in line:
         out.append(ch)
-        if ord(ch) < 0x1F000 and unicodedata.east_asian_width(ch) in ("W", "F"):
+        if unicodedata.east_asian_width(ch) in ("W", "F") and unicodedata.category(ch) != "So":
             out.append(" ")
     return "".join(out)
 
@@ -81,20 +95,46 @@ class Shown:
     """How a printed line shows on one capture: rows [first, last] of the
     capture, whole or cut, and the text a reader reads."""
 
-    def __init__(self, first, last, whole, text, edge):
+    def __init__(self, first, last, whole, text, edge, composed=False):
         self.first, self.last, self.whole, self.text = first, last, whole, text
         # edge: the rows ran into the end of the capture, so more of the
         # line may lie beyond it.
         self.edge = edge
+        # composed: the line showed only in composed form (canon), which
+        # text is in; the reader reads that form.
+        self.composed = composed
+
+
+def better(a, b):
+    """Whether showing a tells a reader more than showing b (None)."""
+    if b is None:
+        return True
+    if a.whole != b.whole:
+        return a.whole
+    if a.edge != b.edge:
+        return not a.edge
+    return len(a.text) > len(b.text)
 
 
 def find_line(config, rows, line, start=0, stop=None):
-    """Finds the first showing of the printed line in rows[start:stop]."""
+    """Finds the first showing of the printed line in rows[start:stop],
+    as printed or, where that shows less, in composed form."""
     stop = len(rows) if stop is None else stop
     cleaned = [clean(config, r) for r in rows[start:stop]]
     # Rows lose their leading blanks in clean: so does the line.
     line = line.lstrip()
     target = gemini_form(line) if config == "gemini" else line
+    got = _find(config, cleaned, target, start, stop)
+    if canon(target) == target:
+        return got
+    alt = _find(config, [canon(c) for c in cleaned], canon(target), start, stop)
+    if alt is not None and better(alt, got):
+        alt.composed = True
+        return alt
+    return got
+
+
+def _find(config, cleaned, target, start, stop):
     for i, c in enumerate(cleaned):
         if not c:
             continue

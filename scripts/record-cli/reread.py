@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""reread.py: read a recording's saved screens again with the generator's
+current reader, after a fix to how the generator reads a screen, without
+recording the session again.
+
+    reread.py [--dry-run] DIR...
+
+A recording keeps, in NAME.steps.txt, the screen once each printed file
+was done (the capture that counts as shown for generate.SETTLED seconds)
+and, per command, what the reader found then. reread.py rebuilds the
+session's plan with the generator that recorded it (the commit of
+scripts/record-cli whose files hash to NAME.json's "generator", run from
+`git archive` in a scratch directory), reads each of those screens with
+today's rules (generate.Session.read_commands) and keeps, per command,
+the better of the old verdict and the new one (not shown < unsure < cut
+< whole; a longer cut is better). The captures taken while a file was
+printing are not kept, so a command they alone showed stays as it was:
+only what the final screens show can change. NAME.want, NAME.json
+(counts, unsure list, "reread": the reader's generator hash and the
+commands changed) and NAME.steps.txt (a "--- re-read" section) are
+rewritten; a recording nothing changes in is left alone.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+import content  # noqa: E402
+import generate  # noqa: E402
+
+# The plan of a recording, from the generator that made it: printed
+# steps with their commands, as JSON.
+DUMP = r"""
+import json, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import generate
+out = []
+for config, seed in json.loads(sys.argv[2]):
+    plan = generate.make_plan(config, seed)
+    steps = []
+    for kind, arg in plan["steps"]:
+        if kind != "print":
+            continue
+        steps.append({"tag": arg.tag, "how": arg.how, "repeat_of": arg.repeat_of,
+                      "mid_resize": bool(arg.mid_resize),
+                      "cmds": [{"lines": c.lines, "kind": c.kind, "to": c.to, "body": c.body,
+                                "topic": c.topic, "block": c.block} for c in arg.cmds]})
+    out.append(steps)
+print(json.dumps(out))
+"""
+
+
+def generator_dirs(scratch):
+    """generator hash -> a copy of scripts/record-cli, in scratch, at the
+    commit that has it (this one's own for today's)."""
+    repo = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=HERE, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    commits = subprocess.run(["git", "log", "--format=%H", "--", "scripts/record-cli"], cwd=repo,
+                             capture_output=True, text=True, check=True).stdout.split()
+    found = {generate.generator_id(): HERE}
+    for c in commits:
+        d = os.path.join(scratch, c[:12])
+        os.makedirs(d)
+        tar = subprocess.run(["git", "archive", c, "scripts/record-cli"], cwd=repo, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", d], input=tar.stdout, check=True)
+        gen = os.path.join(d, "scripts", "record-cli")
+        if not os.path.exists(os.path.join(gen, "reader.py")):
+            continue
+        gid = subprocess.run([sys.executable, "-c", "import sys; sys.dont_write_bytecode = True; "
+                              "sys.path.insert(0, sys.argv[1]); import generate; print(generate.generator_id())", gen],
+                             capture_output=True, text=True).stdout.strip()
+        if gid and gid not in found:
+            found[gid] = gen
+    return found
+
+
+def steps_sections(text):
+    """NAME.steps.txt as (note, body) pairs, split at its `=== ` notes."""
+    out = []
+    for part in ("\n" + text).split("\n=== ")[1:]:
+        note, _, body = part.partition("\n")
+        out.append((note, body))
+    return out
+
+
+def verdict_rank(v):
+    if v.startswith("whole"):
+        return 3
+    if v.startswith("cut to"):
+        return 2
+    if v.startswith("unsure"):
+        return 1
+    return 0
+
+
+def makes_want(v):
+    return v.startswith("whole") or v.startswith("cut to")
+
+
+class Step:
+    def __init__(self, d):
+        self.tag, self.how, self.repeat_of = d["tag"], d["how"], d["repeat_of"]
+        self.mid_resize = d["mid_resize"]
+        self.cmds = [content.Cmd(c["lines"], c["kind"], c["to"], c["body"], c["topic"], c["block"]) for c in d["cmds"]]
+
+
+def reread(path, plan_steps, dry):
+    """Re-reads one recording (path without extension); returns the lines
+    saying what changed."""
+    meta = json.load(open(path + ".json", encoding="utf-8"))
+    text = open(path + ".steps.txt", encoding="utf-8").read()
+    old_want = [json.loads(l) for l in open(path + ".want", encoding="utf-8") if l.strip()]
+    sections = steps_sections(text)
+    # Verdicts an earlier re-read changed: "--- re-read …" sections, one
+    # line per command, "TAG #K: OLD -> NEW".
+    earlier = {}
+    for part in text.split("\n--- re-read by generator ")[1:]:
+        for line in part.split("\n")[1:]:
+            m = re.match(r"(.+?) #(\d+): (.*?) -> (.*)$", line)
+            if not m:
+                break
+            earlier[(m.group(1), int(m.group(2)))] = m.group(4)
+    steps = [Step(d) for d in plan_steps]
+    session = generate.Session.__new__(generate.Session)
+    session.config = meta["config"]
+    resized = False
+    si = 0
+    want, unsure = [], list(meta["unsure"])
+    wi, cut = 0, 0
+    changes = []
+    for note, body in sections:
+        if note.startswith("resized to"):
+            resized = True
+            continue
+        if si >= len(steps):
+            break
+        st = steps[si]
+        head = "--- what a reader sees of %s's commands\n" % st.tag
+        if head not in body:
+            continue
+        si += 1
+        screen, _, rest = body.partition(head)
+        old = rest.split("\n")[:len(st.cmds)]
+        if len(old) != len(st.cmds):
+            raise ValueError("%s: %s: %d verdicts for %d commands" % (path, st.tag, len(old), len(st.cmds)))
+        # The final screen, alone, as the generator took it (its captures
+        # are gone): a resize before it makes what it shows after_resize.
+        session.first_resize = 0.0 if (resized or st.mid_resize) else None
+        new = session.read_commands(st, [(0.0, generate.SETTLED, screen.rstrip("\n"))], 0.0)
+        old = [earlier.get((st.tag, k), v) for k, v in enumerate(old)]
+        for k, ((cmd, w, what, after), v) in enumerate(zip(new, old)):
+            keep = verdict_rank(what) <= verdict_rank(v)
+            if verdict_rank(what) == verdict_rank(v) == 2:
+                keep = len(what) <= len(v)
+            if what.startswith("unsure") and any((u["kind"], u["to"], u["body"]) == (cmd.kind, cmd.to, cmd.body)
+                                                 for u in unsure):
+                keep = True  # unsure already (shown later, or changed)
+            if keep:
+                if makes_want(v):
+                    want.append(old_want[wi])
+                    wi += 1
+                cut += v.startswith("cut to")
+                continue
+            if makes_want(v):
+                wi += 1
+            else:
+                for j, u in enumerate(unsure):
+                    if (u["kind"], u["to"], u["body"]) == (cmd.kind, cmd.to, cmd.body):
+                        del unsure[j]
+                        break
+            if what.startswith("unsure"):
+                unsure.append(w)
+            else:
+                if after:
+                    w["after_resize"] = True
+                want.append(w)
+                cut += what.startswith("cut to")
+            changes.append("%s #%d: %s -> %s" % (st.tag, k, v, what))
+        if st.mid_resize:
+            resized = True
+    if si != len(steps) or wi != len(old_want):
+        raise ValueError("%s: steps.txt and .want do not follow the plan (%d of %d steps, %d of %d expected)" % (
+            path, si, len(steps), wi, len(old_want)))
+    if not changes or dry:
+        return changes
+    with open(path + ".want", "w", encoding="utf-8") as fh:
+        for w in want:
+            fh.write(json.dumps(w, ensure_ascii=False) + "\n")
+    meta["expected"] = len(want)
+    meta["unsure"] = unsure
+    meta["not_shown"] = meta["commands_printed"] - len(want) - len(unsure)
+    meta["cut"] = cut
+    meta["reread"] = {"generator": generate.generator_id(), "changed": len(changes)}
+    with open(path + ".steps.txt", "a", encoding="utf-8") as fh:
+        fh.write("--- re-read by generator %s from the screens above\n%s\n" % (generate.generator_id(), "\n".join(changes)))
+    with open(path + ".json", "w", encoding="utf-8") as fh:
+        json.dump(meta, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    return changes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dry-run", action="store_true", help="say what would change, write nothing")
+    ap.add_argument("dirs", nargs="+", help="corpus directories")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="reread-") as scratch:
+        try:
+            reread_all(args, generator_dirs(scratch))
+        except (ValueError, OSError, subprocess.CalledProcessError) as e:
+            sys.exit("reread.py: %s" % e)
+
+
+def reread_all(args, gens):
+    names = []
+    for d in args.dirs:
+        for f in sorted(os.listdir(d)):
+            if f.endswith(".json"):
+                names.append(os.path.join(d, f[:-5]))
+    by_gen = {}
+    for n in names:
+        meta = json.load(open(n + ".json", encoding="utf-8"))
+        by_gen.setdefault(meta["generator"], []).append((n, meta["config"], meta["seed"]))
+    total, files = 0, 0
+    for gid, recs in sorted(by_gen.items()):
+        if gid not in gens:
+            sys.exit("reread.py: no commit of scripts/record-cli has generator %s (%s …)" % (gid, recs[0][0]))
+        out = subprocess.run([sys.executable, "-c", DUMP, gens[gid], json.dumps([[c, s] for _, c, s in recs])],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit("reread.py: plans of generator %s: %s" % (gid, out.stderr.strip().splitlines()[-1]))
+        for (n, _, _), plan in zip(recs, json.loads(out.stdout)):
+            changes = reread(n, plan, args.dry_run)
+            if changes:
+                files += 1
+                total += len(changes)
+                print("%s: %d changed" % (n, len(changes)))
+                for c in changes:
+                    print("  " + c)
+    print("%d commands changed in %d of %d recordings%s" % (total, files, len(names), " (dry run)" if args.dry_run else ""))
+
+
+if __name__ == "__main__":
+    main()

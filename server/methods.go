@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"swarm/actor"
@@ -152,9 +154,34 @@ func (s *Server) table() map[string]handler {
 		return wire.PeekResult{Agent: p.Agent, Rows: snap.Rows, Cols: snap.Cols, Lines: snap.Lines,
 			AltScreen: snap.AltScreen, Title: snap.Title}, err
 	})
+	handle(m, wire.TaskDetail, anyone, func(ctx context.Context, p wire.IDParams) (bus.TaskDetail, error) {
+		d, err := s.opts.Bus.TaskDetail(ctx, p.ID)
+		d.Task.Description = cut(d.Task.Description, descriptionBytes, "…")
+		return d, err
+	})
+	handle(m, wire.Roster, anyone, func(ctx context.Context, _ wire.None) ([]bus.RosterEntry, error) {
+		return s.opts.Bus.Roster(ctx, bus.DefaultThresholds, time.Now())
+	})
 	s.actorMethods(m)
+	if s.opts.Upstream != nil {
+		for _, name := range upstreamReads {
+			m[name] = handler{who: m[name].who, params: m[name].params, result: m[name].result,
+				call: func(ctx context.Context, raw json.RawMessage) (any, error) {
+					res, err := s.opts.Upstream(ctx, "", name, raw)
+					return json.RawMessage(res), err
+				}}
+		}
+	}
 	return m
 }
+
+// upstreamReads are the reads of the swarm's record that a server with
+// Options.Upstream (a host's) makes elsewhere (its main swarm's, whose
+// bus holds the tasks and every agent's heartbeat), and that ActAs makes
+// for it: `swarm task list|show` and the MCP server's agents tool inside a
+// host's agents. Messages are not among them: a host's bus carries its
+// agents' messages, under the ids typed into their screens.
+var upstreamReads = []string{wire.Tasks.Name, wire.TaskDetail.Name, wire.Review.Name, wire.Roster.Name}
 
 // previewBytes bounds a message's body and data as lists of messages
 // (Inbox, Messages, Pending) and events carry them: the UI shows a line of
@@ -372,12 +399,22 @@ type vouchedKey struct{}
 // task's add, move or review; params as wire carries them) as agent,
 // whom the caller vouches for: a host of this swarm, for an agent it
 // runs. A task's git work is done in this swarm's project, whatever
-// directory the request names.
+// directory the request names. A read of upstreamReads names no agent.
 func (s *Server) ActAs(ctx context.Context, agent, method string, params json.RawMessage) (json.RawMessage, error) {
 	switch method {
 	case wire.HeartbeatAs.Name, wire.TaskAddAs.Name, wire.TaskMoveAs.Name, wire.TaskReviewAs.Name:
+		if agent == "" {
+			return nil, fmt.Errorf("%q is made as an agent: none was named", method)
+		}
 	default:
-		return nil, fmt.Errorf("%q is not a request made for an agent elsewhere", method)
+		if !slices.Contains(upstreamReads, method) {
+			return nil, fmt.Errorf("%q is not a request made for an agent elsewhere", method)
+		}
+		v, err := s.methods[method].call(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(v)
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(params, &fields); err != nil {

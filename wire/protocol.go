@@ -74,6 +74,13 @@ var (
 	Merge          = def[IDParams, bus.Task]("Merge")
 	Prune          = def[PruneParams, []PrunedResult]("Prune")
 	Review         = def[IDParams, ReviewResult]("Review")
+	// TaskDetail is `swarm task show`'s task (an id or a unique prefix)
+	// with its history, checks, reviews and merge-queue entry; Roster is
+	// every agent's state, liveness, last heartbeat and current task (the
+	// MCP server's agents tool). A host's command line reads them from its
+	// main swarm, whose bus holds them.
+	TaskDetail = def[IDParams, bus.TaskDetail]("TaskDetail")
+	Roster     = def[None, []bus.RosterEntry]("Roster")
 )
 
 // The command line's methods: requests made as the process at the

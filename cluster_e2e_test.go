@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -296,7 +297,8 @@ func freeListenAddr(t *testing.T) string {
 
 // TestTaskInsideARemoteAgent: swarm heartbeat, swarm task start and swarm
 // mcp's task_done run inside an agent on a host act on the main swarm's
-// bus, where its task is, as that agent.
+// bus, where its task is, as that agent; swarm task list and show and
+// swarm mcp's agents tool there read the main swarm's bus.
 func TestTaskInsideARemoteAgent(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -315,8 +317,11 @@ mcp_done() {
   echo '{"jsonrpc":"2.0","method":"notifications/initialized"}' >&3
   echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"task_done","arguments":{"id":"'"$1"'"}}}' >&3
   while ! grep -q '"id":2' mcp.out; do sleep 0.05; done
+  echo '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"agents","arguments":{}}}' >&3
+  while ! grep -q '"id":3' mcp.out; do sleep 0.05; done
   exec 3>&-
   wait
+  grep '"id":3' mcp.out >agents.out
   grep '"id":2' mcp.out | grep -q '"to":"IN_REVIEW"'
 }
 while IFS= read -r line; do
@@ -324,6 +329,8 @@ while IFS= read -r line; do
     id=${line##* }
     swarm heartbeat --status working --progress 0.5 --task "$id" >hb.out 2>&1 || echo "@relay:lead heartbeat failed: $(head -c 200 hb.out)"
     if swarm task start "$id" >start.out 2>&1 && mcp_done "$id"; then
+      swarm task list >list.out 2>&1
+      swarm task show "$id" >show.out 2>&1
       echo "@relay:lead finished $id"
     else
       echo "@relay:lead task failed: $(cat start.out mcp.out 2>/dev/null | tr '\n' ' ' | head -c 300)"
@@ -398,5 +405,59 @@ done
 	}
 	if !found {
 		t.Errorf("no heartbeat of worker for %s on the main bus: %+v", id, hbs)
+	}
+	// What the worker read: the main bus's task, its history, and every
+	// agent as the main swarm records it (lead running; worker's
+	// heartbeat and current task), none of which the host's bus holds.
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join(box, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if list := read("list.out"); !regexp.MustCompile(id + `\s+IN_REVIEW\s+worker\s+\S+\s+build it`).MatchString(list) {
+		t.Errorf("swarm task list inside the remote agent printed:\n%s", list)
+	}
+	if show := read("show.out"); !regexp.MustCompile(`state\s+IN_REVIEW`).MatchString(show) ||
+		!regexp.MustCompile(`ASSIGNED → WORKING\s+worker`).MatchString(show) || !regexp.MustCompile(`WORKING → IN_REVIEW\s+worker`).MatchString(show) {
+		t.Errorf("swarm task show inside the remote agent printed:\n%s", show)
+	}
+	var reply struct {
+		Result struct {
+			StructuredContent struct {
+				Agents []struct {
+					Name, State string
+					Heartbeat   *struct {
+						Status   string
+						Progress float64
+						Task     string
+					}
+					Task *struct{ ID, State string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(read("agents.out")), &reply); err != nil {
+		t.Fatalf("swarm mcp's agents tool inside the remote agent: %v", err)
+	}
+	var agents []string
+	for _, a := range reply.Result.StructuredContent.Agents {
+		s := a.Name + " " + a.State
+		if h := a.Heartbeat; h != nil {
+			s += fmt.Sprintf(" beat %s %g %s", h.Status, h.Progress, h.Task)
+		}
+		if a.Task != nil {
+			s += " task " + a.Task.ID + " " + a.Task.State
+		}
+		agents = append(agents, s)
+	}
+	if got, want := strings.Join(agents, "|"), "lead running|worker remote beat working 0.5 "+id+" task "+id+" IN_REVIEW"; got != want {
+		t.Errorf("swarm mcp's agents tool inside the remote agent answered %s, want %s", got, want)
+	}
+	// In the host's directory, the command line reads the main swarm's
+	// tasks through the host, and says so when the host is not running.
+	if out := (&env{t: t, cwd: box}).ok("task", "list", "--dir", ".swarm-host"); !strings.Contains(out, id) {
+		t.Errorf("swarm task list --dir .swarm-host printed:\n%s", out)
 	}
 }

@@ -47,7 +47,19 @@ func (c *mcpCmd) Run(g *Globals) error {
 	if err != nil {
 		return err
 	}
-	return mcpserver.Serve(g.ctx, b, mcpserver.Options{Version: version, Getenv: os.Getenv, Dir: wd, Requests: viaSwarm{g}}, g.stdin, g.stdout)
+	v := viaSwarm{g}
+	return mcpserver.Serve(g.ctx, b, mcpserver.Options{Version: version, Getenv: os.Getenv, Dir: wd, Requests: v, Roster: v.Roster}, g.stdin, g.stdout)
+}
+
+// Roster reads every agent's status from the swarm's record
+// (Globals.record): in a host's directory, its main swarm's.
+func (v viaSwarm) Roster(ctx context.Context) ([]bus.RosterEntry, error) {
+	r, done, err := v.g.record()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return r.Roster(ctx)
 }
 
 // viaSwarm makes each of the MCP server's requests as the command line

@@ -75,12 +75,12 @@ func (c *taskListCmd) Run(g *Globals) error {
 		}
 		f.States = append(f.States, st)
 	}
-	b, err := g.open(false)
+	r, done, err := g.record()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	tasks, err := b.Tasks(g.ctx, f)
+	defer done()
+	tasks, err := r.Tasks(g.ctx, f)
 	if err != nil {
 		return err
 	}
@@ -112,42 +112,24 @@ type taskShowCmd struct {
 }
 
 func (c *taskShowCmd) Run(g *Globals) error {
-	b, err := g.open(false)
+	r, done, err := g.record()
 	if err != nil {
 		return err
 	}
-	defer b.Close()
-	t, err := b.Task(g.ctx, c.ID)
+	defer done()
+	d, err := r.TaskDetail(g.ctx, c.ID)
 	if err != nil {
 		return err
 	}
-	events, err := b.TaskEvents(g.ctx, t.ID)
-	if err != nil {
-		return err
-	}
+	t, events, cs, reviews := d.Task, d.Events, d.Checks, d.Reviews
 	var stat, diff string
 	if c.Diff {
-		wd, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		if stat, diff, err = tasks.New(g.ctx, b, wd, "").Diff(g.ctx, t.ID); err != nil {
+		if stat, diff, err = r.Review(g.ctx, t.ID); err != nil {
 			return err
 		}
 	}
-	cs, err := b.Checks(g.ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	reviews, err := b.Reviews(g.ctx, t.ID)
-	if err != nil {
-		return err
-	}
-	entry, err := b.QueueEntryOf(g.ctx, t.ID)
-	queued := err == nil && entry.Phase != bus.PhaseDone
-	if err != nil && !errors.Is(err, bus.ErrNotFound) {
-		return err
-	}
+	entry := d.Queue
+	queued := entry != nil && entry.Phase != bus.PhaseDone
 	now := time.Now()
 	if c.JSON {
 		out := taskShowJSON{taskJSON: newTaskJSON(t), Checks: []checkJSON{}}

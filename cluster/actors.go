@@ -17,8 +17,10 @@ import (
 // host judges who calls on its own bus (the agent's token, which it gave),
 // and sends the request on swarm.actor.HOST to the main swarm, whose bus
 // holds the tasks and heartbeats; the main swarm makes it as that agent
-// only when HOST runs it. A message (swarm send) stays on the host's bus,
-// which carries it as any other.
+// only when HOST runs it. The reads of the record the main swarm holds
+// (swarm task list|show, swarm mcp's agents tool) go the same way, as no
+// agent (server's upstreamReads). A message (swarm send) and an inbox stay
+// on the host's bus, which carries them as any other.
 
 func actorSubject(host string) string { return "swarm.actor." + host }
 
@@ -56,7 +58,7 @@ func (m *Main) actFor(msg *nats.Msg) {
 	switch err := json.Unmarshal(msg.Data, &c); {
 	case err != nil:
 		reply.Error = "unreadable request: " + err.Error()
-	case m.agent[c.Agent].Host != host:
+	case c.Agent != "" && m.agent[c.Agent].Host != host:
 		reply.Error = fmt.Sprintf("host %s does not run agent %q: it cannot act for it", host, c.Agent)
 		m.log.Warn("cluster: refused a request from a host for an agent it does not run", "host", host, "agent", c.Agent)
 	case act == nil:

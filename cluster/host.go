@@ -107,6 +107,21 @@ func connectError(u JoinURL, err error) error {
 	}
 }
 
+// hostFile, in a host's state directory, names the host: the command
+// line there reads the swarm's record (tasks, heartbeats) from the main
+// swarm, through the host's socket, not from the host's bus.
+const hostFile = "host.name"
+
+// HostOf returns the host whose state directory dir is, "" if dir is not
+// a host's.
+func HostOf(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, hostFile))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
 // RunHost runs a host until ctx is done: it connects, takes its agents'
 // definitions from the main swarm, runs them, and carries their messages
 // and deliveries over JetStream.
@@ -139,6 +154,9 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		return err
 	}
 	defer b.Close()
+	if err := writeFileAtomic(filepath.Join(opts.Dir, hostFile), []byte(u.Host+"\n"), 0o600); err != nil {
+		return err
+	}
 	sup, err := supervisor.New(supervisor.Options{Config: cfg, Bus: b, Log: opts.Log, TasksElsewhere: true})
 	if err != nil {
 		return err

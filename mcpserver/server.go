@@ -30,6 +30,10 @@ type Options struct {
 	// running on the bus makes them (the main swarm's, for an agent a
 	// host runs); nil: on the bus, as actor.Actor.
 	Requests Requests
+	// Roster, when set, reads every agent's status (the agents tool)
+	// where the swarm's record is kept (the main swarm's, for an agent a
+	// host runs); nil: on the bus.
+	Roster func(ctx context.Context) ([]bus.RosterEntry, error)
 }
 
 // Requests are the requests the tools make as the caller that a running
@@ -56,9 +60,14 @@ const defaultInboxLimit = 50
 func New(b *bus.Bus, opts Options) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "swarm", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
-	t := &tools{bus: b, actor: actor.Actor{Bus: b, Getenv: opts.Getenv}, dir: opts.Dir, requests: opts.Requests}
+	t := &tools{bus: b, actor: actor.Actor{Bus: b, Getenv: opts.Getenv}, dir: opts.Dir, requests: opts.Requests, roster: opts.Roster}
 	if t.requests == nil {
 		t.requests = t.actor
+	}
+	if t.roster == nil {
+		t.roster = func(ctx context.Context) ([]bus.RosterEntry, error) {
+			return b.Roster(ctx, bus.DefaultThresholds, time.Now())
+		}
 	}
 
 	addTool(s, &mcp.Tool{Name: "send", Description: "Send a message to another agent, to every agent (\"*\"), to the human, " +
@@ -142,6 +151,7 @@ type tools struct {
 	actor    actor.Actor
 	dir      string
 	requests Requests // the heartbeats and task requests: t.actor's, or the running swarm's
+	roster   func(ctx context.Context) ([]bus.RosterEntry, error)
 }
 
 type sendIn struct {
@@ -284,13 +294,14 @@ func newTaskOut(t bus.Task) *taskOut {
 }
 
 func (t *tools) agents(ctx context.Context, _ *mcp.CallToolRequest, _ agentsIn) (agentsOut, error) {
-	health, err := t.bus.Health(ctx, bus.DefaultThresholds, time.Now())
+	roster, err := t.roster(ctx)
 	if err != nil {
 		return agentsOut{}, err
 	}
 	_, running := supervisor.SwarmRunning(t.bus.Dir())
 	out := agentsOut{SwarmRunning: running, Agents: []agentOut{}}
-	for _, h := range health {
+	for _, r := range roster {
+		h := r.Health
 		if h.Agent.State == bus.AgentRemoved {
 			continue // not in the swarm's config any more
 		}
@@ -299,11 +310,8 @@ func (t *tools) agents(ctx context.Context, _ *mcp.CallToolRequest, _ agentsIn) 
 		if !h.Beat.Time.IsZero() {
 			a.Heartbeat = &heartbeatOut{Status: h.Beat.Status.String(), Progress: h.Beat.Progress, Task: h.Beat.Task, Time: h.Beat.Time}
 		}
-		switch task, err := t.bus.CurrentTask(ctx, h.Agent.Name); {
-		case err == nil:
-			a.Task = newTaskOut(task)
-		case !errors.Is(err, bus.ErrNotFound):
-			return agentsOut{}, err
+		if r.Task != nil {
+			a.Task = newTaskOut(*r.Task)
 		}
 		out.Agents = append(out.Agents, a)
 	}

@@ -161,10 +161,28 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := sup.Lock(); err != nil {
+		return err
+	}
+	// The command line inside its agents reaches the host's socket
+	// (actors.go), which listens before they start and answers once they
+	// have (Held): an agent that calls swarm at once waits instead of
+	// being told no swarm runs. Without it they still run and message:
+	// only that command line cannot reach the main swarm.
+	srv, err := server.Listen(opts.Dir, sup, server.Options{Program: "swarm host " + u.Host, Dir: opts.Workdir, Log: opts.Log,
+		Bus: b, Upstream: upstream(nc, u.Host), Held: true})
+	if err != nil {
+		opts.Log.Warn("cluster: no socket for the command line inside the agents", "err", err)
+	} else {
+		defer srv.Close()
+	}
 	if err := sup.Start(ctx); err != nil {
 		return err
 	}
 	defer sup.Shutdown(context.WithoutCancel(ctx))
+	if srv != nil {
+		srv.Open(nil)
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return err
@@ -186,17 +204,6 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		return err
 	}
 	defer cc.Stop()
-	// The command line inside its agents reaches the host's socket
-	// (actors.go).
-	// Without it they still run and message: only that command line
-	// cannot reach the main swarm (it acts on the host's bus).
-	srv, err := server.Listen(opts.Dir, sup, server.Options{Program: "swarm host " + u.Host, Dir: opts.Workdir, Log: opts.Log,
-		Bus: b, Upstream: upstream(nc, u.Host)})
-	if err != nil {
-		opts.Log.Warn("cluster: no socket for the command line inside the agents", "err", err)
-	} else {
-		defer srv.Close()
-	}
 	ps := newPaneServer(u.Host, sup, local, nc)
 	panesDone := make(chan error, 1)
 	go func() { panesDone <- ps.run(runCtx) }()

@@ -337,12 +337,7 @@ func (v *altView) flush(out altSink) {
 }
 
 // altLines commits rows of the alternate screen's document as lines.
-func (s *Screen) altLines(rows []commitRow) {
-	now := s.now()
-	for _, c := range rows {
-		s.out = append(s.out, Line{N: s.base + int64(c.y), Text: c.text, Time: now, Cols: s.cols})
-	}
-}
+func (s *Screen) altLines(rows []commitRow) { s.lines.altLines(rows, s.now()) }
 
 // text returns the alternate screen's rows as text. Rows are read again
 // only when the emulator marked them touched since the last read: a

@@ -422,7 +422,7 @@ func (s *Screen) writePrint(b []byte) {
 	s.printMode = true
 	_, _ = s.main.Write(b)
 	s.printMode = false
-	s.harvest()
+	s.lines.harvest(s)
 }
 
 // cursorMoved is the main emulator's cursor callback. In a print segment a
@@ -432,7 +432,7 @@ func (s *Screen) writePrint(b []byte) {
 func (s *Screen) cursorMoved(old, new uv.Position) {
 	s.moves++
 	if s.printMode && new.Y < old.Y {
-		s.risk() // a mode that homes the cursor (DECOM)
+		s.lines.risk() // a mode that homes the cursor (DECOM)
 	}
 	if s.printMode && new.Y > old.Y {
 		if c := s.main.CellAt(s.cols-1, new.Y-1); c != nil {
@@ -668,8 +668,8 @@ func (s *Screen) token(tb []byte, ahead []byte) {
 			tb = batchedLineFeed(k)
 		}
 	}
-	s.mainToken(tb)
-	s.pieces = s.pieces[:0]
+	s.lines.token(t, tb, s)
+	s.wideEdge = false
 }
 
 func (s *Screen) hasParam(v int) bool {
@@ -741,7 +741,7 @@ func (s *Screen) leaveAlt() {
 	if s.alt.em == nil {
 		return
 	}
-	s.risk()
+	s.lines.risk()
 	s.alt.leave(s)
 	_ = s.altPipe.Close()
 	s.altPipe = nil

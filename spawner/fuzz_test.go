@@ -134,7 +134,7 @@ func FuzzReflow(f *testing.F) {
 		// is set): their text is committed, but the screen does not get it
 		// back.
 		cutFrom := max(rows, before.Cursor.Y+1)
-		if s.top != 0 || s.bot < s.rows {
+		if !s.lines.wholeRegion() {
 			cutFrom = rows // with a scroll region, nothing goes into the scrollback
 		}
 		cut := cutFrom < len(before.Lines) && slices.ContainsFunc(before.Lines[cutFrom:], func(l string) bool { return l != "" })

@@ -3,10 +3,13 @@ package spawner
 import (
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
+
+	"swarm/screenmodel"
 )
 
 // rowState is what the screen knows about the logical line starting at a
@@ -51,18 +54,36 @@ func endsOf(rowEnds []int, text string) lineEnds {
 // line.
 type ghost struct {
 	text string
-	at   int64 // tracker.processed when it was replaced
+	at   int64 // mainLines.processed when it was replaced
 	n    int64 // the line's position (Line.N) when it was replaced
 }
 
 // move is a line taken to have moved (or to be a paragraph drawn anew)
-// from position from to position to, when tracker.processed was at.
+// from position from to position to, when mainLines.processed was at.
 type move struct {
 	from, to, at int64
 }
 
-type tracker struct {
-	shadow []rowState
+// mainLines is the main screen's line committer and its rules: it follows
+// what each token does to the rows and the cursor and commits a logical
+// line when the cursor leaves it downwards or it scrolls off, holding back
+// the lines of a redraw (the Ink redraw zone: upTo, downward), taking a
+// line redrawn elsewhere or wrapped anew for the line it was (moved,
+// rewrapped), and keeping what a batch of scrolls needs to come out as
+// single scrolls do (checkedBatch, knownRow). The Screen holds one over
+// its main emulator and calls its entry points: token with each structural
+// token the front parser cuts while the main screen is in use, harvest
+// after feeding it a print segment, batch before a line feed, settle as
+// output settles or ends, take for what was committed, and cutBelow,
+// resizedTo, recordCut and pulledBack as the screen changes size. The
+// scrollback the rows that leave go to, and the clock, are the Screen's,
+// reached through a lineSink.
+type mainLines struct {
+	em         *vt.Emulator // the main screen
+	rows, cols int          // em's size
+	layout     screenmodel.Layout
+	replay     replay
+	shadow     []rowState
 	// top and bot are the scroll region of the main screen: rows [top, bot).
 	top, bot int
 	// zone is the highest row the cursor went back up to in its last trip
@@ -100,85 +121,206 @@ type tracker struct {
 	// text committed for its line (something other than a line feed moved
 	// the cursor up or changed rows; see risk).
 	riskUntil int64
-	rowBuf    []byte     // scratch: a row with its styles
-	boxRows   []string   // scratch: the rows inputBox looks at
-	runBuf    []styleRun // scratch: a row's style runs
+	boxRows   []string // scratch: the rows inputBox looks at
 	detached  []rowState
+	// previews is scratch: the main screen's rows that are previews
+	// (settle).
+	previews []previewRow
 }
 
-func (s *Screen) initTracker() {
-	s.shadow = make([]rowState, s.rows)
-	s.top, s.bot = 0, s.rows
-	s.zone = -1
+// lineSink is what the main screen's line committer hands on: the
+// Screen.
+type lineSink interface {
+	// now is the time of the output being applied.
+	now() time.Time
+	// keep adds a row that left the top of the main screen to the
+	// scrollback the UI shows; text is its plain text. erased: an erase
+	// of the display pushed it there, it did not scroll off.
+	keep(l uv.Line, text string, erased bool)
+	// clearHistory empties that scrollback (the program erased it).
+	clearHistory()
 }
 
-// resized keeps the states of the rows that remain.
-func (s *Screen) resized() {
-	old := s.shadow
-	s.shadow = make([]rowState, s.rows)
-	copy(s.shadow, old)
-	for i := range s.shadow {
-		s.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
+// init starts the committer on em, of rows×cols, with the facts of the
+// program's screen layout.
+func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Layout) {
+	m.em, m.rows, m.cols, m.layout = em, rows, cols, layout
+	m.shadow = make([]rowState, m.rows)
+	m.top, m.bot = 0, m.rows
+	m.zone = -1
+}
+
+// resized keeps the states of the rows that remain, once em has the
+// screen's new size.
+func (m *mainLines) resized() {
+	old := m.shadow
+	m.shadow = make([]rowState, m.rows)
+	copy(m.shadow, old)
+	for i := range m.shadow {
+		m.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
 	}
-	s.risk()
-	s.lastMove = move{}
-	s.top, s.bot = 0, s.rows
-	if s.zone >= s.rows {
-		s.zone = s.rows - 1
+	m.risk()
+	m.lastMove = move{}
+	m.top, m.bot = 0, m.rows
+	if m.zone >= m.rows {
+		m.zone = m.rows - 1
 	}
-	s.wideEdge = false
+}
+
+// wholeRegion reports whether the scroll region is the whole screen.
+func (m *mainLines) wholeRegion() bool { return m.top == 0 && m.bot >= m.rows }
+
+// cutBelow commits the lines on the rows a screen rows tall no longer
+// has: their lines leave for good, so they are committed as lines that
+// scroll off are. It returns the first row of a line that starts above
+// the cut and goes on below it, committed whole too (-1: none), which
+// recordCut records with what is left of it.
+func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
+	straddles = -1
+	for r := rows; r < m.rows; {
+		start, end := m.span(r)
+		if st := m.state(start); st.pending {
+			m.commitPending(start, end, st, out)
+		} else if text := m.lineText(start, end); text != "" {
+			m.commit(st, text, m.lineN(start), lineEnds{}, out)
+		}
+		if start < rows {
+			straddles = start
+		}
+		r = end + 1
+	}
+	return straddles
+}
+
+// resizedTo follows em, resized to rows×cols: the rows it pushed off go
+// the way of rows that scroll off, and the states of the rows that remain
+// are kept.
+func (m *mainLines) resizedTo(rows, cols int, out lineSink) {
+	m.rows, m.cols = rows, cols
+	m.harvest(out)
+	m.resized()
+}
+
+// recordCut records, after a resize that did not reflow, what is left on
+// the screen of lines committed whole before: the line cut at the bottom
+// (straddles, from cutBelow) and, when the screen got narrower (the
+// emulator cut every row), each line. Otherwise they would be committed
+// again cut short (a relay line would be sent twice).
+func (m *mainLines) recordCut(straddles int, narrower bool) {
+	if straddles >= 0 {
+		start, end := m.span(straddles)
+		st := m.state(start)
+		st.rec, st.hasRec = m.lineText(start, end), true
+	}
+	if narrower {
+		for r := 0; r < m.rows; {
+			start, end := m.span(r)
+			if st := m.state(start); st.hasRec {
+				st.rec = m.lineText(start, end)
+			}
+			r = end + 1
+		}
+	}
+}
+
+// pulledBack follows k rows brought back from the scrollback to the top
+// of the screen (Screen.pullBack), which moved everything else down by k.
+// Lines that left whole were committed then and are recorded as such; a
+// line that had only begun to leave takes its state back from the carry.
+func (m *mainLines) pulledBack(k int) {
+	m.shiftDown(0, m.rows, k)
+	m.base -= int64(k)
+	carried, carryState := m.carryOn, m.carryState
+	m.dropCarry()
+	for r := 0; r < k; {
+		start, end := m.span(r)
+		if end >= k && carried {
+			// The line whose start had left goes on below: it is whole on
+			// the screen again, with the state it had.
+			m.shadow[start] = carryState
+			m.shadow[start].ends = lineEnds{}
+			break
+		}
+		st := &m.shadow[start]
+		st.rec, st.hasRec, st.ends = m.lineText(start, end), true, lineEnds{}
+		r = end + 1
+	}
+}
+
+// widthChanged tells the replay rule that the program will redraw for a
+// new width.
+func (m *mainLines) widthChanged() { m.replay.widthChanged() }
+
+// take returns the lines committed since the last call, in order.
+func (m *mainLines) take() []Line {
+	out := m.out
+	if len(out) == 0 {
+		return nil
+	}
+	// The next batch is likely as long as this one: one allocation for it
+	// rather than a slice grown from nothing every time.
+	m.out = make([]Line, 0, len(out))
+	return out
+}
+
+// altLines commits rows of the alternate screen's document as lines, at
+// the positions of the main screen's rows under it.
+func (m *mainLines) altLines(rows []commitRow, now time.Time) {
+	for _, c := range rows {
+		m.out = append(m.out, Line{N: m.base + int64(c.y), Text: c.text, Time: now, Cols: m.cols})
+	}
 }
 
 // state returns the state of the logical line starting at row r.
-func (s *Screen) state(r int) *rowState {
-	if r == s.top && s.carryOn {
-		return &s.carryState
+func (m *mainLines) state(r int) *rowState {
+	if r == m.top && m.carryOn {
+		return &m.carryState
 	}
-	return &s.shadow[r]
+	return &m.shadow[r]
 }
 
-func (s *Screen) wrappedRow(y int) bool {
-	w, _ := wrapOf(s.main.CellAt(s.cols-1, y))
+func (m *mainLines) wrappedRow(y int) bool {
+	w, _ := wrapOf(m.em.CellAt(m.cols-1, y))
 	return w
 }
 
 // span returns the rows of the logical line containing row r.
-func (s *Screen) span(r int) (start, end int) {
+func (m *mainLines) span(r int) (start, end int) {
 	start, end = r, r
-	for start > 0 && s.wrappedRow(start-1) {
+	for start > 0 && m.wrappedRow(start-1) {
 		start--
 	}
-	for end < s.rows-1 && s.wrappedRow(end) {
+	for end < m.rows-1 && m.wrappedRow(end) {
 		end++
 	}
 	return start, end
 }
 
 // lineText returns the text of the logical line on rows [start, end].
-func (s *Screen) lineText(start, end int) string {
-	return string(s.lineBytes(start, end))
+func (m *mainLines) lineText(start, end int) string {
+	return string(m.lineBytes(start, end))
 }
 
 // lineShows reports whether the logical line on rows [start, end] shows
 // text.
-func (s *Screen) lineShows(start, end int, text string) bool {
-	return string(s.lineBytes(start, end)) == text // compared, not copied
+func (m *mainLines) lineShows(start, end int, text string) bool {
+	return string(m.lineBytes(start, end)) == text // compared, not copied
 }
 
 // lineBytes is lineText in the scratch buffer, valid until its next use;
 // rowEnds has where each row's text ends in it, before the cap.
-func (s *Screen) lineBytes(start, end int) []byte {
-	b := s.lineBuf[:0]
-	if start == s.top && s.carryOn {
-		b = append(b, s.carry...)
+func (m *mainLines) lineBytes(start, end int) []byte {
+	b := m.lineBuf[:0]
+	if start == m.top && m.carryOn {
+		b = append(b, m.carry...)
 	}
-	s.rowEnds = s.rowEnds[:0]
+	m.rowEnds = m.rowEnds[:0]
 	for y := start; y <= end; y++ {
-		b = appendText(b, s.main.Line(y), s.cols)
-		s.rowEnds = append(s.rowEnds, len(b))
+		b = appendText(b, m.em.Line(y), m.cols)
+		m.rowEnds = append(m.rowEnds, len(b))
 	}
 	b = capLine(b)
-	s.lineBuf = b
+	m.lineBuf = b
 	return b
 }
 
@@ -193,84 +335,84 @@ func capLine(b []byte) []byte {
 	return b[:n]
 }
 
-func (s *Screen) lineN(start int) int64 {
-	if start == s.top && s.carryOn {
-		return s.carryN
+func (m *mainLines) lineN(start int) int64 {
+	if start == m.top && m.carryOn {
+		return m.carryN
 	}
-	return s.base + int64(start)
+	return m.base + int64(start)
 }
 
 // commit commits text as the line of st, unless that is what it shows
 // already or the text is a committed line that moved here; ends is where
 // its rows end in text, when known.
-func (s *Screen) commit(st *rowState, text string, n int64, ends lineEnds) {
+func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, out lineSink) {
 	st.pending, st.ptext = false, ""
 	st.ends = ends
-	s.processed++
+	m.processed++
 	// The replay matcher sees every line, also those committed already —
 	// once: the same line seen again in the same replay (left by a line
 	// feed, then scrolled off) is not another line of it.
-	if st.hasRec && st.rec == text && st.offered == s.replay.epoch {
-		s.lastNew = false
+	if st.hasRec && st.rec == text && st.offered == m.replay.epoch {
+		m.lastNew = false
 		return
 	}
-	if s.layout.HasStatus() && s.layout.Status(text) {
+	if m.layout.HasStatus() && m.layout.Status(text) {
 		// The program's status row, not output: seen, not committed.
 		st.rec, st.hasRec = text, true
 		return
 	}
-	if running, ok := s.layout.PreviewMarker(text); ok && running {
+	if running, ok := m.layout.PreviewMarker(text); ok && running {
 		// The count under a running command's latest rows: they were a
 		// preview, not output (see previewRows).
 		st.rec, st.hasRec = text, true
-		s.retractPreview(n)
+		m.retractPreview(n)
 		return
 	}
-	replayed := s.replay.repeats(text)
+	replayed := m.replay.repeats(text)
 	if st.hasRec && st.rec == text {
-		st.offered = s.replay.epoch
-		s.lastNew = false
+		st.offered = m.replay.epoch
+		m.lastNew = false
 		return
 	}
-	if text != "" && s.moved(st, text, n) {
-		st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
-		s.lastNew = false
+	if text != "" && m.moved(st, text, n) {
+		st.rec, st.hasRec, st.offered = text, true, m.replay.epoch
+		m.lastNew = false
 		return
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
-		s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed, n: n})
-		if len(s.ghosts) > 2*s.rows {
-			s.ghosts = s.ghosts[1:]
+		m.ghosts = append(m.ghosts, ghost{text: st.rec, at: m.processed, n: n})
+		if len(m.ghosts) > 2*m.rows {
+			m.ghosts = m.ghosts[1:]
 		}
 	}
-	st.rec, st.hasRec, st.offered = text, true, s.replay.epoch
-	if replayed || replaced && s.rewrapped(st, text, n) {
-		s.lastNew = false
+	st.rec, st.hasRec, st.offered = text, true, m.replay.epoch
+	if replayed || replaced && m.rewrapped(st, text, n) {
+		m.lastNew = false
 		return
 	}
-	s.lastNew = true
-	s.replay.record(text)
-	s.out = append(s.out, Line{N: n, Text: text, Time: s.now(), Cols: s.cols})
+	m.lastNew = true
+	m.replay.record(text)
+	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols})
 }
 
 // retractPreview takes back the lines of the preview that the line at
 // position n closes, committed before its marker was drawn but not taken
 // yet, and forgets them: the output printed whole later holds their text
 // as new lines, not as these moved.
-func (s *Screen) retractPreview(n int64) {
-	y := int(n - s.base)
-	if y <= 0 || y >= s.rows {
+func (m *mainLines) retractPreview(n int64) {
+	y := int(n - m.base)
+	if y <= 0 || y >= m.rows {
 		return
 	}
-	top, _, ok := s.layout.Preview(s.mainRows(s.main), y)
+	top, _, ok := m.layout.Preview(m.mainRows(), y)
 	if !ok || top >= y {
 		return
 	}
-	lo := s.base + int64(top)
-	s.out = slices.DeleteFunc(s.out, func(l Line) bool { return l.N >= lo && l.N < n })
+	lo := m.base + int64(top)
+	m.out = slices.DeleteFunc(m.out, func(l Line) bool { return l.N >= lo && l.N < n })
 	for r := top; r < y; r++ {
-		st := s.state(r)
+		st := m.state(r)
 		st.rec, st.hasRec, st.pending, st.ptext = "", false, false, ""
 	}
 }
@@ -288,41 +430,41 @@ const minRewrap = 12
 // line that was there is not that line redrawn: it is new text drawn where
 // another line held the same words (Gemini CLI draws a command's output
 // where the command was typed a moment before).
-func (s *Screen) rewrapped(st *rowState, text string, n int64) bool {
+func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	key := RowKey(text)
 	if len(key) < minRewrap {
 		return false
 	}
-	if next := s.rewrap.next; next != "" && s.processed-s.rewrap.at <= maxRewrapGap && strings.HasPrefix(next, key) {
-		s.rewrap.next, s.rewrap.at = next[len(key):], s.processed
+	if next := m.rewrap.next; next != "" && m.processed-m.rewrap.at <= maxRewrapGap && strings.HasPrefix(next, key) {
+		m.rewrap.next, m.rewrap.at = next[len(key):], m.processed
 		return true
 	}
 	var b strings.Builder
-	starts, from := s.rewrap.starts[:0], s.rewrap.from[:0]
+	starts, from := m.rewrap.starts[:0], m.rewrap.from[:0]
 	add := func(line string, n int64) {
 		starts = append(starts, b.Len())
 		from = append(from, n)
 		b.WriteString(RowKey(line))
 	}
-	for _, g := range s.ghosts[max(0, len(s.ghosts)-s.rows):] {
+	for _, g := range m.ghosts[max(0, len(m.ghosts)-m.rows):] {
 		add(g.text, g.n)
 	}
 	below := false
-	for r := range s.shadow {
-		if &s.shadow[r] == st {
+	for r := range m.shadow {
+		if &m.shadow[r] == st {
 			below = true
 			continue
 		}
-		if below && s.shadow[r].hasRec {
-			add(s.shadow[r].rec, s.lineN(r))
+		if below && m.shadow[r].hasRec {
+			add(m.shadow[r].rec, m.lineN(r))
 		}
 	}
-	s.rewrap.starts, s.rewrap.from = starts, from
+	m.rewrap.starts, m.rewrap.from = starts, from
 	stream := b.String()
 	for k, at := range starts {
-		if strings.HasPrefix(stream[at:], key) && s.inOrder(from[k], n) {
-			s.rewrap.next, s.rewrap.at = stream[at+len(key):], s.processed
-			s.moveTo(from[k], n)
+		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) {
+			m.rewrap.next, m.rewrap.at = stream[at+len(key):], m.processed
+			m.moveTo(from[k], n)
 			return true
 		}
 	}
@@ -335,20 +477,20 @@ func (s *Screen) rewrapped(st *rowState, text string, n int64) bool {
 // collapses an output and draws the next one below: a "{" of the new
 // block is not the old block's "{", which was above the rows that just
 // moved up past it).
-func (s *Screen) inOrder(from, to int64) bool {
-	m := s.lastMove
-	if from == to || m.at == 0 || s.processed-m.at > int64(s.rows) {
+func (m *mainLines) inOrder(from, to int64) bool {
+	last := m.lastMove
+	if from == to || last.at == 0 || m.processed-last.at > int64(m.rows) {
 		return true
 	}
-	return sign(from-m.from) == sign(to-m.to)
+	return sign(from-last.from) == sign(to-last.to)
 }
 
 // moveTo records that a line moved from position from to position to.
-func (s *Screen) moveTo(from, to int64) {
+func (m *mainLines) moveTo(from, to int64) {
 	if from == to {
 		return // shown again where it was: no order to keep
 	}
-	s.lastMove = move{from: from, to: to, at: s.processed}
+	m.lastMove = move{from: from, to: to, at: m.processed}
 }
 
 func sign(x int64) int {
@@ -368,7 +510,7 @@ const maxRewrapGap = 2
 // rewrapState is where the last piece of a paragraph drawn anew ended.
 type rewrapState struct {
 	next   string  // the paragraph's text (keys) after that piece
-	at     int64   // tracker.processed when it was taken
+	at     int64   // mainLines.processed when it was taken
 	starts []int   // scratch: where each line starts in the text searched
 	from   []int64 // scratch: each of those lines' position
 }
@@ -377,35 +519,35 @@ type rewrapState struct {
 // the current redraw: a ghost replaced within the last two screenfuls of
 // lines, or a line whose position no longer shows it. The old position
 // gives up its record.
-func (s *Screen) moved(self *rowState, text string, n int64) bool {
-	horizon := int64(2 * s.rows)
-	for len(s.ghosts) > 0 && s.processed-s.ghosts[0].at > horizon {
-		s.ghosts = s.ghosts[1:]
+func (m *mainLines) moved(self *rowState, text string, n int64) bool {
+	horizon := int64(2 * m.rows)
+	for len(m.ghosts) > 0 && m.processed-m.ghosts[0].at > horizon {
+		m.ghosts = m.ghosts[1:]
 	}
 	// Text as short as "}" or "[[/RELAY]]" occurs anywhere: right after a
 	// new line it is more of the new output, not a line that moved.
-	short := s.lastNew && !hasKeyOf(text, minRewrap)
-	for i := len(s.ghosts) - 1; i >= 0 && !short; i-- {
-		if g := s.ghosts[i]; g.text == text && s.inOrder(g.n, n) {
-			s.ghosts = append(s.ghosts[:i], s.ghosts[i+1:]...)
-			s.moveTo(g.n, n)
+	short := m.lastNew && !hasKeyOf(text, minRewrap)
+	for i := len(m.ghosts) - 1; i >= 0 && !short; i-- {
+		if g := m.ghosts[i]; g.text == text && m.inOrder(g.n, n) {
+			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
+			m.moveTo(g.n, n)
 			return true
 		}
 	}
-	for r := 0; r < s.rows; r++ {
-		st := s.state(r)
+	for r := 0; r < m.rows; r++ {
+		st := m.state(r)
 		if st == self || !st.hasRec || st.rec != text {
 			continue
 		}
-		start, end := s.span(r)
+		start, end := m.span(r)
 		if start != r {
 			// A stale record: the row became part of a wrapped line.
 			st.rec, st.hasRec = "", false
 			continue
 		}
-		if s.lineText(start, end) != text && s.inOrder(s.lineN(r), n) {
+		if m.lineText(start, end) != text && m.inOrder(m.lineN(r), n) {
 			st.rec, st.hasRec = "", false
-			s.moveTo(s.lineN(r), n)
+			m.moveTo(m.lineN(r), n)
 			return true
 		}
 	}
@@ -415,18 +557,18 @@ func (s *Screen) moved(self *rowState, text string, n int64) bool {
 // cursorAfter handles the cursor's move from row r0 (where the row it was
 // on is after the token; -1 when that row is gone) to row y1; lf says the
 // token was a line feed.
-func (s *Screen) cursorAfter(r0, y1 int, lf bool) {
-	if r0 < 0 || r0 >= s.rows {
+func (m *mainLines) cursorAfter(r0, y1 int, lf bool, out lineSink) {
+	if r0 < 0 || r0 >= m.rows {
 		return
 	}
-	start, end := s.span(r0)
+	start, end := m.span(r0)
 	switch {
 	case y1 < r0:
-		s.upTo(y1)
+		m.upTo(y1)
 	case y1 > r0:
-		s.downward()
+		m.downward(out)
 		if y1 > end {
-			s.leave(start, end, lf)
+			m.leave(start, end, lf, out)
 		}
 	}
 }
@@ -434,13 +576,13 @@ func (s *Screen) cursorAfter(r0, y1 int, lf bool) {
 // leave: the cursor left the line on rows [start, end] downwards. A blank
 // line counts only when a line feed left it: a cursor jump from an empty
 // row is not output.
-func (s *Screen) leave(start, end int, lf bool) {
-	text := s.lineText(start, end)
+func (m *mainLines) leave(start, end int, lf bool, out lineSink) {
+	text := m.lineText(start, end)
 	if text == "" && !lf {
 		return
 	}
-	st := s.state(start)
-	if s.zone >= 0 && end >= s.zone {
+	st := m.state(start)
+	if m.zone >= 0 && end >= m.zone {
 		if st.hasRec && st.rec == text {
 			st.pending, st.ptext = false, ""
 			return
@@ -448,30 +590,30 @@ func (s *Screen) leave(start, end int, lf bool) {
 		st.pending, st.ptext = true, text
 		return
 	}
-	s.commit(st, text, s.lineN(start), endsOf(s.rowEnds, text))
+	m.commit(st, text, m.lineN(start), endsOf(m.rowEnds, text), out)
 }
 
 // upTo: the cursor went up to row y. A trip up (Ink erasing its frame line
 // by line) may take several moves; the zone starts at the first and ends
 // at the highest row reached.
-func (s *Screen) upTo(y int) {
-	if !s.goingUp || y < s.zone {
-		s.zone = y
+func (m *mainLines) upTo(y int) {
+	if !m.goingUp || y < m.zone {
+		m.zone = y
 	}
-	s.goingUp = true
+	m.goingUp = true
 }
 
 // downward: the cursor moved down, ending a trip up. Lines held back above
 // the zone are out of the redraw now and are committed.
-func (s *Screen) downward() {
-	if !s.goingUp {
+func (m *mainLines) downward(out lineSink) {
+	if !m.goingUp {
 		return
 	}
-	s.goingUp = false
-	for r := 0; r < s.zone; {
-		start, end := s.span(r)
-		if st := s.state(start); st.pending && end < s.zone {
-			s.commitPending(start, end, st)
+	m.goingUp = false
+	for r := 0; r < m.zone; {
+		start, end := m.span(r)
+		if st := m.state(start); st.pending && end < m.zone {
+			m.commitPending(start, end, st, out)
 		}
 		r = end + 1
 	}
@@ -479,92 +621,102 @@ func (s *Screen) downward() {
 
 // commitPending commits a held-back line with the text it shows now,
 // unless it was erased since.
-func (s *Screen) commitPending(start, end int, st *rowState) {
-	text := s.lineText(start, end)
+func (m *mainLines) commitPending(start, end int, st *rowState, out lineSink) {
+	text := m.lineText(start, end)
 	if text == "" && st.ptext != "" {
 		st.pending, st.ptext = false, ""
 		return
 	}
-	s.commit(st, text, s.lineN(start), lineEnds{})
+	m.commit(st, text, m.lineN(start), lineEnds{}, out)
 }
 
-// settleMain commits the held-back lines and, when final, every other line
-// whose text is not committed, and closes the redraw zone. The lines of the
-// program's input box, where the cursor rests now, are what is being
-// typed: they are not committed.
-func (s *Screen) settleMain(final bool) {
-	top, bottom, box := s.inputBox(s.main, s.main.CursorPosition().Y)
+// settle commits the held-back lines and, when final, every other line
+// whose text is not committed, and closes the redraw zone; output settling
+// (not final) also ends a replay. The lines of the program's input box,
+// where the cursor rests now, are what is being typed: they are not
+// committed.
+func (m *mainLines) settle(final bool, out lineSink) {
+	top, bottom, box := m.inputBox(m.em.CursorPosition().Y)
 	var previews []previewRow
-	if s.layout.HasPreviews() {
-		if !s.layout.HasInputBox() {
-			s.mainRows(s.main)
+	if m.layout.HasPreviews() {
+		if !m.layout.HasInputBox() {
+			m.mainRows()
 		}
-		previews = previewRows(s.layout, s.boxRows, s.previews)
-		s.previews = previews
+		previews = previewRows(m.layout, m.boxRows, m.previews)
+		m.previews = previews
 	}
-	for r := 0; r < s.rows; {
-		start, end := s.span(r)
-		st := s.state(start)
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		st := m.state(start)
 		switch {
 		case box && end >= top && start <= bottom:
 			// Taken as seen, so that the cursor leaving it later, or the
 			// box moving down a row, commits nothing either.
 			st.pending, st.ptext = false, ""
-			st.rec, st.hasRec = s.lineText(start, end), true
+			st.rec, st.hasRec = m.lineText(start, end), true
 		case previews != nil && previews[start] == previewRunning && !final:
 			// A running command's latest rows: its output is read where
 			// the program prints it whole (see previewRows).
 			st.pending, st.ptext = false, ""
 		case st.pending:
-			s.commitPending(start, end, st)
+			m.commitPending(start, end, st, out)
 		case final:
-			if text := s.lineText(start, end); text != "" {
-				s.commit(st, text, s.lineN(start), lineEnds{})
+			if text := m.lineText(start, end); text != "" {
+				m.commit(st, text, m.lineN(start), lineEnds{}, out)
 			}
 		}
 		r = end + 1
 	}
-	s.zone, s.goingUp = -1, false
+	m.zone, m.goingUp = -1, false
+	if !final {
+		m.replay.end()
+	}
 }
 
 // harvest collects the rows x/vt pushed into its scrollback and returns how
 // many scrolled off (rather than being erased).
-func (s *Screen) harvest() int {
-	sb := s.main.Scrollback()
+func (m *mainLines) harvest(out lineSink) int {
+	sb := m.em.Scrollback()
 	n := sb.Len()
 	if n == 0 {
 		return 0
 	}
-	if s.erasing {
+	if m.erasing {
 		for _, l := range sb.Lines() {
-			s.keepRow(l)
+			m.lineBuf = appendText(m.lineBuf[:0], l, m.cols)
+			out.keep(l, string(m.lineBuf), true)
 		}
 		n = 0
 	} else {
-		s.scrolled(sb.Lines())
+		m.scrolled(sb.Lines(), out)
 	}
 	sb.Clear()
 	return n
 }
 
-// keepRow adds a row to the scrollback the UI shows.
+// keepRow adds a row that left the main screen by a resize to the
+// scrollback the UI shows.
 func (s *Screen) keepRow(l uv.Line) {
-	s.keep(l, string(appendText(s.lineBuf[:0], l, s.cols)))
+	s.rowBuf = appendText(s.rowBuf[:0], l, s.cols)
+	s.keep(l, string(s.rowBuf), false)
 }
 
 // keep adds a row to the scrollback the UI shows; text is its plain text
-// (appendText of the row), which the caller has at hand.
-func (s *Screen) keep(l uv.Line, text string) {
+// (appendText of the row), which the caller has at hand (lineSink).
+func (s *Screen) keep(l uv.Line, text string, erased bool) {
 	if s.hist.max <= 0 {
 		return
 	}
 	s.hist.push(s.histRow(l, text, s.cols))
-	if s.erasing {
+	if erased {
 		s.pullable = 0
 	} else {
 		s.pullable = min(s.pullable+1, s.hist.len())
 	}
 }
+
+// clearHistory empties the scrollback the UI shows (lineSink).
+func (s *Screen) clearHistory() { s.hist.clear() }
 
 // histRow is a row of cols cells as the scrollback keeps it.
 func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
@@ -586,60 +738,60 @@ func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
 // scrolled handles rows that scrolled off the top of the region: each is
 // the end of its logical line (committed now if it has not been with this
 // text) or, when wrapped, the start of one that goes on below.
-func (s *Screen) scrolled(lines []uv.Line) {
-	top, bot := s.top, min(s.bot, s.rows)
+func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
+	top, bot := m.top, min(m.bot, m.rows)
 	h := max(bot-top, 0)
 	k := len(lines)
-	det := s.detached[:0]
+	det := m.detached[:0]
 	for j := range k {
 		if j < h {
-			det = append(det, s.shadow[top+j])
+			det = append(det, m.shadow[top+j])
 		} else {
 			det = append(det, rowState{})
 		}
 	}
-	s.detached = det
-	s.shiftUp(top, bot, min(k, h))
+	m.detached = det
+	m.shiftUp(top, bot, min(k, h))
 	for j, l := range lines {
-		wrapped, _ := lineWrap(l, s.cols)
+		wrapped, _ := lineWrap(l, m.cols)
 		st := det[j]
-		if s.carryOn {
-			st = s.carryState
+		if m.carryOn {
+			st = m.carryState
 		}
 		// The row's text, kept in the scrollback: most often a piece of
 		// the text committed for its line already, shared rather than
 		// copied (the line is whole on the screen when it ends, and
 		// scrolls off after). A batch checked it already.
 		from := 0
-		if s.carryOn {
-			from = len(s.carry)
+		if m.carryOn {
+			from = len(m.carry)
 		}
 		var row string
-		if j < len(s.pieces) && s.pieces[j] >= 0 {
-			row = st.rec[from : from+s.pieces[j]]
-		} else if n, ok := s.knownRow(&st, from); ok {
+		if j < len(m.pieces) && m.pieces[j] >= 0 {
+			row = st.rec[from : from+m.pieces[j]]
+		} else if n, ok := m.knownRow(&st, from); ok {
 			row = st.rec[from : from+n]
 		} else {
-			s.lineBuf = appendText(s.lineBuf[:0], l, s.cols)
-			row = sharedText(st, from, s.lineBuf)
+			m.lineBuf = appendText(m.lineBuf[:0], l, m.cols)
+			row = sharedText(st, from, m.lineBuf)
 		}
 		switch {
 		case wrapped:
-			if !s.carryOn {
-				s.carryOn, s.carryN, s.carry = true, s.base+int64(top), s.carry[:0]
+			if !m.carryOn {
+				m.carryOn, m.carryN, m.carry = true, m.base+int64(top), m.carry[:0]
 			}
-			s.carryState = st
-			s.carry = capLine(append(s.carry, row...))
-		case s.carryOn:
-			s.carry = capLine(append(s.carry, row...))
-			text, n := sharedText(st, 0, s.carry), s.carryN
-			s.dropCarry()
-			s.final(&st, text, n)
+			m.carryState = st
+			m.carry = capLine(append(m.carry, row...))
+		case m.carryOn:
+			m.carry = capLine(append(m.carry, row...))
+			text, n := sharedText(st, 0, m.carry), m.carryN
+			m.dropCarry()
+			m.final(&st, text, n, out)
 		default:
-			s.final(&st, row, s.base+int64(top))
+			m.final(&st, row, m.base+int64(top), out)
 		}
-		s.base++
-		s.keep(l, row)
+		m.base++
+		out.keep(l, row, false)
 	}
 }
 
@@ -647,9 +799,9 @@ func (s *Screen) scrolled(lines []uv.Line) {
 // at byte from of it, when the row shows what was committed for it: while
 // only line feeds have gone by since every row on the screen came in (see
 // risk), and where its rows ended is known.
-func (s *Screen) knownRow(st *rowState, from int) (int, bool) {
+func (m *mainLines) knownRow(st *rowState, from int) (int, bool) {
 	e := &st.ends
-	if s.base < s.riskUntil || !st.hasRec || e.n == 0 || int(e.at[e.n-1]) != len(st.rec) {
+	if m.base < m.riskUntil || !st.hasRec || e.n == 0 || int(e.at[e.n-1]) != len(st.rec) {
 		return 0, false
 	}
 	prev := 0
@@ -673,46 +825,46 @@ func sharedText(st rowState, from int, text []byte) string {
 
 // final commits a line that left the screen, unless it is blank and was
 // never written as a blank line.
-func (s *Screen) final(st *rowState, text string, n int64) {
+func (m *mainLines) final(st *rowState, text string, n int64, out lineSink) {
 	if text == "" && !(st.pending && st.ptext == "") {
 		return
 	}
-	s.commit(st, text, n, lineEnds{})
+	m.commit(st, text, n, lineEnds{}, out)
 }
 
-func (s *Screen) dropCarry() {
-	s.carryOn = false
-	s.carry = s.carry[:0]
-	s.carryState = rowState{}
+func (m *mainLines) dropCarry() {
+	m.carryOn = false
+	m.carry = m.carry[:0]
+	m.carryState = rowState{}
 }
 
-func (s *Screen) clearPending() {
-	for i := range s.shadow {
-		s.shadow[i].pending, s.shadow[i].ptext = false, ""
+func (m *mainLines) clearPending() {
+	for i := range m.shadow {
+		m.shadow[i].pending, m.shadow[i].ptext = false, ""
 	}
 }
 
 // shiftUp moves rows [a+n, b) up to a; rows [a, a+n) are gone.
-func (s *Screen) shiftUp(a, b, n int) {
+func (m *mainLines) shiftUp(a, b, n int) {
 	if n <= 0 || a >= b {
 		return
 	}
-	copy(s.shadow[a:b], s.shadow[a+n:b])
-	clear(s.shadow[b-n : b])
-	if s.zone >= a && s.zone < b {
-		s.zone = max(a, s.zone-n)
+	copy(m.shadow[a:b], m.shadow[a+n:b])
+	clear(m.shadow[b-n : b])
+	if m.zone >= a && m.zone < b {
+		m.zone = max(a, m.zone-n)
 	}
 }
 
 // shiftDown moves rows [a, b-n) down by n; rows pushed past b are gone.
-func (s *Screen) shiftDown(a, b, n int) {
+func (m *mainLines) shiftDown(a, b, n int) {
 	if n <= 0 || a >= b {
 		return
 	}
-	copy(s.shadow[a+n:b], s.shadow[a:b-n])
-	clear(s.shadow[a : a+n])
-	if s.zone >= a && s.zone < b {
-		s.zone = min(b-1, s.zone+n)
+	copy(m.shadow[a+n:b], m.shadow[a:b-n])
+	clear(m.shadow[a : a+n])
+	if m.zone >= a && m.zone < b {
+		m.zone = min(b-1, m.zone+n)
 	}
 }
 
@@ -735,9 +887,8 @@ type rowOp struct {
 	a, b, n int
 }
 
-func (s *Screen) rowOp(y int) rowOp {
-	t := &s.tok
-	top, bot := s.top, min(s.bot, s.rows)
+func (m *mainLines) rowOp(t *token, y int) rowOp {
+	top, bot := m.top, min(m.bot, m.rows)
 	switch t.kind {
 	case tokControl:
 		if t.ctrl == 0x8d && y == top { // RI
@@ -779,9 +930,9 @@ func (s *Screen) rowOp(y int) rowOp {
 		case 'r': // DECSTBM, as x/vt validates it once clampMargins has
 			// brought its bottom onto the screen
 			a := max(t.param(0, 1), 1)
-			b := t.param(1, s.rows)
-			if b < 1 || b > s.rows {
-				b = s.rows
+			b := t.param(1, m.rows)
+			if b < 1 || b > m.rows {
+				b = m.rows
 			}
 			if a < b {
 				return rowOp{kind: opMargins, a: a - 1, b: b}
@@ -791,16 +942,18 @@ func (s *Screen) rowOp(y int) rowOp {
 	return rowOp{}
 }
 
-// mainToken feeds a structural token to the main emulator and follows what
-// it did to the rows and the cursor.
-func (s *Screen) mainToken(tb []byte) {
-	pos := s.main.CursorPosition()
-	top, bot := s.top, min(s.bot, s.rows)
-	op := s.rowOp(pos.Y)
-	s.erasing = op.kind == opErase
-	_, _ = s.main.Write(tb)
-	pushed := s.harvest()
-	s.erasing = false
+// token feeds a structural token to the main emulator and follows what it
+// did to the rows and the cursor: t is the token the front parser
+// completed, tb what the emulator is fed for it (a batch of line feeds:
+// batchedLineFeed).
+func (m *mainLines) token(t *token, tb []byte, out lineSink) {
+	pos := m.em.CursorPosition()
+	top, bot := m.top, min(m.bot, m.rows)
+	op := m.rowOp(t, pos.Y)
+	m.erasing = op.kind == opErase
+	_, _ = m.em.Write(tb)
+	pushed := m.harvest(out)
+	m.erasing = false
 	r0 := pos.Y
 	if pushed > 0 && r0 >= top && r0 < bot {
 		r0 -= min(pushed, bot-top)
@@ -810,13 +963,13 @@ func (s *Screen) mainToken(tb []byte) {
 	}
 	if op.kind != opNone && op.kind != opMargins {
 		// Rows moved or went: the positions of the last move are stale.
-		s.lastMove = move{}
+		m.lastMove = move{}
 	}
 	switch op.kind {
 	case opDown:
-		s.shiftDown(op.a, op.b, op.n)
-		if op.a == s.top {
-			s.dropCarry()
+		m.shiftDown(op.a, op.b, op.n)
+		if op.a == m.top {
+			m.dropCarry()
 		}
 		if r0 >= op.a && r0 < op.b {
 			if r0 += op.n; r0 >= op.b {
@@ -824,7 +977,7 @@ func (s *Screen) mainToken(tb []byte) {
 			}
 		}
 	case opUpDrop:
-		s.shiftUp(op.a, op.b, op.n)
+		m.shiftUp(op.a, op.b, op.n)
 		switch {
 		case r0 >= op.a && r0 < op.a+op.n:
 			r0 = -1
@@ -832,38 +985,37 @@ func (s *Screen) mainToken(tb []byte) {
 			r0 -= op.n
 		}
 	case opErase, opErase3, opReset:
-		s.clearPending()
-		s.dropCarry()
+		m.clearPending()
+		m.dropCarry()
 		if op.kind == opErase3 {
-			s.hist.clear()
+			out.clearHistory()
 		}
-		s.replay.begin(s.rows)
+		m.replay.begin(m.rows)
 		if op.kind == opReset {
 			// A full reset: what the rows showed is gone, and what was
 			// committed at their positions tells nothing about what comes
 			// (the replay rule still knows it).
-			clear(s.shadow)
-			s.top, s.bot = 0, s.rows
+			clear(m.shadow)
+			m.top, m.bot = 0, m.rows
 		}
 		r0 = -1
 	case opMargins:
-		s.top, s.bot = op.a, op.b
+		m.top, m.bot = op.a, op.b
 	}
-	s.wideEdge = false
-	if !s.lineFeed() {
-		s.risk()
+	if !lineFeed(t) {
+		m.risk()
 	}
-	if op.kind == opNone && s.clearedView(pos) {
-		s.replay.begin(s.rows)
+	if op.kind == opNone && m.clearedView(t, pos) {
+		m.replay.begin(m.rows)
 	}
-	s.cursorAfter(r0, s.main.CursorPosition().Y, s.lineFeed())
+	m.cursorAfter(r0, m.em.CursorPosition().Y, lineFeed(t), out)
+	m.pieces = m.pieces[:0]
 }
 
 // clearedView reports whether the token cleared the screen without ED 2:
 // erased it from the home position (ED 0), or came home to a screen whose
 // rows were all erased one by one (as Claude Code does on resize).
-func (s *Screen) clearedView(before uv.Position) bool {
-	t := &s.tok
+func (m *mainLines) clearedView(t *token, before uv.Position) bool {
 	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
 		return false
 	}
@@ -875,8 +1027,8 @@ func (s *Screen) clearedView(before uv.Position) bool {
 			return false
 		}
 		var b []byte
-		for y := range s.rows {
-			if b = appendText(b[:0], s.main.Line(y), s.cols); len(strings.TrimSpace(string(b))) > 0 {
+		for y := range m.rows {
+			if b = appendText(b[:0], m.em.Line(y), m.cols); len(strings.TrimSpace(string(b))) > 0 {
 				return false
 			}
 		}
@@ -889,11 +1041,10 @@ func (s *Screen) clearedView(before uv.Position) bool {
 // line, until every row on the screen has scrolled off. Only line feeds
 // (and printing on the cursor's row, whose line is not committed yet)
 // leave committed rows as they are.
-func (s *Screen) risk() { s.riskUntil = s.base + int64(s.rows) }
+func (m *mainLines) risk() { m.riskUntil = m.base + int64(m.rows) }
 
 // lineFeed reports whether the token is a line feed: LF, VT, FF, IND.
-func (s *Screen) lineFeed() bool {
-	t := &s.tok
+func lineFeed(t *token) bool {
 	switch t.kind {
 	case tokControl:
 		return t.ctrl == '\n' || t.ctrl == '\v' || t.ctrl == '\f' || t.ctrl == 0x84
@@ -903,23 +1054,23 @@ func (s *Screen) lineFeed() bool {
 	return false
 }
 
-// inputBox returns the rows of e that are the program's input box
+// inputBox returns the rows that are the program's input box
 // (screenmodel.Layout.InputBox), with the cursor on row cursor.
-func (s *Screen) inputBox(e *vt.Emulator, cursor int) (top, bottom int, ok bool) {
-	if !s.layout.HasInputBox() {
+func (m *mainLines) inputBox(cursor int) (top, bottom int, ok bool) {
+	if !m.layout.HasInputBox() {
 		return 0, 0, false
 	}
-	return s.layout.InputBox(s.mainRows(e), cursor)
+	return m.layout.InputBox(m.mainRows(), cursor)
 }
 
-// mainRows returns the rows of e as text, in the scratch boxRows.
-func (s *Screen) mainRows(e *vt.Emulator) []string {
-	rows := s.boxRows[:0]
+// mainRows returns the rows as text, in the scratch boxRows.
+func (m *mainLines) mainRows() []string {
+	rows := m.boxRows[:0]
 	var b []byte
-	for y := range s.rows {
-		b = appendText(b[:0], e.Line(y), s.cols)
+	for y := range m.rows {
+		b = appendText(b[:0], m.em.Line(y), m.cols)
 		rows = append(rows, string(b))
 	}
-	s.boxRows = rows
+	m.boxRows = rows
 	return rows
 }

@@ -46,15 +46,15 @@ type flowLine struct {
 // already is laid out whole: its rows come back from the scrollback into
 // it (when they give back its text), so no row keeps the old width.
 func (s *Screen) reflow(rows, cols int) bool {
-	if s.carryOn && s.top != 0 {
+	if s.lines.carryOn && s.lines.top != 0 {
 		return false // a line carried in at the top of a scroll region
 	}
 	lines := s.flowLines()
 	// A line whose start left at the top is laid out whole: its rows
 	// come back from the scrollback into it.
 	back := 0
-	if s.carryOn && len(lines) > 0 {
-		if cells, k := carriedCells(&s.hist, s.cols, s.carry); k > 0 {
+	if s.lines.carryOn && len(lines) > 0 {
+		if cells, k := carriedCells(&s.hist, s.cols, s.lines.carry); k > 0 {
 			l := &lines[0]
 			if l.cursor >= 0 {
 				for _, c := range cells {
@@ -73,16 +73,16 @@ func (s *Screen) reflow(rows, cols int) bool {
 		// The line is whole on the screen again, with the state it had.
 		s.hist.rows.truncate(back)
 		s.pullable = max(s.pullable-back, 0)
-		s.base -= int64(back)
-		s.shadow[lines[0].start] = s.carryState
-		s.dropCarry()
+		s.lines.base -= int64(back)
+		s.lines.shadow[lines[0].start] = s.lines.carryState
+		s.lines.dropCarry()
 	}
 	for i := len(lines) - 1; i >= keep; i-- {
-		st := s.state(lines[i].start)
-		s.final(st, "", s.base+int64(lines[i].start)) // a held-back blank line
+		st := s.lines.state(lines[i].start)
+		s.lines.final(st, "", s.lines.base+int64(lines[i].start), s) // a held-back blank line
 		if st.rec != "" {
 			// Its text was erased: if it turns up elsewhere, it moved.
-			s.ghosts = append(s.ghosts, ghost{text: st.rec, at: s.processed, n: s.base + int64(lines[i].start)})
+			s.lines.ghosts = append(s.lines.ghosts, ghost{text: st.rec, at: s.lines.processed, n: s.lines.base + int64(lines[i].start)})
 		}
 	}
 	lines = lines[:keep]
@@ -90,62 +90,62 @@ func (s *Screen) reflow(rows, cols int) bool {
 	// The lines that leave at the top go into the scrollback, committed
 	// as lines that scroll off are.
 	pos := s.main.CursorPosition()
-	n := s.base
+	n := s.lines.base
 	// (The states are the screen's own: committing one line can change
 	// another's record, as when lines scroll off.)
 	for i, l := range lines[:drop] {
 		text := string(capLine(appendCellsText(nil, l.cells)))
-		st, ln := s.state(l.start), n
-		carried := i == 0 && s.carryOn // its start left already
+		st, ln := s.lines.state(l.start), n
+		carried := i == 0 && s.lines.carryOn // its start left already
 		if carried {
-			text = string(capLine(appendCellsText(append([]byte(nil), s.carry...), l.cells)))
-			ln = s.carryN
+			text = string(capLine(appendCellsText(append([]byte(nil), s.lines.carry...), l.cells)))
+			ln = s.lines.carryN
 		}
-		s.final(st, text, ln)
+		s.lines.final(st, text, ln, s)
 		if carried {
-			s.dropCarry()
+			s.lines.dropCarry()
 		}
 		n += int64(l.rows)
 	}
 	for i := drop; i < len(lines); i++ {
-		lines[i].st = *s.state(lines[i].start)
+		lines[i].st = *s.lines.state(lines[i].start)
 	}
 	s.rows, s.cols = rows, cols
 	for _, l := range lines[:drop] {
 		for _, row := range l.rowsAt(cols) {
 			s.keepRow(row)
 		}
-		s.base += int64(l.rows)
+		s.lines.base += int64(l.rows)
 	}
 	if split > 0 {
 		l := lines[cur]
-		if !s.carryOn {
-			s.carryOn, s.carryN, s.carryState, s.carry = true, n, l.st, s.carry[:0]
+		if !s.lines.carryOn {
+			s.lines.carryOn, s.lines.carryN, s.lines.carryState, s.lines.carry = true, n, l.st, s.lines.carry[:0]
 		}
 		for _, row := range l.rowsAt(cols)[:split] {
-			s.carry = capLine(appendText(s.carry, row, cols))
+			s.lines.carry = capLine(appendText(s.lines.carry, row, cols))
 			s.keepRow(row)
 		}
-		s.base += int64(split)
+		s.lines.base += int64(split)
 	}
 
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
-	s.harvest()
-	s.resized()
+	s.lines.resizedTo(rows, cols, s)
+	s.wideEdge = false
 	for y := range rows {
 		for x := range cols {
 			s.main.SetCell(x, y, nil)
 		}
 	}
-	clear(s.shadow)
-	s.zone = -1
+	clear(s.lines.shadow)
+	s.lines.zone = -1
 	y := 0
 	curY, curX, curWrap := pos.Y, pos.X, false
 	for k, l := range lines[drop:] {
-		s.shadow[y] = l.st
+		s.lines.shadow[y] = l.st
 		if l.zone {
-			s.zone = y
+			s.lines.zone = y
 		}
 		all := l.rowsAt(cols)
 		if k == 0 && split > 0 {
@@ -287,8 +287,8 @@ func (s *Screen) flowLines() []flowLine {
 	pos := s.main.CursorPosition()
 	var lines []flowLine
 	for r := 0; r < s.rows; {
-		start, end := s.span(r)
-		l := flowLine{st: *s.state(start), cursor: -1, start: start}
+		start, end := s.lines.span(r)
+		l := flowLine{st: *s.lines.state(start), cursor: -1, start: start}
 		off := 0 // columns before this row in the line
 		for y := start; y <= end; y++ {
 			limit := s.cols
@@ -308,7 +308,7 @@ func (s *Screen) flowLines() []flowLine {
 		}
 		// Trailing blanks are not content (the cursor keeps its column).
 		l.cells = trimBlanks(l.cells)
-		l.zone = s.zone >= start && s.zone <= end
+		l.zone = s.lines.zone >= start && s.lines.zone <= end
 		lines = append(lines, l)
 		r = end + 1
 	}

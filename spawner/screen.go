@@ -140,14 +140,16 @@ type Screen struct {
 	// wideEdge: a wide character just filled the last column, which x/vt
 	// does not treat as a pending wrap.
 	wideEdge bool
-	tracker
-	replay replay
+	// lines commits the main screen's lines (lines.go).
+	lines mainLines
 
 	hist history
 	// pullable counts the newest rows of hist that a taller screen may
 	// take back (pullBack): rows that scrolled off or that a resize moved
 	// there, not those of an erased display (a clear is not undone).
 	pullable       int
+	rowBuf         []byte     // scratch: a row with its styles
+	runBuf         []styleRun // scratch: a row's style runs
 	title          string
 	bracketedPaste bool
 	// Each screen has its own cursor visibility, as in x/vt: vim hides
@@ -158,13 +160,9 @@ type Screen struct {
 	noBatch               bool // scroll line by line (tests compare the two)
 	lnm                   bool // line feeds return the carriage
 
-	layout    screenmodel.Layout
 	clock     func() time.Time
 	writing   bool      // in Write, whose reading of the clock is writeTime
 	writeTime time.Time // zero until read
-	// previews is scratch: the main screen's rows that are previews
-	// (settleMain).
-	previews []previewRow
 }
 
 // NewScreen returns a screen with no process behind it, for replaying
@@ -192,7 +190,6 @@ func NewScreen(opts ScreenOptions) *Screen {
 		awm:     true,
 		hist:    history{max: opts.Scrollback},
 		clock:   opts.Clock,
-		layout:  opts.Layout,
 		alt:     altView{layout: opts.Layout, settle: opts.Settle, settleFrames: opts.SettleFrames},
 	}
 	if s.replies == nil {
@@ -203,7 +200,7 @@ func NewScreen(opts ScreenOptions) *Screen {
 	}
 	s.main, s.mainPipe = s.newEmulator(true)
 	s.feeder.init()
-	s.initTracker()
+	s.lines.init(s.main, s.rows, s.cols, opts.Layout)
 	if opts.NewlineMode {
 		s.lnm = true
 		_, _ = s.main.WriteString("\x1b[20h")
@@ -365,16 +362,7 @@ func (s *Screen) TakeLines() []Line {
 	return s.take()
 }
 
-func (s *Screen) take() []Line {
-	out := s.out
-	if len(out) == 0 {
-		return nil
-	}
-	// The next batch is likely as long as this one: one allocation for it
-	// rather than a slice grown from nothing every time.
-	s.out = make([]Line, 0, len(out))
-	return out
-}
+func (s *Screen) take() []Line { return s.lines.take() }
 
 // Settle commits the lines held back because the program was redrawing
 // around them (see the package documentation) and returns every line
@@ -384,8 +372,7 @@ func (s *Screen) Settle() []Line {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
-	s.settleMain(false)
-	s.replay.end()
+	s.lines.settle(false, s)
 	s.alt.observe(true, s)
 	return s.take()
 }
@@ -398,7 +385,7 @@ func (s *Screen) Flush() []Line {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
-	s.settleMain(true)
+	s.lines.settle(true, s)
 	s.alt.observe(false, s)
 	s.alt.flush(s)
 	return s.take()
@@ -439,7 +426,7 @@ func (s *Screen) resize(rows, cols int) {
 	if cols != s.cols {
 		// After what the resize itself commits: the program's redraw
 		// comes next.
-		defer s.replay.widthChanged()
+		defer s.lines.widthChanged()
 		oldRows := s.rows
 		s.reflowHistory(cols)
 		if s.reflow(rows, cols) {
@@ -453,32 +440,20 @@ func (s *Screen) resize(rows, cols int) {
 		}
 		s.cutLines = true
 	}
-	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.top == 0 && s.bot >= s.rows {
+	if pos := s.main.CursorPosition(); rows < s.rows && pos.Y >= rows && s.lines.wholeRegion() {
 		// As a terminal does when it gets shorter: the rows above go into
 		// the scrollback, so the cursor's row and what is above it stay
 		// in view rather than being cut off at the bottom.
 		k := strconv.Itoa(pos.Y - rows + 1)
 		_, _ = s.main.Write([]byte("\x1b[" + k + "S"))
-		s.harvest()
+		s.lines.harvest(s)
 		_, _ = s.main.Write([]byte("\x1b[" + k + "A"))
 	}
 	// Rows under a shorter screen are cut: their lines leave for good,
 	// so they are committed as lines that scroll off are. A line that
 	// starts above the cut is committed whole too, and recorded below with
 	// what is left of it, so that it is not committed again cut short.
-	straddles := -1
-	for r := rows; r < s.rows; {
-		start, end := s.span(r)
-		if st := s.state(start); st.pending {
-			s.commitPending(start, end, st)
-		} else if text := s.lineText(start, end); text != "" {
-			s.commit(st, text, s.lineN(start), lineEnds{})
-		}
-		if start < rows {
-			straddles = start
-		}
-		r = end + 1
-	}
+	straddles := s.lines.cutBelow(rows, s)
 	oldRows, oldCols := s.rows, s.cols
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
@@ -486,25 +461,10 @@ func (s *Screen) resize(rows, cols int) {
 	if s.alt.em != nil {
 		s.alt.resize(rows, cols)
 	}
-	s.harvest()
-	s.resized()
-	if straddles >= 0 {
-		start, end := s.span(straddles)
-		st := s.state(start)
-		st.rec, st.hasRec = s.lineText(start, end), true
-	}
-	if cols < oldCols {
-		// Not reflowed: the emulator cut the rows. A line committed before
-		// is recorded with what is left of it, so that it is not committed
-		// again cut short (a relay line would be sent twice).
-		for r := 0; r < s.rows; {
-			start, end := s.span(r)
-			if st := s.state(start); st.hasRec {
-				st.rec = s.lineText(start, end)
-			}
-			r = end + 1
-		}
-	}
+	s.lines.resizedTo(rows, cols, s)
+	s.wideEdge = false
+	// Not reflowed when narrower: the emulator cut the rows.
+	s.lines.recordCut(straddles, cols < oldCols)
 	if rows > oldRows && cols == oldCols {
 		s.pullBack(rows - oldRows)
 	}
@@ -520,7 +480,7 @@ func (s *Screen) resize(rows, cols int) {
 // recorded as such; a line that had only begun to leave takes its state
 // back from the carry.
 func (s *Screen) pullBack(n int) {
-	if s.alt.em != nil || s.top != 0 || s.bot < s.rows {
+	if s.alt.em != nil || !s.lines.wholeRegion() {
 		return
 	}
 	total := s.hist.len()
@@ -558,8 +518,6 @@ func (s *Screen) pullBack(n int) {
 	pos := s.main.CursorPosition()
 	waiting := s.main.PendingWrap() || s.wideEdge
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "T")) // rows down, k blank rows on top
-	s.shiftDown(0, s.rows, k)
-	s.base -= int64(k)
 	for i, h := range back {
 		for x := 0; x < s.cols; {
 			c := scratch.CellAt(x, i)
@@ -576,21 +534,7 @@ func (s *Screen) pullBack(n int) {
 			}
 		}
 	}
-	carried, carryState := s.carryOn, s.carryState
-	s.dropCarry()
-	for r := 0; r < k; {
-		start, end := s.span(r)
-		if end >= k && carried {
-			// The line whose start had left goes on below: it is whole on
-			// the screen again, with the state it had.
-			s.shadow[start] = carryState
-			s.shadow[start].ends = lineEnds{}
-			break
-		}
-		st := &s.shadow[start]
-		st.rec, st.hasRec, st.ends = s.lineText(start, end), true, lineEnds{}
-		r = end + 1
-	}
+	s.lines.pulledBack(k)
 	if waiting { // after a character in the last column, waiting to wrap
 		s.pendWrap(pos.Y + k)
 		return
@@ -958,7 +902,7 @@ func (s *Screen) CursorLine() string {
 	y := e.CursorPosition().Y
 	start, end := y, y
 	if s.alt.em == nil {
-		start, end = s.span(y)
+		start, end = s.lines.span(y)
 	}
 	var b []byte
 	for r := start; r <= end; r++ {

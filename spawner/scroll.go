@@ -78,7 +78,7 @@ func extendedColorParams(params []ansi.Param, i int) int {
 // screen can scroll at once: ahead is the rest of the write after the line
 // feed. 1 means no batch.
 func (s *Screen) scrollBatch(ahead []byte) int {
-	if s.alt.em != nil || s.lnm || s.bgSet || s.top != 0 || s.bot < s.rows || s.rows < 3 || s.noBatch {
+	if s.alt.em != nil || s.lnm || s.bgSet || !s.lines.wholeRegion() || s.rows < 3 || s.noBatch {
 		return 1
 	}
 	// A line feed can come in the middle of an escape sequence (C0 controls
@@ -86,16 +86,23 @@ func (s *Screen) scrollBatch(ahead []byte) int {
 	if s.front.State() != parser.GroundState {
 		return 1
 	}
+	return s.lines.batch(ahead, s.awm)
+}
+
+// batch is scrollBatch's answer as far as the main screen's lines decide
+// it: a batch starts at the bottom row, and not in the middle of a
+// redraw. awm: auto-wrap is on.
+func (m *mainLines) batch(ahead []byte, awm bool) int {
 	// While the cursor is still going up, a redraw is starting: keep it
 	// line by line.
-	if s.goingUp {
+	if m.goingUp {
 		return 1
 	}
-	pos := s.main.CursorPosition()
-	if pos.Y != s.rows-1 {
+	pos := m.em.CursorPosition()
+	if pos.Y != m.rows-1 {
 		return 1
 	}
-	return s.checkedBatch(1 + rowsAhead(ahead, pos.X, s.cols, s.rows-2, s.awm))
+	return m.checkedBatch(1 + rowsAhead(ahead, pos.X, m.cols, m.rows-2, awm))
 }
 
 // checkedBatch limits a batch of n rows to what scrolls off as line by
@@ -109,35 +116,35 @@ func (s *Screen) scrollBatch(ahead []byte) int {
 //
 // The rows checked are noted in pieces, so that their text is not read
 // again as they scroll off.
-func (s *Screen) checkedBatch(n int) int {
-	s.pieces = s.pieces[:0]
+func (m *mainLines) checkedBatch(n int) int {
+	m.pieces = m.pieces[:0]
 	for range n {
-		s.pieces = append(s.pieces, -1)
+		m.pieces = append(m.pieces, -1)
 	}
 	// Unless something other than line feeds went by since every row on
 	// the screen came in, each shows its line's text as it was committed.
-	safe := s.base >= s.riskUntil
+	safe := m.base >= m.riskUntil
 	k := 1
 	for r := 1; r < n; r++ {
-		if st := &s.shadow[r]; st.rec != "" && !s.wrappedRow(r-1) {
-			start, end := s.span(r)
+		if st := &m.shadow[r]; st.rec != "" && !m.wrappedRow(r-1) {
+			start, end := m.span(r)
 			ends := st.ends
 			if !safe || int(ends.n) != end-start+1 || int(ends.at[max(ends.n, 1)-1]) != len(st.rec) {
-				if !s.lineShows(start, end, st.rec) {
+				if !m.lineShows(start, end, st.rec) {
 					break
 				}
-				ends = endsOf(s.rowEnds, st.rec)
+				ends = endsOf(m.rowEnds, st.rec)
 			}
 			prev := 0
 			for i, e := range ends.at[:min(int(ends.n), n-start)] {
-				s.pieces[start+i], prev = int(e)-prev, int(e)
+				m.pieces[start+i], prev = int(e)-prev, int(e)
 			}
 		}
-		if !s.wrappedRow(r) {
+		if !m.wrappedRow(r) {
 			k = r + 1
 		}
 	}
-	s.pieces = s.pieces[:k]
+	m.pieces = m.pieces[:k]
 	return k
 }
 

@@ -21,7 +21,8 @@
 // returns, erases and overwrites applied, escape sequences gone, rows the
 // terminal wrapped joined back, trailing blanks trimmed. Each line a
 // program writes is committed once per occurrence, so a relay command is
-// extracted once however often it is repainted. The rule:
+// extracted once however often it is repainted. The rule (mainLines in
+// lines.go, the main screen's line committer):
 //
 //  1. A line is identified by its position: rows scrolled off the top so
 //     far plus its row (Line.N). Positions follow the content when the

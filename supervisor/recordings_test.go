@@ -6,10 +6,12 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -108,10 +110,19 @@ func readRecording(path string) ([]byte, error) {
 	return io.ReadAll(z)
 }
 
+// writeKnown rewrites each recording's NAME.known from today's extraction
+// (scripts/record-cli/goldens.py --known runs it after a rule changes).
+var writeKnown = flag.Bool("known", false, "rewrite testdata/cli/NAME.known from today's extraction")
+
 // TestCLIRecordings replays each real CLI session and compares the relay
 // commands with what the CLI printed: played with its timing and resizes,
 // and, up to its first resize, as raw output with neither (as `swarm
 // parse` reads a `script` capture) unless a file was printed again by then.
+//
+// A golden the rules do not pass yet has a NAME.known: exactly how today's
+// extraction differs from its .want (knownDiff's lines). The test fails
+// when the differences are not exactly those: a golden got worse, or a rule
+// fixed one (then its line goes, by regenerating the file).
 func TestCLIRecordings(t *testing.T) {
 	t.Parallel()
 	eachRecording(t, func(t *testing.T, name string, data []byte) {
@@ -131,25 +142,146 @@ func TestCLIRecordings(t *testing.T) {
 		if err := ExtractRecording(bytes.NewReader(data), ExtractOptions{Kind: kind}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
 			t.Fatal(err)
 		}
-		if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(all, "\n") {
-			t.Errorf("played with its timing:\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(all, "\n"))
+		diff := knownDiff("timed", all, describeEvents(evs))
+
+		// A file printed again after others: only the output's timing
+		// tells it from the CLI drawing its transcript again (a replay
+		// lasts until output pauses), so it is not played raw.
+		if !printedAgain(before) {
+			raw, cols, rows := rawBeforeResize(t, data)
+			evs = evs[:0]
+			if err := Extract(bytes.NewReader(raw), ExtractOptions{Cols: cols, Rows: rows, Kind: kind}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+				t.Fatal(err)
+			}
+			diff = append(diff, knownDiff("raw", before, describeEvents(evs))...)
 		}
 
-		if printedAgain(before) {
-			// A file printed again after others: only the output's
-			// timing tells it from the CLI drawing its transcript again
-			// (a replay lasts until output pauses).
+		path := filepath.Join(cliDir, name+".known")
+		if *writeKnown {
+			if err := saveKnown(path, name, diff); err != nil {
+				t.Fatal(err)
+			}
 			return
 		}
-		raw, cols, rows := rawBeforeResize(t, data)
-		evs = evs[:0]
-		if err := Extract(bytes.NewReader(raw), ExtractOptions{Cols: cols, Rows: rows, Kind: kind}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+		known, err := loadKnown(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if got := describeEvents(evs); strings.Join(got, "\n") != strings.Join(before, "\n") {
-			t.Errorf("raw, up to the first resize:\ngot:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(before, "\n"))
+		worse, fixed := multisetMinus(diff, known), multisetMinus(known, diff)
+		if len(worse) > 0 {
+			t.Errorf("today's extraction differs from %s.want in ways %s.known does not list (a golden got worse):\n%s",
+				name, name, strings.Join(worse, "\n"))
+		}
+		if len(fixed) > 0 {
+			t.Errorf("%s.known lists differences that are gone (a rule fixed them): regenerate it with scripts/record-cli/goldens.py --known, which removes:\n%s",
+				name, strings.Join(fixed, "\n"))
 		}
 	})
+}
+
+// knownDiff lists how got differs from want, one line each, prefixed with
+// mode: "missing W", "extra G", or "changed W -> G" where a run of
+// commands not in both (aligned by their longest common subsequence)
+// pairs a wanted one with one found in its place.
+func knownDiff(mode string, want, got []string) []string {
+	// lcs[i][j]: the longest common subsequence of want[i:] and got[j:].
+	lcs := make([][]int, len(want)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(got)+1)
+	}
+	for i := len(want) - 1; i >= 0; i-- {
+		for j := len(got) - 1; j >= 0; j-- {
+			if want[i] == got[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out, missing, extra []string
+	flush := func() {
+		n := min(len(missing), len(extra))
+		for k := range n {
+			out = append(out, mode+" changed "+missing[k]+" -> "+extra[k])
+		}
+		for _, m := range missing[n:] {
+			out = append(out, mode+" missing "+m)
+		}
+		for _, e := range extra[n:] {
+			out = append(out, mode+" extra "+e)
+		}
+		missing, extra = missing[:0], extra[:0]
+	}
+	i, j := 0, 0
+	for i < len(want) || j < len(got) {
+		switch {
+		case i < len(want) && j < len(got) && want[i] == got[j]:
+			flush()
+			i, j = i+1, j+1
+		case j == len(got) || (i < len(want) && lcs[i+1][j] >= lcs[i][j+1]):
+			missing = append(missing, want[i])
+			i++
+		default:
+			extra = append(extra, got[j])
+			j++
+		}
+	}
+	flush()
+	return out
+}
+
+const knownHeader = `# How today's extraction differs from %s.want, one difference a line
+# ("timed": played with its timing and resizes; "raw": its output up to the
+# first resize). TestCLIRecordings fails when the differences are not
+# exactly these. Written by scripts/record-cli/goldens.py --known; never
+# edit it by hand.
+`
+
+// loadKnown reads a NAME.known's lines (none when there is no file).
+func loadKnown(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line != "" && !strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out, nil
+}
+
+// saveKnown writes diff to path, or removes path when there is none.
+func saveKnown(path, name string, diff []string) error {
+	if len(diff) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	return os.WriteFile(path, []byte(fmt.Sprintf(knownHeader, name)+strings.Join(diff, "\n")+"\n"), 0o644)
+}
+
+// multisetMinus returns the lines of a not matched one for one in b.
+func multisetMinus(a, b []string) []string {
+	left := map[string]int{}
+	for _, s := range b {
+		left[s]++
+	}
+	var out []string
+	for _, s := range a {
+		if left[s] > 0 {
+			left[s]--
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // printedAgain reports whether a command comes again after others.
@@ -186,4 +318,23 @@ func rawBeforeResize(t testing.TB, data []byte) ([]byte, int, int) {
 		}
 	}
 	return raw, rec.Header().Width, rec.Header().Height
+}
+
+// TestKnownDiff: the differences a .known lists, aligned as a reader would
+// pair them.
+func TestKnownDiff(t *testing.T) {
+	got := knownDiff("timed", []string{"a", "b", "c", "d"}, []string{"a", "x", "c", "e", "f"})
+	want := []string{"timed changed b -> x", "timed changed d -> e", "timed extra f"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := knownDiff("raw", []string{"a", "b"}, []string{"b"}); strings.Join(got, "|") != "raw missing a" {
+		t.Errorf("a command lost: %q", got)
+	}
+	if got := knownDiff("raw", []string{"a"}, []string{"a"}); len(got) != 0 {
+		t.Errorf("the same: %q", got)
+	}
+	if got := multisetMinus([]string{"x", "x", "y"}, []string{"x"}); strings.Join(got, "|") != "x|y" {
+		t.Errorf("multisetMinus: %q", got)
+	}
 }

@@ -15,11 +15,13 @@ import (
 // committed for them, whether they are held back), so reflowing commits
 // nothing by itself; lines that no longer fit above the cursor leave at the
 // top as if they scrolled off, and blank lines under the cursor give way
-// first. The scrollback is laid out again the same way (reflowHistory).
-// Rows a wider screen frees stay blank under the last line; a taller one
-// takes rows back from the scrollback (Screen.pullBack), each line
-// recorded as committed, so that it is not committed again when it leaves
-// (FuzzReflow found a relay line committed twice without the record).
+// only when the cursor's line would have to leave otherwise. The
+// scrollback is laid out again the same way (reflowHistory). As in tmux,
+// the screen is the bottom of the text laid out at the new width: rows a
+// wider screen frees are taken back from the scrollback (Screen.pullBack),
+// as rows a taller one adds are, each line recorded as committed, so that
+// it is not committed again when it leaves (FuzzReflow found a relay line
+// committed twice without the record).
 
 // flowLine is one logical line of the screen being reflowed.
 type flowLine struct {
@@ -39,15 +41,16 @@ type flowLine struct {
 
 // reflow lays the main screen out again at rows × cols. It returns false,
 // changing nothing, when text under the cursor would have to leave or a
-// line is carried in at the top of a scroll region. The emulator must be
+// line is carried in at the top of a scroll region; freed is how many rows
+// fewer than before the lines take (blank at the bottom, for pullBack). The emulator must be
 // between sequences (quiet). A scroll region ends with the
 // resize, as on a terminal. With a program on the alternate screen, the
 // main screen under it is reflowed. A line whose start left at the top
 // already is laid out whole: its rows come back from the scrollback into
 // it (when they give back its text), so no row keeps the old width.
-func (s *Screen) reflow(rows, cols int) bool {
+func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 	if s.lines.carryOn && s.lines.top != 0 {
-		return false // a line carried in at the top of a scroll region
+		return 0, false // a line carried in at the top of a scroll region
 	}
 	lines := s.flowLines()
 	// A line whose start left at the top is laid out whole: its rows
@@ -64,11 +67,12 @@ func (s *Screen) reflow(rows, cols int) bool {
 			l.cells, back = append(cells, l.cells...), k
 		}
 	}
+	oldRows := s.rows
 	plan, ok := planReflow(lines, rows, cols)
 	if !ok {
-		return false // text under the cursor would have to leave
+		return 0, false // text under the cursor would have to leave
 	}
-	cur, keep, drop, split := plan.cur, plan.keep, plan.drop, plan.split
+	keep, drop, split := plan.keep, plan.drop, plan.split
 	if back > 0 {
 		// The line is whole on the screen again, with the state it had.
 		s.hist.rows.truncate(back)
@@ -118,7 +122,7 @@ func (s *Screen) reflow(rows, cols int) bool {
 		s.lines.base += int64(l.rows)
 	}
 	if split > 0 {
-		l := lines[cur]
+		l := lines[drop]
 		if !s.lines.carryOn {
 			s.lines.carryOn, s.lines.carryN, s.lines.carryState, s.lines.carry = true, n, l.st, s.lines.carry[:0]
 		}
@@ -173,26 +177,30 @@ func (s *Screen) reflow(rows, cols int) bool {
 		}
 		y += l.rows
 	}
+	freed = max(min(oldRows, rows)-y, 0)
 	if curWrap {
 		s.pendWrap(curY)
-		return true
+		return freed, true
 	}
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
-	return true
+	return freed, true
 }
 
 // reflowPlan is how a screen's lines fit its new height: the first keep
-// lines stay (blank lines under the cursor's line give way first), the
-// first drop of them leave at the top, and then the first split rows of
-// the cursor's line, cur.
+// lines stay, the first drop of them leave at the top, and then the first
+// split rows of the next, lines[drop]; cur is the cursor's line.
 type reflowPlan struct {
 	cur, keep, drop, split int
 }
 
 // planReflow lays lines out at cols (flowLine.layout) and works out which
-// leave so that the rest fit in rows. It reads and changes nothing else:
-// the screen's state is for reflow to change by the plan. ok is false
-// when text under the cursor would have to leave.
+// rows leave so that the rest fit in rows. As in tmux, rows leave at the
+// top, whole lines first and then the first rows of the next line, so
+// that the rows under the cursor stay as they were (a footer stays at the
+// bottom); blank lines under the cursor give way only when the rows above
+// it are not enough. It reads and changes nothing else: the screen's state
+// is for reflow to change by the plan. ok is false when text under the
+// cursor would have to leave.
 func planReflow(lines []flowLine, rows, cols int) (p reflowPlan, ok bool) {
 	total := 0
 	for i := range lines {
@@ -204,20 +212,22 @@ func planReflow(lines []flowLine, rows, cols int) (p reflowPlan, ok bool) {
 			p.cur = i
 		}
 	}
+	above := lines[p.cur].curRow // the rows that can leave at the top
+	for _, l := range lines[:p.cur] {
+		above += l.rows
+	}
 	p.keep = len(lines)
-	for p.keep > p.cur+1 && total > rows && len(lines[p.keep-1].cells) == 0 {
+	for p.keep > p.cur+1 && total-rows > above && len(lines[p.keep-1].cells) == 0 {
 		p.keep--
 		total -= lines[p.keep].rows
 	}
-	for n := total; n > rows && p.drop < p.cur; p.drop++ {
-		n -= lines[p.drop].rows
-		total = n
+	for p.drop < p.cur && total-lines[p.drop].rows >= rows {
+		total -= lines[p.drop].rows
+		p.drop++
 	}
-	// Still too tall: the cursor's line, the last, leaves its first rows
-	// at the top, as a line scrolling off does.
 	if total > rows {
 		p.split = total - rows
-		if p.drop != p.cur || p.keep != p.cur+1 || p.split > lines[p.cur].curRow {
+		if p.drop == p.cur && (p.keep != p.cur+1 || p.split > lines[p.cur].curRow) {
 			return p, false
 		}
 	}

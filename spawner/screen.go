@@ -429,13 +429,13 @@ func (s *Screen) resize(rows, cols int) {
 		defer s.lines.widthChanged()
 		oldRows := s.rows
 		s.reflowHistory(cols)
-		if s.reflow(rows, cols) {
+		if freed, ok := s.reflow(rows, cols); ok {
 			if s.alt.em != nil {
 				s.alt.resize(rows, cols)
 			}
-			if rows > oldRows {
-				s.pullBack(rows - oldRows)
-			}
+			// As in tmux, the rows a taller screen adds and the rows its
+			// lines free at the new width come back from the scrollback.
+			s.pullBack(max(rows-oldRows, 0) + freed)
 			return
 		}
 		s.cutLines = true
@@ -471,8 +471,9 @@ func (s *Screen) resize(rows, cols int) {
 }
 
 // pullBack brings up to n rows back from the scrollback to the top of a
-// screen that got taller, as tmux does: what a shorter screen pushed out
-// comes back into view, and the pane is not left blank under its text.
+// screen that got taller, or whose lines take fewer rows at a new width,
+// as tmux does: what a shorter screen pushed out comes back into view, and
+// the pane is not left blank under its text.
 // Everything on the screen moves down by the rows that come back, the
 // cursor too; only blank rows under the cursor and the text make room.
 // Rows come back from the start of a line and only if they have the

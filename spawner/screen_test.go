@@ -630,21 +630,22 @@ func TestNarrowerScreenReflowsLines(t *testing.T) {
 	s.TakeLines()
 
 	s.Resize(6, 10)
-	// Five rows for the relay line and one for the prompt: the first line
-	// left at the top, into the scrollback.
-	want := []string{"@relay:bob", " a message", " longer th", "an the pan", "e", "$"}
+	// Five rows for the relay line and one for the prompt: as in tmux
+	// 3.3a, rows leave at the top (the first line and the relay line's
+	// first row) and the blank row under the cursor stays.
+	want := []string{" a message", " longer th", "an the pan", "e", "$", ""}
 	if got := s.Snapshot().Lines; !slices.Equal(got, want) {
 		t.Fatalf("at 10 columns: %q, want %q", got, want)
 	}
-	if got := s.Snapshot().Cursor; got != (Cursor{X: 2, Y: 5}) {
+	if got := s.Snapshot().Cursor; got != (Cursor{X: 2, Y: 4}) {
 		t.Errorf("cursor %+v, want after the prompt", got)
 	}
 	if lines := s.TakeLines(); len(lines) != 0 {
 		t.Errorf("the resize committed %v", lines)
 	}
 	s.Resize(6, 20)
-	want = []string{"@relay:bob a message", " longer than the pan", "e", "$", "", ""}
-	if got := s.Snapshot(); !slices.Equal(got.Lines, want) || got.Cursor != (Cursor{X: 2, Y: 3}) {
+	want = []string{"short", "@relay:bob a message", " longer than the pan", "e", "$", ""}
+	if got := s.Snapshot(); !slices.Equal(got.Lines, want) || got.Cursor != (Cursor{X: 2, Y: 4}) {
 		t.Errorf("back at 20 columns: %q %+v, want %q", got.Lines, got.Cursor, want)
 	}
 	if got := s.Render(0); !strings.Contains(got, "\x1b[32m@relay") {

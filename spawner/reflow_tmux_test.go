@@ -1,0 +1,100 @@
+package spawner
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// tmuxReflowInput is what testdata/tmux-reflow/make.sh writes for kind:
+// thirty short lines, three that wrap at 40 columns and a prompt; C clears
+// the display before the long lines, D puts a footer under the prompt, E
+// erases the seven rows under the cursor first (a program redrawing its
+// bottom), leaving a blank row under the prompt.
+func tmuxReflowInput(kind string) string {
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "line %d\r\n", i)
+	}
+	switch kind {
+	case "C":
+		b.WriteString("\x1b[H\x1b[2J")
+	case "E":
+		b.WriteString("\x1b[7A\x1b[J")
+	}
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(&b, "L%d-%s\r\n", i, strings.Repeat("x", 66))
+	}
+	b.WriteString("$ ")
+	if kind == "D" {
+		b.WriteString("\r\nfooter\x1b[A\x1b[3G")
+	}
+	return b.String()
+}
+
+// A pane resized (wider, taller, both, narrower) shows what tmux shows for
+// the same output: the bottom of the text laid out at the new width, rows
+// a wider pane frees and rows a taller one adds taken back from the
+// scrollback, the rows under the cursor kept. testdata/tmux-reflow/
+// screens.txt is tmux 3.3a's screen, cursor and scrollback for each case.
+// One difference is kept on purpose: a display the program cleared stays
+// cleared (tmux brings the cleared rows back when a pane gets wider).
+func TestResizeShowsWhatTmuxShows(t *testing.T) {
+	f, err := os.Open("testdata/tmux-reflow/screens.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	type tcase struct {
+		kind       string
+		cols, rows int
+		cursor     Cursor
+		hist       int
+		screen     []string
+	}
+	var cases []tcase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); strings.HasPrefix(line, "== ") {
+			var c tcase
+			if _, err := fmt.Sscanf(line, "== %s %dx%d cursor %d,%d hist=%d", &c.kind, &c.cols, &c.rows, &c.cursor.X, &c.cursor.Y, &c.hist); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			cases = append(cases, c)
+		} else {
+			cases[len(cases)-1].screen = append(cases[len(cases)-1].screen, line)
+		}
+	}
+	if len(cases) != 20 {
+		t.Fatalf("%d cases in screens.txt, want 20", len(cases))
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s %dx%d", c.kind, c.cols, c.rows), func(t *testing.T) {
+			if c.kind == "C" && c.cols > 40 {
+				// The clear is kept: the rows tmux brings back above the
+				// first long line stay in the scrollback, blank rows below.
+				back := slices.IndexFunc(c.screen, func(l string) bool { return strings.HasPrefix(l, "L1-") })
+				c.screen = append(c.screen[back:], make([]string, back)...)
+				c.cursor.Y -= back
+				c.hist += back
+			}
+			s := NewScreen(ScreenOptions{Rows: 10, Cols: 40})
+			defer s.Close()
+			fmt.Fprint(s, tmuxReflowInput(c.kind))
+			s.Resize(c.rows, c.cols)
+			snap := s.Snapshot()
+			if !slices.Equal(snap.Lines, c.screen) {
+				t.Errorf("the screen at %dx%d:\n%q\ntmux shows\n%q", c.cols, c.rows, snap.Lines, c.screen)
+			}
+			if snap.Cursor != c.cursor {
+				t.Errorf("cursor %+v, tmux's %+v", snap.Cursor, c.cursor)
+			}
+			if n := s.ScrollbackLen(); n != c.hist {
+				t.Errorf("scrollback %d rows, tmux's %d", n, c.hist)
+			}
+		})
+	}
+}

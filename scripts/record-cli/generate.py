@@ -32,6 +32,9 @@ Each recording NAME (CONFIG-sSEED-COLSxROWS) is:
 - NAME.steps.txt: the screen after each step and, per printed command,
   what the reader found (whole, cut, not shown, unsure), for checking the
   .want by eye.
+- NAME.captures.json.gz: every capture of the screen the .want was read
+  from (below), so that reread.py can read them again after a fix to the
+  reader's rules.
 
 A session: the CLI starts at a random size (50-200 × 15-60); then 4 to 7
 printed files, each shown through the CLI's own shell mode (`!cmd`;
@@ -127,6 +130,7 @@ composer drops some).
 """
 import argparse
 import concurrent.futures
+import gzip
 import json
 import os
 import random
@@ -728,11 +732,8 @@ class Session:
             caps = self.captures[mark:]
             st.window_end = len(self.captures)
         # The screen once the CLI is idle again held still (settle).
-        now = time.time()
-        caps = caps + [(now, now + SETTLED, final)]
-        if hist:
-            caps.append((now, now + SETTLED, hist))
-        found = self.read_commands(st, caps, t_enter)
+        st.t_enter, st.t_final, st.final, st.hist = t_enter, time.time(), final, hist
+        found = self.read_commands(st, step_captures(st, caps), t_enter)
         self.note("%s (%s)" % (st.cmdline if len(st.cmdline) < 90 else st.cmdline[:90] + "…", st.how), final)
         self.steps_txt.append("--- what a reader sees of %s's commands\n%s" % (st.tag, "\n".join(f[2] for f in found)))
         return st, found
@@ -835,6 +836,30 @@ class Session:
                     out.append((cmd, w, "unsure, shown in part: " + json.dumps(body, ensure_ascii=False), after))
         return out
 
+    def save_captures(self, steps):
+        """Writes NAME.captures.json.gz: every capture and, per printed
+        file, its window of them, the time of its Enter and its final
+        screens, so that reread.py can read them again with later rules
+        (each distinct screen once)."""
+        screens, index = [], {}
+
+        def ref(scr):
+            if scr is None:
+                return None
+            if scr not in index:
+                index[scr] = len(screens)
+                screens.append(scr)
+            return index[scr]
+        with self.lock:
+            caps = [[t, t_end, ref(scr)] for t, t_end, scr in self.captures]
+        data = {"first_resize": self.first_resize, "captures": caps,
+                "steps": [{"tag": st.tag, "window_start": st.window_start, "window_end": st.window_end,
+                           "t_enter": st.t_enter, "t_final": st.t_final, "final": ref(st.final), "hist": ref(st.hist)}
+                          for st in steps],
+                "screens": screens}
+        with gzip.open(self.out + ".captures.json.gz", "wt", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False)
+
     def find_cmd(self, cmd, rows, pos):
         c = self.config
         if not cmd.block:
@@ -898,6 +923,36 @@ class Session:
         self.polling = False
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
         end_processes(self.home)
+
+
+def step_captures(st, caps):
+    """The captures a printed file's commands are read from: those taken
+    from its Enter on, then its final screen, which held still (and, on
+    the main screen, the scrollback), counted as shown for SETTLED s."""
+    caps = list(caps) + [(st.t_final, st.t_final + SETTLED, st.final)]
+    if st.hist:
+        caps.append((st.t_final, st.t_final + SETTLED, st.hist))
+    return caps
+
+
+def expected(results):
+    """The .want (in order), the unsure commands, and the counts of those
+    not shown and cut, from each printed file's readings."""
+    want, unsure, not_shown, cut = [], [], 0, 0
+    for st, found in results:
+        for cmd, w, what, after in found:
+            if w is None:
+                not_shown += 1
+                continue
+            if what.startswith("unsure"):
+                unsure.append(w)
+                continue
+            if what.startswith("cut"):
+                cut += 1
+            if after:
+                w["after_resize"] = True
+            want.append(w)
+    return want, unsure, not_shown, cut
 
 
 def end_processes(home):
@@ -982,20 +1037,8 @@ def record_one(config, seed, outdir, base, versions):
         s.quit()
     finally:
         s.cleanup()
-    want, unsure, not_shown, cut = [], [], 0, 0
-    for st, found in results:
-        for cmd, w, what, after in found:
-            if w is None:
-                not_shown += 1
-                continue
-            if what.startswith("unsure"):
-                unsure.append(w)
-                continue
-            if what.startswith("cut"):
-                cut += 1
-            if after:
-                w["after_resize"] = True
-            want.append(w)
+    want, unsure, not_shown, cut = expected(results)
+    s.save_captures([st for st, _ in results])
     sizes = [list(x) for x in plan["sizes"]]
     mid = any(st.mid_resize for st, _ in results)
     meta = {"config": config, "kind": KIND[config], "program": PROGRAM[KIND[config]],

@@ -5,12 +5,18 @@ recording the session again.
 
     reread.py [--dry-run] DIR...
 
-A recording keeps, in NAME.steps.txt, the screen once each printed file
-was done (the capture that counts as shown for generate.SETTLED seconds)
-and, per command, what the reader found then. reread.py rebuilds the
-session's plan with the generator that recorded it (the commit of
+A recording made since the generator saves its captures
+(NAME.captures.json.gz) is read again from all of them, as the generator
+read it: its .want, unsure list and counts are exactly what today's rules
+make of that session. Either way, reread.py rebuilds the session's plan
+(what was printed) with the generator that recorded it: the commit of
 scripts/record-cli whose files hash to NAME.json's "generator", run from
-`git archive` in a scratch directory), reads each of those screens with
+`git archive` in a scratch directory.
+
+An older recording keeps only, in NAME.steps.txt, the screen once each
+printed file was done (the capture that counts as shown for
+generate.SETTLED seconds) and, per command, what the reader found then.
+reread.py reads each of those screens with
 today's rules (generate.Session.read_commands) and keeps, per command,
 the better of the old verdict and the new one (not shown < unsure < cut
 < whole; a longer cut is better). The captures taken while a file was
@@ -21,12 +27,14 @@ commands changed) and NAME.steps.txt (a "--- re-read" section) are
 rewritten; a recording nothing changes in is left alone.
 """
 import argparse
+import gzip
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -111,10 +119,62 @@ class Step:
         self.cmds = [content.Cmd(c["lines"], c["kind"], c["to"], c["body"], c["topic"], c["block"]) for c in d["cmds"]]
 
 
+def reread_captures(path, plan_steps, meta, dry):
+    """Re-reads a recording from all its captures (NAME.captures.json.gz),
+    as the generator read them: exactly what today's rules make of them."""
+    with gzip.open(path + ".captures.json.gz", "rt", encoding="utf-8") as fh:
+        data = json.load(fh)
+    screens = data["screens"]
+    session = generate.Session.__new__(generate.Session)
+    session.config = meta["config"]
+    session.first_resize = data["first_resize"]
+    session.captures = [[t, t_end, screens[i]] for t, t_end, i in data["captures"]]
+    session.lock = threading.Lock()
+    session.steps_txt = []
+    steps = [Step(d) for d in plan_steps]
+    if [st.tag for st in steps] != [d["tag"] for d in data["steps"]]:
+        raise ValueError("%s: its captures do not follow the plan" % path)
+    results = []
+    for st, d in zip(steps, data["steps"]):
+        st.window_start, st.window_end = d["window_start"], d["window_end"]
+        st.t_final, st.final = d["t_final"], screens[d["final"]]
+        st.hist = None if d["hist"] is None else screens[d["hist"]]
+        caps = generate.step_captures(st, session.captures[st.window_start:st.window_end])
+        results.append((st, session.read_commands(st, caps, d["t_enter"])))
+    session.late_pass(results)
+    want, unsure, not_shown, cut = generate.expected(results)
+    old_want = [json.loads(l) for l in open(path + ".want", encoding="utf-8") if l.strip()]
+    if want == old_want and unsure == meta["unsure"]:
+        return []
+    # What changed: expected or unsure commands now (+) and before (-).
+    def lines(ws, unsure_ones):
+        return [("unsure " if unsure_ones else "") + json.dumps(w, ensure_ascii=False) for w in ws]
+    now, before = lines(want, False) + lines(unsure, True), lines(old_want, False) + lines(meta["unsure"], True)
+    changes = ["- " + l for l in before if l not in now] + ["+ " + l for l in now if l not in before]
+    changes = changes or ["the same commands, in another order"]
+    if dry:
+        return changes
+    verdicts = ["%s: %s" % (st.tag, what) for st, found in results for _, _, what, _ in found] + session.steps_txt
+    with open(path + ".want", "w", encoding="utf-8") as fh:
+        for w in want:
+            fh.write(json.dumps(w, ensure_ascii=False) + "\n")
+    meta.update(expected=len(want), unsure=unsure, not_shown=not_shown, cut=cut,
+                reread={"generator": generate.generator_id(), "from": "captures"})
+    with open(path + ".json", "w", encoding="utf-8") as fh:
+        json.dump(meta, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    with open(path + ".steps.txt", "a", encoding="utf-8") as fh:
+        fh.write("--- re-read by generator %s from its captures: what a reader sees\n%s\n" % (
+            generate.generator_id(), "\n".join(verdicts + changes)))
+    return changes
+
+
 def reread(path, plan_steps, dry):
     """Re-reads one recording (path without extension); returns the lines
     saying what changed."""
     meta = json.load(open(path + ".json", encoding="utf-8"))
+    if os.path.exists(path + ".captures.json.gz"):
+        return reread_captures(path, plan_steps, meta, dry)
     text = open(path + ".steps.txt", encoding="utf-8").read()
     old_want = [json.loads(l) for l in open(path + ".want", encoding="utf-8") if l.strip()]
     sections = steps_sections(text)

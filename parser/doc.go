@@ -60,7 +60,12 @@
 // next row may start with its end), and they start where the
 // command's text started (or a blank or two further, the blank at the
 // wrap). Borders and indentation are removed and the rows joined with one
-// space; what ends a bullet's paragraph ends this too. A command under a
+// space — none where a lossy box wrapped a row of its terminal, as wide as
+// the box, mid-word: every row of the command filled the box or all but
+// its last column, two at least to the last, and a row reached its last
+// column, the next starting right inside the border (not after a wide
+// character, drawn with a blank after it);
+// what ends a bullet's paragraph ends this too. A command under a
 // bullet inside a box follows the bullet's rule, between the borders, and
 // so does one down a gutter (a left border with no right one, as opencode
 // draws its transcript).

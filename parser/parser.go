@@ -110,6 +110,10 @@ type held struct {
 	// tight[k] says continuation row k joins the row before it without a
 	// blank: the program broke a run of wide characters there.
 	tight []bool
+	// full and ragged count the rows right inside a box that another row
+	// continued that filled the box, and those that ended more than a
+	// column short of it (see box.filled).
+	full, ragged int
 }
 
 // maxWrapRoom is the most room a box can leave at the end of a row it
@@ -371,7 +375,10 @@ func brokeAfter(last rune, rest string, end, wrapAt int) bool {
 // no box or down a gutter (whose text is what counts, not the gutter).
 func (p *Parser) brokeWord(line string) bool {
 	h := &p.held
-	if !p.markBreak || h.box.edge && !h.box.gutter() {
+	if h.box.edge && !h.box.gutter() {
+		return p.lossy && h.box.brokeAtEdge(h.src, h.end, line)
+	}
+	if !p.markBreak {
 		return false
 	}
 	if in, ok := h.box.inner(line); ok {
@@ -402,6 +409,14 @@ func startsSomething(r string) bool {
 func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
 	h.tight = append(h.tight, p.brokeWord(line))
+	if h.box.edge && !h.box.gutter() {
+		switch h.box.filled(h.end, line) {
+		case filledBox:
+			h.full++
+		case notFilled:
+			h.ragged++
+		}
+	}
 	h.last, h.wrapAt = n, wrapAt
 	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)
@@ -446,12 +461,19 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		var b strings.Builder
 		b.Grow(len(src))
 		b.WriteString(body)
+		// A lossy box wraps a row of its terminal at its edge, breaking
+		// words, only where the row fits it; a row it cut (dropping what
+		// did not fit) may end at the edge too, after a whole word. Rows
+		// that all filled the box (or but its last column), two at least
+		// to the last column, were wrapped; else a row at the edge is
+		// taken as cut there, as most are.
+		wrapped := !h.box.edge || h.box.gutter() || h.ragged == 0 && h.full >= 2
 		for k, row := range strings.Split(src[i+1:], "\n") {
 			if in, ok := h.box.inner(row); ok {
 				row = in
 			}
 			row = strings.TrimSpace(row)
-			if b.Len() > 0 && !(k < len(h.tight) && h.tight[k]) {
+			if b.Len() > 0 && !(wrapped && k < len(h.tight) && h.tight[k]) {
 				b.WriteByte(' ')
 			}
 			b.WriteString(row)

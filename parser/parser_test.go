@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -361,6 +362,40 @@ func TestLossyBox(t *testing.T) {
 	got = describe(append(fed, flushed...)[0])
 	if want := `relay bob "two port wheel picture smørrebrød wrong just temperature" @1`; got != want {
 		t.Errorf("a box that drops nothing: %s, want %s", got, want)
+	}
+}
+
+// TestLossyBoxBrokeAtEdge: a lossy box (Gemini CLI's) whose rows all fill
+// it, two or more, wrapped a terminal row as wide as the box: a row ending
+// in its last column broke a word there, and the next row goes on with no
+// blank. A box that cut a row (one row with room left) did not: a row that
+// ends at its edge ended with a word that fitted, what followed dropped.
+func TestLossyBoxBrokeAtEdge(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rows []string
+		want string
+	}{
+		{"rows that fill the box", []string{"@relay:qa_1 you last fell desc", "ribe gray how locate direct fo", "od caught lift all the robins", "raph ago {brace} want to see a", " bird here"},
+			`relay qa_1 "you last fell describe gray how locate direct food caught lift all the robins raph ago {brace} want to see a bird here" @1`},
+		{"a row with room left", []string{"@relay:qa_1 you last fell", "ble gray how locate direct foo", "d here"},
+			`relay qa_1 "you last fell ble gray how locate direct foo d here" @1`},
+		{"a row a column short, one full", []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
+			`relay qa_1 "you last fell bac erial gray how locate direct f ood here" @1`},
+		{"two rows", []string{"@relay:qa_1 you last fell wave", "uccess"},
+			`relay qa_1 "you last fell wave uccess" @1`},
+		{"a wide character at the edge", []string{"@relay:qa_1 you last fel 中 文", "京 か な カ タ locate direct f", "ood here"},
+			`relay qa_1 "you last fel 中 文 京 か な カ タ locate direct food here" @1`},
+	} {
+		var rows []string
+		for _, r := range c.rows {
+			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		rows = append(rows, "╰"+strings.Repeat("─", 32)+"╯")
+		fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
+		if got := describe(append(fed, flushed...)[0]); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
 	}
 }
 

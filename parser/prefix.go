@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -238,4 +239,54 @@ func (b box) textEnd(line string) int {
 		return 0
 	}
 	return b.col + 1 + ansi.StringWidth(strings.TrimRight(in, " \t\u00a0"))
+}
+
+// fill is how far a row of a box filled it.
+type fill int
+
+const (
+	notFilled fill = iota
+	// filledBox: the row's text reached the box's last column (the one
+	// before the blank at the right border), or the next row starts with
+	// a blank: the blank where a terminal as wide as the box wrapped it.
+	filledBox
+	// filledButOne: the text ended a column short, as where the blank at
+	// the wrap fell in the last column, or a word ended there.
+	filledButOne
+)
+
+// filled tells how far a row of the box whose text ended at column end
+// filled it, line being the next row.
+func (b box) filled(end int, line string) fill {
+	in, ok := b.inner(line)
+	if !ok {
+		return notFilled
+	}
+	lead, _ := leadingBlanks(in)
+	switch {
+	case end == b.right-1 && (lead == 1 || lead == 2):
+		return filledBox
+	case end == b.right-2 && lead == 1:
+		return filledButOne
+	}
+	return notFilled
+}
+
+// brokeAtEdge reports whether a terminal as wide as the box broke a word
+// between the box's row src ends with, whose text ended at column end, and
+// line: the row reached the box's last column and the next row's text
+// starts right inside the border, no blank at the wrap on either side —
+// except after a wide character, which a lossy box (Gemini CLI's) draws
+// with a blank after it that the wrap hid.
+func (b box) brokeAtEdge(src []byte, end int, line string) bool {
+	in, ok := b.inner(line)
+	if !ok || end != b.right-1 {
+		return false
+	}
+	if lead, _ := leadingBlanks(in); lead != 1 {
+		return false
+	}
+	prev, ok := b.inner(string(src[bytes.LastIndexByte(src, '\n')+1:]))
+	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(prev, " \t\u00a0"))
+	return ok && !wide(last)
 }

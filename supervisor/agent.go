@@ -442,7 +442,14 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.shown, a.reachedPrompt, a.typedInRun = ScreenState{Since: time.Now()}, false, false
 	close(a.startSig)
 	a.startSig = make(chan struct{})
+	// A UI that sized the agent while the process was being started found
+	// no process to resize: the size it asked for is applied now.
+	sized := a.rows != rows || a.cols != cols
+	rows, cols = a.rows, a.cols
 	a.mu.Unlock()
+	if sized {
+		_ = proc.Resize(rows, cols) // (an error: it has exited already)
+	}
 	a.setState(StateRunning, "")
 	a.outLog.mark("%s started (pid %d) in %s", a.cfg.Name, proc.Pid(), dir)
 	a.s.hub.emit(Event{Kind: EventAgentStarted, Agent: a.cfg.Name, Pid: proc.Pid()})

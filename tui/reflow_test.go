@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"swarm/bus"
 	"swarm/internal/testrun"
 	"swarm/supervisor"
@@ -61,4 +63,67 @@ func TestMainPaneFillsWithItsScrollback(t *testing.T) {
 	if !strings.Contains(h.screen(), fmt.Sprintf("line %d", 80-(snap.Rows-2))) {
 		t.Errorf("the main pane does not show the rows that came back:\n%s", h.screen())
 	}
+}
+
+// A pane whose lines wrapped, made wider (the terminal wider, then the
+// main + stack layout), does not leave the rows its lines free blank
+// under them: as in tmux, they take back rows from its scrollback, so
+// the pane shows the newest lines from top to bottom.
+func TestWiderPaneFillsTheRowsItsLinesFree(t *testing.T) {
+	t.Parallel()
+	b, err := bus.Open(bus.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	// 80 lines of 60 columns, printed once the pane has its grid size:
+	// two rows each.
+	printer := `while [ "$(stty size | cut -d' ' -f2)" -ge 60 ]; do sleep 0.05; done; i=10; while [ $i -lt 90 ]; do i=$((i+1)); printf 'line %s %052d\n' $i 0; done; exec sleep 1000`
+	agents := []supervisor.AgentConfig{{Name: "a", Argv: []string{"sh", "-c", printer}, Restart: supervisor.RestartNever, Confirm: true}}
+	for _, n := range []string{"b", "c", "d"} {
+		agents = append(agents, supervisor.AgentConfig{Name: n, Argv: []string{"sh", "-c", "exec sleep 1000"}, Restart: supervisor.RestartNever, Confirm: true})
+	}
+	sup, err := supervisor.New(supervisor.Options{Config: &supervisor.Config{Agents: agents}, Bus: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sup.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	line := func(i int) string { return fmt.Sprintf("line %d %052d", i, 0) }
+
+	h := newHarness(t, inProcess{sup}, 120, 40, Options{})
+	testrun.Within(t, testrun.Patience, "a printed everything at its grid size", func() bool {
+		snap, err := sup.Snapshot("a")
+		return err == nil && snap.Cols < 60 && strings.Contains(strings.Join(snap.Lines, "\n"), line(90)[:snap.Cols])
+	})
+	// filled: every row above the cursor's (the last, empty) is a whole
+	// line, the newest last.
+	filled := func(when string) {
+		t.Helper()
+		snap, err := sup.Snapshot("a")
+		if err != nil || snap.Cols < 60 {
+			t.Fatalf("%s: a is %d columns wide (%v), want room for a line", when, snap.Cols, err)
+		}
+		for y := range snap.Rows - 1 {
+			if want := line(90 - (snap.Rows - 2) + y); snap.Lines[y] != want {
+				t.Fatalf("%s: row %d of a's %d is %q, want %q:\n%q", when, y, snap.Rows, snap.Lines[y], want, snap.Lines)
+			}
+		}
+	}
+	rows := func() int { snap, _ := sup.Snapshot("a"); return snap.Rows }
+	before := rows()
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 40})
+	if rows() != before {
+		t.Fatalf("set-up: a wider terminal changed a's rows from %d to %d", before, rows())
+	}
+	filled("the terminal made wider")
+	// Narrower again, the lines wrapped, and then the large pane.
+	h.send(tea.WindowSizeMsg{Width: 140, Height: 40})
+	if snap, _ := sup.Snapshot("a"); snap.Cols >= 60 {
+		t.Fatalf("set-up: a is %d columns wide in the grid at 140, want its lines wrapped", snap.Cols)
+	}
+	h.press(h.m.keys.Arrange)
+	filled("the main + stack layout")
 }

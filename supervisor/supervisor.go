@@ -171,6 +171,11 @@ func (s *Supervisor) Config() *Config { return s.opts.Config }
 // before Start to see every event from the first.
 func (s *Supervisor) Subscribe() *Subscription { return s.hub.subscribe() }
 
+// Tell passes an event of an agent that runs elsewhere (a cluster host's)
+// to the supervisor's subscribers, with its own agents' events: whoever
+// shows the swarm follows one stream.
+func (s *Supervisor) Tell(ev Event) { s.hub.emit(ev) }
+
 // Start takes the bus directory's lock (one running swarm per bus),
 // registers the agents on the bus and starts them with the router, the
 // control consumer and the liveness monitor. It returns at once; Shutdown

@@ -464,3 +464,34 @@ done
 		t.Errorf("swarm task list --dir .swarm-host printed:\n%s", out)
 	}
 }
+
+// TestForegroundUIShowsRemoteAgents: a UI in the main swarm's own process
+// (swarm up --foreground) shows a host's agent as an attached UI does: a
+// pane titled with its host, its screen live (a message to it shows
+// there as it is typed in on the host).
+func TestForegroundUIShowsRemoteAgents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	box := t.TempDir()
+	if err := os.WriteFile(filepath.Join(e.cwd, "lead.sh"), []byte("#!/bin/sh\necho lead ready\nwhile IFS= read -r l; do :; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(box, "worker.sh"), []byte("#!/bin/sh\necho worker ready on box\nwhile IFS= read -r line; do echo \"worker got $line\"; done\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	toml := fmt.Sprintf("[cluster]\nlisten = %q\n\n[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n"+
+		"[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n", freeListenAddr(t))
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ui := startTUIIn(t, []string{"TERM=xterm-256color", "SWARM_DIR=" + e.dir}, e.cwd, 30, 120, "up", "--foreground")
+	ui.waitText("lead ready")
+	url := strings.TrimSpace(e.ok("invite", "box"))
+	startTerminated(t, (&env{t: t, cwd: box}).command("host", url))
+	ui.waitText("worker@box", "worker ready on box")
+	e.ok("send", "worker", "hello from main")
+	ui.waitText("worker got [relay")
+	if err := ui.quit(); err != nil {
+		t.Fatalf("swarm up --foreground ended with %v; screen:\n%s", err, ui.lastScreen())
+	}
+}

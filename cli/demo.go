@@ -102,7 +102,7 @@ func (c *demoTicTacToeCmd) runUI(g *Globals, opts supervisor.Options, seed int64
 	var game swarmapi.GameState
 	err := g.runSwarm(opts, func(ctx context.Context, sw *swarmrun.Swarm) error {
 		cwd, _ := os.Getwd()
-		err := tui.Run(ctx, inProcess{sw.Supervisor}, tui.Options{
+		err := tui.Run(ctx, inProcessOf(sw), tui.Options{
 			Title: fmt.Sprintf("tic-tac-toe · seed %d", seed), Game: true, Pace: opts.Pace,
 			Dir: cwd, Log: sw.Log, Subscription: sw.Subscription,
 		})

@@ -80,7 +80,7 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
-		return tui.Run(ctx, inProcess{sw.Supervisor}, tui.Options{Title: filepath.Base(dir), Dir: dir, Log: sw.Log, Subscription: sw.Subscription, Game: cfg.Game.Kind != "",
+		return tui.Run(ctx, inProcessOf(sw), tui.Options{Title: filepath.Base(dir), Dir: dir, Log: sw.Log, Subscription: sw.Subscription, Game: cfg.Game.Kind != "",
 			Bell: c.Notify == "all" || c.Notify == "bell", Desktop: c.Notify == "all" || c.Notify == "desktop"})
 	})
 }
@@ -132,8 +132,13 @@ func (g *Globals) needTerminal(alternative string) error {
 	return nil
 }
 
-// inProcess is the swarm running in this process as the UI's Swarm.
-type inProcess struct{ *supervisor.Supervisor }
+// inProcess is the swarm running in this process as the UI's Swarm: its
+// agents and its hosts' (as an attached UI shows them).
+type inProcess struct{ server.Everywhere }
+
+func inProcessOf(sw *swarmrun.Swarm) inProcess {
+	return inProcess{server.Everywhere{Supervisor: sw.Supervisor, Elsewhere: sw.Elsewhere}}
+}
 
 func (p inProcess) Subscribe() tui.Events { return p.Supervisor.Subscribe() }
 

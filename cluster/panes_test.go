@@ -19,9 +19,11 @@ import (
 )
 
 // serveMain serves the main swarm's socket, its hosts' agents with its
-// own, as swarm up does, and returns a client of it, as the UI is.
+// own and their events told with the supervisor's, as swarm up does, and
+// returns a client of it, as the UI is.
 func serveMain(t *testing.T, tm *testMain) *server.Remote {
 	t.Helper()
+	t.Cleanup(tm.main.Watch(tm.sup.Tell))
 	srv, err := server.Listen(tm.bus.Dir(), tm.sup, server.Options{Program: "cluster test", Dir: tm.dir, Bus: tm.bus, Elsewhere: tm.main, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

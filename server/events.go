@@ -104,9 +104,6 @@ func (s *Server) stream(c net.Conn) error {
 		}
 	}()
 	defer func() { sub.Close(); <-drained }()
-	if e := s.opts.Elsewhere; e != nil {
-		defer e.Watch(box.push)()
-	}
 	gone := make(chan error, 1)
 	go func() {
 		var discard wire.Request

@@ -65,6 +65,9 @@ type Swarm struct {
 	Subscription *supervisor.Subscription
 	// Log writes swarm.log in the bus directory.
 	Log *slog.Logger
+	// Elsewhere runs the agents of the cluster's hosts (nil without
+	// [cluster]); their events come on Subscription with the others.
+	Elsewhere server.Elsewhere
 	srv *server.Server // its socket; nil when it has none
 }
 
@@ -144,6 +147,7 @@ func Run(parent context.Context, opts Options, body func(context.Context, *Swarm
 		defer cl.Close()
 		log.Info("cluster listening", "addr", cl.Addr())
 		elsewhere = cl
+		defer cl.Watch(sup.Tell)() // the hosts' agents' events, told with the swarm's own
 		if srv != nil {
 			cl.ActFor(srv.ActAs) // what hosts send for their agents (swarm task inside one)
 		}
@@ -151,7 +155,7 @@ func Run(parent context.Context, opts Options, body func(context.Context, *Swarm
 	if srv != nil {
 		srv.Open(elsewhere)
 	}
-	bodyErr := body(ctx, &Swarm{Supervisor: sup, Subscription: sub, Log: log, srv: srv})
+	bodyErr := body(ctx, &Swarm{Supervisor: sup, Subscription: sub, Log: log, Elsewhere: elsewhere, srv: srv})
 	sayStopping(opts.Stderr, sup)
 	shutdownErr := sup.Shutdown(context.WithoutCancel(parent))
 	log.Info("swarm stopped")

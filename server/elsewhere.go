@@ -85,7 +85,9 @@ func (w Everywhere) Restart(name string) error   { return w.of(name).Restart(nam
 func (w Everywhere) StopAgent(name string) error { return w.of(name).StopAgent(name) }
 
 // everywhere is the swarm the server serves.
-func (s *Server) everywhere() Everywhere { return Everywhere{Supervisor: s.sup, Elsewhere: s.opts.Elsewhere} }
+func (s *Server) everywhere() Everywhere {
+	return Everywhere{Supervisor: s.sup, Elsewhere: s.opts.Elsewhere}
+}
 
 // of is what answers the per-agent methods of the agent called name.
 func (s *Server) of(name string) agentScreens { return s.everywhere().of(name) }

@@ -68,7 +68,7 @@ type Swarm struct {
 	// Elsewhere runs the agents of the cluster's hosts (nil without
 	// [cluster]); their events come on Subscription with the others.
 	Elsewhere server.Elsewhere
-	srv *server.Server // its socket; nil when it has none
+	srv       *server.Server // its socket; nil when it has none
 }
 
 // Unneeded returns a channel closed once every agent has ended and no UI

@@ -45,8 +45,12 @@ func (b *Bus) readBlob(ref string) ([]byte, error) {
 	// directory (and the content must match its hash: read below).
 	f, err := b.open(blobsDir + "/" + name)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) || errors.Is(err, errOutLink) {
-			return nil, fmt.Errorf("blob %s is a symbolic link, not swarm's file: %w", name[:12], ErrCorrupt)
+		// Refused, not damaged: the body is read once the link is gone.
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("blob %s: %w", name[:12], errLinkBlob)
+		}
+		if errors.Is(err, errOutLink) {
+			return nil, fmt.Errorf("blob %s: %w", name[:12], err)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("blob %s is missing from %s: %w", name[:12], filepath.Join(b.dir, blobsDir), ErrCorrupt)

@@ -84,7 +84,7 @@ func TestDamagedBlobIsReported(t *testing.T) {
 	if err := os.Symlink("/etc/passwd", path); err != nil {
 		t.Fatal(err)
 	}
-	check("a link planted", "is a symbolic link")
+	check("a link planted", "a symbolic link")
 	os.Remove(path)
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)

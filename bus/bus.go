@@ -506,6 +506,10 @@ func (b *Bus) open(name string) (*os.File, error) {
 // errOutLink is a symbolic link out of the bus directory, refused.
 var errOutLink = errors.New("a symbolic link out of the bus directory is on its way: refused")
 
+// errLinkBlob is a blob that is a symbolic link itself, refused: swarm
+// writes files.
+var errLinkBlob = errors.New("a symbolic link where swarm's file should be: refused")
+
 // linkErr says in words that name (or a directory on its way) is a link
 // out of the bus directory, when err is os.Root's refusal of one.
 func linkErr(err error, name string) error {

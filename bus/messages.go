@@ -58,7 +58,10 @@ type Message struct {
 	PayloadRef    string        // set by the bus when Body lives in a blob ("sha256:<hex>")
 	// BodyErr says why Body is empty when its blob cannot be read (gone,
 	// damaged, not a file): the rest of the message is as stored.
-	BodyErr    string
+	BodyErr string
+	// BodyLater: the blob is refused for now (a symbolic link, a read
+	// error), not gone or damaged: the body may be read later.
+	BodyLater  bool       `json:"-"`
 	LogOnly    bool       // store and log it, create no deliveries
 	Deliveries []Delivery // filled on reads and by Publish
 }
@@ -145,7 +148,7 @@ func (b *Bus) scanMessage(s scanner, extra ...any) (Message, error) {
 		// message, and every other one, is still read.
 		body, err := b.readBlob(m.PayloadRef)
 		if err != nil {
-			m.BodyErr = err.Error()
+			m.BodyErr, m.BodyLater = err.Error(), !errors.Is(err, ErrCorrupt)
 		} else {
 			m.Body = string(body)
 		}

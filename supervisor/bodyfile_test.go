@@ -43,3 +43,49 @@ func TestALongBodyWhoseFileCannotBeWrittenWaits(t *testing.T) {
 		t.Error("the person was not told it went")
 	}
 }
+
+// A long body whose blob is refused for now (blobs/ replaced by a link
+// out of the bus directory, with the blob behind it) waits as one whose
+// file cannot be written: it is not failed, nor called a corrupt bus, and
+// goes once blobs/ is swarm's directory again.
+func TestALongBodyWhoseBlobIsBehindALinkWaits(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.run(Options{}, scripted("cat", "listen", map[string]string{"LOG": h.path("cat.log")}))
+	h.running("cat")
+	if err := h.sup.StopAgent("cat"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("cat stopped", func() bool { in, _ := h.sup.Agent("cat"); return in.State != StateRunning })
+	long := h.send(bus.Message{To: "cat", Body: strings.Repeat("long ", 2000)})
+	blobs := filepath.Join(h.dir, ".swarm", "blobs")
+	elsewhere := filepath.Join(t.TempDir(), "blobs")
+	if err := os.Rename(blobs, elsewhere); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, blobs); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.sup.Restart("cat"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the person told why it waits", func() bool {
+		return hasNotice(h, "cat", "message #"+bus.ShortID(long.ID)+" from human waits, and those after it: it is too long to type and its body cannot be read now: blob ")
+	})
+	if st := h.deliveryStates("cat"); st[bus.DeliveryFailed] != 0 || len(readLines(h.path("cat.log"))) != 0 {
+		t.Fatalf("while blobs/ is a link: deliveries %v, cat read %q", st, readLines(h.path("cat.log")))
+	}
+	if hasNotice(h, "cat", "corrupt") {
+		t.Error("the person was told the bus is corrupt")
+	}
+	if err := os.Remove(blobs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(elsewhere, blobs); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("read once blobs/ is back", func() bool { return len(readLines(h.path("cat.log"))) == 1 })
+	if line := readLines(h.path("cat.log"))[0]; !strings.Contains(line, "#"+bus.ShortID(long.ID)) || !strings.Contains(line, "too long to type: read ") {
+		t.Errorf("cat read %q", line)
+	}
+}

@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -326,6 +327,11 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message, notices []bus.Mess
 	case <-proc.Exited():
 		return 0 // dying: what is typed now reaches nobody; the next process gets it
 	default:
+	}
+	if m.BodyErr != "" && m.BodyLater {
+		// Refused for now (blobs/ replaced by a link, say): it waits as a
+		// body whose file cannot be written does.
+		return a.renderFailed(ctx, m, errors.New("its body cannot be read now: "+m.BodyErr))
 	}
 	if m.BodyErr != "" {
 		a.fail(ctx, m, "its body cannot be read: "+m.BodyErr)

@@ -285,8 +285,6 @@ func hostConfig(d definitions, workdir string) (*supervisor.Config, map[string]b
 			rel = "."
 		}
 		a.Dir = filepath.Join(workdir, rel)
-		// A task's worktree lives in the main machine's repository.
-		a.Worktree = false
 		cfg.Agents = append(cfg.Agents, a)
 		local[a.Name] = true
 	}

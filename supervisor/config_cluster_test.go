@@ -57,6 +57,8 @@ func TestClusterConfigErrors(t *testing.T) {
 			`swarm.toml:2: cluster listen: "0.0.0.0" is not HOST:PORT (such as "0.0.0.0:7422")`},
 		{"listen port out of range", "[cluster]\nlisten = \"0.0.0.0:99999\"\n" + agent,
 			`swarm.toml:2: cluster listen: "0.0.0.0:99999": port "99999" is not a number from 1 to 65535`},
+		{"worktree on a host", "[cluster]\nlisten = \":7422\"\n" + agent + "host = \"buildbox\"\nworktree = true\n",
+			`swarm.toml:7: agent "alice": worktree = true cannot go with host = "buildbox": a task's worktree is made in this machine's repository, and the agent works in its host's --workdir (remove one of them)`},
 		{"unknown cluster key", "[cluster]\nlisten = \":7422\"\nlisen = \"x\"\n" + agent,
 			`swarm.toml:3: unknown key "lisen" in [cluster] (did you mean "listen"?)`},
 	}

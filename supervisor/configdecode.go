@@ -720,6 +720,12 @@ func (c *configDecoder) agent(elem string, t agentTOML, cfg *Config) (AgentConfi
 			return a, c.errorf(at("host"), "%s = %q needs a [cluster] table (listen = \"HOST:PORT\" or nats = \"nats://…\") for its host to connect to", c.subject(at("host")), *t.Host)
 		}
 		a.Host = *t.Host
+		if a.Worktree {
+			// A task's worktree and branch are made in this machine's
+			// repository, where the host's agent cannot work: its work
+			// would never reach the branch that is reviewed and merged.
+			return a, c.errorf(at("worktree"), "%s = true cannot go with host = %q: a task's worktree is made in this machine's repository, and the agent works in its host's --workdir (remove one of them)", c.subject(at("worktree")), a.Host)
+		}
 	}
 	if t.Messages != nil {
 		a.NoMessages = !*t.Messages

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -90,19 +91,7 @@ func (r *Runner) Run(ctx context.Context, c Command, started func(time.Time)) Ou
 	if ctx.Err() != nil {
 		return Outcome{State: bus.CheckCancelled, Exit: -1, Ended: time.Now()}
 	}
-	out := make(chan Outcome, 1)
-	go func() {
-		// The check is started from a thread of its own whose priority is
-		// lowered first, and which ends with this goroutine (it is never
-		// unlocked): on Linux a priority is a thread's and a child starts
-		// with its parent thread's, so the check is niced before its first
-		// instruction, and the thread's death — the parent-death signal
-		// that kills the check's shell should swarm die — comes only after
-		// the check has ended.
-		runtime.LockOSThread()
-		out <- run(ctx, c, started)
-	}()
-	return <-out
+	return run(ctx, c, started)
 }
 
 func run(ctx context.Context, c Command, started func(time.Time)) Outcome {
@@ -124,14 +113,12 @@ func run(ctx context.Context, c Command, started func(time.Time)) Outcome {
 		fmt.Fprintf(log, "swarm: %v\n", err)
 		return fail(err)
 	}
-	lowerPriority()
-
 	cmd := exec.Command("/bin/sh", "-c", c.Cmd)
 	cmd.Dir = c.Dir
 	cmd.Env = append(environ(), markVar+"="+c.Mark)
 	cmd.Stdout, cmd.Stderr = log, log // a file: no copying goroutine, Wait returns when the shell ends
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := startLowered(cmd); err != nil {
 		fmt.Fprintf(log, "swarm: %v\n", err)
 		return fail(err)
 	}
@@ -185,6 +172,43 @@ func run(ctx context.Context, c Command, started func(time.Time)) Outcome {
 	}
 	o.Tail = tail(log)
 	return o
+}
+
+// starter is the goroutine every check is started from, locked to an OS
+// thread of its own whose CPU priority is lowered once, for the life of
+// the process. On Linux a priority is a thread's and a child starts with
+// its parent thread's, so a check is niced before its first instruction;
+// the thread cannot get its priority back (that needs privilege), so it
+// serves nothing else. And it never ends: a parent-death signal comes
+// when the thread that started a child ends, so a thread that ended with
+// a check would kill what swarm had started from it before (an agent),
+// and a check's own parent-death signal (its shell dies with swarm) must
+// not come while it runs.
+var starter struct {
+	once  sync.Once
+	start chan startRequest
+}
+
+type startRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// startLowered starts cmd from the starter's thread.
+func startLowered(cmd *exec.Cmd) error {
+	starter.once.Do(func() {
+		starter.start = make(chan startRequest)
+		go func() {
+			runtime.LockOSThread() // never unlocked: see starter
+			lowerPriority()
+			for r := range starter.start {
+				r.done <- r.cmd.Start()
+			}
+		}()
+	})
+	r := startRequest{cmd: cmd, done: make(chan error, 1)}
+	starter.start <- r
+	return <-r.done
 }
 
 // lowerPriority lowers the calling thread's CPU priority by niceness

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -194,5 +196,41 @@ func TestAChecksPriorityAndEnvironment(t *testing.T) {
 	want := fmt.Sprintf("%d\ndir= mark=%s", min(20-own+niceness, 19), c.Mark)
 	if o.Tail != want {
 		t.Errorf("the check printed %q, want %q", o.Tail, want)
+	}
+}
+
+// Running checks ends none of swarm's other children. The agents are
+// started with a parent-death signal, which Linux sends when the thread
+// that started them ends, not the process: a check must not end a thread
+// of swarm's (as a goroutine that exits locked to its thread does), or an
+// agent started from that thread would be killed.
+func TestChecksEndNoOtherChildOfSwarm(t *testing.T) {
+	// A child started as the spawner starts an agent, from the thread
+	// this goroutine is on, which a check started next may then use.
+	runtime.LockOSThread()
+	child := exec.Command("sleep", "300")
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	err := child.Start()
+	runtime.UnlockOSThread()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waitErr error
+	exited := make(chan struct{})
+	go func() { waitErr = child.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = child.Process.Kill()
+		<-exited
+	})
+	r := NewRunner(1)
+	for i := range 20 {
+		if o := r.Run(context.Background(), command(t, "true"), nil); o.State != bus.CheckPassed {
+			t.Fatalf("check %d: outcome %+v", i, o)
+		}
+		select {
+		case <-exited:
+			t.Fatalf("after %d checks, another child of swarm ended: %v", i+1, waitErr)
+		default:
+		}
 	}
 }

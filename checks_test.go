@@ -5,7 +5,9 @@ package main
 // killed with SIGKILL mid-queue; a scripted reviewer agent.
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -522,5 +524,56 @@ func TestTheQueueWaitsForThePersonsCheckout(t *testing.T) {
 	e.checkedHistory(id)
 	if code := sw.stop(t, syscall.SIGTERM); code != 0 {
 		t.Errorf("swarm exited %d", code)
+	}
+}
+
+// `swarm task merge --wait` waits for the running swarm's merge queue;
+// when that swarm stops first, it says so and exits 1, and the task stays
+// in the queue for the next swarm.
+func TestMergeWaitEndsWhenTheSwarmStops(t *testing.T) {
+	t.Parallel()
+	e := newChecksEnv(t)
+	e.config("[checks]\nrun = [\"sh check.sh\"]\n" + e.worker("w1", "x.txt", `x\n`))
+	sw := e.up("w1")
+	id := e.addTasks("w1")[0]
+	e.ok("task", "approve", id)
+	// The person's uncommitted edit holds the queue.
+	if err := os.WriteFile(filepath.Join(e.cwd, "a.txt"), []byte("my edit\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := e.command("task", "merge", id, "--wait")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var waitErr error
+	exited := make(chan struct{})
+	go func() { waitErr = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	})
+	waitUntil(t, "the merge to wait", func() bool { return strings.Contains(e.ok("task", "queue"), "1. "+id+" task of w1 (w1) — waiting") })
+	if code := sw.stop(t, syscall.SIGTERM); code != 0 {
+		t.Errorf("swarm exited %d after SIGTERM", code)
+	}
+	waitUntil(t, "task merge --wait to end", func() bool {
+		select {
+		case <-exited:
+			return true
+		default:
+			return false
+		}
+	})
+	var ee *exec.ExitError
+	if !errors.As(waitErr, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("task merge --wait ended with %v, want exit status 1", waitErr)
+	}
+	if want := "swarm: the swarm on " + e.dir + " stopped before task " + id + " was merged: it stays in the merge queue for the next swarm\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("task merge --wait printed %q, want it to end with %q", out.String(), want)
+	}
+	if q := e.ok("task", "queue"); !strings.Contains(q, "1. "+id+" ") {
+		t.Errorf("the task left the queue:\n%s", q)
 	}
 }

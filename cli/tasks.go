@@ -367,7 +367,7 @@ func (c *taskMergeCmd) Run(g *Globals) error {
 		if !c.Wait {
 			return nil
 		}
-		if err := waitMerged(g.ctx, b, after.ID); err != nil {
+		if err := waitMerged(g.ctx, b, g.busDir(), after.ID); err != nil {
 			return err
 		}
 		return c.outcome(g, b, after.ID)
@@ -384,14 +384,18 @@ func (c *taskMergeCmd) Run(g *Globals) error {
 	return c.outcome(g, b, after.ID)
 }
 
-// waitMerged waits until task's entry in the merge queue is done.
-func waitMerged(ctx context.Context, b *bus.Bus, task string) error {
+// waitMerged waits until task's entry in the merge queue is done, or
+// until the swarm running on busDir, whose queue merges it, stops.
+func waitMerged(ctx context.Context, b *bus.Bus, busDir, task string) error {
 	wake, unsub := b.Subscribe()
 	defer unsub()
 	for {
 		e, err := b.QueueEntryOf(ctx, task)
 		if err != nil || e.Phase == bus.PhaseDone {
 			return err
+		}
+		if _, running := supervisor.SwarmRunning(busDir); !running {
+			return fmt.Errorf("the swarm on %s stopped before task %s was merged: it stays in the merge queue for the next swarm", busDir, task)
 		}
 		select {
 		case <-ctx.Done():

@@ -98,3 +98,29 @@ func TestBoardShowsChecksAndTheMergeQueue(t *testing.T) {
 		t.Error("the queue is shown twice")
 	}
 }
+
+// Moving down the board faster than a task's history is read shows the
+// task the cursor lands on — its history and the reviewer's verdict —
+// not the one it passed.
+func TestBoardShowsTheTaskTheCursorLandsOn(t *testing.T) {
+	sw := scenario(t)
+	ctx := context.Background()
+	first := createTask(t, sw.b, "first", "alice", bus.TaskWorking, bus.TaskInReview)
+	createTask(t, sw.b, "second", "bob", bus.TaskWorking, bus.TaskInReview)
+	third := createTask(t, sw.b, "third", "carol", bus.TaskWorking, bus.TaskInReview)
+	if _, err := sw.b.AddReview(ctx, bus.Review{Task: third.ID, Reviewer: "rev", Verdict: bus.VerdictRequestChanges, Note: "no TODO"}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, sw, 140, 40, Options{})
+	h.press(h.m.keys.Tasks)
+	h.selectTask(first.ID)
+	// Two presses before the first's read of the history comes back.
+	_, afterFirst := h.m.Update(keyPress("down"))
+	_, afterSecond := h.m.Update(keyPress("down"))
+	h.run(afterFirst)
+	h.run(afterSecond)
+	if h.m.tasks.sel != third.ID {
+		t.Fatalf("selected %s, want %s", h.m.tasks.sel, third.ID)
+	}
+	requireContains(t, h.screen(), "review by rev: request changes — no TODO", "WORKING → IN_REVIEW by carol")
+}

@@ -512,8 +512,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tasksMsg:
 		return m, m.tasks.loaded(m.src(), msg, m.panel == panelTasks)
 	case taskEventsMsg:
-		m.tasks.eventsLoaded(msg)
-		return m, nil
+		return m, m.tasks.eventsLoaded(m.src(), msg)
 	case reviewMsg:
 		return m, m.tasks.reviewLoaded(m.src(), msg)
 	case logMsg:

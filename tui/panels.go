@@ -319,9 +319,16 @@ func (p *taskPanel) loadEvents(src source, force bool) tea.Cmd {
 	})
 }
 
-func (p *taskPanel) eventsLoaded(msg taskEventsMsg) {
-	p.evld.done()
+// eventsLoaded keeps a task's history and reviews, and reads them again
+// for the task now selected if the cursor moved on meanwhile (its read
+// was not started while this one ran).
+func (p *taskPanel) eventsLoaded(src source, msg taskEventsMsg) tea.Cmd {
+	again := p.evld.done()
 	p.events, p.reviews, p.evFor, p.evErr = msg.events, msg.reviews, msg.id, msg.err
+	if again || p.sel != msg.id {
+		return p.loadEvents(src, true)
+	}
+	return nil
 }
 
 // loadReview reads the selected task's diff when the task has a branch.

@@ -22,9 +22,12 @@ import (
 
 // checkScript is the project's check, committed on main: no file says
 // BAD, and x.txt and y.txt are never both there (each passes alone,
-// together they break). It takes a moment, so that a kill finds it
-// running.
-const checkScript = "sleep 0.3\n! grep -qs BAD *.txt && ! { [ -f x.txt ] && [ -f y.txt ]; }\n"
+// together they break). A check of the merge of task ID (run in
+// .swarm/merges/ID) is held while $HOLD/ID exists, so that a test can
+// kill the swarm while it runs.
+const checkScript = `case $PWD in */.swarm/merges/*) while [ -n "$HOLD" ] && [ -e "$HOLD/${PWD##*/}" ]; do sleep 0.02; done;; esac
+! grep -qs BAD *.txt && ! { [ -f x.txt ] && [ -f y.txt ]; }
+`
 
 // workerScript is a scripted agent: every line typed into it goes to
 // $LOGDIR/$SWARM_AGENT.told; given its task, it starts it, writes $FILE
@@ -49,16 +52,17 @@ type checksEnv struct {
 	*env
 	logs string // the agents' $LOGDIR
 	base string // main's commit before any task
+	hold string // $HOLD: a file named after a task here holds its merge's check (see checkScript)
 }
 
 func newChecksEnv(t *testing.T) *checksEnv {
-	e := &checksEnv{env: newEnv(t), logs: t.TempDir()}
+	e := &checksEnv{env: newEnv(t), logs: t.TempDir(), hold: t.TempDir()}
 	repo := e.cwd
 	gitconfig := filepath.Join(t.TempDir(), "gitconfig")
 	if err := os.WriteFile(gitconfig, []byte("[user]\n\tname = Agent\n\temail = agent@example.com\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e.extra = []string{"GIT_CONFIG_GLOBAL=" + gitconfig, "GIT_CONFIG_NOSYSTEM=1"}
+	e.extra = []string{"GIT_CONFIG_GLOBAL=" + gitconfig, "GIT_CONFIG_NOSYSTEM=1", "HOLD=" + e.hold}
 	git(t, repo, "init", "-q", "-b", "main")
 	for name, content := range map[string]string{"a.txt": "one\ntwo\nthree\n", "check.sh": checkScript} {
 		if err := os.WriteFile(filepath.Join(repo, name), []byte(content), 0o644); err != nil {
@@ -149,7 +153,9 @@ func (e *checksEnv) up(agents ...string) *background {
 	return sw
 }
 
-// addTasks gives each agent a task and waits until all are in review.
+// addTasks gives each agent a task and waits until each has been
+// submitted for review: it is in review, or a reviewer agent has sent it
+// back already.
 func (e *checksEnv) addTasks(agents ...string) []string {
 	var ids []string
 	for _, a := range agents {
@@ -158,7 +164,7 @@ func (e *checksEnv) addTasks(agents ...string) []string {
 	waitUntil(e.t, "every task in review", func() bool {
 		ts := e.tasks()
 		for _, id := range ids {
-			if ts[id].State != bus.TaskInReview {
+			if st := ts[id].State; st != bus.TaskInReview && st != bus.TaskChangesRequested {
 				return false
 			}
 		}
@@ -230,14 +236,27 @@ func (e *checksEnv) fiveTasks() string {
 		e.worker("w5", "y.txt", `y\n`)
 }
 
-// approveAndMerge approves every task, then queues every one, at once.
+// approveAndMerge approves every task, then queues every one, at once,
+// their merges' checks held until release.
 func (e *checksEnv) approveAndMerge(ids []string) {
 	for _, id := range ids {
+		if err := os.WriteFile(filepath.Join(e.hold, id), nil, 0o600); err != nil {
+			e.t.Fatal(err)
+		}
 		e.ok("task", "approve", id)
 	}
 	for i, id := range ids {
 		if out := e.ok("task", "merge", id); !strings.Contains(out, fmt.Sprintf("task %s: queued to merge into main (%d of ", id, i+1)) {
 			e.t.Errorf("task merge %s printed %q", id, out)
+		}
+	}
+}
+
+// release lets the checks of the merges of tasks ids go on.
+func (e *checksEnv) release(ids ...string) {
+	for _, id := range ids {
+		if err := os.Remove(filepath.Join(e.hold, id)); err != nil {
+			e.t.Fatal(err)
 		}
 	}
 }
@@ -299,6 +318,7 @@ func TestTheMergeQueueKeepsTheBaseGreen(t *testing.T) {
 	sw := e.up("w1", "w2", "w3", "w4", "w5")
 	ids := e.addTasks("w1", "w2", "w3", "w4", "w5")
 	e.approveAndMerge(ids)
+	e.release(ids...)
 	e.outcome(ids)
 
 	show := jsonLines(t, e.ok("task", "show", ids[0], "--json"))[0]
@@ -328,38 +348,21 @@ func TestTheMergeQueueSurvivesKills(t *testing.T) {
 	ids := e.addTasks("w1", "w2", "w3", "w4", "w5")
 	e.approveAndMerge(ids)
 
-	// Kill it while the queue checks its first entry, then while it
-	// checks a later one (after at least one outcome), then one later
-	// still. A check takes about 0.3 s: a poll on a busy machine may miss
-	// one entry's, so any later entry's will do.
-	left := 6 // entries in the queue at the last kill
-	for _, kill := range []struct {
-		what    string
-		below   int // kill when fewer entries than this are left (0: than at the last kill)
-		atLeast int // and at least this many
-	}{
-		{"the first merge's check running", 6, 5},
-		{"a later entry's check running", 5, 2},
-		{"one later still", 0, 1},
-	} {
-		below := kill.below
-		if below == 0 {
-			below = left
-		}
-		waitUntil(t, kill.what, func() bool {
+	// Kill it while the queue checks its first entry, then while it checks
+	// the second (after one outcome), then the third (after two).
+	for i, what := range []string{"the first merge's check running", "the second's", "the third's"} {
+		waitUntil(t, what, func() bool {
 			q, cs := e.queue()
-			if len(q) >= kill.atLeast && len(q) < below && checkRunning(q[0], cs) {
-				left = len(q)
-				return true
-			}
-			return false
+			return len(q) == len(ids)-i && q[0].Task == ids[i] && checkRunning(q[0], cs)
 		})
 		sw.stop(t, syscall.SIGKILL)
-		if wts := git(t, e.cwd, "worktree", "list"); !strings.Contains(wts, filepath.Join(".swarm", "merges")) {
-			t.Errorf("killed with %s: no scratch worktree (the kill came too late?):\n%s", kill.what, wts)
+		if wts := git(t, e.cwd, "worktree", "list"); !strings.Contains(wts, filepath.Join(".swarm", "merges", ids[i])) {
+			t.Errorf("killed with %s: no scratch worktree:\n%s", what, wts)
 		}
 		sw = e.start("up", "--headless")
+		e.release(ids[i])
 	}
+	e.release(ids[3:]...)
 	e.outcome(ids)
 	if code := sw.stop(t, syscall.SIGTERM); code != 0 {
 		t.Errorf("swarm exited %d after SIGTERM", code)

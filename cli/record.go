@@ -11,7 +11,6 @@ import (
 	"swarm/cluster"
 	"swarm/server"
 	"swarm/tasks"
-	"swarm/wire"
 )
 
 // record is where the command line reads the swarm's tasks and its
@@ -36,7 +35,7 @@ func (g *Globals) record() (r record, done func(), err error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return hostRecord{cl}, func() { cl.Close() }, nil
+		return server.Record{Client: cl}, func() { cl.Close() }, nil
 	}
 	b, err := g.open(false)
 	if err != nil {
@@ -67,24 +66,4 @@ func (r busRecord) Review(ctx context.Context, id string) (stat, diff string, er
 
 func (r busRecord) Roster(ctx context.Context) ([]bus.RosterEntry, error) {
 	return r.b.Roster(ctx, bus.DefaultThresholds, time.Now())
-}
-
-// hostRecord is the main swarm's record, read through a host's socket.
-type hostRecord struct{ cl *server.Client }
-
-func (r hostRecord) Tasks(ctx context.Context, f bus.TaskFilter) ([]bus.Task, error) {
-	return server.Call(ctx, r.cl, wire.Tasks, f)
-}
-
-func (r hostRecord) TaskDetail(ctx context.Context, ref string) (bus.TaskDetail, error) {
-	return server.Call(ctx, r.cl, wire.TaskDetail, wire.IDParams{ID: ref})
-}
-
-func (r hostRecord) Review(ctx context.Context, id string) (stat, diff string, err error) {
-	res, err := server.Call(ctx, r.cl, wire.Review, wire.IDParams{ID: id})
-	return res.Stat, res.Diff, err
-}
-
-func (r hostRecord) Roster(ctx context.Context) ([]bus.RosterEntry, error) {
-	return server.Call(ctx, r.cl, wire.Roster, wire.None{})
 }

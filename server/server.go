@@ -503,13 +503,6 @@ func (cl *Client) Close() error {
 // Done is closed when the connection has ended.
 func (cl *Client) Done() <-chan struct{} { return cl.done }
 
-// Call makes m's request on cl and returns its result.
-func Call[P, R any](ctx context.Context, cl *Client, m wire.Method[P, R], params P) (R, error) {
-	var out R
-	err := cl.call(ctx, m.Name, params, &out)
-	return out, err
-}
-
 // call sends a request and decodes its reply's result into result.
 func (cl *Client) call(ctx context.Context, method string, params, result any) error {
 	raw, err := json.Marshal(params)

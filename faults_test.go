@@ -293,8 +293,9 @@ func TestKillsOfSwarmNeverFailAMessageTheRecipientRead(t *testing.T) {
 	}
 }
 
-// With TERM=dumb the UI is refused in one line before anything is drawn:
-// no alternate screen, mouse or keyboard modes, no escape sequence at all.
+// With TERM=dumb, or no TERM, the UI is refused in one line before
+// anything is drawn: no alternate screen, mouse or keyboard modes, no
+// escape sequence at all.
 func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -302,9 +303,16 @@ func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", "exec sleep 300")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{}, {"attach"}, {"demo", "tictactoe"}} {
+	for i, args := range [][]string{{}, {"attach"}, {"demo", "tictactoe"}, {}} {
 		cmd := e.command(args...)
-		cmd.Env = append(cmd.Env, "TERM=dumb")
+		term, want := "dumb", "TERM is dumb"
+		if i == 3 {
+			term, want = "", "TERM is not set"
+		}
+		cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool { return strings.HasPrefix(kv, "TERM=") })
+		if term != "" {
+			cmd.Env = append(cmd.Env, "TERM="+term)
+		}
 		cmd.Stdin = nil // the terminal
 		ptmx, err := pty.Start(cmd)
 		if err != nil {
@@ -326,8 +334,8 @@ func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
 			t.Errorf("swarm %v: %v, want exit status 2", args, err)
 		}
 		text := strings.TrimSpace(string(out))
-		if strings.ContainsRune(text, '\x1b') || strings.Count(text, "\n") != 0 || !strings.Contains(text, "TERM is dumb") {
-			t.Errorf("swarm %v printed %q", args, out)
+		if strings.ContainsRune(text, '\x1b') || strings.Count(text, "\n") != 0 || !strings.Contains(text, want) {
+			t.Errorf("swarm %v with TERM=%q printed %q", args, term, out)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(e.cwd, ".swarm", "swarm.sock")); err == nil {

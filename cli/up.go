@@ -124,10 +124,14 @@ func (g *Globals) needTerminal(alternative string) error {
 			return usageError("the terminal UI needs a terminal: run `%s`", alternative)
 		}
 	}
-	// A dumb terminal (Emacs' shell, some consoles) would print the UI's
-	// escape sequences as text: nothing is drawn or asked of it.
-	if os.Getenv("TERM") == "dumb" {
+	// A dumb terminal (Emacs' shell, some consoles), or one that does not
+	// say what it is, would print the UI's escape sequences as text:
+	// nothing is drawn or asked of it.
+	switch os.Getenv("TERM") {
+	case "dumb":
 		return usageError("the terminal UI needs a terminal that takes escape sequences, and TERM is dumb: run `%s`", alternative)
+	case "":
+		return usageError("the terminal UI needs a terminal that takes escape sequences, and TERM is not set: set it (TERM=xterm-256color) or run `%s`", alternative)
 	}
 	return nil
 }

@@ -252,6 +252,28 @@ func (e *checksEnv) approveAndMerge(ids []string) {
 	}
 }
 
+// holdTheBase holds the next move of main, once it is made (a
+// reference-transaction hook of the repository waits while
+// $HOLD/advance exists, after writing $HOLD/advancing): what a swarm
+// killed then leaves is main moved, the main worktree not following and
+// the task not yet COMPLETED.
+func (e *checksEnv) holdTheBase() {
+	hook := `[ "$1" = committed ] || exit 0
+while read -r old new ref; do
+  if [ "$ref" = refs/heads/main ] && [ -e "$HOLD/advance" ]; then
+    touch "$HOLD/advancing"
+    while [ -e "$HOLD/advance" ]; do sleep 0.02; done
+  fi
+done
+`
+	if err := os.WriteFile(filepath.Join(e.cwd, ".git", "hooks", "reference-transaction"), []byte(hook), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.hold, "advance"), nil, 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // release lets the checks of the merges of tasks ids go on.
 func (e *checksEnv) release(ids ...string) {
 	for _, id := range ids {
@@ -360,10 +382,34 @@ func TestTheMergeQueueSurvivesKills(t *testing.T) {
 			t.Errorf("killed with %s: no scratch worktree:\n%s", what, wts)
 		}
 		sw = e.start("up", "--headless")
+		if i == 2 {
+			e.holdTheBase()
+		}
 		e.release(ids[i])
 	}
+
+	// Then once more as the third's merge has moved main, before the main
+	// worktree follows it and the task is COMPLETED: the next swarm
+	// finishes that move.
+	waitUntil(t, "main moved to the third's merge", func() bool {
+		_, err := os.Stat(filepath.Join(e.hold, "advancing"))
+		return err == nil
+	})
+	sw.stop(t, syscall.SIGKILL)
+	merge := git(t, e.cwd, "rev-parse", "main")
+	if subject := git(t, e.cwd, "log", "-1", "--format=%s", merge); subject != "Merge task "+ids[2]+": task of w3" {
+		t.Fatalf("killed as main moved, main is at %q", subject)
+	}
+	if st := e.tasks()[ids[2]].State; st != bus.TaskApproved {
+		t.Errorf("killed as main moved, the task is already %s", st)
+	}
+	e.release("advance")
+	sw = e.start("up", "--headless")
 	e.release(ids[3:]...)
 	e.outcome(ids)
+	if got := git(t, e.cwd, "rev-list", "--first-parent", "-n", "1", merge); got != merge {
+		t.Errorf("main's merge of %s is gone", ids[2])
+	}
 	if code := sw.stop(t, syscall.SIGTERM); code != 0 {
 		t.Errorf("swarm exited %d after SIGTERM", code)
 	}

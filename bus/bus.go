@@ -157,8 +157,11 @@ func openFile(path string, opts Options, journal string) (*Bus, error) {
 	f.Close()
 
 	b := &Bus{dir: filepath.Dir(path), path: path, opts: opts, subs: map[chan struct{}]struct{}{}, lost: make(chan struct{})}
+	// The journal mode is set once, below: a connection's own setting of
+	// it would write into an empty file put in bus.db's place while it
+	// opens (sameFileConnector); the mode is the file's and stays.
 	dsn := path + "?_busy_timeout=" + strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10) +
-		"&_journal_mode=" + journal + "&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
+		"&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
 	if b.w, err = b.openPool(dsn + "&_txlock=immediate"); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -173,6 +176,11 @@ func openFile(path string, opts Options, journal string) (*Bus, error) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), opts.BusyTimeout+5*time.Second)
 	defer cancel()
+	if _, err := b.w.ExecContext(ctx, "PRAGMA journal_mode="+journal); err != nil {
+		b.w.Close()
+		b.r.Close()
+		return nil, b.openErr(err)
+	}
 	if err := b.migrate(ctx); err != nil {
 		b.w.Close()
 		b.r.Close()
@@ -384,8 +392,15 @@ func (c sameFileConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err := c.b.check(); err != nil {
 		return nil, err
 	}
+	if beforeConnect != nil {
+		beforeConnect()
+	}
 	return c.Connector.Connect(ctx)
 }
+
+// beforeConnect, when a test sets it, runs between a connection's check
+// and its open.
+var beforeConnect func()
 
 // fileID is a file's identity: its device and inode.
 type fileID struct{ dev, ino uint64 }

@@ -252,3 +252,45 @@ func TestAFileInBusDbsPlaceIsNeverWritten(t *testing.T) {
 		t.Fatalf("the file in bus.db's place was written to: %d bytes (was %d), %v", len(now), len(placed), err)
 	}
 }
+
+// A file put in bus.db's place between a connection's check and its
+// open (here an empty one, as a file being written is for a moment, which
+// SQLite takes for an empty database and reads the bus's write-ahead log
+// into) is never written either: the connection is not used, nor closed
+// (its last close would copy the log into that file).
+func TestAFileInBusDbsPlaceWhileAConnectionOpensIsNeverWritten(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".swarm")
+	b, err := Open(Options{Dir: dir, ReadConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(t, b, "bob")
+	for i := range 20 {
+		if _, err := b.Publish(context.Background(), Message{From: "human", To: "bob", Body: fmt.Sprint("before ", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "bus.db")
+	beforeConnect = func() {
+		beforeConnect = nil
+		if err := os.Rename(path, path+".away"); err != nil {
+			t.Error(err)
+		}
+		if err := os.WriteFile(path, nil, 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { beforeConnect = nil })
+	// Reads at once, more than the pool has open: new connections.
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
+	}
+	wg.Wait()
+	if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
+		t.Logf("close: %v", err)
+	}
+	if now, err := os.ReadFile(path); err != nil || len(now) != 0 {
+		t.Fatalf("the file in bus.db's place was written to: %d bytes, %v", len(now), err)
+	}
+}

@@ -66,6 +66,10 @@ func (q *Queue) run(ctx context.Context, until string) error {
 	var unlock func()
 	defer func() {
 		if unlock != nil {
+			// Stopping: what was being checked or waited is not any more.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			q.requeue(ctx)
+			cancel()
 			unlock()
 		}
 	}()
@@ -133,7 +137,7 @@ func (q *Queue) lock() func() {
 
 // recover cleans up after a queue that was killed: its checks' processes,
 // its scratch worktrees; entries it was checking or that waited start
-// again from the top (an advancing one is finished by next).
+// again from the top (requeue).
 func (q *Queue) recover(ctx context.Context) {
 	s := q.s
 	endMarked(func(m string) bool { return strings.HasPrefix(m, markPrefix(s.bus.Dir(), bus.RunMerge)+"|") })
@@ -142,6 +146,16 @@ func (q *Queue) recover(ctx context.Context) {
 			s.log.Warn("merge queue: remove scratch worktrees", "err", err)
 		}
 	}
+	q.requeue(ctx)
+}
+
+// requeue puts the entries that were being checked, or that waited, back
+// in the queued phase, to start again from the top: what a queue that
+// stopped or was killed leaves (so that `swarm task queue` does not say
+// checking when nothing checks). An advancing entry stays: its base may
+// have moved already, and next finishes it.
+func (q *Queue) requeue(ctx context.Context) {
+	s := q.s
 	entries, err := s.bus.MergeQueue(ctx)
 	if err != nil {
 		s.log.Error("merge queue", "err", err)

@@ -75,7 +75,8 @@ type move struct {
 // token the front parser cuts while the main screen is in use, harvest
 // after feeding it a print segment, batch before a line feed, settle as
 // output settles or ends, take for what was committed, and cutBelow,
-// resizedTo, recordCut and pulledBack as the screen changes size. The
+// resizedTo, recordCut and pulledBack as the screen changes size (with
+// carried, flowLines, reflowed and placed for a reflow). The
 // scrollback the rows that leave go to, and the clock, are the Screen's,
 // reached through a lineSink.
 type mainLines struct {
@@ -268,6 +269,131 @@ func (m *mainLines) take() []Line {
 func (m *mainLines) altLines(rows []commitRow, now time.Time) {
 	for _, c := range rows {
 		m.out = append(m.out, Line{N: m.base + int64(c.y), Text: c.text, Time: now, Cols: m.cols})
+	}
+}
+
+// carried returns the text of the line whose first rows scrolled off
+// while it goes on at the top row (valid until the committer changes),
+// whether there is one (on), and whether that row is the top of the
+// screen rather than of a scroll region (atTop).
+func (m *mainLines) carried() (text []byte, on, atTop bool) {
+	return m.carry, m.carryOn, m.top == 0
+}
+
+// flowLines takes the screen apart into its logical lines, each with its
+// state, for a reflow (screenFlow). wideEdge: a wide character's wrap is
+// pending (the cursor waits after the last column).
+func (m *mainLines) flowLines(wideEdge bool) []flowLine {
+	pos := m.em.CursorPosition()
+	var lines []flowLine
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		l := flowLine{st: *m.state(start), cursor: -1, start: start}
+		off := 0 // columns before this row in the line
+		for y := start; y <= end; y++ {
+			limit := m.cols
+			if y < end {
+				if _, pad := wrapOf(m.em.CellAt(m.cols-1, y)); pad {
+					limit--
+				}
+			}
+			if y == pos.Y {
+				l.cursor = off + pos.X
+				if m.em.PendingWrap() || wideEdge {
+					l.cursor++ // after the row's last character, waiting to wrap
+				}
+			}
+			l.cells = appendCells(l.cells, m.em.Line(y), limit)
+			off += limit
+		}
+		// Trailing blanks are not content (the cursor keeps its column).
+		l.cells = trimBlanks(l.cells)
+		l.zone = m.zone >= start && m.zone <= end
+		lines = append(lines, l)
+		r = end + 1
+	}
+	return lines
+}
+
+// reflowed follows a reflow of the screen to width cols (f, planned from
+// flowLines; em not resized yet). The line carried at the top is whole on
+// the screen again when f took its rows back; blank lines that give way
+// are dropped, and the lines that leave at the top are committed as
+// lines that scroll off are, their rows at the new width going to out's
+// scrollback (the first rows of a line that leaves only in part start a
+// carried line). The lines that stay take their states along in f.
+func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
+	lines, p := f.lines, f.plan
+	if f.back > 0 {
+		// The line is whole on the screen again, with the state it had.
+		m.base -= int64(f.back)
+		m.shadow[lines[0].start] = m.carryState
+		m.dropCarry()
+	}
+	for i := len(lines) - 1; i >= p.keep; i-- {
+		st := m.state(lines[i].start)
+		m.final(st, "", m.base+int64(lines[i].start), out) // a held-back blank line
+		if st.rec != "" {
+			// Its text was erased: if it turns up elsewhere, it moved.
+			m.ghosts = append(m.ghosts, ghost{text: st.rec, at: m.processed, n: m.base + int64(lines[i].start)})
+		}
+	}
+	// The lines that leave at the top go into the scrollback, committed
+	// as lines that scroll off are.
+	n := m.base
+	// (The states are the screen's own: committing one line can change
+	// another's record, as when lines scroll off.)
+	for i, l := range lines[:p.drop] {
+		text := string(capLine(appendCellsText(nil, l.cells)))
+		st, ln := m.state(l.start), n
+		carried := i == 0 && m.carryOn // its start left already
+		if carried {
+			text = string(capLine(appendCellsText(append([]byte(nil), m.carry...), l.cells)))
+			ln = m.carryN
+		}
+		m.final(st, text, ln, out)
+		if carried {
+			m.dropCarry()
+		}
+		n += int64(l.rows)
+	}
+	for i := p.drop; i < p.keep; i++ {
+		lines[i].st = *m.state(lines[i].start)
+	}
+	keep := func(row uv.Line) {
+		m.lineBuf = appendText(m.lineBuf[:0], row, cols)
+		out.keep(row, string(m.lineBuf), false)
+	}
+	for _, l := range lines[:p.drop] {
+		for _, row := range l.rowsAt(cols) {
+			keep(row)
+		}
+		m.base += int64(l.rows)
+	}
+	if p.split > 0 {
+		l := lines[p.drop]
+		if !m.carryOn {
+			m.carryOn, m.carryN, m.carryState, m.carry = true, n, l.st, m.carry[:0]
+		}
+		for _, row := range l.rowsAt(cols)[:p.split] {
+			m.carry = capLine(appendText(m.carry, row, cols))
+			keep(row)
+		}
+		m.base += int64(p.split)
+	}
+}
+
+// placed gives the lines that stay after a reflow (f, reflowed) their
+// states at the rows they start on now, once em has the new size
+// (resizedTo).
+func (m *mainLines) placed(f *screenFlow) {
+	clear(m.shadow)
+	m.zone = -1
+	for _, l := range f.lines[f.plan.drop:f.plan.keep] {
+		m.shadow[l.at] = l.st
+		if l.zone {
+			m.zone = l.at
+		}
 	}
 }
 
@@ -694,20 +820,13 @@ func (m *mainLines) harvest(out lineSink) int {
 	return n
 }
 
-// keepRow adds a row that left the main screen by a resize to the
-// scrollback the UI shows.
-func (s *Screen) keepRow(l uv.Line) {
-	s.rowBuf = appendText(s.rowBuf[:0], l, s.cols)
-	s.keep(l, string(s.rowBuf), false)
-}
-
 // keep adds a row to the scrollback the UI shows; text is its plain text
 // (appendText of the row), which the caller has at hand (lineSink).
 func (s *Screen) keep(l uv.Line, text string, erased bool) {
 	if s.hist.max <= 0 {
 		return
 	}
-	s.hist.push(s.histRow(l, text, s.cols))
+	s.hist.push(s.histRow(l, text, s.cols, &s.hist.pal))
 	if erased {
 		s.pullable = 0
 	} else {
@@ -718,12 +837,13 @@ func (s *Screen) keep(l uv.Line, text string, erased bool) {
 // clearHistory empties the scrollback the UI shows (lineSink).
 func (s *Screen) clearHistory() { s.hist.clear() }
 
-// histRow is a row of cols cells as the scrollback keeps it.
-func (s *Screen) histRow(l uv.Line, text string, cols int) histLine {
+// histRow is a row of cols cells as the scrollback keeps it, its styles
+// numbered in pal (rowPacker).
+func (s *Screen) histRow(l uv.Line, text string, cols int, pal *palette) histLine {
 	wrapped, pad := lineWrap(l, cols)
 	h := histLine{text: text, wrapped: wrapped, pad: pad,
 		cols: uint16(cols), end: uint16(rowEnd(l, cols))}
-	runs, shown, ok := rowStyles(s.runBuf[:0], l, cols, &s.hist.pal)
+	runs, shown, ok := rowStyles(s.runBuf[:0], l, cols, pal)
 	s.runBuf = runs
 	switch {
 	case !ok:

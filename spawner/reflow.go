@@ -30,6 +30,7 @@ type flowLine struct {
 	start  int  // its first row before the reflow
 	cursor int  // the cursor's column offset in the line; -1: not here
 	zone   bool // the redraw zone begins in this line
+	at     int  // its first row after the reflow, when it stays
 	rows   int  // rows it takes at the new width
 	curRow int  // the cursor's row and column in it at the new width
 	curCol int
@@ -42,119 +43,124 @@ type flowLine struct {
 // reflow lays the main screen out again at rows × cols. It returns false,
 // changing nothing, when text under the cursor would have to leave or a
 // line is carried in at the top of a scroll region; freed is how many rows
-// fewer than before the lines take (blank at the bottom, for pullBack). The emulator must be
-// between sequences (quiet). A scroll region ends with the
+// fewer than before the lines take (blank at the bottom, for pullBack). The
+// emulator must be between sequences (quiet). A scroll region ends with the
 // resize, as on a terminal. With a program on the alternate screen, the
 // main screen under it is reflowed. A line whose start left at the top
 // already is laid out whole: its rows come back from the scrollback into
 // it (when they give back its text), so no row keeps the old width.
+//
+// The rules are the screenFlow's (which lines stay, where they go) and
+// the line committer's (what leaves is committed, what stays keeps its
+// state: mainLines.reflowed and placed); this is the order they apply in.
 func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
-	if s.lines.carryOn && s.lines.top != 0 {
+	carry, carried, atTop := s.lines.carried()
+	if carried && !atTop {
 		return 0, false // a line carried in at the top of a scroll region
 	}
-	lines := s.flowLines()
+	f := screenFlow{lines: s.lines.flowLines(s.wideEdge)}
 	// A line whose start left at the top is laid out whole: its rows
 	// come back from the scrollback into it.
-	back := 0
-	if s.lines.carryOn && len(lines) > 0 {
-		if cells, k := carriedCells(&s.hist, s.cols, s.lines.carry); k > 0 {
-			l := &lines[0]
-			if l.cursor >= 0 {
-				for _, c := range cells {
-					l.cursor += max(c.Width, 1)
-				}
-			}
-			l.cells, back = append(cells, l.cells...), k
+	if carried && len(f.lines) > 0 {
+		if cells, k := carriedCells(&s.hist, s.cols, carry); k > 0 {
+			f.takeBack(cells, k)
 		}
 	}
 	oldRows := s.rows
-	plan, ok := planReflow(lines, rows, cols)
-	if !ok {
+	if !f.fit(rows, cols) {
 		return 0, false // text under the cursor would have to leave
 	}
-	keep, drop, split := plan.keep, plan.drop, plan.split
-	if back > 0 {
-		// The line is whole on the screen again, with the state it had.
-		s.hist.rows.truncate(back)
-		s.pullable = max(s.pullable-back, 0)
-		s.lines.base -= int64(back)
-		s.lines.shadow[lines[0].start] = s.lines.carryState
-		s.lines.dropCarry()
+	if f.back > 0 {
+		s.hist.rows.truncate(f.back)
+		s.pullable = max(s.pullable-f.back, 0)
 	}
-	for i := len(lines) - 1; i >= keep; i-- {
-		st := s.lines.state(lines[i].start)
-		s.lines.final(st, "", s.lines.base+int64(lines[i].start), s) // a held-back blank line
-		if st.rec != "" {
-			// Its text was erased: if it turns up elsewhere, it moved.
-			s.lines.ghosts = append(s.lines.ghosts, ghost{text: st.rec, at: s.lines.processed, n: s.lines.base + int64(lines[i].start)})
-		}
-	}
-	lines = lines[:keep]
-
-	// The lines that leave at the top go into the scrollback, committed
-	// as lines that scroll off are.
 	pos := s.main.CursorPosition()
-	n := s.lines.base
-	// (The states are the screen's own: committing one line can change
-	// another's record, as when lines scroll off.)
-	for i, l := range lines[:drop] {
-		text := string(capLine(appendCellsText(nil, l.cells)))
-		st, ln := s.lines.state(l.start), n
-		carried := i == 0 && s.lines.carryOn // its start left already
-		if carried {
-			text = string(capLine(appendCellsText(append([]byte(nil), s.lines.carry...), l.cells)))
-			ln = s.lines.carryN
-		}
-		s.lines.final(st, text, ln, s)
-		if carried {
-			s.lines.dropCarry()
-		}
-		n += int64(l.rows)
-	}
-	for i := drop; i < len(lines); i++ {
-		lines[i].st = *s.lines.state(lines[i].start)
-	}
+	// The new size before reflowed: the rows of the lines that leave go
+	// to the scrollback at the new width (keep packs rows s.cols wide).
 	s.rows, s.cols = rows, cols
-	for _, l := range lines[:drop] {
-		for _, row := range l.rowsAt(cols) {
-			s.keepRow(row)
-		}
-		s.lines.base += int64(l.rows)
-	}
-	if split > 0 {
-		l := lines[drop]
-		if !s.lines.carryOn {
-			s.lines.carryOn, s.lines.carryN, s.lines.carryState, s.lines.carry = true, n, l.st, s.lines.carry[:0]
-		}
-		for _, row := range l.rowsAt(cols)[:split] {
-			s.lines.carry = capLine(appendText(s.lines.carry, row, cols))
-			s.keepRow(row)
-		}
-		s.lines.base += int64(split)
-	}
-
+	s.lines.reflowed(&f, cols, s)
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
 	s.lines.resizedTo(rows, cols, s)
 	s.wideEdge = false
-	for y := range rows {
-		for x := range cols {
-			s.main.SetCell(x, y, nil)
+	s.lines.placed(&f)
+	curY, curX, curWrap := f.lay(s.main, rows, cols, pos)
+	freed = max(min(oldRows, rows)-f.height, 0)
+	if curWrap {
+		s.pendWrap(curY)
+		return freed, true
+	}
+	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
+	return freed, true
+}
+
+// screenFlow is a reflow of the main screen: its logical lines as
+// mainLines.flowLines took them apart, how they fit the new size (plan),
+// how many rows of the line carried at the top came back from the
+// scrollback into its first line (back), and how many rows the lines that
+// stay take (height). It reads nothing of the screen:
+// the line committer follows it (mainLines.reflowed, placed), and lay
+// draws it into the resized emulator.
+type screenFlow struct {
+	lines  []flowLine
+	plan   reflowPlan
+	back   int
+	height int
+}
+
+// takeBack puts cells, the k rows of the carried line that the
+// scrollback gives back (carriedCells), in front of the first line.
+func (f *screenFlow) takeBack(cells []uv.Cell, k int) {
+	l := &f.lines[0]
+	if l.cursor >= 0 {
+		for _, c := range cells {
+			l.cursor += max(c.Width, 1)
 		}
 	}
-	clear(s.lines.shadow)
-	s.lines.zone = -1
+	l.cells, f.back = append(cells, l.cells...), k
+}
+
+// fit plans the lines at rows × cols (planReflow) and works out the row
+// each line that stays starts on (flowLine.at). It is false when text
+// under the cursor would have to leave.
+func (f *screenFlow) fit(rows, cols int) bool {
+	p, ok := planReflow(f.lines, rows, cols)
+	if !ok {
+		return false
+	}
+	f.plan = p
 	y := 0
-	curY, curX, curWrap := pos.Y, pos.X, false
-	for k, l := range lines[drop:] {
-		s.lines.shadow[y] = l.st
-		if l.zone {
-			s.lines.zone = y
+	for k := p.drop; k < p.keep; k++ {
+		l := &f.lines[k]
+		l.at = y
+		n := l.rows
+		if k == p.drop {
+			n -= p.split // its first rows left at the top
 		}
+		y += n
+	}
+	f.height = y
+	return true
+}
+
+// lay draws the lines that stay into em, resized to rows × cols, and
+// returns where the cursor goes: row, column, and whether it waits to
+// wrap there. pos is where it was before.
+func (f *screenFlow) lay(em *vt.Emulator, rows, cols int, pos uv.Position) (curY, curX int, curWrap bool) {
+	for y := range rows {
+		for x := range cols {
+			em.SetCell(x, y, nil)
+		}
+	}
+	curY, curX = pos.Y, pos.X
+	p := f.plan
+	for k := p.drop; k < p.keep; k++ {
+		l := f.lines[k]
 		all := l.rowsAt(cols)
-		if k == 0 && split > 0 {
-			all, l.rows, l.curRow = all[split:], l.rows-split, l.curRow-split
+		if k == p.drop && p.split > 0 {
+			all, l.rows, l.curRow = all[p.split:], l.rows-p.split, l.curRow-p.split
 		}
+		y := l.at
 		for i, row := range all {
 			for x := 0; x < len(row); {
 				c := &row[x]
@@ -162,12 +168,12 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 					x++
 					continue
 				}
-				s.main.SetCell(x, y+i, c)
+				em.SetCell(x, y+i, c)
 				x += max(c.Width, 1)
 			}
 			if i < l.rows-1 { // the mark goes in after SetCell copied the cell
 				wrapped, pad := wrapOf(&row[cols-1])
-				if c := s.main.CellAt(cols-1, y+i); c != nil && wrapped {
+				if c := em.CellAt(cols-1, y+i); c != nil && wrapped {
 					setWrap(c, pad)
 				}
 			}
@@ -175,15 +181,8 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 		if l.cursor >= 0 {
 			curY, curX, curWrap = y+l.curRow, l.curCol, l.curWrap
 		}
-		y += l.rows
 	}
-	freed = max(min(oldRows, rows)-y, 0)
-	if curWrap {
-		s.pendWrap(curY)
-		return freed, true
-	}
-	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(curY+1) + ";" + strconv.Itoa(curX+1) + "H"))
-	return freed, true
+	return curY, curX, curWrap
 }
 
 // reflowPlan is how a screen's lines fit its new height: the first keep
@@ -290,39 +289,6 @@ func (s *Screen) pendWrap(y int) {
 	// x/vt does not wait to wrap after a wide character in the last
 	// column: the screen does (feedWide).
 	s.wideEdge = cell.Width >= 2
-}
-
-// flowLines takes the main screen apart into its logical lines.
-func (s *Screen) flowLines() []flowLine {
-	pos := s.main.CursorPosition()
-	var lines []flowLine
-	for r := 0; r < s.rows; {
-		start, end := s.lines.span(r)
-		l := flowLine{st: *s.lines.state(start), cursor: -1, start: start}
-		off := 0 // columns before this row in the line
-		for y := start; y <= end; y++ {
-			limit := s.cols
-			if y < end {
-				if _, pad := wrapOf(s.main.CellAt(s.cols-1, y)); pad {
-					limit--
-				}
-			}
-			if y == pos.Y {
-				l.cursor = off + pos.X
-				if s.main.PendingWrap() || s.wideEdge {
-					l.cursor++ // after the row's last character, waiting to wrap
-				}
-			}
-			l.cells = appendCells(l.cells, s.main.Line(y), limit)
-			off += limit
-		}
-		// Trailing blanks are not content (the cursor keeps its column).
-		l.cells = trimBlanks(l.cells)
-		l.zone = s.lines.zone >= start && s.lines.zone <= end
-		lines = append(lines, l)
-		r = end + 1
-	}
-	return lines
 }
 
 // appendCells appends the cells of a row up to column limit, each wide
@@ -466,105 +432,132 @@ func appendCellsText(b []byte, cells []uv.Cell) []byte {
 // a longer one (a minified file printed whole) keeps its rows.
 const maxReflowRows = 256
 
-// reflowHistory lays the scrollback out again at width cols: the rows of
-// each line the terminal wrapped are joined and wrapped anew. Rows are kept
-// rendered, so a scratch emulator turns each line back into cells; a line
-// whose rows do not give back their text, or that is too long, keeps its
-// rows as they were. The rows are read and written one line at a time, so
-// that a full scrollback is never unpacked whole (every pane is rewrapped
-// when a UI attaches).
+// reflowHistory lays the scrollback out again at width cols (historyFlow).
 func (s *Screen) reflowHistory(cols int) {
-	n := s.hist.len()
-	if n == 0 || s.hist.max <= 0 {
-		return
+	s.hist, s.pullable = reflowHistory(&s.hist, s.pullable, cols, s.histRow)
+}
+
+// reflowHistory returns the scrollback old laid out again at width cols:
+// the rows of each line the terminal wrapped are joined and wrapped anew.
+// Rows are kept rendered, so a scratch emulator turns each line back into
+// cells; a line whose rows do not give back their text, or that is too
+// long, keeps its rows as they were. The rows are read and written one
+// line at a time, so that a full scrollback is never unpacked whole (every
+// pane is rewrapped when a UI attaches). pullable is how many of the
+// newest rows a taller screen may take back; the answer has, in its
+// place, the rows of the lines that start in them, wrapped anew. pack
+// turns a row at the new width into a scrollback row (Screen.histRow).
+func reflowHistory(old *history, pullable, cols int, pack rowPacker) (history, int) {
+	n := old.len()
+	if n == 0 || old.max <= 0 {
+		return *old, pullable
 	}
-	old := s.hist
-	s.hist = history{max: old.max, pal: old.pal} // the rows' runs number styles as old's
-	// The rows a taller screen may take back are those of the lines that
-	// start in the pullable rows, wrapped anew.
-	pullFrom, pushed, mark := n-min(s.pullable, n), 0, -1
-	push := func(h histLine) {
-		s.hist.push(h)
-		pushed++
+	f := historyFlow{
+		cols: cols,
+		hist: history{max: old.max, pal: old.pal}, // the rows' runs number styles as old's
+		pack: pack,
 	}
-	pushRows := func(rows []histLine) {
-		for _, h := range rows {
-			push(h)
-		}
-	}
-	var scratch *vt.Emulator
 	defer func() {
-		if scratch != nil {
-			scratch.Close()
+		if f.scratch != nil {
+			f.scratch.Close()
 		}
 	}()
-	// A full scrollback is ten thousand rows: what each line needs (its
-	// cells, a row at the new width, its text) is kept from one line to
-	// the next rather than allocated for each.
-	var (
-		buf  reflowBuffers
-		fl   flowLine
-		text []byte
-		line []histLine // the rows of the line being read
-		long bool       // the line is too long to reflow: its rows go as they are
-	)
-	reflow := func() {
-		width := int(line[0].cols)
-		// A line whose last row is wrapped goes on on the screen (its start
-		// scrolled off): it stays as it is, to join its rest again.
-		if width == cols || width == 0 || line[len(line)-1].wrapped {
-			pushRows(line)
-			return
-		}
-		if scratch == nil {
-			scratch = vt.NewEmulator(width, len(line))
-		} else {
-			scratch.Resize(width, len(line))
-		}
-		var ok bool
-		if fl, ok = historyLine(scratch, line, width, &s.hist, &buf); !ok {
-			pushRows(line)
-			return
-		}
-		fl.cells = trimBlanks(fl.cells)
-		buf.cells = fl.cells
-		fl.layout(cols)
-		fl.eachRow(cols, &buf.row, func(row uv.Line) {
-			text = appendText(text[:0], row, cols)
-			push(s.histRow(row, string(text), cols))
-		})
-	}
+	// The rows a taller screen may take back are those of the lines that
+	// start in the pullable rows, wrapped anew.
+	pullFrom, mark := n-min(pullable, n), -1
+	long := false // the line is too long to reflow: its rows go as they are
 	var prev *histLine
 	for i := range n {
 		h := old.at(i)
 		if prev == nil || !prev.wrapped || prev.cols != h.cols { // h starts a line
-			if len(line) > 0 {
-				reflow()
+			if len(f.line) > 0 {
+				f.flow()
 			}
 			if i >= pullFrom && mark < 0 {
-				mark = pushed
+				mark = f.pushed
 			}
-			line, long = line[:0], false
+			f.line, long = f.line[:0], false
 		}
 		prev = h
 		switch {
 		case long:
-			push(*h)
-		case len(line) == maxReflowRows:
-			pushRows(line)
-			push(*h)
-			line, long = line[:0], true
+			f.push(*h)
+		case len(f.line) == maxReflowRows:
+			f.pushRows(f.line)
+			f.push(*h)
+			f.line, long = f.line[:0], true
 		default:
-			line = append(line, *h)
+			f.line = append(f.line, *h)
 		}
 	}
-	if len(line) > 0 {
-		reflow()
+	if len(f.line) > 0 {
+		f.flow()
 	}
-	s.pullable = 0
+	pullable = 0
 	if mark >= 0 {
-		s.pullable = min(pushed-mark, s.hist.len())
+		pullable = min(f.pushed-mark, f.hist.len())
 	}
+	return f.hist, pullable
+}
+
+// rowPacker turns a row of cols cells and its plain text into a
+// scrollback row, its styles numbered in pal.
+type rowPacker func(l uv.Line, text string, cols int, pal *palette) histLine
+
+// historyFlow is reflowHistory under way: the scrollback laid out again so
+// far (hist), and what each line needs, kept from one line to the next
+// rather than allocated for each (a full scrollback is ten thousand rows).
+type historyFlow struct {
+	cols    int
+	hist    history
+	pushed  int // rows pushed to hist
+	pack    rowPacker
+	scratch *vt.Emulator
+	buf     reflowBuffers
+	fl      flowLine
+	text    []byte
+	line    []histLine // the rows of the line being read
+}
+
+func (f *historyFlow) push(h histLine) {
+	f.hist.push(h)
+	f.pushed++
+}
+
+func (f *historyFlow) pushRows(rows []histLine) {
+	for _, h := range rows {
+		f.push(h)
+	}
+}
+
+// flow pushes the line read (f.line) laid out again at the new width, or
+// as it is.
+func (f *historyFlow) flow() {
+	line, cols := f.line, f.cols
+	width := int(line[0].cols)
+	// A line whose last row is wrapped goes on on the screen (its start
+	// scrolled off): it stays as it is, to join its rest again.
+	if width == cols || width == 0 || line[len(line)-1].wrapped {
+		f.pushRows(line)
+		return
+	}
+	if f.scratch == nil {
+		f.scratch = vt.NewEmulator(width, len(line))
+	} else {
+		f.scratch.Resize(width, len(line))
+	}
+	var ok bool
+	if f.fl, ok = historyLine(f.scratch, line, width, &f.hist, &f.buf); !ok {
+		f.pushRows(line)
+		return
+	}
+	f.fl.cells = trimBlanks(f.fl.cells)
+	f.buf.cells = f.fl.cells
+	f.fl.layout(cols)
+	f.fl.eachRow(cols, &f.buf.row, func(row uv.Line) {
+		f.text = appendText(f.text[:0], row, cols)
+		f.push(f.pack(row, string(f.text), cols, &f.hist.pal))
+	})
 }
 
 // reflowBuffers are reused from one scrollback line to the next.

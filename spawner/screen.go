@@ -226,7 +226,7 @@ func (s *Screen) inherit(old *Screen, sep string) {
 	}
 	for y := 0; y <= last; y++ {
 		row := old.main.Line(y)
-		s.hist.push(s.histRow(row, string(appendText(nil, row, old.cols)), old.cols))
+		s.hist.push(s.histRow(row, string(appendText(nil, row, old.cols)), old.cols, &s.hist.pal))
 	}
 	if sep != "" {
 		// The caller's text, shown as written: it must hold no controls.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -22,7 +21,7 @@ import (
 // agent (server's upstreamReads). A message (swarm send) and an inbox stay
 // on the host's bus, which carries them as any other.
 
-func actorSubject(host string) string { return "swarm.actor." + host }
+func (s space) actor(host string) string { return s.subject("actor", host) }
 
 // actorCall is a command-line request a host vouches for.
 type actorCall struct {
@@ -49,7 +48,7 @@ const actorTimeout = time.Minute
 
 // actFor answers a host's request for one of its agents.
 func (m *Main) actFor(msg *nats.Msg) {
-	host := strings.TrimPrefix(msg.Subject, "swarm.actor.")
+	host := m.space.hostOf("actor", msg.Subject)
 	var c actorCall
 	var reply agentReply
 	m.mu.Lock()
@@ -77,7 +76,7 @@ func (m *Main) actFor(msg *nats.Msg) {
 
 // upstream sends a request of one of the host's agents to the main
 // swarm (server.Options.Upstream).
-func upstream(nc *nats.Conn, host string) func(ctx context.Context, agent, method string, params any) (json.RawMessage, error) {
+func upstream(nc *nats.Conn, sp space, host string) func(ctx context.Context, agent, method string, params any) (json.RawMessage, error) {
 	return func(ctx context.Context, agent, method string, params any) (json.RawMessage, error) {
 		raw, err := json.Marshal(params)
 		if err != nil {
@@ -86,7 +85,7 @@ func upstream(nc *nats.Conn, host string) func(ctx context.Context, agent, metho
 		data, _ := json.Marshal(actorCall{Agent: agent, Method: method, Params: raw})
 		ctx, cancel := context.WithTimeout(ctx, actorTimeout)
 		defer cancel()
-		msg, err := nc.RequestWithContext(ctx, actorSubject(host), data)
+		msg, err := nc.RequestWithContext(ctx, sp.actor(host), data)
 		if errors.Is(err, nats.ErrNoResponders) {
 			return nil, errors.New("the main swarm does not answer (is it running?)")
 		}

@@ -31,7 +31,7 @@ func TestHostActsOnlyForItsAgents(t *testing.T) {
 	ask := func(agent string) agentReply {
 		t.Helper()
 		data, _ := json.Marshal(actorCall{Agent: agent, Method: "task_move", Params: json.RawMessage(`{}`)})
-		msg, err := nc.Request(actorSubject("box"), data, 10*time.Second)
+		msg, err := nc.Request(tm.main.space.actor("box"), data, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ done
 		t.Fatal(err)
 	}
 	tm.ping(t, 21, n) // queued while the host is away
-	cons, err := tm.main.js.Consumer(ctx, inStream, hostConsumer("box"))
+	cons, err := tm.main.js.Consumer(ctx, tm.main.space.inStream(), hostConsumer("box"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -590,11 +590,11 @@ func TestWhatAHostSendsIsChecked(t *testing.T) {
 	}
 	skewed := time.Now().Add(-10 * time.Minute)
 	forged := wireMessage{ID: bus.NewID(), Time: skewed, From: "w2", To: "lead", Body: "from box2, says box1"}
-	if err := send(outSubject("box1"), forged); err != nil {
+	if err := send(tm.main.space.out("box1"), forged); err != nil {
 		t.Fatal(err)
 	}
 	ok := wireMessage{ID: bus.NewID(), Time: skewed, From: "w1", To: "lead", Body: "from a slow clock"}
-	if err := send(outSubject("box1"), ok); err != nil {
+	if err := send(tm.main.space.out("box1"), ok); err != nil {
 		t.Fatal(err)
 	}
 	var got bus.Message
@@ -608,7 +608,7 @@ func TestWhatAHostSendsIsChecked(t *testing.T) {
 	if _, err := tm.bus.Message(ctx, forged.ID); err == nil {
 		t.Errorf("a message from w2 (box2's) sent by box1 was committed")
 	}
-	if err := send(outSubject("box2"), wireMessage{ID: bus.NewID(), From: "w2", To: "lead", Body: "x"}); err == nil {
+	if err := send(tm.main.space.out("box2"), wireMessage{ID: bus.NewID(), From: "w2", To: "lead", Body: "x"}); err == nil {
 		t.Errorf("box1 published on box2's subject")
 	}
 	select {

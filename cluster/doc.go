@@ -13,6 +13,11 @@
 // directory) is told by the join URL where to connect, its secret and
 // the certificate's SHA-256 fingerprint, which it pins.
 //
+// On an existing NATS server, which other swarms may share, every
+// stream's and subject's name is in the swarm's space, an id made once
+// and kept in .swarm/cluster/space (the join URL carries it):
+// SWARM_ID_OUT, swarm.ID.out.HOST, and so on (proto.go's space).
+//
 // A host takes its agents' definitions from the main swarm, runs them in
 // PTYs under a supervisor of its own, on a bus of its own (--dir), so
 // that they are typed into and confirmed as local agents are. The main
@@ -35,7 +40,7 @@
 // A message between two agents of the same host is delivered on that
 // host at once (one screen, no round trip) and reported to the main bus.
 //
-// Requests on core NATS (no stream): swarm.ctl.HOST.agents (a host's
+// Requests on core NATS (no stream): swarm.agents.HOST (a host's
 // definitions), swarm.ping.HOST (the main swarm's measure of a host's
 // round trip) and swarm.admin.hosts (`swarm hosts`, asked with the admin
 // secret in .swarm/cluster/admin.secret). Each host's connection may

@@ -170,7 +170,7 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	// being told no swarm runs. Without it they still run and message:
 	// only that command line cannot reach the main swarm.
 	srv, err := server.Listen(opts.Dir, sup, server.Options{Program: "swarm host " + u.Host, Dir: opts.Workdir, Log: opts.Log,
-		Bus: b, Upstream: upstream(nc, u.Host), Held: true})
+		Bus: b, Upstream: upstream(nc, space(u.Space), u.Host), Held: true})
 	if err != nil {
 		opts.Log.Warn("cluster: no socket for the command line inside the agents", "err", err)
 	} else {
@@ -187,15 +187,15 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	if err != nil {
 		return err
 	}
-	br := &bridge{host: u.Host, local: local, b: b, js: js, log: opts.Log, dir: opts.Dir, watch: map[string]*watched{}, poke: make(chan struct{}, 1)}
+	br := &bridge{host: u.Host, space: space(u.Space), local: local, b: b, js: js, log: opts.Log, dir: opts.Dir, watch: map[string]*watched{}, poke: make(chan struct{}, 1)}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	pong, err := nc.Subscribe(pingSubject(u.Host), func(m *nats.Msg) { _ = m.Respond(nil) })
+	pong, err := nc.Subscribe(space(u.Space).ping(u.Host), func(m *nats.Msg) { _ = m.Respond(nil) })
 	if err != nil {
 		return err
 	}
 	defer pong.Unsubscribe()
-	cons, err := js.Consumer(ctx, inStream, hostConsumer(u.Host))
+	cons, err := js.Consumer(ctx, space(u.Space).inStream(), hostConsumer(u.Host))
 	if err != nil {
 		return fmt.Errorf("%s: host %s's deliveries: %v", u.Where(), u.Host, err)
 	}
@@ -204,7 +204,7 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 		return err
 	}
 	defer cc.Stop()
-	ps := newPaneServer(u.Host, sup, local, nc)
+	ps := newPaneServer(space(u.Space), u.Host, sup, local, nc)
 	panesDone := make(chan error, 1)
 	go func() { panesDone <- ps.run(runCtx) }()
 	defer func() { cancel(); <-panesDone }()
@@ -245,7 +245,7 @@ func dialPatiently(ctx context.Context, u JoinURL, waiting func(error), opts ...
 // it is starting (nothing answers yet).
 func askDefinitions(ctx context.Context, nc *nats.Conn, u JoinURL) (definitions, error) {
 	for {
-		reply, err := nc.Request(ctlAgents(u.Host), nil, 10*time.Second)
+		reply, err := nc.Request(space(u.Space).definitions(u.Host), nil, 10*time.Second)
 		if errors.Is(err, nats.ErrNoResponders) {
 			select {
 			case <-ctx.Done():
@@ -302,6 +302,7 @@ func hostConfig(d definitions, workdir string) (*supervisor.Config, map[string]b
 // it, on the host's bus.
 type bridge struct {
 	host  string
+	space space
 	local map[string]bool // the agents this host runs
 	b     *bus.Bus
 	js    jetstream.JetStream
@@ -442,7 +443,7 @@ func (br *bridge) forward(ctx context.Context, cursor int64) int64 {
 		if !br.forwarded[m.ID] {
 			w := toWire(m)
 			data, _ := json.Marshal(outbound{Message: &w})
-			if _, err := br.js.Publish(ctx, outSubject(br.host), data, jetstream.WithMsgID(m.ID)); err != nil {
+			if _, err := br.js.Publish(ctx, br.space.out(br.host), data, jetstream.WithMsgID(m.ID)); err != nil {
 				if ctx.Err() == nil {
 					br.log.Warn("cluster: publish to the main swarm", "err", err)
 				}
@@ -516,7 +517,7 @@ func (br *bridge) report(ctx context.Context) {
 			continue
 		}
 		data, _ := json.Marshal(outbound{Status: &status{ID: w.mainID, Recipient: w.recipient, State: d.State.String(), Reason: d.Error}})
-		if _, err := br.js.Publish(ctx, outSubject(br.host), data, jetstream.WithMsgID("end."+w.mainID+"."+w.recipient)); err != nil {
+		if _, err := br.js.Publish(ctx, br.space.out(br.host), data, jetstream.WithMsgID("end."+w.mainID+"."+w.recipient)); err != nil {
 			if ctx.Err() == nil {
 				br.log.Warn("cluster: report a delivery's end", "err", err)
 			}

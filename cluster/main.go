@@ -39,6 +39,7 @@ type MainOptions struct {
 type Main struct {
 	opts  MainOptions
 	dir   string
+	space space // its streams' and subjects' names
 	ns    *server.Server
 	nc    *nats.Conn
 	js    jetstream.JetStream
@@ -76,6 +77,9 @@ func StartMain(ctx context.Context, opts MainOptions) (*Main, error) {
 		}
 	}
 	var err error
+	if m.space, err = spaceOf(m.dir, *opts.Config.Cluster); err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
 	if c := opts.Config.Cluster; c.NATS != "" {
 		m.nc, err = nats.Connect(c.NATS, nats.Name("swarm main"), nats.Timeout(5*time.Second),
 			nats.MaxReconnects(-1), nats.ReconnectWait(time.Second))
@@ -170,7 +174,7 @@ func (m *Main) setUp(ctx context.Context) error {
 		return err
 	}
 	m.js = js
-	for name, subject := range map[string]string{outStream: "swarm.out.*", inStream: "swarm.in.*"} {
+	for name, subject := range map[string]string{m.space.outStream(): m.space.out("*"), m.space.inStream(): m.space.in("*")} {
 		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 			Name: name, Subjects: []string{subject}, Retention: jetstream.WorkQueuePolicy,
 			Storage: jetstream.FileStorage, Duplicates: dupWindow,
@@ -184,7 +188,7 @@ func (m *Main) setUp(ctx context.Context) error {
 			return err
 		}
 	}
-	cons, err := js.CreateOrUpdateConsumer(ctx, outStream, jetstream.ConsumerConfig{
+	cons, err := js.CreateOrUpdateConsumer(ctx, m.space.outStream(), jetstream.ConsumerConfig{
 		Durable: mainConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait, MaxDeliver: -1,
 	})
 	if err != nil {
@@ -195,16 +199,16 @@ func (m *Main) setUp(ctx context.Context) error {
 	if m.cc, err = cons.Consume(func(msg jetstream.Msg) { m.received(runCtx, msg) }); err != nil {
 		return err
 	}
-	if _, err := m.nc.Subscribe("swarm.ctl.*.agents", m.definitions); err != nil {
+	if _, err := m.nc.Subscribe(m.space.definitions("*"), m.definitions); err != nil {
 		return err
 	}
-	if _, err := m.nc.Subscribe(adminHosts, m.hostsRequest); err != nil {
+	if _, err := m.nc.Subscribe(m.space.adminHosts(), m.hostsRequest); err != nil {
 		return err
 	}
-	if _, err := m.nc.Subscribe(stateSubject("*"), m.told); err != nil {
+	if _, err := m.nc.Subscribe(m.space.state("*"), m.told); err != nil {
 		return err
 	}
-	if _, err := m.nc.Subscribe(actorSubject("*"), m.actFor); err != nil {
+	if _, err := m.nc.Subscribe(m.space.actor("*"), m.actFor); err != nil {
 		return err
 	}
 	m.wg.Add(2)
@@ -214,8 +218,8 @@ func (m *Main) setUp(ctx context.Context) error {
 }
 
 func (m *Main) ensureHostConsumer(ctx context.Context, name string) error {
-	_, err := m.js.CreateOrUpdateConsumer(ctx, inStream, jetstream.ConsumerConfig{
-		Durable: hostConsumer(name), FilterSubject: inSubject(name), AckPolicy: jetstream.AckExplicitPolicy,
+	_, err := m.js.CreateOrUpdateConsumer(ctx, m.space.inStream(), jetstream.ConsumerConfig{
+		Durable: hostConsumer(name), FilterSubject: m.space.in(name), AckPolicy: jetstream.AckExplicitPolicy,
 		AckWait: ackWait, MaxDeliver: -1, MaxAckPending: 10_000,
 	})
 	if err != nil {
@@ -246,7 +250,7 @@ func (m *Main) Close() {
 // received commits what a host sent: a message of one of its agents, or
 // the end of a delivery to one of them.
 func (m *Main) received(ctx context.Context, msg jetstream.Msg) {
-	host := strings.TrimPrefix(msg.Subject(), "swarm.out.")
+	host := m.space.hostOf("out", msg.Subject())
 	var o outbound
 	if err := json.Unmarshal(msg.Data(), &o); err != nil || (o.Message == nil) == (o.Status == nil) {
 		m.log.Warn("cluster: unreadable entry from host", "host", host, "err", err)
@@ -345,7 +349,7 @@ func (m *Main) sendTo(ctx context.Context, msg bus.Message, recipient string) er
 		return nil
 	}
 	data, _ := json.Marshal(inbound{Message: toWire(msg), Recipient: recipient})
-	_, err := m.js.Publish(ctx, inSubject(a.Host), data, jetstream.WithMsgID(msg.ID+"."+recipient))
+	_, err := m.js.Publish(ctx, m.space.in(a.Host), data, jetstream.WithMsgID(msg.ID+"."+recipient))
 	if err != nil && ctx.Err() == nil {
 		m.log.Warn("cluster: forward to host", "host", a.Host, "err", err)
 	}
@@ -420,7 +424,7 @@ func (m *Main) ping(ctx context.Context) {
 		addrs := m.addrs()
 		for _, n := range names {
 			start := time.Now()
-			_, err := m.nc.Request(pingSubject(n), nil, 2*time.Second)
+			_, err := m.nc.Request(m.space.ping(n), nil, 2*time.Second)
 			rtt := time.Since(start)
 			m.mu.Lock()
 			h := m.host(n)
@@ -520,7 +524,7 @@ func (m *Main) hostsRequest(msg *nats.Msg) {
 
 // definitions answers a host's request for its agents.
 func (m *Main) definitions(msg *nats.Msg) {
-	host := strings.TrimSuffix(strings.TrimPrefix(msg.Subject, "swarm.ctl."), ".agents")
+	host := m.space.hostOf("agents", msg.Subject)
 	d := definitions{Project: supervisor.ProjectDir(m.opts.Config)}
 	for _, a := range m.opts.Config.Agents {
 		if a.Host == host {
@@ -570,7 +574,7 @@ func (a *authenticator) Check(c server.ClientAuthentication) bool {
 		a.m.log.Warn("cluster: refused host: "+why, "host", o.Username, "addr", addrOf(c))
 		return false
 	}
-	c.RegisterUser(&server.User{Username: o.Username, Permissions: hostPermissions(o.Username)})
+	c.RegisterUser(&server.User{Username: o.Username, Permissions: a.m.space.hostPermissions(o.Username)})
 	return true
 }
 
@@ -583,16 +587,16 @@ func addrOf(c server.ClientAuthentication) string {
 
 // hostPermissions: a host publishes only its own outbound subject and
 // requests, takes only its own consumer's messages and answers pings.
-func hostPermissions(h string) *server.Permissions {
-	js := "$JS.API.CONSUMER."
+func (s space) hostPermissions(h string) *server.Permissions {
+	js, in := "$JS.API.CONSUMER.", s.inStream()
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: []string{
-			outSubject(h), ctlAgents(h), stateSubject(h), actorSubject(h),
-			js + "INFO." + inStream + "." + hostConsumer(h),
-			js + "MSG.NEXT." + inStream + "." + hostConsumer(h),
-			"$JS.ACK." + inStream + "." + hostConsumer(h) + ".>",
+			s.out(h), s.definitions(h), s.state(h), s.actor(h),
+			js + "INFO." + in + "." + hostConsumer(h),
+			js + "MSG.NEXT." + in + "." + hostConsumer(h),
+			"$JS.ACK." + in + "." + hostConsumer(h) + ".>",
 		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", pingSubject(h), agentSubject(h)}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", s.ping(h), s.agent(h)}},
 		Response:  &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute},
 	}
 }

@@ -124,3 +124,37 @@ done
 		t.Errorf("a host with wrong credentials: %v, want %v without the password", err, ErrRefused)
 	}
 }
+
+// TestTwoSwarmsOnOneNATS: two main swarms on one existing NATS server, on
+// the same account, with a host of the same name and agents of the same
+// names, each in its own space: each one's messages go to its own host
+// and come back to it alone, each once and in order.
+func TestTwoSwarmsOnOneNATS(t *testing.T) {
+	t.Parallel()
+	natsURL := startNATS(t)
+	var mains []*testMain
+	for range 2 {
+		mainDir, hostDir := t.TempDir(), t.TempDir()
+		writeScript(t, mainDir, "lead.sh", "while IFS= read -r l; do :; done\n")
+		writeScript(t, hostDir, "worker.sh", `while IFS= read -r line; do
+  case "$line" in *"from human] ping"*) echo "@relay:lead pong ${line##* }";; esac
+done
+`)
+		tm := startMainWith(t, mainDir, fmt.Sprintf("nats = %q", natsURL),
+			"[[agent]]\nname = \"lead\"\ncmd = [\"./lead.sh\"]\nquiet = 0\n\n[[agent]]\nname = \"worker\"\ncmd = [\"./worker.sh\"]\nquiet = 0\nhost = \"box\"\n")
+		startHost(t, tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host"), hostDir)
+		mains = append(mains, tm)
+	}
+	if a, b := mains[0].main.space, mains[1].main.space; a == "" || a == b {
+		t.Fatalf("the two swarms' spaces: %q and %q, want two of their own", a, b)
+	}
+	const n = 10
+	mains[0].ping(t, 1, n)
+	mains[1].ping(t, 1, n)
+	for i, tm := range mains {
+		pongs := tm.answered(t, n)
+		if strings.Join(pongs, "|") != strings.Join(numbered("pong", n), "|") {
+			t.Errorf("swarm %d's pongs: %q, want each once, in order", i, pongs)
+		}
+	}
+}

@@ -31,8 +31,8 @@ import (
 // rendering the main swarm holds (View's Gen), all of them when it holds
 // none or another.
 
-func agentSubject(host string) string { return "swarm.agent." + host }
-func stateSubject(host string) string { return "swarm.state." + host }
+func (s space) agent(host string) string { return s.subject("agent", host) }
+func (s space) state(host string) string { return s.subject("state", host) }
 
 // agentCall is one per-agent method a host answers: wire's method name
 // and its params.
@@ -104,6 +104,7 @@ func (held sentScreen) apply(r wire.RenderResult) (sentScreen, error) {
 // the host's agents, and tells it what they do.
 type paneServer struct {
 	host  string
+	space space
 	sup   *supervisor.Supervisor
 	local map[string]bool
 	nc    *nats.Conn
@@ -127,8 +128,8 @@ func serve[P, R any](t map[string]func(json.RawMessage) (any, error), m wire.Met
 	}
 }
 
-func newPaneServer(host string, sup *supervisor.Supervisor, local map[string]bool, nc *nats.Conn) *paneServer {
-	ps := &paneServer{host: host, sup: sup, local: local, nc: nc, calls: map[string]func(json.RawMessage) (any, error){}, sent: map[string]sentScreen{}}
+func newPaneServer(sp space, host string, sup *supervisor.Supervisor, local map[string]bool, nc *nats.Conn) *paneServer {
+	ps := &paneServer{host: host, space: sp, sup: sup, local: local, nc: nc, calls: map[string]func(json.RawMessage) (any, error){}, sent: map[string]sentScreen{}}
 	none := wire.None{}
 	t := ps.calls
 	serve(t, wire.View, ps.view)
@@ -184,7 +185,7 @@ const stateEvery = time.Second
 // run answers calls and tells the agents' events and states until ctx is
 // done.
 func (ps *paneServer) run(ctx context.Context) error {
-	calls, err := ps.nc.Subscribe(agentSubject(ps.host), ps.answer)
+	calls, err := ps.nc.Subscribe(ps.space.agent(ps.host), ps.answer)
 	if err != nil {
 		return err
 	}
@@ -250,7 +251,7 @@ func (ps *paneServer) tell(batch []wire.Event, screens map[string]bool, states b
 		return
 	}
 	data, _ := json.Marshal(s)
-	_ = ps.nc.Publish(stateSubject(ps.host), data)
+	_ = ps.nc.Publish(ps.space.state(ps.host), data)
 }
 
 // callTimeout bounds a per-agent call to a host: a UI waits for it.

@@ -2,18 +2,16 @@ package cluster
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"swarm/bus"
 	"swarm/supervisor"
 )
 
-// Streams, subjects and consumers (see the package doc).
+// Consumers and timings (see the package doc).
 const (
-	outStream    = "SWARM_OUT"
-	inStream     = "SWARM_IN"
 	mainConsumer = "main"
-	adminHosts   = "swarm.admin.hosts"
 	// dupWindow is how long JetStream remembers a message id: a retry
 	// within it is dropped by the stream; after it, by the bus's own
 	// unique ids.
@@ -24,10 +22,56 @@ const (
 	ackWait = 10 * time.Second
 )
 
-func outSubject(host string) string   { return "swarm.out." + host }
-func inSubject(host string) string    { return "swarm.in." + host }
-func ctlAgents(host string) string    { return "swarm.ctl." + host + ".agents" }
-func pingSubject(host string) string  { return "swarm.ping." + host }
+// space names a swarm's streams and subjects on its NATS server. The
+// server swarm embeds carries one swarm: its space is "", the names are
+// SWARM_OUT and swarm.out.HOST. An existing NATS server ([cluster] nats)
+// may carry several swarms on one account, each in the space of its id
+// (spaceOf; the join URL carries it): SWARM_ID_OUT and swarm.ID.out.HOST.
+type space string
+
+// stream is the stream called name ("OUT" or "IN") in s.
+func (s space) stream(name string) string {
+	if s == "" {
+		return "SWARM_" + name
+	}
+	return "SWARM_" + string(s) + "_" + name
+}
+
+// subject is the subject of kind for host in s (host "*": every host's).
+func (s space) subject(kind, host string) string {
+	if s == "" {
+		return "swarm." + kind + "." + host
+	}
+	return "swarm." + string(s) + "." + kind + "." + host
+}
+
+// hostOf is the host a subject of kind is for.
+func (s space) hostOf(kind, subject string) string {
+	return strings.TrimPrefix(subject, s.subject(kind, ""))
+}
+
+func (s space) outStream() string              { return s.stream("OUT") }
+func (s space) inStream() string               { return s.stream("IN") }
+func (s space) out(host string) string         { return s.subject("out", host) }
+func (s space) in(host string) string          { return s.subject("in", host) }
+func (s space) definitions(host string) string { return s.subject("agents", host) }
+func (s space) ping(host string) string        { return s.subject("ping", host) }
+func (s space) adminHosts() string             { return s.subject("admin", "hosts") }
+
+// validSpace reports whether s can name a space: lower-case hex, as
+// spaceOf makes it (it goes into stream names and subjects as it is).
+func validSpace(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func hostConsumer(host string) string { return "host-" + host }
 
 // wireMessage is a message on the wire: what a bus.Message carries from
@@ -80,7 +124,7 @@ type inbound struct {
 	Recipient string      `json:"recipient"`
 }
 
-// definitions is the reply to swarm.ctl.HOST.agents.
+// definitions is the reply to swarm.agents.HOST.
 type definitions struct {
 	// Agents are HOST's, as the main swarm's config has them (their
 	// directories are the main machine's).

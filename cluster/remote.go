@@ -92,7 +92,7 @@ func (m *Main) Watch(fn func(swarmapi.Event)) (stop func()) {
 
 // told takes a host's report of its agents.
 func (m *Main) told(msg *nats.Msg) {
-	host := strings.TrimPrefix(msg.Subject, "swarm.state.")
+	host := m.space.hostOf("state", msg.Subject)
 	var s hostState
 	if err := json.Unmarshal(msg.Data, &s); err != nil {
 		m.log.Warn("cluster: unreadable state from host", "host", host, "err", err)
@@ -155,7 +155,7 @@ func call[P, R any](m *Main, agent string, method wire.Method[P, R], params P) (
 	data, _ := json.Marshal(agentCall{Method: method.Name, Params: raw})
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	msg, err := m.nc.RequestWithContext(ctx, agentSubject(host), data)
+	msg, err := m.nc.RequestWithContext(ctx, m.space.agent(host), data)
 	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, context.DeadlineExceeded) {
 		return out, fmt.Errorf("%s: %w (host %s does not answer)", agent, ErrHostAway, host)
 	}

@@ -32,6 +32,7 @@ const (
 	keyFile    = "key.pem"
 	hostsFile  = "hosts.json"
 	adminFile  = "admin.secret"
+	spaceFile  = "space"
 	streamDir  = "jetstream"
 	adminUser  = "swarm-admin"
 	urlScheme  = "swarm"
@@ -138,6 +139,29 @@ func adminSecret(dir string) (string, error) {
 	return s, writeFileAtomic(p, []byte(s+"\n"), 0o600)
 }
 
+// spaceOf is the space of the main swarm whose cluster state is in dir
+// under [cluster] c: "" with the server swarm embeds, which carries this
+// swarm alone; on an existing NATS server, which other swarms may share,
+// an id made on first use and kept in dir.
+func spaceOf(dir string, c supervisor.ClusterConfig) (space, error) {
+	if c.NATS == "" {
+		return "", nil
+	}
+	p := filepath.Join(dir, spaceFile)
+	if b, err := os.ReadFile(p); err == nil {
+		return space(strings.TrimSpace(string(b))), nil
+	}
+	var id [5]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", err
+	}
+	s := hex.EncodeToString(id[:])
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	return space(s), writeFileAtomic(p, []byte(s+"\n"), 0o600)
+}
+
 func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, data, mode); err != nil {
@@ -158,7 +182,11 @@ func Invite(busDir string, c supervisor.ClusterConfig, name string) (string, err
 		return "", err
 	}
 	if c.NATS != "" {
-		return JoinURL{Host: name, NATS: c.NATS}.String(), nil
+		sp, err := spaceOf(Dir(busDir), c)
+		if err != nil {
+			return "", err
+		}
+		return JoinURL{Host: name, NATS: c.NATS, Space: string(sp)}.String(), nil
 	}
 	listen := c.Listen
 	dir := Dir(busDir)
@@ -231,12 +259,13 @@ type JoinURL struct {
 	Secret      string
 	Fingerprint string // of the main swarm's certificate
 	NATS        string // the existing NATS server's URL, instead of the three above
+	Space       string // with NATS: the main swarm's space on that server
 }
 
 func (u JoinURL) String() string {
 	q := url.Values{"secret": {u.Secret}, "fp": {u.Fingerprint}}
 	if u.NATS != "" {
-		q = url.Values{"nats": {u.NATS}}
+		q = url.Values{"nats": {u.NATS}, "space": {u.Space}}
 	}
 	return (&url.URL{Scheme: urlScheme, Host: u.Addr, Path: "/" + u.Host, RawQuery: q.Encode()}).String()
 }
@@ -256,8 +285,11 @@ func ParseJoinURL(s string) (JoinURL, error) {
 	if err != nil || u.Scheme != urlScheme {
 		return JoinURL{}, fmt.Errorf("%q is not a join URL (swarm://HOST:PORT/NAME?secret=…&fp=…, printed by swarm invite NAME)", s)
 	}
-	j := JoinURL{Addr: u.Host, Host: strings.TrimPrefix(u.Path, "/"), Secret: u.Query().Get("secret"), Fingerprint: u.Query().Get("fp"), NATS: u.Query().Get("nats")}
+	j := JoinURL{Addr: u.Host, Host: strings.TrimPrefix(u.Path, "/"), Secret: u.Query().Get("secret"), Fingerprint: u.Query().Get("fp"), NATS: u.Query().Get("nats"), Space: u.Query().Get("space")}
 	if j.NATS != "" {
+		if !validSpace(j.Space) {
+			return JoinURL{}, errors.New("join URL: it has no swarm space (space=…); copy the whole line swarm invite printed")
+		}
 		if err := supervisor.CheckNATSURL(j.NATS); err != nil {
 			return JoinURL{}, fmt.Errorf("join URL: %w", err)
 		}
@@ -285,12 +317,16 @@ func ParseJoinURL(s string) (JoinURL, error) {
 // c, for its hosts (`swarm hosts`).
 func QueryHosts(busDir string, c supervisor.ClusterConfig) ([]HostInfo, error) {
 	if c.NATS != "" {
+		sp, err := spaceOf(Dir(busDir), c)
+		if err != nil {
+			return nil, err
+		}
 		nc, err := nats.Connect(c.NATS, nats.Name("swarm hosts"), nats.Timeout(5*time.Second))
 		if err != nil {
 			return nil, fmt.Errorf("the NATS server at %s: %v", redacted(c.NATS), err)
 		}
 		defer nc.Close()
-		return askHosts(nc, "NATS at "+redacted(c.NATS))
+		return askHosts(nc, sp, "NATS at "+redacted(c.NATS))
 	}
 	listen := c.Listen
 	dir := Dir(busDir)
@@ -315,12 +351,12 @@ func QueryHosts(busDir string, c supervisor.ClusterConfig) ([]HostInfo, error) {
 		return nil, fmt.Errorf("is the swarm running? %w", err)
 	}
 	defer nc.Close()
-	return askHosts(nc, "main swarm at "+u.Addr)
+	return askHosts(nc, "", "main swarm at "+u.Addr)
 }
 
-// askHosts asks the main swarm for its hosts on nc.
-func askHosts(nc *nats.Conn, where string) ([]HostInfo, error) {
-	reply, err := nc.Request(adminHosts, nil, 5*time.Second)
+// askHosts asks the main swarm of space sp for its hosts on nc.
+func askHosts(nc *nats.Conn, sp space, where string) ([]HostInfo, error) {
+	reply, err := nc.Request(sp.adminHosts(), nil, 5*time.Second)
 	if errors.Is(err, nats.ErrNoResponders) {
 		return nil, fmt.Errorf("%s: no main swarm answers (is it running?)", where)
 	}

@@ -26,7 +26,10 @@
 //
 //  1. A line is identified by its position: rows scrolled off the top so
 //     far plus its row (Line.N). Positions follow the content when the
-//     screen scrolls or lines are inserted or deleted.
+//     screen scrolls or lines are inserted or deleted — but blank rows
+//     inserted among rows that show nothing move nothing a reader sees:
+//     the positions stay (Codex inline erases its live area and inserts
+//     rows there before writing the finished output on the same rows).
 //  2. A line is committed when the cursor leaves it downwards (a line feed,
 //     or any cursor movement to a lower row) or when it scrolls off the
 //     top. Wrapping to the next row is not leaving. A blank line counts

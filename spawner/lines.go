@@ -16,8 +16,12 @@ import (
 // row of the main screen. It moves with the row when the screen scrolls or
 // inserts and deletes lines.
 type rowState struct {
-	rec     string // the text last committed for this line
-	hasRec  bool
+	rec    string // the text last committed for this line
+	hasRec bool
+	// faint: rec is what was committed here before blank rows were
+	// inserted over the blank row that showed it: the same text shown
+	// here again is that line, other text replaced nothing.
+	faint   bool
 	pending bool   // left downwards inside the redraw zone, not committed
 	ptext   string // its text when left
 	offered int    // the replay (replay.epoch) whose matcher saw rec
@@ -211,7 +215,7 @@ func (m *mainLines) recordCut(straddles int, narrower bool) {
 	if straddles >= 0 {
 		start, end := m.span(straddles)
 		st := m.state(start)
-		st.rec, st.hasRec = m.lineText(start, end), true
+		st.rec, st.hasRec, st.faint = m.lineText(start, end), true, false
 	}
 	if narrower {
 		for r := 0; r < m.rows; {
@@ -243,7 +247,7 @@ func (m *mainLines) pulledBack(k int) {
 			break
 		}
 		st := &m.shadow[start]
-		st.rec, st.hasRec, st.ends = m.lineText(start, end), true, lineEnds{}
+		st.rec, st.hasRec, st.ends, st.faint = m.lineText(start, end), true, lineEnds{}, false
 		r = end + 1
 	}
 }
@@ -484,24 +488,29 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	if m.layout.HasStatus() && m.layout.Status(text) {
 		// The program's status row, not output: seen, not committed.
-		st.rec, st.hasRec = text, true
+		st.rec, st.hasRec, st.faint = text, true, false
 		return
 	}
 	if running, ok := m.layout.PreviewMarker(text); ok && running {
 		// The count under a running command's latest rows: they were a
 		// preview, not output (see previewRows).
-		st.rec, st.hasRec = text, true
+		st.rec, st.hasRec, st.faint = text, true, false
 		m.retractPreview(n)
 		return
 	}
 	replayed := m.replay.repeats(text)
 	if st.hasRec && st.rec == text {
-		st.offered = m.replay.epoch
+		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false
 		return
 	}
+	if st.faint {
+		// Another text where blank rows were inserted: nothing of the
+		// line committed here was replaced.
+		st.rec, st.hasRec, st.faint = "", false, false
+	}
 	if text != "" && m.moved(st, text, n) {
-		st.rec, st.hasRec, st.offered = text, true, m.replay.epoch
+		st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 		m.lastNew = false
 		return
 	}
@@ -512,7 +521,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 			m.ghosts = m.ghosts[1:]
 		}
 	}
-	st.rec, st.hasRec, st.offered = text, true, m.replay.epoch
+	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 	if replayed || replaced && m.rewrapped(st, text, n) {
 		m.lastNew = false
 		return
@@ -988,6 +997,18 @@ func (m *mainLines) shiftDown(a, b, n int) {
 	}
 }
 
+// blankRows reports whether rows [a, b) show nothing.
+func (m *mainLines) blankRows(a, b int) bool {
+	for y := a; y < b; y++ {
+		for x := range m.cols {
+			if c := m.em.CellAt(x, y); c != nil && !plainBlank(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 type opKind uint8
 
 const (
@@ -1087,7 +1108,17 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	}
 	switch op.kind {
 	case opDown:
-		m.shiftDown(op.a, op.b, op.n)
+		// Blank rows inserted into rows that show nothing move nothing:
+		// what is written there next is drawn where the lines committed
+		// at those positions were.
+		if !m.blankRows(op.a+op.n, op.b) {
+			m.shiftDown(op.a, op.b, op.n)
+		} else {
+			for y := op.a; y < op.b; y++ {
+				st := &m.shadow[y]
+				st.pending, st.ptext, st.faint = false, "", st.hasRec
+			}
+		}
 		if op.a == m.top {
 			m.dropCarry()
 		}

@@ -2,6 +2,7 @@ package spawner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,5 +259,31 @@ func TestRunningPreviewInline(t *testing.T) {
 				t.Errorf("relay lines (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
 			}
 		})
+	}
+}
+
+// TestBlankRowsInsertedKeepTheirPlace: Codex 0.171.0 (inline) ends a
+// running command by erasing its live area, inserting blank rows at its
+// top (a scroll region and reverse index) and writing the finished cell
+// there as history, on the rows that showed it running: the same rows
+// under another header (issue 29, cause 9). Rows inserted into rows that
+// show nothing move nothing a reader sees: the rows written over them show
+// what was committed there, and are not committed again.
+func TestBlankRowsInsertedKeepTheirPlace(t *testing.T) {
+	t.Parallel()
+	cell := func(header string) string {
+		return header + "\r\n  └ [[RELAY]]\r\n    {\"to\":\"bob\",\"body\":\"hi\"}\r\n    [[/RELAY]]\r\n" +
+			"    @relay:bob hello there\r\n    end of the output\r\n"
+	}
+	data := "› run it\r\n\r\n" + cell("◦ Running sh f.sh") + "\r\n› Ask Codex" +
+		"\x1b[3;1H\x1b[J\x1b[3;12r\x1b[3;1H" + strings.Repeat("\x1bM", 6) + "\x1b[r\x1b[1;10r\x1b[2;1H\r\n" +
+		strings.ReplaceAll(cell("• You ran sh f.sh"), "\r\n", "\x1b[K\r\n") + "\x1b[r\r\n› Ask Codex"
+	for _, cut := range [][]int{nil, {len(data) / 2}} {
+		got := texts(feed(t, ScreenOptions{Rows: 12, Cols: 40}, data, func(int) []int { return cut }))
+		want := []string{"› run it", "", "◦ Running sh f.sh", "  └ [[RELAY]]", `    {"to":"bob","body":"hi"}`,
+			"    [[/RELAY]]", "    @relay:bob hello there", "    end of the output", "", "› Ask Codex", "• You ran sh f.sh"}
+		if !slices.Equal(got, want) {
+			t.Errorf("cut at %v: committed\n%q\nwant\n%q", cut, got, want)
+		}
 	}
 }

@@ -351,7 +351,27 @@ func (b *Bus) openErr(err error) error {
 	if IsCorrupt(err) {
 		return fmt.Errorf("open %s: %w (%v)", b.path, ErrCorrupt, err)
 	}
+	if diskFull(b.dir, err) {
+		return fmt.Errorf("open %s: the disk is full: even reading the bus needs room beside it (its shared-memory file); free some space (%v)", b.path, err)
+	}
 	return fmt.Errorf("open %s: %w", b.path, err)
+}
+
+// diskFull says whether err, SQLite's, is a write that failed because
+// the file system holding dir has no room left: SQLite says only "disk
+// I/O error" when its shared-memory file cannot grow.
+func diskFull(dir string, err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL:
+	default:
+		return false
+	}
+	var st unix.Statfs_t
+	return unix.Statfs(dir, &st) == nil && st.Bavail == 0
 }
 
 // IsCorrupt reports whether err is SQLite finding the database file

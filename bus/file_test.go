@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // Processes that open a fresh directory at once all get the same, whole
@@ -292,5 +294,55 @@ func TestAFileInBusDbsPlaceWhileAConnectionOpensIsNeverWritten(t *testing.T) {
 	}
 	if now, err := os.ReadFile(path); err != nil || len(now) != 0 {
 		t.Fatalf("the file in bus.db's place was written to: %d bytes, %v", len(now), err)
+	}
+}
+
+// On a full disk even reading the bus fails (SQLite's shared-memory file
+// cannot be made): the error says the disk is full, where SQLite says
+// only "disk I/O error". A small file system of its own is mounted for
+// it, which takes root.
+func TestABusOnAFullDiskSaysSo(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small file system takes root")
+	}
+	mnt := t.TempDir()
+	if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
+		t.Skipf("mount a tmpfs: %v", err)
+	}
+	t.Cleanup(func() { _ = unix.Unmount(mnt, unix.MNT_DETACH) })
+	dir := filepath.Join(mnt, ".swarm")
+	b, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(t, b, "bob")
+	publish(t, b, Message{From: "human", To: "bob", Body: "kept"})
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	fill, err := os.Create(filepath.Join(mnt, "fill"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil {
+		_, err = fill.Write(make([]byte, 64<<10))
+	}
+	fill.Close()
+	if !errors.Is(err, unix.ENOSPC) {
+		t.Fatalf("filling the disk: %v", err)
+	}
+	if _, err := Open(Options{Dir: dir}); err == nil || !strings.Contains(err.Error(), "the disk is full") || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("open on a full disk: %v", err)
+	}
+	if err := os.Remove(filepath.Join(mnt, "fill")); err != nil {
+		t.Fatal(err)
+	}
+	b, err = Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatalf("open once there is room: %v", err)
+	}
+	defer b.Close()
+	if msgs, err := b.Messages(context.Background(), 0, 10); err != nil || len(msgs) != 1 || msgs[0].Body != "kept" {
+		t.Errorf("the bus after: %v, %v", msgs, err)
 	}
 }

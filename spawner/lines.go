@@ -74,15 +74,16 @@ type move struct {
 // the lines of a redraw (the Ink redraw zone: upTo, downward), taking a
 // line redrawn elsewhere or wrapped anew for the line it was (moved,
 // rewrapped), and keeping what a batch of scrolls needs to come out as
-// single scrolls do (checkedBatch, knownRow). The Screen holds one over
-// its main emulator and calls its entry points: token with each structural
+// single scrolls do (checkedBatch, knownRow). The Screen holds one over its
+// main emulator and calls its entry points: token with each structural
 // token the front parser cuts while the main screen is in use, harvest
 // after feeding it a print segment, batch before a line feed, settle as
-// output settles or ends, take for what was committed, and cutBelow,
-// resizedTo, recordCut and pulledBack as the screen changes size (with
-// carried, flowLines, reflowed and placed for a reflow). The
-// scrollback the rows that leave go to, and the clock, are the Screen's,
-// reached through a lineSink.
+// output settles or ends, altLines for the lines the alternate screen
+// commits (numbered as the main screen's rows under it), take for what was
+// committed, and cutBelow, resizedTo, recordCut and pulledBack as the
+// screen changes size (with carried, flowLines, reflowed and placed for a
+// reflow). The scrollback the rows that leave go to, and the clock, are the
+// Screen's, reached through a lineSink.
 type mainLines struct {
 	em         *vt.Emulator // the main screen
 	rows, cols int          // em's size

@@ -1337,4 +1337,7 @@ func TestRemotePaneNamesItsHost(t *testing.T) {
 	h := newHarness(t, sw, 100, 30, Options{})
 	requireContains(t, h.screen(), "alice · running", "builder@buildbox · running", "$ make",
 		"tester@laptop · unreachable: host laptop away since")
+	h.press(h.m.keys.Next) // builder
+	h.press(h.m.keys.Attach)
+	requireContains(t, h.screen(), "ATTACHED builder@buildbox")
 }

@@ -159,7 +159,7 @@ func (m *Model) paneFrame(a swarmapi.AgentInfo, p *pane) (frame, string, string)
 	sel := a.Name == m.selected
 	switch {
 	case m.attached && sel:
-		title := "ATTACHED " + a.Name + " · ctrl+] detaches"
+		title := "ATTACHED " + paneName(a) + " · ctrl+] detaches"
 		switch {
 		case a.State != swarmapi.StateRunning:
 			title = "ATTACHED " + paneName(a) + " · " + a.StateWord() + " · ctrl+] detaches"

@@ -67,6 +67,10 @@ func (g *Globals) attach(notify, notice string) error {
 		Attached: true, StopSwarm: stop, Notice: notice,
 		Bell: notify == "all" || notify == "bell", Desktop: notify == "all" || notify == "desktop"})
 	switch {
+	case errors.Is(err, tui.ErrNotShown):
+		// A ctrl+c while the UI was starting: swarm up stops a swarm it
+		// was starting (server.Started.Abandon); one that ran goes on.
+		return errors.New("interrupted; the swarm runs on: `swarm attach` shows it, `swarm stop` ends it")
 	case err != nil:
 		return err
 	case hung.Load() != nil && !r.Gone():

@@ -132,6 +132,10 @@ type Model struct {
 	exited    map[string]bool // agents whose process ended and has not started again
 	resizeGen int
 	gone      bool // the supervisor's event stream ended
+	// began: the program called Init, which it does once the terminal is
+	// the UI's (raw mode: ctrl+c is a key, not a SIGINT), with the context
+	// not ended yet.
+	began bool
 
 	// manualClock (tests) turns the clock tick off and fires delayed
 	// messages at once, so that commands can be run synchronously.
@@ -221,6 +225,7 @@ func (m *Model) src() source { return source{ctx: m.ctx, r: m.sw} }
 
 // Init starts the clock and the first reads of the bus.
 func (m *Model) Init() tea.Cmd {
+	m.began = m.ctx.Err() == nil // not when a signal came before
 	return tea.Batch(m.tickWithin(time.Second), m.loadMeta())
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -91,5 +92,28 @@ func TestRunEndsWithItsContext(t *testing.T) {
 		}
 	case <-time.After(testrun.Patience):
 		t.Fatal("Run did not return when its context ended")
+	}
+}
+
+// A context that ends before the UI has the terminal (a ctrl+c while swarm
+// is starting is the terminal's SIGINT) is an interrupt of the start, not
+// a detach: Run says so, and swarm up stops the swarm it was starting.
+func TestRunInterruptedBeforeItShows(t *testing.T) {
+	sup := startEmptySwarm(t)
+	in, keys := io.Pipe()
+	defer keys.Close()
+	out := &testrun.Buffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	select {
+	case err := <-runAsync(ctx, inProcess{sup}, Options{Input: in, Output: out, Width: 100, Height: 30}):
+		if !errors.Is(err, ErrNotShown) {
+			t.Fatalf("Run interrupted before it showed = %v, want ErrNotShown", err)
+		}
+	case <-time.After(testrun.Patience):
+		t.Fatal("Run did not return when its context had ended")
+	}
+	if strings.Contains(out.String(), "agents 0") {
+		t.Errorf("the UI was drawn: %q", out.String())
 	}
 }

@@ -116,6 +116,11 @@ type Events interface {
 // draw the UI.
 var ErrTooSmall = errors.New("terminal too small")
 
+// ErrNotShown is Run's error when its context ended before the UI had the
+// terminal: a ctrl+c then is still the terminal's SIGINT, an interrupt of
+// the start rather than a way to detach (once the UI runs, ctrl+c is a key).
+var ErrNotShown = errors.New("interrupted before the UI showed")
+
 // Options configure the UI.
 type Options struct {
 	// Title names the swarm in the status line, e.g. "tic-tac-toe".
@@ -220,6 +225,9 @@ func Run(ctx context.Context, sw Swarm, opts Options) error {
 	cancel()
 	wg.Wait()
 	if errors.Is(err, tea.ErrProgramKilled) && parent.Err() != nil {
+		if !m.began {
+			return ErrNotShown
+		}
 		// The caller's context ended: that is a way to stop, not a failure.
 		return nil
 	}

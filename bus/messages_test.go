@@ -187,6 +187,22 @@ func TestNoticeToUnknownAuthorDoesNotCascade(t *testing.T) {
 	}
 }
 
+// A message of swarm's own that fails (a task assigned to a shell that
+// takes no messages) gets no notice: swarm is no inbox, and a notice to it
+// would be refused as an unknown control message (the UI showed that
+// refusal); the UI hears of the failure from the delivery itself.
+func TestSwarmsOwnFailedMessageGetsNoNotice(t *testing.T) {
+	b := openTest(t)
+	publish(t, b, Message{From: Swarm, To: "nobody", Kind: KindTaskAssigned, Body: "task x"})
+	all, err := b.Messages(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 1 {
+		t.Fatalf("want the message alone, got %d: %+v", len(all), all)
+	}
+}
+
 func TestBroadcastExcludesSenderAndPseudoAgents(t *testing.T) {
 	b := openTest(t)
 	register(t, b, "a", "b", "c")

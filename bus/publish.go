@@ -341,11 +341,12 @@ func IsDeliveryNotice(m Message) bool {
 }
 
 // deliveryNotice is the notice that tells m's author that the delivery to
-// recipient failed or went unconfirmed. Notices about swarm's own notices
-// are not sent, so a failure can never cascade; nor about its briefs,
-// whose end the brief itself shows.
+// recipient failed or went unconfirmed. None goes to swarm about its own
+// messages: swarm is no inbox (a notice to it would be taken as a control
+// message and refused), a failure can never cascade, and the UI shows the
+// failed delivery itself.
 func deliveryNotice(m Message, recipient string, state DeliveryState, reason string) (Message, bool) {
-	if m.From == Swarm && (m.Kind == KindNotice || m.Kind == KindBrief) {
+	if m.From == Swarm {
 		return Message{}, false
 	}
 	what := "failed"

@@ -233,11 +233,28 @@ func (m *mainLines) recordCut(straddles int, narrower bool) {
 // of the screen (Screen.pullBack), which moved everything else down by k.
 // Lines that left whole were committed then and are recorded as such; a
 // line that had only begun to leave takes its state back from the carry.
-func (m *mainLines) pulledBack(k int) {
+// kept, when not nil, is the text of the top line's first keptRows rows,
+// which stay in the scrollback: that line is carried again.
+func (m *mainLines) pulledBack(k int, kept []byte, keptRows int) {
 	m.shiftDown(0, m.rows, k)
 	m.base -= int64(k)
-	carried, carryState := m.carryOn, m.carryState
+	carried, carryState, carryN := m.carryOn, m.carryState, m.carryN
 	m.dropCarry()
+	if kept != nil {
+		defer func() {
+			if _, end := m.span(0); end >= k && carried {
+				// The line whose start had left: fewer of its rows
+				// are left, its state is the same.
+				m.carryOn, m.carryN, m.carryState, m.carry = true, carryN, carryState, append(m.carry[:0], kept...)
+				return
+			}
+			// A line that left whole, committed then: its rows that
+			// stay in the scrollback go before the rest of its text.
+			st := &m.shadow[0]
+			st.rec = string(capLine(append(append([]byte(nil), kept...), st.rec...)))
+			m.carryOn, m.carryN, m.carryState, m.carry = true, m.base-int64(keptRows), *st, append(m.carry[:0], kept...)
+		}()
+	}
 	for r := 0; r < k; {
 		start, end := m.span(r)
 		if end >= k && carried {

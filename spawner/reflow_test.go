@@ -221,3 +221,40 @@ func TestBlankAfterAFullRowKeptAtANarrowerWidth(t *testing.T) {
 	fmt.Fprint(s, "000\r\n")
 	committedOnce(t, s, nil, head+" 000")
 }
+
+// A taller pane takes back as many rows as it adds, as tmux does, even
+// when the first of them is in the middle of a line: that line's start
+// stays in the scrollback, and every line is still committed once.
+func TestTallerScreenPullsBackTheEndOfALine(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 20})
+	defer s.Close()
+	line := func(i int) string { return fmt.Sprintf("line %02d %s", i, strings.Repeat("x", 22)) } // 2 rows
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(s, "%s\r\n", line(i))
+	}
+	fmt.Fprint(s, "$ ")
+	taken := s.TakeLines()
+	// 4 rows come back: line 8's first (the top row was its second), line
+	// 7, and line 6's second, whose first stays in the scrollback.
+	s.Resize(14, 20)
+	snap := s.Snapshot()
+	want := []string{line(6)[20:]}
+	for i := 7; i <= 12; i++ {
+		want = append(want, rowsOf(line(i), 20)...)
+	}
+	want = append(want, "$")
+	if !slices.Equal(snap.Lines, want) {
+		t.Fatalf("at 14 rows:\n%q\nwant\n%q", snap.Lines, want)
+	}
+	if snap.Cursor != (Cursor{X: 2, Y: 13}) {
+		t.Errorf("cursor %+v, want after the prompt on the last row", snap.Cursor)
+	}
+	// Back to 20 columns after a narrower width: line 6's second row is
+	// the top row again.
+	s.Resize(14, 12)
+	s.Resize(14, 20)
+	if got := s.Snapshot().Lines; !slices.Equal(got, want) {
+		t.Errorf("after a narrower width and back:\n%q\nwant\n%q", got, want)
+	}
+	committedOnce(t, s, taken, line(1), line(6), line(7), line(8), line(12))
+}

@@ -486,13 +486,36 @@ func (s *Screen) pullBack(n int) {
 	}
 	total := s.hist.len()
 	n = min(n, s.blankBottom(), s.pullable, total)
-	k := 0
+	k, whole := 0, 0
 	for i := 1; i <= min(n, total); i++ {
 		if int(s.hist.at(total-i).cols) != s.cols {
 			break
 		}
+		k = i
 		if i == total || !s.hist.at(total-i-1).wrapped {
-			k = i // the rows from here down are whole lines
+			whole = i // the rows from here down are whole lines
+		}
+	}
+	// As in tmux, the first row that comes back may be in the middle of a
+	// line: the rows of its start stay in the scrollback, carried (kept),
+	// as when a line's first rows scroll off. A start that cannot be
+	// carried (rows of another width, too many) keeps its line whole in
+	// the scrollback.
+	var kept []byte // nil: the first row is a line's first
+	keptRows := 0
+	if k > whole {
+		first := total - k
+		j := first - 1
+		for j >= 0 && s.hist.at(j).wrapped && int(s.hist.at(j).cols) == s.cols && first-j <= maxReflowRows {
+			j--
+		}
+		if j >= 0 && s.hist.at(j).wrapped {
+			k = whole
+		} else {
+			kept, keptRows = []byte{}, first-j-1
+			for i := j + 1; i < first; i++ {
+				kept = capLine(append(kept, s.hist.at(i).text...))
+			}
 		}
 	}
 	if k == 0 {
@@ -535,7 +558,7 @@ func (s *Screen) pullBack(n int) {
 			}
 		}
 	}
-	s.lines.pulledBack(k)
+	s.lines.pulledBack(k, kept, keptRows)
 	if waiting { // after a character in the last column, waiting to wrap
 		s.pendWrap(pos.Y + k)
 		return

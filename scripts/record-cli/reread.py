@@ -16,7 +16,15 @@ scripts/record-cli whose files hash to NAME.json's "generator", run from
 An older recording keeps only, in NAME.steps.txt, the screen once each
 printed file was done (the capture that counts as shown for
 generate.SETTLED seconds) and, per command, what the reader found then.
-reread.py reads each of those screens with
+On the main screen (Claude Code inline, Codex inline, Gemini CLI) the
+generator also read the scrollback once a file was done, which was not
+kept: reread.py plays the recording's output again in a tmux pane made as
+the generator's (same size, resizes where the recording has them, tmux
+being the terminal both read) and captures the scrollback where the
+generator did, just before the next step began; it reads there the rows
+between the file's echo and the next one's. Only commands the fixed rules
+read differently (rules_fixed) may change on the strength of that
+scrollback. reread.py reads each of those screens with
 today's rules (generate.Session.read_commands) and keeps, per command,
 the better of the old verdict and the new one (not shown < unsure < cut
 < whole; a longer cut is better). The captures taken while a file was
@@ -31,16 +39,19 @@ import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import content  # noqa: E402
 import generate  # noqa: E402
+import reader  # noqa: E402
 
 # The plan of a recording, from the generator that made it: printed
 # steps with their commands, as JSON.
@@ -87,6 +98,123 @@ def generator_dirs(scratch):
         if gid and gid not in found:
             found[gid] = gen
     return found
+
+
+# Plays a recording's output into the tmux pane it runs in, resizing the
+# window where the recording was resized (once tmux has read all output
+# before it). At each stop time it pauses and writes the file stop-N,
+# and goes on once go-N exists: the pane then is as the generator's was
+# at that moment, scrollback included (tmux is the terminal both read).
+PLAYER = r"""
+import json, os, subprocess, sys, termios, time
+cast, sock, scratch, stops = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+out = sys.stdout.buffer
+n = 0
+
+def pause():
+    global n
+    termios.tcdrain(1)
+    time.sleep(0.3)
+    open(os.path.join(scratch, "stop-%d" % n), "w").close()
+    while not os.path.exists(os.path.join(scratch, "go-%d" % n)):
+        time.sleep(0.02)
+    n += 1
+
+with open(cast, encoding="utf-8") as fh:
+    fh.readline()
+    for line in fh:
+        t, code, data = json.loads(line)
+        while n < len(stops) and t >= stops[n]:
+            pause()
+        if code == "o":
+            out.write(data.encode("utf-8", "surrogateescape"))
+            out.flush()
+        elif code == "r":
+            termios.tcdrain(1)
+            time.sleep(0.2)
+            c, r = (int(x) for x in data.split("x"))
+            subprocess.run(["tmux", "-L", sock, "resize-window", "-x", str(c), "-y", str(r)], check=True)
+            end = time.time() + 5
+            while os.get_terminal_size(1) != os.terminal_size((c, r)) and time.time() < end:
+                time.sleep(0.02)
+while n < len(stops):
+    pause()
+time.sleep(600)
+"""
+
+
+def step_ends(cast, steps):
+    """Per printed file, the recording's time just before the next step
+    began (the next file typed, a resize, PageUp, a paste, the quit): when
+    the generator read the file's final screen and scrollback."""
+    events = []
+    with open(cast, encoding="utf-8") as fh:
+        fh.readline()
+        for line in fh:
+            t, code, data = json.loads(line)
+            if code != "o":
+                events.append((t, code, data))
+    ends = []
+    for k, st in enumerate(steps):
+        typed = next((t for t, code, data in events if code == "i" and st.tag in data), None)
+        if typed is None:
+            raise ValueError("%s: the command of %s is not among its keys" % (cast, st.tag))
+        later = [o.tag for o in steps[k + 1:]]
+        end = None
+        for t, code, data in events:
+            if t <= typed:
+                continue
+            if code == "r" or data in ("!", "\x03", "\x1b[5~") or data.startswith("\x1b[200~") or \
+                    any(tag in data for tag in later):
+                end = t
+                break
+        ends.append(end if end is not None else events[-1][0] + 60)
+    return ends
+
+
+def screens_at(cast, stops, scratch):
+    """The screen and scrollback (tmux capture-pane -S) at each stop time
+    of the recording, played in a tmux pane made as the generator made its
+    own."""
+    with open(cast, encoding="utf-8") as fh:
+        head = json.loads(fh.readline())
+    sock = "reread-%d-%s" % (os.getpid(), os.path.basename(cast)[:-len(".cast")])
+    play = os.path.join(scratch, "play")
+    shutil.rmtree(play, ignore_errors=True)
+    os.makedirs(play)
+    cmd = " ".join("'%s'" % a.replace("'", "'\\''")
+                   for a in [sys.executable, "-c", PLAYER, cast, sock, play, json.dumps(stops)])
+    tmux = ["tmux", "-L", sock]
+    r = subprocess.run(tmux + ["-f", "/dev/null", "new-session", "-d", "-x", str(head["width"]), "-y",
+                               str(head["height"]), "env", "TERM=xterm-256color", "LANG=C.UTF-8", "sh", "-c", cmd],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise ValueError("%s: tmux new-session: %s" % (cast, r.stderr.strip()))
+    try:
+        # As generate.Session.start: the option comes after the pane, so
+        # the pane keeps tmux's default history limit, as the generator's.
+        subprocess.run(tmux + ["set-option", "-g", "history-limit", "20000"], check=True)
+        out = []
+        for n in range(len(stops)):
+            end = time.time() + 300
+            while not os.path.exists(os.path.join(play, "stop-%d" % n)):
+                if time.time() > end:
+                    raise ValueError("%s: replaying it in tmux took over 300 s" % cast)
+                time.sleep(0.05)
+            # Once tmux has drawn all of it: the same twice, 0.3 s apart.
+            last = None
+            while True:
+                scr = subprocess.run(tmux + ["capture-pane", "-p", "-S", "-20000"], capture_output=True,
+                                     text=True, check=True).stdout
+                if scr == last or time.time() > end:
+                    break
+                last = scr
+                time.sleep(0.3)
+            out.append(scr)
+            open(os.path.join(play, "go-%d" % n), "w").close()
+        return out
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
 
 
 def steps_sections(text):
@@ -169,12 +297,48 @@ def reread_captures(path, plan_steps, meta, dry):
     return changes
 
 
-def reread(path, plan_steps, dry):
+def rules_fixed(config, cmd):
+    """Whether the reading rules this re-read follows changed how the
+    command reads: printed with combining marks (now matched composed), a
+    one-line block on Claude Code (now matched as printed too), ✅ on
+    Gemini CLI (now drawn with no blank after it)."""
+    text = "\n".join(cmd.lines)
+    if reader.canon(text) != text:
+        return True
+    if config.startswith("claude") and cmd.block and any(generate.is_json(l) for l in cmd.lines):
+        return True
+    return config == "gemini" and "\u2705" in text
+
+
+def own_rows(hist, st, steps):
+    """The rows of the scrollback from the echo of st's command to the echo
+    of the next file's: what st printed (None when its echo is not there
+    once, as when the scrollback lost it)."""
+    rows = hist.split("\n")
+    at = [i for i, r in enumerate(rows) if st.tag in r]
+    if len(at) != 1:
+        return None
+    end = len(rows)
+    for other in steps[steps.index(st) + 1:]:
+        nxt = [i for i, r in enumerate(rows) if other.tag in r and i > at[0]]
+        if nxt:
+            end = min(end, nxt[0])
+    return "\n".join(rows[at[0]:end])
+
+
+def reread(path, plan_steps, dry, scratch):
     """Re-reads one recording (path without extension); returns the lines
     saying what changed."""
     meta = json.load(open(path + ".json", encoding="utf-8"))
     if os.path.exists(path + ".captures.json.gz"):
         return reread_captures(path, plan_steps, meta, dry)
+    # On the main screen the generator read the scrollback too once a
+    # file was done; it was not kept, but the recording's output played in
+    # tmux again, up to that moment, gives it again.
+    hists = None
+    if meta["config"] not in generate.ALT:
+        steps0 = [Step(d) for d in plan_steps]
+        hists = screens_at(path + ".cast", step_ends(path + ".cast", steps0), scratch)
     text = open(path + ".steps.txt", encoding="utf-8").read()
     old_want = [json.loads(l) for l in open(path + ".want", encoding="utf-8") if l.strip()]
     sections = steps_sections(text)
@@ -213,9 +377,18 @@ def reread(path, plan_steps, dry):
         # The final screen, alone, as the generator took it (its captures
         # are gone): a resize before it makes what it shows after_resize.
         session.first_resize = 0.0 if (resized or st.mid_resize) else None
-        new = session.read_commands(st, [(0.0, generate.SETTLED, screen.rstrip("\n"))], 0.0)
+        caps = [(0.0, generate.SETTLED, screen.rstrip("\n"))]
+        new = session.read_commands(st, caps, 0.0)
+        own = own_rows(hists[si - 1], st, steps) if hists else None
+        with_hist = session.read_commands(st, caps + [(0.0, generate.SETTLED, own)], 0.0) if own else new
         old = [earlier.get((st.tag, k), v) for k, v in enumerate(old)]
-        for k, ((cmd, w, what, after), v) in enumerate(zip(new, old)):
+        for k, (v, final_only, (cmd, w, what, after)) in enumerate(zip(old, new, with_hist)):
+            if what != final_only[2] and not rules_fixed(meta["config"], cmd):
+                # The scrollback at the session's end holds more than it
+                # did when the file was done (a later repaint wrote rows
+                # into it): only what the fixed rules read differently
+                # there is taken from it.
+                cmd, w, what, after = final_only
             keep = verdict_rank(what) <= verdict_rank(v)
             if verdict_rank(what) == verdict_rank(v) == 2:
                 keep = len(what) <= len(v)
@@ -273,12 +446,12 @@ def main():
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="reread-") as scratch:
         try:
-            reread_all(args, generator_dirs(scratch))
+            reread_all(args, generator_dirs(scratch), scratch)
         except (ValueError, OSError, subprocess.CalledProcessError) as e:
             sys.exit("reread.py: %s" % e)
 
 
-def reread_all(args, gens):
+def reread_all(args, gens, scratch):
     names = []
     for d in args.dirs:
         for f in sorted(os.listdir(d)):
@@ -297,7 +470,7 @@ def reread_all(args, gens):
         if out.returncode != 0:
             sys.exit("reread.py: plans of generator %s: %s" % (gid, out.stderr.strip().splitlines()[-1]))
         for (n, _, _), plan in zip(recs, json.loads(out.stdout)):
-            changes = reread(n, plan, args.dry_run)
+            changes = reread(n, plan, args.dry_run, scratch)
             if changes:
                 files += 1
                 total += len(changes)

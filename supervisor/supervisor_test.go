@@ -190,9 +190,9 @@ func TestThousandMessagesEachWayAllConfirmedInOrder(t *testing.T) {
 		}
 		return k
 	}
-	h.waitFor("all messages delivered", func() bool {
-		return peers(EventDelivered, EventUnconfirmed, EventDeliveryFailed) >= 2*n
-	})
+	ended := func() int { return peers(EventDelivered, EventUnconfirmed, EventDeliveryFailed) }
+	testrun.WhileProgressing(t, waitTimeout, "all messages delivered",
+		func() bool { return ended() >= 2*n }, ended)
 	msgs, err := h.bus.Messages(context.Background(), 0, 1_000_000)
 	if err != nil {
 		t.Fatal(err)

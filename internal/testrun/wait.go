@@ -55,3 +55,21 @@ func Poll(d time.Duration, cond func() bool) bool {
 	}
 	return true
 }
+
+// WhileProgressing waits until done holds, failing the test only when
+// progress (a count that only grows, such as messages delivered) stands
+// still for stall. A bulk test's total time grows with the machine's load
+// — two thousand deliveries under the race detector take a minute alone
+// and several beside the rest of the suite — while a hang shows as no
+// progress at all: this waits out the first and still fails on the second.
+func WhileProgressing(t testing.TB, stall time.Duration, what string, done func() bool, progress func() int) {
+	t.Helper()
+	last, since := progress(), time.Now()
+	for !Poll(time.Second, done) {
+		if n := progress(); n != last {
+			last, since = n, time.Now()
+		} else if time.Since(since) > stall {
+			t.Fatalf("waiting for %s: no progress for %s (stuck at %d)", what, stall, n)
+		}
+	}
+}

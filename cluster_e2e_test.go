@@ -351,6 +351,10 @@ done
 	}
 	startTerminated(t, e.command("up", "--headless"))
 	url := strings.TrimSpace(e.ok("invite", "box"))
+	testrun.Within(t, testrun.Patience, "swarm hosts to list box, not joined yet", func() bool {
+		out, _, code := e.run("hosts")
+		return code == 0 && regexp.MustCompile(`(?m)^box\s+not joined yet\s+-\s+worker\s+-$`).MatchString(out)
+	})
 	startTerminated(t, (&env{t: t, cwd: box}).command("host", url))
 	var id string
 	testrun.Within(t, testrun.Patience, "the main swarm to take a task for worker", func() bool {

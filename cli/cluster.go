@@ -174,13 +174,14 @@ func (c *hostsCmd) Run(g *Globals) error {
 	w := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "HOST\tSTATE\tADDRESS\tAGENTS\tLATENCY")
 	for _, h := range hosts {
-		state, rtt := "away since "+h.Since.Format(time.DateTime), "-"
-		if h.Connected {
+		state, rtt, addr := "away since "+h.Since.Format(time.DateTime), "-", h.Addr
+		switch {
+		case h.Connected:
 			state, rtt = "connected", h.RTT.Round(10*time.Microsecond).String()
-		}
-		addr := h.Addr
-		if addr == "" {
-			addr = "-"
+		case addr == "":
+			// No address: it has not connected since the main swarm
+			// started (away since then would say it had).
+			state, addr = "not joined yet", "-"
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", h.Name, state, addr, strings.Join(h.Agents, ","), rtt)
 	}

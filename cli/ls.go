@@ -54,6 +54,8 @@ func (c *lsCmd) Run(g *Globals) error {
 			dir += " (directory gone)"
 			agents = "?"
 			gone++
+		case !r.Reachable && r.Unreachable != "":
+			agents = "? (not answering: " + textsafe.Line(r.Unreachable) + ")"
 		case !r.Reachable:
 			agents = "? (not answering)"
 		case r.Ended && r.Clients == 0:

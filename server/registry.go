@@ -45,6 +45,9 @@ type Running struct {
 	// client attached, the swarm ends by itself (IdleEnd).
 	Ended   bool `json:"ended"`
 	DirGone bool `json:"dir_gone"`
+	// Unreachable says why a swarm that runs did not answer (another
+	// version of swarm, say): "" when it answered.
+	Unreachable string `json:"unreachable,omitempty"`
 }
 
 // registryDir is where the notes are: in the user's cache directory,
@@ -78,7 +81,7 @@ func register(r Running) error {
 	if err := os.MkdirAll(registryDir(), 0o700); err != nil {
 		return err
 	}
-	r.Reachable, r.Agents, r.AgentsRunning, r.Ended, r.DirGone = false, 0, 0, false, false
+	r.Reachable, r.Agents, r.AgentsRunning, r.Ended, r.DirGone, r.Unreachable = false, 0, 0, false, false, ""
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -129,7 +132,9 @@ func List(ctx context.Context, program string) ([]Running, error) {
 		}
 		if _, err := os.Stat(r.BusDir); errors.Is(err, fs.ErrNotExist) {
 			r.DirGone = true
-		} else if cl, err := Attach(ctx, r.BusDir, program); err == nil {
+		} else if cl, err := Attach(ctx, r.BusDir, program); err != nil {
+			r.Unreachable = err.Error()
+		} else {
 			r.Reachable = true
 			agents := cl.Agents()
 			for _, a := range agents {

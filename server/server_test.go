@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -468,5 +470,46 @@ func TestARefusedClientKeepsTrying(t *testing.T) {
 	}
 	if r.Gone() {
 		t.Fatal("Done closed while the swarm runs")
+	}
+}
+
+// swarm ls: a swarm that runs but speaks another version of the protocol
+// (one started by an older swarm) is listed with why it does not answer,
+// not as one that is stuck.
+func TestARunningSwarmOfAnotherVersionIsListedSo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // a registry of this test's own
+	busDir := filepath.Join(t.TempDir(), ".swarm")
+	if err := os.MkdirAll(busDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// The older swarm: it says hello in its version and nothing more.
+	ln, err := net.Listen("unix", filepath.Join(busDir, "swarm.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_ = wire.WriteFrame(c, wire.Hello{Version: wire.Version - 1, Program: "swarm older"})
+			var h wire.Hello
+			_ = wire.ReadFrame(c, &h)
+			c.Close()
+		}
+	})
+	if err := register(Running{Dir: filepath.Dir(busDir), BusDir: busDir, Pid: os.Getpid(), Started: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unregister(busDir) })
+	l, err := List(context.Background(), "swarm test")
+	if err != nil || len(l) != 1 {
+		t.Fatalf("listed %+v, %v", l, err)
+	}
+	if r := l[0]; r.Reachable || !strings.Contains(r.Unreachable, fmt.Sprintf("swarm older speaks protocol %d", wire.Version-1)) {
+		t.Errorf("listed %+v", r)
 	}
 }

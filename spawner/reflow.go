@@ -67,7 +67,7 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 		}
 	}
 	oldRows := s.rows
-	if !f.fit(rows, cols) {
+	if !f.fit(rows, cols, oldRows) {
 		return 0, false // text under the cursor would have to leave
 	}
 	if f.back > 0 {
@@ -120,11 +120,11 @@ func (f *screenFlow) takeBack(cells []uv.Cell, k int) {
 	l.cells, f.back = append(cells, l.cells...), k
 }
 
-// fit plans the lines at rows × cols (planReflow) and works out the row
-// each line that stays starts on (flowLine.at). It is false when text
-// under the cursor would have to leave.
-func (f *screenFlow) fit(rows, cols int) bool {
-	p, ok := planReflow(f.lines, rows, cols)
+// fit plans the lines, oldRows high, at rows × cols (planReflow) and works
+// out the row each line that stays starts on (flowLine.at). It is false
+// when text under the cursor would have to leave.
+func (f *screenFlow) fit(rows, cols, oldRows int) bool {
+	p, ok := planReflow(f.lines, rows, cols, oldRows)
 	if !ok {
 		return false
 	}
@@ -193,14 +193,15 @@ type reflowPlan struct {
 }
 
 // planReflow lays lines out at cols (flowLine.layout) and works out which
-// rows leave so that the rest fit in rows. As in tmux, rows leave at the
-// top, whole lines first and then the first rows of the next line, so
-// that the rows under the cursor stay as they were (a footer stays at the
-// bottom); blank lines under the cursor give way only when the rows above
-// it are not enough. It reads and changes nothing else: the screen's state
-// is for reflow to change by the plan. ok is false when text under the
-// cursor would have to leave.
-func planReflow(lines []flowLine, rows, cols int) (p reflowPlan, ok bool) {
+// rows leave so that the rest fit in rows. As in tmux, a screen shorter
+// than oldRows first gives up blank lines under the cursor, as many as it
+// lost rows; then rows leave at the top, whole lines first and then the
+// first rows of the next line, so that the rows under the cursor stay as
+// they were (a footer stays at the bottom). More blank lines under the
+// cursor give way only when the rows above it are not enough. It reads
+// and changes nothing else: the screen's state is for reflow to change by
+// the plan. ok is false when text under the cursor would have to leave.
+func planReflow(lines []flowLine, rows, cols, oldRows int) (p reflowPlan, ok bool) {
 	total := 0
 	for i := range lines {
 		lines[i].layout(cols)
@@ -216,10 +217,15 @@ func planReflow(lines []flowLine, rows, cols int) (p reflowPlan, ok bool) {
 		above += l.rows
 	}
 	p.keep = len(lines)
-	for p.keep > p.cur+1 && total-rows > above && len(lines[p.keep-1].cells) == 0 {
-		p.keep--
-		total -= lines[p.keep].rows
+	giveWay := func(more func() bool) {
+		for p.keep > p.cur+1 && total > rows && len(lines[p.keep-1].cells) == 0 && more() {
+			p.keep--
+			total -= lines[p.keep].rows
+		}
 	}
+	lost := oldRows - rows
+	giveWay(func() bool { lost--; return lost >= 0 })
+	giveWay(func() bool { return total-rows > above })
 	for p.drop < p.cur && total-lines[p.drop].rows >= rows {
 		total -= lines[p.drop].rows
 		p.drop++

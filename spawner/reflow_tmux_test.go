@@ -16,6 +16,9 @@ import (
 // bottom), leaving a blank row under the prompt.
 func tmuxReflowInput(kind string) string {
 	var b strings.Builder
+	if kind == "X" { // a line of two rows at 80 columns, and blank rows under the cursor
+		return strings.Repeat("E", 150) + "\r\nbye\r\n"
+	}
 	if kind == "P" { // 200 lines that wrap at 80 columns and less
 		for i := 1; i <= 200; i++ {
 			fmt.Fprintf(&b, "row %03d %0100d\r\n", i, i)
@@ -49,7 +52,10 @@ func tmuxReflowInput(kind string) string {
 // screens.txt is tmux 3.3a's screen, cursor and scrollback for each case.
 // P is one pane resized again and again (a grid, a smaller client, the
 // grid again, a panel opened, the main + stack layout): its rows come
-// back from the middle of lines. One difference is kept on purpose: a display the program cleared stays
+// back from the middle of lines. X is a pane made narrower and shorter
+// with blank rows under its cursor (an agent that has exited, shown in a
+// grid): as many of them give way as the pane lost rows, and then rows
+// leave at the top. One difference is kept on purpose: a display the program cleared stays
 // cleared (tmux brings the cleared rows back when a pane gets wider).
 func TestResizeShowsWhatTmuxShows(t *testing.T) {
 	f, err := os.Open("testdata/tmux-reflow/screens.txt")
@@ -77,12 +83,15 @@ func TestResizeShowsWhatTmuxShows(t *testing.T) {
 			cases[len(cases)-1].screen = append(cases[len(cases)-1].screen, line)
 		}
 	}
-	if len(cases) != 25 {
-		t.Fatalf("%d cases in screens.txt, want 25", len(cases))
+	if len(cases) != 26 {
+		t.Fatalf("%d cases in screens.txt, want 26", len(cases))
 	}
-	p := NewScreen(ScreenOptions{Rows: 24, Cols: 80})
-	defer p.Close()
-	fmt.Fprint(p, tmuxReflowInput("P"))
+	series := map[string]*Screen{} // the inputs resized in turn, from 80×24
+	for _, k := range []string{"P", "X"} {
+		series[k] = NewScreen(ScreenOptions{Rows: 24, Cols: 80})
+		defer series[k].Close()
+		fmt.Fprint(series[k], tmuxReflowInput(k))
+	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s %dx%d", c.kind, c.cols, c.rows), func(t *testing.T) {
 			if c.kind == "C" && c.cols > 40 {
@@ -93,8 +102,8 @@ func TestResizeShowsWhatTmuxShows(t *testing.T) {
 				c.cursor.Y -= back
 				c.hist += back
 			}
-			s := p // resized in turn
-			if c.kind != "P" {
+			s, ok := series[c.kind]
+			if !ok {
 				s = NewScreen(ScreenOptions{Rows: 10, Cols: 40})
 				defer s.Close()
 				fmt.Fprint(s, tmuxReflowInput(c.kind))

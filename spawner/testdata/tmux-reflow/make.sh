@@ -1,7 +1,7 @@
 #!/bin/bash
 # make.sh > screens.txt: how tmux (3.3a when screens.txt was made) shows
 # each input of reflow_tmux_test.go, written at 40×10, after one resize;
-# and input P, written at 80×24, after each of a series of resizes.
+# and inputs P and X, written at 80×24, after each of a series of resizes.
 # Needs tmux and python3; the inputs are those of tmuxReflowInput.
 set -eu
 input() { # kind: the bytes tmuxReflowInput writes for it
@@ -9,6 +9,9 @@ python3 - "$1" <<'PY'
 import sys
 k = sys.argv[1]
 out = "".join("line %d\r\n" % i for i in range(1, 31))
+if k == "X":
+    sys.stdout.write("E" * 150 + "\r\nbye\r\n")
+    sys.exit()
 if k == "P":
     sys.stdout.write("".join("row %03d %0100d\r\n" % (i, i) for i in range(1, 201)) + "$ ")
     sys.exit()
@@ -37,19 +40,24 @@ for k in A C D E; do
   done
   rm -f /tmp/tmux-reflow-$k.txt
 done
-input P > /tmp/tmux-reflow-P.txt
-S=tmux-reflow-$$-P
-tmux -L $S -f /dev/null new-session -d -x 80 -y 24 "cat /tmp/tmux-reflow-P.txt; exec sleep 1000"
+series() { # kind size...: input kind at 80×24, then resized to each size in turn
+k=$1; shift
+input $k > /tmp/tmux-reflow-$k.txt
+S=tmux-reflow-$$-$k
+tmux -L $S -f /dev/null new-session -d -x 80 -y 24 "cat /tmp/tmux-reflow-$k.txt; exec sleep 1000"
 tmux -L $S set -g window-size manual >/dev/null
 tmux -L $S set -g status off
 tmux -L $S resize-window -x 80 -y 24
 sleep 0.4
-for size in 62x19 37x12 62x19 62x11 74x24; do
+for size in "$@"; do
   tmux -L $S resize-window -x ${size%x*} -y ${size#*x}
   sleep 0.3
-  echo "== P $size cursor $(tmux -L $S display -p '#{cursor_x},#{cursor_y} hist=#{history_size}')"
+  echo "== $k $size cursor $(tmux -L $S display -p '#{cursor_x},#{cursor_y} hist=#{history_size}')"
   tmux -L $S capture-pane -p | sed 's/ *$//'
   for i in $(seq $(tmux -L $S capture-pane -p | wc -l) $((${size#*x} - 1))); do echo; done
 done
 tmux -L $S kill-server
-rm -f /tmp/tmux-reflow-P.txt
+rm -f /tmp/tmux-reflow-$k.txt
+}
+series P 62x19 37x12 62x19 62x11 74x24
+series X 62x19

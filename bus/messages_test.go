@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,6 +201,37 @@ func TestSwarmsOwnFailedMessageGetsNoNotice(t *testing.T) {
 	}
 	if len(all) != 1 {
 		t.Fatalf("want the message alone, got %d: %+v", len(all), all)
+	}
+}
+
+// Notices that say the same of an author's messages to one recipient are
+// one line for it; others keep their own.
+func TestDeliveryNoticeLinesGroupTheSameFailure(t *testing.T) {
+	b := openTest(t)
+	var ids []string
+	for i := range 3 {
+		ids = append(ids, "#"+ShortID(publish(t, b, Message{From: "asker", To: "crashy", Body: fmt.Sprint("ping ", i)}).ID))
+	}
+	other := publish(t, b, Message{From: "asker", To: "nobody", Body: "hi"})
+	all, err := b.Messages(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []Message
+	for _, m := range all {
+		if IsDeliveryNotice(m) {
+			notices = append(notices, m)
+		}
+	}
+	if len(notices) != 4 {
+		t.Fatalf("set-up: %d notices, want 4", len(notices))
+	}
+	want := []string{
+		"messages " + strings.Join(ids, ", ") + ` to crashy failed: unknown agent "crashy"`,
+		"message #" + ShortID(other.ID) + ` to nobody failed: unknown agent "nobody"`,
+	}
+	if got := DeliveryNoticeLines(notices); !slices.Equal(got, want) {
+		t.Errorf("lines:\n%q\nwant\n%q", got, want)
 	}
 }
 

@@ -340,6 +340,58 @@ func IsDeliveryNotice(m Message) bool {
 	return json.Unmarshal(m.Data, &d) == nil && d.MessageID == m.InReplyTo && d.State != "" && d.Recipient != Swarm
 }
 
+// DeliveryNoticeLines words notices to one author (IsDeliveryNotice) as
+// the lines typed in for it: one line for all the notices about its
+// messages to one recipient that ended the same way for the same reason,
+// so that six messages to a removed agent cost one line, not six.
+func DeliveryNoticeLines(notices []Message) []string {
+	type key struct {
+		recipient, state, reason string
+		alone                    int // 1 + the index of a notice not to group
+	}
+	type group struct {
+		body string // the notice's own, when it is alone
+		ids  []string
+	}
+	var (
+		order  []key
+		groups = map[key]*group{}
+		lines  []string
+	)
+	for i, n := range notices {
+		var d struct {
+			MessageID string `json:"message_id"`
+			Recipient string `json:"recipient"`
+			State     string `json:"state"`
+			Reason    string `json:"reason"`
+		}
+		k := key{alone: i + 1} // not one to group: as it is
+		if json.Unmarshal(n.Data, &d) == nil && d.MessageID != "" {
+			k = key{recipient: d.Recipient, state: d.State, reason: d.Reason}
+		}
+		g := groups[k]
+		if g == nil {
+			g = &group{body: n.Body}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.ids = append(g.ids, "#"+ShortID(d.MessageID))
+	}
+	for _, k := range order {
+		g := groups[k]
+		if len(g.ids) == 1 {
+			lines = append(lines, g.body)
+			continue
+		}
+		what := "failed"
+		if k.state == DeliveryUnconfirmed.String() {
+			what = "were typed in but not confirmed"
+		}
+		lines = append(lines, fmt.Sprintf("messages %s to %s %s: %s", strings.Join(g.ids, ", "), k.recipient, what, k.reason))
+	}
+	return lines
+}
+
 // deliveryNotice is the notice that tells m's author that the delivery to
 // recipient failed or went unconfirmed. None goes to swarm about its own
 // messages: swarm is no inbox (a notice to it would be taken as a control

@@ -170,14 +170,15 @@ func (a *agent) pendingWithNotices() (next []bus.Message, notices []bus.Message,
 }
 
 // withNotices is what is typed for m when notices go with it: its body,
-// then one line per notice.
+// then a line per notice, or per group of notices that say the same of
+// messages to one recipient (bus.DeliveryNoticeLines).
 func withNotices(m bus.Message, notices []bus.Message) bus.Message {
 	if len(notices) == 0 {
 		return m
 	}
 	lines := []string{m.Body}
-	for _, n := range notices {
-		lines = append(lines, "(from swarm: "+n.Body+")")
+	for _, l := range bus.DeliveryNoticeLines(notices) {
+		lines = append(lines, "(from swarm: "+l+")")
 	}
 	m.Body = strings.Join(lines, "\n")
 	return m

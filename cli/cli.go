@@ -67,9 +67,10 @@ func usageError(format string, args ...any) error {
 
 // Globals are the flags every command accepts, and the process context.
 type Globals struct {
-	Dir string `help:"Bus directory. $SWARM_DIR, when set, takes precedence; the default is .swarm in the current directory." placeholder:"DIR"`
+	Dir string `help:"Bus directory. $SWARM_DIR, when set, takes precedence; the default is the .swarm of the project: in the current directory or the nearest one above that has one." placeholder:"DIR"`
 
 	ignoreEnvDir bool // the command chose its own bus (the demo)
+	busHere      bool // the command makes its project in the current directory (up): no search above
 
 	ctx    context.Context
 	stdin  io.Reader
@@ -85,17 +86,52 @@ func (g *Globals) jsonOut() *json.Encoder {
 	return enc
 }
 
-// busDir is $SWARM_DIR, else --dir, else .swarm. The environment wins so
-// that an agent, which swarm starts with SWARM_DIR set, always talks to the
-// bus of the swarm that runs it.
+// busDir is $SWARM_DIR, else --dir, else the project's .swarm
+// (findBusDir), else .swarm here. The environment wins so that an agent,
+// which swarm starts with SWARM_DIR set, always talks to the bus of the
+// swarm that runs it.
 func (g *Globals) busDir() string {
+	dir, _ := g.whereBus()
+	return dir
+}
+
+// whereBus is busDir, and the directory the search for a project's .swarm
+// started from when it found none ("" when it found one or did not search).
+func (g *Globals) whereBus() (dir, searchedFrom string) {
 	if d := os.Getenv("SWARM_DIR"); d != "" && !g.ignoreEnvDir {
-		return d
+		return d, ""
 	}
 	if g.Dir != "" {
-		return g.Dir
+		return g.Dir, ""
 	}
-	return ".swarm"
+	if g.busHere {
+		return ".swarm", ""
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ".swarm", ""
+	}
+	if dir, ok := findBusDir(wd); ok {
+		return dir, ""
+	}
+	return ".swarm", wd
+}
+
+// findBusDir is the .swarm directory of the project that holds dir: dir's
+// own, else that of the nearest directory above it that has one, as git
+// finds .git. A command run in a subdirectory of the project, or in a
+// task's worktree (under .swarm/worktrees), reaches the project's bus.
+func findBusDir(dir string) (string, bool) {
+	for {
+		if st, err := os.Stat(filepath.Join(dir, ".swarm")); err == nil && st.IsDir() {
+			return filepath.Join(dir, ".swarm"), true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
 }
 
 // caller is who runs this command on b: the agent whose $SWARM_TOKEN it
@@ -190,8 +226,11 @@ const (
 // open opens the bus. Commands that only read refuse to create one, so a
 // typo in --dir is an error instead of a new empty bus.
 func (g *Globals) open(create bool) (*bus.Bus, error) {
-	dir := g.busDir()
+	dir, searchedFrom := g.whereBus()
 	if !create {
+		if searchedFrom != "" {
+			return nil, fmt.Errorf("no bus: no .swarm in %s or any directory above it (run swarm in the project's directory first; set $SWARM_DIR or --dir to use another)", searchedFrom)
+		}
 		if _, err := os.Stat(filepath.Join(dir, "bus.db")); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no bus in %s (nothing was sent there yet; set $SWARM_DIR or --dir to use another)", dir)
 		}

@@ -32,6 +32,9 @@ type upCmd struct {
 }
 
 func (c *upCmd) Run(g *Globals) error {
+	// up makes a project where it is run, as git init does: its .swarm
+	// goes beside swarm.toml here, even under a directory that has one.
+	g.busHere = true
 	cfg, err := supervisor.LoadConfig(c.Config)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no %s here: run `swarm init` to write a starter config, or pass --config FILE", c.Config)

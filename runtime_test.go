@@ -405,6 +405,10 @@ func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
 	if out := e.ok("task", "merge", id); !strings.Contains(out, "APPROVED → COMPLETED") {
 		t.Errorf("task merge printed %q", out)
 	}
+	// Merged again (a retry, a script run twice): it says so, and succeeds.
+	if out := e.ok("task", "merge", id, "--wait"); out != "task "+id+" is already merged into main (COMPLETED)\n" {
+		t.Errorf("a second task merge printed %q", out)
+	}
 	if got := git(t, repo, "log", "-1", "--format=%s"); !strings.Contains(got, "Merge task "+id) {
 		t.Errorf("last commit on main: %q", got)
 	}

@@ -343,8 +343,13 @@ func (c *taskMergeCmd) Run(g *Globals) error {
 	before, after, err := a.MoveTask(g.ctx, wd, c.ID, tasks.MoveMerge, "")
 	done()
 	if after.ID == "" || after.State != bus.TaskApproved || err != nil {
-		if after.ID == "" || after.State == before.State && err != nil {
+		switch {
+		case after.ID == "" || after.State == before.State && err != nil:
 			return err
+		case before.State == bus.TaskCompleted && after.State == bus.TaskCompleted:
+			// A repeated merge (a retry, a script run twice) is done already.
+			fmt.Fprintf(g.stdout, "task %s is already merged into %s (COMPLETED)\n", after.ID, after.Base)
+			return nil
 		}
 		fmt.Fprintf(g.stdout, "task %s: %s → %s\n", after.ID, before.State, after.State)
 		return err

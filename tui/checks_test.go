@@ -87,6 +87,8 @@ func TestBoardShowsChecksAndTheMergeQueue(t *testing.T) {
 	sw.queueMerges = true
 	h.selectTask(later.ID)
 	h.press(h.m.keys.Merge)
+	// The question says what m does here: it queues, it does not merge.
+	requireContains(t, h.screen(), "Put task "+later.ID+" (add v) in the merge queue?", "once its merge passes the checks")
 	h.press(h.m.keys.Yes)
 	requireContains(t, h.screen(), "task "+later.ID+" (add v) queued to merge into main (3 of 3 in the merge queue)")
 	if st := taskState(t, sw.b, later.ID); st != bus.TaskApproved {

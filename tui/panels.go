@@ -213,6 +213,11 @@ type reviewMsg struct {
 	err            error
 }
 
+// checksOn says whether the swarm runs checks ([checks]) as far as the
+// board can tell: a check or a merge-queue entry is on the bus (every task
+// that reached review under [checks] has its checks there).
+func (p *taskPanel) checksOn() bool { return len(p.checks) > 0 || len(p.queue) > 0 }
+
 func (p *taskPanel) load(src source) tea.Cmd {
 	if !p.ld.start() {
 		return nil
@@ -403,7 +408,7 @@ func (p *taskPanel) lines(km KeyMap, w, h int, now time.Time) []string {
 
 	list := p.queueLines(lw, now)
 	selRow := 0
-	marks := len(p.checks) > 0
+	marks := p.checksOn()
 	var cur bus.TaskState = -1
 	for _, t := range p.tasks {
 		if t.State != cur {

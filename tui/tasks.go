@@ -93,6 +93,10 @@ func (m *Model) taskAction(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		text := fmt.Sprintf("Merge task %s: %s → %s?", name, t.Branch, t.Base)
+		if m.tasks.checksOn() {
+			// With [checks], m does not merge: the queue does, later.
+			text = fmt.Sprintf("Put task %s in the merge queue? %s goes into %s once its merge passes the checks.", name, t.Branch, t.Base)
+		}
 		if t.Branch == "" {
 			text = fmt.Sprintf("Complete task %s? It has no branch: nothing to merge.", name)
 		}

@@ -90,7 +90,10 @@
 //     live area), and until output pauses, a line that repeats what was
 //     committed before, in the same order, is not committed again, however
 //     long the history; a line that repeats nothing is committed, and the
-//     replay goes on after it, from wherever the next line is found.
+//     replay goes on after it, from wherever the next line is found — but
+//     a line as common as "{" or "[[/RELAY]]" right after such a new line
+//     takes it on only where the replay expected it (or after a resize):
+//     else it is more of the new output, not an old block's row.
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

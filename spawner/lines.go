@@ -517,6 +517,11 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 		return
 	}
 	replayed := m.replay.repeats(text)
+	if m.replay.missed {
+		if _, echo := m.layout.EchoStart(text); echo {
+			m.replay.typed()
+		}
+	}
 	if st.hasRec && st.rec == text {
 		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false

@@ -287,3 +287,42 @@ func TestBlankRowsInsertedKeepTheirPlace(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayDoesNotResumeAtAnOldBlock: Claude Code (inline) repaints its
+// whole transcript (clear, scrollback too) with the latest output under
+// it. A new block's "{", "\"type\": \"message\"," and "}" rows, right
+// after its new first row, are its rows — not a replay going on at the
+// rows of an older block that hold the same text (issue 29: the block was
+// lost). The repainted transcript is still no new output.
+func TestReplayDoesNotResumeAtAnOldBlock(t *testing.T) {
+	t.Parallel()
+	block := func(to, body string) string {
+		return "[[RELAY]]\r\n     {\r\n       \"to\": \"" + to + "\",\r\n       \"type\": \"message\",\r\n" +
+			"       \"body\": \"" + body + "\"\r\n     }\r\n     [[/RELAY]]\r\n"
+	}
+	older := "! cat f00.txt\r\n  ⎿  " + block("alice", "zeroth one")
+	old := "! cat f01.txt\r\n  ⎿  " + block("bob", "first one") + "     end of the output\r\n"
+	s := NewScreen(ScreenOptions{Rows: 30, Cols: 80})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.TakeLines() {
+			got = append(got, strings.TrimSpace(l.Text))
+		}
+	}
+	write(older + old)
+	got = nil
+	// The older output shows collapsed now: its rows are not drawn again.
+	write("\x1b[2J\x1b[3J\x1b[H! cat f00.txt\r\n  ⎿  … +7 lines (ctrl+o to expand)\r\n" + old + "! cat f02.txt\r\n  ⎿  " + block("qa_1", "second one") + "\r\n")
+	for _, l := range s.Flush() {
+		got = append(got, strings.TrimSpace(l.Text))
+	}
+	want := []string{"⎿  … +7 lines (ctrl+o to expand)", "! cat f02.txt", "⎿  [[RELAY]]", "{", `"to": "qa_1",`, `"type": "message",`,
+		`"body": "second one"`, "}", "[[/RELAY]]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("repainted with a new block: (-want +got):\n%s", diff)
+	}
+}

@@ -18,7 +18,13 @@ import "strings"
 // is new and is committed; the replay goes on after it, with the lines
 // that follow found where they are in what was committed (a program that
 // writes its transcript again may show some of it anew: Codex collapses a
-// long output).
+// long output) — but a line as common as a block's "{", "}" or
+// "[[/RELAY]]" right after a new line is more of the new output, unless it
+// is the line the replay expects next or the screen's width changed (the
+// transcript wrapped anew): a new block's rows are not those of an old
+// one, found wherever one was (Claude Code repaints its transcript with
+// the latest output under it). The echo of typed input (Codex turns a
+// running command's header into "You ran") is not such a new line.
 
 // replayLines bounds the committed lines a replay is matched against: a
 // replay of older lines commits them again.
@@ -35,6 +41,11 @@ const maxReplayTries = 64
 
 // maxRewrapLines bounds the committed lines one replayed line may join.
 const maxRewrapLines = 8
+
+// minResumeKey is the shortest key that, right after a new line, takes the
+// replay on to where a committed line with that key is (not the line it
+// expects next): a shorter one is common to many lines.
+const minResumeKey = 20
 
 type replay struct {
 	// seen holds the lines committed whose key is not blank, oldest
@@ -65,6 +76,8 @@ type replay struct {
 	// redrawn says lines came since then: the pause after them ends what
 	// the resize allows.
 	redrawn bool
+	// missed says the last line looked for was new: it repeated nothing.
+	missed bool
 }
 
 // record adds a committed line.
@@ -88,7 +101,7 @@ func (r *replay) begin(rows int) {
 	if n == 0 {
 		return
 	}
-	r.active, r.began, r.tries, r.rows = true, false, 0, rows
+	r.active, r.began, r.tries, r.rows, r.missed = true, false, 0, rows, false
 	keyed := min(max(n-r.fresh, 0), len(r.lines)) // lines whose keys lines ends with
 	r.lines = append(r.lines[:0], r.lines[len(r.lines)-keyed:]...)
 	for i := keyed; i < n; i++ {
@@ -144,14 +157,31 @@ func (r *replay) repeats(text string) bool {
 		}
 		return false
 	}
+	ok := r.goesOn(key)
+	r.missed = !ok
+	return ok
+}
+
+// typed notes that the line just looked for, found or not, is the echo of
+// typed input, not new output (see the package's replay rule).
+func (r *replay) typed() { r.missed = false }
+
+// goesOn reports whether key, looked for once the replay has begun, goes
+// on with it.
+func (r *replay) goesOn(key string) bool {
+	// Right after a new line, a common line goes on only where expected.
+	common := r.missed && !r.resized && len(key) < minResumeKey
 	if r.off == 0 {
-		if i, ok := r.exact(key, max(r.first-r.rows, 0)); ok {
+		if i, ok := r.exact(key, max(r.first-r.rows, 0)); ok && (!common || i == r.pos) {
 			r.take(i)
 			return true
 		}
 	}
 	if r.rewrap(key) {
 		return true
+	}
+	if common {
+		return false
 	}
 	// The program drew something new in between (Codex shows a long
 	// output collapsed when it writes its transcript again): the replay

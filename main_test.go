@@ -536,7 +536,7 @@ func TestTaskLifecycle(t *testing.T) {
 	bob.fails(1, []string{"task", "merge", id}, "only the human reviewer", "this runs as agent bob")
 	e.register("carol")
 	e.as("carol").fails(1, []string{"task", "fail", id}, "assigned to bob, not carol")
-	// An invalid move names the task, its state and the allowed moves.
+	// An invalid move names the task, its state and the states it can go to.
 	e.fails(1, []string{"task", "retry", id}, "task "+id+" is APPROVED", "retry applies to a task FAILED", "COMPLETED, CONFLICTED, FAILED, CANCELLED")
 	e.fails(1, []string{"task", "request-changes", id}, "request changes applies to a task IN_REVIEW")
 	e.fails(1, []string{"task", "show", "zzzzzz"}, "task zzzzzz: not found")

@@ -393,6 +393,8 @@ func TestTaskReviewAndMergeFromTheCommandLine(t *testing.T) {
 			t.Errorf("task show --diff lacks %q:\n%s", want, review)
 		}
 	}
+	// Merged before it is approved: the refusal says what to do first.
+	e.fails(1, []string{"task", "merge", id}, "task "+id+" is IN_REVIEW: merge applies to a task APPROVED; approve it first")
 	e.ok("task", "approve", id)
 
 	// A dirty main worktree is refused, naming the file; nothing changes.

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"swarm/bus"
@@ -51,11 +52,19 @@ func (t *Service) Repo() (*gitrepo.Repo, error) { return t.repo, t.repoErr }
 func taskError(id string, err error) error { return fmt.Errorf("task %s: %w", id, err) }
 
 // wrongState refuses an action that applies only to tasks in the states
-// want, naming the task's state and the moves allowed from it.
+// want, naming the task's state and what the person does first when one
+// of their moves leads there (merge of a task IN_REVIEW: approve it
+// first), else the states the task can go to from its own.
 func wrongState(task bus.Task, action string, want ...bus.TaskState) error {
 	wanted := make([]string, len(want))
 	for i, w := range want {
 		wanted[i] = w.String()
+	}
+	for m := MoveApprove; m.reviewers(); m++ {
+		if m.AppliesTo(task.State) && slices.Contains(want, m.to()) {
+			return &refusal{fmt.Sprintf("task %s is %s: %s applies to a task %s; %s it first",
+				task.ID, task.State, action, strings.Join(wanted, " or "), m)}
+		}
 	}
 	moves := bus.AllowedMoves(task.State)
 	if len(moves) == 0 {
@@ -66,8 +75,8 @@ func wrongState(task bus.Task, action string, want ...bus.TaskState) error {
 	for i, m := range moves {
 		allowed[i] = m.String()
 	}
-	return &refusal{fmt.Sprintf("task %s is %s: %s applies to a task %s (allowed moves: %s)",
-		task.ID, task.State, action, strings.Join(wanted, " or "), strings.Join(allowed, ", "))}
+	return &refusal{fmt.Sprintf("task %s is %s: %s applies to a task %s (from %s it can go to %s)",
+		task.ID, task.State, action, strings.Join(wanted, " or "), task.State, strings.Join(allowed, ", "))}
 }
 
 // refusal is an action refused in a task's current state; it matches

@@ -35,6 +35,9 @@ type Started struct {
 	exited <-chan error
 }
 
+// Starting says whether this process started the swarm (Abandon stops it).
+func (s Started) Starting() bool { return s.proc != nil }
+
 // Abandon answers an interrupt that came before the UI ran: a server this
 // process started is stopped, with its agents, so that nothing the person
 // did not see keeps running; one that was running already goes on, and the

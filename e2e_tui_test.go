@@ -1013,7 +1013,11 @@ func TestInterruptingTheStartLeavesNothingRunning(t *testing.T) {
 			_, running := supervisor.SwarmRunning(busDir)
 			switch {
 			case strings.Contains(screen, "swarm: interrupted: the swarm it was starting is stopped"):
-				// Before the UI: what it started is gone.
+				// Before the UI: what it started is gone, and while its
+				// agents had their grace a line said what was going on.
+				if !strings.Contains(screen, "swarm: interrupted: stopping the swarm it was starting…") {
+					t.Errorf("nothing said the swarm was being stopped:\n%s", screen)
+				}
 				if left := procsIn(cwd); len(left) > 0 {
 					t.Errorf("left running in %s after the interrupt: %v\n%s", cwd, left, screen)
 				}

@@ -74,6 +74,10 @@ func (c *upCmd) Run(g *Globals) error {
 		if err != nil && g.ctx.Err() != nil {
 			// Interrupted before the UI ran (once it runs, ctrl+c is a
 			// key, and a signal detaches).
+			if srv.Starting() {
+				// Its agents get their grace: seconds, not a hang.
+				fmt.Fprintln(g.stderr, "swarm: interrupted: stopping the swarm it was starting…")
+			}
 			return srv.Abandon()
 		}
 		return err

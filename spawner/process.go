@@ -440,12 +440,18 @@ func (p *Process) Signal(sig syscall.Signal) error {
 }
 
 // Stop sends SIGTERM to the process group and SIGKILL if the process has
-// not exited after grace, then waits until Done.
+// not exited after grace, then waits until Done. A program that ignores
+// SIGTERM — an interactive shell does — also gets SIGHUP, what its
+// terminal closing would tell it (and what tmux sends a pane it kills),
+// instead of waiting out the grace to be killed.
 func (p *Process) Stop(grace time.Duration) error {
 	select {
 	case <-p.exited:
 	default:
 		_ = syscall.Kill(-p.pid, syscall.SIGTERM)
+		if ignoresSignal(p.pid, syscall.SIGTERM) {
+			_ = syscall.Kill(-p.pid, syscall.SIGHUP)
+		}
 		timer := time.NewTimer(grace)
 		select {
 		case <-p.exited:
@@ -735,3 +741,19 @@ var pidfdsWork = sync.OnceValue(func() bool {
 	err = unix.Waitid(unix.P_PIDFD, fd, &info, unix.WEXITED|unix.WNOHANG, nil)
 	return errors.Is(err, unix.ECHILD) && unix.PidfdSendSignal(fd, 0, nil, 0) == nil
 })
+
+// ignoresSignal reports whether process pid ignores sig, from the SigIgn
+// mask of /proc/PID/status; false when that cannot be read.
+func ignoresSignal(pid int, sig syscall.Signal) bool {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return false
+	}
+	for line := range strings.Lines(string(status)) {
+		if hex, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			return err == nil && mask&(1<<(uint(sig)-1)) != 0
+		}
+	}
+	return false
+}

@@ -186,7 +186,7 @@ func TestProcessResize(t *testing.T) {
 }
 
 func TestProcessStopKillsAfterGrace(t *testing.T) {
-	p := start(t, Options{Argv: []string{"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`}}, nil)
+	p := start(t, Options{Argv: []string{"sh", "-c", `trap "" TERM HUP; echo ready; while :; do sleep 1; done`}}, nil)
 	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
 	if err := p.Stop(100 * time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -196,6 +196,29 @@ func TestProcessStopKillsAfterGrace(t *testing.T) {
 		t.Fatalf("status %v, want killed by SIGKILL", st)
 	}
 	waitGroupGone(t, p.Pid())
+}
+
+// A program that ignores SIGTERM (an interactive shell does) is hung up
+// on, as tmux does to a pane it kills: stopping a shell's pane does not
+// wait out the grace to kill it.
+func TestProcessStopHangsUpOnAProgramThatIgnoresTerm(t *testing.T) {
+	t.Parallel()
+	for name, argv := range map[string][]string{
+		"interactive bash": {"bash", "--norc", "--noprofile", "-i"},
+		"sh trapping TERM": {"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := start(t, Options{Argv: argv}, nil)
+			eventually(t, "the program ignoring SIGTERM", func() bool { return ignoresSignal(p.Pid(), syscall.SIGTERM) })
+			if err := p.Stop(testrun.Patience); err != nil {
+				t.Fatal(err)
+			}
+			if st, _ := p.Wait(); st.Signal != syscall.SIGHUP {
+				t.Fatalf("status %v, want ended by SIGHUP", st)
+			}
+		})
+	}
 }
 
 func TestProcessStopTerm(t *testing.T) {

@@ -429,6 +429,24 @@ func TestRefusedHosts(t *testing.T) {
 			t.Errorf("ParseJoinURL(%q) = %v", bad, err)
 		}
 	}
+	// A host of another protocol (one from before hosts said theirs asks
+	// with nothing) is refused, saying why, before it runs anything.
+	nc, err := Dial(u, "old host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ask := range [][]byte{nil, []byte(`{"protocol":1}`)} {
+		reply, err := nc.Request(space(u.Space).definitions(u.Host), ask, testrun.Patience)
+		var d definitions
+		if err == nil {
+			err = json.Unmarshal(reply.Data, &d)
+		}
+		if err != nil || len(d.Agents) != 0 || strings.Contains(d.Error, "\n") ||
+			!strings.Contains(d.Error, "run the same version of swarm on both machines") {
+			t.Errorf("a host asking with %q got %+v, %v; want a refusal naming the protocols", ask, d, err)
+		}
+	}
+	nc.Close()
 	again, err := Invite(tm.bus.Dir(), *tm.cfg.Cluster, "box")
 	if err != nil || again != u.String() {
 		t.Errorf("a second invitation is %q, %v; want the same URL %q", again, err, u.String())

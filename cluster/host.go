@@ -23,6 +23,7 @@ import (
 	"swarm/bus"
 	"swarm/server"
 	"swarm/supervisor"
+	"swarm/wire"
 )
 
 // mainHost is the host name a host gives the main swarm's own agents.
@@ -245,7 +246,8 @@ func dialPatiently(ctx context.Context, u JoinURL, waiting func(error), opts ...
 // it is starting (nothing answers yet).
 func askDefinitions(ctx context.Context, nc *nats.Conn, u JoinURL) (definitions, error) {
 	for {
-		reply, err := nc.Request(space(u.Space).definitions(u.Host), nil, 10*time.Second)
+		ask, _ := json.Marshal(definitionsRequest{Protocol: wire.Version})
+		reply, err := nc.Request(space(u.Space).definitions(u.Host), ask, 10*time.Second)
 		if errors.Is(err, nats.ErrNoResponders) {
 			select {
 			case <-ctx.Done():
@@ -263,6 +265,9 @@ func askDefinitions(ctx context.Context, nc *nats.Conn, u JoinURL) (definitions,
 		}
 		if defs.Error != "" {
 			return definitions{}, errors.New(defs.Error)
+		}
+		if defs.Protocol != wire.Version {
+			return definitions{}, fmt.Errorf("%s: %s", u.Where(), protocolMismatch(wire.Version, defs.Protocol))
 		}
 		return defs, nil
 	}

@@ -25,6 +25,7 @@ import (
 	"swarm/bus"
 	"swarm/supervisor"
 	"swarm/swarmapi"
+	"swarm/wire"
 )
 
 // MainOptions configure the main swarm's side of a cluster.
@@ -525,7 +526,16 @@ func (m *Main) hostsRequest(msg *nats.Msg) {
 // definitions answers a host's request for its agents.
 func (m *Main) definitions(msg *nats.Msg) {
 	host := m.space.hostOf("agents", msg.Subject)
-	d := definitions{Project: supervisor.ProjectDir(m.opts.Config)}
+	d := definitions{Project: supervisor.ProjectDir(m.opts.Config), Protocol: wire.Version}
+	var ask definitionsRequest
+	_ = json.Unmarshal(msg.Data, &ask) // an empty request is a host from before versions: protocol 0
+	if ask.Protocol != wire.Version {
+		d.Error = protocolMismatch(ask.Protocol, wire.Version)
+		m.log.Warn("cluster: refused a host of another protocol", "host", host, "protocol", ask.Protocol)
+		data, _ := json.Marshal(d)
+		_ = msg.Respond(data)
+		return
+	}
 	for _, a := range m.opts.Config.Agents {
 		if a.Host == host {
 			d.Agents = append(d.Agents, a)

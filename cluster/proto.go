@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -124,8 +125,23 @@ type inbound struct {
 	Recipient string      `json:"recipient"`
 }
 
+// definitionsRequest is what a host asks swarm.agents.HOST with: the
+// protocol it speaks. A host and its main swarm speak one (wire.Version):
+// the payloads' shapes change with it.
+type definitionsRequest struct {
+	Protocol int `json:"protocol"`
+}
+
+// protocolMismatch is the refusal of a host whose protocol is not the main
+// swarm's.
+func protocolMismatch(host, main int) string {
+	return fmt.Sprintf("this host speaks swarm protocol %d and the main swarm %d: run the same version of swarm on both machines", host, main)
+}
+
 // definitions is the reply to swarm.agents.HOST.
 type definitions struct {
+	// Protocol is the main swarm's wire.Version.
+	Protocol int `json:"protocol"`
 	// Agents are HOST's, as the main swarm's config has them (their
 	// directories are the main machine's).
 	Agents []supervisor.AgentConfig `json:"agents"`

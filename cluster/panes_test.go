@@ -49,7 +49,8 @@ func agentNamed(agents []swarmapi.AgentInfo, name string) (swarmapi.AgentInfo, b
 // swarm peek and attach reach it, an agent of a host is listed with its
 // host and state, its screen is read, keys and a paste typed into it,
 // its size set; its screen changes are told on the event stream; while
-// its host is away it is unreachable (not dead) and comes back with it.
+// its host is away it is unreachable (not dead), shows its last screen
+// and takes no keys, and comes back with its host.
 func TestRemoteAgentIsAPane(t *testing.T) {
 	t.Parallel()
 	mainDir, hostDir := t.TempDir(), t.TempDir()
@@ -140,8 +141,26 @@ while IFS= read -r line; do echo "got: $line"; done
 		a, _ := agentNamed(ui.Agents(), "worker")
 		return a.State == swarmapi.StateUnreachable && strings.Contains(a.Reason, "box away since")
 	})
-	if _, err := tm.main.View("worker", -1); !errors.Is(err, ErrHostAway) {
-		t.Errorf("view of an agent whose host is away: %v, want %v", err, ErrHostAway)
+	// Its pane keeps the last screen the main swarm held, as a terminal
+	// keeps a lost connection's, without a cursor; what is typed into it
+	// is refused in one line.
+	if v, err := ui.View("worker", -1); err != nil || !strings.Contains(v.Rows, "got: hello from main") || v.CursorVisible {
+		t.Errorf("view of the worker while box is away: %q (cursor shown %v), %v; want its last screen, no cursor", v.Rows, v.CursorVisible, err)
+	}
+	if v, err := ui.View("worker", 0); err != nil || !strings.Contains(v.Rows, "got: hello from main") || v.Offset != 0 {
+		t.Errorf("view scrolled back while box is away: %q at offset %d, %v; want the last screen", v.Rows, v.Offset, err)
+	}
+	for what, err := range map[string]error{
+		"a key":   ui.SendKey("worker", swarmapi.Key{Code: swarmapi.KeyEnter}),
+		"a paste": ui.Paste("worker", "lost"),
+		"a size":  ui.Resize("worker", 24, 80),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "worker: its host is away (host box, since ") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s typed into the worker while box is away: %v, want one line saying its host is away", what, err)
+		}
+	}
+	if _, err := tm.main.Snapshot("worker"); !errors.Is(err, ErrHostAway) {
+		t.Errorf("snapshot of an agent whose host is away: %v, want %v", err, ErrHostAway)
 	}
 	startHost(t, url, state, hostDir)
 	testrun.Within(t, testrun.Patience, "the worker back with its host", func() bool {

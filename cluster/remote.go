@@ -30,10 +30,14 @@ type remotePanes struct {
 }
 
 // heldView is an agent's screen as the main swarm holds it; mu is held
-// for a whole call, so that two clients' calls do not cross.
+// for a whole call, so that two clients' calls do not cross. view is the
+// rest of its last live view (scrollback length, cursor): while its host
+// is away the pane shows that last screen, as a terminal does a lost
+// connection's, its state (Agents) telling it is not live.
 type heldView struct {
 	mu     sync.Mutex
 	screen sentScreen
+	view   swarmapi.ScreenView
 }
 
 // Runs reports whether a host runs the agent called name.
@@ -185,7 +189,10 @@ func (m *Main) hostInfo(name string) HostInfo {
 }
 
 // View is an agent's screen: its host sends the rows changed since the
-// rendering held here.
+// rendering held here. While its host is away it is the last live screen
+// held here, without its cursor (nothing types there), if one is held:
+// the scrollback is on the host, so a view scrolled back is that screen
+// too.
 func (m *Main) View(name string, top int) (swarmapi.ScreenView, error) {
 	r := &m.remote
 	r.mu.Lock()
@@ -202,6 +209,11 @@ func (m *Main) View(name string, top int) (swarmapi.ScreenView, error) {
 		gen = 0 // scrolled back: sent whole, held by nobody
 	}
 	res, err := call(m, name, wire.View, wire.ViewParams{Agent: name, Top: top, Gen: gen})
+	if errors.Is(err, ErrHostAway) && h.screen.gen != 0 {
+		v := h.view
+		v.Rows, v.Offset, v.CursorVisible = strings.Join(h.screen.rows, "\n"), 0, false
+		return v, nil
+	}
 	if err != nil {
 		return swarmapi.ScreenView{}, err
 	}
@@ -212,7 +224,7 @@ func (m *Main) View(name string, top int) (swarmapi.ScreenView, error) {
 	} else {
 		screen, err = h.screen.apply(res.Rows)
 		if err == nil {
-			h.screen = screen
+			h.screen, h.view = screen, v
 		} else {
 			h.screen = sentScreen{} // the next call gets it all
 		}

@@ -154,6 +154,15 @@ host = "box2"
 	}
 	bad := regexp.MustCompile(`secret=[0-9a-f]+`).ReplaceAllString(url1, "secret=0000")
 	hostEnv(t.TempDir()).fails(1, []string{"host", bad}, "host box1 refused by the main swarm", "swarm invite box1")
+	// A host ended by SIGTERM says, as swarm up does, what it stops, and
+	// nothing after.
+	_ = syscall.Kill(pid, syscall.SIGTERM)
+	testrun.Within(t, testrun.Patience, "box2's host to end on SIGTERM", func() bool { return ended(pid) })
+	said, _ := os.ReadFile(filepath.Join(box2, "state", "host.out"))
+	lines := strings.Split(strings.TrimSpace(string(said)), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "swarm: host box2: stopping 1 running agent (killed if still running after ") {
+		t.Errorf("box2's host ended by SIGTERM printed %q last, want that it stops its 1 running agent", last)
+	}
 }
 
 // startTerminated starts cmd and, when the test ends, ends it as a person

@@ -16,6 +16,7 @@ import (
 
 	"swarm/cluster"
 	"swarm/supervisor"
+	"swarm/swarmrun"
 )
 
 type inviteCmd struct {
@@ -117,6 +118,11 @@ func (c *hostCmd) Run(g *Globals) error {
 				fmt.Fprintf(g.stderr, "swarm: %v\n", err)
 			}
 			fmt.Fprintf(g.stderr, "swarm: host %s joined the swarm (%s) and runs %s (state in %s; Ctrl-C ends it)\n", u.Host, u.Where(), strings.Join(names, ", "), state)
+		},
+		Stopping: func(sup *supervisor.Supervisor) {
+			if line := swarmrun.Stopping(sup); line != "" {
+				fmt.Fprintf(g.stderr, "swarm: host %s: %s\n", u.Host, line)
+			}
 		}})
 }
 

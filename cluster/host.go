@@ -41,6 +41,9 @@ type HostOptions struct {
 	// Started, when set, is called with the host's supervisor once its
 	// agents started.
 	Started func(*supervisor.Supervisor)
+	// Stopping, when set, is called with the host's supervisor as the
+	// host is about to stop its agents.
+	Stopping func(*supervisor.Supervisor)
 }
 
 // ErrRefused is a connection the main swarm refused (a wrong or revoked
@@ -180,7 +183,12 @@ func RunHost(ctx context.Context, opts HostOptions) error {
 	if err := sup.Start(ctx); err != nil {
 		return err
 	}
-	defer sup.Shutdown(context.WithoutCancel(ctx))
+	defer func() {
+		if opts.Stopping != nil {
+			opts.Stopping(sup)
+		}
+		sup.Shutdown(context.WithoutCancel(ctx))
+	}()
 	if srv != nil {
 		srv.Open(nil)
 	}

@@ -187,6 +187,15 @@ func listen(b *bus.Bus, sup *supervisor.Supervisor, cfg *supervisor.Config, opts
 // ignores SIGTERM (an interactive shell does) holds the stop up for the
 // grace period, and the person should know what swarm is waiting for.
 func sayStopping(w io.Writer, sup *supervisor.Supervisor) {
+	if line := Stopping(sup); line != "" {
+		fmt.Fprintf(w, "swarm: %s\n", line)
+	}
+}
+
+// Stopping is what a swarm about to stop sup's agents tells the person
+// (a cluster host says it too): how many run, and the grace they get; ""
+// when none runs.
+func Stopping(sup *supervisor.Supervisor) string {
 	running := 0
 	for _, a := range sup.Agents() {
 		if a.State == swarmapi.StateRunning {
@@ -195,8 +204,9 @@ func sayStopping(w io.Writer, sup *supervisor.Supervisor) {
 	}
 	switch {
 	case running == 1:
-		fmt.Fprintf(w, "swarm: stopping 1 running agent (killed if still running after %s)\n", sup.StopGrace())
+		return fmt.Sprintf("stopping 1 running agent (killed if still running after %s)", sup.StopGrace())
 	case running > 1:
-		fmt.Fprintf(w, "swarm: stopping %d running agents (any still running after %s is killed)\n", running, sup.StopGrace())
+		return fmt.Sprintf("stopping %d running agents (any still running after %s is killed)", running, sup.StopGrace())
 	}
+	return ""
 }

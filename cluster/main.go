@@ -69,7 +69,7 @@ func StartMain(ctx context.Context, opts MainOptions) (*Main, error) {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	m := &Main{opts: opts, dir: Dir(opts.Bus.Dir()), log: opts.Log, agent: map[string]supervisor.AgentConfig{}, hosts: map[string]*HostInfo{},
-		remote: remotePanes{infos: map[string]swarmapi.AgentInfo{}, held: map[string]*heldView{}, watchers: map[int]func(swarmapi.Event){}}}
+		remote: remotePanes{infos: map[string]swarmapi.AgentInfo{}, held: map[string]*heldView{}, sizes: map[string]termSize{}, watchers: map[int]func(swarmapi.Event){}}}
 	for _, a := range opts.Config.Agents {
 		m.agent[a.Name] = a
 		if a.Host != "" {
@@ -444,6 +444,7 @@ func (m *Main) ping(ctx context.Context) {
 			}
 		}
 		first = false
+		m.resizeBack()
 		select {
 		case <-ctx.Done():
 			return

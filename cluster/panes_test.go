@@ -48,9 +48,10 @@ func agentNamed(agents []swarmapi.AgentInfo, name string) (swarmapi.AgentInfo, b
 // TestRemoteAgentIsAPane: through the main swarm's socket, as its UI and
 // swarm peek and attach reach it, an agent of a host is listed with its
 // host and state, its screen is read, keys and a paste typed into it,
-// its size set; its screen changes are told on the event stream; while
-// its host is away it is unreachable (not dead), shows its last screen
-// and takes no keys, and comes back with its host.
+// its size set (and given to it when its host joins or comes back); its
+// screen changes are told on the event stream; while its host is away it
+// is unreachable (not dead), shows its last screen and takes no keys,
+// and comes back with its host.
 func TestRemoteAgentIsAPane(t *testing.T) {
 	t.Parallel()
 	mainDir, hostDir := t.TempDir(), t.TempDir()
@@ -62,14 +63,19 @@ while IFS= read -r line; do echo "got: $line"; done
 	ui := serveMain(t, tm)
 	events := ui.Subscribe()
 	defer events.Close()
+	// The UI sizes its panes at once: a host not joined yet gets the size
+	// when it joins.
+	if err := ui.Resize("worker", 26, 70); err == nil || !strings.Contains(err.Error(), "worker: its host is away (host box has not joined yet)") {
+		t.Errorf("resize of an agent whose host has not joined: %v", err)
+	}
 	url, state := tm.invite(t, "box"), filepath.Join(hostDir, ".swarm-host")
 	h := startHost(t, url, state, hostDir)
 
 	var worker swarmapi.AgentInfo
-	testrun.Within(t, testrun.Patience, "the remote worker listed as running on box", func() bool {
+	testrun.Within(t, testrun.Patience, "the remote worker listed as running on box, at the size asked", func() bool {
 		a, ok := agentNamed(ui.Agents(), "worker")
 		worker = a
-		return ok && a.Host == "box" && a.State == swarmapi.StateRunning && a.Pid > 0
+		return ok && a.Host == "box" && a.State == swarmapi.StateRunning && a.Pid > 0 && a.Rows == 26 && a.Cols == 70
 	})
 	if _, ok := agentNamed(ui.Agents(), "lead"); !ok {
 		t.Fatal("the local agent is not listed beside the remote one")
@@ -153,7 +159,7 @@ while IFS= read -r line; do echo "got: $line"; done
 	for what, err := range map[string]error{
 		"a key":   ui.SendKey("worker", swarmapi.Key{Code: swarmapi.KeyEnter}),
 		"a paste": ui.Paste("worker", "lost"),
-		"a size":  ui.Resize("worker", 24, 80),
+		"a size":  ui.Resize("worker", 28, 90),
 	} {
 		if err == nil || !strings.Contains(err.Error(), "worker: its host is away (host box, since ") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s typed into the worker while box is away: %v, want one line saying its host is away", what, err)
@@ -163,9 +169,11 @@ while IFS= read -r line; do echo "got: $line"; done
 		t.Errorf("snapshot of an agent whose host is away: %v, want %v", err, ErrHostAway)
 	}
 	startHost(t, url, state, hostDir)
-	testrun.Within(t, testrun.Patience, "the worker back with its host", func() bool {
+	// It comes back at the size the UI last asked (its pane's), though
+	// its host starts it at its own.
+	testrun.Within(t, testrun.Patience, "the worker back with its host, at the size last asked", func() bool {
 		a, _ := agentNamed(ui.Agents(), "worker")
-		return a.State == swarmapi.StateRunning && a.Pid != worker.Pid
+		return a.State == swarmapi.StateRunning && a.Pid != worker.Pid && a.Rows == 28 && a.Cols == 90
 	})
 	testrun.Within(t, testrun.Patience, "its new screen shown", func() bool {
 		v, err := ui.View("worker", -1)

@@ -25,9 +25,13 @@ type remotePanes struct {
 	mu       sync.Mutex
 	infos    map[string]swarmapi.AgentInfo // by agent, as its host last told
 	held     map[string]*heldView          // each agent's live screen as the main swarm holds it
+	sizes    map[string]termSize           // each agent's terminal size as the main swarm's clients last asked
 	watchers map[int]func(swarmapi.Event)
 	next     int
 }
+
+// termSize is a terminal's size in rows and columns.
+type termSize struct{ rows, cols int }
 
 // heldView is an agent's screen as the main swarm holds it; mu is held
 // for a whole call, so that two clients' calls do not cross. view is the
@@ -152,7 +156,10 @@ func call[P, R any](m *Main, agent string, method wire.Method[P, R], params P) (
 	if host == "" {
 		return out, fmt.Errorf("%s: no host runs it", agent)
 	}
-	if h := m.hostInfo(host); !h.Connected {
+	switch h := m.hostInfo(host); {
+	case !h.Connected && h.Addr == "": // it has not connected since the main swarm started
+		return out, fmt.Errorf("%s: %w (host %s has not joined yet)", agent, ErrHostAway, host)
+	case !h.Connected:
 		return out, fmt.Errorf("%s: %w (host %s, since %s)", agent, ErrHostAway, host, h.Since.Format(time.DateTime))
 	}
 	raw, _ := json.Marshal(params)
@@ -268,10 +275,39 @@ func (m *Main) Paste(name, text string) error {
 	return err
 }
 
-// Resize sets an agent's terminal size, on its host.
+// Resize sets an agent's terminal size, on its host. The size is kept
+// (resizeBack): a UI sizes a pane once, while the host may not have
+// joined yet, or starts the agent again at its own size when it comes
+// back.
 func (m *Main) Resize(name string, rows, cols int) error {
+	r := &m.remote
+	r.mu.Lock()
+	r.sizes[name] = termSize{rows, cols}
+	r.mu.Unlock()
 	_, err := call(m, name, wire.Resize, wire.ResizeParams{Agent: name, Rows: rows, Cols: cols})
 	return err
+}
+
+// resizeBack gives the running agents of connected hosts the size last
+// asked for them where their hosts tell another.
+func (m *Main) resizeBack() {
+	r := &m.remote
+	r.mu.Lock()
+	wrong := map[string]termSize{}
+	for name, want := range r.sizes {
+		if a, ok := r.infos[name]; ok && a.State == swarmapi.StateRunning && (a.Rows != want.rows || a.Cols != want.cols) {
+			wrong[name] = want
+		}
+	}
+	r.mu.Unlock()
+	for name, want := range wrong {
+		if !m.hostInfo(m.agent[name].Host).Connected {
+			continue
+		}
+		if _, err := call(m, name, wire.Resize, wire.ResizeParams{Agent: name, Rows: want.rows, Cols: want.cols}); err != nil {
+			m.log.Debug("cluster: size a remote agent as asked", "agent", name, "err", err)
+		}
+	}
 }
 
 // Restart starts an agent's process again, on its host.

@@ -278,13 +278,17 @@ func (m *Main) Paste(name, text string) error {
 // Resize sets an agent's terminal size, on its host. The size is kept
 // (resizeBack): a UI sizes a pane once, while the host may not have
 // joined yet, or starts the agent again at its own size when it comes
-// back.
+// back. So a resize while the host is away is not a failure: the agent
+// gets the size when it is there.
 func (m *Main) Resize(name string, rows, cols int) error {
 	r := &m.remote
 	r.mu.Lock()
 	r.sizes[name] = termSize{rows, cols}
 	r.mu.Unlock()
 	_, err := call(m, name, wire.Resize, wire.ResizeParams{Agent: name, Rows: rows, Cols: cols})
+	if errors.Is(err, ErrHostAway) {
+		return nil
+	}
 	return err
 }
 

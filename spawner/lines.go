@@ -110,7 +110,10 @@ type mainLines struct {
 	// lastMove is the last line taken to have moved: lines redrawn in
 	// one pass keep their order, so the next cannot cross it.
 	lastMove move
-	// lastNew: the last line commit looked at was new output.
+	// lastNew: the last line commit looked at was new output. A line
+	// seen again as it was committed in this replay leaves it alone: it
+	// is no other line than before (a shorter screen commits a held-back
+	// line as it leaves; settling sees it again).
 	lastNew   bool
 	processed int64
 	out       []Line
@@ -141,8 +144,11 @@ type lineSink interface {
 	now() time.Time
 	// keep adds a row that left the top of the main screen to the
 	// scrollback the UI shows; text is its plain text. erased: an erase
-	// of the display pushed it there, it did not scroll off.
-	keep(l uv.Line, text string, erased bool)
+	// of the display pushed it there, it did not scroll off. st, when
+	// not nil, is the state of the row's line as the row left (for the
+	// row that ends the line: after it was committed), which the line
+	// takes back if the row comes back (pulledBack).
+	keep(l uv.Line, text string, erased bool, st *rowState)
 	// clearHistory empties that scrollback (the program erased it).
 	clearHistory()
 }
@@ -231,15 +237,26 @@ func (m *mainLines) recordCut(straddles int, narrower bool) {
 
 // pulledBack follows k rows brought back from the scrollback to the top
 // of the screen (Screen.pullBack), which moved everything else down by k.
-// Lines that left whole were committed then and are recorded as such; a
-// line that had only begun to leave takes its state back from the carry.
-// kept, when not nil, is the text of the top line's first keptRows rows,
-// which stay in the scrollback: that line is carried again.
-func (m *mainLines) pulledBack(k int, kept []byte, keptRows int) {
+// Lines that left whole take back the states they left with (left, the
+// rows' states from lineSink.keep, the last of them the newest row's;
+// fewer than k when the first rows' are not known), so that they go on as
+// on a screen never resized; one whose state is not known is recorded as
+// committed with the text it shows. A line that had only begun to leave
+// takes its state back from the carry. kept, when not nil, is the text of
+// the top line's first keptRows rows, which stay in the scrollback: that
+// line is carried again.
+func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow) {
 	m.shiftDown(0, m.rows, k)
 	m.base -= int64(k)
 	carried, carryState, carryN := m.carryOn, m.carryState, m.carryN
 	m.dropCarry()
+	// leftAt is the state row r's line had as row r left.
+	leftAt := func(r int) (rowState, bool) {
+		if i := r - (k - len(left)); i >= 0 && i < len(left) && left[i].known {
+			return left[i].st, true
+		}
+		return rowState{}, false
+	}
 	if kept != nil {
 		defer func() {
 			if _, end := m.span(0); end >= k && carried {
@@ -265,6 +282,18 @@ func (m *mainLines) pulledBack(k int, kept []byte, keptRows int) {
 			break
 		}
 		st := &m.shadow[start]
+		// A line whose first rows stay in the scrollback (kept) is
+		// recorded with its text: the rows around it may not be the
+		// line that left (an erase of the display left its rows there).
+		if end < k && (kept == nil || start > 0) {
+			if was, ok := leftAt(end); ok {
+				// Its last row left last: the line's state then.
+				*st = was
+				st.ends = lineEnds{}
+				r = end + 1
+				continue
+			}
+		}
 		st.rec, st.hasRec, st.ends, st.faint = m.lineText(start, end), true, lineEnds{}, false
 		r = end + 1
 	}
@@ -355,10 +384,6 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	for i := len(lines) - 1; i >= p.keep; i-- {
 		st := m.state(lines[i].start)
 		m.final(st, "", m.base+int64(lines[i].start), out) // a held-back blank line
-		if st.rec != "" {
-			// Its text was erased: if it turns up elsewhere, it moved.
-			m.ghosts = append(m.ghosts, ghost{text: st.rec, at: m.processed, n: m.base + int64(lines[i].start)})
-		}
 	}
 	// The lines that leave at the top go into the scrollback, committed
 	// as lines that scroll off are.
@@ -384,7 +409,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	}
 	keep := func(row uv.Line) {
 		m.lineBuf = appendText(m.lineBuf[:0], row, cols)
-		out.keep(row, string(m.lineBuf), false)
+		out.keep(row, string(m.lineBuf), false, nil)
 	}
 	for _, l := range lines[:p.drop] {
 		for _, row := range l.rowsAt(cols) {
@@ -501,7 +526,6 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	// once: the same line seen again in the same replay (left by a line
 	// feed, then scrolled off) is not another line of it.
 	if st.hasRec && st.rec == text && st.offered == m.replay.epoch {
-		m.lastNew = false
 		return
 	}
 	if m.layout.HasStatus() && m.layout.Status(text) {
@@ -539,10 +563,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
-		m.ghosts = append(m.ghosts, ghost{text: st.rec, at: m.processed, n: n})
-		if len(m.ghosts) > 2*m.rows {
-			m.ghosts = m.ghosts[1:]
-		}
+		m.addGhost(st.rec, n)
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 	if replayed || replaced && m.rewrapped(st, text, n) {
@@ -552,6 +573,15 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	m.lastNew = true
 	m.replay.record(text)
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols})
+}
+
+// addGhost records text, committed for the line at position n, as
+// replaced there now.
+func (m *mainLines) addGhost(text string, n int64) {
+	m.ghosts = append(m.ghosts, ghost{text: text, at: m.processed, n: n})
+	if len(m.ghosts) > 2*m.rows {
+		m.ghosts = m.ghosts[1:]
+	}
 }
 
 // retractPreview takes back the lines of the preview that the line at
@@ -607,7 +637,9 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	for _, g := range m.ghosts[max(0, len(m.ghosts)-m.rows):] {
 		add(g.text, g.n)
 	}
-	below := false
+	// A line that is leaving the top (scrolled: st is its own) has every
+	// row on the screen below it.
+	below := st != &m.carryState && !m.onScreen(st)
 	for r := range m.shadow {
 		if &m.shadow[r] == st {
 			below = true
@@ -623,6 +655,16 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) {
 			m.rewrap.next, m.rewrap.at = stream[at+len(key):], m.processed
 			m.moveTo(from[k], n)
+			return true
+		}
+	}
+	return false
+}
+
+// onScreen reports whether st is the state of a row on the screen.
+func (m *mainLines) onScreen(st *rowState) bool {
+	for r := range m.shadow {
+		if &m.shadow[r] == st {
 			return true
 		}
 	}
@@ -842,7 +884,7 @@ func (m *mainLines) harvest(out lineSink) int {
 	if m.erasing {
 		for _, l := range sb.Lines() {
 			m.lineBuf = appendText(m.lineBuf[:0], l, m.cols)
-			out.keep(l, string(m.lineBuf), true)
+			out.keep(l, string(m.lineBuf), true, nil)
 		}
 		n = 0
 	} else {
@@ -854,20 +896,50 @@ func (m *mainLines) harvest(out lineSink) int {
 
 // keep adds a row to the scrollback the UI shows; text is its plain text
 // (appendText of the row), which the caller has at hand (lineSink).
-func (s *Screen) keep(l uv.Line, text string, erased bool) {
+func (s *Screen) keep(l uv.Line, text string, erased bool, st *rowState) {
 	if s.hist.max <= 0 {
 		return
 	}
 	s.hist.push(s.histRow(l, text, s.cols, &s.hist.pal))
 	if erased {
 		s.pullable = 0
-	} else {
-		s.pullable = min(s.pullable+1, s.hist.len())
+		s.left = s.left[:0]
+		return
+	}
+	s.pullable = min(s.pullable+1, s.hist.len())
+	r := leftRow{}
+	if st != nil {
+		r = leftRow{st: *st, known: true}
+	}
+	s.left = append(s.left, r)
+	if n := min(s.pullable, maxLeftRows); len(s.left) > n {
+		s.left = append(s.left[:0], s.left[len(s.left)-n:]...)
 	}
 }
 
+// leftRow is the state of a row's line as the row left the top of the
+// main screen (lineSink.keep); known is false when it was not kept.
+type leftRow struct {
+	st    rowState
+	known bool
+}
+
+// maxLeftRows is how many rows' states Screen.left keeps: the rows a
+// taller screen takes back are at most a screenful, and older ones come
+// back with states read from their text.
+const maxLeftRows = 256
+
+// dropLeft forgets the states of the newest n rows of the scrollback,
+// which are no longer the rows that left (taken back, or rewrapped).
+func (s *Screen) dropLeft(n int) {
+	s.left = s.left[:max(len(s.left)-n, 0)]
+}
+
 // clearHistory empties the scrollback the UI shows (lineSink).
-func (s *Screen) clearHistory() { s.hist.clear() }
+func (s *Screen) clearHistory() {
+	s.hist.clear()
+	s.left = s.left[:0]
+}
 
 // histRow is a row of cols cells as the scrollback keeps it, its styles
 // numbered in pal (rowPacker).
@@ -943,7 +1015,11 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 			m.final(&st, row, m.base+int64(top), out)
 		}
 		m.base++
-		out.keep(l, row, false)
+		if m.carryOn {
+			out.keep(l, row, false, &m.carryState)
+		} else {
+			out.keep(l, row, false, &st)
+		}
 	}
 }
 
@@ -976,9 +1052,17 @@ func sharedText(st rowState, from int, text []byte) string {
 }
 
 // final commits a line that left the screen, unless it is blank and was
-// never written as a blank line.
+// never written as a blank line. A blank line whose committed text was
+// erased leaves that text as a ghost: if it turns up elsewhere soon, the
+// line moved (as when a line is replaced in place), whether the erased
+// row is still on the screen or has left it (a shorter screen pushes it
+// off before a line held back below it is committed).
 func (m *mainLines) final(st *rowState, text string, n int64, out lineSink) {
 	if text == "" && !(st.pending && st.ptext == "") {
+		if st.hasRec && st.rec != "" {
+			m.addGhost(st.rec, n)
+			st.rec, st.hasRec, st.faint = "", false, false
+		}
 		return
 	}
 	m.commit(st, text, n, lineEnds{}, out)

@@ -73,6 +73,7 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 	if f.back > 0 {
 		s.hist.rows.truncate(f.back)
 		s.pullable = max(s.pullable-f.back, 0)
+		s.dropLeft(f.back)
 	}
 	pos := s.main.CursorPosition()
 	// The new size before reflowed: the rows of the lines that leave go
@@ -441,6 +442,7 @@ const maxReflowRows = 256
 // reflowHistory lays the scrollback out again at width cols (historyFlow).
 func (s *Screen) reflowHistory(cols int) {
 	s.hist, s.pullable = reflowHistory(&s.hist, s.pullable, cols, s.histRow)
+	s.left = s.left[:0] // the rows are wrapped anew
 }
 
 // reflowHistory returns the scrollback old laid out again at width cols:

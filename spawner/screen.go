@@ -147,7 +147,12 @@ type Screen struct {
 	// pullable counts the newest rows of hist that a taller screen may
 	// take back (pullBack): rows that scrolled off or that a resize moved
 	// there, not those of an erased display (a clear is not undone).
-	pullable       int
+	pullable int
+	// left: the states of the lines of the newest rows of hist as those
+	// rows left the screen (keep), newest last, no more than pullable:
+	// a line pullBack brings back is as it was, not read anew from its
+	// rows (an erased row must still hold what was committed there).
+	left           []leftRow
 	rowBuf         []byte     // scratch: a row with its styles
 	runBuf         []styleRun // scratch: a row's style runs
 	title          string
@@ -539,6 +544,8 @@ func (s *Screen) pullBack(n int) {
 	}
 	back := s.hist.popNewest(k)
 	s.pullable -= k
+	states := s.left[max(len(s.left)-k, 0):]
+	s.dropLeft(k)
 	pos := s.main.CursorPosition()
 	waiting := s.main.PendingWrap() || s.wideEdge
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "T")) // rows down, k blank rows on top
@@ -558,7 +565,7 @@ func (s *Screen) pullBack(n int) {
 			}
 		}
 	}
-	s.lines.pulledBack(k, kept, keptRows)
+	s.lines.pulledBack(k, kept, keptRows, states)
 	if waiting { // after a character in the last column, waiting to wrap
 		s.pendWrap(pos.Y + k)
 		return

@@ -203,14 +203,23 @@ func TestProcessStopKillsAfterGrace(t *testing.T) {
 // wait out the grace to kill it.
 func TestProcessStopHangsUpOnAProgramThatIgnoresTerm(t *testing.T) {
 	t.Parallel()
-	for name, argv := range map[string][]string{
-		"interactive bash": {"bash", "--norc", "--noprofile", "-i"},
-		"sh trapping TERM": {"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`},
+	// Each is stopped once it is ready, as an agent's shell sits at its
+	// prompt: a bash hung up on while it still sets itself up can miss the
+	// hang-up (its handler only raises a flag it may not look at again
+	// before it blocks reading), and is then killed after the grace.
+	for name, c := range map[string]struct {
+		argv  []string
+		ready string
+	}{
+		"interactive bash": {[]string{"bash", "--norc", "--noprofile", "-i"}, "bash-ready$"},
+		"sh trapping TERM": {[]string{"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`}, "ready"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			p := start(t, Options{Argv: argv}, nil)
-			eventually(t, "the program ignoring SIGTERM", func() bool { return ignoresSignal(p.Pid(), syscall.SIGTERM) })
+			p := start(t, Options{Argv: c.argv, Env: []string{"PS1=bash-ready$ "}}, nil)
+			eventually(t, "the program ready, ignoring SIGTERM", func() bool {
+				return p.Screen().Contains(c.ready) && ignoresSignal(p.Pid(), syscall.SIGTERM)
+			})
 			if err := p.Stop(testrun.Patience); err != nil {
 				t.Fatal(err)
 			}

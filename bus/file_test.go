@@ -226,16 +226,7 @@ func TestWriteFile(t *testing.T) {
 func TestAFileInBusDbsPlaceIsNeverWritten(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), ".swarm")
-	b, err := Open(Options{Dir: dir, ReadConns: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	register(t, b, "bob")
-	for i := range 20 {
-		if _, err := b.Publish(context.Background(), Message{From: "human", To: "bob", Body: fmt.Sprint("before ", i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b := openWithTwentyToBob(t, dir)
 	replaceBusFile(t, dir)
 	placed, err := os.ReadFile(filepath.Join(dir, "bus.db"))
 	if err != nil {
@@ -262,16 +253,7 @@ func TestAFileInBusDbsPlaceIsNeverWritten(t *testing.T) {
 // (its last close would copy the log into that file).
 func TestAFileInBusDbsPlaceWhileAConnectionOpensIsNeverWritten(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".swarm")
-	b, err := Open(Options{Dir: dir, ReadConns: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	register(t, b, "bob")
-	for i := range 20 {
-		if _, err := b.Publish(context.Background(), Message{From: "human", To: "bob", Body: fmt.Sprint("before ", i)}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b := openWithTwentyToBob(t, dir)
 	path := filepath.Join(dir, "bus.db")
 	beforeConnect = func() {
 		beforeConnect = nil
@@ -345,4 +327,21 @@ func TestABusOnAFullDiskSaysSo(t *testing.T) {
 	if msgs, err := b.Messages(context.Background(), 0, 10); err != nil || len(msgs) != 1 || msgs[0].Body != "kept" {
 		t.Errorf("the bus after: %v, %v", msgs, err)
 	}
+}
+
+// openWithTwentyToBob opens a bus in dir with eight read connections and
+// twenty messages from the human to bob.
+func openWithTwentyToBob(t *testing.T, dir string) *Bus {
+	t.Helper()
+	b, err := Open(Options{Dir: dir, ReadConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(t, b, "bob")
+	for i := range 20 {
+		if _, err := b.Publish(context.Background(), Message{From: "human", To: "bob", Body: fmt.Sprint("before ", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
 }

@@ -18,24 +18,8 @@ import (
 // rather than blank rows under it.
 func TestMainPaneFillsWithItsScrollback(t *testing.T) {
 	t.Parallel()
-	b, err := bus.Open(bus.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
 	printer := `i=0; while [ $i -lt 80 ]; do i=$((i+1)); echo "line $i"; done; exec sleep 1000`
-	agents := []supervisor.AgentConfig{{Name: "a", Argv: []string{"sh", "-c", printer}, Restart: supervisor.RestartNever, Confirm: true}}
-	for _, n := range []string{"b", "c", "d"} {
-		agents = append(agents, supervisor.AgentConfig{Name: n, Argv: []string{"sh", "-c", "exec sleep 1000"}, Restart: supervisor.RestartNever, Confirm: true})
-	}
-	sup, err := supervisor.New(supervisor.Options{Config: &supervisor.Config{Agents: agents}, Bus: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sup.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := startPrinter(t, printer)
 
 	h := newHarness(t, inProcess{sup}, 120, 40, Options{})
 	if h.m.arrange != arrangeGrid || h.m.selected != "a" {
@@ -71,26 +55,10 @@ func TestMainPaneFillsWithItsScrollback(t *testing.T) {
 // the pane shows the newest lines from top to bottom.
 func TestWiderPaneFillsTheRowsItsLinesFree(t *testing.T) {
 	t.Parallel()
-	b, err := bus.Open(bus.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
 	// 80 lines of 60 columns, printed once the pane has its grid size:
 	// two rows each.
 	printer := `while [ "$(stty size | cut -d' ' -f2)" -ge 60 ]; do sleep 0.05; done; i=10; while [ $i -lt 90 ]; do i=$((i+1)); printf 'line %s %052d\n' $i 0; done; exec sleep 1000`
-	agents := []supervisor.AgentConfig{{Name: "a", Argv: []string{"sh", "-c", printer}, Restart: supervisor.RestartNever, Confirm: true}}
-	for _, n := range []string{"b", "c", "d"} {
-		agents = append(agents, supervisor.AgentConfig{Name: n, Argv: []string{"sh", "-c", "exec sleep 1000"}, Restart: supervisor.RestartNever, Confirm: true})
-	}
-	sup, err := supervisor.New(supervisor.Options{Config: &supervisor.Config{Agents: agents}, Bus: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sup.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	sup := startPrinter(t, printer)
 	line := func(i int) string { return fmt.Sprintf("line %d %052d", i, 0) }
 
 	h := newHarness(t, inProcess{sup}, 120, 40, Options{})
@@ -126,4 +94,28 @@ func TestWiderPaneFillsTheRowsItsLinesFree(t *testing.T) {
 	}
 	h.press(h.m.keys.Arrange)
 	filled("the main + stack layout")
+}
+
+// startPrinter runs a swarm of four agents: a, running the shell script
+// printer, and three that print nothing.
+func startPrinter(t *testing.T, printer string) *supervisor.Supervisor {
+	t.Helper()
+	b, err := bus.Open(bus.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	agents := []supervisor.AgentConfig{{Name: "a", Argv: []string{"sh", "-c", printer}, Restart: supervisor.RestartNever, Confirm: true}}
+	for _, n := range []string{"b", "c", "d"} {
+		agents = append(agents, supervisor.AgentConfig{Name: n, Argv: []string{"sh", "-c", "exec sleep 1000"}, Restart: supervisor.RestartNever, Confirm: true})
+	}
+	sup, err := supervisor.New(supervisor.Options{Config: &supervisor.Config{Agents: agents}, Bus: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sup.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sup.Shutdown(context.Background()) })
+	return sup
 }

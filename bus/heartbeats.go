@@ -84,22 +84,10 @@ func (b *Bus) Beat(ctx context.Context, hb Heartbeat) error {
 			return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
 		}
 	}
-	if hb.Time.IsZero() {
-		hb.Time = time.Now()
-	}
-	res, err := b.exec(ctx, `INSERT INTO heartbeats (agent, status, progress, task, note, ts_ms) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (agent) DO UPDATE SET status = excluded.status, progress = excluded.progress, task = excluded.task,
+	return b.upsertHeartbeat(ctx, hb, `status = excluded.status, progress = excluded.progress, task = excluded.task,
 			note = excluded.note, ts_ms = excluded.ts_ms
 		WHERE heartbeats.status != excluded.status OR heartbeats.progress != excluded.progress
-			OR heartbeats.task != excluded.task OR heartbeats.note != excluded.note OR excluded.ts_ms - heartbeats.ts_ms >= ?`,
-		hb.Agent, hb.Status.String(), hb.Progress, hb.Task, hb.Note, ms(hb.Time), heartbeatMinGap.Milliseconds())
-	if err != nil {
-		return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)
-	}
-	if n, _ := res.RowsAffected(); n > 0 {
-		b.notify()
-	}
-	return nil
+			OR heartbeats.task != excluded.task OR heartbeats.note != excluded.note OR excluded.ts_ms - heartbeats.ts_ms >= ?`)
 }
 
 // Alive records that hb.Agent is alive at hb.Time (its output says so):
@@ -110,12 +98,20 @@ func (b *Bus) Alive(ctx context.Context, hb Heartbeat) error {
 	if err := ValidName(hb.Agent); err != nil {
 		return fmt.Errorf("heartbeat: %w", err)
 	}
+	return b.upsertHeartbeat(ctx, hb, `ts_ms = excluded.ts_ms
+		WHERE excluded.ts_ms - heartbeats.ts_ms >= ?`)
+}
+
+// upsertHeartbeat writes hb (Time defaults to now) as a new agent's
+// heartbeat, or applies update (an UPDATE's SET … WHERE …, whose one
+// parameter is heartbeatMinGap in milliseconds) to the agent's stored one,
+// and tells the watchers when a row changed.
+func (b *Bus) upsertHeartbeat(ctx context.Context, hb Heartbeat, update string) error {
 	if hb.Time.IsZero() {
 		hb.Time = time.Now()
 	}
 	res, err := b.exec(ctx, `INSERT INTO heartbeats (agent, status, progress, task, note, ts_ms) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (agent) DO UPDATE SET ts_ms = excluded.ts_ms
-		WHERE excluded.ts_ms - heartbeats.ts_ms >= ?`,
+		ON CONFLICT (agent) DO UPDATE SET `+update,
 		hb.Agent, hb.Status.String(), hb.Progress, hb.Task, hb.Note, ms(hb.Time), heartbeatMinGap.Milliseconds())
 	if err != nil {
 		return fmt.Errorf("heartbeat %s: %w", hb.Agent, err)

@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -60,6 +61,12 @@ type ghost struct {
 	text string
 	at   int64 // mainLines.processed when it was replaced
 	n    int64 // the line's position (Line.N) when it was replaced
+	// under: a blank row under the cursor, its text erased, that gave
+	// way to a shorter screen (mainLines.reflowed). On a screen never
+	// resized it would still be there, below the lines above it, so
+	// rewrapped reads it after them rather than among the lines replaced
+	// before them.
+	under bool
 }
 
 // move is a line taken to have moved (or to be a paragraph drawn anew)
@@ -382,8 +389,14 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 		m.dropCarry()
 	}
 	for i := len(lines) - 1; i >= p.keep; i-- {
-		st := m.state(lines[i].start)
-		m.final(st, "", m.base+int64(lines[i].start), out) // a held-back blank line
+		st, n := m.state(lines[i].start), m.base+int64(lines[i].start)
+		if st.hasRec && st.rec != "" && !st.pending {
+			// Erased: its text stays below as a ghost (see ghost.under).
+			m.addGhost(ghost{text: st.rec, at: m.processed, n: n, under: true})
+			st.rec, st.hasRec, st.faint = "", false, false
+			continue
+		}
+		m.final(st, "", n, out) // a held-back blank line
 	}
 	// The lines that leave at the top go into the scrollback, committed
 	// as lines that scroll off are.
@@ -563,7 +576,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
-		m.addGhost(st.rec, n)
+		m.addGhost(ghost{text: st.rec, at: m.processed, n: n})
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 	if replayed || replaced && m.rewrapped(st, text, n) {
@@ -575,10 +588,9 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols})
 }
 
-// addGhost records text, committed for the line at position n, as
-// replaced there now.
-func (m *mainLines) addGhost(text string, n int64) {
-	m.ghosts = append(m.ghosts, ghost{text: text, at: m.processed, n: n})
+// addGhost records g, text committed for a line, as replaced now.
+func (m *mainLines) addGhost(g ghost) {
+	m.ghosts = append(m.ghosts, g)
 	if len(m.ghosts) > 2*m.rows {
 		m.ghosts = m.ghosts[1:]
 	}
@@ -613,8 +625,9 @@ const minRewrap = 12
 // a piece of the paragraph that was there, wrapped or indented anew (as
 // Claude Code redraws a tool's output once it is done): its text without
 // blanks and borders starts where one of the lines just replaced (the
-// newest ghosts, this one's last) or of those still below it starts, or
-// goes on where the piece before it ended. Text found in the middle of a
+// newest ghosts, this one's last) or of those still below it starts
+// (rows that gave way under a shorter screen among them, last), or goes
+// on where the piece before it ended. Text found in the middle of a
 // line that was there is not that line redrawn: it is new text drawn where
 // another line held the same words (Gemini CLI draws a command's output
 // where the command was typed a moment before).
@@ -627,15 +640,12 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 		m.rewrap.next, m.rewrap.at = next[len(key):], m.processed
 		return true
 	}
-	var b strings.Builder
-	starts, from := m.rewrap.starts[:0], m.rewrap.from[:0]
-	add := func(line string, n int64) {
-		starts = append(starts, b.Len())
-		from = append(from, n)
-		b.WriteString(RowKey(line))
-	}
-	for _, g := range m.ghosts[max(0, len(m.ghosts)-m.rows):] {
-		add(g.text, g.n)
+	pieces := m.rewrap.pieces[:0]
+	recent := m.ghosts[max(0, len(m.ghosts)-m.rows):]
+	for _, g := range recent {
+		if !g.under {
+			pieces = append(pieces, g)
+		}
 	}
 	// A line that is leaving the top (scrolled: st is its own) has every
 	// row on the screen below it.
@@ -646,10 +656,26 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 			continue
 		}
 		if below && m.shadow[r].hasRec {
-			add(m.shadow[r].rec, m.lineN(r))
+			pieces = append(pieces, ghost{text: m.shadow[r].rec, n: m.lineN(r)})
 		}
 	}
-	m.rewrap.starts, m.rewrap.from = starts, from
+	// Then the rows that gave way under the screen, in the order they
+	// stood: on a screen never resized they would still be below it.
+	mark := len(pieces)
+	for _, g := range recent {
+		if g.under && g.n > n {
+			pieces = append(pieces, g)
+		}
+	}
+	slices.SortStableFunc(pieces[mark:], func(a, b ghost) int { return cmp.Compare(a.n, b.n) })
+	var b strings.Builder
+	starts, from := m.rewrap.starts[:0], m.rewrap.from[:0]
+	for _, p := range pieces {
+		starts = append(starts, b.Len())
+		from = append(from, p.n)
+		b.WriteString(RowKey(p.text))
+	}
+	m.rewrap.pieces, m.rewrap.starts, m.rewrap.from = pieces, starts, from
 	stream := b.String()
 	for k, at := range starts {
 		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) {
@@ -711,6 +737,7 @@ const maxRewrapGap = 2
 type rewrapState struct {
 	next   string  // the paragraph's text (keys) after that piece
 	at     int64   // mainLines.processed when it was taken
+	pieces []ghost // scratch: the lines searched, in that order
 	starts []int   // scratch: where each line starts in the text searched
 	from   []int64 // scratch: each of those lines' position
 }
@@ -1060,7 +1087,7 @@ func sharedText(st rowState, from int, text []byte) string {
 func (m *mainLines) final(st *rowState, text string, n int64, out lineSink) {
 	if text == "" && !(st.pending && st.ptext == "") {
 		if st.hasRec && st.rec != "" {
-			m.addGhost(st.rec, n)
+			m.addGhost(ghost{text: st.rec, at: m.processed, n: n})
 			st.rec, st.hasRec, st.faint = "", false, false
 		}
 		return

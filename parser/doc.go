@@ -61,10 +61,13 @@
 // command's text started (or a blank or two further, the blank at the
 // wrap). Borders and indentation are removed and the rows joined with one
 // space — none where a lossy box wrapped a row of its terminal, as wide as
-// the box, mid-word: every row of the command filled the box or all but
-// its last column, two at least to the last, and a row reached its last
-// column, the next starting right inside the border (not after a wide
-// character, drawn with a blank after it);
+// the box, mid-word: a row with no wide character reached the box's last
+// column, the next starting right inside the border, and no row of the
+// command with no wide character ended two columns short of the box or
+// more (which tells a wider terminal whose rows the box cut, a row at its
+// edge ending with a whole word). A row with wide characters says neither:
+// the box draws them wider than its terminal counts them (each followed by
+// a blank) and cuts the row where it overflows;
 // what ends a bullet's paragraph ends this too. A command under a
 // bullet inside a box follows the bullet's rule, between the borders, and
 // so does one down a gutter (a left border with no right one, as opencode

@@ -110,10 +110,10 @@ type held struct {
 	// tight[k] says continuation row k joins the row before it without a
 	// blank: the program broke a run of wide characters there.
 	tight []bool
-	// full and ragged count the rows right inside a box that another row
-	// continued that filled the box, and those that ended more than a
-	// column short of it (see box.filled).
-	full, ragged int
+	// ragged counts the rows right inside a box, with no wide character,
+	// that another row continued and that ended more than a column short
+	// of the box (see box.filled).
+	ragged int
 }
 
 // maxWrapRoom is the most room a box can leave at the end of a row it
@@ -394,6 +394,19 @@ const breakAfter = "-/\\|:;({["
 // fullwidth character, or an emoji.
 func wide(r rune) bool { return r >= 0x1100 && ansi.StringWidth(string(r)) == 2 }
 
+// holdsWide reports whether row holds a wide character.
+func holdsWide(row string) bool {
+	for _, r := range row {
+		if wide(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastRow returns the last row of a held command's source.
+func lastRow(src []byte) string { return string(src[bytes.LastIndexByte(src, '\n')+1:]) }
+
 // textEnd returns the column where a line's text ends.
 func textEnd(line string) int { return ansi.StringWidth(strings.TrimRight(line, " \t\u00a0")) }
 
@@ -410,10 +423,10 @@ func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
 	h.tight = append(h.tight, p.brokeWord(line))
 	if h.box.edge && !h.box.gutter() {
-		switch h.box.filled(h.end, line) {
-		case filledBox:
-			h.full++
-		case notFilled:
+		// A row with wide characters may end short because the box
+		// draws them wider than its terminal counts them: that says
+		// nothing about how wide the terminal is.
+		if !h.box.filled(h.end, line) && !holdsWide(lastRow(h.src)) {
 			h.ragged++
 		}
 	}
@@ -461,13 +474,13 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		var b strings.Builder
 		b.Grow(len(src))
 		b.WriteString(body)
-		// A lossy box wraps a row of its terminal at its edge, breaking
-		// words, only where the row fits it; a row it cut (dropping what
-		// did not fit) may end at the edge too, after a whole word. Rows
-		// that all filled the box (or but its last column), two at least
-		// to the last column, were wrapped; else a row at the edge is
-		// taken as cut there, as most are.
-		wrapped := !h.box.edge || h.box.gutter() || h.ragged == 0 && h.full >= 2
+		// A lossy box shows the rows of a terminal as wide as the box
+		// (a row reaching its last column broke a word there) or of a
+		// wider one whose rows it cut, dropping what did not fit: a row
+		// it cut may end at the edge too, after a whole word. A row with
+		// no wide character that ended two columns short or more tells
+		// the wider terminal; else a row at the edge was wrapped there.
+		wrapped := !h.box.edge || h.box.gutter() || h.ragged == 0
 		for k, row := range strings.Split(src[i+1:], "\n") {
 			if in, ok := h.box.inner(row); ok {
 				row = in

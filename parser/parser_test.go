@@ -365,11 +365,14 @@ func TestLossyBox(t *testing.T) {
 	}
 }
 
-// TestLossyBoxBrokeAtEdge: a lossy box (Gemini CLI's) whose rows all fill
-// it, two or more, wrapped a terminal row as wide as the box: a row ending
-// in its last column broke a word there, and the next row goes on with no
-// blank. A box that cut a row (one row with room left) did not: a row that
-// ends at its edge ended with a word that fitted, what followed dropped.
+// TestLossyBoxBrokeAtEdge: a lossy box (Gemini CLI's) shows the rows of a
+// terminal as wide as the box — a row with no wide character ending in the
+// box's last column broke a word there, and the next row goes on with no
+// blank — unless a row of the command with no wide character ended with
+// room left: then the terminal was wider and the box cut its rows, and a
+// row at the edge ended with a word that fitted, what followed dropped. A
+// row with wide characters, which the box draws wider than its terminal
+// counts them, may be cut wherever it overflowed: it tells neither.
 func TestLossyBoxBrokeAtEdge(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -380,12 +383,14 @@ func TestLossyBoxBrokeAtEdge(t *testing.T) {
 			`relay qa_1 "you last fell describe gray how locate direct food caught lift all the robins raph ago {brace} want to see a bird here" @1`},
 		{"a row with room left", []string{"@relay:qa_1 you last fell", "ble gray how locate direct foo", "d here"},
 			`relay qa_1 "you last fell ble gray how locate direct foo d here" @1`},
-		{"a row a column short, one full", []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
-			`relay qa_1 "you last fell bac erial gray how locate direct f ood here" @1`},
-		{"two rows", []string{"@relay:qa_1 you last fell wave", "uccess"},
-			`relay qa_1 "you last fell wave uccess" @1`},
-		{"a wide character at the edge", []string{"@relay:qa_1 you last fel 中 文", "京 か な カ タ locate direct f", "ood here"},
-			`relay qa_1 "you last fel 中 文 京 か な カ タ locate direct food here" @1`},
+		{"a row a column short: the blank at the wrap", []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
+			`relay qa_1 "you last fell bac erial gray how locate direct food here" @1`},
+		{"two rows", []string{"@relay:qa_1 bank salt pull cre", "ase office"},
+			`relay qa_1 "bank salt pull crease office" @1`},
+		{"wide characters at the edge", []string{"@relay:qa_1 you last fel 中 文", "京 か な カ タ locate direct f", "ood here"},
+			`relay qa_1 "you last fel 中 文 京 か な カ タ locate direct f ood here" @1`},
+		{"a row wide characters cut short", []string{"@relay:qa_1 just 👍👍 you", "ard last fell describe gray ho", "w locate"},
+			`relay qa_1 "just 👍👍 you ard last fell describe gray how locate" @1`},
 	} {
 		var rows []string
 		for _, r := range c.rows {

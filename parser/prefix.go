@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -241,43 +240,29 @@ func (b box) textEnd(line string) int {
 	return b.col + 1 + ansi.StringWidth(strings.TrimRight(in, " \t\u00a0"))
 }
 
-// fill is how far a row of a box filled it.
-type fill int
-
-const (
-	notFilled fill = iota
-	// filledBox: the row's text reached the box's last column (the one
-	// before the blank at the right border), or the next row starts with
-	// a blank: the blank where a terminal as wide as the box wrapped it.
-	filledBox
-	// filledButOne: the text ended a column short, as where the blank at
-	// the wrap fell in the last column, or a word ended there.
-	filledButOne
-)
-
-// filled tells how far a row of the box whose text ended at column end
-// filled it, line being the next row.
-func (b box) filled(end int, line string) fill {
+// filled reports whether a row of the box whose text ended at column end
+// filled it, line being the next row: its text reached the box's last
+// column (the one before the blank at the right border), the next row
+// starting right inside the border or a blank further (the blank where a
+// terminal as wide as the box wrapped it); or it ended a column short,
+// the next row starting right inside the border (the blank at the wrap
+// fell in the last column, or a word ended there).
+func (b box) filled(end int, line string) bool {
 	in, ok := b.inner(line)
 	if !ok {
-		return notFilled
+		return false
 	}
 	lead, _ := leadingBlanks(in)
-	switch {
-	case end == b.right-1 && (lead == 1 || lead == 2):
-		return filledBox
-	case end == b.right-2 && lead == 1:
-		return filledButOne
-	}
-	return notFilled
+	return end == b.right-1 && (lead == 1 || lead == 2) || end == b.right-2 && lead == 1
 }
 
 // brokeAtEdge reports whether a terminal as wide as the box broke a word
 // between the box's row src ends with, whose text ended at column end, and
 // line: the row reached the box's last column and the next row's text
 // starts right inside the border, no blank at the wrap on either side —
-// except after a wide character, which a lossy box (Gemini CLI's) draws
-// with a blank after it that the wrap hid.
+// except in a row with a wide character, which a lossy box (Gemini CLI's)
+// draws wider than its terminal counts it (followed by a blank): the box
+// may have cut such a row at a blank, dropping what did not fit.
 func (b box) brokeAtEdge(src []byte, end int, line string) bool {
 	in, ok := b.inner(line)
 	if !ok || end != b.right-1 {
@@ -286,7 +271,6 @@ func (b box) brokeAtEdge(src []byte, end int, line string) bool {
 	if lead, _ := leadingBlanks(in); lead != 1 {
 		return false
 	}
-	prev, ok := b.inner(string(src[bytes.LastIndexByte(src, '\n')+1:]))
-	last, _ := utf8.DecodeLastRuneInString(strings.TrimRight(prev, " \t\u00a0"))
-	return ok && !wide(last)
+	prev, ok := b.inner(lastRow(src))
+	return ok && !holdsWide(prev)
 }

@@ -233,7 +233,10 @@ func planReflow(lines []flowLine, rows, cols, oldRows int) (p reflowPlan, ok boo
 	}
 	if total > rows {
 		p.split = total - rows
-		if p.drop == p.cur && (p.keep != p.cur+1 || p.split > lines[p.cur].curRow) {
+		// The cursor's line may leave its first rows with lines under it
+		// (blank rows that did not have to give way, a footer): only its
+		// rows from the cursor's down have to stay.
+		if p.drop == p.cur && p.split > lines[p.cur].curRow {
 			return p, false
 		}
 	}

@@ -258,3 +258,25 @@ func TestTallerScreenPullsBackTheEndOfALine(t *testing.T) {
 	}
 	committedOnce(t, s, taken, line(1), line(6), line(7), line(8), line(12))
 }
+
+// A pane made narrower and shorter at once, the cursor in the middle of a
+// line that now takes more rows than the pane has above its blank rows,
+// keeps the line whole: blank rows under the cursor give way as many as
+// the pane lost, then the line's first rows leave at the top, as in tmux,
+// and what the program prints next goes on after what it printed before
+// (the reflow was refused while blank rows were left under the line, and
+// the emulator cut it: "@relay:b世界" was committed).
+func TestNarrowerAndShorterKeepsTheCursorsLine(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	defer s.Close()
+	fmt.Fprint(s, "@relay:bob 你好, ")
+	s.Resize(4, 9)
+	fmt.Fprint(s, "世界\r\n")
+	var got []string
+	for _, l := range append(s.TakeLines(), s.Flush()...) {
+		got = append(got, l.Text)
+	}
+	if want := []string{"@relay:bob 你好, 世界"}; !slices.Equal(got, want) {
+		t.Errorf("committed %q, want %q", got, want)
+	}
+}

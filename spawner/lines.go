@@ -251,7 +251,12 @@ func (m *mainLines) recordCut(straddles int, narrower bool) {
 // committed with the text it shows. A line that had only begun to leave
 // takes its state back from the carry. kept, when not nil, is the text of
 // the top line's first keptRows rows, which stay in the scrollback: that
-// line is carried again.
+// line is carried again. A line that had left is not the program's
+// output now: a replay going on has seen it (rowState.offered), as on a
+// screen never resized it would not see it in the scrollback (a replay
+// took a line that left before the clear, back on the screen, for the
+// first of the replayed lines, and a new line after it for a piece of
+// the next: FuzzReflow).
 func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow) {
 	m.shiftDown(0, m.rows, k)
 	m.base -= int64(k)
@@ -296,12 +301,13 @@ func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow)
 			if was, ok := leftAt(end); ok {
 				// Its last row left last: the line's state then.
 				*st = was
-				st.ends = lineEnds{}
+				st.ends, st.offered = lineEnds{}, m.replay.epoch
 				r = end + 1
 				continue
 			}
 		}
 		st.rec, st.hasRec, st.ends, st.faint = m.lineText(start, end), true, lineEnds{}, false
+		st.offered = m.replay.epoch
 		r = end + 1
 	}
 }

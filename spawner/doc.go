@@ -151,7 +151,13 @@
 //     the turn is in the document: when the last frame showed the echo of
 //     the latest turn and this one shows it again, every row under it is
 //     after it in the document (typed once: an echo typed twice leaves it
-//     to the alignment). Aligned
+//     to the alignment). Rows the last frame did not show, matched in a
+//     paragraph between rows that are new (text the document holds
+//     nowhere near them, not the same text wrapped anew), are new too: a
+//     paragraph is drawn whole (the view follows a long output, its echo
+//     scrolled off, and a block's "{", "to", "type" rows are those of an
+//     older block) — except while the program lays its text out anew
+//     after a resize, until its output settles. Aligned
 //     rows are old, wherever they show: scrolled, repainted, scrolled
 //     back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of

@@ -202,8 +202,12 @@ type aligner struct {
 	resizedAt uint64
 	// redrawn: a frame has changed since the screen last changed size.
 	redrawn bool
-	settle  time.Duration
-	frames  int // frames in a row that settle a row too; 0: only time does
+	// relaying: the screen changed size and output has not settled since
+	// the program drew for it (drawn): it may still be laying its text out
+	// anew, a frame at a time.
+	relaying, drawn bool
+	settle          time.Duration
+	frames          int // frames in a row that settle a row too; 0: only time does
 
 	// The last frame and the document rows it showed.
 	last      []frameRow
@@ -239,7 +243,10 @@ func newAligner(settle time.Duration, frames int) *aligner {
 }
 
 // resized notes that the screen changed size after the last observation.
-func (a *aligner) resized() { a.resizedAt, a.redrawn = a.obs, false }
+func (a *aligner) resized() {
+	a.resizedAt, a.redrawn = a.obs, false
+	a.relaying, a.drawn = true, false
+}
 
 // observe aligns a frame with the document and returns the rows it
 // commits, in the document's order. quiet says the program has written
@@ -293,6 +300,11 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRo
 	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.key - y.key })
 	a.apply()
 	a.commitStable(rows, now, quiet)
+	if quiet {
+		a.relaying = a.relaying && !a.drawn
+	} else {
+		a.drawn = true
+	}
 	a.last = append(a.last[:0], rows...)
 	a.lastMatch = append(a.lastMatch[:0], a.matched...)
 	return a.out
@@ -411,7 +423,8 @@ func (a *aligner) align(rows []frameRow) []pair {
 	// Drop matches without support: a row matched alone, and a run of
 	// neighbours that holds only short rows ("{", "}", "[[RELAY]]": a
 	// block printed again holds them too), unless the rows are pending or
-	// the last frame showed them.
+	// the last frame showed them; and a run the last frame did not show
+	// inside a paragraph of new text.
 	kept := chain[:0]
 	for k := 0; k < len(chain); {
 		j := k + 1
@@ -419,9 +432,14 @@ func (a *aligner) align(rows []frameRow) []pair {
 			j++
 		}
 		run := chain[k:j]
-		long := false
+		long, recent := false, false
 		for _, p := range run {
 			long = long || len(p.d.key) >= minRewrap
+			recent = recent || p.d.pending || p.d.shown == a.obs-1
+		}
+		if !recent && !a.relaying && a.amidNewText(rows, chain, k, j) {
+			k = j
+			continue
 		}
 		for _, p := range run {
 			if p.d.pending || p.d.shown == a.obs-1 || len(run) > 1 && long {
@@ -431,6 +449,77 @@ func (a *aligner) align(rows []frameRow) []pair {
 		k = j
 	}
 	return kept
+}
+
+// amidNewText reports whether the run chain[k:j] of rows matched with
+// document rows lies inside a paragraph of the frame (rows with no blank
+// between them) between new text: going up and going down from the run,
+// past rows matched with document rows no screen showed a moment ago,
+// the paragraph goes on with a row whose text the document holds nowhere,
+// nor is it the document's rows next to the run wrapped anew (a resize). A
+// paragraph is drawn whole, so a piece of it that looks like older rows
+// (a block's "{", "to", "type" rows, those of the block before) is part of
+// the new text around it, not older rows come back into view between new
+// ones.
+func (a *aligner) amidNewText(rows []frameRow, chain []pair, k, j int) bool {
+	// at returns the chain's pair at frame row i; matched false when row
+	// i matched nothing.
+	at := func(i int) (p pair, matched bool) {
+		n, found := slices.BinarySearchFunc(chain, i, func(p pair, i int) int { return p.i - i })
+		if !found {
+			return pair{}, false
+		}
+		return chain[n], true
+	}
+	newNext := func(from pair, dir int) bool {
+		for i := from.i + dir; i >= 0 && i < len(rows) && rows[i].y == rows[i-dir].y+dir; i += dir {
+			p, matched := at(i)
+			if q := from.d.pos + dir; !matched && q >= 0 && q < len(a.doc) && a.doc[q].key == rows[i].key {
+				// The next document row's text, not taken: it says
+				// nothing either way.
+				p, matched = pair{i, a.doc[q]}, true
+			}
+			if !matched {
+				return !a.holds(rows[i]) && !a.rewrapNext(rows[i].key, from.d.pos, dir)
+			}
+			if p.d.pending || p.d.shown == a.obs-1 {
+				return false
+			}
+			from = p
+		}
+		return false
+	}
+	return newNext(chain[k], -1) && newNext(chain[j-1], 1)
+}
+
+// holds reports whether the document holds a row with r's text.
+func (a *aligner) holds(r frameRow) bool {
+	for _, d := range a.index[r.hash] {
+		if d.key == r.key {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrapNext reports whether key is a piece of the text of the document
+// rows next to position pos, going in direction dir (-1 up, 1 down), as it
+// shows wrapped anew: their joined keys start (going down) or end (going
+// up) with it, or it with them.
+func (a *aligner) rewrapNext(key string, pos, dir int) bool {
+	var joined string
+	for n, p := 0, pos+dir; n < rewrapWindow && p >= 0 && p < len(a.doc); n, p = n+1, p+dir {
+		if dir < 0 {
+			joined = a.doc[p].key + joined
+		} else {
+			joined += a.doc[p].key
+		}
+		if dir > 0 && (strings.HasPrefix(joined, key) || strings.HasPrefix(key, joined)) ||
+			dir < 0 && (strings.HasSuffix(joined, key) || strings.HasSuffix(key, joined)) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastTurnShown finds the echo of the latest turn the last frame showed,

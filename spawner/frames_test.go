@@ -491,6 +491,46 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 	}
 }
 
+// TestAltScreenBlockAmidNewOutput: Claude Code follows a long output
+// down, so the echo of the command typed last scrolls off and the view
+// shows only the new output; a block in it whose "[[RELAY]]", "{", "to"
+// and "type" rows are those of an older block (off the screen, not shown a
+// moment ago) is new text, drawn between new rows of the same paragraph,
+// not the old block come back into view (issue 29).
+func TestAltScreenBlockAmidNewOutput(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\r\n\x1b[J\x1b[12;1H")
+		return b.String()
+	}
+	block := func(body string) []string {
+		return []string{"     [[RELAY]]", "     {", `       "to": "bob",`, `       "type": "message",`,
+			`       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
+	}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 80, Clock: func() time.Time { return r.now }})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(slices.Concat([]string{"! cat f1.txt", "  ⎿  the first output starts here"}, block("first one"),
+		[]string{"     end of the first output"})...))
+	r.pause(time.Second)
+	r.write(frame("     end of the first output", "", "! cat f2.txt", "  ⎿  Running…"))
+	r.pause(time.Second)
+	r.write(frame(slices.Concat([]string{"     progress 80%", "     progress 90%", "     done with the second output now"},
+		block("second one"), []string{"     end of the second output"})...))
+	r.pause(time.Second)
+	r.flush()
+	for s, n := range map[string]int{"[[RELAY]]": 2, "{": 2, `"to": "bob"`: 2, `"type"`: 2, `"second one"`: 1} {
+		if got := r.count(s); got != n {
+			t.Errorf("%q committed %d times, want %d:\n%s", s, got, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
 // TestAltScreenPreviews: Claude Code shows a running command's latest
 // output rows above "… +N lines (1s)", and an older output its first rows,
 // cut at the edge, above "… +N lines (ctrl+o to expand)" (issue 29, cause

@@ -79,7 +79,15 @@ decides (reader.py matches the printed line against the rows):
 - not shown as printed, but a row starts as the command does (the CLI
   changed its text): unsure;
 - shown for less than BRIEF (0.6 s) in all (streaming output scrolled it
-  away at once): unsure; for less than a capture's 0.2 s: not shown;
+  away at once): unsure;
+- in no capture, but whole on the screen between two (for less than a
+  capture's 0.2 s: a transcript scrolling while output pours in, a live
+  box redrawn, a view collapsed a moment later): unsure. Once the session
+  is over, frames.py plays NAME.cast again in tmux one output event at a
+  time and captures the screen after each; a command some frame from its
+  file's Enter on shows whole (on Gemini CLI: whole as it draws it, below
+  the file's echo as above) is unsure, one no frame shows whole
+  (collapsed, cut, clipped at a box's edge) stays not shown;
 - Gemini CLI only: shown as Gemini draws it (rows cut to its box and
   joined with one blank, wide characters followed by a blank): expected
   as shown.
@@ -88,8 +96,9 @@ Unsure commands are not in the .want; NAME.json lists them ("unsure",
 each with what showed), and corpus-score neither expects them nor counts
 a command found in their place as extra. A block is expected only when
 every row of it showed, each right below the one before. After a fix to
-these rules, reread.py applies them to a corpus's saved final screens
-(NAME.steps.txt) without recording again.
+these rules, reread.py applies them to a corpus's saved captures
+(NAME.captures.json.gz; older recordings: the final screens in
+NAME.steps.txt) and to the frames of NAME.cast, without recording again.
 
 What each CLI does, as seen at these versions (the reader's rules follow
 from it):
@@ -146,6 +155,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the repository
 import content  # noqa: E402
+import frames  # noqa: E402
 import reader  # noqa: E402
 from content import cols  # noqa: E402
 
@@ -168,6 +178,8 @@ POLL = 0.2
 # screen once the CLI is idle again counts as shown for SETTLED seconds.
 BRIEF = 0.6
 SETTLED = 10.0
+# The verdict of a command only a frame between two captures showed.
+BETWEEN = "unsure, shown only between captures (a frame of the recording): "
 
 
 # ---------------------------------------------------------------- the plan
@@ -621,17 +633,60 @@ class Session:
                     self.steps_txt.append("--- %s of %s shows changed: unsure" % (preview(cmd), st.tag))
                     continue
                 for _, _, scr in later:
-                    rows = scr.split("\n")
-                    anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
-                    if anchor is None and st.repeat_of is not None:
-                        continue
-                    sh = self.find_cmd(cmd, rows, 0 if anchor is None else anchor + 1)
+                    sh = self.showing(st, cmd, scr)
                     if sh is not None and (sh.whole or not sh.edge):
                         u = cmd.want()
                         u["shown"] = "later"
                         found[k] = (cmd, u, "unsure, first shown after its output was done (resize, scroll, collapse): " + preview(cmd), after)
                         self.steps_txt.append("--- %s of %s shows later: unsure" % (preview(cmd), st.tag))
                         break
+
+    def showing(self, st, cmd, scr):
+        """How the screen scr shows a command of the printed file st: read
+        below the file's echo, or anywhere when the echo is off the screen
+        (except for a file printed again, whose lines an earlier file
+        printed too)."""
+        rows = scr.split("\n")
+        anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
+        if anchor is None and st.repeat_of is not None:
+            return None
+        return self.find_cmd(cmd, rows, 0 if anchor is None else anchor + 1)
+
+    def shown_in_frames(self, st, cmd, screens, t_enter, t_stop=None):
+        """Whether some screen the recording put up from the file's Enter on
+        (screens: (time, screen) after every output event, frames.replay)
+        up to t_stop showed
+        the command whole: as printed, or, on Gemini CLI, whole as it draws
+        it (its rows cut to the box, not running off the screen's end). A
+        command the screen showed only between two captures (streaming
+        output scrolled it away, a live box or view redrew) was there for a
+        reader to see, however briefly."""
+        if t_enter is None:
+            return False
+        for t, scr in screens:
+            if t < t_enter:
+                continue
+            if t_stop is not None and t >= t_stop:
+                break
+            sh = self.showing(st, cmd, scr)
+            if sh is not None and (sh.whole or (self.config == "gemini" and not cmd.block and not sh.edge)):
+                return True
+        return False
+
+    def frames_pass(self, results, screens, enters):
+        """A command no capture showed but some frame of the recording
+        showed whole is unsure (left out of the .want, ignored by the
+        scorer): on the screen for less than a capture, a reader may or
+        may not have read it. One never shown whole in any frame
+        (collapsed, cut, clipped) stays not shown."""
+        for i, ((st, found), t_enter) in enumerate(zip(results, enters)):
+            for k, (cmd, w, what, after) in enumerate(found):
+                if w is None and self.shown_in_frames(st, cmd, screens, t_enter,
+                                                      again(cmd, [r[0] for r in results[i + 1:]], enters[i + 1:])):
+                    u = cmd.want()
+                    u["shown"] = "between captures"
+                    found[k] = (cmd, u, BETWEEN + preview(cmd), after)
+                    self.steps_txt.append("--- %s of %s shows between captures: unsure" % (preview(cmd), st.tag))
 
     def resize(self, c, r):
         if self.first_resize is None:
@@ -925,6 +980,13 @@ class Session:
         end_processes(self.home)
 
 
+def again(cmd, later, enters):
+    """When the command is printed again by a later file (a file printed
+    again): the Enter of that file, after which a showing of its lines may
+    be that file's."""
+    return next((t for st, t in zip(later, enters) if any(c.lines == cmd.lines for c in st.cmds)), None)
+
+
 def step_captures(st, caps):
     """The captures a printed file's commands are read from: those taken
     from its Enter on, then its final screen, which held still (and, on
@@ -1014,7 +1076,7 @@ def generator_id():
     rules made its .want."""
     import hashlib
     h = hashlib.sha1()
-    for name in ("generate.py", "content.py", "reader.py"):
+    for name in ("generate.py", "content.py", "reader.py", "frames.py"):
         with open(os.path.join(HERE, name), "rb") as fh:
             h.update(fh.read())
     return h.hexdigest()[:12]
@@ -1037,6 +1099,8 @@ def record_one(config, seed, outdir, base, versions):
         s.quit()
     finally:
         s.cleanup()
+    cast = s.out + ".cast"
+    s.frames_pass(results, frames.replay(cast), frames.enters(cast, [st.tag for st, _ in results]))
     want, unsure, not_shown, cut = expected(results)
     s.save_captures([st for st, _ in results])
     sizes = [list(x) for x in plan["sizes"]]

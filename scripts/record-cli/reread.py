@@ -33,6 +33,11 @@ only what the final screens show can change. NAME.want, NAME.json
 (counts, unsure list, "reread": the reader's generator hash and the
 commands changed) and NAME.steps.txt (a "--- re-read" section) are
 rewritten; a recording nothing changes in is left alone.
+
+Either way, a command still not shown is then looked for in every frame
+of NAME.cast (frames.py plays it again in tmux, one output event at a
+time; generate.Session.shown_in_frames): whole in one, it becomes
+unsure, as the generator itself reads it since.
 """
 import argparse
 import gzip
@@ -50,6 +55,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True
 import content  # noqa: E402
+import frames  # noqa: E402
 import generate  # noqa: E402
 import reader  # noqa: E402
 
@@ -270,6 +276,8 @@ def reread_captures(path, plan_steps, meta, dry):
         caps = generate.step_captures(st, session.captures[st.window_start:st.window_end])
         results.append((st, session.read_commands(st, caps, d["t_enter"])))
     session.late_pass(results)
+    cast = path + ".cast"
+    session.frames_pass(results, frames.replay(cast), frames.enters(cast, [st.tag for st in steps]))
     want, unsure, not_shown, cut = generate.expected(results)
     old_want = [json.loads(l) for l in open(path + ".want", encoding="utf-8") if l.strip()]
     if want == old_want and unsure == meta["unsure"]:
@@ -354,6 +362,12 @@ def reread(path, plan_steps, dry, scratch):
     steps = [Step(d) for d in plan_steps]
     session = generate.Session.__new__(generate.Session)
     session.config = meta["config"]
+    # Every screen the recording put up, for the commands no capture
+    # showed (generate.Session.frames_pass's rule).
+    frs, enters = [], [None] * len(steps)
+    if meta["commands_printed"] > meta["expected"] + len(meta["unsure"]):
+        frs = frames.replay(path + ".cast")
+        enters = frames.enters(path + ".cast", [st.tag for st in steps])
     resized = False
     si = 0
     want, unsure = [], list(meta["unsure"])
@@ -399,6 +413,14 @@ def reread(path, plan_steps, dry, scratch):
                 if makes_want(v):
                     want.append(old_want[wi])
                     wi += 1
+                elif not v.startswith("unsure") and not any(
+                        (u["kind"], u["to"], u["body"]) == (cmd.kind, cmd.to, cmd.body) for u in unsure) and \
+                        session.shown_in_frames(st, cmd, frs, enters[si - 1],
+                                                generate.again(cmd, steps[si:], enters[si:])):
+                    u = cmd.want()
+                    u["shown"] = "between captures"
+                    unsure.append(u)
+                    changes.append("%s #%d: %s -> %s" % (st.tag, k, v, generate.BETWEEN + generate.preview(cmd)))
                 cut += v.startswith("cut to")
                 continue
             if makes_want(v):

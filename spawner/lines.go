@@ -370,8 +370,7 @@ func (m *mainLines) flowLines(wideEdge bool) []flowLine {
 			l.cells = appendCells(l.cells, m.em.Line(y), limit)
 			off += limit
 		}
-		// Trailing blanks are not content (the cursor keeps its column).
-		l.cells = trimBlanks(l.cells)
+		l.trim()
 		l.zone = m.zone >= start && m.zone <= end
 		lines = append(lines, l)
 		r = end + 1

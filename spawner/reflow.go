@@ -330,15 +330,53 @@ func plainBlank(c *uv.Cell) bool {
 	return blankText(c.Content) && zeroStyle(&c.Style) && noLink(&c.Link)
 }
 
+// trim drops the blanks at the end of the line: they are not content (the
+// cursor keeps its column). Blanks between the line's text and the cursor
+// are: what the program prints next goes after them, in the middle of the
+// line (the space after a word streamed before the next word; dropped, a
+// resize between the two ran them together).
+func (l *flowLine) trim() {
+	full := l.cells
+	l.cells = trimBlanks(full)
+	if len(l.cells) == 0 || l.before() <= len(l.cells) {
+		return
+	}
+	w := 0
+	for _, c := range l.cells {
+		w += max(c.Width, 1)
+	}
+	for n := len(l.cells); n < len(full) && w < l.cursor; n++ {
+		w += max(full[n].Width, 1)
+		l.cells = full[:n+1]
+	}
+}
+
+// before returns how many of the line's cells are before its cursor (0:
+// the cursor is not in it).
+func (l *flowLine) before() int {
+	if l.cursor < 0 {
+		return 0
+	}
+	off := 0
+	for i, c := range l.cells {
+		if off >= l.cursor {
+			return i
+		}
+		off += max(c.Width, 1)
+	}
+	return len(l.cells) + 1 // past them
+}
+
 // fit drops the blanks at the end of the line that would not fit on the
 // row its text ends on: a line's text ends at its last character, and
 // blanks (even coloured ones) wrapping on to another row would make them
-// part of it.
+// part of it. Blanks before the cursor are part of it (trim).
 func (l *flowLine) fit(cols int) {
 	end := len(l.cells)
 	for end > 0 && (l.cells[end-1].Content == " " || l.cells[end-1].Content == "") {
 		end--
 	}
+	end = max(end, min(l.before(), len(l.cells)))
 	col := 0
 	for i, c := range l.cells {
 		w := max(c.Width, 1)

@@ -280,3 +280,22 @@ func TestNarrowerAndShorterKeepsTheCursorsLine(t *testing.T) {
 		t.Errorf("committed %q, want %q", got, want)
 	}
 }
+
+// The space after a word, printed before the next word comes, is part of
+// the line at a new width even where it ends a row: the words do not run
+// together (an agent streams its text a word at a time, and a resize came
+// between "hello " and "world").
+func TestReflowKeepsTheBlanksBeforeTheCursor(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	defer s.Close()
+	fmt.Fprint(s, "@relay:bob hello ")
+	s.Resize(6, 17)
+	fmt.Fprint(s, "world\r\n")
+	var got []string
+	for _, l := range append(s.TakeLines(), s.Flush()...) {
+		got = append(got, l.Text)
+	}
+	if want := []string{"@relay:bob hello world"}; !slices.Equal(got, want) {
+		t.Errorf("committed %q, want %q", got, want)
+	}
+}

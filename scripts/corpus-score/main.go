@@ -18,9 +18,10 @@
 // found are exactly the .want, in order), commands found (of those
 // expected, matched in order), extra (commands found that were not
 // expected, garbled ones included) and errors (parse errors, such as a
-// malformed block). A command the CLI showed only in part is listed in
-// NAME.json as unsure: it is not expected, and one found in its place is
-// counted under unsure, not extra. -raw also replays each recording's
+// malformed block). A command the CLI showed only in part, changed, only
+// later or only for a moment is listed in NAME.json as unsure: it is not
+// expected, and one found in its place is counted under unsure, not extra
+// (internal/wantfile, as TestCLIRecordings counts). -raw also replays each recording's
 // output up to its first resize without timing, as TestCLIRecordings does
 // too, and counts the recordings whose commands there are exactly those
 // expected before that resize ("raw exact"). -v adds the
@@ -30,7 +31,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -43,39 +43,10 @@ import (
 	"sync"
 
 	"swarm/asciicast"
+	"swarm/internal/wantfile"
 	"swarm/parser"
 	"swarm/supervisor"
 )
-
-// command is one expected or found command, compared as a whole.
-type command struct {
-	Kind  string `json:"kind"`
-	To    string `json:"to"`
-	Type  string `json:"type"`
-	Body  string `json:"body"`
-	Topic string `json:"topic,omitempty"`
-	// AfterResize marks a command first shown after the recording's
-	// first resize (not compared by String).
-	AfterResize bool `json:"after_resize,omitempty"`
-}
-
-func (c command) String() string {
-	s := fmt.Sprintf("%s %s %s %q", c.Kind, c.To, c.Type, c.Body)
-	if c.Topic != "" {
-		s += " topic=" + c.Topic
-	}
-	return s
-}
-
-// meta is the part of NAME.json the scorer reads.
-type meta struct {
-	Config string `json:"config"`
-	Kind   string `json:"kind"`
-	// Unsure lists commands the CLI showed only in part (cut by a row
-	// limit, or changed on the way): not expected, and a command found
-	// in their place is not counted as extra.
-	Unsure []command `json:"unsure"`
-}
 
 // result is one recording's score.
 type result struct {
@@ -179,7 +150,7 @@ func score(castPath string, raw bool) result {
 	stem := strings.TrimSuffix(strings.TrimSuffix(castPath, ".gz"), ".cast")
 	r := result{name: filepath.Base(stem)}
 	r.config, _, _ = strings.Cut(r.name, "-")
-	m, err := readMeta(stem + ".json")
+	m, err := wantfile.ReadMeta(stem + ".json")
 	switch {
 	case err == nil:
 		if m.Config != "" {
@@ -189,7 +160,7 @@ func score(castPath string, raw bool) result {
 		r.err = err
 		return r
 	}
-	want, err := readWant(stem + ".want")
+	want, err := wantfile.Read(stem + ".want")
 	if err != nil {
 		r.err = err
 		return r
@@ -212,7 +183,7 @@ func score(castPath string, raw bool) result {
 		found = append(found, ev)
 	})
 	var nUnsure int
-	r.got, nUnsure = withoutUnsure(r.want, found, m.Unsure)
+	r.got, nUnsure = wantfile.WithoutUnsure(r.want, found, m.Unsure)
 	r.unsure += nUnsure
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", castPath, err)
@@ -220,7 +191,7 @@ func score(castPath string, raw bool) result {
 	}
 	var commands []string
 	for _, g := range r.got {
-		if strings.HasPrefix(g, errorPrefix) {
+		if strings.HasPrefix(g, wantfile.ErrorPrefix) {
 			r.errors++
 		} else {
 			commands = append(commands, g)
@@ -244,7 +215,7 @@ func score(castPath string, raw bool) result {
 // scoreRaw replays a recording's output up to its first resize with
 // neither timing nor resizes (supervisor.Extract at the recording's size)
 // and says whether that gives exactly the commands expected before it.
-func scoreRaw(r *result, data []byte, kind string, before []string, unsure []command) error {
+func scoreRaw(r *result, data []byte, kind string, before []string, unsure []wantfile.Command) error {
 	rec, err := asciicast.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return err
@@ -267,127 +238,10 @@ func scoreRaw(r *result, data []byte, kind string, before []string, unsure []com
 	err = supervisor.Extract(bytes.NewReader(out), opts, func(ev parser.Event) {
 		found = append(found, ev)
 	})
-	got, _ := withoutUnsure(before, found, unsure)
+	got, _ := wantfile.WithoutUnsure(before, found, unsure)
 	r.rawDone = true
 	r.rawExact = err == nil && strings.Join(got, "\n") == strings.Join(before, "\n")
 	return err
-}
-
-// withoutUnsure describes the events found, less the commands that stand
-// for an unsure one, and counts those. A found command that is one of the
-// expected ones, in order (in a longest common subsequence with want), is
-// that one even when it also starts as an unsure one does (the same
-// recipient, the same first words): only a command not expected there
-// may stand for an unsure one.
-func withoutUnsure(want []string, found []parser.Event, unsure []command) (got []string, nUnsure int) {
-	described := make([]string, len(found))
-	for i, ev := range found {
-		described[i] = describe(ev)
-	}
-	expected := inOrder(want, described)
-	left := append([]command(nil), unsure...)
-	for i, ev := range found {
-		if !expected[i] && ev.Command != nil {
-			if j := matchUnsure(left, ev.Command); j >= 0 {
-				left = append(left[:j], left[j+1:]...)
-				nUnsure++
-				continue
-			}
-		}
-		got = append(got, described[i])
-	}
-	return got, nUnsure
-}
-
-// inOrder marks the entries of got in one longest common subsequence of
-// want and got.
-func inOrder(want, got []string) []bool {
-	// n[i][j]: the length of the longest common subsequence of want[i:]
-	// and got[j:].
-	n := make([][]int, len(want)+1)
-	for i := range n {
-		n[i] = make([]int, len(got)+1)
-	}
-	for i := len(want) - 1; i >= 0; i-- {
-		for j := len(got) - 1; j >= 0; j-- {
-			if want[i] == got[j] {
-				n[i][j] = n[i+1][j+1] + 1
-			} else {
-				n[i][j] = max(n[i+1][j], n[i][j+1])
-			}
-		}
-	}
-	marked := make([]bool, len(got))
-	for i, j := 0, 0; i < len(want) && j < len(got); {
-		switch {
-		case want[i] == got[j]:
-			marked[j] = true
-			i++
-			j++
-		case n[i+1][j] >= n[i][j+1]:
-			i++
-		default:
-			j++
-		}
-	}
-	return marked
-}
-
-// matchUnsure returns the index of the unsure command c stands for (same
-// kind and recipient, and a body that starts as the printed one does), or
-// -1.
-func matchUnsure(unsure []command, c *parser.Command) int {
-	for i, u := range unsure {
-		if u.Kind != c.Kind.String() || u.To != c.To {
-			continue
-		}
-		n := min(16, len(u.Body), len(c.Body))
-		if n > 0 && u.Body[:n] == c.Body[:n] {
-			return i
-		}
-	}
-	return -1
-}
-
-const errorPrefix = "error: "
-
-func describe(ev parser.Event) string {
-	if ev.Err != nil {
-		return errorPrefix + ev.Err.Error()
-	}
-	c := ev.Command
-	return command{Kind: c.Kind.String(), To: c.To, Type: c.Type, Body: c.Body, Topic: c.Topic}.String()
-}
-
-func readMeta(path string) (meta, error) {
-	var m meta
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
-
-func readWant(path string) ([]command, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []command
-	for i, line := range bytes.Split(b, []byte("\n")) {
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		var c command
-		if err := json.Unmarshal(line, &c); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 // readCast returns a recording's text, uncompressed when it is gzipped.

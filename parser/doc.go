@@ -56,7 +56,7 @@
 // the same borders at the same columns, continue the body while the row
 // before has no room left for their first word (or, when the program's
 // boxes drop what does not fit them at a wrap, Options.LossyBoxes, room
-// for at most three columns more: the word cut there was lost, and the
+// for at most four columns more: the word cut there was lost, and the
 // next row may start with its end), and they start where the
 // command's text started (or a blank or two further, the blank at the
 // wrap). Borders and indentation are removed and the rows joined with one

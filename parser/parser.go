@@ -121,9 +121,11 @@ type held struct {
 const maxWrapRoom = 20
 
 // lossySlack is how much more room than the next row's first word needs a
-// lossy box's row may leave and still go on in the next row: the word cut
-// at the wrap was dropped, and the next row may start with the end of it.
-const lossySlack = 3
+// lossy box's row may leave and still go on in the next row: the box cut
+// its terminal's row at the last blank that fit and dropped the word that
+// crossed its edge (its start, up to a short word's length, is the room
+// left), and the next row may start with the end of it.
+const lossySlack = 4
 
 // New returns a parser at the start of a terminal's output.
 func New(opts Options) *Parser {

@@ -365,6 +365,34 @@ func TestLossyBox(t *testing.T) {
 	}
 }
 
+// TestLossyBoxCutWord: Gemini CLI cuts a row of its terminal that does not
+// fit its box at the last blank that fits and drops the rest: the word that
+// crossed the box's edge, whose end starts the next row. A row that left
+// room for the next row's first word and up to four columns more was cut
+// there; with more room left, the next row is a line of its own.
+func TestLossyBoxCutWord(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		rows []string
+		want string
+	}{
+		{"room for the next word and four columns more", []string{"@relay:qa_1 dow sys spot", "rn carry dog"},
+			`relay qa_1 "dow sys spot rn carry dog" @1`},
+		{"room for the next word and five columns more", []string{"@relay:qa_1 dow sy spot", "rn carry dog"},
+			`relay qa_1 "dow sy spot" @1`},
+	} {
+		var rows []string
+		for _, r := range c.rows {
+			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		rows = append(rows, "╰"+strings.Repeat("─", 32)+"╯")
+		fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
+		if got := describe(append(fed, flushed...)[0]); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
 // TestLossyBoxBrokeAtEdge: a lossy box (Gemini CLI's) shows the rows of a
 // terminal as wide as the box — a row with no wide character ending in the
 // box's last column broke a word there, and the next row goes on with no

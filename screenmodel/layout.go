@@ -46,6 +46,11 @@ type Layout struct {
 	// timer and how to interrupt it, between its transcript and its
 	// input box): text in a row that makes it that row.
 	status []string
+	// growsWhenDone: at work, the program shows its status row and a hint
+	// under its transcript, whose view follows the newest output; done, it
+	// gives their rows back to the transcript, which shows more of that
+	// output at the top (the first rows of an output the view cut).
+	growsWhenDone bool
 	// overlays are hints the program draws at the right end of a row of
 	// its transcript, over it (Claude Code's "Jump to bottom" while the
 	// view is scrolled back): its own, never the row's text.
@@ -82,7 +87,7 @@ var layouts = []Layout{
 	// blanks. Its status row says "esc to interrupt".
 	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
 		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}},
-		status: []string{"esc to interrupt"},
+		status: []string{"esc to interrupt"}, growsWhenDone: true,
 		// Scrolled back, it draws a hint to jump to the bottom at the
 		// right end of the transcript's last row shown.
 		overlays: []string{"Jump to bottom (ctrl+End) ↓"},
@@ -184,6 +189,12 @@ func (l Layout) Status(row string) bool {
 	}
 	return false
 }
+
+// GrowsWhenDone reports whether the program's transcript view takes back,
+// once the program is done, the rows its status row and hints took while
+// it worked: the top of the view may then show the first rows of an output
+// it cut while the program worked.
+func (l Layout) GrowsWhenDone() bool { return l.growsWhenDone }
 
 // HasStatus reports whether the program has a status row Status knows.
 func (l Layout) HasStatus() bool { return len(l.status) > 0 }

@@ -238,8 +238,11 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	textCols := v.layout.TextColumns(v.cols)
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
+	busy := false
 	for y, text := range shown {
-		if box && y >= top && y <= bottom || v.layout.Status(text) || previews != nil && previews[y] == previewRunning {
+		status := v.layout.Status(text)
+		busy = busy || status && v.layout.GrowsWhenDone()
+		if box && y >= top && y <= bottom || status || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row, or a running command's latest rows
 		}
 		if textCols < v.cols && ansi.StringWidth(text) > textCols {
@@ -266,7 +269,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		}
 	}
 	v.frameRows = rows
-	out.altLines(v.frames.observe(rows, out.now(), quiet))
+	out.altLines(v.frames.observe(rows, out.now(), quiet, busy))
 }
 
 // previewRows returns, for each of the shown rows, whether it is part of

@@ -171,9 +171,13 @@
 //  6. A new row is committed once it has shown the same text for the
 //     settle time, a paragraph (rows with no blank between them) at a time;
 //     when it scrolls off or the program hides it, with the text it showed
-//     last; when shown again with another wrap, as first shown. Rows of the
-//     document that no longer show are kept (a collapsed item that expands
-//     again is not new), up to a bound.
+//     last; when shown again with another wrap, as first shown. While a
+//     program whose view grows back when it is done (Claude Code: its
+//     status row and hint give their rows back,
+//     screenmodel.Layout.GrowsWhenDone) is at work, the paragraph the top
+//     of the view cuts waits: its first rows may show once it is done. Rows
+//     of the document that no longer show are kept (a collapsed item that
+//     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),
 //     while the program has not drawn it again, is not read: what is left
 //     of a line is not a new line.

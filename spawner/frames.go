@@ -250,8 +250,10 @@ func (a *aligner) resized() {
 
 // observe aligns a frame with the document and returns the rows it
 // commits, in the document's order. quiet says the program has written
-// nothing for the settle time: every row shown has kept its text.
-func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRow {
+// nothing for the settle time: every row shown has kept its text. busy
+// says the program is at work and will give the rows its status row takes
+// back to its view when done (screenmodel.Layout.GrowsWhenDone).
+func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy bool) []commitRow {
 	a.obs++
 	a.out = a.out[:0]
 	// turns[i]: how many of the frame's rows before row i start a turn.
@@ -299,7 +301,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet bool) []commitRo
 	// What the gaps committed goes in the document's order.
 	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.key - y.key })
 	a.apply()
-	a.commitStable(rows, now, quiet)
+	a.commitStable(rows, now, quiet, busy)
 	if quiet {
 		a.relaying = a.relaying && !a.drawn
 	} else {
@@ -1000,11 +1002,20 @@ func (a *aligner) trim() {
 // their text for the settle time, a paragraph (rows with no blank row
 // between them) at a time, so that text still streaming into its last row
 // holds back the rows above it too.
-func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet bool) {
+func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool) {
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].y == rows[j-1].y+1 {
 			j++
+		}
+		if busy && rows[i].y == 0 {
+			// The paragraph the top of the view cuts, while the program
+			// is at work: its first rows may be above (an output taller
+			// than the view), shown once the program is done and the
+			// view has room. Its rows wait, unless they leave the view
+			// first.
+			i = j
+			continue
 		}
 		stable, any := true, false
 		for k := i; k < j; k++ {

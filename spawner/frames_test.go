@@ -531,6 +531,52 @@ func TestAltScreenBlockAmidNewOutput(t *testing.T) {
 	}
 }
 
+// TestAltScreenOutputCutByTheTopOfTheView: while Claude Code works, its
+// status row and a hint take rows under the transcript, whose view follows
+// the newest output: an output taller than the view shows without its
+// first rows. Done, it gives those rows back and the view shows the output
+// from its first row. The rows the top of the view cut wait for that, so
+// that a relay line whose first row was above the view is read whole and
+// in its order (issue 29).
+func TestAltScreenOutputCutByTheTopOfTheView(t *testing.T) {
+	t.Parallel()
+	const rule = "────────────────────────────────────────"
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
+		return b.String()
+	}
+	relay := []string{"  ⎿  @relay:bob the first row of a long line that the program",
+		"     wrapped over three rows of its view, the second one here",
+		"     and the last one", "     an ordinary line under it"}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 10, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h\x1b[?25l")
+	// At work: room for three rows of the transcript.
+	r.write(frame(slices.Concat(relay[1:], []string{"", "✶ Working… (esc to interrupt)", "  ⎿  Tip: a hint", rule, "❯ ", rule, "  ? for shortcuts"})...))
+	r.pause(time.Second)
+	// Done: the view shows the output whole.
+	r.write(frame(slices.Concat(relay, []string{rule, "❯ ", rule, "  ? for shortcuts"})...))
+	r.pause(time.Second)
+	r.flush()
+	first, rest := -1, -1
+	for i, l := range r.lines {
+		if strings.Contains(l, "@relay:bob") && first < 0 {
+			first = i
+		}
+		if strings.Contains(l, "the second one here") && rest < 0 {
+			rest = i
+		}
+	}
+	if first < 0 || rest < 0 || first > rest || r.count("the second one here") != 1 {
+		t.Errorf("the relay line's rows are not committed once each in order:\n%s", strings.Join(r.lines, "\n"))
+	}
+}
+
 // TestAltScreenPreviews: Claude Code shows a running command's latest
 // output rows above "… +N lines (1s)", and an older output its first rows,
 // cut at the edge, above "… +N lines (ctrl+o to expand)" (issue 29, cause

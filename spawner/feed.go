@@ -414,7 +414,11 @@ func (s *Screen) print(b []byte) { s.writePrint(b) }
 
 func (s *Screen) cancel() { _, _ = s.active().Write([]byte{ansi.CAN}) }
 
-func (s *Screen) writePrint(b []byte) {
+func (s *Screen) writePrint(b []byte) { s.printWrapping(b, false) }
+
+// printWrapping applies a print segment; pad: a wrap it makes is a wide
+// character's, which did not fit in the last column.
+func (s *Screen) printWrapping(b []byte, pad bool) {
 	if s.alt.em != nil {
 		s.alt.print(b)
 		return
@@ -422,6 +426,30 @@ func (s *Screen) writePrint(b []byte) {
 	s.printMode = true
 	_, _ = s.main.Write(b)
 	s.printMode = false
+	if s.lines.oneRowRegion() {
+		// A print segment holds no line feed: a row that left the top of
+		// a region one row high left by wrapping. The cursor moving down
+		// marks a wrapped row (cursorMoved), but here it does not move,
+		// and the line was committed a row at a time.
+		// (The scrollback drops the blank cells at a row's end, and a
+		// wide character's second cell there.)
+		lines := s.main.Scrollback().Lines()
+		for i, l := range lines {
+			if len(l) > s.cols {
+				continue
+			}
+			if n := len(l); n > 0 && l[n-1].Width == 2 && n < s.cols {
+				l = append(l, uv.Cell{}) // a wide character's second cell
+			}
+			for len(l) < s.cols {
+				l = append(l, uv.EmptyCell)
+			}
+			if wrapped, _ := wrapOf(&l[s.cols-1]); !wrapped {
+				setWrap(&l[s.cols-1], pad)
+			}
+			lines[i] = l
+		}
+	}
 	s.lines.harvest(s)
 }
 
@@ -628,7 +656,7 @@ func (s *Screen) feedWide(cl []byte) {
 
 // wrapNow wraps the cursor to the next row as the terminal would have.
 func (s *Screen) wrapNow(pad bool) {
-	s.writePrint([]byte("\r\n"))
+	s.printWrapping([]byte("\r\n"), pad)
 	if pos := s.main.CursorPosition(); pad && pos.Y > 0 {
 		if c := s.main.CellAt(s.cols-1, pos.Y-1); c != nil {
 			if wrapped, _ := wrapOf(c); wrapped {

@@ -189,6 +189,9 @@ func (m *mainLines) resized() {
 // wholeRegion reports whether the scroll region is the whole screen.
 func (m *mainLines) wholeRegion() bool { return m.top == 0 && m.bot >= m.rows }
 
+// oneRowRegion reports whether the scroll region is one row high.
+func (m *mainLines) oneRowRegion() bool { return min(m.bot, m.rows)-m.top == 1 }
+
 // cutBelow commits the lines on the rows a screen rows tall no longer
 // has: their lines leave for good, so they are committed as lines that
 // scroll off are. It returns the first row of a line that starts above

@@ -784,3 +784,20 @@ func TestMarginsBelowTheScreenAreIgnored(t *testing.T) {
 		s.Close()
 	}
 }
+
+// On a screen one row high (a pane squeezed in a grid), a line the
+// terminal wraps is committed whole, as on a taller one: each row leaves at
+// the top as it wraps, and it goes on below (a relay line was committed a
+// row at a time).
+func TestOneRowScreenJoinsWrappedLines(t *testing.T) {
+	for _, in := range []string{
+		"@relay:bob a body longer than the screen\r\nnext\r\n",
+		"@relay:bob 你好世界你好世界\r\nnext\r\n", // wide characters that do not fit in the last column
+	} {
+		got := texts(feed(t, ScreenOptions{Rows: 1, Cols: 9}, in, whole))
+		want := texts(feed(t, ScreenOptions{Rows: 4, Cols: 9}, in, whole))
+		if !slices.Equal(got, want) || len(want) != 2 {
+			t.Errorf("%q on one row committed %q, on four %q", in, got, want)
+		}
+	}
+}

@@ -39,7 +39,12 @@ type altView struct {
 	// else on it.
 	cutRows map[int]cutRow
 	shown   []string // the rows as last read (text)
-	syncing bool     // inside a synchronized update (mode 2026)
+	// drawnCols holds, by row, the width of the screen the program last
+	// drew the row on, when that was before the last resize (0: drawn on
+	// this one): a row the terminal kept through a resize shows its side
+	// panel where the old width put it.
+	drawnCols []int
+	syncing   bool // inside a synchronized update (mode 2026)
 }
 
 // altSink is what the alternate screen commits to: the Screen.
@@ -53,7 +58,7 @@ type altSink interface {
 // enter starts the alternate screen on em, of rows×cols.
 func (v *altView) enter(em *vt.Emulator, rows, cols int) {
 	v.em, v.rows, v.cols = em, rows, cols
-	v.shown = nil
+	v.shown, v.drawnCols = nil, nil
 }
 
 // leave reads the last frame and commits all that is pending: the
@@ -75,6 +80,14 @@ func (v *altView) print(b []byte) {
 // (observe): a full-screen program redraws for its size.
 func (v *altView) resize(rows, cols int) {
 	v.noteCutRows()
+	drawn := make([]int, rows)
+	for y := range min(rows, v.rows) {
+		drawn[y] = v.cols
+		if y < len(v.drawnCols) && v.drawnCols[y] > 0 {
+			drawn[y] = v.drawnCols[y]
+		}
+	}
+	v.drawnCols = drawn
 	v.em.Resize(cols, rows)
 	v.rows, v.cols = rows, cols
 	v.shown = nil
@@ -235,7 +248,6 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	v.evicted = v.evicted[:0]
 	shown := v.text()
 	top, bottom, box := v.layout.InputBox(shown, cursor)
-	textCols := v.layout.TextColumns(v.cols)
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
 	busy := false
@@ -245,12 +257,13 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		if box && y >= top && y <= bottom || status || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row, or a running command's latest rows
 		}
-		if textCols < v.cols && ansi.StringWidth(text) > textCols {
+		if textCols := v.textColumns(y); textCols < v.cols && ansi.StringWidth(text) > textCols {
 			// A side panel beside the program's text is not its output.
 			text = strings.TrimRight(ansi.Truncate(text, textCols, ""), " ")
 		}
 		text, covered := v.layout.Overlay(text)
 		r, ok := newFrameRow(y, text, false)
+		r.cols = v.drawnWidth(y)
 		if c, was := v.cutRows[y]; was {
 			if c.left == "" && ok && len(r.key) < len(c.drawn) && strings.HasPrefix(c.drawn, r.key) {
 				c.left = r.key // the first look after the resize
@@ -270,6 +283,18 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	}
 	v.frameRows = rows
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy))
+}
+
+// textColumns returns how many columns of row y hold the program's text,
+// as it laid the row out: for the width of the screen it drew the row on.
+func (v *altView) textColumns(y int) int { return v.layout.TextColumns(v.drawnWidth(y)) }
+
+// drawnWidth returns the width of the screen the program drew row y on.
+func (v *altView) drawnWidth(y int) int {
+	if y < len(v.drawnCols) && v.drawnCols[y] > 0 {
+		return v.drawnCols[y]
+	}
+	return v.cols
 }
 
 // previewRows returns, for each of the shown rows, whether it is part of
@@ -347,6 +372,11 @@ func (s *Screen) altLines(rows []commitRow) { s.lines.altLines(rows, s.now()) }
 // spinner turning redraws one row, and the frame is read on each turn.
 func (v *altView) text() []string {
 	touched := v.em.Touched()
+	for y, t := range touched {
+		if t != nil && y < len(v.drawnCols) {
+			v.drawnCols[y] = 0 // drawn on this screen
+		}
+	}
 	if len(v.shown) != v.rows {
 		v.shown = make([]string, v.rows)
 		touched = nil // read every row

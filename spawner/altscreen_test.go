@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"swarm/screenmodel"
 )
 
 // A row of the alternate screen that a resize cuts, and that the program
@@ -26,5 +29,54 @@ func TestARowAResizeCutIsNotNewText(t *testing.T) {
 	want := []string{"@relay:bob please review auth.go", "drawn after the resize"}
 	if !slices.Equal(got, want) {
 		t.Errorf("committed %q, want %q", got, want)
+	}
+}
+
+// A row the terminal keeps through a resize, until the program draws it
+// again, is the row the program laid out for the old width: its side
+// panel is where the old width put it, not its text, and it wraps where
+// the old width wrapped it (Line.Cols). opencode shows a panel in the
+// last 42 columns of a screen wider than 120.
+func TestARowKeptThroughAResizeIsReadAsDrawn(t *testing.T) {
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 10, Cols: 135, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("opencode")})
+	t.Cleanup(func() { r.s.Close() })
+	var lines []Line
+	write := func(b string) {
+		if _, err := r.s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, r.s.TakeLines()...)
+	}
+	// The transcript's text in the first 93 columns, the panel at 94.
+	text := "  ┃  @relay:bob the first row of a command that the program wrapped"
+	write("\x1b[?1049h\x1b[?25l\x1b[2;1H" + text + "\x1b[2;95H$0.00 spent\x1b[3;1H  ┃  and its second row\x1b[10;1H")
+	r.s.Resize(10, 163)
+	lines = append(lines, r.s.TakeLines()...)
+	// The program starts its frame for the new width, then erases the
+	// view before drawing something else.
+	write("\x1b[H")
+	write("\x1b[2J\x1b[5;1H  ┃  drawn for the new width\x1b[10;1H")
+	r.now = r.now.Add(time.Second)
+	lines = append(lines, r.s.Settle()...)
+	lines = append(lines, r.s.Flush()...)
+	found := false
+	for _, l := range lines {
+		if strings.Contains(l.Text, "$0.00") {
+			t.Errorf("committed the side panel as text: %q", l.Text)
+		}
+		if strings.TrimRight(l.Text, " ") == text {
+			found = true
+			if l.Cols != 135 {
+				t.Errorf("%q committed as laid out for %d columns, want 135", l.Text, l.Cols)
+			}
+		}
+	}
+	if !found {
+		var got []string
+		for _, l := range lines {
+			got = append(got, l.Text)
+		}
+		t.Errorf("the row is not committed as drawn; lines:\n%s", strings.Join(got, "\n"))
 	}
 }

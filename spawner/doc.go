@@ -180,7 +180,10 @@
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),
 //     while the program has not drawn it again, is not read: what is left
-//     of a line is not a new line.
+//     of a line is not a new line. A row the terminal kept through a
+//     resize is, until the program draws it again, the row laid out for
+//     the old width: its side panel is where that width put it, and its
+//     line wraps where that width wrapped it (Line.Cols).
 //  8. The rows of the program's input box around the cursor, where the
 //     program left it at the end of the frame (ScreenOptions.Layout), are
 //     what is being typed: they are no part of the frame; nor is the

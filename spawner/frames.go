@@ -52,6 +52,9 @@ var keySeed = maphash.MakeSeed()
 type frameRow struct {
 	y    int    // screen row; rows that scrolled off are numbered above 0
 	text string // as shown, trailing blanks trimmed
+	// cols is the width of the screen the program laid the row out for
+	// (another than this one's, on a row a resize kept as it was).
+	cols int
 	key  string
 	hash uint64
 	gone bool // scrolled off: it cannot change any more
@@ -166,8 +169,10 @@ func newFrameRow(y int, text string, gone bool) (frameRow, bool) {
 type docRow struct {
 	key  string
 	hash uint64
-	// text is the row as last shown, while it is pending.
+	// text is the row as last shown, while it is pending; cols the
+	// width it was laid out for (frameRow.cols).
 	text string
+	cols int
 	// pending: seen, not committed yet, because it may still change.
 	pending bool
 	// turn: the row starts the echo of typed input (frameRow.turn).
@@ -189,6 +194,7 @@ type docRow struct {
 type commitRow struct {
 	y    int
 	text string
+	cols int // the width the row was laid out for; 0: the screen's
 	key  int // its place in the document, for committing in its order
 }
 
@@ -726,7 +732,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y}
 		a.matched[i] = d
 		fresh = append(fresh, d)
 		if r.gone {
@@ -877,7 +883,7 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 		d.key, d.hash = r.key, r.hash
 		a.index[d.hash] = append(a.index[d.hash], d)
 	}
-	d.text, d.changed, d.same, d.turn = r.text, now, 0, r.turn
+	d.text, d.cols, d.changed, d.same, d.turn = r.text, r.cols, now, 0, r.turn
 	a.relink(d)
 }
 
@@ -891,7 +897,7 @@ func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.preview = r.preview
 	if d.pending {
 		if d.text != r.text {
-			d.text, d.changed, d.same = r.text, now, 0
+			d.text, d.cols, d.changed, d.same = r.text, r.cols, now, 0
 		} else {
 			d.same++
 		}
@@ -931,7 +937,7 @@ func (a *aligner) commitAt(d *docRow, y, key int) {
 		d.text = ""
 		return // never shown whole: not read
 	}
-	a.out = append(a.out, commitRow{y: y, text: d.text, key: key})
+	a.out = append(a.out, commitRow{y: y, text: d.text, cols: d.cols, key: key})
 	d.text = ""
 }
 

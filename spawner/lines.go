@@ -335,7 +335,11 @@ func (m *mainLines) take() []Line {
 // the positions of the main screen's rows under it.
 func (m *mainLines) altLines(rows []commitRow, now time.Time) {
 	for _, c := range rows {
-		m.out = append(m.out, Line{N: m.base + int64(c.y), Text: c.text, Time: now, Cols: m.cols})
+		cols := m.cols
+		if c.cols > 0 {
+			cols = c.cols
+		}
+		m.out = append(m.out, Line{N: m.base + int64(c.y), Text: c.text, Time: now, Cols: cols})
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
+	"unicode"
 
 	"swarm/parser"
 )
@@ -155,16 +157,30 @@ func inOrder(want, got []string) []bool {
 
 // matchUnsure returns the index of the unsure command c stands for (same
 // kind and recipient, and a body that starts as the printed one does: the
-// screen may have shown it cut or changed), or -1.
+// screen may have shown it cut or changed), or -1. Blanks are not
+// compared: an unsure command is listed as printed, and a CLI may draw it
+// with blanks added (Gemini CLI puts one after each wide character, "か な"
+// for "かな", as its expected commands are written).
 func matchUnsure(unsure []Command, c *parser.Command) int {
+	found := withoutBlanks(c.Body)
 	for i, u := range unsure {
 		if u.Kind != c.Kind.String() || u.To != c.To {
 			continue
 		}
-		n := min(16, len(u.Body), len(c.Body))
-		if n > 0 && u.Body[:n] == c.Body[:n] {
+		printed := withoutBlanks(u.Body)
+		n := min(16, len(printed), len(found))
+		if n > 0 && printed[:n] == found[:n] {
 			return i
 		}
 	}
 	return -1
+}
+
+func withoutBlanks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }

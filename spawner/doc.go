@@ -163,7 +163,9 @@
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
 //     collapsed item showing its first rows) — not under a new turn, as
-//     in rule 3.
+//     in rule 3, and text shorter than 12 characters only where the last
+//     frame showed that row: a new block's "[[RELAY]]" is not an older
+//     block's shown again.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text; the rest are inserted where they

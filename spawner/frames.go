@@ -808,6 +808,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				k, _ := slices.BinarySearch(starts, p+1)
 				k--
 				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) &&
+					(len(want) >= minRewrap || rows[i].turn || a.shownLast(rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) {
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
@@ -837,6 +838,11 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 	}
 	return out
 }
+
+// shownLast reports whether the last frame showed document row d, or it
+// is pending: text too short to tell one row from another ("{", "}",
+// "[[RELAY]]": every block has them) is that row only then.
+func (a *aligner) shownLast(d *docRow) bool { return d.pending || d.shown == a.obs-1 }
 
 // newTurnBefore reports whether frame row i1 showing document row d
 // would put a new turn above it (see underNewTurn): the frame rows

@@ -663,3 +663,42 @@ func TestAltScreenOverlay(t *testing.T) {
 		t.Errorf("the relay row committed %d times, want 1:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenShortRowsOfANewBlock: a new block's "[[RELAY]]" and
+// "[[/RELAY]]" rows, shown where the view shows none of an older block's
+// rows, are new rows, not the older block's shown again with another
+// wrap: text that short is in every block, and is an older row only where
+// the last frame showed that row (issue 29: opencode's view, scrolled to a
+// new block under a resize, lost its first and last rows and the block
+// was read unterminated).
+func TestAltScreenShortRowsOfANewBlock(t *testing.T) {
+	t.Parallel()
+	frame := func(top []string, bottom string) string {
+		var b strings.Builder
+		for y := range 9 {
+			row := ""
+			if y < len(top) {
+				row = top[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[10;1H%s\x1b[K", bottom)
+		return b.String()
+	}
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 10, 60)
+	for _, top := range [][]string{
+		{"[[RELAY]]", `{"to":"bob","body":"the first block"}`, "[[/RELAY]]", "some output after it"},
+		{"more output, one row", "more output, the next row", "and the last row of it"},
+		{"[[RELAY]]", `{"to":"bob","body":"the second block"}`, "[[/RELAY]]"},
+	} {
+		r.write(frame(top, bar))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, row := range []string{"[[RELAY]]", "[[/RELAY]]"} {
+		if n := r.count(row); n != 2 {
+			t.Errorf("%q committed %d times, want twice (two blocks):\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

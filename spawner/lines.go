@@ -214,34 +214,84 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 	return straddles
 }
 
+// cutRows commits, before a resize that is not reflowed, the lines on the
+// rows a screen rows high keeps that the resize breaks. At a new width
+// (cols differs from the screen's) the emulator cuts or pads each row
+// where it is, so a line wrapped over several rows falls apart into rows,
+// and at a narrower one a row loses its end. A line carried at the top of
+// a scroll region loses its start, which left the region for good (a
+// region keeps no scrollback), when the resize ends the region. What is
+// lost leaves for good, so such a line is committed whole as it was, as a
+// line cut at the bottom is (cutBelow). It returns the rows of the lines
+// committed, for recordCut to record what each shows then.
+func (m *mainLines) cutRows(rows, cols int, out lineSink) []bool {
+	broken := make([]bool, m.rows)
+	for r := 0; r < min(rows, m.rows); {
+		start, end := m.span(r)
+		cut := cols != m.cols && (end > start || rowEnd(m.em.Line(start), m.cols) > cols)
+		if cut || start == m.top && m.top > 0 && m.carryOn {
+			st := m.state(start)
+			if st.pending {
+				m.commitPending(start, end, st, out)
+			} else if text := m.lineText(start, end); text != "" {
+				m.commit(st, text, m.lineN(start), lineEnds{}, out)
+			}
+			for y := start; y <= end && st.hasRec; y++ {
+				broken[y] = true
+			}
+		}
+		r = end + 1
+	}
+	return broken
+}
+
+// endRegionCarry ends the carry of a line carried at the top of a scroll
+// region, which a resize ends: the line is what its rows show now, with
+// its state (committed whole before the resize: cutRows; recordCut
+// records what is left of it).
+func (m *mainLines) endRegionCarry() {
+	if !m.carryOn || m.top == 0 {
+		return
+	}
+	if m.top < len(m.shadow) {
+		m.shadow[m.top] = m.carryState
+		m.shadow[m.top].ends = lineEnds{}
+	}
+	m.dropCarry()
+}
+
 // resizedTo follows em, resized to rows×cols: the rows it pushed off go
 // the way of rows that scroll off, and the states of the rows that remain
 // are kept.
 func (m *mainLines) resizedTo(rows, cols int, out lineSink) {
 	m.rows, m.cols = rows, cols
+	m.endRegionCarry()
 	m.harvest(out)
 	m.resized()
 }
 
 // recordCut records, after a resize that did not reflow, what is left on
 // the screen of lines committed whole before: the line cut at the bottom
-// (straddles, from cutBelow) and, when the screen got narrower (the
-// emulator cut every row), each line. Otherwise they would be committed
-// again cut short (a relay line would be sent twice).
-func (m *mainLines) recordCut(straddles int, narrower bool) {
+// (straddles, from cutBelow) and, when the width changed, the lines the
+// emulator broke (broken: their rows, from cutRows), each piece of them
+// the line it is now. Otherwise they would be committed again cut short (a
+// relay line would be sent twice, or a piece of it).
+func (m *mainLines) recordCut(straddles int, broken []bool) {
 	if straddles >= 0 {
 		start, end := m.span(straddles)
 		st := m.state(start)
 		st.rec, st.hasRec, st.faint = m.lineText(start, end), true, false
 	}
-	if narrower {
-		for r := 0; r < m.rows; {
-			start, end := m.span(r)
-			if st := m.state(start); st.hasRec {
-				st.rec = m.lineText(start, end)
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		for y := start; y <= end && y < len(broken); y++ {
+			if broken[y] {
+				st := m.state(start)
+				st.rec, st.hasRec, st.faint = m.lineText(start, end), true, false
+				break
 			}
-			r = end + 1
 		}
+		r = end + 1
 	}
 }
 

@@ -459,6 +459,7 @@ func (s *Screen) resize(rows, cols int) {
 	// starts above the cut is committed whole too, and recorded below with
 	// what is left of it, so that it is not committed again cut short.
 	straddles := s.lines.cutBelow(rows, s)
+	broken := s.lines.cutRows(rows, cols, s)
 	oldRows, oldCols := s.rows, s.cols
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
@@ -468,8 +469,7 @@ func (s *Screen) resize(rows, cols int) {
 	}
 	s.lines.resizedTo(rows, cols, s)
 	s.wideEdge = false
-	// Not reflowed when narrower: the emulator cut the rows.
-	s.lines.recordCut(straddles, cols < oldCols)
+	s.lines.recordCut(straddles, broken)
 	if rows > oldRows && cols == oldCols {
 		s.pullBack(rows - oldRows)
 	}

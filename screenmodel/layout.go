@@ -42,6 +42,9 @@ type Layout struct {
 	boxAtCursor bool
 	// echoes are how its transcript shows typed input again.
 	echoes []Echo
+	// pending are how it shows a line typed while it works, under its
+	// transcript, until it takes the line up.
+	pending []Echo
 	// status are what the program's live status row holds (a spinner or
 	// timer and how to interrupt it, between its transcript and its
 	// input box): text in a row that makes it that row.
@@ -119,10 +122,12 @@ var layouts = []Layout{
 	// wider than 120 columns it shows a side panel (the session's title,
 	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
-	// box, wrapped down the same gutter.
+	// box, wrapped down the same gutter. A command typed while it works
+	// waits under the transcript as "$ command", with no gutter.
 	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true,
-		echoes: []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
-		status: []string{"esc interrupt"}},
+		echoes:  []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
+		pending: []Echo{{Start: "     $ ", Cont: "       "}},
+		status:  []string{"esc interrupt"}},
 }
 
 // Of returns the layout of kind; the zero Layout for a kind it has no facts
@@ -332,8 +337,17 @@ func digits(s string) int {
 func (l Layout) HasPreviews() bool { return l.previewMarker != "" }
 
 // EchoStart returns the echo a row starts, if it starts one.
-func (l Layout) EchoStart(row string) (Echo, bool) {
-	for _, e := range l.echoes {
+func (l Layout) EchoStart(row string) (Echo, bool) { return startOf(l.echoes, row) }
+
+// PendingStart returns how a row shows a line typed while the program
+// works, waiting under its transcript until the program takes it up (the
+// rows that continue it start with Cont), if it starts one: typed input,
+// never output, and no turn of the transcript yet.
+func (l Layout) PendingStart(row string) (Echo, bool) { return startOf(l.pending, row) }
+
+// startOf returns the first of echoes that row starts.
+func startOf(echoes []Echo, row string) (Echo, bool) {
+	for _, e := range echoes {
 		if strings.HasPrefix(row, e.Start) {
 			return e, true
 		}

@@ -251,10 +251,16 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
 	busy := false
+	var typed screenmodel.Echo
+	waiting := false // in a line typed while the program works
 	for y, text := range shown {
 		status := v.layout.Status(text)
 		busy = busy || status && v.layout.GrowsWhenDone()
-		if box && y >= top && y <= bottom || status || previews != nil && previews[y] == previewRunning {
+		if waiting && typed.Continues(text) {
+			continue
+		}
+		typed, waiting = v.layout.PendingStart(text)
+		if waiting || box && y >= top && y <= bottom || status || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row, or a running command's latest rows
 		}
 		if textCols := v.textColumns(y); textCols < v.cols && ansi.StringWidth(text) > textCols {

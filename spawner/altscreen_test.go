@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -78,5 +79,47 @@ func TestARowKeptThroughAResizeIsReadAsDrawn(t *testing.T) {
 			got = append(got, l.Text)
 		}
 		t.Errorf("the row is not committed as drawn; lines:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// A line typed while the program works waits under its transcript until
+// the program takes it up (opencode shows "$ command" there, with no
+// gutter): it is typed input, not output, and it is no row of the
+// transcript either, which shows the command where it runs (issue 29: the
+// echo of a command typed ahead was read as a row after the output
+// running, and the output of the command, once it ran, was put after it).
+func TestALineTypedAheadIsNotOutput(t *testing.T) {
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("opencode")})
+	t.Cleanup(func() { r.s.Close() })
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y := range 9 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		// The input box, the cursor in it.
+		b.WriteString("\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[10;6H")
+		return b.String()
+	}
+	r.write("\x1b[?1049h")
+	for _, rows := range [][]string{
+		{"  ┃  $ sh f1.sh", "  ┃  working on it", "", "     $ cat f2.txt", "       continued", "", "     ▣  Build"},
+		{"  ┃  $ sh f1.sh", "  ┃  working on it", "  ┃  done", "", "  ┃  $ cat f2.txt", "  ┃  @relay:bob the file", "", "     ▣  Build"},
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, l := range r.lines {
+		if strings.HasPrefix(l, "     $") || strings.Contains(l, "continued") {
+			t.Errorf("committed the line typed ahead as output: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+	if n := r.count("$ cat f2.txt"); n != 1 {
+		t.Errorf("the command's echo committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }

@@ -190,7 +190,9 @@
 //     program left it at the end of the frame (ScreenOptions.Layout), are
 //     what is being typed: they are no part of the frame; nor is the
 //     program's live status row, nor a side panel the program shows
-//     beside its text on a wide screen.
+//     beside its text on a wide screen, nor a line typed while the program
+//     works, waiting under its transcript until the program takes it up
+//     (opencode's "$ command"): the transcript shows it where it runs.
 //  9. A preview of a tool's output (ScreenOptions.Layout: Claude Code's
 //     rows above "… +N lines") is not text to read: while the command
 //     runs, its latest rows are no part of the frame (the output is read

@@ -207,7 +207,8 @@ func (l Layout) HasStatus() bool { return len(l.status) > 0 }
 // Overlay reports whether the program drew a hint over the right end of
 // row (after a blank, or alone) and returns what is left of the row, its
 // trailing blanks trimmed: the text the hint covers is hidden, so the row
-// is not whole.
+// is not whole. The program draws such a hint while its view is scrolled
+// back: what it shows then is history.
 func (l Layout) Overlay(row string) (rest string, ok bool) {
 	for _, o := range l.overlays {
 		rest, ok := strings.CutSuffix(strings.TrimRight(row, " "), o)

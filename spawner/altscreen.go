@@ -250,7 +250,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	top, bottom, box := v.layout.InputBox(shown, cursor)
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
-	busy := false
+	busy, back := false, false
 	var typed screenmodel.Echo
 	waiting := false // in a line typed while the program works
 	for y, text := range shown {
@@ -268,6 +268,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			text = strings.TrimRight(ansi.Truncate(text, textCols, ""), " ")
 		}
 		text, covered := v.layout.Overlay(text)
+		back = back || covered
 		r, ok := newFrameRow(y, text, false)
 		r.cols = v.drawnWidth(y)
 		if c, was := v.cutRows[y]; was {
@@ -288,7 +289,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		}
 	}
 	v.frameRows = rows
-	out.altLines(v.frames.observe(rows, out.now(), quiet, busy))
+	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
 }
 
 // textColumns returns how many columns of row y hold the program's text,

@@ -169,7 +169,10 @@
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text; the rest are inserted where they
-//     show.
+//     show — as read already while the view is scrolled back (the
+//     program's hint to jump to the bottom shows, Layout.Overlay): it
+//     shows history then, laid out anew after a resize, and new output
+//     goes on under it, out of view.
 //  6. A new row is committed once it has shown the same text for the
 //     settle time, a paragraph (rows with no blank between them) at a time;
 //     when it scrolls off or the program hides it, with the text it showed

@@ -213,7 +213,8 @@ type aligner struct {
 	// anew, a frame at a time.
 	relaying, drawn bool
 	settle          time.Duration
-	frames          int // frames in a row that settle a row too; 0: only time does
+	frames          int  // frames in a row that settle a row too; 0: only time does
+	back            bool // the frame being read is scrolled back (observe)
 
 	// The last frame and the document rows it showed.
 	last      []frameRow
@@ -258,8 +259,12 @@ func (a *aligner) resized() {
 // commits, in the document's order. quiet says the program has written
 // nothing for the settle time: every row shown has kept its text. busy
 // says the program is at work and will give the rows its status row takes
-// back to its view when done (screenmodel.Layout.GrowsWhenDone).
-func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy bool) []commitRow {
+// back to its view when done (screenmodel.Layout.GrowsWhenDone). back says
+// the view is scrolled back (the program shows its hint to jump to the
+// bottom, screenmodel.Layout.Overlay): what it shows is history, and new
+// output goes on under it, out of view.
+func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool) []commitRow {
+	a.back = back
 	a.obs++
 	a.out = a.out[:0]
 	// turns[i]: how many of the frame's rows before row i start a turn.
@@ -710,11 +715,11 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 	if n > 0 {
 		before = pend[pk].pos
 	}
-	a.insert(rows, i0, pi, before, now)
 	after := d0
 	if n > 0 {
 		after = pend[pk+n-1].pos + 1
 	}
+	a.insert(rows, i0, pi, before, now)
 	a.insert(rows, pi+n, i1, after, now)
 	for j, d := range pend {
 		if j < pk || j >= pk+n {
@@ -733,6 +738,12 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	for i := i0; i < i1; i++ {
 		r := rows[i]
 		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y}
+		if a.back {
+			// Scrolled back, a row that matches nothing is history laid
+			// out anew (the screen changed size since it was read): read
+			// already, not new output, which goes on under the view.
+			d.pending, d.text = false, ""
+		}
 		a.matched[i] = d
 		fresh = append(fresh, d)
 		if r.gone {

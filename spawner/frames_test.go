@@ -577,6 +577,49 @@ func TestAltScreenOutputCutByTheTopOfTheView(t *testing.T) {
 	}
 }
 
+// TestAltScreenScrolledBackAfterAResize: scrolled back (Claude Code
+// shows its hint to jump to the bottom), the view shows history; after a
+// resize, the program lays that history out for the new width, and rows
+// that match none read before are that history wrapped anew, not new
+// output, which goes on under the view (issue 29).
+func TestAltScreenScrolledBackAfterAResize(t *testing.T) {
+	t.Parallel()
+	const rule = "────────────────────────────────────────"
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString("\x1b[H\x1b[2J")
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
+		return b.String()
+	}
+	box := []string{rule, "❯ ", rule, "  ? for shortcuts"}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(slices.Concat([]string{"! cat f1.txt",
+		"  ⎿  @relay:bob a long line of output that the program wraps at the edge of",
+		"     its view, eighty columns wide, and goes on here to the end"}, box)...))
+	r.pause(time.Second)
+	r.s.Resize(12, 50)
+	r.take(r.s.TakeLines())
+	r.write(frame(slices.Concat([]string{"! cat f2.txt", "  ⎿  the next output"}, box)...))
+	r.pause(time.Second)
+	// Scrolled back: the line as laid out for fifty columns, its first
+	// row above the view.
+	r.write(frame(slices.Concat([]string{
+		"     program wraps at the edge of its view, eighty",
+		"     columns wide, and goes on here to the end",
+		"", "! cat f2.txt Jump to bottom (ctrl+End) ↓"}, box)...))
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("goes on here"); n != 1 {
+		t.Errorf("the line's last row committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
 // TestAltScreenPreviews: Claude Code shows a running command's latest
 // output rows above "… +N lines (1s)", and an older output its first rows,
 // cut at the edge, above "… +N lines (ctrl+o to expand)" (issue 29, cause

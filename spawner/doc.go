@@ -110,7 +110,8 @@
 // leave at the top as if they scrolled off. The scrollback is laid out
 // again too, a line at a time; a line that straddles it and the screen is
 // laid out whole. A resize that comes while the program is in the middle of
-// an escape sequence or a character waits for the end of it.
+// an escape sequence waits for the end of it; a character cut short is
+// held back, and printed after the resize where the cursor then is.
 //
 // # The alternate screen
 //

@@ -99,9 +99,6 @@ type feeder struct {
 	// partialFed: the current token began in an earlier write, whose
 	// bytes were already fed.
 	partialFed bool
-	// runePending: the emulator was fed the start of a character (a held
-	// cluster applied for a reader) and waits for the rest.
-	runePending bool
 	// scratch for eachCluster
 	dec    []byte
 	bounds []bound
@@ -160,7 +157,6 @@ func isText(st parser.State) bool { return st == parser.GroundState || st == par
 
 // feed runs p through the front parser and feeds out.
 func (f *feeder) feed(p []byte, out feedSink) {
-	f.runePending = false
 	buf, off := p, 0
 	if len(f.hold) > 0 {
 		// The held cluster was parsed already; it starts the open run.
@@ -279,25 +275,32 @@ func (f *feeder) plainCsi(b []byte) int {
 	return n
 }
 
-// flush feeds the held-back cluster, for readers of the screen.
+// flush feeds the held-back cluster, for readers of the screen. A
+// character cut short at its end stays held: fed, it would leave the
+// emulator waiting for the rest, and the screen could not write sequences
+// of its own (a resize) until a write ended it — an empty write, or one
+// whose end was held back again, let a resize write into the middle of
+// the character (FuzzResizeMidStream).
 func (f *feeder) flush(out feedSink) {
-	if len(f.hold) == 0 {
+	whole := 0 // the bytes of the whole characters
+	for j := 0; j < len(f.hold); {
+		n, _, ok := unitAt(f.hold, j, len(f.hold))
+		if !ok {
+			break
+		}
+		j += n
+		whole = j
+	}
+	if whole == 0 {
 		return
 	}
-	buf := f.hold
+	buf, cut := f.hold[:whole], f.hold[whole:]
 	f.hold = nil
 	f.segStart = 0
 	f.runText(out, buf, 0, len(buf), false)
 	f.feedSeg(out, buf, len(buf))
-	// x/vt takes a UTF-8 lead byte with the bytes that follow it, whatever
-	// they are (see unitAt).
-	f.runePending = false
-	for j := 0; j < len(buf); {
-		n, _, ok := unitAt(buf, j, len(buf))
-		if !ok {
-			f.runePending = true
-		}
-		j += n
+	if len(cut) > 0 {
+		f.hold = append([]byte(nil), cut...)
 	}
 }
 
@@ -306,7 +309,7 @@ func (s *Screen) applyHeld() { s.flush(s) }
 
 // quiet reports whether the emulator's parser is between sequences and
 // characters, so that the screen can write sequences of its own to it.
-func (f *feeder) quiet() bool { return !f.partialFed && !f.runePending }
+func (f *feeder) quiet() bool { return !f.partialFed }
 
 // inert reports whether the completed token cannot move the cursor to
 // another row, so it can go into a print segment. It also ends a pending

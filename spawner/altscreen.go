@@ -180,6 +180,19 @@ func (v *altView) syncMode(t *token) {
 	}
 }
 
+// syncToggle reports whether t starts (on) or ends a synchronized update.
+func syncToggle(t *token) (on, ok bool) {
+	if t.kind != tokCSI || t.cmd.Prefix() != '?' || (t.cmd.Final() != 'h' && t.cmd.Final() != 'l') {
+		return false, false
+	}
+	for _, p := range t.params {
+		if p.Param(0) == int(ansi.ModeSynchronizedOutput.Mode()) {
+			return t.cmd.Final() == 'h', true
+		}
+	}
+	return false, false
+}
+
 func isSyncEnd(t *token) bool {
 	if t.kind != tokCSI || t.cmd.Prefix() != '?' || t.cmd.Final() != 'l' {
 		return false

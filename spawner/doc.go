@@ -62,7 +62,11 @@
 //     below it, when it scrolls off, when output has been quiet for
 //     Options.Settle ([Screen.Settle]), or at the end ([Screen.Flush]).
 //     A line erased before that is dropped. Programs that never move the
-//     cursor up have no zone: their lines are committed at once.
+//     cursor up have no zone: their lines are committed at once. A frame
+//     drawn in a synchronized update (mode 2026) is one trip, however
+//     often it goes up and down, and it commits no line above it: a
+//     program that draws so draws only the cells that changed (Codex
+//     inline), and the rows it left alone are still its live area.
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

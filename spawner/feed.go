@@ -364,8 +364,9 @@ func (s *Screen) inert() bool {
 					ok = false
 				case 2026:
 					// The end of a synchronized update completes a frame
-					// of the alternate screen (altscreen.go).
-					ok = s.alt.em == nil
+					// of the alternate screen (altscreen.go) and of the
+					// main one (mainLines.synced).
+					ok = false
 				}
 			}
 		case c.Prefix() == '?' && (c.Final() == 'n' || c.Final() == 'W'),
@@ -747,6 +748,8 @@ func (s *Screen) switchScreen(on bool) {
 	}
 	if on {
 		if s.alt.em == nil {
+			// An update begun on the main screen ends on the other one.
+			s.lines.synced(false)
 			// The alternate screen starts with the main one's cursor.
 			em, pipe := s.newEmulator(false)
 			s.alt.enter(em, s.rows, s.cols)

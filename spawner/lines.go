@@ -104,6 +104,9 @@ type mainLines struct {
 	// none. goingUp: that trip is still going (no downward move since).
 	zone    int
 	goingUp bool
+	// syncing: inside a synchronized update (mode 2026); downLater: the
+	// cursor moved down in it after its last move up (see downward).
+	syncing, downLater bool
 	// base counts the rows scrolled off the top.
 	base int64
 	// carry is the start of a wrapped line whose first rows scrolled off
@@ -889,13 +892,37 @@ func (m *mainLines) upTo(y int) {
 	if !m.goingUp || y < m.zone {
 		m.zone = y
 	}
-	m.goingUp = true
+	m.goingUp, m.downLater = true, false
+}
+
+// synced follows the start (on) and the end of a synchronized update: a
+// move down the update made after its last move up ends the trip up at
+// the update's end, holding back what it held (see downward).
+func (m *mainLines) synced(on bool) {
+	m.syncing = on
+	if !on && m.downLater {
+		m.downLater, m.goingUp = false, false
+	}
 }
 
 // downward: the cursor moved down, ending a trip up. Lines held back above
 // the zone are out of the redraw now and are committed.
+//
+// Not inside a synchronized update: a program that draws its frames so
+// draws only the cells that changed, from the top down (ratatui: Codex
+// inline), so a frame that starts below a line says nothing about it: it
+// is still the program's live area, as it was (the latest rows of a
+// running command, which the program prints whole once it is done). Lines
+// held back stay so until output settles, they scroll off, or they are
+// erased. Nor does the update's first move down end its trip up: Codex
+// erases the ends of rows that got shorter from the top down, then draws
+// the rows that changed from the top down.
 func (m *mainLines) downward(out lineSink) {
 	if !m.goingUp {
+		return
+	}
+	if m.syncing {
+		m.downLater = true
 		return
 	}
 	m.goingUp = false
@@ -1284,6 +1311,11 @@ func (m *mainLines) rowOp(t *token, y int) rowOp {
 // completed, tb what the emulator is fed for it (a batch of line feeds:
 // batchedLineFeed).
 func (m *mainLines) token(t *token, tb []byte, out lineSink) {
+	if on, ok := syncToggle(t); ok {
+		_, _ = m.em.Write(tb)
+		m.synced(on)
+		return
+	}
 	pos := m.em.CursorPosition()
 	top, bot := m.top, min(m.bot, m.rows)
 	op := m.rowOp(t, pos.Y)

@@ -326,3 +326,61 @@ func TestReplayDoesNotResumeAtAnOldBlock(t *testing.T) {
 		t.Errorf("repainted with a new block: (-want +got):\n%s", diff)
 	}
 }
+
+// TestSynchronizedFrameLeavesUntouchedRowsLive: a frame drawn in a
+// synchronized update (mode 2026) by a program that draws only the cells
+// that changed says nothing about the rows it did not touch (issue 29:
+// Codex 0.171.0 inline, a running command's latest rows in its live area).
+// Codex erases the ends of the rows that got shorter from the top down,
+// then draws the rows that changed from the top down, the output scrolling
+// up a row a frame; a frame that only turns its spinner leaves the rows
+// above it as they were. Those rows are still its live area: the command's
+// output is read where Codex prints it whole, once it is done, in its
+// order, not a row or two of each frame at the positions it had then.
+func TestSynchronizedFrameLeavesUntouchedRowsLive(t *testing.T) {
+	t.Parallel()
+	out := []string{"first", "[[RELAY]]", `{"to":"bob","type":"message","body":"hi"}`, "[[/RELAY]]", "last"}
+	// The live area: a header, three rows of the command's latest output,
+	// a blank row, the spinner; the cursor two rows under it.
+	frame := func(from int, erase ...int) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		for _, y := range erase {
+			fmt.Fprintf(&b, "\x1b[%d;4H\x1b[K", y)
+		}
+		for i := range 3 {
+			fmt.Fprintf(&b, "\x1b[%d;1H  %s", 3+i, out[from+i])
+		}
+		b.WriteString("\x1b[9;3H\x1b[?2026l")
+		return b.String()
+	}
+	writes := []string{
+		"transcript\r\n\x1b[9;3H",
+		"\x1b[?2026h\x1b[2;1H• Running sh f.sh\x1b[3;1H  first\x1b[4;1H  [[RELAY]]\x1b[5;1H  " + out[2] +
+			"\x1b[7;1H◦ Working\x1b[9;1H› \x1b[?2026l",
+		frame(1, 5),
+		frame(2, 4, 5),
+		"\x1b[?2026h\x1b[7;1H•\x1b[9;3H\x1b[?2026l",
+		// Done: the live area erased, the finished cell printed whole,
+		// the input box under it.
+		"\x1b[?2026h\x1b[2;1H\x1b[J• Ran sh f.sh\r\n  " + strings.Join(out, "\r\n  ") + "\r\n\r\n› \x1b[?2026l",
+	}
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 60})
+	defer s.Close()
+	var got []string
+	for _, w := range writes {
+		if _, err := s.Write([]byte(w)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.TakeLines() {
+			got = append(got, l.Text)
+		}
+	}
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	want := []string{"transcript", "• Ran sh f.sh", "  first", "  [[RELAY]]", "  " + out[2], "  [[/RELAY]]", "  last", "", "›"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -81,8 +81,8 @@ func (v *altView) print(b []byte) {
 func (v *altView) resize(rows, cols int) {
 	v.noteCutRows()
 	drawn := make([]int, rows)
-	for y := range min(rows, v.rows) {
-		drawn[y] = v.cols
+	for y := range rows {
+		drawn[y] = v.cols // rows a taller screen adds: drawn by no one yet
 		if y < len(v.drawnCols) && v.drawnCols[y] > 0 {
 			drawn[y] = v.drawnCols[y]
 		}
@@ -302,7 +302,19 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		}
 	}
 	v.frameRows = rows
+	v.frames.leftover = v.leftover()
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
+}
+
+// leftover reports whether the screen shows what the terminal kept of the
+// view through a resize: the program has drawn no row since.
+func (v *altView) leftover() bool {
+	for _, c := range v.drawnCols {
+		if c == 0 {
+			return false
+		}
+	}
+	return len(v.drawnCols) > 0
 }
 
 // textColumns returns how many columns of row y hold the program's text,

@@ -144,7 +144,10 @@
 //     only if the last frame showed it: the same text printed again is new
 //     output. A row the last frame showed counts
 //     more than one it did not: a long output printed again below the old
-//     one is new, not the old one scrolled into view. A row that would
+//     one is new, not the old one scrolled into view — unless that frame
+//     was only what the terminal kept of the view through a resize, the
+//     program having drawn nothing since: its view laid out anew shows
+//     rows wherever it puts them. A row that would
 //     show (at the same size) under more echoes of typed input
 //     (ScreenOptions.Layout) than the document holds there is not taken:
 //     a transcript grows at its end, and rows under a new turn are its

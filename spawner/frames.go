@@ -208,6 +208,11 @@ type aligner struct {
 	resizedAt uint64
 	// redrawn: a frame has changed since the screen last changed size.
 	redrawn bool
+	// leftover: the frame being read is what the terminal kept of the
+	// view through a resize, the program having drawn no row of it since
+	// (set by the alternate screen before each observation);
+	// lastLeftover: the last frame was.
+	leftover, lastLeftover bool
 	// relaying: the screen changed size and output has not settled since
 	// the program drew for it (drawn): it may still be laying its text out
 	// anew, a frame at a time.
@@ -320,6 +325,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	}
 	a.last = append(a.last[:0], rows...)
 	a.lastMatch = append(a.lastMatch[:0], a.matched...)
+	a.lastLeftover = a.leftover
 	return a.out
 }
 
@@ -395,9 +401,11 @@ func (a *aligner) align(rows []frameRow) []pair {
 	for k, pk := range a.pairs {
 		// A row the last frame showed weighs more: what was on the screen
 		// a moment ago is still there (a long output printed again below
-		// is new, not the old one scrolled into view).
+		// is new, not the old one scrolled into view). Not when that frame
+		// was what a resize left: the program lays its view out anew, and
+		// what the terminal kept of the old one says nothing of where.
 		w := 2
-		if pk.d.shown == a.obs-1 {
+		if pk.d.shown == a.obs-1 && !a.lastLeftover {
 			w = shownWeight
 		}
 		a.score[k], a.prev[k] = w, -1

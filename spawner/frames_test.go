@@ -745,3 +745,43 @@ func TestAltScreenShortRowsOfANewBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenRedrawAfterAResize: what the terminal kept of the view
+// through a resize is no frame the program drew for the new size, so the
+// rows it showed count no more than others when the program's redraw is
+// aligned: a row shown twice in the transcript ("end of the output" under
+// two outputs) is, under the redraw's last output, the newer one, and the
+// rows above it, wrapped anew, are that output's, not new text (issue 29:
+// opencode's view redrawn for a smaller screen was read again).
+func TestAltScreenRedrawAfterAResize(t *testing.T) {
+	t.Parallel()
+	frame := func(rows int, top []string, bottom string) string {
+		var b strings.Builder
+		for y := range rows - 1 {
+			row := ""
+			if y < len(top) {
+				row = top[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", rows, bottom)
+		return b.String()
+	}
+	const (
+		end  = "end of the output, 2 lines"
+		last = "the last row of the second output is long enough"
+		bar  = "the program's own bar"
+	)
+	r := newAltRun(t, 12, 60)
+	r.write(frame(12, []string{end, "$ cat f2.txt", relayPara("<second>", 6), "more of the second output, one",
+		"more of the second output, two", last, end}, bar))
+	r.pause(time.Second)
+	r.s.Resize(5, 40)
+	r.take(r.s.TakeLines())
+	r.write(frame(5, []string{last[:36], last[37:], end}, bar))
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("the last row of the second output"); n != 1 {
+		t.Errorf("the output's last row committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

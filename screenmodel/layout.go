@@ -58,6 +58,10 @@ type Layout struct {
 	// its transcript, over it (Claude Code's "Jump to bottom" while the
 	// view is scrolled back): its own, never the row's text.
 	overlays []string
+	// hints are what a row holds that the program draws under its view,
+	// in a row of its own, while the view is scrolled back (Codex's "↓
+	// Back to bottom"): its own, never text.
+	hints []string
 	// previewGutter marks the first row of a tool's output ("⎿"), and
 	// previewMarker starts the row that closes a preview of it ("… +"
 	// and a count of lines): see Preview.
@@ -106,7 +110,10 @@ var layouts = []Layout{
 	// command as "• You ran command", wrapped down a "│" gutter.
 	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true,
 		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}},
-		status: []string{"esc to interrupt)"}},
+		status: []string{"esc to interrupt)"},
+		// Scrolled back, it says how to go back to the bottom in a row
+		// under the view.
+		hints: []string{"↓ Back to bottom"}},
 	// Gemini CLI runs a command in a terminal of its own and shows each of
 	// that terminal's rows as a row of a box, cut at the last blank that
 	// fits the box: what does not fit is dropped. Its input box is shaded, a shaded blank row above and
@@ -203,6 +210,18 @@ func (l Layout) GrowsWhenDone() bool { return l.growsWhenDone }
 
 // HasStatus reports whether the program has a status row Status knows.
 func (l Layout) HasStatus() bool { return len(l.status) > 0 }
+
+// Hint reports whether row is a row the program draws under its view
+// while the view is scrolled back, saying how to go back: its own, never
+// text.
+func (l Layout) Hint(row string) bool {
+	for _, h := range l.hints {
+		if strings.HasPrefix(strings.TrimLeft(row, " "), h) {
+			return true
+		}
+	}
+	return false
+}
 
 // Overlay reports whether the program drew a hint over the right end of
 // row (after a blank, or alone) and returns what is left of the row, its

@@ -273,8 +273,8 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			continue
 		}
 		typed, waiting = v.layout.PendingStart(text)
-		if waiting || box && y >= top && y <= bottom || status || previews != nil && previews[y] == previewRunning {
-			continue // typed input, the program's status row, or a running command's latest rows
+		if waiting || box && y >= top && y <= bottom || status || v.layout.Hint(text) || previews != nil && previews[y] == previewRunning {
+			continue // typed input, the program's status row or hints, or a running command's latest rows
 		}
 		if textCols := v.textColumns(y); textCols < v.cols && ansi.StringWidth(text) > textCols {
 			// A side panel beside the program's text is not its output.

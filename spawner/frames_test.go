@@ -785,3 +785,42 @@ func TestAltScreenRedrawAfterAResize(t *testing.T) {
 		t.Errorf("the output's last row committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenScrolledBackHint: the row Codex draws under its view while
+// the view is scrolled back ("↓ Back to bottom · esc") is the program's
+// own, not text: it is not committed, and it anchors no alignment (issue
+// 29: matched among the rows of an output, it put the rows it showed,
+// wrapped anew after a resize, after it and read them again).
+func TestAltScreenScrolledBackHint(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y := range 9 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\x1b[10;1H› \x1b[K\x1b[10;3H")
+		return b.String()
+	}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("codex")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h")
+	bottom := []string{"• You ran cat f1.txt", "  └ first line of the output", "    @relay:bob the command in it", "    last line of the output"}
+	for _, rows := range [][]string{
+		bottom,
+		{"some earlier text", bottom[0], bottom[1], bottom[2], "", "", "", "                  ↓ Back to bottom · esc"},
+		bottom,
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("Back to bottom"); n != 0 {
+		t.Errorf("the hint committed %d times, want never:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, "@relay:bob the command in it")
+}

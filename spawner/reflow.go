@@ -331,14 +331,15 @@ func plainBlank(c *uv.Cell) bool {
 }
 
 // trim drops the blanks at the end of the line: they are not content (the
-// cursor keeps its column). Blanks between the line's text and the cursor
-// are: what the program prints next goes after them, in the middle of the
-// line (the space after a word streamed before the next word; dropped, a
-// resize between the two ran them together).
+// cursor keeps its column). Blanks before the cursor are: what the program
+// prints next goes after them, in the middle of the line (the space after
+// a word streamed before the next word, or the indent of a line begun;
+// dropped, a resize in between ran the words together or took the indent
+// in).
 func (l *flowLine) trim() {
 	full := l.cells
 	l.cells = trimBlanks(full)
-	if len(l.cells) == 0 || l.before() <= len(l.cells) {
+	if l.before() <= len(l.cells) {
 		return
 	}
 	w := 0

@@ -384,3 +384,54 @@ func TestSynchronizedFrameLeavesUntouchedRowsLive(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestReplayFromANoticeShownAgain: a transcript written again may start
+// with a line committed again since the lines under it (issue 29, Claude
+// Code 2.1.332 inline: after a resize it erases its rows and draws the
+// transcript again from a notice at its top, which an earlier redraw had
+// wrapped anew and so committed again, and the outputs under it collapsed
+// to their first rows, a screenful of rows holding more lines than it
+// has). The lines under the notice are the transcript's, not new output:
+// an old block's first rows are not a new block cut short.
+func TestReplayFromANoticeShownAgain(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 60})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range append(s.TakeLines(), s.Settle()...) {
+			got = append(got, l.Text)
+		}
+	}
+	var output strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&output, "  output line %d\r\n", i)
+	}
+	write("⚠ Settings failed to load · no remote\r\n  policy applied\r\n\r\n! cat f01.txt\r\n" +
+		"  [[RELAY]]\r\n  {\r\n    \"to\": \"bob\",\r\n    \"type\": \"message\",\r\n    \"body\": \"hi\"\r\n  }\r\n  [[/RELAY]]\r\n" +
+		"! cat f02.txt\r\n" + output.String())
+	// Drawn again wider: the notice on one row.
+	s.Resize(12, 90)
+	write("\x1b[H\x1b[2J⚠ Settings failed to load · no remote policy applied\r\n\r\n")
+	// Drawn again at another width, the outputs collapsed.
+	s.Resize(12, 80)
+	write("\x1b[H\x1b[2J\r\n⚠ Settings failed to load · no remote policy applied\r\n\r\n! cat f01.txt\r\n" +
+		"  [[RELAY]]\r\n  {\r\n  … +5 lines (ctrl+o to expand)\r\n! cat f02.txt\r\n  output line 0\r\n" +
+		"  … +11 lines (ctrl+o to expand)\r\n")
+	for _, l := range s.Flush() {
+		got = append(got, l.Text)
+	}
+	var after []string
+	for i, l := range got {
+		if l == "⚠ Settings failed to load · no remote policy applied" {
+			after = got[i+1:]
+		}
+	}
+	want := []string{"", "", "  … +5 lines (ctrl+o to expand)", "  … +11 lines (ctrl+o to expand)"}
+	if diff := cmp.Diff(want, after); diff != "" {
+		t.Errorf("lines after the notice drawn again: (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
+	}
+}

@@ -14,7 +14,7 @@ import "strings"
 // line committed before is a replay and is not committed. Each committed
 // line is replayed once per replay, so the same text printed again in the
 // same frame is new; lines committed before the first line the replay
-// repeats (less a screenful) are not taken. A line that repeats nothing
+// repeats (less two screenfuls) are not taken. A line that repeats nothing
 // is new and is committed; the replay goes on after it, with the lines
 // that follow found where they are in what was committed (a program that
 // writes its transcript again may show some of it anew: Codex collapses a
@@ -172,7 +172,7 @@ func (r *replay) goesOn(key string) bool {
 	// Right after a new line, a common line goes on only where expected.
 	common := r.missed && !r.resized && len(key) < minResumeKey
 	if r.off == 0 {
-		if i, ok := r.exact(key, max(r.first-r.rows, 0)); ok && (!common || i == r.pos) {
+		if i, ok := r.exact(key, r.oldest()); ok && (!common || i == r.pos) {
 			r.take(i)
 			return true
 		}
@@ -186,7 +186,7 @@ func (r *replay) goesOn(key string) bool {
 	// The program drew something new in between (Codex shows a long
 	// output collapsed when it writes its transcript again): the replay
 	// goes on where this line is found, wrapped anew.
-	lo := max(r.first-r.rows, 0)
+	lo := r.oldest()
 	if i, off, ok := r.within(key); ok && i >= lo {
 		pos, o := r.pos, r.off
 		if r.pos, r.off = i, off; r.rewrap(key) {
@@ -200,6 +200,14 @@ func (r *replay) goesOn(key string) bool {
 	// a screenful or less before the last one matched, wrapped anew.
 	return r.resume(key, max(lo, r.pos-r.rows))
 }
+
+// oldest is the first committed line the replay may take once begun: two
+// screenfuls of lines before the first one it repeated. One screenful is
+// what the screen shows, but a program may draw its outputs collapsed (a
+// screenful of rows holds more lines than that) and begin with a notice
+// committed again since the lines under it (drawn at another width by a
+// redraw in between: Claude Code inline).
+func (r *replay) oldest() int { return max(r.first-2*r.rows, 0) }
 
 // resume looks for key, wrapped anew, in the unused committed lines from
 // lo up to the replay's position (and, after a resize, after it, first):

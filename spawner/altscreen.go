@@ -284,6 +284,9 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		back = back || covered
 		r, ok := newFrameRow(y, text, false)
 		r.cols = v.drawnWidth(y)
+		if _, was := v.cutRows[y]; was && y < len(v.drawnCols) && v.drawnCols[y] == 0 {
+			delete(v.cutRows, y) // the program drew it again since the resize
+		}
 		if c, was := v.cutRows[y]; was {
 			if c.left == "" && ok && len(r.key) < len(c.drawn) && strings.HasPrefix(c.drawn, r.key) {
 				c.left = r.key // the first look after the resize

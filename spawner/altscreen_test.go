@@ -123,3 +123,27 @@ func TestALineTypedAheadIsNotOutput(t *testing.T) {
 		t.Errorf("the command's echo committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// A row the program draws again after a resize is its text for the new
+// width, even when it is exactly what the resize left of the old row (its
+// first words fill the narrower row): the line it wraps onto the next row
+// is that line wrapped anew, not new text (issue 29: Codex's first row of
+// an output, redrawn for a narrower screen, was taken for the leftover and
+// the rest of the line read again).
+func TestARowDrawnAgainAfterAResizeIsRead(t *testing.T) {
+	r := newAltRun(t, 8, 30)
+	// A title row above the text and a bar of the program's own under it,
+	// both fitting either width.
+	r.write("\x1b[1;1Hthe title row\x1b[2;1Hshort head and then more words\x1b[4;1Hthe bottom row of the view\x1b[8;1Ha bar of its own")
+	r.pause(time.Second)
+	r.s.Resize(8, 20)
+	r.take(r.s.TakeLines())
+	r.write("\x1b[1;1Hthe title row\x1b[K\x1b[2;1Hshort head and then\x1b[K\x1b[3;1Hmore words\x1b[K" +
+		"\x1b[4;1Hthe bottom row of\x1b[K\x1b[5;1Hthe view\x1b[K\x1b[8;1Ha bar of its own")
+	r.pause(time.Second)
+	r.flush()
+	want := []string{"the title row", "short head and then more words", "the bottom row of the view", "a bar of its own"}
+	if !slices.Equal(r.lines, want) {
+		t.Errorf("committed %q, want %q", r.lines, want)
+	}
+}

@@ -193,7 +193,8 @@
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),
 //     while the program has not drawn it again, is not read: what is left
-//     of a line is not a new line. A row the terminal kept through a
+//     of a line is not a new line. A row the program wrote since is drawn
+//     again, even when it shows just what the resize left. A row the terminal kept through a
 //     resize is, until the program draws it again, the row laid out for
 //     the old width: its side panel is where that width put it, and its
 //     line wraps where that width wrapped it (Line.Cols).

@@ -49,7 +49,7 @@ func FuzzResizeMidStream(f *testing.F) {
 		in := plainLines(data)
 		opts := ScreenOptions{Rows: 6, Cols: 20, Scrollback: 100}
 		k1 := clusterStart(in, int(at)%(len(in)+1))
-		k2 := clusterStart(in, k1+int(after)%(len(in)-k1+1))
+		k2 := max(k1, clusterStart(in, k1+int(after)%(len(in)-k1+1)))
 
 		plain := NewScreen(opts)
 		defer plain.Close()

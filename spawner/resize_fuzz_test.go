@@ -36,7 +36,10 @@ import (
 // joiner joins): the screen shows what was printed before it resizes, and
 // a mark or joiner printed after that starts a cluster of its own — as it
 // does on a screen read (rendered) between the two writes: the emulator
-// joins only what it is given in one piece.
+// joins only what it is given in one piece. A carriage return and its line
+// feed are one cluster too: between them the cursor is at the start of
+// its row, which at the new width is the middle of the line, and the line
+// feed goes down from there, as on tmux.
 func FuzzResizeMidStream(f *testing.F) {
 	for _, tc := range lineCases {
 		f.Add([]byte(tc.in), uint16(len(tc.in)/2), uint16(len(tc.in)/4), uint8(3), uint8(7))
@@ -80,7 +83,8 @@ func FuzzResizeMidStream(f *testing.F) {
 }
 
 // clusterStart returns k, or the start of the grapheme cluster of s that
-// k falls in after the cluster's first character.
+// k falls in after the cluster's first character (between two of its
+// characters).
 func clusterStart(s string, k int) int {
 	for at := 0; at < k; {
 		cl, _ := ansi.FirstGraphemeCluster(s[at:], ansi.GraphemeWidth)
@@ -88,7 +92,7 @@ func clusterStart(s string, k int) int {
 			break
 		}
 		_, first := utf8.DecodeRuneInString(cl)
-		if k > at+first && k < at+len(cl) {
+		if k >= at+first && k < at+len(cl) {
 			return at
 		}
 		at += len(cl)

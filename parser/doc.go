@@ -108,7 +108,10 @@
 // the line is read as new input. A line numbered above the block's first
 // that repeats, but for its glyphs, one of the last lines read before the
 // block (a CLI's header redrawn while the block streams in below it) is no
-// row of the block and is skipped. An open block is not [Parser.Pending] —
+// row of the block and is skipped. A block the program showed with rows
+// left out ([Parser.Elided]: Codex's and Claude Code's "… +N lines") is
+// dropped without an error: the program cut it, not the agent. An open
+// block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.
 //

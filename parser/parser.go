@@ -184,6 +184,18 @@ func (p *Parser) Flush() []Event {
 	return out
 }
 
+// Elided tells the parser that the program left rows out where the next
+// line goes (it showed "… +N lines" in their place): a block open there is
+// cut short by the program, not left unterminated by the agent, and is
+// dropped without an error. It reports whether a block was open.
+func (p *Parser) Elided() bool {
+	if !p.blk.active {
+		return false
+	}
+	p.resetBlock()
+	return true
+}
+
 // Pending reports whether a command under a bullet is held back waiting for
 // continuation rows; the caller should Flush after a quiet period. An open
 // block does not count: agents pause inside blocks, and the end marker will

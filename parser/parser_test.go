@@ -916,3 +916,25 @@ func TestKindString(t *testing.T) {
 		}
 	}
 }
+
+// TestElidedBlock: a block the program showed with rows left out is cut
+// short by the program, not left unterminated by the agent: dropped
+// without an error, and what follows is read as usual.
+func TestElidedBlock(t *testing.T) {
+	p := New(Options{})
+	var got []Event
+	for i, l := range []string{"[[RELAY]]", "{", `"to": "bob",`} {
+		got = append(got, p.FeedLine(int64(i+1), l, 0)...)
+	}
+	if !p.Elided() {
+		t.Fatalf("Elided() with a block open = false, want true")
+	}
+	if p.Elided() {
+		t.Errorf("Elided() with no block open = true, want false")
+	}
+	got = append(got, p.FeedLine(5, "@relay:bob hi", 0)...)
+	got = append(got, p.Flush()...)
+	if len(got) != 1 || got[0].Err != nil || got[0].Command.Body != "hi" {
+		t.Errorf("events = %v, want only the command after the cut block", got)
+	}
+}

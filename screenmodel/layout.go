@@ -66,6 +66,9 @@ type Layout struct {
 	// previewMarker starts the row that closes a preview of it ("… +"
 	// and a count of lines): see Preview.
 	previewGutter, previewMarker string
+	// elision starts a row the program draws where it left rows of an
+	// output out ("… +" and a count of lines): see Elides.
+	elision string
 }
 
 // Echo is how a program's transcript shows a line typed into it (a
@@ -102,7 +105,7 @@ var layouts = []Layout{
 		// above "… +N lines (1s)"; once done, an output it does not show
 		// whole is its first rows, each cut at the edge, above "… +N
 		// lines (ctrl+o to expand)".
-		previewGutter: "⎿", previewMarker: "… +"},
+		previewGutter: "⎿", previewMarker: "… +", elision: "… +"},
 	// Codex wraps at the edge, breaking words where Unicode's line
 	// breaking allows it: in runs of wide characters (CJK, emoji), after
 	// a hyphen, bar, colon or opening bracket. Its composer ("› ") has a blank row above
@@ -113,7 +116,10 @@ var layouts = []Layout{
 		status: []string{"esc to interrupt)"},
 		// Scrolled back, it says how to go back to the bottom in a row
 		// under the view.
-		hints: []string{"↓ Back to bottom"}},
+		hints: []string{"↓ Back to bottom"},
+		// A long output shows its first and last rows around "… +N lines
+		// (^t to view transcript)", running or done.
+		elision: "… +"},
 	// Gemini CLI runs a command in a terminal of its own and shows each of
 	// that terminal's rows as a row of a box, cut at the last blank that
 	// fits the box: what does not fit is dropped. Its input box is shaded, a shaded blank row above and
@@ -325,8 +331,27 @@ func (l Layout) PreviewMarker(row string) (running, ok bool) {
 // marker, a number, "line" or "lines", and nothing or a parenthesis
 // after), and whether it counts the seconds of a command still running.
 func (l Layout) previewMarkerRow(row string) (running, ok bool) {
+	return l.countRow(row, l.previewMarker)
+}
+
+// Elides reports whether row is one the program draws where it left rows
+// of an output out (the elision, a number, "line" or "lines", and nothing
+// or a parenthesis after): a preview's marker, or a long output shown with
+// its middle left out. Whatever was cut there is not the agent's output
+// cut short.
+func (l Layout) Elides(row string) bool {
+	if l.elision == "" {
+		return false
+	}
+	_, ok := l.countRow(row, l.elision)
+	return ok
+}
+
+// countRow reports whether row, after the preview's gutter, is marker and
+// a count of lines (see previewMarkerRow), and whether it counts seconds.
+func (l Layout) countRow(row, marker string) (running, ok bool) {
 	row = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(row, " "), l.previewGutter), " ")
-	rest, ok := strings.CutPrefix(row, l.previewMarker)
+	rest, ok := strings.CutPrefix(row, marker)
 	if !ok {
 		return false, false
 	}

@@ -148,3 +148,25 @@ func TestOverlay(t *testing.T) {
 		t.Errorf("codex has no such hint, got %q", rest)
 	}
 }
+
+// TestElides: the rows Claude Code and Codex draw where they left rows of
+// an output out, and rows that only look like them.
+func TestElides(t *testing.T) {
+	for _, c := range []struct {
+		kind, row string
+		want      bool
+	}{
+		{"claude", "     … +10 lines (ctrl+o to expand)", true},
+		{"claude", "  ⎿  … +1 line (3s)", true},
+		{"codex", "    … +131 lines (^t to view transcript)", true},
+		{"codex", "    … +131 lines", true},
+		{"codex", "    … +many lines", false},
+		{"codex", "    … +3 lines of output follow", false},
+		{"codex", "    @relay:bob … +3 lines", false},
+		{"gemini", "    … +3 lines", false},
+	} {
+		if got := Of(c.kind).Elides(c.row); got != c.want {
+			t.Errorf("Of(%q).Elides(%q) = %v, want %v", c.kind, c.row, got, c.want)
+		}
+	}
+}

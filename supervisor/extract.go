@@ -209,6 +209,11 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 	if r.typed(l) {
 		return nil // the parser sees a gap: what it held ends there
 	}
+	if r.layout.Elides(l.Text) && r.p.Elided() {
+		// A block the program showed with rows left out: it is read
+		// where the program shows it whole, if anywhere.
+		return nil
+	}
 	wrapAt := 0
 	if l.Cols > 0 {
 		wrapAt = r.layout.WrapAt(l.Cols)

@@ -298,3 +298,18 @@ func TestChatSessionOnceEach(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockWithRowsLeftOut: a block the program shows with its middle left
+// out (Codex and Claude Code show a long output's first and last rows
+// around "… +N lines") is not an error of the agent's: no error event,
+// and the command after it is read.
+func TestBlockWithRowsLeftOut(t *testing.T) {
+	t.Parallel()
+	raw := "• Ran cat f.txt\r\n  └ [[RELAY]]\r\n    {\r\n      \"to\": \"bob\",\r\n" +
+		"    … +12 lines (^t to view transcript)\r\n    }\r\n    [[/RELAY]]\r\n    end of the output\r\n" +
+		"@relay:bob after\r\n\r\n"
+	got := extractAll(t, []byte(raw), nil, ExtractOptions{Kind: "codex"})
+	if want := `{"kind":"relay","to":"bob","type":"message","body":"after","line":8}` + "\n"; got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}

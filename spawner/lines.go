@@ -249,9 +249,10 @@ func (m *mainLines) cutRows(rows, cols int, out lineSink) []bool {
 }
 
 // endRegionCarry ends the carry of a line carried at the top of a scroll
-// region, which a resize ends: the line is what its rows show now, with
-// its state (committed whole before the resize: cutRows; recordCut
-// records what is left of it).
+// region, which a resize that is not reflowed ends (a reflow is refused
+// with such a line): the line is what its rows show now, with its state
+// (committed whole before the resize: cutRows; recordCut records what is
+// left of it).
 func (m *mainLines) endRegionCarry() {
 	if !m.carryOn || m.top == 0 {
 		return
@@ -268,7 +269,6 @@ func (m *mainLines) endRegionCarry() {
 // are kept.
 func (m *mainLines) resizedTo(rows, cols int, out lineSink) {
 	m.rows, m.cols = rows, cols
-	m.endRegionCarry()
 	m.harvest(out)
 	m.resized()
 }

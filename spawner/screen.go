@@ -460,6 +460,7 @@ func (s *Screen) resize(rows, cols int) {
 	// what is left of it, so that it is not committed again cut short.
 	straddles := s.lines.cutBelow(rows, s)
 	broken := s.lines.cutRows(rows, cols, s)
+	s.lines.endRegionCarry()
 	oldRows, oldCols := s.rows, s.cols
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)

@@ -570,6 +570,20 @@ func (m *mainLines) lineBytes(start, end int) []byte {
 		b = appendText(b, m.em.Line(y), m.cols)
 		m.rowEnds = append(m.rowEnds, len(b))
 	}
+	if !m.wrappedRow(end) {
+		// The line ends here: blanks at the end of a row it wrapped from
+		// are its end too when nothing but blanks followed them (blanks
+		// before the cursor a reflow kept, which a CR LF then ended), as
+		// the same line drawn on one row shows.
+		n := len(b)
+		for n > 0 && b[n-1] == ' ' {
+			n--
+		}
+		b = b[:n]
+		for i, e := range m.rowEnds {
+			m.rowEnds[i] = min(e, n)
+		}
+	}
 	b = capLine(b)
 	m.lineBuf = b
 	return b

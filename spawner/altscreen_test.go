@@ -1,7 +1,6 @@
 package spawner
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -94,13 +93,7 @@ func TestALineTypedAheadIsNotOutput(t *testing.T) {
 	t.Cleanup(func() { r.s.Close() })
 	frame := func(rows ...string) string {
 		var b strings.Builder
-		for y := range 9 {
-			row := ""
-			if y < len(rows) {
-				row = rows[y]
-			}
-			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
-		}
+		b.WriteString(drawRows(9, rows))
 		// The input box, the cursor in it.
 		b.WriteString("\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[10;6H")
 		return b.String()

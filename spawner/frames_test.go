@@ -110,6 +110,20 @@ func (c *chatView) resize(rows, cols int) {
 
 // altRun feeds frames to a screen and collects the committed lines; every
 // frame is followed by the given pause on the screen's clock.
+// drawRows draws rows on the screen's first n rows, each row erased to its
+// end (rows past the given ones blank), as a program draws its view.
+func drawRows(n int, rows []string) string {
+	var b strings.Builder
+	for y := range n {
+		row := ""
+		if y < len(rows) {
+			row = rows[y]
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+	}
+	return b.String()
+}
+
 type altRun struct {
 	t     *testing.T
 	s     *Screen
@@ -718,13 +732,7 @@ func TestAltScreenShortRowsOfANewBlock(t *testing.T) {
 	t.Parallel()
 	frame := func(top []string, bottom string) string {
 		var b strings.Builder
-		for y := range 9 {
-			row := ""
-			if y < len(top) {
-				row = top[y]
-			}
-			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
-		}
+		b.WriteString(drawRows(9, top))
 		fmt.Fprintf(&b, "\x1b[10;1H%s\x1b[K", bottom)
 		return b.String()
 	}
@@ -795,13 +803,7 @@ func TestAltScreenScrolledBackHint(t *testing.T) {
 	t.Parallel()
 	frame := func(rows ...string) string {
 		var b strings.Builder
-		for y := range 9 {
-			row := ""
-			if y < len(rows) {
-				row = rows[y]
-			}
-			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
-		}
+		b.WriteString(drawRows(9, rows))
 		b.WriteString("\x1b[10;1H› \x1b[K\x1b[10;3H")
 		return b.String()
 	}

@@ -267,15 +267,7 @@ func TestTallerScreenPullsBackTheEndOfALine(t *testing.T) {
 // (the reflow was refused while blank rows were left under the line, and
 // the emulator cut it: "@relay:b世界" was committed).
 func TestNarrowerAndShorterKeepsTheCursorsLine(t *testing.T) {
-	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
-	defer s.Close()
-	fmt.Fprint(s, "@relay:bob 你好, ")
-	s.Resize(4, 9)
-	fmt.Fprint(s, "世界\r\n")
-	var got []string
-	for _, l := range append(s.TakeLines(), s.Flush()...) {
-		got = append(got, l.Text)
-	}
+	got := committedAcrossResize("@relay:bob 你好, ", 4, 9, "世界\r\n")
 	if want := []string{"@relay:bob 你好, 世界"}; !slices.Equal(got, want) {
 		t.Errorf("committed %q, want %q", got, want)
 	}
@@ -286,16 +278,23 @@ func TestNarrowerAndShorterKeepsTheCursorsLine(t *testing.T) {
 // together (an agent streams its text a word at a time, and a resize came
 // between "hello " and "world").
 func TestReflowKeepsTheBlanksBeforeTheCursor(t *testing.T) {
+	got := committedAcrossResize("@relay:bob hello ", 6, 17, "world\r\n")
+	if want := []string{"@relay:bob hello world"}; !slices.Equal(got, want) {
+		t.Errorf("committed %q, want %q", got, want)
+	}
+}
+
+// committedAcrossResize prints before on a 6×20 screen, resizes it to
+// rows×cols, prints after, and returns the texts of the lines committed.
+func committedAcrossResize(before string, rows, cols int, after string) []string {
 	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
 	defer s.Close()
-	fmt.Fprint(s, "@relay:bob hello ")
-	s.Resize(6, 17)
-	fmt.Fprint(s, "world\r\n")
+	fmt.Fprint(s, before)
+	s.Resize(rows, cols)
+	fmt.Fprint(s, after)
 	var got []string
 	for _, l := range append(s.TakeLines(), s.Flush()...) {
 		got = append(got, l.Text)
 	}
-	if want := []string{"@relay:bob hello world"}; !slices.Equal(got, want) {
-		t.Errorf("committed %q, want %q", got, want)
-	}
+	return got
 }

@@ -381,13 +381,7 @@ func TestLossyBoxCutWord(t *testing.T) {
 		{"room for the next word and five columns more", []string{"@relay:qa_1 dow sy spot", "rn carry dog"},
 			`relay qa_1 "dow sy spot" @1`},
 	} {
-		var rows []string
-		for _, r := range c.rows {
-			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
-		}
-		rows = append(rows, "╰"+strings.Repeat("─", 32)+"╯")
-		fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
-		if got := describe(append(fed, flushed...)[0]); got != c.want {
+		if got := readLossyBox(c.rows); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
@@ -420,13 +414,7 @@ func TestLossyBoxBrokeAtEdge(t *testing.T) {
 		{"a row wide characters cut short", []string{"@relay:qa_1 just 👍👍 you", "ard last fell describe gray ho", "w locate"},
 			`relay qa_1 "just 👍👍 you ard last fell describe gray how locate" @1`},
 	} {
-		var rows []string
-		for _, r := range c.rows {
-			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
-		}
-		rows = append(rows, "╰"+strings.Repeat("─", 32)+"╯")
-		fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
-		if got := describe(append(fed, flushed...)[0]); got != c.want {
+		if got := readLossyBox(c.rows); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
@@ -937,4 +925,17 @@ func TestElidedBlock(t *testing.T) {
 	if len(got) != 1 || got[0].Err != nil || got[0].Command.Body != "hi" {
 		t.Errorf("events = %v, want only the command after the cut block", got)
 	}
+}
+
+// readLossyBox draws rows inside a 30-column box as Gemini CLI does (a
+// "│ " gutter, the right edge, the bottom border), reads them with the
+// lossy-box rule, and describes the first command.
+func readLossyBox(boxRows []string) string {
+	var rows []string
+	for _, r := range boxRows {
+		rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+	}
+	rows = append(rows, "╰"+strings.Repeat("─", 32)+"╯")
+	fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
+	return describe(append(fed, flushed...)[0])
 }

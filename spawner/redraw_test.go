@@ -13,23 +13,45 @@ import (
 
 // redrawLines plays writes on an 80×12 screen, settling after each as a
 // pause in the output does, and returns the lines committed.
+// committed collects the texts of the lines a screen commits as a test
+// writes to it: take (TakeLines, Settle) after each write, Flush at the
+// end.
+type committed struct {
+	t    *testing.T
+	s    *Screen
+	take func() []Line
+	got  []string
+}
+
+func (c *committed) write(b string) {
+	c.t.Helper()
+	if _, err := c.s.Write([]byte(b)); err != nil {
+		c.t.Fatal(err)
+	}
+	c.add(c.take())
+}
+
+func (c *committed) add(lines []Line) {
+	for _, l := range lines {
+		c.got = append(c.got, l.Text)
+	}
+}
+
+// flush commits what the screen still holds and returns every text.
+func (c *committed) flush() []string {
+	c.add(c.s.Flush())
+	return c.got
+}
+
 func redrawLines(t *testing.T, writes ...string) []string {
 	t.Helper()
 	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80})
 	defer s.Close()
-	var got []string
+	c := &committed{t: t, s: s, take: s.Settle}
 	for _, w := range writes {
-		if _, err := s.Write([]byte(w)); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range s.Settle() {
-			got = append(got, l.Text)
-		}
+		c.write(w)
 	}
-	for _, l := range s.Flush() {
-		got = append(got, l.Text)
-	}
-	return got
+	return c.flush()
 }
 
 // TestNewTextWhereTypedTextWas: output drawn in place of a line that held
@@ -79,27 +101,17 @@ func TestReplayWithSomethingNew(t *testing.T) {
 	t.Parallel()
 	s := NewScreen(ScreenOptions{Rows: 10, Cols: 80})
 	defer s.Close()
-	var got []string
-	write := func(b string) {
-		if _, err := s.Write([]byte(b)); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range s.TakeLines() {
-			got = append(got, l.Text)
-		}
-	}
-	write("• You ran cat f01.txt\r\n  └ line one\r\n    line two\r\n    line three\r\n    line four\r\n" +
+	c := &committed{t: t, s: s, take: s.TakeLines}
+	c.write("• You ran cat f01.txt\r\n  └ line one\r\n    line two\r\n    line three\r\n    line four\r\n" +
 		"• Running cat f02.txt\r\n    @thinking:bob value fast black meet quart part month wheel light father wood\r\n" +
 		"    train summer\r\n\r\n")
-	got = nil
+	c.got = nil
 	s.Resize(10, 60)
-	write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
 		"• You ran cat f01.txt\r\n  └ line one\r\n    … +3 lines\r\n" +
 		"• You ran cat f02.txt\r\n    @thinking:bob value fast black meet quart part month\r\n" +
 		"    wheel light father wood train summer\r\n\r\n")
-	for _, l := range s.Flush() {
-		got = append(got, l.Text)
-	}
+	got := c.flush()
 	if diff := cmp.Diff([]string{"    … +3 lines", "• You ran cat f02.txt"}, got); diff != "" {
 		t.Errorf("written again: (-want +got):\n%s", diff)
 	}
@@ -116,28 +128,18 @@ func TestReplayInTranscriptOrder(t *testing.T) {
 	t.Parallel()
 	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
 	defer s.Close()
-	var got []string
-	write := func(b string) {
-		if _, err := s.Write([]byte(b)); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range s.Settle() {
-			got = append(got, l.Text)
-		}
-	}
-	write("  Tip: Maximize usage with the newest model. Try it on complex work for\r\n  performance at a lower cost.\r\n\r\n" +
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("  Tip: Maximize usage with the newest model. Try it on complex work for\r\n  performance at a lower cost.\r\n\r\n" +
 		"• Running sh f02.sh\r\n  └ @relay:bob friend locate build group lie length strong\r\n" +
 		"    language lift pound summer hash uber than jalapeno stand\r\n    simple ear tiny summer only might\r\n\r\n")
-	write("\x1b[5A\r\x1b[2K• You ran sh f02.sh\x1b[5B\r")
-	got = nil
+	c.write("\x1b[5A\r\x1b[2K• You ran sh f02.sh\x1b[5B\r")
+	c.got = nil
 	s.Resize(10, 100)
-	write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
 		"  Tip: Maximize usage with the newest model. Try it on complex work for performance at a lower cost.\r\n\r\n" +
 		"• You ran sh f02.sh\r\n  └ @relay:bob friend locate build group lie length strong language lift pound summer\r\n" +
 		"    hash uber than jalapeno stand simple ear tiny summer only might\r\n\r\n")
-	for _, l := range s.Flush() {
-		got = append(got, l.Text)
-	}
+	got := c.flush()
 	if strings.TrimSpace(strings.Join(got, "")) != "" {
 		t.Errorf("written again after a resize, committed again: %q", got)
 	}
@@ -152,31 +154,21 @@ func TestReplayAfterAResizeSkipsAhead(t *testing.T) {
 	t.Parallel()
 	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
 	defer s.Close()
-	var got []string
-	write := func(b string) {
-		if _, err := s.Write([]byte(b)); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range s.Settle() {
-			got = append(got, l.Text)
-		}
-	}
+	c := &committed{t: t, s: s, take: s.Settle}
 	var filler strings.Builder
 	for k := range 12 {
 		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
 	}
-	write("  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf\r\n  hotel india juliett\r\n" +
+	c.write("  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf\r\n  hotel india juliett\r\n" +
 		"  second paragraph kilo lima mike november oscar papa quebec\r\n  romeo sierra tango\r\n" +
 		"  @relay:bob third paragraph uniform victor whiskey xray yankee\r\n  zulu and the rest\r\n" + filler.String())
-	got = nil
+	c.got = nil
 	s.Resize(10, 100)
-	write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
 		"  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf hotel india juliett\r\n" +
 		"  … +2 lines\r\n" +
 		"  @relay:bob third paragraph uniform victor whiskey xray yankee zulu and the rest\r\n" + filler.String())
-	for _, l := range s.Flush() {
-		got = append(got, l.Text)
-	}
+	got := c.flush()
 	if diff := cmp.Diff([]string{"  … +2 lines"}, got); diff != "" {
 		t.Errorf("written again after a resize: (-want +got):\n%s", diff)
 	}
@@ -397,33 +389,23 @@ func TestReplayFromANoticeShownAgain(t *testing.T) {
 	t.Parallel()
 	s := NewScreen(ScreenOptions{Rows: 12, Cols: 60})
 	defer s.Close()
-	var got []string
-	write := func(b string) {
-		if _, err := s.Write([]byte(b)); err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range append(s.TakeLines(), s.Settle()...) {
-			got = append(got, l.Text)
-		}
-	}
+	c := &committed{t: t, s: s, take: func() []Line { return append(s.TakeLines(), s.Settle()...) }}
 	var output strings.Builder
 	for i := range 12 {
 		fmt.Fprintf(&output, "  output line %d\r\n", i)
 	}
-	write("⚠ Settings failed to load · no remote\r\n  policy applied\r\n\r\n! cat f01.txt\r\n" +
+	c.write("⚠ Settings failed to load · no remote\r\n  policy applied\r\n\r\n! cat f01.txt\r\n" +
 		"  [[RELAY]]\r\n  {\r\n    \"to\": \"bob\",\r\n    \"type\": \"message\",\r\n    \"body\": \"hi\"\r\n  }\r\n  [[/RELAY]]\r\n" +
 		"! cat f02.txt\r\n" + output.String())
 	// Drawn again wider: the notice on one row.
 	s.Resize(12, 90)
-	write("\x1b[H\x1b[2J⚠ Settings failed to load · no remote policy applied\r\n\r\n")
+	c.write("\x1b[H\x1b[2J⚠ Settings failed to load · no remote policy applied\r\n\r\n")
 	// Drawn again at another width, the outputs collapsed.
 	s.Resize(12, 80)
-	write("\x1b[H\x1b[2J\r\n⚠ Settings failed to load · no remote policy applied\r\n\r\n! cat f01.txt\r\n" +
+	c.write("\x1b[H\x1b[2J\r\n⚠ Settings failed to load · no remote policy applied\r\n\r\n! cat f01.txt\r\n" +
 		"  [[RELAY]]\r\n  {\r\n  … +5 lines (ctrl+o to expand)\r\n! cat f02.txt\r\n  output line 0\r\n" +
 		"  … +11 lines (ctrl+o to expand)\r\n")
-	for _, l := range s.Flush() {
-		got = append(got, l.Text)
-	}
+	got := c.flush()
 	var after []string
 	for i, l := range got {
 		if l == "⚠ Settings failed to load · no remote policy applied" {

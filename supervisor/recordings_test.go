@@ -143,20 +143,7 @@ func TestCLIRecordings(t *testing.T) {
 // commands not in both (aligned by their longest common subsequence)
 // pairs a wanted one with one found in its place.
 func knownDiff(mode string, want, got []string) []string {
-	// lcs[i][j]: the longest common subsequence of want[i:] and got[j:].
-	lcs := make([][]int, len(want)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(got)+1)
-	}
-	for i := len(want) - 1; i >= 0; i-- {
-		for j := len(got) - 1; j >= 0; j-- {
-			if want[i] == got[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
+	lcs := wantfile.CommonLengths(want, got)
 	var out, missing, extra []string
 	flush := func() {
 		n := min(len(missing), len(extra))

@@ -121,11 +121,10 @@ func WithoutUnsure(want []string, found []parser.Event, unsure []Command) (got [
 	return got, nUnsure
 }
 
-// inOrder marks the entries of got in one longest common subsequence of
-// want and got.
-func inOrder(want, got []string) []bool {
-	// n[i][j]: the length of the longest common subsequence of want[i:]
-	// and got[j:].
+// CommonLengths returns n, where n[i][j] is the length of the longest
+// common subsequence of want[i:] and got[j:]: walking it from n[0][0]
+// aligns the two lists (a command found in its place, missing, or extra).
+func CommonLengths(want, got []string) [][]int {
 	n := make([][]int, len(want)+1)
 	for i := range n {
 		n[i] = make([]int, len(got)+1)
@@ -139,6 +138,13 @@ func inOrder(want, got []string) []bool {
 			}
 		}
 	}
+	return n
+}
+
+// inOrder marks the entries of got in one longest common subsequence of
+// want and got.
+func inOrder(want, got []string) []bool {
+	n := CommonLengths(want, got)
 	marked := make([]bool, len(got))
 	for i, j := 0, 0; i < len(want) && j < len(got); {
 		switch {

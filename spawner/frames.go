@@ -456,14 +456,14 @@ func (a *aligner) align(rows []frameRow) []pair {
 		long, recent := false, false
 		for _, p := range run {
 			long = long || len(p.d.key) >= minRewrap
-			recent = recent || p.d.pending || p.d.shown == a.obs-1
+			recent = recent || a.shownLast(p.d)
 		}
 		if !recent && !a.relaying && a.amidNewText(rows, chain, k, j) {
 			k = j
 			continue
 		}
 		for _, p := range run {
-			if p.d.pending || p.d.shown == a.obs-1 || len(run) > 1 && long {
+			if a.shownLast(p.d) || len(run) > 1 && long {
 				kept = append(kept, p)
 			}
 		}
@@ -503,7 +503,7 @@ func (a *aligner) amidNewText(rows []frameRow, chain []pair, k, j int) bool {
 			if !matched {
 				return !a.holds(rows[i]) && !a.rewrapNext(rows[i].key, from.d.pos, dir)
 			}
-			if p.d.pending || p.d.shown == a.obs-1 {
+			if a.shownLast(p.d) {
 				return false
 			}
 			from = p

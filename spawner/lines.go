@@ -831,10 +831,14 @@ func (m *mainLines) moved(self *rowState, text string, n int64) bool {
 		m.ghosts = m.ghosts[1:]
 	}
 	// Text as short as "}" or "[[/RELAY]]" occurs anywhere: right after a
-	// new line it is more of the new output, not a line that moved.
+	// new line it is more of the new output, not a line that replaced text
+	// moments ago. A row that gave way under a shorter screen (ghost.under)
+	// is taken as the screen's rows below are (the loop after this one): on
+	// a screen never resized it would still be there, no longer showing its
+	// text.
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
-	for i := len(m.ghosts) - 1; i >= 0 && !short; i-- {
-		if g := m.ghosts[i]; g.text == text && m.inOrder(g.n, n) {
+	for i := len(m.ghosts) - 1; i >= 0; i-- {
+		if g := m.ghosts[i]; g.text == text && (!short || g.under) && m.inOrder(g.n, n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.n, n)
 			return true

@@ -229,16 +229,26 @@ func (l Layout) Hint(row string) bool {
 	return false
 }
 
-// Overlay reports whether the program drew a hint over the right end of
-// row (after a blank, or alone) and returns what is left of the row, its
+// Overlay reports whether the program drew a hint over row (between
+// blanks, or alone) and returns what is left of the row before it, its
 // trailing blanks trimmed: the text the hint covers is hidden, so the row
 // is not whole. The program draws such a hint while its view is scrolled
-// back: what it shows then is history.
+// back: what it shows then is history. The hint stays where it was drawn
+// while the view under it is redrawn, so it can cover the middle of a
+// longer row as well as its right end.
 func (l Layout) Overlay(row string) (rest string, ok bool) {
 	for _, o := range l.overlays {
-		rest, ok := strings.CutSuffix(strings.TrimRight(row, " "), o)
-		if ok && (rest == "" || strings.HasSuffix(rest, " ")) {
-			return strings.TrimRight(rest, " "), true
+		for from := 0; ; {
+			i := strings.Index(row[from:], o)
+			if i < 0 {
+				break
+			}
+			i += from
+			before, after := row[:i], row[i+len(o):]
+			if (before == "" || strings.HasSuffix(before, " ")) && (after == "" || after[0] == ' ') {
+				return strings.TrimRight(before, " "), true
+			}
+			from = i + len(o)
 		}
 	}
 	return row, false

@@ -137,6 +137,10 @@ func TestOverlay(t *testing.T) {
 		{"  ⎿  @thinking:bob a row it cove Jump to bottom (ctrl+End) ↓  ", "  ⎿  @thinking:bob a row it cove", true},
 		{"                    Jump to bottom (ctrl+End) ↓", "", true},
 		{"read the hint:Jump to bottom (ctrl+End) ↓", "read the hint:Jump to bottom (ctrl+End) ↓", false},
+		// Left where it was drawn while the view under it moved: over the
+		// middle of a longer row.
+		{"  ⎿  @relay:qa_1 knew certain crop señ Jump to bottom (ctrl+End) ↓ vu grand don't", "  ⎿  @relay:qa_1 knew certain crop señ", true},
+		{"see Jump to bottom (ctrl+End) ↓here", "see Jump to bottom (ctrl+End) ↓here", false},
 		{"an ordinary row", "an ordinary row", false},
 	} {
 		rest, ok := claude.Overlay(c.row)

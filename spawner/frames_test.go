@@ -683,9 +683,10 @@ func TestAltScreenPreviews(t *testing.T) {
 }
 
 // TestAltScreenOverlay: scrolled back, Claude Code draws "Jump to bottom
-// (ctrl+End) ↓" over the right end of the last transcript row shown. The
-// hint is not the row's text, and the row it covers is not whole: the row
-// is read as the program shows it uncovered, once.
+// (ctrl+End) ↓" over the right end of the last transcript row shown, or
+// over the middle of a row the view moved under it. The hint is not the
+// row's text, and the row it covers is not whole: the row is read as the
+// program shows it uncovered, once.
 func TestAltScreenOverlay(t *testing.T) {
 	t.Parallel()
 	frame := func(rows ...string) string {
@@ -705,6 +706,10 @@ func TestAltScreenOverlay(t *testing.T) {
 		{"! cat f1.txt", "  ⎿  first row", long},
 		// Scrolled back one row: the hint covers the end of the last.
 		{"earlier text", "! cat f1.txt", "  ⎿  first row", long[:len(long)-28] + " Jump to bottom (ctrl+End) ↓"},
+		{"! cat f1.txt", "  ⎿  first row", long},
+		// Scrolled back again, the hint left where it was drawn while
+		// the rows under it moved: it covers the middle of a row.
+		{"earlier text", "! cat f1.txt", long[:len(long)-40] + " Jump to bottom (ctrl+End) ↓ " + long[len(long)-11:], ""},
 		{"! cat f1.txt", "  ⎿  first row", long},
 	} {
 		r.write(frame(rows...) + "\x1b[24;1H")

@@ -45,6 +45,16 @@ type altView struct {
 	// panel where the old width put it.
 	drawnCols []int
 	syncing   bool // inside a synchronized update (mode 2026)
+	// oldWidth: since the screen's width changed, the program has not
+	// drawn a frame whose text reaches the new right edge and stops there
+	// (atEdge, not ranPast: text ran past the edge since the last read).
+	// A program that has not taken the resize in yet draws for the old
+	// width, and its rows run past the edge. pastEdge holds, by row, the
+	// rows such a frame drew: laid out for another width and wrapped by
+	// the terminal, they are not the program's text until it draws them
+	// again.
+	oldWidth, ranPast, atEdge bool
+	pastEdge                  []bool
 }
 
 // altSink is what the alternate screen commits to: the Screen.
@@ -59,6 +69,7 @@ type altSink interface {
 func (v *altView) enter(em *vt.Emulator, rows, cols int) {
 	v.em, v.rows, v.cols = em, rows, cols
 	v.shown, v.drawnCols = nil, nil
+	v.oldWidth, v.ranPast, v.pastEdge = false, false, nil
 }
 
 // leave reads the last frame and commits all that is pending: the
@@ -70,10 +81,25 @@ func (v *altView) leave(out altSink) {
 	v.em = nil
 }
 
-// print applies a print segment.
+// print applies a print segment. Since a change of width, until the
+// program shows it draws for the new one, it notes whether the text ran
+// past the right edge (the terminal wrapped it; what that scrolled off is
+// no row of the program's either) or ended on the edge.
 func (v *altView) print(b []byte) {
+	if !v.oldWidth {
+		_, _ = v.em.Write(b)
+		v.harvest(false)
+		return
+	}
+	pos, scrolled := v.em.CursorPosition(), v.em.Scrollback().Len()
 	_, _ = v.em.Write(b)
-	v.harvest(false)
+	switch {
+	case v.em.CursorPosition().Y > pos.Y || v.em.Scrollback().Len() > scrolled:
+		v.ranPast = true
+	case pos.X+ansi.StringWidth(string(b)) == v.cols:
+		v.atEdge = true
+	}
+	v.harvest(v.ranPast)
 }
 
 // resize resizes the alternate screen, which has just been read
@@ -88,6 +114,8 @@ func (v *altView) resize(rows, cols int) {
 		}
 	}
 	v.drawnCols = drawn
+	v.oldWidth = v.oldWidth || cols != v.cols
+	v.pastEdge = nil
 	v.em.Resize(cols, rows)
 	v.rows, v.cols = rows, cols
 	v.shown = nil
@@ -276,6 +304,9 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		if waiting || box && y >= top && y <= bottom || status || v.layout.Hint(text) || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row or hints, or a running command's latest rows
 		}
+		if y < len(v.pastEdge) && v.pastEdge[y] {
+			continue // drawn for the old width
+		}
 		if textCols := v.textColumns(y); textCols < v.cols && ansi.StringWidth(text) > textCols {
 			// A side panel beside the program's text is not its output.
 			text = strings.TrimRight(ansi.Truncate(text, textCols, ""), " ")
@@ -407,9 +438,19 @@ func (s *Screen) altLines(rows []commitRow) { s.lines.altLines(rows, s.now()) }
 // spinner turning redraws one row, and the frame is read on each turn.
 func (v *altView) text() []string {
 	touched := v.em.Touched()
+	pastEdge := v.ranPast && v.oldWidth
+	v.oldWidth = v.oldWidth && (v.ranPast || !v.atEdge)
+	v.atEdge = false
+	v.ranPast = false
+	if pastEdge && len(v.pastEdge) != v.rows {
+		v.pastEdge = make([]bool, v.rows)
+	}
 	for y, t := range touched {
 		if t != nil && y < len(v.drawnCols) {
 			v.drawnCols[y] = 0 // drawn on this screen
+		}
+		if t != nil && y < len(v.pastEdge) {
+			v.pastEdge[y] = pastEdge
 		}
 	}
 	if len(v.shown) != v.rows {

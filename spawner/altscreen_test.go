@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -136,6 +137,35 @@ func TestARowDrawnAgainAfterAResizeIsRead(t *testing.T) {
 	r.pause(time.Second)
 	r.flush()
 	want := []string{"the title row", "short head and then more words", "the bottom row of the view", "a bar of its own"}
+	if !slices.Equal(r.lines, want) {
+		t.Errorf("committed %q, want %q", r.lines, want)
+	}
+}
+
+// A frame a program draws after the screen got narrower but before it has
+// taken in the new width is laid out for the old width: its rows run past
+// the right edge and the terminal wraps them. Those rows are not the
+// program's text; the frame it draws for the new width is (issue 29:
+// opencode draws one such frame after a resize, and the rows the side
+// panel's column cut there were committed as relay lines cut short).
+func TestAFrameDrawnForTheOldWidthIsNotRead(t *testing.T) {
+	r := newAltRun(t, 8, 60)
+	frame := func(rows string) string { return "\x1b[?2026h" + rows + "\x1b[?2026l" }
+	r.write(frame(drawRows(8, []string{"the title row"})))
+	r.pause(time.Second)
+	r.s.Resize(8, 40)
+	r.take(r.s.TakeLines())
+	// Every row painted out to the old right edge, as a full-screen
+	// program paints its rows.
+	var old strings.Builder
+	for y, row := range []string{"the title row", "@relay:bob one two three four five six seven eight nine", "", "a bar of its own"} {
+		fmt.Fprintf(&old, "\x1b[%d;1H%-60s", y+1, row)
+	}
+	r.write(frame(old.String()))
+	r.write(frame(drawRows(8, []string{"the title row", "@relay:bob one two three four five six", "seven eight nine", "", "a bar of its own"})))
+	r.pause(time.Second)
+	r.flush()
+	want := []string{"the title row", "@relay:bob one two three four five six", "seven eight nine", "a bar of its own"}
 	if !slices.Equal(r.lines, want) {
 		t.Errorf("committed %q, want %q", r.lines, want)
 	}

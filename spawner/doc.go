@@ -197,7 +197,12 @@
 //     again, even when it shows just what the resize left. A row the terminal kept through a
 //     resize is, until the program draws it again, the row laid out for
 //     the old width: its side panel is where that width put it, and its
-//     line wraps where that width wrapped it (Line.Cols).
+//     line wraps where that width wrapped it (Line.Cols). A frame drawn
+//     after a change of width whose text runs past the right edge, before
+//     the program has drawn one that reaches the new edge and stops there,
+//     is laid out for the old width (the program has not taken the resize
+//     in yet): the rows it drew are not read until the program draws them
+//     again.
 //  8. The rows of the program's input box around the cursor, where the
 //     program left it at the end of the frame (ScreenOptions.Layout), are
 //     what is being typed: they are no part of the frame; nor is the

@@ -347,6 +347,32 @@ func TestHeldBackClusterShowsOnRead(t *testing.T) {
 	}
 }
 
+// A combining mark or joiner that comes in a later write than its
+// character, after the screen was read (the UI's snapshot feeds the
+// character held back), still belongs to that character: the committed
+// line is the one the program wrote in one piece.
+func TestMarkAfterAReadJoinsItsCharacter(t *testing.T) {
+	for _, writes := range [][]string{
+		{"@relay:bob ab e", "\u0301 x\r\n"},
+		{"@relay:bob 世", "\u0301", " x\r\n"},
+		{"@relay:bob 👨", "\u200d👧 x\r\n"},
+	} {
+		s := NewScreen(ScreenOptions{Rows: 4, Cols: 40})
+		c := &committed{t: t, s: s, take: s.TakeLines}
+		for i, w := range writes {
+			if i > 0 {
+				_ = s.Snapshot()
+			}
+			c.write(w)
+		}
+		want := strings.Join(writes, "")
+		if got := c.flush(); len(got) != 1 || got[0] != strings.TrimSuffix(want, "\r\n") {
+			t.Errorf("%q with reads between: committed %q", writes, got)
+		}
+		s.Close()
+	}
+}
+
 func TestRender(t *testing.T) {
 	s := NewScreen(ScreenOptions{Rows: 2, Cols: 20})
 	defer s.Close()

@@ -624,3 +624,41 @@ func TestPatchAltScreenMadeOnUse(t *testing.T) {
 		t.Errorf("the alternate screen after a reset: %q", got)
 	}
 }
+
+// A character that takes no column, arriving in a later write than the
+// character it belongs to, joins the cell before the cursor (patch 17), as
+// it joins when both come in one write; the cursor stays where it was.
+func TestPatchMarkInALaterWriteJoinsTheCellBefore(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		writes []string
+		want   []string // the row's first cells
+		cursor int
+	}{
+		{"combining mark", []string{"ab e", "\u0301 x"}, []string{"a", "b", " ", "e\u0301", " ", "x"}, 6},
+		{"two marks", []string{"e", "\u0301", "\u0323x"}, []string{"e\u0301\u0323", "x"}, 2},
+		{"mark on a wide character", []string{"世", "\u0301x"}, []string{"世\u0301", "", "x"}, 3},
+		{"joiner", []string{"👨", "\u200d"}, []string{"👨\u200d", ""}, 2},
+		{"mark after the last column", []string{"abcdefgh", "\u0301"}, []string{"a", "b", "c", "d", "e", "f", "g", "h\u0301"}, 7},
+		{"mark after the cursor moved back", []string{"ab\x1b[D", "\u0301"}, []string{"a\u0301", "b"}, 1},
+		// What upstream does with these is kept: no cell before the
+		// cursor, and a join that would make the cell wider.
+		{"mark at the start of a row", []string{"e\r", "\u0301x"}, []string{"x"}, 1},
+		{"emoji presentation selector", []string{"☺", "\ufe0fx"}, []string{"☺", "x"}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := NewEmulator(8, 2)
+			for _, w := range tc.writes {
+				_, _ = e.WriteString(w)
+			}
+			for x, want := range tc.want {
+				if c := e.CellAt(x, 0); c == nil || c.Content != want {
+					t.Errorf("cell %d: %v, want %q", x, c, want)
+				}
+			}
+			if x, y := e.scr.CursorPosition(); x != tc.cursor || y != 0 {
+				t.Errorf("cursor at %d,%d, want %d,0", x, y, tc.cursor)
+			}
+		})
+	}
+}

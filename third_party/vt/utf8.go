@@ -96,15 +96,54 @@ func (e *Emulator) flushGrapheme() {
 	// modes.
 	method := ansi.GraphemeWidth
 	graphemes := e.grapheme
-	for len(graphemes) > 0 {
+	for first := true; len(graphemes) > 0; first = false {
 		cluster, width := ansi.FirstGraphemeCluster(graphemes, method)
 		if len(cluster) == 0 {
 			break
 		}
-		e.handleGrapheme(string(cluster), width)
 		graphemes = graphemes[len(cluster):]
+		if first && width == 0 && e.joinPrevious(cluster) { // swarm patch 17
+			continue
+		}
+		e.handleGrapheme(string(cluster), width)
 	}
 	e.grapheme = e.grapheme[:0] // Reset the grapheme buffer.
+}
+
+// joinPrevious adds cluster, which takes no column, to the cell before the
+// cursor and reports true when the two are one grapheme cluster of that
+// cell's width: a combining mark, a joiner or a variation selector that
+// arrives in a later write than its base character (the end of a write
+// ends the cluster being built). Written as a cluster of its own, it was
+// a zero-width cell that the next character overwrote ("e", then
+// "\u0301 x", showed "e x"). tmux joins such a character to the cell
+// before the cursor too. Only the first cluster of a flush can join: the
+// ones after it follow a cluster boundary. A join that would change the
+// cell's width (a text character made an emoji by U+FE0F) is left as it
+// was, and so is a mark at the start of a row.
+//
+// swarm patch 17.
+func (e *Emulator) joinPrevious(cluster []byte) bool {
+	x, y := e.scr.CursorPosition()
+	if !e.atPhantom {
+		x-- // the cursor is past the last character, unless a wrap is pending
+	}
+	line := e.scr.buf.Line(y)
+	for x > 0 && x < len(line) && line[x].Width == 0 && line[x].Content == "" {
+		x-- // the placeholder of a wide character: the character is before it
+	}
+	if x < 0 || x >= len(line) || line[x].Content == "" || line[x].Width == 0 {
+		return false
+	}
+	prev := line[x]
+	joined := prev.Content + string(cluster)
+	whole, width := ansi.FirstGraphemeCluster(joined, ansi.GraphemeWidth)
+	if len(whole) != len(joined) || width != prev.Width {
+		return false
+	}
+	prev.Content = joined
+	e.scr.SetCell(x, y, &prev)
+	return true
 }
 
 // handleGrapheme handles UTF-8 graphemes.

@@ -64,7 +64,32 @@ func (s *Screen) CellAt(x int, y int) *uv.Cell {
 
 // SetCell sets the cell at the given x, y position.
 func (s *Screen) SetCell(x, y int, c *uv.Cell) {
+	if c != nil && c.Width > 1 && y >= 0 && y < len(s.buf.Lines) {
+		s.blankCovered(x, y, c.Width)
+	}
 	s.buf.SetCell(x, y, c)
+}
+
+// blankCovered blanks, with their style, the wide characters that start in
+// the columns after x that a character w columns wide written at x covers:
+// the buffer blanks only the character at x itself, so one starting under
+// the new character's second column kept its placeholder beyond it, a cell
+// of no width that shows nothing and moves what follows on the row one
+// column left for a reader of its text ("🏽" at columns 11-12 written over
+// by "🇫" at 10-11). A terminal blanks the whole character (tmux does).
+//
+// swarm patch 18.
+func (s *Screen) blankCovered(x, y, w int) {
+	line := s.buf.Lines[y]
+	for j := max(x+1, 0); j < x+w && j < len(line); j++ {
+		if cw := line[j].Width; cw > 1 {
+			blank := uv.Cell{Content: " ", Width: 1, Style: line[j].Style, Link: line[j].Link}
+			for k := j; k < j+cw && k < len(line); k++ {
+				line[k] = blank
+			}
+			s.buf.TouchLine(j, y, cw)
+		}
+	}
 }
 
 // printNarrow writes content (one column wide) with the cursor's pen and

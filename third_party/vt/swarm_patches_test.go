@@ -662,3 +662,29 @@ func TestPatchMarkInALaterWriteJoinsTheCellBefore(t *testing.T) {
 		})
 	}
 }
+
+// A wide character written one column before another wide character
+// covers that one's first column: the whole of the other is blanked
+// (patch 18), as when it covers its second column, not its placeholder
+// left behind as a cell of no width.
+func TestPatchWideCharacterCoveringAnotherBlanksIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"its first column", "ab你xy\r\x1b[C好", []string{"a", "好", "", " ", "x", "y"}},
+		{"its second column", "ab你xy\r\x1b[3C好", []string{"a", "b", " ", "好", "", "y"}},
+		{"the same columns", "ab你xy\r\x1b[2C好", []string{"a", "b", "好", "", "x", "y"}},
+		{"two pairs of regional indicators", "🇫🇫🇫🇫\r\x1b[C你", []string{" ", "你", "", " "}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := NewEmulator(8, 2)
+			_, _ = e.WriteString(tc.in + "\r") // the CR ends the last cluster
+			for x, want := range tc.want {
+				if c := e.CellAt(x, 0); c == nil || c.Content != want {
+					t.Errorf("cell %d: %v, want %q", x, c, want)
+				}
+			}
+		})
+	}
+}

@@ -207,6 +207,14 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 // read takes one committed line and returns the events it completes.
 func (r *commandReader) read(l spawner.Line) []parser.Event {
 	if r.typed(l) {
+		if r.layout.CutsRows() {
+			// A program that shows a long output collapsed (its first
+			// rows, then "…") shows no end marker of a block in it, and
+			// on a short view it may show the "…" before the rows above
+			// it: the next command typed ends that output, and a block
+			// still open there was cut by the program.
+			r.p.Elided()
+		}
 		return nil // the parser sees a gap: what it held ends there
 	}
 	if r.layout.Elides(l.Text) && r.p.Elided() {

@@ -51,13 +51,24 @@ func commands(t *testing.T, data, kind string, cols, rows int) []string {
 // person pausing between typing and Enter lets it.
 func commandsTimed(t *testing.T, kind string, cols, rows int, pieces ...string) []string {
 	t.Helper()
+	events := make([]asciicast.Event, len(pieces))
+	for i, p := range pieces {
+		events[i] = asciicast.Event{Time: time.Duration(i) * time.Second, Code: asciicast.Output, Data: p}
+	}
+	return commandsRecorded(t, kind, cols, rows, events...)
+}
+
+// commandsRecorded is commands for a recording of cols×rows holding
+// events (output and resizes).
+func commandsRecorded(t *testing.T, kind string, cols, rows int, events ...asciicast.Event) []string {
+	t.Helper()
 	var rec bytes.Buffer
 	w, err := asciicast.NewWriter(&rec, asciicast.Header{Width: cols, Height: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, p := range pieces {
-		if err := w.Write(asciicast.Event{Time: time.Duration(i) * time.Second, Code: asciicast.Output, Data: p}); err != nil {
+	for _, ev := range events {
+		if err := w.Write(ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -367,6 +378,45 @@ func TestStatusRowIsNotOutput(t *testing.T) {
 		frame(append(append(append([]string{}, head...), "    [[/RELAY]]", "    @relay:alice after the block", "", status(2)), box[2:]...)...),
 		frame(append(append(append([]string{}, head...), "    [[/RELAY]]", "    @relay:alice after the block", ""), box[1:]...)...))
 	want := []string{`relay alice "before the block"`, `relay bob "hi there"`, `relay alice "after the block"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestCollapsedBlockEndsAtTheNextCommand: opencode shows a long output
+// collapsed, its first rows then "…" and "Click to expand", so a block in
+// it shows no end marker. On a short screen only the collapsed output's
+// last rows (the "…") show; made taller, the screen shows its first rows
+// above them: the block opens after the row that cut it was read. The
+// echo of the next command typed ends the output, and the block open
+// there is the program's cut, not its author's mistake: no error, no
+// command (issue 29).
+func TestCollapsedBlockEndsAtTheNextCommand(t *testing.T) {
+	t.Parallel()
+	frame := func(rows int, text ...string) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		for y := range rows - 6 {
+			row := ""
+			if y < len(text) {
+				row = text[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K  ┃\x1b[%d;1H\x1b[2K  ┃  Build\x1b[%d;1H\x1b[2K  ╹%s\x1b[%d;6H\x1b[?2026l",
+			rows-5, rows-4, rows-3, strings.Repeat("▀", 76), rows-5)
+		return b.String()
+	}
+	tail := []string{`  ┃    "topic": "t9"`, "  ┃  }", "  ┃  …", "  ┃", "  ┃  Click to expand", "  ┃"}
+	whole := append([]string{"  ┃  $ cat f1.txt", "  ┃", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`,
+		`  ┃    "type": "message",`, `  ┃    "body": "cut short by the program",`}, tail...)
+	whole = append(whole, "  ┃  $ cat f2.txt", "  ┃", "  ┃  @relay:bob the next file", "  ┃")
+	got := commandsRecorded(t, "opencode", 80, 12,
+		asciicast.Event{Time: 0, Code: asciicast.Output, Data: "\x1b[?1049h" + frame(12, tail...)},
+		asciicast.Event{Time: time.Second, Code: asciicast.Resize, Data: "80x24"},
+		asciicast.Event{Time: time.Second + 100*time.Millisecond, Code: asciicast.Output, Data: frame(24, whole...)},
+		asciicast.Event{Time: 2 * time.Second, Code: asciicast.Output, Data: frame(24, whole...)})
+	want := []string{`relay bob "the next file"`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

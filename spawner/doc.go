@@ -173,7 +173,11 @@
 //     collapsed item showing its first rows) — not under a new turn, as
 //     in rule 3, and text shorter than 12 characters only where the last
 //     frame showed that row: a new block's "[[RELAY]]" is not an older
-//     block's shown again.
+//     block's shown again. The view's first rows, above every aligned
+//     row, are matched so with the nearest such text however far back the
+//     document holds it: a view laid out anew for a new size shows its
+//     history again above outputs it has collapsed since, whose rows lie
+//     between in the document.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text; the rest are inserted where they

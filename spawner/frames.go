@@ -674,6 +674,13 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	// Text shown again with another wrap splits the gap further.
 	matches := a.rewrapped(rows, iStart, iEnd, from, to, top, bottom)
 	i0, d0 := iStart, from
+	if lo < 0 && !unanchored {
+		end := iEnd
+		if len(matches) > 0 {
+			end = matches[0].i0
+		}
+		i0 = a.rewrappedAbove(rows, iStart, end, from)
+	}
 	for k := 0; k <= len(matches); k++ {
 		i1, d1 := iEnd, to
 		if k < len(matches) {
@@ -856,6 +863,79 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		i += took
 	}
 	return out
+}
+
+// maxRewrapAbove is how many document rows before a gap's rows
+// rewrappedAbove looks through.
+const maxRewrapAbove = 4096
+
+// rewrappedAbove matches the run of adjacent frame rows from iStart (up to
+// iEnd), above everything the frame aligned, with document rows further
+// back than the gap's, before position to: rows whose keys, joined, are
+// the joined keys of whole document rows (the first may show the end of
+// one) are that text wrapped anew, older than the rows aligned under it,
+// however many rows the document holds between (an output the program
+// has collapsed since: a view laid out anew for a new size shows the
+// history above it again, with another wrap). The nearest such text is
+// taken, long enough not to be common text. It returns the first frame
+// row not matched.
+func (a *aligner) rewrappedAbove(rows []frameRow, iStart, iEnd, to int) int {
+	if iStart >= iEnd {
+		return iStart
+	}
+	j := iStart + 1
+	for j < iEnd && rows[j].y == rows[j-1].y+1 {
+		j++
+	}
+	first := rows[iStart].key
+	for k := to - 1; k >= max(0, to-maxRewrapAbove); k-- {
+		key, off := a.doc[k].key, 0
+		if !strings.HasPrefix(key, first) && !strings.HasPrefix(first, key) {
+			if iStart != 0 || !strings.HasSuffix(key, first) {
+				continue
+			}
+			off = len(key) - len(first) // the top row shows a row's end
+		}
+		n, last := a.rewrapRun(rows[iStart:j], k, off, to)
+		if n == 0 {
+			continue
+		}
+		for _, d := range a.doc[k : last+1] {
+			d.shown = a.obs
+			a.commit(d, d.y)
+		}
+		return iStart + n
+	}
+	return iStart
+}
+
+// rewrapRun returns how many of rows, from the first, are the document's
+// text from byte off of row k on, wrapped anew: the longest run whose keys,
+// joined, end where a document row before position to ends, and hold
+// minRewrapOpen bytes at least; last is that document row.
+func (a *aligner) rewrapRun(rows []frameRow, k, off, to int) (n, last int) {
+	cur, joined := a.doc[k].key[off:], 0
+	for i, r := range rows {
+		key := r.key
+		for len(key) > 0 {
+			if cur == "" {
+				if k++; k >= to {
+					return n, last
+				}
+				cur = a.doc[k].key
+			}
+			m := min(len(key), len(cur))
+			if key[:m] != cur[:m] {
+				return n, last
+			}
+			key, cur = key[m:], cur[m:]
+		}
+		joined += len(r.key)
+		if cur == "" && joined >= minRewrapOpen {
+			n, last = i+1, k
+		}
+	}
+	return n, last
 }
 
 // shownLast reports whether the last frame showed document row d, or it

@@ -831,3 +831,39 @@ func TestAltScreenScrolledBackHint(t *testing.T) {
 	}
 	r.wantOnce(t, "@relay:bob the command in it")
 }
+
+// TestAltScreenHistoryWrappedAnewAboveACollapsedOutput: after a resize a
+// chat view lays its whole transcript out anew for the new size: an
+// earlier turn's paragraph shows again with another wrap, above an output
+// the program has collapsed since to one row ("… +30 lines"), whose rows
+// the document still holds between the two. The paragraph is old, read
+// once, however many rows lie between (issue 29: Claude Code's first turn
+// read again under a taller, narrower screen).
+func TestAltScreenHistoryWrappedAnewAboveACollapsedOutput(t *testing.T) {
+	t.Parallel()
+	para := "  " + relayPara("<first>", 14)
+	var long []string
+	for i := range 30 {
+		long = append(long, fmt.Sprintf("  row %02d of a long output that scrolls through", i))
+	}
+	r := newAltRun(t, 10, 60)
+	r.write(drawRows(10, slices.Concat([]string{"$ cat f1.txt"}, wrapHanging("  ", para, 59), []string{"  end of the first output"})))
+	r.pause(time.Second)
+	// The second output scrolls through the view: its first row and the
+	// line typed above it scroll off before a frame shows them.
+	for top := 2; top+10 <= len(long); top += 7 {
+		r.write(drawRows(10, long[top:top+10]))
+		r.pause(time.Second)
+	}
+	r.write(drawRows(10, slices.Concat(long[24:], []string{"$ cat f3.txt", "  the third output"})))
+	r.pause(time.Second)
+	r.s.Resize(16, 45)
+	r.take(r.s.TakeLines())
+	r.write(drawRows(16, slices.Concat([]string{"$ cat f1.txt"}, wrapHanging("  ", para, 44),
+		[]string{"  end of the first output", "$ cat f2.txt", "  … +30 lines", "$ cat f3.txt", "  the third output"})))
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("<first>"); n != 1 {
+		t.Errorf("the first output's paragraph committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

@@ -146,7 +146,11 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		return out, false
 	}
 	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) {
-		if !b.skip {
+		// A command drawn at or above the block's first line is the
+		// program drawing its rows again over where the block began
+		// (Codex inline's finished output, whose middle it leaves out):
+		// the block was cut by the program, not left open by its author.
+		if !b.skip && n > b.line {
 			out = append(out, Event{Err: newError(b.line, ErrUnterminatedBlock,
 				"a new command started on line "+strconv.FormatInt(n, 10))})
 		}

@@ -105,7 +105,8 @@
 // `@thinking:` inside a block (never valid JSON; even where a JSON string
 // was left open, as a CLI that cut the block short leaves it) means the
 // end marker never came: the open block becomes an "unterminated relay block" error and
-// the line is read as new input. A line numbered above the block's first
+// the line is read as new input (with no error when the line is numbered at
+// or above the block's first: the program drew its rows again over it). A line numbered above the block's first
 // that repeats, but for its glyphs, one of the last lines read before the
 // block (a CLI's header redrawn while the block streams in below it) is no
 // row of the block and is skipped. A block the program showed with rows

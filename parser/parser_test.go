@@ -648,6 +648,44 @@ func TestBlockErrors(t *testing.T) {
 	})
 }
 
+// TestCommandAboveAnOpenBlock: a command on a line numbered at or above
+// the first line of a block still open (the program drew rows above it
+// again: Codex inline prints a finished output's first rows, then "… +N
+// lines" where the block's first rows were, after those rows slid out of
+// its live view) ends the block as the program's own cut, not the agent's
+// mistake: no error, and the command is read. Below it, a command cuts
+// the block short, which is the agent's.
+func TestCommandAboveAnOpenBlock(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int64
+		want []string
+	}{
+		{"above", 5, []string{`relay carol "b" @5`}},
+		{"same line", 10, []string{`relay carol "b" @10`}},
+		{"below", 12, []string{"error ErrUnterminatedBlock @10", `relay carol "b" @12`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New(Options{})
+			var got []string
+			for _, l := range []struct {
+				n    int64
+				text string
+			}{{10, "[[RELAY]]"}, {11, `{"to":"bob","body":"a"}`}, {tc.n, "@relay:carol b"}} {
+				for _, e := range p.FeedLine(l.n, l.text, 0) {
+					got = append(got, describe(e))
+				}
+			}
+			for _, e := range p.Flush() {
+				got = append(got, describe(e))
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("events (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestCutRows: opencode 1.18.33 shows a long output collapsed to its
 // first rows, the last of them cut short with … (then "Click to expand"):
 // what shows of a command or block there is not read, and is no error.

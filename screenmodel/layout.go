@@ -388,6 +388,9 @@ func digits(s string) int {
 	return n
 }
 
+// HasElision reports whether the program shows rows Elides knows.
+func (l Layout) HasElision() bool { return l.elision != "" }
+
 // HasPreviews reports whether the program shows previews Preview knows.
 func (l Layout) HasPreviews() bool { return l.previewMarker != "" }
 

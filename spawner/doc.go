@@ -66,7 +66,12 @@
 //     drawn in a synchronized update (mode 2026) is one trip, however
 //     often it goes up and down, and it commits no line above it: a
 //     program that draws so draws only the cells that changed (Codex
-//     inline), and the rows it left alone are still its live area.
+//     inline), and the rows it left alone are still its live area. Rows
+//     of a running command's output that such frames move up under the
+//     row that elides its middle ("… +N lines", Layout.Elides) and out of
+//     the view there were shown and are shown nowhere else: they are
+//     committed as they leave, after the output's first rows above that
+//     row, numbered on from the last row that left (mainLines.slid).
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

@@ -145,6 +145,22 @@ type mainLines struct {
 	// previews is scratch: the main screen's rows that are previews
 	// (settle).
 	previews []previewRow
+	// frame is what the screen showed as the synchronized update being
+	// drawn began (slid); slidN is the position given to the last line
+	// that slid out of the program's view.
+	frame frameStart
+	slidN int64
+}
+
+// frameStart is what the screen showed as a synchronized update began,
+// while the redraw zone held lines: each row's text ("" for a row of a
+// line the terminal wrapped) and whether its line was held back.
+type frameStart struct {
+	on    bool
+	moved bool // rows moved or scrolled off during the update
+	rows  []string
+	held  []bool
+	now   []string // scratch: the rows as the update ends
 }
 
 // lineSink is what the main screen's line committer hands on: the
@@ -183,6 +199,7 @@ func (m *mainLines) resized() {
 	}
 	m.risk()
 	m.lastMove = move{}
+	m.frame.on = false
 	m.top, m.bot = 0, m.rows
 	if m.zone >= m.rows {
 		m.zone = m.rows - 1
@@ -918,8 +935,121 @@ func (m *mainLines) upTo(y int) {
 // the update's end, holding back what it held (see downward).
 func (m *mainLines) synced(on bool) {
 	m.syncing = on
+	if !on {
+		m.frame.on = false
+	}
 	if !on && m.downLater {
 		m.downLater, m.goingUp = false, false
+	}
+}
+
+// frameBegins notes what the screen shows as a synchronized update
+// begins, while lines are held back in the redraw zone, for slid.
+func (m *mainLines) frameBegins() {
+	f := &m.frame
+	f.on, f.moved = false, false
+	if m.zone < 0 || !m.layout.HasElision() {
+		return
+	}
+	f.on = true
+	f.rows, f.held = m.frameRows(f.rows[:0]), f.held[:0]
+	for y := range m.rows {
+		f.held = append(f.held, f.rows[y] != "" && m.shadow[y].pending)
+	}
+}
+
+// frameRows appends the text of each row to rows: "" for a row of a line
+// the terminal wrapped over rows.
+func (m *mainLines) frameRows(rows []string) []string {
+	for y := range m.rows {
+		if m.wrappedRow(y) || y > 0 && m.wrappedRow(y-1) || y == m.top && m.carryOn {
+			rows = append(rows, "")
+			continue
+		}
+		m.lineBuf = appendText(m.lineBuf[:0], m.em.Line(y), m.cols)
+		rows = append(rows, strings.TrimRight(string(m.lineBuf), " "))
+	}
+	return rows
+}
+
+// minSlide is how many rows with text must have moved up by the same
+// number of rows for a frame to be taken as the view slid.
+const minSlide = 2
+
+// slid commits, as a synchronized update ends, the lines that it slid out
+// of the program's view of a running command's output. Codex inline shows
+// a long output's first rows, "… +N lines", then its latest rows, and
+// draws each frame by writing only the cells that changed: as output
+// comes, the latest rows move up by redrawing, and those that reach the
+// "… +N lines" row leave the view. Its finished output leaves them out
+// too (only the first and the last rows again): a reader saw them scroll
+// by, and they are the program's output. The rows whose text moved up by
+// the same number of rows (at least minSlide of them) under a row that
+// elides (screenmodel.Layout.Elides) tell such a slide; the lines that
+// were held back on the rows above those rows' new places, and that the
+// frame does not show there still, are committed, in their order, numbered on from the last line
+// that slid out so that a command wrapped over rows reads as one. A frame
+// that also moved rows (an insertion, a scroll, an erase of the display)
+// is no such slide.
+func (m *mainLines) slid(out lineSink) {
+	f := &m.frame
+	if !f.on || f.moved || len(f.rows) != m.rows {
+		return
+	}
+	before := f.rows
+	now := m.frameRows(f.now[:0])
+	f.now = now
+	a := 0
+	for a < m.rows && now[a] == before[a] {
+		a++
+	}
+	if a == m.rows {
+		return
+	}
+	best, most := 0, 0
+	for k := 1; a+k < m.rows; k++ {
+		n := 0
+		for y := a; y+k < m.rows; y++ {
+			if now[y] != "" && now[y] == before[y+k] && now[y] != before[y] {
+				n++
+			}
+		}
+		if n > most {
+			best, most = k, n
+		}
+	}
+	if most < minSlide {
+		return
+	}
+	q := a
+	for now[q] == "" || now[q] != before[q+best] {
+		q++
+	}
+	e := max(a-1, 0)
+	for e < q && !m.layout.Elides(now[e]) {
+		e++
+	}
+	if e == q {
+		return
+	}
+	// The output's first rows, above the elision, come before the rows
+	// that slid out under it: they stay as they are and are committed now.
+	for r := 0; r < e; {
+		start, end := m.span(r)
+		if st := m.state(start); st.pending && end < e {
+			m.commitPending(start, end, st, out)
+		}
+		r = end + 1
+	}
+	for y := a; y < q+best; y++ {
+		text := before[y]
+		if !f.held[y] || m.layout.Elides(text) || y < q && now[y] == text {
+			continue
+		}
+		n := max(m.base+int64(y), m.slidN+1)
+		m.slidN = n
+		var st rowState
+		m.commit(&st, text, n, lineEnds{}, out)
 	}
 }
 
@@ -1331,6 +1461,11 @@ func (m *mainLines) rowOp(t *token, y int) rowOp {
 func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	if on, ok := syncToggle(t); ok {
 		_, _ = m.em.Write(tb)
+		if on {
+			m.frameBegins()
+		} else {
+			m.slid(out)
+		}
 		m.synced(on)
 		return
 	}
@@ -1351,6 +1486,9 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	if op.kind != opNone && op.kind != opMargins {
 		// Rows moved or went: the positions of the last move are stale.
 		m.lastMove = move{}
+	}
+	if op.kind != opNone || pushed > 0 {
+		m.frame.moved = true
 	}
 	switch op.kind {
 	case opDown:

@@ -377,6 +377,69 @@ func TestSynchronizedFrameLeavesUntouchedRowsLive(t *testing.T) {
 	}
 }
 
+// TestRowsSlidOutOfALongOutputAreOutput: a running command's latest rows
+// that slide up under the row that elides the middle of its output ("…
+// +N lines") and leave the view there are output, committed once, in
+// order, after the output's first rows (issue 29: Codex 0.171.0 inline
+// shows a long output's first rows, "… +N lines", then its latest rows,
+// and moves those up a row a frame by drawing only the cells that changed;
+// the finished output leaves the rows that slid out out again, so they
+// are read as they leave or never).
+func TestRowsSlidOutOfALongOutputAreOutput(t *testing.T) {
+	t.Parallel()
+	out := []string{"first", "second", "@relay:bob slid out", "[[RELAY]]",
+		`{"to":"bob","type":"message","body":"hi"}`, "[[/RELAY]]", "next", "before last", "last"}
+	// The live area: the command, its first row, "… +N lines", its
+	// three latest rows, a blank row, the spinner; the cursor in the
+	// input box two rows under it.
+	frame := func(from int) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		fmt.Fprintf(&b, "\x1b[4;5H\x1b[K… +%d lines (^t to view transcript)", from+1)
+		for i := range 3 {
+			fmt.Fprintf(&b, "\x1b[%d;5H\x1b[K%s", 5+i, out[from+i])
+		}
+		b.WriteString("\x1b[11;3H\x1b[?2026l")
+		return b.String()
+	}
+	s := NewScreen(ScreenOptions{Rows: 14, Cols: 60, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	at := map[string]int64{} // where each line was committed
+	c := &committed{t: t, s: s, take: func() []Line {
+		lines := s.TakeLines()
+		for _, l := range lines {
+			at[strings.TrimSpace(l.Text)] = l.N
+		}
+		return lines
+	}}
+	c.write("transcript\r\n\x1b[11;3H")
+	c.write("\x1b[?2026h\x1b[2;1H• Running sh f.sh\x1b[3;1H  └ head\x1b[9;1H◦ Working\x1b[11;1H› \x1b[?2026l")
+	for from := range len(out) - 2 {
+		c.write(frame(from))
+	}
+	// Done: the live area erased, the finished output printed with its
+	// middle left out again, the input box under it.
+	c.write("\x1b[?2026h\x1b[2;1H\x1b[J• Ran sh f.sh\r\n  └ head\r\n    … +6 lines (^t to view transcript)\r\n    " +
+		strings.Join(out[len(out)-3:], "\r\n    ") + "\r\n\r\n› \x1b[?2026l")
+	var got []string
+	for _, l := range c.flush() {
+		if strings.Contains(l, "head") || slices.ContainsFunc(out, func(o string) bool { return strings.HasSuffix(l, " "+o) }) {
+			got = append(got, strings.TrimSpace(l))
+		}
+	}
+	want := append([]string{"└ head"}, out...)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output lines (-want +got):\n%s", diff)
+	}
+	// Numbered on, as rows that scroll off are: a command over several
+	// rows reads as one.
+	for i := 2; i < 5; i++ {
+		if at[out[i+1]] != at[out[i]]+1 {
+			t.Errorf("%q at %d, %q at %d: want the next position", out[i], at[out[i]], out[i+1], at[out[i+1]])
+		}
+	}
+}
+
 // TestReplayFromANoticeShownAgain: a transcript written again may start
 // with a line committed again since the lines under it (issue 29, Claude
 // Code 2.1.332 inline: after a resize it erases its rows and draws the

@@ -458,8 +458,12 @@ func (s *Screen) resize(rows, cols int) {
 	// so they are committed as lines that scroll off are. A line that
 	// starts above the cut is committed whole too, and recorded below with
 	// what is left of it, so that it is not committed again cut short.
-	straddles := s.lines.cutBelow(rows, s)
+	// The lines the new width breaks above them are committed first: a
+	// screen never resized commits from the top down, and a line's
+	// commit reads the lines below it (a paragraph drawn anew,
+	// mainLines.rewrapped).
 	broken := s.lines.cutRows(rows, cols, s)
+	straddles := s.lines.cutBelow(rows, s)
 	s.lines.endRegionCarry()
 	oldRows, oldCols := s.rows, s.cols
 	s.rows, s.cols = rows, cols

@@ -17,6 +17,13 @@ import (
 // and returns the committed lines as "N:text".
 func feed(t testing.TB, opts ScreenOptions, data string, cut func(int) []int) []string {
 	t.Helper()
+	return feedReading(t, opts, data, cut, false)
+}
+
+// feedReading is feed, reading the screen as the UI does (a snapshot) at
+// every cut when read is set.
+func feedReading(t testing.TB, opts ScreenOptions, data string, cut func(int) []int, read bool) []string {
+	t.Helper()
 	s := NewScreen(opts)
 	defer s.Close()
 	var out []string
@@ -31,6 +38,9 @@ func feed(t testing.TB, opts ScreenOptions, data string, cut func(int) []int) []
 			t.Fatal(err)
 		}
 		add(s.TakeLines())
+		if read {
+			_ = s.Snapshot()
+		}
 		prev = c
 	}
 	add(s.Flush())

@@ -147,7 +147,11 @@
 //     neighbours, or with neighbours that are all shorter than 12
 //     characters ("{", "}", "[[RELAY]]": every block has them), is taken
 //     only if the last frame showed it: the same text printed again is new
-//     output. A row the last frame showed counts
+//     output. A short row, there too: where the last frame showed it, or
+//     moved as far as rows matched with support moved (a view that scrolls
+//     moves its rows together; a new output's "[[/RELAY]]" among new rows
+//     is not an old one's the last frame showed elsewhere). A row the last
+//     frame showed counts
 //     more than one it did not: a long output printed again below the old
 //     one is new, not the old one scrolled into view — unless that frame
 //     was only what the terminal kept of the view through a resize, the

@@ -184,9 +184,10 @@ type docRow struct {
 	changed time.Time
 	// same counts the frames in a row that showed it unchanged.
 	same int
-	// shown is the observation that last showed the row, y where.
+	// shown is the observation that last showed the row, y where it was
+	// last seen as itself, at where it showed then, wrapped anew or not.
 	shown uint64
-	y     int
+	y, at int
 	pos   int // index in aligner.doc
 }
 
@@ -227,6 +228,7 @@ type aligner struct {
 
 	// scratch, reused across observations
 	pairs []pair
+	moves []int // how far the rows aligned with support moved (align)
 	turns []int // frame rows that start a turn, before each row
 	// docTurns: document rows that start a turn, before each position;
 	// nil until align needs it.
@@ -281,6 +283,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 			a.turns[i+1]++
 		}
 	}
+	a.moves = a.moves[:0]
 	chain, ok := a.unchanged(rows)
 	if !ok {
 		chain = a.align(rows)
@@ -444,32 +447,92 @@ func (a *aligner) align(rows []frameRow) []pair {
 	// Drop matches without support: a row matched alone, and a run of
 	// neighbours that holds only short rows ("{", "}", "[[RELAY]]": a
 	// block printed again holds them too), unless the rows are pending or
-	// the last frame showed them; and a run the last frame did not show
-	// inside a paragraph of new text.
+	// the last frame showed them (a short one where it showed it, with the
+	// rows of its run, or moved as far as rows with support moved: stayed);
+	// and a run the last frame did not show inside a paragraph of new
+	// text.
+	for k := 0; k < len(chain); {
+		j := runEnd(chain, k)
+		if supported(chain[k:j]) {
+			for _, p := range chain[k:j] {
+				if p.d.shown == a.obs-1 {
+					a.moves = append(a.moves, rows[p.i].y-p.d.at)
+				}
+			}
+		}
+		k = j
+	}
 	kept := chain[:0]
 	for k := 0; k < len(chain); {
-		j := k + 1
-		for j < len(chain) && chain[j].i == chain[j-1].i+1 && chain[j].d.pos == chain[j-1].d.pos+1 {
-			j++
-		}
+		j := runEnd(chain, k)
 		run := chain[k:j]
-		long, recent := false, false
+		recent := false
 		for _, p := range run {
-			long = long || len(p.d.key) >= minRewrap
 			recent = recent || a.shownLast(p.d)
 		}
 		if !recent && !a.relaying && a.amidNewText(rows, chain, k, j) {
 			k = j
 			continue
 		}
+		alone, together := !supported(run), a.movedTogether(rows, run)
 		for _, p := range run {
-			if a.shownLast(p.d) || len(run) > 1 && long {
+			if !alone || p.d.pending || p.d.shown == a.obs-1 && (len(p.d.key) >= minRewrap || together || a.stayed(rows[p.i], p.d)) {
 				kept = append(kept, p)
 			}
 		}
 		k = j
 	}
 	return kept
+}
+
+// runEnd returns where the run of the chain that starts at k ends: rows
+// that are neighbours on the screen and in the document.
+func runEnd(chain []pair, k int) int {
+	j := k + 1
+	for j < len(chain) && chain[j].i == chain[j-1].i+1 && chain[j].d.pos == chain[j-1].d.pos+1 {
+		j++
+	}
+	return j
+}
+
+// supported reports whether a run of aligned rows stands on its own: more
+// than one row, not all of them short.
+func supported(run []pair) bool {
+	if len(run) < 2 {
+		return false
+	}
+	for _, p := range run {
+		if len(p.d.key) >= minRewrap {
+			return true
+		}
+	}
+	return false
+}
+
+// movedTogether reports whether the run holds more than one row and the
+// last frame showed each of them, as far from where it shows now.
+func (a *aligner) movedTogether(rows []frameRow, run []pair) bool {
+	if len(run) < 2 {
+		return false
+	}
+	for _, p := range run {
+		if p.d.shown != a.obs-1 || rows[p.i].y-p.d.at != rows[run[0].i].y-run[0].d.at {
+			return false
+		}
+	}
+	return true
+}
+
+// stayed reports whether frame row r shows document row d, which the last
+// frame showed, where that frame showed it, or moved as far as rows of
+// the frame aligned with support (a.moves): a view that scrolls moves its
+// rows together. A short row the last frame showed, now alone in another
+// place among new rows (the "[[/RELAY]]" or "progress 0%" of a new output
+// where an old output's was a moment ago), is new text like them, not the
+// old row moved.
+func (a *aligner) stayed(r frameRow, d *docRow) bool {
+	move := r.y - d.at
+	return move == 0 || slices.Contains(a.moves, move)
 }
 
 // amidNewText reports whether the run chain[k:j] of rows matched with
@@ -752,7 +815,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y, at: r.y}
 		if a.back {
 			// Scrolled back, a row that matches nothing is history laid
 			// out anew (the screen changed size since it was read): read
@@ -775,6 +838,19 @@ func hasPending(doc []*docRow, from, to int) bool {
 		}
 	}
 	return false
+}
+
+// rowShowing returns the row of run, rows of text wrapped anew, that
+// shows the byte at off of their joined keys: where a document row that
+// starts there shows.
+func rowShowing(run []frameRow, off int) int {
+	for _, r := range run[:len(run)-1] {
+		if off < len(r.key) {
+			return r.y
+		}
+		off -= len(r.key)
+	}
+	return run[len(run)-1].y
 }
 
 // minRewrapOpen is the shortest run of text taken for the start of a
@@ -834,12 +910,14 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				k, _ := slices.BinarySearch(starts, p+1)
 				k--
 				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) &&
-					(len(want) >= minRewrap || rows[i].turn || a.shownLast(rowsOf[k])) &&
+					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
+						rowsOf[k].shown == a.obs-1 && a.stayed(rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) {
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
 					for ; k < len(starts) && starts[k] < p+len(want); k++ {
 						rowsOf[k].shown = a.obs
+						rowsOf[k].at = rowShowing(rows[i:end], starts[k]-p)
 						a.commit(rowsOf[k], rowsOf[k].y)
 						m.d1 = rowsOf[k].pos + 1
 					}
@@ -853,7 +931,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		if took == 0 {
 			if k := decorated(rowsOf, rows[i].key, off, starts); k >= 0 {
 				d := rowsOf[k]
-				d.shown = a.obs
+				d.shown, d.at = a.obs, rows[i].y
 				out = append(out, rewrap{i0: i, i1: i + 1, d0: d.pos, d1: d.pos + 1})
 				off = starts[k] + len(d.key)
 			}
@@ -994,7 +1072,7 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 
 // seen records that row d is shown as r.
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
-	d.shown, d.y = a.obs, r.y
+	d.shown, d.y, d.at = a.obs, r.y, r.y
 	d.turn = d.turn || r.turn
 	if r.preview && !d.preview {
 		return // a preview does not change what the row showed

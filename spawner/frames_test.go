@@ -867,3 +867,41 @@ func TestAltScreenHistoryWrappedAnewAboveACollapsedOutput(t *testing.T) {
 		t.Errorf("the first output's paragraph committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenShortRowShownElsewhere: a short row the last frame showed
+// ("[[/RELAY]]", "progress 0%"), shown again in another place among rows
+// that are all new, is new text like them, not the old row moved: a view
+// that scrolls moves its rows together. Taken for the old row, the new
+// block lost its first and last rows, and the new output was put into the
+// transcript above the old output's rows, which a view scrolled back
+// later showed as new (issue 29: Codex read an output again when scrolled
+// back to it).
+func TestAltScreenShortRowShownElsewhere(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString(drawRows(9, rows))
+		b.WriteString("\x1b[10;1Hthe program's own bar at the bottom\x1b[K")
+		return b.String()
+	}
+	first := []string{"[[RELAY]]", `{"to":"bob","body":"the first block"}`, "[[/RELAY]]", "end of the first output"}
+	second := []string{"the second output starts here", "and goes on for a while", "[[RELAY]]",
+		`{"to":"bob","body":"the second block"}`, "[[/RELAY]]", "end of the second output"}
+	r := newAltRun(t, 10, 60)
+	for _, rows := range [][]string{
+		first,
+		second,
+		second[1:], // scrolled by a row: its rows move together
+		slices.Concat(first, second[:2]),
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, row := range []string{"[[RELAY]]", "[[/RELAY]]"} {
+		if n := r.count(row); n != 2 {
+			t.Errorf("%q committed %d times, want twice (two blocks):\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+	r.wantOnce(t, "the first block", "end of the first output", "the second block", "end of the second output")
+}

@@ -49,7 +49,10 @@
 //     (Claude Code collapses an output and draws the next one below it;
 //     the next block's "{" is not the collapsed block's, moved down past
 //     the rows that moved up); a line shown again where it was takes no
-//     part in that.
+//     part in that. A line that gave way to one moving into its place
+//     moved as far with its region, and counts as replaced only near
+//     where that puts it: Gemini CLI's live box scrolls a row under
+//     "… N hidden" and shows it again a frame later, a row lower.
 //  5. Otherwise the line is new output and is committed — also when the
 //     same text is on the screen elsewhere: printing a message twice
 //     commits it twice.

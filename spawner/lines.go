@@ -67,6 +67,12 @@ type ghost struct {
 	// rewrapped reads it after them rather than among the lines replaced
 	// before them.
 	under bool
+	// shift and reach are set for a line that gave way to a line that
+	// moved in from shift rows away (a region redrawn a row or two lower,
+	// or scrolled inside a box): it moved with its region, so it may show
+	// again reach rows from n+shift at most. Text the program prints anew
+	// further off is not it.
+	shift, reach int64
 }
 
 // move is a line taken to have moved (or to be a paragraph drawn anew)
@@ -665,10 +671,19 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 		// line committed here was replaced.
 		st.rec, st.hasRec, st.faint = "", false, false
 	}
-	if text != "" && m.moved(st, text, n) {
-		st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
-		m.lastNew = false
-		return
+	if text != "" {
+		if from, ok := m.moved(st, text, n); ok {
+			if st.hasRec && st.rec != "" {
+				// The line recorded here gave way to the one that moved
+				// in: a region redrawn a row lower moves each line into
+				// the place of the next, and one scrolled inside a box
+				// hides a line that shows again a frame later.
+				m.addGhost(ghost{text: st.rec, at: m.processed, n: n, shift: n - from, reach: 1 + max(from-n, n-from)})
+			}
+			st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
+			m.lastNew = false
+			return
+		}
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
@@ -683,6 +698,17 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	m.replay.record(text)
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols})
 }
+
+// near reports whether the line replaced may show again at position n:
+// anywhere, unless it gave way to a line that moved in (reach).
+func (g ghost) near(n int64) bool {
+	at := g.pos()
+	return g.reach == 0 || max(at-n, n-at) <= g.reach
+}
+
+// pos is where the line replaced would show now: where it was, moved as
+// far as the line that took its place.
+func (g ghost) pos() int64 { return g.n + g.shift }
 
 // addGhost records g, text committed for a line, as replaced now.
 func (m *mainLines) addGhost(g ghost) {
@@ -739,7 +765,7 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	pieces := m.rewrap.pieces[:0]
 	recent := m.ghosts[max(0, len(m.ghosts)-m.rows):]
 	for _, g := range recent {
-		if !g.under {
+		if !g.under && g.near(n) {
 			pieces = append(pieces, g)
 		}
 	}
@@ -768,7 +794,7 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	starts, from := m.rewrap.starts[:0], m.rewrap.from[:0]
 	for _, p := range pieces {
 		starts = append(starts, b.Len())
-		from = append(from, p.n)
+		from = append(from, p.pos())
 		b.WriteString(RowKey(p.text))
 	}
 	m.rewrap.pieces, m.rewrap.starts, m.rewrap.from = pieces, starts, from
@@ -840,9 +866,9 @@ type rewrapState struct {
 
 // moved reports whether text is a committed line that left its position in
 // the current redraw: a ghost replaced within the last two screenfuls of
-// lines, or a line whose position no longer shows it. The old position
-// gives up its record.
-func (m *mainLines) moved(self *rowState, text string, n int64) bool {
+// lines (near where it would show now), or a line whose position no longer
+// shows it; from is where it was. The old position gives up its record.
+func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok bool) {
 	horizon := int64(2 * m.rows)
 	for len(m.ghosts) > 0 && m.processed-m.ghosts[0].at > horizon {
 		m.ghosts = m.ghosts[1:]
@@ -855,10 +881,11 @@ func (m *mainLines) moved(self *rowState, text string, n int64) bool {
 	// text.
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
-		if g := m.ghosts[i]; g.text == text && (!short || g.under) && m.inOrder(g.n, n) {
+		g := m.ghosts[i]
+		if g.text == text && (!short || g.under) && g.near(n) && m.inOrder(g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
-			m.moveTo(g.n, n)
-			return true
+			m.moveTo(g.pos(), n)
+			return g.n, true
 		}
 	}
 	for r := 0; r < m.rows; r++ {
@@ -872,13 +899,13 @@ func (m *mainLines) moved(self *rowState, text string, n int64) bool {
 			st.rec, st.hasRec = "", false
 			continue
 		}
-		if m.lineText(start, end) != text && m.inOrder(m.lineN(r), n) {
+		if from := m.lineN(r); m.lineText(start, end) != text && m.inOrder(from, n) {
 			st.rec, st.hasRec = "", false
-			m.moveTo(m.lineN(r), n)
-			return true
+			m.moveTo(from, n)
+			return from, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // cursorAfter handles the cursor's move from row r0 (where the row it was

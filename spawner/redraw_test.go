@@ -480,3 +480,56 @@ func TestReplayFromANoticeShownAgain(t *testing.T) {
 		t.Errorf("lines after the notice drawn again: (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
 	}
 }
+
+// TestBoxScrolledBackShowsNoLineAgain: a line that gave way to the line
+// under it, moving up into its place, moved up with it; shown again a row
+// lower, it is the same line, not new output (issue 29). Gemini CLI
+// 0.61.0 shows a running command's output in a live box that holds its
+// latest rows: a row comes in at the bottom and the top row goes under
+// "… N hidden"; the finished box, a row taller, shows that row again and
+// everything under it a row lower than the frame before.
+func TestBoxScrolledBackShowsNoLineAgain(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for _, r := range rows {
+			b.WriteString("\x1b[2K" + r + "\r\n")
+		}
+		return b.String()
+	}
+	row := func(text string) string { return fmt.Sprintf("│ %-40s │", text) }
+	const top, bottom = "╭" + "──────────────────────────────────────────" + "╮", "╰" + "──────────────────────────────────────────" + "╯"
+	alpha, bravo := "@relay:bob alpha one two three", "@relay:bob bravo four five six"
+	charlie, delta := "@relay:bob charlie seven eight", "@relay:bob delta nine ten eleven"
+	got := redrawLines(t,
+		"transcript\r\n"+frame(top, row("… 1 hidden"), row(alpha), row(bravo), row(charlie), bottom, " footer line"),
+		// The live box scrolled: alpha under "… 2 hidden", delta in.
+		"\x1b[7A"+frame(top, row("… 2 hidden"), row(bravo), row(charlie), row(delta), bottom, " footer line"),
+		// The finished box, a row taller: alpha shows again.
+		"\x1b[7A"+frame(top, row("… 1 hidden"), row(alpha), row(bravo), row(charlie), row(delta), bottom, " footer line"))
+	for _, text := range []string{alpha, bravo, charlie, delta} {
+		if n := slices.Index(got, row(text)); n < 0 || slices.Index(got[n+1:], row(text)) >= 0 {
+			t.Errorf("%q committed other than once; all lines:\n%s", text, strings.Join(got, "\n"))
+		}
+	}
+}
+
+// TestLineGivenWayPrintedAgainFurtherOn: a line that gave way to a line
+// moving into its place moved a row with its region; the same text
+// printed again further down is new output
+// (Gemini CLI prints the same block again for another file: its rows are
+// those of a block an earlier box scrolled away).
+func TestLineGivenWayPrintedAgainFurtherOn(t *testing.T) {
+	t.Parallel()
+	alpha, bravo := `  "to": "alice", "one": 1`, `  "type": "message", "two": 2`
+	const footer = " footer of the program's live area"
+	got := redrawLines(t,
+		"transcript\r\n"+alpha+"\r\n"+bravo+"\r\n"+footer+"\r\n",
+		// Redrawn a row up: bravo takes alpha's place.
+		"\x1b[3A\x1b[2K"+bravo+"\r\n\x1b[2K"+footer+"\r\n\x1b[2K\r\n",
+		// A dozen lines more, then the same text again.
+		"\x1b[2A\x1b[J"+strings.Repeat("another line of output\r\n", 12)+alpha+"\r\n")
+	if n := slices.Index(got, alpha); n < 0 || slices.Index(got[n+1:], alpha) < 0 {
+		t.Errorf("%q printed again further on, not committed again; all lines:\n%s", alpha, strings.Join(got, "\n"))
+	}
+}

@@ -133,7 +133,7 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		}
 		last, _ := utf8.DecodeLastRune(bytes.TrimRight(b.buf, " \t"))
 		first, _ := utf8.DecodeRuneInString(text[k:])
-		if p.wideBreak && wide(last) && wide(first) {
+		if p.wideBreak && wide(last) && wide(first) && brokeInRun(text[k:], end, wrapBefore) {
 			sep = "" // a run of wide characters the CLI broke
 		}
 		if p.markBreak && last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) {

@@ -130,6 +130,10 @@
 // even without a blank, joined without one (in a block's string too,
 // except after a backslash: a row that ends inside an escape is broken
 // anyway, and one that ends after a whole escape as likely at a blank).
+// In a run of wide characters the next row's first word is its first
+// character with the closing punctuation after it (a quote, a bracket);
+// a row that had room for a blank and that word was drawn at another
+// width, and the run is taken as broken.
 // Down a gutter, the row's text counts, not the gutter.
 //
 // A program that cuts a row short with … at its end (Options.CutsRows:

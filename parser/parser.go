@@ -363,10 +363,38 @@ func brokeWord(src []byte, line string, end, wrapAt int, runs bool) bool {
 	rest := strings.TrimLeft(line, " \t\u00a0")
 	first, _ := utf8.DecodeRuneInString(rest)
 	if wide(last) && wide(first) {
-		return runs && (wrapAt <= 0 || end+2 > wrapAt)
+		return runs && brokeInRun(rest, end, wrapAt)
 	}
 	return brokeAfter(last, rest, end, wrapAt)
 }
+
+// brokeInRun reports whether a row whose text ended with a wide character
+// at column end, the program wrapping at wrapAt (0: not known), and rest,
+// the next row's text, which starts with one, were broken in a run of
+// them. The next one, with the closing punctuation that may not be broken
+// from it (a quote, a bracket, a comma…), needs need columns: where it
+// would have fitted right after the row but not after a blank, a blank was
+// there, which the program's wrap ate. Where it would have fitted after a
+// blank too, the row was not wrapped at this width (it was drawn before a
+// resize) and the width tells nothing: a run broken is far more common
+// than a run that meets a blank at the edge.
+func brokeInRun(rest string, end, wrapAt int) bool {
+	if wrapAt <= 0 {
+		return true
+	}
+	need := 0
+	for i, r := range rest {
+		if i > 0 && !strings.ContainsRune(closing, r) {
+			break
+		}
+		need += ansi.StringWidth(string(r))
+	}
+	return end+need != wrapAt
+}
+
+// closing are the characters a line may not be broken before: they go
+// with the character before them.
+const closing = "\"')]}>,.;:!?”’）」』】〕、。，．！？：；"
 
 // brokeAfter reports whether a row whose text ended with last at column
 // end, the program wrapping at wrapAt, was broken after punctuation: last

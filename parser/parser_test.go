@@ -431,7 +431,8 @@ func TestBrokenWideRuns(t *testing.T) {
 		want   string
 	}{
 		{"broken in a run", 40, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ字符 more" @1`},
-		{"a character would have fitted: a blank was there", 47, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1`},
+		{"a character would have fitted: a blank was there", 46, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1`},
+		{"a row drawn at another width: a run broken", 47, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ字符 more" @1`},
 		{"emoji", 23, []string{"    @relay:bob go 🚀🚀", "    🚀 now"}, `relay bob "go 🚀🚀🚀 now" @1`},
 		{"after a bar", 24, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe|bar temperature" @1`},
 		{"after an opening bracket", 26, []string{"    @relay:bob phrase (", "    paren) now"}, `relay bob "phrase (paren) now" @1`},
@@ -440,7 +441,9 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"down a gutter, a word that fits without the blank had one", 35, []string{"  ┃  @relay:bob at bottom C:\\", "  ┃  path\\x safe"}, `relay bob "at bottom C:\\ path\\x safe" @1`},
 		{"in a block's string, after a bracket", 28, []string{"[[RELAY]]", `{"to":"bob","body":"know (`, `paren) month"}`, "[[/RELAY]]"}, `relay bob "know (paren) month" @1`},
 		{"in a block's string, a word that fits without the blank had one", 40, []string{"[[RELAY]]", `{"to":"bob","body":"know (`, `paren) month"}`, "[[/RELAY]]"}, `relay bob "know ( paren) month" @1`},
-		{"in a block's string", 80, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
+		{"in a block's string", 40, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
+		{"in a block's string, with the quote after it the character would not have fitted", 41, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
+		{"in a block's string, a character would have fitted: a blank was there", 43, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测 试" @1`},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), c.lines, c.wrapAt)
 		if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != c.want {

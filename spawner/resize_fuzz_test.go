@@ -34,9 +34,10 @@ import (
 // A resize may come in the middle of a character, but not between the
 // characters of one cluster (a letter and its combining mark, the emoji a
 // joiner joins): the screen shows what was printed before it resizes, and
-// a mark or joiner printed after that starts a cluster of its own — as it
-// does on a screen read (rendered) between the two writes: the emulator
-// joins only what it is given in one piece. A carriage return and its line
+// what is printed after that is a cluster of its own — a mark joins the
+// character before the cursor, as after a screen read (vt patch 17), but
+// the emoji after a joiner is a character of its own, which a new width
+// may lay out elsewhere. A carriage return and its line
 // feed are one cluster too: between them the cursor is at the start of
 // its row, which at the new width is the middle of the line, and the line
 // feed goes down from there, as on tmux.

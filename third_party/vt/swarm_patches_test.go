@@ -645,6 +645,9 @@ func TestPatchMarkInALaterWriteJoinsTheCellBefore(t *testing.T) {
 		// cursor, and a join that would make the cell wider.
 		{"mark at the start of a row", []string{"e\r", "\u0301x"}, []string{"x"}, 1},
 		{"emoji presentation selector", []string{"☺", "\ufe0fx"}, []string{"☺", "x"}, 2},
+		// A format character of no width, written where the cursor is,
+		// comes between: nothing joins it, in one write or two.
+		{"joiner after a paragraph separator", []string{"👨\u2029", "\u200dx"}, []string{"👨", "", "x"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := NewEmulator(8, 2)

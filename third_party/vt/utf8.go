@@ -125,14 +125,17 @@ func (e *Emulator) flushGrapheme() {
 // swarm patch 17.
 func (e *Emulator) joinPrevious(cluster []byte) bool {
 	x, y := e.scr.CursorPosition()
-	if !e.atPhantom {
-		x-- // the cursor is past the last character, unless a wrap is pending
-	}
 	line := e.scr.buf.Line(y)
+	if !e.atPhantom && (x >= len(line) || line[x].Width != 0 || line[x].Content == "") {
+		// The cursor is past the last character, unless a wrap is pending
+		// or the last was a cluster of no width written where it is (a
+		// format character such as U+2029, which nothing joins).
+		x--
+	}
 	for x > 0 && x < len(line) && line[x].Width == 0 && line[x].Content == "" {
 		x-- // the placeholder of a wide character: the character is before it
 	}
-	if x < 0 || x >= len(line) || line[x].Content == "" || line[x].Width == 0 {
+	if x < 0 || x >= len(line) || line[x].Content == "" {
 		return false
 	}
 	prev := line[x]

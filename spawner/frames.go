@@ -912,7 +912,8 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows[i], rowsOf[k])) &&
-					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) {
+					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
+					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
 					for ; k < len(starts) && starts[k] < p+len(want); k++ {
@@ -1014,6 +1015,40 @@ func (a *aligner) rewrapRun(rows []frameRow, k, off, to int) (n, last int) {
 		}
 	}
 	return n, last
+}
+
+// rewrapAmidNewText reports whether frame rows [i, end) of the gap
+// [iStart, iEnd), matched as the text of the document rows from rowsOf[k]
+// to the one holding stream offset stop wrapped anew, lie inside a
+// paragraph of new text, as amidNewText tells of aligned rows: none of
+// those document rows is pending or was shown by the last frame, and
+// going up and going down the paragraph from the run, past rows that
+// show the document's next rows, goes on with new text. A program draws
+// a new paragraph whole: a run of its rows that joins as an older block's
+// ("[[RELAY]]", "{", "to", "type": every block to the same agent has
+// them) is part of it. Not while the program lays its text out anew
+// after a resize.
+func (a *aligner) rewrapAmidNewText(rows []frameRow, iStart, iEnd, i, end int, rowsOf []*docRow, starts []int, k, stop int) bool {
+	if a.relaying || i == iStart || end >= iEnd {
+		return false
+	}
+	first, last := rowsOf[k], rowsOf[k]
+	for ; k < len(starts) && starts[k] < stop; k++ {
+		if a.shownLast(rowsOf[k]) {
+			return false
+		}
+		last = rowsOf[k]
+	}
+	newFrom := func(r, q, dir int) bool {
+		for ; r >= iStart && r < iEnd && rows[r].y == rows[r-dir].y+dir; r, q = r+dir, q+dir {
+			if q >= 0 && q < len(a.doc) && a.doc[q].key == rows[r].key {
+				continue // the document's next row: says nothing either way
+			}
+			return !a.holds(rows[r]) && !a.rewrapNext(rows[r].key, q-dir, dir)
+		}
+		return false
+	}
+	return newFrom(i-1, first.pos-1, -1) && newFrom(end, last.pos+1, 1)
 }
 
 // shownLast reports whether the last frame showed document row d, or it

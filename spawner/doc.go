@@ -167,7 +167,10 @@
 //     block before), not old rows moved, even when an older output
 //     collapsed above moves them up. An echo drawn in the place of a row
 //     that showed the line it echoes (Codex's "Running" header, opencode's
-//     spinner) is that row changed, not a new turn. The same holds once
+//     spinner) is that row changed, not a new turn — first seen later
+//     too, when the document holds that row and no echo of the line yet
+//     (the view moved on while the line ran, and shows the echo when
+//     scrolled back to it). The same holds once
 //     the turn is in the document: when the last frame showed the echo of
 //     the latest turn and this one shows it again, every row under it is
 //     after it in the document (typed once: an echo typed twice leaves it

@@ -685,14 +685,30 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 // typed. A program shows the line it runs, then the echo of it in the
 // same place (Codex's "• Running cat f" becomes "• You ran cat f",
 // opencode's spinner before "sh f" becomes "$"): the row changed, it is
-// not a new turn above the rows below it.
+// not a new turn above the rows below it. So it is, too, when the
+// document holds such a row and no echo of the line yet: the view moved
+// on while the line ran (its output taller than the view), and shows the
+// echo when scrolled back to it.
 func (a *aligner) replaces(r frameRow) bool {
 	typed := RowKey(r.text[r.typed:])
 	if len(typed) < minTyped {
 		return false
 	}
+	ran := func(key string, turn bool) bool {
+		return !turn && len(key) > len(typed) && strings.HasSuffix(key, typed)
+	}
 	for _, l := range a.last {
-		if !l.turn && len(l.key) > len(typed) && strings.HasSuffix(l.key, typed) {
+		if ran(l.key, l.turn) {
+			return true
+		}
+	}
+	for _, d := range a.index[r.hash] {
+		if d.turn && d.key == r.key {
+			return false // echoed before: a line typed again is a new turn
+		}
+	}
+	for _, d := range a.doc {
+		if ran(d.key, d.turn) {
 			return true
 		}
 	}

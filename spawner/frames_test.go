@@ -938,3 +938,41 @@ func TestAltScreenNewBlockLikeAnOlderOne(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenEchoOfALineRunOutOfView: Codex shows "• Running sh f1.sh"
+// while a command runs and "• You ran sh f1.sh" in its place once it is
+// done. An output taller than the view pushed the header off before the
+// command was done, so the echo is first seen when the view is scrolled
+// back to it: it is the header changed, not a new turn above the rows
+// under it, which are the output read already (issue 29: Codex read a
+// long output again when scrolled back to its top).
+func TestAltScreenEchoOfALineRunOutOfView(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString(drawRows(9, rows)) // the last row blank, over the composer
+		b.WriteString("\x1b[10;1H› \x1b[K\x1b[10;3H")
+		return b.String()
+	}
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("codex")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h")
+	out := []string{"  └ line 01 of the output, long enough"}
+	for i := 2; i <= 12; i++ {
+		out = append(out, fmt.Sprintf("    line %02d of the output, long enough", i))
+	}
+	out[4] = "    @relay:bob the command in the output"
+	for _, rows := range [][]string{
+		slices.Concat([]string{"• Running sh f1.sh"}, out[:4]),
+		out[3:11],
+		slices.Concat(out[6:], []string{"", "─ Worked for 1s"}),
+		slices.Concat([]string{"• You ran sh f1.sh"}, out[:5], []string{"", "                  ↓ Back to bottom · esc"}),
+		slices.Concat(out[6:], []string{"", "─ Worked for 1s"}),
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "line 01 of", "line 04 of", "line 06 of", "@relay:bob the command in the output")
+}

@@ -111,8 +111,9 @@
 // block (a CLI's header redrawn while the block streams in below it) is no
 // row of the block and is skipped. A block the program showed with rows
 // left out ([Parser.Elided]: Codex's and Claude Code's "… +N lines") is
-// dropped without an error: the program cut it, not the agent. An open
-// block is not [Parser.Pending] —
+// dropped without an error: the program cut it, not the agent; so is a
+// command wrapped over rows that such a row follows ([Parser.ElidedHeld]).
+// An open block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.
 //

@@ -196,6 +196,18 @@ func (p *Parser) Elided() bool {
 	return true
 }
 
+// ElidedHeld tells the parser, as Elided does, that the program left rows
+// out where the next line goes: a command held there with rows continuing
+// it was cut by the program (the rows after it are the ones left out, or
+// may be), and is dropped. It reports whether one was.
+func (p *Parser) ElidedHeld() bool {
+	if !p.held.active || len(p.held.tight) == 0 {
+		return false
+	}
+	p.held = held{src: p.held.src[:0], tight: p.held.tight[:0]}
+	return true
+}
+
 // Pending reports whether a command under a bullet is held back waiting for
 // continuation rows; the caller should Flush after a quiet period. An open
 // block does not count: agents pause inside blocks, and the end marker will

@@ -217,9 +217,10 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 		}
 		return nil // the parser sees a gap: what it held ends there
 	}
-	if r.layout.Elides(l.Text) && r.p.Elided() {
-		// A block the program showed with rows left out: it is read
-		// where the program shows it whole, if anywhere.
+	if r.layout.Elides(l.Text) && (r.p.ElidedHeld() || r.p.Elided()) {
+		// A block, or a command wrapped over rows, the program showed
+		// with rows left out: it is read where the program shows it
+		// whole, if anywhere.
 		return nil
 	}
 	wrapAt := 0

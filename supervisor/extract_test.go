@@ -313,3 +313,23 @@ func TestBlockWithRowsLeftOut(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestCommandWithRowsLeftOut: a command wrapped over rows that the program
+// shows with the rows after it left out ("… +N lines": Codex's first rows
+// of a long output, Claude Code's collapsed output) was cut by the
+// program, not written short by the agent: it is not read there (it is
+// read where the program shows it whole, if anywhere). A command on one
+// row before the elision is read.
+func TestCommandWithRowsLeftOut(t *testing.T) {
+	t.Parallel()
+	// The first row ends where the next row's first word would not fit
+	// (Codex wraps at the edge of 80 columns).
+	first := "  └ @relay:bob a long command that the program wrapped over rows " + strings.Repeat("x", 10)
+	raw := "• Ran cat f.txt\r\n" + first + "\r\n    continuing\r\n" +
+		"    … +12 lines (^t to view transcript)\r\n    end of the output\r\n" +
+		"• Ran cat g.txt\r\n  └ first\r\n    @relay:carol one row\r\n    … +3 lines (^t to view transcript)\r\n    end\r\n\r\n"
+	got := extractAll(t, []byte(raw), nil, ExtractOptions{Kind: "codex"})
+	if want := `{"kind":"relay","to":"carol","type":"message","body":"one row","line":7}` + "\n"; got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -62,10 +62,10 @@ type ghost struct {
 	at   int64 // mainLines.processed when it was replaced
 	n    int64 // the line's position (Line.N) when it was replaced
 	// under: a blank row under the cursor, its text erased, that gave
-	// way to a shorter screen (mainLines.reflowed). On a screen never
-	// resized it would still be there, below the lines above it, so
-	// rewrapped reads it after them rather than among the lines replaced
-	// before them.
+	// way to a shorter screen (mainLines.reflowed, cutBelow). On a screen
+	// never resized it would still be there, below the lines above it,
+	// so rewrapped reads it after them rather than among the lines
+	// replaced before them.
 	under bool
 	// shift and reach are set for a line that gave way to a line that
 	// moved in from shift rows away (a region redrawn a row or two lower,
@@ -220,17 +220,22 @@ func (m *mainLines) oneRowRegion() bool { return min(m.bot, m.rows)-m.top == 1 }
 
 // cutBelow commits the lines on the rows a screen rows tall no longer
 // has: their lines leave for good, so they are committed as lines that
-// scroll off are. It returns the first row of a line that starts above
-// the cut and goes on below it, committed whole too (-1: none), which
-// recordCut records with what is left of it.
+// scroll off are. A line erased there leaves its text below as a ghost, as
+// a reflow leaves it (ghost.under). It returns the first row of a line
+// that starts above the cut and goes on below it, committed whole too (-1:
+// none), which recordCut records with what is left of it.
 func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 	straddles = -1
 	for r := rows; r < m.rows; {
 		start, end := m.span(r)
-		if st := m.state(start); st.pending {
+		st := m.state(start)
+		if st.pending {
 			m.commitPending(start, end, st, out)
 		} else if text := m.lineText(start, end); text != "" {
 			m.commit(st, text, m.lineN(start), lineEnds{}, out)
+		} else if start >= rows && st.hasRec && st.rec != "" {
+			m.addGhost(ghost{text: st.rec, at: m.processed, n: m.lineN(start), under: true})
+			st.rec, st.hasRec, st.faint = "", false, false
 		}
 		if start < rows {
 			straddles = start

@@ -142,6 +142,11 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			// blank, and a row ending inside an escape is seen above.)
 			sep = ""
 		}
+		if p.blankWrap && wrapBefore > 0 && end > wrapBefore {
+			// The row ended past the column the CLI wraps at: only a
+			// word broken with no blank reaches it (Options.WrapsWithBlank).
+			sep = ""
+		}
 		out, _ = p.addContent(sep, text[k:], out)
 		return out, false
 	}

@@ -135,7 +135,12 @@
 // character with the closing punctuation after it (a quote, a bracket);
 // a row that had room for a blank and that word was drawn at another
 // width, and the run is taken as broken.
-// Down a gutter, the row's text counts, not the gutter.
+// Down a gutter, the row's text counts, not the gutter. A program that
+// wraps a word only with the blank after it (Options.WrapsWithBlank:
+// opencode) lets a row reach the column after the one it wraps at only
+// with a line's last word or a word it broke with no blank: such a row,
+// the next row starting with no blank, ended its line, and inside a
+// block's string it joins the next row with no blank.
 //
 // A program that cuts a row short with … at its end (Options.CutsRows:
 // opencode's collapsed view of a long output, its last row cut, then

@@ -40,6 +40,11 @@ type Options struct {
 	// start and is not read, and a block cut so inside a string ends there;
 	// neither is an error.
 	CutsRows bool
+	// WrapsWithBlank says a word the program wraps must fit with the
+	// blank after it (opencode): a row that ends past the column it wraps
+	// at ended its line there, or the program broke a word there with no
+	// blank; no blank was at that wrap.
+	WrapsWithBlank bool
 }
 
 // Parser turns committed terminal lines into events. Create one per
@@ -50,6 +55,7 @@ type Parser struct {
 	wideBreak bool // Options.BreaksWideRuns
 	markBreak bool // Options.BreaksAfterPunctuation, or BreaksWideRuns
 	cutMark   bool // Options.CutsRows
+	blankWrap bool // Options.WrapsWithBlank
 	fence     fence
 	held      held
 	blk       block
@@ -133,7 +139,8 @@ func New(opts Options) *Parser {
 		opts.MaxBlock = DefaultMaxBlock
 	}
 	return &Parser{max: opts.MaxBlock, lossy: opts.LossyBoxes, wideBreak: opts.BreaksWideRuns,
-		markBreak: opts.BreaksWideRuns || opts.BreaksAfterPunctuation, cutMark: opts.CutsRows}
+		markBreak: opts.BreaksWideRuns || opts.BreaksAfterPunctuation, cutMark: opts.CutsRows,
+		blankWrap: opts.WrapsWithBlank}
 }
 
 // Feed parses one committed line with absolute line number n (increasing;
@@ -325,7 +332,7 @@ func (p *Parser) continues(n int64, line string) bool {
 		}
 		if !h.box.edge || h.box.gutter() {
 			// Under a bullet, or down a gutter: the bullet's rule.
-			return (cols == h.hang || cols == h.hang+1) && !h.roomFor(line, r)
+			return (cols == h.hang || cols == h.hang+1) && !p.endedLine(line, r, cols > h.hang)
 		}
 		// Right inside a box: a row the box wrapped starts where the
 		// command's text did (or a blank or two further: the blank at the
@@ -343,7 +350,19 @@ func (p *Parser) continues(n int64, line string) bool {
 		return false // a blank more: the blank at a wrap kept by the program
 	}
 	r := line[k:]
-	return !startsWithGlyph(r) && !startsSomething(r) && !h.roomFor(line, r)
+	return !startsWithGlyph(r) && !startsSomething(r) && !p.endedLine(line, r, cols > h.hang)
+}
+
+// endedLine reports whether the held command's last row ended its line
+// before line (rest: line after its indent; blank: line starts with the
+// blank at the wrap, kept by the program): the row had room for the next
+// row's first word (roomFor), or, where the program wraps a word with the
+// blank after it (Options.WrapsWithBlank), the row ended past the column
+// the program wraps at, with neither the blank nor a word broken with no
+// blank after it: only a line's last word reaches that column.
+func (p *Parser) endedLine(line, rest string, blank bool) bool {
+	h := &p.held
+	return h.roomFor(line, rest) || p.blankWrap && !blank && h.wrapAt > 0 && h.end > h.wrapAt && !p.brokeWord(line)
 }
 
 // roomFor reports whether the row before line had room for the first word

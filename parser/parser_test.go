@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -465,6 +466,40 @@ func TestBrokenWideRuns(t *testing.T) {
 	fed, flushed = feedAll(New(Options{}), []string{"  ⎿  @relay:bob ok 東京テスト漢字北京カタカナ", "     字符 more"}, 40)
 	if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1` {
 		t.Errorf("a program that wraps at blanks: %v", evs)
+	}
+}
+
+// TestRowPastTheWrapColumn: opencode 1.18.33 wraps a word that would not
+// fit with the blank after it, so only a line's last word, or a word it
+// broke with no blank, reaches the column after the one it wraps at: a
+// row that ends there ended its line, though the next row's first word
+// would not have fitted after it either (issue 29: a relay line joined
+// the output line under it). Where the program kept the blank at the start
+// of the next row, or broke a word after punctuation, the line goes on.
+func TestRowPastTheWrapColumn(t *testing.T) {
+	const wrapAt = 34 // the rows below end at 35
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"a line's last word", []string{"  ┃  @relay:bob the end of the line", "  ┃  another line of output"},
+			[]string{`relay bob "the end of the line" @1`}},
+		{"the blank kept at the start of the next row", []string{"  ┃  @relay:bob the end of the line", "  ┃   goes on"},
+			[]string{`relay bob "the end of the line goes on" @1`}},
+		{"a word broken after punctuation", []string{"  ┃  @relay:bob at the very end C:\\", "  ┃  path\\x safe"},
+			[]string{`relay bob "at the very end C:\\path\\x safe" @1`}},
+		{"in a block's string", []string{"[[RELAY]]", `{"to":"bob","body":"a string ends ö`, `n"}`, "[[/RELAY]]"},
+			[]string{`relay bob "a string ends ön" @1`}},
+	} {
+		fed, flushed := feedAll(New(Options{BreaksAfterPunctuation: true, WrapsWithBlank: true}), c.lines, wrapAt)
+		var got []string
+		for _, e := range append(fed, flushed...) {
+			got = append(got, describe(e))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 

@@ -31,6 +31,10 @@ type Layout struct {
 	// slash, backslash, bar, colon, semicolon or opening bracket, with no
 	// blank there (breaksWideRuns implies it).
 	breaksAfterPunctuation bool
+	// wrapsWithBlank: a word the program wraps must fit with the blank
+	// after it; the last word of a line, or a word it breaks with no blank,
+	// may take the column after WrapAt.
+	wrapsWithBlank bool
 	// cutsRows: the program shows a long output collapsed, its last row
 	// cut short with … at the end.
 	cutsRows bool
@@ -128,8 +132,10 @@ var layouts = []Layout{
 	{Kind: "gemini", Version: "0.61.0", lossyBoxes: true, boxAtCursor: true,
 		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}},
 		status: []string{"(esc to cancel, "}},
-	// opencode keeps three columns clear at the right of its transcript
-	// and breaks words after punctuation as Codex does (a run of wide
+	// opencode keeps two columns clear at the right of its transcript,
+	// and a third for the blank after a word: only the last word of a line,
+	// or a word it broke with no blank, reaches that column. It
+	// breaks words after punctuation as Codex does (a run of wide
 	// characters it moves whole); a long output shows its first rows, the
 	// last cut short with …, then "Click to expand";
 	// wider than 120 columns it shows a side panel (the session's title,
@@ -137,7 +143,7 @@ var layouts = []Layout{
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter. A command typed while it works
 	// waits under the transcript as "$ command", with no gutter.
-	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true,
+	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true,
 		echoes:  []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
 		pending: []Echo{{Start: "     $ ", Cont: "       "}},
 		status:  []string{"esc interrupt"}},
@@ -186,6 +192,12 @@ func (l Layout) BreaksWideRuns() bool { return l.breaksWideRuns }
 // it wraps text (no blank was there), but moves a run of wide characters
 // whole.
 func (l Layout) BreaksAfterPunctuation() bool { return l.breaksAfterPunctuation }
+
+// WrapsWithBlank reports whether the program wraps a word that, with the
+// blank after it, would pass WrapAt: a row that ends in the column after
+// WrapAt ended its line there, unless the program broke a word there with
+// no blank.
+func (l Layout) WrapsWithBlank() bool { return l.wrapsWithBlank }
 
 // CutsRows reports whether the program shows a row it cut short with …
 // at its end (a long output collapsed to its first rows): what such a

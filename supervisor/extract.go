@@ -201,6 +201,7 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 	opts.BreaksWideRuns = layout.BreaksWideRuns()
 	opts.BreaksAfterPunctuation = layout.BreaksAfterPunctuation()
 	opts.CutsRows = layout.CutsRows()
+	opts.WrapsWithBlank = layout.WrapsWithBlank()
 	return &commandReader{p: parser.New(opts), layout: layout}
 }
 

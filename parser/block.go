@@ -23,6 +23,12 @@ type block struct {
 	// end is the column where the last row's text ended, and wrapAt the
 	// column the program wrapped that row at (0: not known).
 	end, wrapAt int
+	// last is the last row that showed some of it.
+	last int64
+	// resumed: its box ended before it did, and a box drawn again showed
+	// its rest (see resumes). Its rows come from two drawings: what does
+	// not read as a block is the program's cut, not its author's mistake.
+	resumed bool
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -81,6 +87,7 @@ func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre pr
 	b.active, b.skip, b.line, b.scan = true, false, n, jsonScan{}
 	b.end, b.wrapAt = textEnd(line), wrapAt
 	b.box, _ = boxOf(line, pre)
+	b.last = n
 	b.buf = append(b.buf[:0], blockOpen...)
 	out, _ = p.addContent("", rest[len(blockOpen):], out)
 	return out
@@ -108,9 +115,17 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		// The box the block opened in ends before the block does: the
 		// program shows only so many rows of it (Gemini CLI's box of a
 		// running command's last rows). What it showed is no command
-		// and no mistake of its author's.
+		// and no mistake of its author's; the rest may show where those
+		// rows were once the box is drawn again (see resumes).
+		if !b.skip && !b.scan.inString {
+			p.cut = cutBlock{active: true, blk: *b, rows: b.last - b.line + 1}
+			p.cut.blk.buf = slices.Clone(b.buf)
+		}
 		p.resetBlock()
 		return out, false
+	}
+	if strings.TrimSpace(trimBorder(rest, pre)) != "" {
+		b.last = n
 	}
 	if b.scan.inString && (strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) || opensBlock(rest)) {
 		// A string left open (a CLI cut the block short: opencode
@@ -216,7 +231,9 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 		src := string(b.buf) + sep + blockClose
 		cmd, err := decodeBlock(b.line, b.buf[len(blockOpen):])
 		if err != nil {
-			out = append(out, Event{Err: err})
+			if !b.resumed {
+				out = append(out, Event{Err: err})
+			}
 		} else {
 			cmd.Source = src
 			out = append(out, Event{Command: cmd})
@@ -224,6 +241,97 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 	}
 	p.resetBlock()
 	return out
+}
+
+// cutBlock is a block whose box ended before it did, kept while the box
+// may show its rest.
+type cutBlock struct {
+	active bool
+	blk    block
+	rows   int64 // how many rows the box showed it on, from blk.line
+	read   int   // lines read since
+	// other are the positions of the rows read since that showed other
+	// text: the block's rows are not there.
+	other []int64
+}
+
+// maxCutWait is how many lines may come between the end of the box that
+// cut a block and the row that goes on with it: the program's rows under
+// the box, then the box drawn again down to where the block was.
+const maxCutWait = 64
+
+// resumes reports whether line, numbered n, goes on with the block its
+// box cut: the program drew the box again (Gemini CLI's finished box of a
+// command whose running box showed a block's first rows) with the block's
+// first rows where they were or moved up — read already, so no row shows
+// other text there since — and right under them the block's next row: a
+// member after one that ends with a comma, the object's end after one that
+// does not, or the closing marker after the object. A row that opens a
+// block or starts a command drops the cut block, and so does a long wait;
+// a box that shows the block's last rows under other text ("… N hidden")
+// never showed it whole.
+func (p *Parser) resumes(n int64, line string) bool {
+	c := &p.cut
+	rest, _, pre := stripPrefix(line)
+	c.read++
+	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) || c.read > maxCutWait {
+		p.cut = cutBlock{}
+		return false
+	}
+	text := rest
+	if _, ok := c.blk.box.inner(line); ok {
+		text = strings.TrimSpace(trimBorder(rest, pre))
+		if text == "" || c.repeats(text) {
+			return false // a blank row of the box, or a row of the block again
+		}
+		if n >= c.blk.line && n <= c.blk.line+c.rows && c.next(text) && c.free(n-c.rows, n) {
+			return true
+		}
+	}
+	if len(c.other) < maxCutWait {
+		c.other = append(c.other, n)
+	}
+	return false
+}
+
+// next reports whether a row showing text is the cut block's next row.
+func (c *cutBlock) next(text string) bool {
+	s := c.blk.scan
+	if s.complete() {
+		return strings.HasPrefix(text, blockClose)
+	}
+	if s.inString || s.depth != 1 {
+		return false
+	}
+	last := bytes.TrimRight(c.blk.buf, " \t\n")
+	switch last[len(last)-1] {
+	case ',':
+		return strings.HasPrefix(text, `"`)
+	case '{':
+		return strings.HasPrefix(text, `"`) || strings.HasPrefix(text, "}")
+	}
+	return strings.HasPrefix(text, "}")
+}
+
+// free reports whether no row read since the block was cut showed other
+// text at positions from to to (not included).
+func (c *cutBlock) free(from, to int64) bool {
+	for _, n := range c.other {
+		if n >= from && n < to {
+			return false
+		}
+	}
+	return true
+}
+
+// repeats reports whether text is a row the cut block holds already.
+func (c *cutBlock) repeats(text string) bool {
+	for row := range strings.SplitSeq(string(c.blk.buf), "\n") {
+		if strings.TrimSpace(row) == text {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Parser) resetBlock() {

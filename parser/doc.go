@@ -149,7 +149,12 @@
 // row cuts ends there, with no error either. So does a block opened in a
 // box whose bottom border comes before the block's end marker: the box
 // showed only so many rows of it (Gemini CLI's box of a running command's
-// last rows).
+// last rows). When the box is drawn again (the finished command's) with
+// the block's first rows where they were or moved up (read already: no
+// other row read since showed there) and right under them the block's
+// next row (a member after a comma, the object's end, the end marker
+// after the object), the block goes on there; what it then holds that
+// does not read as a block is the program's cut, no error.
 //
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.

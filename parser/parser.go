@@ -59,6 +59,7 @@ type Parser struct {
 	fence     fence
 	held      held
 	blk       block
+	cut       cutBlock
 	recent    recent
 }
 
@@ -163,6 +164,10 @@ func (p *Parser) FeedLine(n int64, text string, wrapAt int) []Event {
 		}
 		out = p.finishHeld(out)
 	}
+	if !p.blk.active && p.cut.active && p.resumes(n, line) {
+		p.blk, p.cut = p.cut.blk, cutBlock{}
+		p.blk.resumed = true
+	}
 	if p.blk.active {
 		var again bool
 		if out, again = p.blockLine(n, line, wrapAt, out); !again {
@@ -183,7 +188,7 @@ func (p *Parser) Flush() []Event {
 		out = p.finishHeld(out)
 	}
 	if p.blk.active {
-		if !p.blk.skip {
+		if !p.blk.skip && !p.blk.resumed {
 			out = append(out, Event{Err: newError(p.blk.line, ErrUnterminatedBlock, "")})
 		}
 		p.resetBlock()

@@ -803,6 +803,73 @@ func TestBlockCutByItsBox(t *testing.T) {
 	})
 }
 
+// TestBlockCutByItsBoxGoesOnWhereItWas: Gemini CLI 0.61.0 shows a
+// running command's last rows in a box; a block's first rows show there,
+// cut by the box's bottom border. Once the command is done it draws the
+// box again, whole: the block's first rows where they were (moved up a
+// row or more, read already, not committed again) and under them the
+// block's rest, new. Read together they are the block; the rest under
+// other rows ("… N hidden" where the first rows were) never showed with
+// them: no command, and no error either way.
+func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
+	type row struct {
+		n    int64
+		text string
+	}
+	live := []row{
+		{20, "│ [[RELAY]]                      │"},
+		{21, "│ {                              │"},
+		{22, `│   "to": "bob",                 │`},
+		{23, "│                                │"},
+		{24, "╰────────────────────────────────╯"},
+		{26, " shell mode enabled"},
+	}
+	for _, tc := range []struct {
+		name string
+		done []row
+		want []string
+	}{
+		{"the rest under the rows moved up", []row{
+			{17, "│ ✓  Shell Command sh f.sh       │"},
+			{19, "│ ... 2 hidden (Ctrl+O) ...      │"},
+			{23, `│   "type": "message",           │`},
+			{24, `│   "body": "hi there"           │`},
+			{25, "│ }                              │"},
+			{26, "│ [[/RELAY]]                     │"},
+			{27, "│ @relay:alice after             │"}},
+			[]string{`relay bob "hi there" @20`, `relay alice "after" @27`}},
+		{"the rest under other rows", []row{
+			{19, "│ ... 5 hidden (Ctrl+O) ...      │"},
+			{20, `│   "body": "hi there"           │`},
+			{21, "│ }                              │"},
+			{22, "│ [[/RELAY]]                     │"},
+			{23, "│ @relay:alice after             │"}},
+			[]string{`relay alice "after" @23`}},
+		{"not the next member", []row{
+			{19, "│ ... 2 hidden (Ctrl+O) ...      │"},
+			{23, "│ }                              │"},
+			{24, "│ [[/RELAY]]                     │"},
+			{25, "│ @relay:alice after             │"}},
+			[]string{`relay alice "after" @25`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New(Options{LossyBoxes: true})
+			var got []string
+			for _, r := range append(slices.Clone(live), tc.done...) {
+				for _, e := range p.FeedLine(r.n, r.text, 0) {
+					got = append(got, describe(e))
+				}
+			}
+			for _, e := range p.Flush() {
+				got = append(got, describe(e))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestRowRedrawnAboveABlock: Codex 0.171.0 blinks the bullet of a running
 // command's header ("• Running" / "◦ Running") while the command's output
 // streams in below it; the header, committed again, comes between the

@@ -186,15 +186,16 @@
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
 //     collapsed item showing its first rows) — not under a new turn, nor
-//     amid new text in a paragraph the last frame did not show (a new
-//     block's "[[RELAY]]", "{", "to", "type" rows join as an older
-//     block's), as in rule 3, and text shorter than 12 characters only
-//     where the last frame showed that row: a new block's "[[RELAY]]" is
-//     not an older block's shown again. The view's first rows, above every aligned
-//     row, are matched so with the nearest such text however far back the
-//     document holds it: a view laid out anew for a new size shows its
-//     history again above outputs it has collapsed since, whose rows lie
-//     between in the document.
+//     amid new text in a paragraph the last frame did not show (new text
+//     on one side, new text or the paragraph's end on the other: a new
+//     block's "[[RELAY]]", "{", "to", "type" rows, a new output's last
+//     row, join as an older one's), as in rule 3, and text shorter than
+//     12 characters only where the last frame showed that row: a new
+//     block's "[[RELAY]]" is not an older block's shown again. The view's
+//     first rows, above every aligned row, are matched so with the
+//     nearest such text however far back the document holds it: a view
+//     laid out anew for a new size shows its history again above outputs
+//     it has collapsed since, whose rows lie between in the document.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text; the rest are inserted where they

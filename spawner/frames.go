@@ -1035,18 +1035,19 @@ func (a *aligner) rewrapRun(rows []frameRow, k, off, to int) (n, last int) {
 
 // rewrapAmidNewText reports whether frame rows [i, end) of the gap
 // [iStart, iEnd), matched as the text of the document rows from rowsOf[k]
-// to the one holding stream offset stop wrapped anew, lie inside a
-// paragraph of new text, as amidNewText tells of aligned rows: none of
-// those document rows is pending or was shown by the last frame, and
-// going up and going down the paragraph from the run, past rows that
-// show the document's next rows, goes on with new text. A program draws
-// a new paragraph whole: a run of its rows that joins as an older block's
-// ("[[RELAY]]", "{", "to", "type": every block to the same agent has
-// them) is part of it. Not while the program lays its text out anew
-// after a resize.
+// to the one holding stream offset stop wrapped anew, lie in a paragraph
+// of new text, as amidNewText tells of aligned rows: none of those
+// document rows is pending or was shown by the last frame, and going up
+// and going down the paragraph from the run, past rows that show the
+// document's next rows, one way reaches new text and the other new text
+// too or the paragraph's end (a blank row), never an older row. A program
+// draws a new paragraph whole: a run of its rows that joins as older
+// text ("[[RELAY]]", "{", "to", "type" of a block to the same agent, an
+// output's "end of the output, 16 lines") is part of it. Not while the
+// program lays its text out anew after a resize.
 func (a *aligner) rewrapAmidNewText(rows []frameRow, iStart, iEnd, i, end int, rowsOf []*docRow, starts []int, k, stop int) bool {
-	if a.relaying || i == iStart || end >= iEnd {
-		return false
+	if a.relaying || rows[i].turn {
+		return false // an echo is the line typed, shown before it ran
 	}
 	first, last := rowsOf[k], rowsOf[k]
 	for ; k < len(starts) && starts[k] < stop; k++ {
@@ -1055,16 +1056,33 @@ func (a *aligner) rewrapAmidNewText(rows []frameRow, iStart, iEnd, i, end int, r
 		}
 		last = rowsOf[k]
 	}
-	newFrom := func(r, q, dir int) bool {
-		for ; r >= iStart && r < iEnd && rows[r].y == rows[r-dir].y+dir; r, q = r+dir, q+dir {
+	const (
+		older = iota
+		newer
+		paragraphEnd
+	)
+	from := func(r, q, dir int) int {
+		for ; ; r, q = r+dir, q+dir {
+			if r < 0 || r >= len(rows) {
+				return older // the view cuts the paragraph: what it hides may be older
+			}
+			if rows[r].y != rows[r-dir].y+dir {
+				return paragraphEnd
+			}
+			if r < iStart || r >= iEnd {
+				return older // aligned
+			}
 			if q >= 0 && q < len(a.doc) && a.doc[q].key == rows[r].key {
 				continue // the document's next row: says nothing either way
 			}
-			return !a.holds(rows[r]) && !a.rewrapNext(rows[r].key, q-dir, dir)
+			if a.holds(rows[r]) || a.rewrapNext(rows[r].key, q-dir, dir) {
+				return older
+			}
+			return newer
 		}
-		return false
 	}
-	return newFrom(i-1, first.pos-1, -1) && newFrom(end, last.pos+1, 1)
+	up, down := from(i-1, first.pos-1, -1), from(end, last.pos+1, 1)
+	return up == newer && down != older || up == paragraphEnd && down == newer
 }
 
 // shownLast reports whether the last frame showed document row d, or it

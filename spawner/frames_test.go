@@ -908,10 +908,12 @@ func TestAltScreenShortRowShownElsewhere(t *testing.T) {
 
 // TestAltScreenNewBlockLikeAnOlderOne: a new output fills the view, and
 // its block to the same agent holds rows the older block had ("[[RELAY]]",
-// "{", "to", "type"). Between the new rows around them, drawn in one
-// paragraph, those rows are the new block's, not the older block's shown
-// again: the new block is read whole (issue 29: Claude Code's view showed
-// a new output at once, and its block was read without its first rows).
+// "{", "to", "type"), its last row the older output's last row. Between
+// the new rows around them, or under new rows at the end of the paragraph,
+// drawn in one paragraph, those rows are the new output's, not the older
+// one's shown again: the new block is read whole (issue 29: Claude Code's
+// view showed a new output at once, and its block was read without its
+// first rows, placed among the older output's rows).
 func TestAltScreenNewBlockLikeAnOlderOne(t *testing.T) {
 	t.Parallel()
 	const bar = "the program's own bar at the bottom"
@@ -919,22 +921,23 @@ func TestAltScreenNewBlockLikeAnOlderOne(t *testing.T) {
 		return []string{"     [[RELAY]]", "     {", `       "to": "alice",`, `       "type": "message",`,
 			`       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
 	}
+	const end = "     end of the output, 9 lines"
 	r := newAltRun(t, 12, 60)
 	for _, rows := range [][]string{
-		slices.Concat([]string{"$ cat f1.txt", "  ⎿  the first output"}, block("the first block"), []string{"     end of the first output"}),
-		{"     end of the first output", "", "$ cat f2.txt", "  ⎿  Running…"},
-		slices.Concat([]string{"     a row of the second output"}, block("the second block"), []string{"     end of the second output"}),
+		slices.Concat([]string{"$ cat f1.txt", "  ⎿  the first output"}, block("the first block"), []string{end}),
+		{"$ cat f2.txt", "  ⎿  Running…"},
+		slices.Concat([]string{"     a row of the second output"}, block("the second block"), []string{"     its last row", end}),
 	} {
 		r.write(drawRows(11, rows) + "\x1b[12;1H" + bar + "\x1b[K")
 		r.pause(time.Second)
 	}
 	r.flush()
-	for _, row := range block("") {
+	for _, row := range append(block(""), end) {
 		if strings.Contains(row, "body") {
 			continue
 		}
 		if n := r.count(strings.TrimSpace(row)); n != 2 {
-			t.Errorf("%q committed %d times, want twice (once a block):\n%s", row, n, strings.Join(r.lines, "\n"))
+			t.Errorf("%q committed %d times, want twice (once an output):\n%s", row, n, strings.Join(r.lines, "\n"))
 		}
 	}
 }

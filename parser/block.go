@@ -106,6 +106,16 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		// block.
 		return out, false
 	}
+	if _, ok := b.box.inner(line); ok && n < b.line && !b.box.gutter() {
+		// A row of the block's box above the block's first row: the
+		// program drew the box again from higher up (Gemini CLI's box of
+		// a running command's last rows, scrolled as its output comes
+		// in), the block's rows moved up with the rest. The block as
+		// read so far is the program's cut, no error; the box's rows are
+		// read afresh.
+		p.resetBlock()
+		return out, true
+	}
 	end, wrapBefore := b.end, b.wrapAt
 	b.end, b.wrapAt = textEnd(line), wrapAt
 	if strings.HasPrefix(rest, blockClose) {

@@ -154,7 +154,10 @@
 // other row read since showed there) and right under them the block's
 // next row (a member after a comma, the object's end, the end marker
 // after the object), the block goes on there; what it then holds that
-// does not read as a block is the program's cut, no error.
+// does not read as a block is the program's cut, no error. A row of the
+// box above an open block's first row is the box drawn again from higher
+// up (scrolled as output pours in): the block as read so far is dropped,
+// no error, and the box's rows are read afresh.
 //
 // Bodies keep wide characters and emoji intact. Inline commands are limited
 // to [Options.MaxBlock] bytes of source text as well.

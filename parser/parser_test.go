@@ -870,6 +870,43 @@ func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
 	}
 }
 
+// TestBoxRedrawnAboveAnOpenBlock: Gemini CLI 0.61.0 scrolls the box of a
+// running command's last rows as output pours in, drawing it again from
+// its top: a row of the box above an open block's first row means the
+// block's rows moved up with the rest. The block as read so far is not
+// the block (its next row would be the box's "… N hidden"); the box's rows
+// are read afresh, the block whole among them.
+func TestBoxRedrawnAboveAnOpenBlock(t *testing.T) {
+	p := New(Options{LossyBoxes: true})
+	var got []string
+	for _, r := range []struct {
+		n    int64
+		text string
+	}{
+		{10, "│ ... first 20 lines hidden ...  │"},
+		{11, "│ some output                    │"},
+		{12, "│ [[RELAY]]                      │"},
+		{13, "│ {                              │"},
+		{10, "│ ... first 22 lines hidden ...  │"},
+		{11, "│ [[RELAY]]                      │"},
+		{12, "│ {                              │"},
+		{13, `│   "to": "bob",                 │`},
+		{14, `│   "body": "hi there"           │`},
+		{15, "│ }                              │"},
+		{16, "│ [[/RELAY]]                     │"},
+	} {
+		for _, e := range p.FeedLine(r.n, r.text, 0) {
+			got = append(got, describe(e))
+		}
+	}
+	for _, e := range p.Flush() {
+		got = append(got, describe(e))
+	}
+	if want := []string{`relay bob "hi there" @11`}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 // TestRowRedrawnAboveABlock: Codex 0.171.0 blinks the bullet of a running
 // command's header ("• Running" / "◦ Running") while the command's output
 // streams in below it; the header, committed again, comes between the

@@ -35,6 +35,10 @@ type Layout struct {
 	// after it; the last word of a line, or a word it breaks with no blank,
 	// may take the column after WrapAt.
 	wrapsWithBlank bool
+	// paintsRows: the program paints every row of its view out to the
+	// right edge (its background): a frame drawn after a change of width
+	// whose rows stop short of the new edge is laid out for the old one.
+	paintsRows bool
 	// cutsRows: the program shows a long output collapsed, its last row
 	// cut short with … at the end.
 	cutsRows bool
@@ -134,7 +138,8 @@ var layouts = []Layout{
 		status: []string{"(esc to cancel, "}},
 	// opencode keeps two columns clear at the right of its transcript,
 	// and a third for the blank after a word: only the last word of a line,
-	// or a word it broke with no blank, reaches that column. It
+	// or a word it broke with no blank, reaches that column. It paints
+	// every row of its view out to the edge. It
 	// breaks words after punctuation as Codex does (a run of wide
 	// characters it moves whole); a long output shows its first rows, the
 	// last cut short with …, then "Click to expand";
@@ -143,7 +148,7 @@ var layouts = []Layout{
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter. A command typed while it works
 	// waits under the transcript as "$ command", with no gutter.
-	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true,
+	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true, paintsRows: true,
 		echoes:  []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
 		pending: []Echo{{Start: "     $ ", Cont: "       "}},
 		status:  []string{"esc interrupt"}},
@@ -198,6 +203,12 @@ func (l Layout) BreaksAfterPunctuation() bool { return l.breaksAfterPunctuation 
 // WrapAt ended its line there, unless the program broke a word there with
 // no blank.
 func (l Layout) WrapsWithBlank() bool { return l.wrapsWithBlank }
+
+// PaintsRows reports whether the program paints every row of its view
+// out to the right edge of the screen, so that a frame whose rows stop
+// short of the edge, after the screen got wider, was laid out for the
+// width before.
+func (l Layout) PaintsRows() bool { return l.paintsRows }
 
 // CutsRows reports whether the program shows a row it cut short with …
 // at its end (a long output collapsed to its first rows): what such a

@@ -55,6 +55,11 @@ type altView struct {
 	// again.
 	oldWidth, ranPast, atEdge bool
 	pastEdge                  []bool
+	// laidFor is the width the program last laid its view out for: the
+	// screen's, unless oldWidth. A program that paints its rows out to
+	// the edge (screenmodel.Layout.PaintsRows) and stops short of the new
+	// one is still drawing for that width.
+	laidFor int
 }
 
 // altSink is what the alternate screen commits to: the Screen.
@@ -69,7 +74,7 @@ type altSink interface {
 func (v *altView) enter(em *vt.Emulator, rows, cols int) {
 	v.em, v.rows, v.cols = em, rows, cols
 	v.shown, v.drawnCols = nil, nil
-	v.oldWidth, v.ranPast, v.pastEdge = false, false, nil
+	v.oldWidth, v.ranPast, v.pastEdge, v.laidFor = false, false, nil, cols
 }
 
 // leave reads the last frame and commits all that is pending: the
@@ -114,6 +119,9 @@ func (v *altView) resize(rows, cols int) {
 		}
 	}
 	v.drawnCols = drawn
+	if !v.oldWidth {
+		v.laidFor = v.cols
+	}
 	v.oldWidth = v.oldWidth || cols != v.cols
 	v.pastEdge = nil
 	v.em.Resize(cols, rows)
@@ -439,6 +447,7 @@ func (s *Screen) altLines(rows []commitRow) { s.lines.altLines(rows, s.now()) }
 func (v *altView) text() []string {
 	touched := v.em.Touched()
 	pastEdge := v.ranPast && v.oldWidth
+	short := v.oldWidth && !v.ranPast && !v.atEdge && v.layout.PaintsRows()
 	v.oldWidth = v.oldWidth && (v.ranPast || !v.atEdge)
 	v.atEdge = false
 	v.ranPast = false
@@ -448,6 +457,9 @@ func (v *altView) text() []string {
 	for y, t := range touched {
 		if t != nil && y < len(v.drawnCols) {
 			v.drawnCols[y] = 0 // drawn on this screen
+			if short {
+				v.drawnCols[y] = v.laidFor // drawn for the old width
+			}
 		}
 		if t != nil && y < len(v.pastEdge) {
 			v.pastEdge[y] = pastEdge

@@ -170,3 +170,54 @@ func TestAFrameDrawnForTheOldWidthIsNotRead(t *testing.T) {
 		t.Errorf("committed %q, want %q", r.lines, want)
 	}
 }
+
+// A program that paints its rows out to the right edge (opencode) and,
+// after the screen got wider, paints them only as far as the old width
+// has not taken the resize in yet: the rows of that frame are laid out,
+// and wrapped, for the old width (Line.Cols), as the program wrapped them
+// (issue 29: opencode printed a command's output for the old width, and
+// the relay line it wrapped there was read as ending at the wrap).
+func TestAFramePaintedForTheOldWidthIsLaidOutForIt(t *testing.T) {
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 8, Cols: 40, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("opencode")})
+	t.Cleanup(func() { r.s.Close() })
+	paint := func(width int, rows ...string) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		for y := range 8 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%-*s", y+1, width, row)
+		}
+		b.WriteString("\x1b[8;1H\x1b[?2026l")
+		return b.String()
+	}
+	var lines []Line
+	write := func(b string) {
+		if _, err := r.s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, r.s.TakeLines()...)
+	}
+	write("\x1b[?1049h\x1b[?25l" + paint(40, "the title row"))
+	r.now = r.now.Add(time.Second)
+	lines = append(lines, r.s.Settle()...)
+	r.s.Resize(8, 60)
+	lines = append(lines, r.s.TakeLines()...)
+	const relay = "@relay:bob one two three four five six"
+	write(paint(40, "the title row", relay, "seven eight nine"))
+	r.now = r.now.Add(time.Second)
+	lines = append(lines, r.s.Settle()...)
+	lines = append(lines, r.s.Flush()...)
+	for _, l := range lines {
+		if l.Text == relay {
+			if l.Cols != 40 {
+				t.Errorf("%q committed as laid out for %d columns, want 40", l.Text, l.Cols)
+			}
+			return
+		}
+	}
+	t.Errorf("%q not committed; lines: %v", relay, lines)
+}

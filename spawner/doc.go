@@ -224,7 +224,10 @@
 //     the program has drawn one that reaches the new edge and stops there,
 //     is laid out for the old width (the program has not taken the resize
 //     in yet): the rows it drew are not read until the program draws them
-//     again.
+//     again. A program that paints its rows out to the edge
+//     (ScreenOptions.Layout: opencode) and, after a change of width, paints
+//     a frame that stops short of the new edge lays it out for the width
+//     it last painted for: its rows wrap where that width wrapped them.
 //  8. The rows of the program's input box around the cursor, where the
 //     program left it at the end of the frame (ScreenOptions.Layout), are
 //     what is being typed: they are no part of the frame; nor is the

@@ -126,6 +126,13 @@ type mainLines struct {
 	// lastMove is the last line taken to have moved: lines redrawn in
 	// one pass keep their order, so the next cannot cross it.
 	lastMove move
+	// moveResized: the screen was resized since the program last wrote.
+	// The last move is kept through a resize (its positions follow its
+	// lines: placed), so that a screen resized and back with nothing
+	// drawn between commits as one never resized; the program's next
+	// output is its drawing for the new size, a redraw of its own, whose
+	// lines keep no order with that move (written).
+	moveResized bool
 	// lastNew: the last line commit looked at was new output. A line
 	// seen again as it was committed in this replay leaves it alone: it
 	// is no other line than before (a shorter screen commits a held-back
@@ -204,7 +211,7 @@ func (m *mainLines) resized() {
 		m.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
 	}
 	m.risk()
-	m.lastMove = move{}
+	m.moveResized = true
 	m.frame.on = false
 	m.top, m.bot = 0, m.rows
 	if m.zone >= m.rows {
@@ -475,6 +482,7 @@ func (m *mainLines) flowLines(wideEdge bool) []flowLine {
 // carried line). The lines that stay take their states along in f.
 func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	lines, p := f.lines, f.plan
+	f.base = m.base
 	if f.back > 0 {
 		// The line is whole on the screen again, with the state it had.
 		m.base -= int64(f.back)
@@ -536,16 +544,35 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	}
 }
 
+// written notes that the program wrote, for the last move (moveResized).
+func (m *mainLines) written() {
+	if m.moveResized {
+		m.lastMove, m.moveResized = move{}, false
+	}
+}
+
 // placed gives the lines that stay after a reflow (f, reflowed) their
 // states at the rows they start on now, once em has the new size
-// (resizedTo).
-func (m *mainLines) placed(f *screenFlow) {
+// (resizedTo), and the last move the positions of its lines; oldRows is
+// the height before.
+func (m *mainLines) placed(f *screenFlow, oldRows int) {
 	clear(m.shadow)
 	m.zone = -1
 	for _, l := range f.lines[f.plan.drop:f.plan.keep] {
 		m.shadow[l.at] = l.st
 		if l.zone {
 			m.zone = l.at
+		}
+	}
+	// The last move's positions follow their lines, so that the order it
+	// keeps (inOrder) is kept as on a screen never resized.
+	if m.lastMove.at != 0 {
+		from, ok := f.position(m.lastMove.from, m.base, oldRows, m.rows)
+		to, ok2 := f.position(m.lastMove.to, m.base, oldRows, m.rows)
+		if ok && ok2 {
+			m.lastMove.from, m.lastMove.to = from, to
+		} else {
+			m.lastMove = move{}
 		}
 	}
 }

@@ -84,7 +84,7 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 	s.main.SetScrollbackSize(queueRows(rows))
 	s.lines.resizedTo(rows, cols, s)
 	s.wideEdge = false
-	s.lines.placed(&f)
+	s.lines.placed(&f, oldRows)
 	curY, curX, curWrap := f.lay(s.main, rows, cols, pos)
 	freed = max(min(oldRows, rows)-f.height, 0)
 	if curWrap {
@@ -107,6 +107,30 @@ type screenFlow struct {
 	plan   reflowPlan
 	back   int
 	height int
+	base   int64 // mainLines.base before the reflow: the lines' positions are base + start
+}
+
+// position returns where position p (a Line.N before the reflow, of a
+// screen oldRows high) is after it, newBase being mainLines.base then: the
+// first row of the line on p's row. A line that left at the top is above
+// the screen, a blank line that gave way under it below it (rows: the new
+// height); a position off the screen is not known (ok false).
+func (f *screenFlow) position(p, newBase int64, oldRows, rows int) (int64, bool) {
+	r := p - f.base
+	if r < 0 || r >= int64(oldRows) || len(f.lines) == 0 {
+		return 0, false
+	}
+	k := 0 // the lines cover the rows in order, the first from row 0
+	for k+1 < len(f.lines) && int64(f.lines[k+1].start) <= r {
+		k++
+	}
+	switch {
+	case k < f.plan.drop:
+		return newBase - 1, true
+	case k >= f.plan.keep:
+		return newBase + int64(rows), true
+	}
+	return newBase + int64(f.lines[k].at), true
 }
 
 // takeBack puts cells, the k rows of the carried line that the

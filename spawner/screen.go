@@ -307,6 +307,9 @@ func (s *Screen) Write(p []byte) (int, error) {
 		return 0, ErrClosed
 	}
 	s.writing = true
+	if len(p) > 0 {
+		s.lines.written()
+	}
 	s.feed(p, s)
 	s.writing, s.writeTime = false, time.Time{}
 	if s.deferred != nil && s.quiet() {

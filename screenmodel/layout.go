@@ -48,6 +48,9 @@ type Layout struct {
 	// boxAtCursor: the program keeps the cursor in its input box, drawn
 	// apart from the rows around it (blank rows, rules or borders).
 	boxAtCursor bool
+	// footerUnderBox: the rows under its input box are its own (the
+	// model, the directory, hints), never its transcript.
+	footerUnderBox bool
 	// echoes are how its transcript shows typed input again.
 	echoes []Echo
 	// pending are how it shows a line typed while it works, under its
@@ -117,9 +120,9 @@ var layouts = []Layout{
 	// Codex wraps at the edge, breaking words where Unicode's line
 	// breaking allows it: in runs of wide characters (CJK, emoji), after
 	// a hyphen, bar, colon or opening bracket. Its composer ("› ") has a blank row above
-	// and below; the transcript shows a message as "› text" and a shell
+	// and below, and under it a footer (the model, the directory, hints); the transcript shows a message as "› text" and a shell
 	// command as "• You ran command", wrapped down a "│" gutter.
-	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true,
+	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true, footerUnderBox: true,
 		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}},
 		status: []string{"esc to interrupt)"},
 		// Scrolled back, it says how to go back to the bottom in a row
@@ -290,8 +293,9 @@ func (l Layout) HasInputBox() bool { return l.boxAtCursor }
 // screen's rows as text, cursor the cursor's row. A program that keeps its
 // cursor in its box draws the box apart from what surrounds it: the box is
 // the cursor's row and the rows right above and below it that show text,
-// up to a row that shows none (blank, or only rules and borders). ok is
-// false when the program has no such box, or the cursor is off the screen.
+// up to a row that shows none (blank, or only rules and borders), and the
+// rows under it where the program keeps a footer there. ok is false when
+// the program has no such box, or the cursor is off the screen.
 func (l Layout) InputBox(rows []string, cursor int) (top, bottom int, ok bool) {
 	if !l.boxAtCursor || cursor < 0 || cursor >= len(rows) {
 		return 0, 0, false
@@ -302,6 +306,9 @@ func (l Layout) InputBox(rows []string, cursor int) (top, bottom int, ok bool) {
 	}
 	for bottom < len(rows)-1 && hasText(rows[bottom+1]) {
 		bottom++
+	}
+	if l.footerUnderBox {
+		bottom = len(rows) - 1 // and the program's footer under it
 	}
 	return top, bottom, true
 }

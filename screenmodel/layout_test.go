@@ -33,7 +33,7 @@ func TestInputBox(t *testing.T) {
 		ok       bool
 	}{
 		{"claude between rules", "claude", []string{"⏺ done", "", rule, "! echo a very long", "  command", rule, "  ? for shortcuts"}, 4, 3, 4, true},
-		{"codex composer", "codex", []string{"• You ran x", "", "› typed", "", "  footer"}, 2, 2, 2, true},
+		{"codex composer and the footer under it", "codex", []string{"• You ran x", "", "› typed", "", "  footer"}, 2, 2, 4, true},
 		{"the cursor on an empty row under what is typed", "gemini", []string{"", " > typed", "", ""}, 2, 1, 2, true},
 		{"no box for a program of no known kind", "", []string{"$ ls", "a b"}, 1, 0, 0, false},
 		{"cursor off the screen", "claude", []string{"x"}, 3, 0, 0, false},

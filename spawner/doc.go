@@ -231,7 +231,8 @@
 //  8. The rows of the program's input box around the cursor, where the
 //     program left it at the end of the frame (ScreenOptions.Layout), are
 //     what is being typed: they are no part of the frame; nor is the
-//     program's live status row, nor the hint it draws under its view
+//     footer some programs keep under it (Codex's model and directory),
+//     nor the program's live status row, nor the hint it draws under its view
 //     while the view is scrolled back (Codex's "↓ Back to bottom"), nor a
 //     side panel the program shows beside its text on a wide screen, nor
 //     a line typed while the program

@@ -979,3 +979,40 @@ func TestAltScreenEchoOfALineRunOutOfView(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "line 01 of", "line 04 of", "line 06 of", "@relay:bob the command in the output")
 }
+
+// codexFrame draws rows over Codex's composer ("› ", the cursor in it) and
+// its footer under it, on a screen of 12 rows.
+func codexFrame(rows ...string) string {
+	var b strings.Builder
+	b.WriteString(drawRows(9, rows)) // the last row blank, over the composer
+	b.WriteString("\x1b[10;1H› \x1b[K\x1b[11;1H\x1b[K\x1b[12;1H  gpt default · /tmp/work\x1b[K\x1b[10;3H")
+	return b.String()
+}
+
+func newCodexRun(t *testing.T) *altRun {
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("codex")})
+	t.Cleanup(func() { r.s.Close() })
+	r.write("\x1b[?1049h")
+	return r
+}
+
+// TestAltScreenFooterUnderTheComposer: what Codex shows under its
+// composer (the model, the directory) is its own, never its transcript:
+// it is not read as output (issue 29).
+func TestAltScreenFooterUnderTheComposer(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	for _, rows := range [][]string{
+		{"• You ran cat f1.txt", "  └ the first row of the file"},
+		{"• You ran cat f1.txt", "  └ the first row of the file", "", "• You ran cat f2.txt", "  └ the second file's only row"},
+	} {
+		r.write(codexFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("gpt default"); n != 0 {
+		t.Errorf("the footer committed %d times, want never:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, "the first row of the file", "the second file's only row")
+}

@@ -125,7 +125,8 @@
 // Rows are joined with one space, as a word wrap ate one; a program that
 // breaks words where Unicode's line breaking allows it
 // (Options.BreaksWideRuns: in runs of wide characters, after a hyphen,
-// slash, bar, colon, semicolon or opening bracket;
+// slash, bar, colon, semicolon or opening bracket, or a number after its
+// thousands separator, "1," then "234";
 // Options.BreaksAfterPunctuation: only after that punctuation) gets a row
 // that ends there, and a next row whose first word would not have fitted
 // even without a blank, joined without one (in a block's string too,

@@ -401,7 +401,7 @@ func brokeWord(src []byte, line string, end, wrapAt int, runs bool) bool {
 	if wide(last) && wide(first) {
 		return runs && brokeInRun(rest, end, wrapAt)
 	}
-	return brokeAfter(last, rest, end, wrapAt)
+	return brokeAfter(last, rest, end, wrapAt) || brokeNumber(prev, rest, end, wrapAt)
 }
 
 // brokeInRun reports whether a row whose text ended with a wide character
@@ -445,6 +445,22 @@ func brokeAfter(last rune, rest string, end, wrapAt int) bool {
 	word, _, _ := strings.Cut(rest, " ")
 	return wrapAt > 0 && end+ansi.StringWidth(word) > wrapAt
 }
+
+// brokeNumber reports whether row, ending with a digit and a comma, and
+// rest, the next row's text, starting with a digit, are a number the
+// program broke after a thousands separator ("1," and "234.56": opencode
+// breaks there), the next row's first word too long for the row even
+// without a blank.
+func brokeNumber(row []byte, rest string, end, wrapAt int) bool {
+	row = bytes.TrimRight(row, " \t")
+	if len(row) < 2 || row[len(row)-1] != ',' || !isDigit(row[len(row)-2]) || rest == "" || !isDigit(rest[0]) {
+		return false
+	}
+	word, _, _ := strings.Cut(rest, " ")
+	return wrapAt > 0 && end+ansi.StringWidth(word) > wrapAt
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // brokeWord reports whether the program broke a word between the last row
 // the held command took and line, which continues it: where it breaks

@@ -503,6 +503,33 @@ func TestRowPastTheWrapColumn(t *testing.T) {
 	}
 }
 
+// TestNumberBrokenAfterItsComma: opencode 1.18.33 breaks a number after
+// its thousands separator ("1," at the end of a row, "234.56" at the start
+// of the next): a reader reads one number, with no blank in it, where the
+// rest would not have fitted on the row (issue 29). Where it would have
+// fitted, a blank was there.
+func TestNumberBrokenAfterItsComma(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		wrapAt int
+		lines  []string
+		want   string
+	}{
+		{"a line", 30, []string{"  ┃  @relay:bob it costs 1,", "  ┃  234.56 in all"}, `relay bob "it costs 1,234.56 in all" @1`},
+		{"in a block's string", 34, []string{"[[RELAY]]", `{"to":"bob","body":"it costs 1,`, `234.56 in all"}`, "[[/RELAY]]"}, `relay bob "it costs 1,234.56 in all" @1`},
+		{"the number would have fitted", 60, []string{"[[RELAY]]", `{"to":"bob","body":"it costs 1,`, `234.56 in all"}`, "[[/RELAY]]"}, `relay bob "it costs 1, 234.56 in all" @1`},
+	} {
+		fed, flushed := feedAll(New(Options{BreaksAfterPunctuation: true}), c.lines, c.wrapAt)
+		var got []string
+		for _, e := range append(fed, flushed...) {
+			got = append(got, describe(e))
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: got %q, want %s", c.name, got, c.want)
+		}
+	}
+}
+
 func TestFences(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "fence hides commands", lines: []string{"```", "@relay:bob hidden", "[[RELAY]]", `{"to":"bob","body":"x"}`, "[[/RELAY]]", "```", "@relay:bob seen"},

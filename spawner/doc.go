@@ -210,8 +210,12 @@
 //     program whose view grows back when it is done (Claude Code: its
 //     status row and hint give their rows back,
 //     screenmodel.Layout.GrowsWhenDone) is at work, the paragraph the top
-//     of the view cuts waits: its first rows may show once it is done. Rows
-//     of the document that no longer show are kept (a collapsed item that
+//     of the view cuts waits: its first rows may show once it is done.
+//     Once such a paragraph is read from the first row the view showed,
+//     rows shown later right above that row (the view scrolled back, or
+//     grown) are its history, not new output: a program adds text at a
+//     paragraph's end, and read now they would follow its end. Rows of
+//     the document that no longer show are kept (a collapsed item that
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),
 //     while the program has not drawn it again, is not read: what is left

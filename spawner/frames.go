@@ -180,6 +180,9 @@ type docRow struct {
 	// preview: the row was only shown in a preview (frameRow.preview):
 	// it is dropped, not committed, unless shown whole.
 	preview bool
+	// cut: committed as the first row the view showed of its paragraph,
+	// at the view's top: the rows above it were out of view.
+	cut bool
 	// changed is when a pending row's text last changed.
 	changed time.Time
 	// same counts the frames in a row that showed it unchanged.
@@ -768,7 +771,17 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 		first, last := k == 0, k == len(matches)
 		// Rows above everything aligned pair from the bottom up.
 		fromEnd := top && first && !(bottom && last) && !unanchored
-		a.changed(rows, i0, i1, d0, d1, fromEnd, now)
+		head := i1
+		if last && !bottom && hi >= 0 && a.doc[hi].cut && i1 > i0 && rows[i1-1].y == rows[i1].y-1 {
+			// New rows right above a row read already at the top of the
+			// view, in its paragraph: the paragraph's first rows, which
+			// the view cut then and shows only now (scrolled back, or
+			// grown). They are history, read as such, not new output:
+			// its later rows went out already.
+			for head = i1 - 1; head > i0 && rows[head-1].y == rows[head].y-1; head-- {
+			}
+		}
+		a.changed(rows, i0, i1, d0, d1, fromEnd, now, head)
 		if k < len(matches) {
 			i0, d0 = matches[k].i1, matches[k].d1
 		}
@@ -782,7 +795,7 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 // scrolled off above them). Pending rows left over are no longer shown:
 // they scrolled off, or the program hid them (a tool's output collapsed
 // once it is done): what they showed last is committed.
-func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now time.Time) {
+func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now time.Time, head int) {
 	var pend []*docRow
 	for _, d := range a.doc[d0:d1] {
 		if d.pending && d.shown != a.obs {
@@ -815,6 +828,11 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 	}
 	a.insert(rows, i0, pi, before, now)
 	a.insert(rows, pi+n, i1, after, now)
+	for i := max(head, i0); i < i1; i++ {
+		if d := a.matched[i]; (i < pi || i >= pi+n) && d != nil && d.pending {
+			d.pending, d.text = false, "" // history (see gap): read already
+		}
+	}
 	for j, d := range pend {
 		if j < pk || j >= pk+n {
 			a.commit(d, d.y)
@@ -1287,6 +1305,7 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 		if any && stable {
 			for k := i; k < j; k++ {
 				if d := a.matched[k]; d != nil && !rows[k].preview {
+					d.cut = d.cut || k == i && rows[k].y == 0 && d.pending
 					a.commit(d, rows[k].y)
 				}
 			}

@@ -1016,3 +1016,31 @@ func TestAltScreenFooterUnderTheComposer(t *testing.T) {
 	}
 	r.wantOnce(t, "the first row of the file", "the second file's only row")
 }
+
+// TestAltScreenFirstRowsOfAnOutputReadFromItsMiddle: an output taller
+// than the view shows its last rows, read once they settle; scrolled
+// back, the view then shows its first rows above them. Those rows are
+// history the view cut, not new output: read then, a block's first rows
+// would go out after its last ones, a block without its end (issue 29:
+// Claude Code's view scrolled back, or grown after a resize, over an
+// output whose top it had cut; "unterminated relay block").
+func TestAltScreenFirstRowsOfAnOutputReadFromItsMiddle(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	output := []string{"     [[RELAY]]", "     {", `       "to": "bob",`, `       "type": "message",`,
+		`       "body": "the block's body, long enough"`, `       "topic": "t1"`, "     }", "     [[/RELAY]]", "     end of the output, 8 lines"}
+	r := newAltRun(t, 6, 60)
+	for _, rows := range [][]string{output[4:], output[:5]} {
+		r.write(drawRows(5, rows) + "\x1b[6;1H" + bar + "\x1b[K")
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("the block's body"); n != 1 {
+		t.Errorf("the body row committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	for _, row := range output[:4] {
+		if n := r.count(strings.TrimSpace(row)); n != 0 {
+			t.Errorf("%q, above the rows read, committed %d times, want never:\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -120,10 +120,12 @@ var layouts = []Layout{
 	// Codex wraps at the edge, breaking words where Unicode's line
 	// breaking allows it: in runs of wide characters (CJK, emoji), after
 	// a hyphen, bar, colon or opening bracket. Its composer ("› ") has a blank row above
-	// and below, and under it a footer (the model, the directory, hints); the transcript shows a message as "› text" and a shell
+	// and below, and under it a footer (the model, the directory, hints); it shows a shell
+	// command it runs as "• Running command" (its dot blinking: "◦"), the echo of a line
+	// typed too, and the transcript shows a message as "› text" and a shell
 	// command as "• You ran command", wrapped down a "│" gutter.
 	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true, footerUnderBox: true,
-		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}},
+		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}, {Start: "• Running ", Cont: "  │ "}, {Start: "◦ Running ", Cont: "  │ "}},
 		status: []string{"esc to interrupt)"},
 		// Scrolled back, it says how to go back to the bottom in a row
 		// under the view.

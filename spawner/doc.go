@@ -166,8 +166,8 @@
 //     output (a file printed again, a block whose rows are those of the
 //     block before), not old rows moved, even when an older output
 //     collapsed above moves them up. An echo drawn in the place of a row
-//     that showed the line it echoes (Codex's "Running" header, opencode's
-//     spinner) is that row changed, not a new turn — first seen later
+//     that showed the line it echoes (opencode's spinner before the
+//     command it runs) is that row changed, not a new turn — first seen later
 //     too, when the document holds that row and no echo of the line yet
 //     (the view moved on while the line ran, and shows the echo when
 //     scrolled back to it). The same holds once

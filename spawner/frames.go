@@ -686,8 +686,8 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 // replaces reports whether echo row r stands for a row the last frame
 // showed: a row that is not an echo, whose text ends with the line r shows
 // typed. A program shows the line it runs, then the echo of it in the
-// same place (Codex's "• Running cat f" becomes "• You ran cat f",
-// opencode's spinner before "sh f" becomes "$"): the row changed, it is
+// same place (opencode's spinner before "sh f" becomes "$"; Codex's
+// "• Running sh f", its echo too, becomes "• You ran sh f"): the row changed, it is
 // not a new turn above the rows below it. So it is, too, when the
 // document holds such a row and no echo of the line yet: the view moved
 // on while the line ran (its output taller than the view), and shows the

@@ -1044,3 +1044,29 @@ func TestAltScreenFirstRowsOfAnOutputReadFromItsMiddle(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenRunningHeaderIsATurn: Codex shows the command it runs as
+// "• Running cat f2.txt" (then "• You ran cat f2.txt" in its place): the
+// echo of a line typed, a new turn. A file printed again under it is new
+// output, not the rows of the same file printed before, though the view
+// shows both (issue 29: a file printed a second time was not read).
+func TestAltScreenRunningHeaderIsATurn(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	file := []string{"  └ the first row of the file, long enough", "    the second row of the file, long enough",
+		"    @relay:bob the line in the file", "    the fourth row of the file, long enough", "    the last row of the file, long enough"}
+	for _, rows := range [][]string{
+		slices.Concat([]string{"• Running cat f1.txt"}, file),
+		slices.Concat([]string{"• You ran cat f1.txt"}, file, []string{"", "─ Worked for 1s"}),
+		{"─ Worked for 1s", "", "• Running cat f2.txt"},
+		slices.Concat([]string{"─ Worked for 1s", "", "• Running cat f2.txt"}, file),
+		slices.Concat([]string{"─ Worked for 1s", "", "• You ran cat f2.txt"}, file),
+	} {
+		r.write(codexFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("@relay:bob the line in the file"); n != 2 {
+		t.Errorf("the relay line committed %d times, want twice (the file printed twice):\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

@@ -67,6 +67,12 @@ type ghost struct {
 	// so rewrapped reads it after them rather than among the lines
 	// replaced before them.
 	under bool
+	// erased: a blank row, its text erased, that a resize took off the
+	// screen, at the top or under the cursor (under). On a screen never
+	// resized it would still be there showing nothing, so until the
+	// program draws for the new size (mainLines.resizedQuiet) moved takes
+	// it as it takes the screen's rows.
+	erased bool
 	// shift and reach are set for a line that gave way to a line that
 	// moved in from shift rows away (a region redrawn a row or two lower,
 	// or scrolled inside a box): it moved with its region, so it may show
@@ -126,13 +132,16 @@ type mainLines struct {
 	// lastMove is the last line taken to have moved: lines redrawn in
 	// one pass keep their order, so the next cannot cross it.
 	lastMove move
-	// moveResized: the screen was resized since the program last wrote.
-	// The last move is kept through a resize (its positions follow its
-	// lines: placed), so that a screen resized and back with nothing
-	// drawn between commits as one never resized; the program's next
-	// output is its drawing for the new size, a redraw of its own, whose
-	// lines keep no order with that move (written).
-	moveResized bool
+	// resizedQuiet: the screen was resized since the program last wrote,
+	// so it shows what it showed before, laid out for the new size: a
+	// screen resized and back with nothing drawn between commits as one
+	// never resized. The last move is kept through a resize (its
+	// positions follow its lines: placed), and rows erased that the
+	// resize took off are taken as rows still on the screen
+	// (ghost.erased). The program's next output is its drawing for the
+	// new size, a redraw of its own, whose lines keep no order with that
+	// move, and the rows taken off are gone (written).
+	resizedQuiet bool
 	// lastNew: the last line commit looked at was new output. A line
 	// seen again as it was committed in this replay leaves it alone: it
 	// is no other line than before (a shorter screen commits a held-back
@@ -211,7 +220,7 @@ func (m *mainLines) resized() {
 		m.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
 	}
 	m.risk()
-	m.moveResized = true
+	m.resizedQuiet = true
 	m.frame.on = false
 	m.top, m.bot = 0, m.rows
 	if m.zone >= m.rows {
@@ -241,7 +250,7 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 		} else if text := m.lineText(start, end); text != "" {
 			m.commit(st, text, m.lineN(start), lineEnds{}, out)
 		} else if start >= rows && st.hasRec && st.rec != "" {
-			m.addGhost(ghost{text: st.rec, at: m.processed, n: m.lineN(start), under: true})
+			m.addGhost(ghost{text: st.rec, at: m.processed, n: m.lineN(start), under: true, erased: true})
 			st.rec, st.hasRec, st.faint = "", false, false
 		}
 		if start < rows {
@@ -493,7 +502,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 		st, n := m.state(lines[i].start), m.base+int64(lines[i].start)
 		if st.hasRec && st.rec != "" && !st.pending {
 			// Erased: its text stays below as a ghost (see ghost.under).
-			m.addGhost(ghost{text: st.rec, at: m.processed, n: n, under: true})
+			m.addGhost(ghost{text: st.rec, at: m.processed, n: n, under: true, erased: true})
 			st.rec, st.hasRec, st.faint = "", false, false
 			continue
 		}
@@ -508,6 +517,11 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 		text := string(capLine(appendCellsText(nil, l.cells)))
 		st, ln := m.state(l.start), n
 		carried := i == 0 && m.carryOn // its start left already
+		if text == "" && !carried && st.hasRec && st.rec != "" && !st.pending {
+			// Erased: its text stays above as a ghost (see ghost.erased).
+			m.addGhost(ghost{text: st.rec, at: m.processed, n: ln, erased: true})
+			st.rec, st.hasRec, st.faint = "", false, false
+		}
 		if carried {
 			text = string(capLine(appendCellsText(append([]byte(nil), m.carry...), l.cells)))
 			ln = m.carryN
@@ -544,10 +558,10 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	}
 }
 
-// written notes that the program wrote, for the last move (moveResized).
+// written notes that the program wrote (resizedQuiet).
 func (m *mainLines) written() {
-	if m.moveResized {
-		m.lastMove, m.moveResized = move{}, false
+	if m.resizedQuiet {
+		m.lastMove, m.resizedQuiet = move{}, false
 	}
 }
 
@@ -907,14 +921,14 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 	}
 	// Text as short as "}" or "[[/RELAY]]" occurs anywhere: right after a
 	// new line it is more of the new output, not a line that replaced text
-	// moments ago. A row that gave way under a shorter screen (ghost.under)
-	// is taken as the screen's rows below are (the loop after this one): on
-	// a screen never resized it would still be there, no longer showing its
-	// text.
+	// moments ago. A row erased that a resize took off the screen
+	// (ghost.erased) is taken as the screen's rows are (the loop after this
+	// one) until the program draws for the new size: on a screen never
+	// resized it would still be there, no longer showing its text.
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
 		g := m.ghosts[i]
-		if g.text == text && (!short || g.under) && g.near(n) && m.inOrder(g.pos(), n) {
+		if g.text == text && (!short || g.erased && m.resizedQuiet) && g.near(n) && m.inOrder(g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.pos(), n)
 			return g.n, true

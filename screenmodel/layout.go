@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Layout is where one kind of program draws what on its screen, as seen in
@@ -93,6 +95,10 @@ type Echo struct {
 	// Cont is what each row that continues it starts with, its text
 	// following at once (not a blank).
 	Cont string
+	// Wrapped says the program wraps the echo where it wraps its text
+	// (WrapAt): a row continues it only under a row with no room left
+	// for its first word (see ContinuesAfter).
+	Wrapped bool
 }
 
 // layouts are the kinds' layouts, each kept beside the recordings it was
@@ -154,7 +160,7 @@ var layouts = []Layout{
 	// box, wrapped down the same gutter. A command typed while it works
 	// waits under the transcript as "$ command", with no gutter.
 	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true, paintsRows: true,
-		echoes:  []Echo{{Start: "  ┃  $ ", Cont: "  ┃  "}},
+		echoes:  []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true}},
 		pending: []Echo{{Start: "     $ ", Cont: "       "}},
 		status:  []string{"esc interrupt"}},
 }
@@ -443,6 +449,23 @@ func startOf(echoes []Echo, row string) (Echo, bool) {
 		}
 	}
 	return Echo{}, false
+}
+
+// ContinuesAfter is Continues for a row under prev, the echo's row before
+// it, on a screen where the program wraps its text at wrapAt (0: not
+// known). Where it wraps the echo there too (Wrapped), a row it wrapped
+// left no room for the next row's first word, so a row under a shorter one
+// is not the echo going on but what came after it (opencode's output,
+// right under the echo of a command once the view scrolled).
+func (e Echo) ContinuesAfter(prev, row string, wrapAt int) bool {
+	if !e.Continues(row) {
+		return false
+	}
+	if !e.Wrapped || wrapAt <= 0 {
+		return true
+	}
+	word, _, _ := strings.Cut(strings.TrimPrefix(row, e.Cont), " ")
+	return ansi.StringWidth(strings.TrimRight(prev, " "))+1+ansi.StringWidth(word) > wrapAt
 }
 
 // Continues reports whether row continues the echo: it starts with Cont

@@ -191,9 +191,10 @@ type commandReader struct {
 	layout screenmodel.Layout
 	// echo is the echo of typed input the last line read belonged to,
 	// while inEcho; last is that line's number.
-	echo   screenmodel.Echo
-	inEcho bool
-	last   int64
+	echo     screenmodel.Echo
+	inEcho   bool
+	last     int64
+	lastText string
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -232,14 +233,19 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 }
 
 // typed reports whether the line is the transcript's echo of typed input:
-// a row that starts one, or the next row when it continues it.
+// a row that starts one, or the next row when it continues it (the row
+// before it had no room for its first word: Echo.ContinuesAfter).
 func (r *commandReader) typed(l spawner.Line) bool {
-	if r.inEcho && l.N == r.last+1 && r.echo.Continues(l.Text) {
-		r.last = l.N
+	wrapAt := 0
+	if l.Cols > 0 {
+		wrapAt = r.layout.WrapAt(l.Cols)
+	}
+	if r.inEcho && l.N == r.last+1 && r.echo.ContinuesAfter(r.lastText, l.Text, wrapAt) {
+		r.last, r.lastText = l.N, l.Text
 		return true
 	}
 	r.echo, r.inEcho = r.layout.EchoStart(l.Text)
-	r.last = l.N
+	r.last, r.lastText = l.N, l.Text
 	return r.inEcho
 }
 

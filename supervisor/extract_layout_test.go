@@ -12,6 +12,8 @@ import (
 
 	"swarm/asciicast"
 	"swarm/parser"
+	"swarm/screenmodel"
+	"swarm/spawner"
 )
 
 // These tests play small inputs modelled on what the agent CLIs write
@@ -419,5 +421,41 @@ func TestCollapsedBlockEndsAtTheNextCommand(t *testing.T) {
 	want := []string{`relay bob "the next file"`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestOutputRightUnderAnEcho: the echo of a typed command goes on in the
+// next row only where its row had no room left for that row's first word:
+// the program wrapped it there. Once opencode's view scrolls, a command's
+// first output row can be committed right under the row where its echo
+// was committed, down the same gutter the echo wraps down; it is output,
+// not the echo going on (issue 29: both relay lines a command printed were
+// lost so).
+func TestOutputRightUnderAnEcho(t *testing.T) {
+	t.Parallel()
+	const cols = 72 // opencode wraps at 69
+	typed := "  ┃  $ printf '%s\\n' '@relay:bob a long typed command that fills the"
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  []string
+	}{
+		{"output under a short echo", []string{"  ┃  $ sh f03.sh", "  ┃  @relay:bob while particular at night"},
+			[]string{`relay bob "while particular at night"`}},
+		{"an echo the program wrapped", []string{typed, "  ┃  @relay:bob and more of it'"}, nil},
+	} {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
+		var got []string
+		for i, text := range append(c.lines, "  ┃  end of the output") {
+			for _, ev := range r.read(spawner.Line{N: int64(23 + i), Text: text, Cols: cols}) {
+				got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+			}
+		}
+		for _, ev := range r.p.Flush() {
+			got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
 	}
 }

@@ -824,6 +824,11 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 			continue
 		}
 		if below && m.shadow[r].hasRec {
+			if start, _ := m.span(r); start != r {
+				// A stale record: the row became part of a wrapped line
+				// (a reflow keeps no such record).
+				continue
+			}
 			pieces = append(pieces, ghost{text: m.shadow[r].rec, n: m.lineN(r)})
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"swarm/bus"
 )
 
@@ -78,10 +80,10 @@ func TestALongBodyWhoseBlobIsBehindALinkWaits(t *testing.T) {
 	if hasNotice(h, "cat", "corrupt") {
 		t.Error("the person was told the bus is corrupt")
 	}
-	if err := os.Remove(blobs); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(elsewhere, blobs); err != nil {
+	// blobs/ comes back in one step, the link and the directory swapped:
+	// removing the link first would leave a moment with no blobs/ at all,
+	// and a retry then finds the blob missing (a corrupt bus: failed).
+	if err := unix.Renameat2(unix.AT_FDCWD, elsewhere, unix.AT_FDCWD, blobs, unix.RENAME_EXCHANGE); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("read once blobs/ is back", func() bool { return len(readLines(h.path("cat.log"))) == 1 })

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"swarm/screenmodel"
 )
 
 // A row of the alternate screen that a resize cuts, and that the program
@@ -39,9 +37,7 @@ func TestARowAResizeCutIsNotNewText(t *testing.T) {
 // the old width wrapped it (Line.Cols). opencode shows a panel in the
 // last 42 columns of a screen wider than 120.
 func TestARowKeptThroughAResizeIsReadAsDrawn(t *testing.T) {
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 10, Cols: 135, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("opencode")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "opencode", 10, 135)
 	var lines []Line
 	write := func(b string) {
 		if _, err := r.s.Write([]byte(b)); err != nil {
@@ -89,9 +85,7 @@ func TestARowKeptThroughAResizeIsReadAsDrawn(t *testing.T) {
 // echo of a command typed ahead was read as a row after the output
 // running, and the output of the command, once it ran, was put after it).
 func TestALineTypedAheadIsNotOutput(t *testing.T) {
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("opencode")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "opencode", 12, 80)
 	frame := func(rows ...string) string {
 		var b strings.Builder
 		b.WriteString(drawRows(9, rows))
@@ -178,9 +172,7 @@ func TestAFrameDrawnForTheOldWidthIsNotRead(t *testing.T) {
 // (issue 29: opencode printed a command's output for the old width, and
 // the relay line it wrapped there was read as ending at the wrap).
 func TestAFramePaintedForTheOldWidthIsLaidOutForIt(t *testing.T) {
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 8, Cols: 40, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("opencode")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "opencode", 8, 40)
 	paint := func(width int, rows ...string) string {
 		var b strings.Builder
 		b.WriteString("\x1b[?2026h")

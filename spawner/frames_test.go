@@ -131,11 +131,21 @@ type altRun struct {
 	lines []string
 }
 
+// newAltRun is a run on the alternate screen, its cursor hidden, of a
+// program of no known kind.
 func newAltRun(t *testing.T, rows, cols int) *altRun {
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Clock: func() time.Time { return r.now }})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "", rows, cols)
 	r.write("\x1b[?1049h\x1b[?25l")
+	return r
+}
+
+// newKindRun is a run laid out as a program of kind draws its screen
+// (screenmodel.Of), before anything is written: the test enters the
+// alternate screen and shows or hides the cursor as that program does.
+func newKindRun(t *testing.T, kind string, rows, cols int) *altRun {
+	r := &altRun{t: t, now: time.Unix(1e9, 0)}
+	r.s = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of(kind)})
+	t.Cleanup(func() { r.s.Close() })
 	return r
 }
 
@@ -486,10 +496,7 @@ func TestAltScreenRowsUnderANewTurn(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := &altRun{t: t, now: time.Unix(1e9, 0)}
-			kind := cmp.Or(tc.kind, "claude")
-			r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of(kind)})
-			t.Cleanup(func() { r.s.Close() })
+			r := newKindRun(t, cmp.Or(tc.kind, "claude"), 24, 80)
 			r.write("\x1b[?1049h\x1b[?25l")
 			r.write(frame(tc.first...) + "\x1b[24;1H")
 			r.pause(time.Second)
@@ -566,9 +573,7 @@ func TestAltScreenOutputCutByTheTopOfTheView(t *testing.T) {
 	relay := []string{"  ⎿  @relay:bob the first row of a long line that the program",
 		"     wrapped over three rows of its view, the second one here",
 		"     and the last one", "     an ordinary line under it"}
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 10, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "claude", 10, 80)
 	r.write("\x1b[?1049h\x1b[?25l")
 	// At work: room for three rows of the transcript.
 	r.write(frame(slices.Concat(relay[1:], []string{"", "✶ Working… (esc to interrupt)", "  ⎿  Tip: a hint", rule, "❯ ", rule, "  ? for shortcuts"})...))
@@ -609,9 +614,7 @@ func TestAltScreenScrolledBackAfterAResize(t *testing.T) {
 		return b.String()
 	}
 	box := []string{rule, "❯ ", rule, "  ? for shortcuts"}
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 80, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "claude", 12, 80)
 	r.write("\x1b[?1049h\x1b[?25l")
 	r.write(frame(slices.Concat([]string{"! cat f1.txt",
 		"  ⎿  @relay:bob a long line of output that the program wraps at the edge of",
@@ -649,9 +652,7 @@ func TestAltScreenPreviews(t *testing.T) {
 		b.WriteString("\r\n\x1b[J")
 		return b.String()
 	}
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "claude", 24, 60)
 	r.write("\x1b[?1049h\x1b[?25l")
 	steps := [][]string{
 		// The command runs: its latest rows slide.
@@ -697,9 +698,7 @@ func TestAltScreenOverlay(t *testing.T) {
 		b.WriteString("\r\n\x1b[J")
 		return b.String()
 	}
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 24, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("claude")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "claude", 24, 60)
 	r.write("\x1b[?1049h\x1b[?25l")
 	long := "  ⎿  @relay:bob a line that reaches the end of the row"
 	for _, rows := range [][]string{
@@ -812,9 +811,7 @@ func TestAltScreenScrolledBackHint(t *testing.T) {
 		b.WriteString("\x1b[10;1H› \x1b[K\x1b[10;3H")
 		return b.String()
 	}
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("codex")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "codex", 12, 60)
 	r.write("\x1b[?1049h")
 	bottom := []string{"• You ran cat f1.txt", "  └ first line of the output", "    @relay:bob the command in it", "    last line of the output"}
 	for _, rows := range [][]string{
@@ -957,9 +954,7 @@ func TestAltScreenEchoOfALineRunOutOfView(t *testing.T) {
 		b.WriteString("\x1b[10;1H› \x1b[K\x1b[10;3H")
 		return b.String()
 	}
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("codex")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "codex", 12, 60)
 	r.write("\x1b[?1049h")
 	out := []string{"  └ line 01 of the output, long enough"}
 	for i := 2; i <= 12; i++ {
@@ -990,9 +985,7 @@ func codexFrame(rows ...string) string {
 }
 
 func newCodexRun(t *testing.T) *altRun {
-	r := &altRun{t: t, now: time.Unix(1e9, 0)}
-	r.s = NewScreen(ScreenOptions{Rows: 12, Cols: 60, Clock: func() time.Time { return r.now }, Layout: screenmodel.Of("codex")})
-	t.Cleanup(func() { r.s.Close() })
+	r := newKindRun(t, "codex", 12, 60)
 	r.write("\x1b[?1049h")
 	return r
 }

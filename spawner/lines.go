@@ -61,12 +61,17 @@ type ghost struct {
 	text string
 	at   int64 // mainLines.processed when it was replaced
 	n    int64 // the line's position (Line.N) when it was replaced
-	// under: a blank row under the cursor, its text erased, that gave
-	// way to a shorter screen (mainLines.reflowed, cutBelow). On a screen
-	// never resized it would still be there, below the lines above it,
-	// so rewrapped reads it after them rather than among the lines
-	// replaced before them.
+	// under: a row under the cursor that gave way to a shorter screen,
+	// a blank one, its text erased (mainLines.reflowed, cutBelow), or one
+	// cut with its text (shown). On a screen never resized it would still
+	// be there, below the lines above it, so rewrapped reads it after
+	// them rather than among the lines replaced before them.
 	under bool
+	// shown: a line cut under a shorter screen that still showed the text
+	// committed for it (cutBelow). On a screen never resized its row would
+	// still show it: rewrapped reads it as a row below, and moved does not
+	// take it for a line that left its place.
+	shown bool
 	// erased: a blank row, its text erased, that a resize took off the
 	// screen, at the top or under the cursor (under). On a screen never
 	// resized it would still be there showing nothing, so until the
@@ -237,21 +242,27 @@ func (m *mainLines) oneRowRegion() bool { return min(m.bot, m.rows)-m.top == 1 }
 // cutBelow commits the lines on the rows a screen rows tall no longer
 // has: their lines leave for good, so they are committed as lines that
 // scroll off are. A line erased there leaves its text below as a ghost, as
-// a reflow leaves it (ghost.under). It returns the first row of a line
-// that starts above the cut and goes on below it, committed whole too (-1:
-// none), which recordCut records with what is left of it.
+// a reflow leaves it (ghost.under), and so does one that still shows its
+// text (ghost.shown), which a screen never resized would still have below
+// the lines above it. It returns the first row of a line that starts
+// above the cut and goes on below it, committed whole too (-1: none),
+// which recordCut records with what is left of it.
 func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 	straddles = -1
 	for r := rows; r < m.rows; {
 		start, end := m.span(r)
 		st := m.state(start)
+		text := m.lineText(start, end)
 		if st.pending {
 			m.commitPending(start, end, st, out)
-		} else if text := m.lineText(start, end); text != "" {
+		} else if text != "" {
 			m.commit(st, text, m.lineN(start), lineEnds{}, out)
 		} else if start >= rows && st.hasRec && st.rec != "" {
 			m.addGhost(ghost{text: st.rec, at: m.processed, n: m.lineN(start), under: true, erased: true})
 			st.rec, st.hasRec, st.faint = "", false, false
+		}
+		if start >= rows && text != "" && st.hasRec && st.rec == text {
+			m.addGhost(ghost{text: text, at: m.processed, n: m.lineN(start), under: true, shown: true})
 		}
 		if start < rows {
 			straddles = start
@@ -933,7 +944,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
 		g := m.ghosts[i]
-		if g.text == text && (!short || g.erased && m.resizedQuiet) && g.near(n) && m.inOrder(g.pos(), n) {
+		if g.text == text && !g.shown && (!short || g.erased && m.resizedQuiet) && g.near(n) && m.inOrder(g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.pos(), n)
 			return g.n, true

@@ -414,6 +414,11 @@ func (a *aligner) align(rows []frameRow) []pair {
 		if pk.d.shown == a.obs-1 && !a.lastLeftover {
 			w = shownWeight
 		}
+		if a.leftover && pk.d.shown == a.obs-1 && pk.d.at == rows[pk.i].y {
+			// What a resize left of the view stays where it was: of rows
+			// alike, the one the last frame showed there, not the newest.
+			w++
+		}
 		a.score[k], a.prev[k] = w, -1
 		if a.underNewTurn(rows, -1, pk) {
 			a.score[k] = minScore

@@ -827,10 +827,12 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 		}
 	}
 	// A line that is leaving the top (scrolled: st is its own) has every
-	// row on the screen below it.
-	below := st != &m.carryState && !m.onScreen(st)
+	// row on the screen below it; one whose first rows left (carried) has
+	// the rows under the rest of it, which goes on at row top.
+	carried := st == &m.carryState
+	below := !carried && !m.onScreen(st)
 	for r := range m.shadow {
-		if &m.shadow[r] == st {
+		if &m.shadow[r] == st || carried && r == m.top {
 			below = true
 			continue
 		}

@@ -253,6 +253,10 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 		start, end := m.span(r)
 		st := m.state(start)
 		text := m.lineText(start, end)
+		// A screen never resized reads a row below by the record of its
+		// line: only one committed before the cut has it (not one
+		// committed now, as it is cut).
+		shown := start >= rows && text != "" && !st.pending && st.hasRec && st.rec == text
 		if st.pending {
 			m.commitPending(start, end, st, out)
 		} else if text != "" {
@@ -261,7 +265,7 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 			m.addGhost(ghost{text: st.rec, at: m.processed, n: m.lineN(start), under: true, erased: true})
 			st.rec, st.hasRec, st.faint = "", false, false
 		}
-		if start >= rows && text != "" && st.hasRec && st.rec == text {
+		if shown {
 			m.addGhost(ghost{text: text, at: m.processed, n: m.lineN(start), under: true, shown: true})
 		}
 		if start < rows {

@@ -375,7 +375,7 @@ func (m *mainLines) recordCut(straddles int, broken []bool) {
 func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow) {
 	m.shiftDown(0, m.rows, k)
 	m.base -= int64(k)
-	carried, carryState, carryN := m.carryOn, m.carryState, m.carryN
+	carried, carryState, carryN, carry := m.carryOn, m.carryState, m.carryN, m.carry
 	m.dropCarry()
 	// leftAt is the state row r's line had as row r left.
 	leftAt := func(r int) (rowState, bool) {
@@ -388,8 +388,17 @@ func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow)
 		defer func() {
 			if _, end := m.span(0); end >= k && carried {
 				// The line whose start had left: fewer of its rows
-				// are left, its state is the same.
-				m.carryOn, m.carryN, m.carryState, m.carry = true, carryN, carryState, append(m.carry[:0], kept...)
+				// are left, its state is the same, and its start is
+				// what it was without the rows that came back. The
+				// scrollback may have lost the first rows of a line
+				// longer than it (kept starts at its oldest row): a
+				// screen never resized still counts them in the line,
+				// which it committed whole.
+				start := kept
+				if pulled := m.lineBytes(0, k-1); len(pulled) <= len(carry) && string(carry[len(carry)-len(pulled):]) == string(pulled) {
+					start = carry[:len(carry)-len(pulled)]
+				}
+				m.carryOn, m.carryN, m.carryState, m.carry = true, carryN, carryState, append(m.carry[:0], start...)
 				return
 			}
 			// A line that left whole, committed then: its rows that

@@ -213,3 +213,30 @@ func TestAFramePaintedForTheOldWidthIsLaidOutForIt(t *testing.T) {
 	}
 	t.Errorf("%q not committed; lines: %v", relay, lines)
 }
+
+// A view scrolled back (PageUp), or grown taller above what it showed,
+// shows the rows it showed moved down and history above them: the echo of
+// the line typed before them there is an old turn, not a new one, and the
+// rows under it are the ones read already, not a new output (issue 29:
+// opencode's view, following an output taller than itself, never showed
+// its echo; scrolled back to it, every row of the output was read again).
+func TestAViewScrolledBackToAnEchoShowsOldRows(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString(drawRows(9, rows))
+		// The input box, the cursor in it.
+		b.WriteString("\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[10;6H")
+		return b.String()
+	}
+	above := []string{"  ┃  $ cat f1.txt", "  ┃", "  ┃  the first row of the file, long enough"}
+	bottom := []string{"  ┃  @relay:bob the command in the file", "  ┃  the third row of the file, long enough",
+		"  ┃  the fourth row of the file, long enough", "  ┃  end of the file, 5 lines", "", "     ▣  Build"}
+	r.write("\x1b[?1049h")
+	for _, rows := range [][]string{bottom, slices.Concat(above, bottom), bottom} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "@relay:bob the command in the file", "the third row of the file", "end of the file")
+}

@@ -165,7 +165,10 @@
 //     a transcript grows at its end, and rows under a new turn are its
 //     output (a file printed again, a block whose rows are those of the
 //     block before), not old rows moved, even when an older output
-//     collapsed above moves them up. An echo drawn in the place of a row
+//     collapsed above moves them up. An echo above the rows the last frame
+//     showed, all shown again moved down as far (the view scrolled back, or
+//     grown taller above them), is no new turn: it is history the view
+//     shows now, as a new turn moves the rows above it up. An echo drawn in the place of a row
 //     that showed the line it echoes (opencode's spinner before the
 //     command it runs) is that row changed, not a new turn — first seen later
 //     too, when the document holds that row and no echo of the line yet

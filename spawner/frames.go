@@ -280,9 +280,13 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	// turns[i]: how many of the frame's rows before row i start a turn.
 	a.turns = slices.Grow(a.turns[:0], len(rows)+1)[:len(rows)+1]
 	a.turns[0] = 0
+	history, looked := 0, false // a.scrolledBack, once a row starts a turn
 	for i, r := range rows {
 		a.turns[i+1] = a.turns[i]
-		if r.turn && !a.replaces(r) {
+		if r.turn && !looked {
+			history, looked = a.scrolledBack(rows), true
+		}
+		if r.turn && i >= history && !a.replaces(r) {
 			a.turns[i+1]++
 		}
 	}
@@ -644,6 +648,56 @@ func (a *aligner) lastTurnShown(rows []frameRow) (echo int, turn *docRow) {
 	}
 	return -1, nil
 }
+
+// scrolledBack returns the frame row from which the frame shows the last
+// frame's rows again, all moved down by the same number of rows: the
+// view scrolled back (PageUp) or grew taller above what it showed. The
+// rows above it are history the view shows now, not a new turn: a
+// transcript grows at its end, under the rows shown already, and a new
+// turn moves them up. An echo there is the echo of a line typed before
+// the rows under it. 0 when the frame is no such view.
+func (a *aligner) scrolledBack(rows []frameRow) int {
+	if len(a.last) < minScrolled || len(rows) < minScrolled {
+		return 0
+	}
+	top, bottom := a.last[0], rows[len(rows)-1].y
+	for _, r := range rows {
+		if r.y == top.y && r.key == top.key {
+			return 0 // the view stayed: rows shown below it are new
+		}
+	}
+	for k, r := range rows {
+		shift := r.y - top.y
+		if r.key != top.key || shift <= 0 {
+			continue
+		}
+		// The last frame's rows that still fit in the view must show
+		// where the shift puts them, most of them with their text (a
+		// resize may have wrapped a row anew). Both are in screen order.
+		same, fit, i := 0, 0, k
+		for _, l := range a.last {
+			y := l.y + shift
+			if y > bottom {
+				break
+			}
+			fit++
+			for i < len(rows) && rows[i].y < y {
+				i++
+			}
+			if i < len(rows) && rows[i].y == y && rows[i].key == l.key {
+				same++
+			}
+		}
+		if same >= minScrolled && 2*same > fit {
+			return k
+		}
+	}
+	return 0
+}
+
+// minScrolled is how many rows of the last frame a view moved down must
+// show again.
+const minScrolled = 3
 
 // minScore marks a pair no chain may hold.
 const minScore = -1

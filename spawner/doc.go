@@ -194,7 +194,12 @@
 //     block's "[[RELAY]]", "{", "to", "type" rows, a new output's last
 //     row, join as an older one's), as in rule 3, and text shorter than
 //     12 characters only where the last frame showed that row: a new
-//     block's "[[RELAY]]" is not an older block's shown again. The view's
+//     block's "[[RELAY]]" is not an older block's shown again. Rows that
+//     join as only the start of a document row are that row collapsed
+//     only where their paragraph ends there or goes on with the row's
+//     text cut short (…): a block printed pretty, whose first rows join
+//     as the start of an older compact one, goes on with its own body.
+//     The view's
 //     first rows, above every aligned row, are matched so with the
 //     nearest such text however far back the document holds it: a view
 //     laid out anew for a new size shows its history again above outputs
@@ -215,9 +220,10 @@
 //     screenmodel.Layout.GrowsWhenDone) is at work, the paragraph the top
 //     of the view cuts waits: its first rows may show once it is done.
 //     Once such a paragraph is read from the first row the view showed,
-//     rows shown later right above that row (the view scrolled back, or
-//     grown) are its history, not new output: a program adds text at a
-//     paragraph's end, and read now they would follow its end. Rows of
+//     rows shown later right above that row (the view scrolled back, grown,
+//     or laid out anew for a new size, that row wrapped another way) are
+//     its history, not new output: a program adds text at a paragraph's
+//     end, and read now they would follow its end. Rows of
 //     the document that no longer show are kept (a collapsed item that
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),

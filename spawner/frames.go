@@ -831,12 +831,20 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 		// Rows above everything aligned pair from the bottom up.
 		fromEnd := top && first && !(bottom && last) && !unanchored
 		head := i1
-		if last && !bottom && hi >= 0 && a.doc[hi].cut && i1 > i0 && rows[i1-1].y == rows[i1].y-1 {
+		// The document row the frame shows right under these rows: the
+		// first of the next run wrapped anew, or the aligned row.
+		under := hi
+		if !last {
+			under = matches[k].d0
+		} else if bottom {
+			under = -1
+		}
+		if under >= 0 && a.doc[under].cut && i1 > i0 && rows[i1-1].y == rows[i1].y-1 {
 			// New rows right above a row read already at the top of the
 			// view, in its paragraph: the paragraph's first rows, which
-			// the view cut then and shows only now (scrolled back, or
-			// grown). They are history, read as such, not new output:
-			// its later rows went out already.
+			// the view cut then and shows only now (scrolled back, grown,
+			// or laid out anew for a new size). They are history, read as
+			// such, not new output: its later rows went out already.
 			for head = i1 - 1; head > i0 && rows[head-1].y == rows[head].y-1; head-- {
 			}
 		}
@@ -951,6 +959,17 @@ func rowShowing(run []frameRow, off int) int {
 // view): shorter text is a prefix of too much.
 const minRewrapOpen = 24
 
+// cutShort reports whether key, the key of the row under a run of rows
+// that ends inside a document row, is that row's text going on (rest),
+// cut short with "…" (a paragraph collapsed: opencode cuts its last row
+// so). A paragraph that goes on with other text is other text: a block
+// printed again whose first rows, pretty-printed, join as the start of an
+// older one's compact object is not that block.
+func cutShort(key, rest string) bool {
+	key = strings.TrimSuffix(key, "…")
+	return key != "" && strings.HasPrefix(rest, key)
+}
+
 // rewrap is a run of frame rows [i0, i1) showing the text of document
 // rows [d0, d1) with another wrap.
 type rewrap struct{ i0, i1, d0, d1 int }
@@ -960,7 +979,8 @@ type rewrap struct{ i0, i1, d0, d1 int }
 // the joined keys of whole document rows are the same text wrapped or
 // indented anew. The first and last rows of the frame may show part of a
 // row, and a long enough run may end inside one (a paragraph shown
-// collapsed). A pending row shown again so is done: it is committed as it
+// collapsed) where its paragraph ends or goes on with that row's text cut
+// short (cutShort). A pending row shown again so is done: it is committed as it
 // was first shown, often whole. The matches come in order.
 func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bottom bool) []rewrap {
 	var stream strings.Builder
@@ -1002,7 +1022,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				p += o
 				k, _ := slices.BinarySearch(starts, p+1)
 				k--
-				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen) &&
+				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&

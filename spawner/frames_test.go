@@ -1038,6 +1038,65 @@ func TestAltScreenFirstRowsOfAnOutputReadFromItsMiddle(t *testing.T) {
 	}
 }
 
+// TestAltScreenFirstRowsOfAnOutputShownAfterAResize: an output taller
+// than the view shows its last rows, read once they settle; after a
+// resize the program lays the whole output out anew for the new size,
+// the rows read before wrapped another way. The rows above them are
+// history the view cut, as when it is scrolled back: read then, a block's
+// first rows would go out after its last ones (issue 29: Codex's view
+// made taller and wider after a file was printed; "unterminated relay
+// block").
+func TestAltScreenFirstRowsOfAnOutputShownAfterAResize(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	const last = "    the output's last line, long enough to wrap"
+	r := newAltRun(t, 6, 40)
+	r.write(drawRows(5, []string{"    [[/RELAY]]", last[:39], "    " + last[40:], "    end of the output, 10 lines"}) + "\x1b[6;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(12, 60)
+	r.take(r.s.TakeLines())
+	output := []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`,
+		`      "body": "the block's body, long enough"`, `      "topic": "t1"`, "    }", "    [[/RELAY]]", last, "    end of the output, 10 lines"}
+	r.write(drawRows(11, output) + "\x1b[12;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("the output's last line"); n != 1 {
+		t.Errorf("the output's last line committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	for _, row := range output[:7] {
+		if n := r.count(strings.TrimSpace(row)); n != 0 {
+			t.Errorf("%q, above the rows read, committed %d times, want never:\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
+// TestAltScreenBlockWrappedAnewUnderALikeOne: a paragraph that starts
+// as an older one's text and goes on with other text is other text, not
+// the older one shown collapsed: a block printed pretty, its first rows
+// ("[[RELAY]]", "{", "to", "type") joining as the start of a compact block
+// read before, is not that block, which a view laid out anew for a new
+// size shows under it with another wrap (issue 29: taken for it, the
+// compact block's rows were read again, a block without its start).
+func TestAltScreenBlockWrappedAnewUnderALikeOne(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	compact := `    {"to":"bob","type":"message","body":"the second block's body"}`
+	r := newAltRun(t, 6, 40)
+	r.write(drawRows(5, []string{"    [[RELAY]]", compact[:39], "    " + compact[39:], "    [[/RELAY]]"}) + "\x1b[6;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(13, 70)
+	r.take(r.s.TakeLines())
+	r.write(drawRows(12, []string{"• You ran cat f1.txt", "    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`,
+		`      "body": "the first block's body"`, "    }", "    [[/RELAY]]", "", "    [[RELAY]]", compact, "    [[/RELAY]]"}) + "\x1b[13;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	for _, body := range []string{"the first block's body", "the second block's body"} {
+		if n := r.count(body); n != 1 {
+			t.Errorf("%q committed %d times, want once:\n%s", body, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
 // TestAltScreenRunningHeaderIsATurn: Codex shows the command it runs as
 // "• Running cat f2.txt" (then "• You ran cat f2.txt" in its place): the
 // echo of a line typed, a new turn. A file printed again under it is new

@@ -177,7 +177,15 @@
 //     the turn is in the document: when the last frame showed the echo of
 //     the latest turn and this one shows it again, every row under it is
 //     after it in the document (typed once: an echo typed twice leaves it
-//     to the alignment). Rows the last frame did not show, matched in a
+//     to the alignment). When it does not show it again, rows the last
+//     frame showed above it, shown lower now (the same size), are taken
+//     only if the rows that were between them and it moved down as far:
+//     rows above the latest echo move down only with it (scrolled back)
+//     or stay (an output collapsed between), so lower down, with the
+//     echo gone and the rows between showing other text there (not
+//     rows that stay whatever the view shows, a footer), they are a new
+//     output's rows like them ("{", "to", "type"), the view having moved
+//     on past the echo. Rows the last frame did not show, matched in a
 //     paragraph between rows that are new (text the document holds
 //     nowhere near them, not the same text wrapped anew), are new too: a
 //     paragraph is drawn whole (the view follows a long output, its echo

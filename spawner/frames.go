@@ -225,9 +225,11 @@ type aligner struct {
 	frames          int  // frames in a row that settle a row too; 0: only time does
 	back            bool // the frame being read is scrolled back (observe)
 
-	// The last frame and the document rows it showed.
+	// The last frame and the document rows it showed; echo, the echo of
+	// the latest turn the last frame showed (echoLastShown).
 	last      []frameRow
 	lastMatch []*docRow
+	echo      *docRow
 
 	// scratch, reused across observations
 	pairs []pair
@@ -291,6 +293,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 		}
 	}
 	a.moves = a.moves[:0]
+	a.echo = a.echoLastShown()
 	chain, ok := a.unchanged(rows)
 	if !ok {
 		chain = a.align(rows)
@@ -478,6 +481,10 @@ func (a *aligner) align(rows []frameRow) []pair {
 	for k := 0; k < len(chain); {
 		j := runEnd(chain, k)
 		run := chain[k:j]
+		if a.leftBehindEcho(rows, run) {
+			k = j
+			continue
+		}
 		recent := false
 		for _, p := range run {
 			recent = recent || a.shownLast(p.d)
@@ -698,6 +705,71 @@ func (a *aligner) scrolledBack(rows []frameRow) int {
 // minScrolled is how many rows of the last frame a view moved down must
 // show again.
 const minScrolled = 3
+
+// echoLastShown returns the echo of the latest turn the last frame
+// showed, when that frame was laid out for this screen's size: nil if it
+// showed none.
+func (a *aligner) echoLastShown() *docRow {
+	if a.obs-1 <= a.resizedAt || a.relaying {
+		return nil
+	}
+	var turn *docRow
+	for _, d := range a.lastMatch {
+		if d != nil && d.turn && d.shown == a.obs-1 && (turn == nil || d.pos > turn.pos) {
+			turn = d
+		}
+	}
+	return turn
+}
+
+// leftBehindEcho reports whether the run of aligned rows moved without
+// the echo of the latest turn (movedWithoutEcho).
+func (a *aligner) leftBehindEcho(rows []frameRow, run []pair) bool {
+	first, last := run[0], run[len(run)-1]
+	return a.movedWithoutEcho(rows, rows[first.i].y, first.d, last.d)
+}
+
+// movedWithoutEcho reports whether showing the document rows first to
+// last from screen row y down would move them down from where the last
+// frame showed them, above the echo of the latest turn (a.echo), while the
+// frame shows that echo nowhere and, of the rows the last frame showed
+// between them and it, more than one and more than show as far down show
+// other text there (not text that stayed there whatever the view shows: a
+// footer, the effort row). A view scrolled back moves its rows together,
+// and an output collapsed above the echo leaves the echo where it was; but
+// a transcript grows at its end, under the latest turn, so rows like the
+// ones above its echo, lower down with the echo gone and the rows between
+// not moved along, are new ones: a new output's "{", "to", "type", "}"
+// rows where an older block's showed a moment ago, the view having moved
+// on past the echo.
+func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) bool {
+	e := a.echo
+	move := y - first.at
+	if e == nil || first.shown != a.obs-1 || last.shown != a.obs-1 || last.pos >= e.pos || move <= 0 {
+		return false
+	}
+	for _, r := range rows {
+		if r.turn && r.key == e.key {
+			return false
+		}
+	}
+	moved, stayed := 0, 0
+	for _, l := range a.last {
+		if l.y <= last.at || l.y > e.at || len(l.key) < minRewrap {
+			continue // short rows ("}", "[[/RELAY]]") are those of any block
+		}
+		n, found := slices.BinarySearchFunc(rows, l.y+move, byY)
+		if !found {
+			continue
+		}
+		if rows[n].key == l.key {
+			moved++
+		} else if m, was := slices.BinarySearchFunc(a.last, l.y+move, byY); !was || a.last[m].key != rows[n].key {
+			stayed++ // not a row that stays put whatever the view shows (a footer)
+		}
+	}
+	return stayed > max(moved, 1)
+}
 
 // minScore marks a pair no chain may hold.
 const minScore = -1
@@ -1026,6 +1098,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
+					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
@@ -1055,6 +1128,16 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		i += took
 	}
 	return out
+}
+
+// byY orders frame rows by screen row, for a binary search.
+func byY(r frameRow, y int) int { return r.y - y }
+
+// lastRowOf returns the index of the last document row of a rewrapped
+// stream whose text starts before end (starts: where each row starts).
+func lastRowOf(starts []int, end int) int {
+	k, _ := slices.BinarySearch(starts, end)
+	return max(k-1, 0)
 }
 
 // maxRewrapAbove is how many document rows before a gap's rows

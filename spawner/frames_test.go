@@ -1122,3 +1122,51 @@ func TestAltScreenRunningHeaderIsATurn(t *testing.T) {
 		t.Errorf("the relay line committed %d times, want twice (the file printed twice):\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenNewBlockPastTheLatestEcho: Claude Code's view shows the
+// echo of the latest command under an older output's block, then moves on
+// with the new output past the echo, whose block's "{", "to", "type", "}"
+// rows land a row lower than the older block's were. The echo is gone and
+// the rows that were between those rows and it show other text: the rows
+// are the new block's, not the older ones moved down (a view moves down
+// only with the echo, scrolled back), and the new block is read whole
+// (issue 29: Claude Code put a new output among the older one's rows, and
+// read it again when scrolled back).
+func TestAltScreenNewBlockPastTheLatestEcho(t *testing.T) {
+	t.Parallel()
+	block := func(body, topic string) []string {
+		return []string{"     {", `       "to": "alice",`, `       "type": "message",`,
+			`       "body": "` + body + `",`, `       "topic": "` + topic + `"`, "     }", "     [[/RELAY]]"}
+	}
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		b.WriteString(drawRows(13, rows))
+		b.WriteString("\x1b[14;1H                          ◐ medium · /effort\x1b[K")
+		b.WriteString("\x1b[15;1H" + strings.Repeat("─", 60) + "\x1b[16;1H❯\u00a0\x1b[K\x1b[17;1H" + strings.Repeat("─", 60))
+		b.WriteString("\x1b[18;1H  ? for shortcuts\x1b[K\x1b[16;3H")
+		return b.String()
+	}
+	r := newKindRun(t, "claude", 18, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	second := slices.Concat([]string{"     a row of the second output, long enough", "     [[RELAY]]"},
+		block("the second block, long enough", "t2"), []string{"     the last row of the second output", "     end of the output, 12 lines"})
+	for _, rows := range [][]string{
+		slices.Concat([]string{"  ⎿  [[RELAY]]"}, block("the first block, long enough", "t1"),
+			[]string{"     a row under the first block", "     end of the output, 9 lines",
+				"  ⎿  Interrupted · What should Claude do instead?", "", "! cat f2.txt"}),
+		append(second, "✽ Swooping…"),
+		append(second, "  ⎿  Interrupted · What should Claude do instead?"),
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, row := range block("", "") {
+		if strings.Contains(row, "body") || strings.Contains(row, "topic") {
+			continue
+		}
+		if n := r.count(strings.TrimSpace(row)); n != 2 {
+			t.Errorf("%q committed %d times, want twice (once a block):\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -56,6 +56,7 @@ type Parser struct {
 	markBreak bool // Options.BreaksAfterPunctuation, or BreaksWideRuns
 	cutMark   bool // Options.CutsRows
 	blankWrap bool // Options.WrapsWithBlank
+	sized     bool // BoxSized
 	fence     fence
 	held      held
 	blk       block
@@ -117,6 +118,9 @@ type held struct {
 	// tight[k] says continuation row k joins the row before it without a
 	// blank: the program broke a run of wide characters there.
 	tight []bool
+	// sized: the command is in a box whose terminal was as wide as the
+	// box (Parser.BoxSized).
+	sized bool
 	// ragged counts the rows right inside a box, with no wide character,
 	// that another row continued and that ended more than a column short
 	// of the box (see box.filled).
@@ -220,6 +224,16 @@ func (p *Parser) ElidedHeld() bool {
 	return true
 }
 
+// BoxSized says whether the rows fed from now on are in a box whose
+// terminal the program had made as wide as the box (Options.LossyBoxes:
+// Gemini CLI does once it shows the command at work, not for a command
+// that ended before that). A row of such a box that reaches its last
+// column broke a word there: the next row goes on with no blank. Where
+// that is not known, it is so only when two rows or more of the command
+// reached the edge; a single one was cut there, after a whole word, and
+// the next row goes on after what was lost, with one blank.
+func (p *Parser) BoxSized(sized bool) { p.sized = sized }
+
 // Pending reports whether a command under a bullet is held back waiting for
 // continuation rows; the caller should Flush after a quiet period. An open
 // block does not count: agents pause inside blocks, and the end marker will
@@ -286,7 +300,7 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 		// Wait for rows with the bullet's hanging indent, or for the rest
 		// of a row the box wrapped; where the program wraps its rows is
 		// known, for the rest of any row it wrapped.
-		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt}
+		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt, sized: p.sized}
 		p.held.end = textEnd(line)
 		if boxed && bx.edge && !bx.gutter() {
 			p.held.end = bx.textEnd(line)
@@ -573,8 +587,12 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		// wider one whose rows it cut, dropping what did not fit: a row
 		// it cut may end at the edge too, after a whole word. A row with
 		// no wide character that ended two columns short or more tells
-		// the wider terminal; else a row at the edge was wrapped there.
-		wrapped := !h.box.edge || h.box.gutter() || h.ragged == 0
+		// the wider terminal; a box known to be sized (BoxSized), or two
+		// rows of the command or more that reached the edge, the box's
+		// width: by chance a cut row ends right at the edge about once
+		// in a word's length. Else the row was cut there.
+		wrapped := !h.box.edge || h.box.gutter() || !p.lossy ||
+			h.ragged == 0 && (h.sized || brokenAtEdge(h.tight) >= 2)
 		for k, row := range strings.Split(src[i+1:], "\n") {
 			if in, ok := h.box.inner(row); ok {
 				row = in
@@ -588,6 +606,18 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		body = b.String()
 	}
 	return append(out, commandEvent(h.kind, h.to, body, h.line, src))
+}
+
+// brokenAtEdge counts the rows of a command in a lossy box that reached
+// the box's last column, the next row going on right inside the border.
+func brokenAtEdge(tight []bool) int {
+	n := 0
+	for _, t := range tight {
+		if t {
+			n++
+		}
+	}
+	return n
 }
 
 // commandEvent returns the inline command, or an error when body is empty.

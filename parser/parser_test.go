@@ -395,27 +395,34 @@ func TestLossyBoxCutWord(t *testing.T) {
 // room left: then the terminal was wider and the box cut its rows, and a
 // row at the edge ended with a word that fitted, what followed dropped. A
 // row with wide characters, which the box draws wider than its terminal
-// counts them, may be cut wherever it overflowed: it tells neither.
+// counts them, may be cut wherever it overflowed: it tells neither. A
+// single row at the edge says the box's width only in a box known to be
+// sized to it (Parser.BoxSized); two rows or more say it anyway.
 func TestLossyBoxBrokeAtEdge(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		rows []string
-		want string
+		name  string
+		sized bool
+		rows  []string
+		want  string
 	}{
-		{"rows that fill the box", []string{"@relay:qa_1 you last fell desc", "ribe gray how locate direct fo", "od caught lift all the robins", "raph ago {brace} want to see a", " bird here"},
+		{"rows that fill the box", false, []string{"@relay:qa_1 you last fell desc", "ribe gray how locate direct fo", "od caught lift all the robins", "raph ago {brace} want to see a", " bird here"},
 			`relay qa_1 "you last fell describe gray how locate direct food caught lift all the robins raph ago {brace} want to see a bird here" @1`},
-		{"a row with room left", []string{"@relay:qa_1 you last fell", "ble gray how locate direct foo", "d here"},
+		{"a row with room left", true, []string{"@relay:qa_1 you last fell", "ble gray how locate direct foo", "d here"},
 			`relay qa_1 "you last fell ble gray how locate direct foo d here" @1`},
-		{"a row a column short: the blank at the wrap", []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
+		{"a row a column short: the blank at the wrap", true, []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
 			`relay qa_1 "you last fell bac erial gray how locate direct food here" @1`},
-		{"two rows", []string{"@relay:qa_1 bank salt pull cre", "ase office"},
+		{"two rows", true, []string{"@relay:qa_1 bank salt pull cre", "ase office"},
 			`relay qa_1 "bank salt pull crease office" @1`},
-		{"wide characters at the edge", []string{"@relay:qa_1 you last fel 中 文", "京 か な カ タ locate direct f", "ood here"},
+		{"two rows in a box not known to be sized: cut after a whole word", false, []string{"@relay:qa_1 bank salt pull cre", "ase office"},
+			`relay qa_1 "bank salt pull cre ase office" @1`},
+		{"a row at the edge, another a column short, in a box not known to be sized", false, []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
+			`relay qa_1 "you last fell bac erial gray how locate direct f ood here" @1`},
+		{"wide characters at the edge", true, []string{"@relay:qa_1 you last fel 中 文", "京 か な カ タ locate direct f", "ood here"},
 			`relay qa_1 "you last fel 中 文 京 か な カ タ locate direct f ood here" @1`},
-		{"a row wide characters cut short", []string{"@relay:qa_1 just 👍👍 you", "ard last fell describe gray ho", "w locate"},
+		{"a row wide characters cut short", true, []string{"@relay:qa_1 just 👍👍 you", "ard last fell describe gray ho", "w locate"},
 			`relay qa_1 "just 👍👍 you ard last fell describe gray how locate" @1`},
 	} {
-		if got := readLossyBox(c.rows); got != c.want {
+		if got := readLossyBoxSized(c.rows, c.sized); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
@@ -1137,12 +1144,18 @@ func TestElidedBlock(t *testing.T) {
 // readLossyBox draws rows inside a 30-column box as Gemini CLI does (a
 // "│ " gutter, the right edge, the bottom border), reads them with the
 // lossy-box rule, and describes the first command.
-func readLossyBox(boxRows []string) string {
+func readLossyBox(boxRows []string) string { return readLossyBoxSized(boxRows, false) }
+
+// readLossyBoxSized is readLossyBox in a box known to be sized to its
+// terminal, or not (Parser.BoxSized).
+func readLossyBoxSized(boxRows []string, sized bool) string {
 	var rows []string
 	for _, r := range boxRows {
 		rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
 	}
 	rows = append(rows, "╰"+strings.Repeat("─", 32)+"╯")
-	fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
+	p := New(Options{LossyBoxes: true})
+	p.BoxSized(sized)
+	fed, flushed := feedAll(p, rows, 0)
 	return describe(append(fed, flushed...)[0])
 }

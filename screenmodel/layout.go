@@ -47,6 +47,11 @@ type Layout struct {
 	// lossyBoxes: the program draws output in boxes whose rows are its own
 	// terminal's rows cut to the box, dropping what does not fit.
 	lossyBoxes bool
+	// toolMarks are the marks the head row of a box it shows a command's
+	// output in starts with, right inside the border ("│ ✓  Shell
+	// Command ls"); runningMarks are those of a command still at work
+	// (its spinner's frames). See ToolBox.
+	toolMarks, runningMarks string
 	// boxAtCursor: the program keeps the cursor in its input box, drawn
 	// apart from the rows around it (blank rows, rules or borders).
 	boxAtCursor bool
@@ -144,7 +149,10 @@ var layouts = []Layout{
 	// fits the box: what does not fit is dropped. Its input box is shaded, a shaded blank row above and
 	// below; the transcript shows a message as " > text" and a shell
 	// command as " $ command", wrapped under three blanks.
+	// A box's head row shows the command's state: a spinner (⊶ ⊷) while
+	// it runs, then ✓, x (failed) or - (cancelled); o waiting, ? asking.
 	{Kind: "gemini", Version: "0.61.0", lossyBoxes: true, boxAtCursor: true,
+		toolMarks: "⊶⊷✓x-o?", runningMarks: "⊶⊷",
 		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}},
 		status: []string{"(esc to cancel, "}},
 	// opencode keeps two columns clear at the right of its transcript,
@@ -229,6 +237,86 @@ func (l Layout) CutsRows() bool { return l.cutsRows }
 // LossyBoxes reports whether the program shows output in boxes whose rows
 // are another terminal's rows cut to the box: a row may lose its end.
 func (l Layout) LossyBoxes() bool { return l.lossyBoxes }
+
+// ToolBox reports whether row heads a box the program shows a command's
+// output in ("│ ✓  Shell Command ls │", Gemini CLI): a mark of the
+// command's state right inside the left border, two blanks, its title.
+// title is that title, running whether the mark says the command is still
+// at work.
+func (l Layout) ToolBox(row string) (title string, running, ok bool) {
+	if l.toolMarks == "" {
+		return "", false, false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimLeft(row, " "), "│ ")
+	if !ok {
+		return "", false, false
+	}
+	mark, w := utf8.DecodeRuneInString(rest)
+	if w == 0 || !strings.ContainsRune(l.toolMarks, mark) || !strings.HasPrefix(rest[w:], "  ") {
+		return "", false, false
+	}
+	title = strings.TrimSpace(strings.TrimSuffix(strings.TrimRight(rest[w:], " "), "│"))
+	if title == "" {
+		return "", false, false
+	}
+	return title, strings.ContainsRune(l.runningMarks, mark), true
+}
+
+// HasToolBoxes reports whether the program shows commands' output in
+// boxes ToolBox knows the head row of (ToolBoxes).
+func (l Layout) HasToolBoxes() bool { return l.runningMarks != "" }
+
+// BoxHead is the head row of a box a program shows a command's output in
+// (ToolBox), as a screen shows it.
+type BoxHead struct {
+	// Title is the command's title; Running says the head row shows it at
+	// work.
+	Title   string
+	Running bool
+	// Output says a row under the head row, between the box's borders,
+	// holds text already (before its bottom border or the screen's last
+	// row).
+	Output bool
+}
+
+// ToolBoxes returns the head rows of the boxes rows show (ToolBox), top
+// down, appended to heads. Gemini CLI runs a command in a terminal of its
+// own as wide as the screen, and makes it as wide as the box once the box
+// shows the command at work, if the command still runs then: a box that
+// showed output while the command was at work shows that terminal's rows
+// whole, at the box's width.
+func (l Layout) ToolBoxes(rows []string, heads []BoxHead) []BoxHead {
+	if l.runningMarks == "" {
+		return heads
+	}
+	for y, r := range rows {
+		title, running, ok := l.ToolBox(r)
+		if ok {
+			heads = append(heads, BoxHead{Title: title, Running: running, Output: boxText(rows[y+1:])})
+		}
+	}
+	return heads
+}
+
+// boxText reports whether the rows, from the first, are rows between a
+// box's borders and one of them holds text before the box's bottom border
+// or the last row.
+func boxText(rows []string) bool {
+	for _, r := range rows {
+		inside, text := boxRow(r)
+		if !inside || text {
+			return text // the bottom border, or no more of the box: false
+		}
+	}
+	return false
+}
+
+// boxRow reports whether row is a row between a box's borders, and
+// whether it holds text there.
+func boxRow(row string) (inside, text bool) {
+	in, inside := strings.CutPrefix(strings.TrimLeft(row, " "), "│")
+	return inside, inside && strings.Trim(in, " │") != ""
+}
 
 // Status reports whether row is the program's live status row (a spinner
 // or timer while it works, and how to interrupt it): the program's own,

@@ -1,6 +1,9 @@
 package screenmodel
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestWrapAt(t *testing.T) {
 	for _, c := range []struct {
@@ -171,6 +174,56 @@ func TestElides(t *testing.T) {
 	} {
 		if got := Of(c.kind).Elides(c.row); got != c.want {
 			t.Errorf("Of(%q).Elides(%q) = %v, want %v", c.kind, c.row, got, c.want)
+		}
+	}
+}
+
+// TestToolBoxes: Gemini CLI heads the box it shows a command's output in
+// with the command's state; a box seen running with output under its head
+// row already is one whose terminal it had sized to the box.
+func TestToolBoxes(t *testing.T) {
+	g := Of("gemini")
+	for _, c := range []struct {
+		row, title  string
+		running, ok bool
+	}{
+		{"│ ⊶  Shell Command sh f01.sh                 │", "Shell Command sh f01.sh", true, true},
+		{"│ ⊷  Shell Command sh f01.sh                 │", "Shell Command sh f01.sh", true, true},
+		{"│ ✓  Shell Command cat notes.txt             │", "Shell Command cat notes.txt", false, true},
+		{"│ x  Shell Command false                     │", "Shell Command false", false, true},
+		{"│ ✓ one blank after the mark: output         │", "", false, false},
+		{"│ @relay:bob ✓  done                         │", "", false, false},
+		{"│ ✓                                          │", "", false, false},
+	} {
+		title, running, ok := g.ToolBox(c.row)
+		if title != c.title || running != c.running || ok != c.ok {
+			t.Errorf("ToolBox(%q) = %q, %v, %v; want %q, %v, %v", c.row, title, running, ok, c.title, c.running, c.ok)
+		}
+	}
+	if _, _, ok := Of("claude").ToolBox("│ ✓  Shell Command ls │"); ok {
+		t.Error("Claude Code has no such boxes")
+	}
+	top := "╭────────────────────────────────────────────╮"
+	bottom := "╰────────────────────────────────────────────╯"
+	blank := "│                                            │"
+	for _, c := range []struct {
+		name string
+		rows []string
+		want []BoxHead
+	}{
+		{"running, nothing shown yet", []string{top, "│ ⊶  Shell Command cat f.txt                 │", blank, bottom, "", " > prompt"},
+			[]BoxHead{{Title: "Shell Command cat f.txt", Running: true}}},
+		{"running with output", []string{top, "│ ⊷  Shell Command sh f.sh                   │", blank, "│ first line of output                       │", bottom},
+			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Output: true}}},
+		{"running, its output past the last row", []string{"", top, "│ ⊶  Shell Command sh f.sh                   │", blank, "│ ... first 9 lines hidden (Ctrl+O to show) ."},
+			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Output: true}}},
+		{"done with output", []string{top, "│ ✓  Shell Command cat f.txt                 │", blank, "│ first line of output                       │", bottom},
+			[]BoxHead{{Title: "Shell Command cat f.txt", Output: true}}},
+		{"running, the output under another box", []string{"│ ⊶  Shell Command sh f.sh                   │", blank, bottom, top, "│ other output                               │"},
+			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true}}},
+	} {
+		if got := g.ToolBoxes(c.rows, nil); !slices.Equal(got, c.want) {
+			t.Errorf("%s: ToolBoxes = %+v, want %+v", c.name, got, c.want)
 		}
 	}
 }

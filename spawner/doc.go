@@ -97,6 +97,11 @@
 //     the output is read where the program prints it whole. Drawn afresh
 //     (after a resize), its rows are left before the count under them is
 //     drawn: the count takes back those not taken yet.
+//     A box a command ran in (Layout.ToolBoxes: Gemini CLI's) that the
+//     screen showed at work with output under its head row, as a write
+//     ended, is remembered by its title: the head row committed once the
+//     command is done says so (Line.ShownRunning), for the box's rows were
+//     then its terminal's rows whole, at the box's width.
 //  10. Replays: after the program clears the scrollback (ESC[3J, as Ink does
 //     when it repaints everything: clear, all its static output again, the
 //     live area), and until output pauses, a line that repeats what was

@@ -168,6 +168,7 @@ type mainLines struct {
 	// the cursor up or changed rows; see risk).
 	riskUntil int64
 	boxRows   []string // scratch: the rows inputBox looks at
+	ran       ranBoxes // boxes seen running a command with output (boxes.go)
 	detached  []rowState
 	// previews is scratch: the main screen's rows that are previews
 	// (settle).
@@ -766,7 +767,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	m.lastNew = true
 	m.replay.record(text)
-	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols})
+	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
 }
 
 // near reports whether the line replaced may show again at position n:

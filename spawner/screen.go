@@ -46,6 +46,12 @@ type Line struct {
 	// Cols is the width of the screen the line was shown on: where a
 	// program that wraps its own text wrapped it depends on it.
 	Cols int
+	// ShownRunning says the line heads a box the program showed a
+	// command's output in while the command was still at work
+	// (screenmodel.Layout.RunningWithOutput): Gemini CLI had then made the
+	// terminal it ran the command in as wide as the box, so the box's rows
+	// are that terminal's rows whole.
+	ShownRunning bool
 }
 
 // ScreenOptions configure a Screen.
@@ -311,6 +317,9 @@ func (s *Screen) Write(p []byte) (int, error) {
 		s.lines.written()
 	}
 	s.feed(p, s)
+	if s.alt.em == nil {
+		s.lines.watchBoxes()
+	}
 	s.writing, s.writeTime = false, time.Time{}
 	if s.deferred != nil && s.quiet() {
 		d := *s.deferred

@@ -225,6 +225,11 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 		// whole, if anywhere.
 		return nil
 	}
+	if _, running, ok := r.layout.ToolBox(l.Text); ok {
+		// The rows of a box a command's output was seen in while it ran
+		// are its terminal's rows whole, at the box's width.
+		r.p.BoxSized(running || l.ShownRunning)
+	}
 	wrapAt := 0
 	if l.Cols > 0 {
 		wrapAt = r.layout.WrapAt(l.Cols)

@@ -1,0 +1,73 @@
+package spawner
+
+import "swarm/screenmodel"
+
+// ranBoxes follows the boxes the program shows commands' output in
+// (screenmodel.Layout.ToolBoxes), write by write.
+type ranBoxes struct {
+	// titles are those of the boxes seen showing output while their
+	// command was at work, oldest first, each until the box's head row
+	// is committed (as the program shows it once the command is done) or
+	// maxRanBoxes newer ones push it out.
+	titles []string
+	heads  []screenmodel.BoxHead // scratch
+}
+
+// maxRanBoxes bounds ranBoxes: a box's head row is committed a frame or
+// two after its command ends, so only a few are ever waiting.
+const maxRanBoxes = 8
+
+// watchBoxes notes, as a write ends, the boxes the screen shows running a
+// command with output under them already.
+func (m *mainLines) watchBoxes() {
+	if !m.layout.HasToolBoxes() {
+		return
+	}
+	b := &m.ran
+	b.heads = m.layout.ToolBoxes(m.mainRows(), b.heads[:0])
+	for _, h := range b.heads {
+		if h.Running && h.Output {
+			b.add(h.Title)
+		}
+	}
+}
+
+// add notes a box seen showing output while its command was at work.
+func (b *ranBoxes) add(title string) {
+	if b.index(title) >= 0 {
+		return
+	}
+	if len(b.titles) == maxRanBoxes {
+		b.titles = append(b.titles[:0], b.titles[1:]...)
+	}
+	b.titles = append(b.titles, title)
+}
+
+// ranShown reports whether text, a line being committed, heads a box of a
+// command done whose output the program showed while it ran, and forgets
+// that box: its rows follow.
+func (m *mainLines) ranShown(text string) bool {
+	if len(m.ran.titles) == 0 {
+		return false
+	}
+	title, running, ok := m.layout.ToolBox(text)
+	if !ok || running {
+		return false
+	}
+	b := &m.ran
+	i := b.index(title)
+	if i < 0 {
+		return false
+	}
+	b.titles = append(b.titles[:i], b.titles[i+1:]...)
+	return true
+}
+
+func (b *ranBoxes) index(title string) int {
+	for i, t := range b.titles {
+		if t == title {
+			return i
+		}
+	}
+	return -1
+}

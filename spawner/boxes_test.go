@@ -1,0 +1,51 @@
+package spawner
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"swarm/screenmodel"
+)
+
+// TestBoxShownRunning: Gemini CLI draws a command's box live while the
+// command runs (its head row's spinner), then prints it once more, done
+// (✓), when the command ends. The head row of the done box says whether
+// the box showed output while the command was still at work — only then
+// had Gemini made the command's terminal as wide as the box — and only
+// once: the next box with the same title that ran quietly says not.
+func TestBoxShownRunning(t *testing.T) {
+	t.Parallel()
+	const (
+		top    = "╭────────────────────────────────────╮"
+		bottom = "╰────────────────────────────────────╯"
+		blank  = "│                                    │"
+	)
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 34-len(s)) + " │" }
+	head := func(mark string) string { return row(mark + "  Shell Command sh f.sh") }
+	// live draws the running box under the prompt's echo and leaves the
+	// cursor on its last row; done erases it and prints the done box.
+	live := func(out string) string {
+		return strings.Join([]string{top, head("⊶"), blank, row(out), bottom}, "\r\n")
+	}
+	done := strings.Repeat("\x1b[2K\x1b[1A", 4) + "\x1b[2K\r" +
+		strings.Join([]string{top, head("✓"), blank, row("@relay:bob hi"), bottom}, "\r\n") + "\r\n\r\n > \x1b[1A"
+	s := NewScreen(ScreenOptions{Rows: 40, Cols: 40, Layout: screenmodel.Of("gemini")})
+	defer s.Close()
+	// The same command twice: first with output shown while it ran, then
+	// with nothing shown until it was done.
+	for _, w := range []string{" $ sh f.sh\r\n\r\n" + live("@relay:bob hi"), done, "\r\n $ sh f.sh\r\n\r\n" + live(""), done} {
+		if _, err := s.Write([]byte(w)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var heads []bool
+	for _, l := range s.Flush() {
+		if l.Text == head("✓") {
+			heads = append(heads, l.ShownRunning)
+		}
+	}
+	if want := []bool{true, false}; !slices.Equal(heads, want) {
+		t.Errorf("the done boxes' head rows committed with ShownRunning %v, want %v", heads, want)
+	}
+}

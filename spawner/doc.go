@@ -130,6 +130,17 @@
 // an escape sequence waits for the end of it; a character cut short is
 // held back, and printed after the resize where the cursor then is.
 //
+// A screen resized and back with nothing drawn between commits what one
+// never resized commits. The rules above read rows around a line (a line
+// moved from a row that no longer shows it, a paragraph drawn anew goes on
+// into the rows under it), and a resize takes rows off that a screen of the
+// old size would still have: rows under the cursor a shorter screen cuts or
+// a reflow gives up, erased rows a reflow sends off the top. Those rows,
+// with the text committed for their lines, are kept as what a screen never
+// resized would still show (unresized in unresized.go), and read as the
+// screen's own rows are, until the program writes: then it draws for the
+// size it has.
+//
 // # The alternate screen
 //
 // Full-screen chat views (Claude Code's default renderer, Codex, opencode)

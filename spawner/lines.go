@@ -1,7 +1,6 @@
 package spawner
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -61,23 +60,6 @@ type ghost struct {
 	text string
 	at   int64 // mainLines.processed when it was replaced
 	n    int64 // the line's position (Line.N) when it was replaced
-	// under: a row under the cursor that gave way to a shorter screen,
-	// a blank one, its text erased (mainLines.reflowed, cutBelow), or one
-	// cut with its text (shown). On a screen never resized it would still
-	// be there, below the lines above it, so rewrapped reads it after
-	// them rather than among the lines replaced before them.
-	under bool
-	// shown: a line cut under a shorter screen that still showed the text
-	// committed for it (cutBelow). On a screen never resized its row would
-	// still show it: rewrapped reads it as a row below, and moved does not
-	// take it for a line that left its place.
-	shown bool
-	// erased: a blank row, its text erased, that a resize took off the
-	// screen, at the top or under the cursor (under). On a screen never
-	// resized it would still be there showing nothing, so until the
-	// program draws for the new size (mainLines.resizedQuiet) moved takes
-	// it as it takes the screen's rows.
-	erased bool
 	// shift and reach are set for a line that gave way to a line that
 	// moved in from shift rows away (a region redrawn a row or two lower,
 	// or scrolled inside a box): it moved with its region, so it may show
@@ -133,7 +115,10 @@ type mainLines struct {
 	carryN     int64
 	carryState rowState
 	ghosts     []ghost
-	rewrap     rewrapState
+	// unresized: the rows a screen never resized would still show that a
+	// resize took off this one, while resizedQuiet.
+	unresized unresized
+	rewrap    rewrapState
 	// lastMove is the last line taken to have moved: lines redrawn in
 	// one pass keep their order, so the next cannot cross it.
 	lastMove move
@@ -141,11 +126,11 @@ type mainLines struct {
 	// so it shows what it showed before, laid out for the new size: a
 	// screen resized and back with nothing drawn between commits as one
 	// never resized. The last move is kept through a resize (its
-	// positions follow its lines: placed), and rows erased that the
-	// resize took off are taken as rows still on the screen
-	// (ghost.erased). The program's next output is its drawing for the
-	// new size, a redraw of its own, whose lines keep no order with that
-	// move, and the rows taken off are gone (written).
+	// positions follow its lines: placed), and the rows the resize took
+	// off are read as rows still on the screen (unresized). The program's
+	// next output is its drawing for the new size, a redraw of its own,
+	// whose lines keep no order with that move, and the rows taken off are
+	// gone (written).
 	resizedQuiet bool
 	// lastNew: the last line commit looked at was new output. A line
 	// seen again as it was committed in this replay leaves it alone: it
@@ -242,32 +227,29 @@ func (m *mainLines) oneRowRegion() bool { return min(m.bot, m.rows)-m.top == 1 }
 
 // cutBelow commits the lines on the rows a screen rows tall no longer
 // has: their lines leave for good, so they are committed as lines that
-// scroll off are. A line erased there leaves its text below as a ghost, as
-// a reflow leaves it (ghost.under), and so does one that still shows its
-// text (ghost.shown), which a screen never resized would still have below
-// the lines above it. It returns the first row of a line that starts
-// above the cut and goes on below it, committed whole too (-1: none),
-// which recordCut records with what is left of it.
+// scroll off are. A line committed before the cut that starts there, erased
+// or still showing its text, is a row a screen never resized would still
+// have (unresized). It returns the first row of a line that starts above
+// the cut and goes on below it, committed whole too (-1: none), which
+// recordCut records with what is left of it.
 func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 	straddles = -1
 	for r := rows; r < m.rows; {
 		start, end := m.span(r)
 		st := m.state(start)
 		text := m.lineText(start, end)
-		// A screen never resized reads a row below by the record of its
-		// line: only one committed before the cut has it (not one
-		// committed now, as it is cut).
-		shown := start >= rows && text != "" && !st.pending && st.hasRec && st.rec == text
+		// A screen never resized reads a row by the record of its line:
+		// only one committed before the cut has it (not one committed
+		// now, as it is cut, nor one held back).
+		if start >= rows && !st.pending && st.hasRec && st.rec != "" && (text == "" || text == st.rec) {
+			m.unresized.add(m.lineN(start), st.rec, text != "")
+		}
 		if st.pending {
 			m.commitPending(start, end, st, out)
 		} else if text != "" {
 			m.commit(st, text, m.lineN(start), lineEnds{}, out)
 		} else if start >= rows && st.hasRec && st.rec != "" {
-			m.addGhost(ghost{text: st.rec, at: m.processed, n: m.lineN(start), under: true, erased: true})
-			st.rec, st.hasRec, st.faint = "", false, false
-		}
-		if shown {
-			m.addGhost(ghost{text: text, at: m.processed, n: m.lineN(start), under: true, shown: true})
+			st.rec, st.hasRec, st.faint = "", false, false // it left, erased
 		}
 		if start < rows {
 			straddles = start
@@ -526,8 +508,8 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	for i := len(lines) - 1; i >= p.keep; i-- {
 		st, n := m.state(lines[i].start), m.base+int64(lines[i].start)
 		if st.hasRec && st.rec != "" && !st.pending {
-			// Erased: its text stays below as a ghost (see ghost.under).
-			m.addGhost(ghost{text: st.rec, at: m.processed, n: n, under: true, erased: true})
+			// Erased: a screen never resized still has the row.
+			m.unresized.add(n, st.rec, false)
 			st.rec, st.hasRec, st.faint = "", false, false
 			continue
 		}
@@ -543,8 +525,8 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 		st, ln := m.state(l.start), n
 		carried := i == 0 && m.carryOn // its start left already
 		if text == "" && !carried && st.hasRec && st.rec != "" && !st.pending {
-			// Erased: its text stays above as a ghost (see ghost.erased).
-			m.addGhost(ghost{text: st.rec, at: m.processed, n: ln, erased: true})
+			// Erased: a screen never resized still has the row.
+			m.unresized.add(ln, st.rec, false)
 			st.rec, st.hasRec, st.faint = "", false, false
 		}
 		if carried {
@@ -587,6 +569,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 func (m *mainLines) written() {
 	if m.resizedQuiet {
 		m.lastMove, m.resizedQuiet = move{}, false
+		m.unresized.forget()
 	}
 }
 
@@ -819,11 +802,11 @@ const minRewrap = 12
 // Claude Code redraws a tool's output once it is done): its text without
 // blanks and borders starts where one of the lines just replaced (the
 // newest ghosts, this one's last) or of those still below it starts
-// (rows that gave way under a shorter screen among them, last), or goes
-// on where the piece before it ended. Text found in the middle of a
-// line that was there is not that line redrawn: it is new text drawn where
-// another line held the same words (Gemini CLI draws a command's output
-// where the command was typed a moment before).
+// (rows a resize took off under the screen among them, last: unresized),
+// or goes on where the piece before it ended. Text found in the middle of
+// a line that was there is not that line redrawn: it is new text drawn
+// where another line held the same words (Gemini CLI draws a command's
+// output where the command was typed a moment before).
 func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	key := RowKey(text)
 	if len(key) < minRewrap {
@@ -836,7 +819,7 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	pieces := m.rewrap.pieces[:0]
 	recent := m.ghosts[max(0, len(m.ghosts)-m.rows):]
 	for _, g := range recent {
-		if !g.under && g.near(n) {
+		if g.near(n) {
 			pieces = append(pieces, g)
 		}
 	}
@@ -859,15 +842,9 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 			pieces = append(pieces, ghost{text: m.shadow[r].rec, n: m.lineN(r)})
 		}
 	}
-	// Then the rows that gave way under the screen, in the order they
-	// stood: on a screen never resized they would still be below it.
-	mark := len(pieces)
-	for _, g := range recent {
-		if g.under && g.n > n {
-			pieces = append(pieces, g)
-		}
-	}
-	slices.SortStableFunc(pieces[mark:], func(a, b ghost) int { return cmp.Compare(a.n, b.n) })
+	// Then the rows a resize took off under the screen: on a screen
+	// never resized they would still be below it.
+	pieces = m.unresized.appendBelow(pieces, n)
 	var b strings.Builder
 	starts, from := m.rewrap.starts[:0], m.rewrap.from[:0]
 	for _, p := range pieces {
@@ -945,7 +922,8 @@ type rewrapState struct {
 // moved reports whether text is a committed line that left its position in
 // the current redraw: a ghost replaced within the last two screenfuls of
 // lines (near where it would show now), or a line whose position no longer
-// shows it; from is where it was. The old position gives up its record.
+// shows it (a row a resize took off among them: unresized); from is where
+// it was. The old position gives up its record.
 func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok bool) {
 	horizon := int64(2 * m.rows)
 	for len(m.ghosts) > 0 && m.processed-m.ghosts[0].at > horizon {
@@ -953,14 +931,11 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 	}
 	// Text as short as "}" or "[[/RELAY]]" occurs anywhere: right after a
 	// new line it is more of the new output, not a line that replaced text
-	// moments ago. A row erased that a resize took off the screen
-	// (ghost.erased) is taken as the screen's rows are (the loop after this
-	// one) until the program draws for the new size: on a screen never
-	// resized it would still be there, no longer showing its text.
+	// moments ago.
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
 		g := m.ghosts[i]
-		if g.text == text && !g.shown && (!short || g.erased && m.resizedQuiet) && g.near(n) && m.inOrder(g.pos(), n) {
+		if g.text == text && !short && g.near(n) && m.inOrder(g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.pos(), n)
 			return g.n, true
@@ -982,6 +957,11 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 			m.moveTo(from, n)
 			return from, true
 		}
+	}
+	// The rows a resize took off are rows of the screen too (unresized).
+	if from, ok := m.unresized.erasedFrom(text, n, m.inOrder); ok {
+		m.moveTo(from, n)
+		return from, true
 	}
 	return 0, false
 }

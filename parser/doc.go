@@ -138,7 +138,10 @@
 // In a run of wide characters the next row's first word is its first
 // character with the closing punctuation after it (a quote, a bracket);
 // a row that had room for a blank and that word was drawn at another
-// width, and the run is taken as broken.
+// width, and the run is taken as broken. In a block's string, a row that
+// ends with a wide character and a next row that starts with an escaped
+// line break ("\n") were broken there too, on the same terms: a line of
+// a message rarely ends with a blank.
 // Down a gutter, the row's text counts, not the gutter. A program that
 // wraps a word only with the blank after it (Options.WrapsWithBlank:
 // opencode) lets a row reach the column after the one it wraps at only

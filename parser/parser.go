@@ -442,6 +442,32 @@ func brokeInRun(rest string, end, wrapAt int) bool {
 	return end+need != wrapAt
 }
 
+// brokeBeforeLineBreak reports whether a row of a block's string that
+// ended with a wide character at column end, the program wrapping at
+// wrapAt (0: not known), and rest, the next row's text, which starts with
+// an escaped line break ("\n"), were broken there with no blank: a
+// program that breaks words where Unicode's line breaking allows it may
+// break after a wide character, and a line of a message that ends with a
+// blank is rare. The escape and the word it starts (up to a blank or a
+// wide character) would not have fitted after the row; where they would
+// have fitted right after it but not after a blank, a blank was there.
+func brokeBeforeLineBreak(rest string, end, wrapAt int) bool {
+	if !strings.HasPrefix(rest, `\n`) {
+		return false
+	}
+	if wrapAt <= 0 {
+		return true
+	}
+	need := 0
+	for _, r := range rest {
+		if unicode.IsSpace(r) || wide(r) {
+			break
+		}
+		need += ansi.StringWidth(string(r))
+	}
+	return end+need != wrapAt
+}
+
 // closing are the characters a line may not be broken before: they go
 // with the character before them.
 const closing = "\"')]}>,.;:!?”’）」』】〕、。，．！？：；"

@@ -430,7 +430,8 @@ func TestLossyBoxBrokeAtEdge(t *testing.T) {
 
 // TestBrokenWideRuns: Codex 0.171.0 breaks words where Unicode's line
 // breaking allows it: anywhere in a run of wide characters (CJK, emoji),
-// after a bar or an opening bracket: no blank was there.
+// after a bar or an opening bracket, after a wide character before an
+// escaped line break in a block's string: no blank was there.
 func TestBrokenWideRuns(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -452,6 +453,8 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"in a block's string", 40, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
 		{"in a block's string, with the quote after it the character would not have fitted", 41, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测试" @1`},
 		{"in a block's string, a character would have fitted: a blank was there", 43, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测 试" @1`},
+		{"in a block's string, before an escaped line break", 40, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `\nmore"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测\nmore" @1`},
+		{"in a block's string, before an escaped line break that would have fitted: a blank was there", 47, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `\nmore"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测 \nmore" @1`},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), c.lines, c.wrapAt)
 		if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != c.want {

@@ -198,8 +198,8 @@ type docRow struct {
 type commitRow struct {
 	y    int
 	text string
-	cols int // the width the row was laid out for; 0: the screen's
-	key  int // its place in the document, for committing in its order
+	cols int     // the width the row was laid out for; 0: the screen's
+	row  *docRow // for committing in the document's order
 }
 
 // aligner is the alternate screen's committer.
@@ -327,10 +327,15 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 			lo, iStart = hi, iEnd+1
 		}
 	}
-	// What the gaps committed goes in the document's order.
-	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.key - y.key })
 	a.apply()
 	a.commitStable(rows, now, quiet, busy)
+	// What the gaps committed and what settled go out together in the
+	// document's order: a row a wrap anew took the place of goes out with
+	// the text it showed last, its neighbours that kept theirs as they
+	// settle, in one frame (opencode wraps a block's body rows anew and
+	// leaves its "[[RELAY]]" row as it was).
+	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.row.pos - y.row.pos })
+	a.trim()
 	if quiet {
 		a.relaying = a.relaying && !a.drawn
 	} else {
@@ -998,7 +1003,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 		a.matched[i] = d
 		fresh = append(fresh, d)
 		if r.gone {
-			a.commitAt(d, r.y, 2*at-1) // before the row it is inserted before
+			a.commit(d, r.y)
 		}
 	}
 	a.inserts = append(a.inserts, insertion{at: at, seq: len(a.inserts), rows: fresh})
@@ -1358,9 +1363,7 @@ func (a *aligner) unindex(d *docRow) {
 }
 
 // commit commits a pending row of the document.
-func (a *aligner) commit(d *docRow, y int) { a.commitAt(d, y, 2*d.pos) }
-
-func (a *aligner) commitAt(d *docRow, y, key int) {
+func (a *aligner) commit(d *docRow, y int) {
 	if !d.pending {
 		return
 	}
@@ -1369,7 +1372,7 @@ func (a *aligner) commitAt(d *docRow, y, key int) {
 		d.text = ""
 		return // never shown whole: not read
 	}
-	a.out = append(a.out, commitRow{y: y, text: d.text, cols: d.cols, key: key})
+	a.out = append(a.out, commitRow{y: y, text: d.text, cols: d.cols, row: d})
 	d.text = ""
 }
 
@@ -1414,7 +1417,6 @@ func (a *aligner) apply() {
 			a.relink(d)
 		}
 	}
-	a.trim()
 }
 
 // trim forgets the oldest committed rows beyond maxDocRows.

@@ -1170,3 +1170,31 @@ func TestAltScreenNewBlockPastTheLatestEcho(t *testing.T) {
 		}
 	}
 }
+
+// Rows a frame drawn for a new width wraps anew go out with the text they
+// showed last, the rows around them that kept their text as they settle,
+// in the same frame: all of them in the document's order (issue 29:
+// opencode, after a resize, wrapped a block's body rows anew and left its
+// "[[RELAY]]" row as it was; the body went out before "[[RELAY]]", a
+// block with no JSON in it).
+func TestRowsWrappedAnewGoOutInOrderWithTheirNeighbours(t *testing.T) {
+	r := newAltRun(t, 10, 40)
+	block := []string{"the title row", "", "[[RELAY]]", `{"to":"bob","type":"message",`, `"body":"one two three four five six`,
+		`seven eight nine ten"}`, "[[/RELAY]]", "end of the output"}
+	r.write(drawRows(10, block))
+	r.s.Resize(10, 70)
+	r.take(r.s.TakeLines())
+	r.write(drawRows(10, []string{"the title row", "", "[[RELAY]]", `{"to":"bob","type":"message","body":"one two three four five six`,
+		`seven eight nine ten"}`, "[[/RELAY]]", "end of the output"}))
+	r.pause(time.Second)
+	r.flush()
+	var order []string
+	for _, l := range r.lines {
+		if strings.Contains(l, "RELAY") || strings.Contains(l, "body") {
+			order = append(order, l)
+		}
+	}
+	if len(order) < 3 || order[0] != "[[RELAY]]" || order[len(order)-1] != "[[/RELAY]]" {
+		t.Errorf("the block went out as %q, want [[RELAY]] first and [[/RELAY]] last; lines:\n%s", order, strings.Join(r.lines, "\n"))
+	}
+}

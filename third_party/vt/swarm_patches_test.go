@@ -691,3 +691,26 @@ func TestPatchWideCharacterCoveringAnotherBlanksIt(t *testing.T) {
 		})
 	}
 }
+
+// A cluster that takes no column, written in the last column, leaves the
+// cursor there with no wrap pending (patch 19): the next character is
+// written over it, as in the middle of the row, not on the next row.
+func TestPatchNoColumnClusterInTheLastColumnWrapsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		row0     string
+		row1     string
+	}{
+		{"in the middle of the row", "abc\u2029d", "abcd", ""},
+		{"in the last column", "abcdefg\u2029h", "abcdefgh", ""},
+		{"then a line that wraps", "abcdefg\u2029hij", "abcdefgh", "ij"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := NewEmulator(8, 2)
+			_, _ = e.WriteString(tc.in + "\r") // the CR ends the last cluster
+			if got := screenRows(e); got[0] != tc.row0 || got[1] != tc.row1 {
+				t.Errorf("rows %q, want %q, %q", got, tc.row0, tc.row1)
+			}
+		})
+	}
+}

@@ -219,8 +219,11 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 
 	e.scr.SetCell(x, y, &cell)
 
-	// Handle phantom state at the end of the line
-	e.atPhantom = awm && x >= e.scr.Width()-1
+	// Handle phantom state at the end of the line. swarm patch 19: a
+	// cluster that takes no column (U+2029) leaves the cursor where it
+	// was, also in the last column, with no wrap pending: the next
+	// character is written over it there as anywhere else on the row.
+	e.atPhantom = awm && x >= e.scr.Width()-1 && cell.Width > 0
 	if !e.atPhantom {
 		x += cell.Width
 	}

@@ -66,9 +66,10 @@
 // command with no wide character ended two columns short of the box or
 // more (which tells a wider terminal whose rows the box cut, a row at its
 // edge ending with a whole word), and the box is known to be as wide as
-// its terminal ([Parser.BoxSized]) or two rows of the command or more
-// reached the edge (a row cut after a whole word ends right at the edge
-// about once in a word's length). A row with wide characters says neither:
+// its terminal ([Parser.BoxSized]), or two rows of the command broke a
+// word at the edge, or three filled the box (a row cut after a whole word
+// ends at the edge, or a column short, about once in three rows). A row
+// with wide characters says neither:
 // the box draws them wider than its terminal counts them (each followed by
 // a blank) and cuts the row where it overflows;
 // what ends a bullet's paragraph ends this too. A command under a

@@ -123,8 +123,8 @@ type held struct {
 	sized bool
 	// ragged counts the rows right inside a box, with no wide character,
 	// that another row continued and that ended more than a column short
-	// of the box (see box.filled).
-	ragged int
+	// of the box; filled, those that filled it (see box.filled).
+	ragged, filled int
 }
 
 // maxWrapRoom is the most room a box can leave at the end of a row it
@@ -229,9 +229,9 @@ func (p *Parser) ElidedHeld() bool {
 // Gemini CLI does once it shows the command at work, not for a command
 // that ended before that). A row of such a box that reaches its last
 // column broke a word there: the next row goes on with no blank. Where
-// that is not known, it is so only when two rows or more of the command
-// reached the edge; a single one was cut there, after a whole word, and
-// the next row goes on after what was lost, with one blank.
+// that is not known, it is so only where more rows of the command say so
+// (see the package documentation); else the row was cut there, after a
+// whole word, and the next row goes on after what was lost, with a blank.
 func (p *Parser) BoxSized(sized bool) { p.sized = sized }
 
 // Pending reports whether a command under a bullet is held back waiting for
@@ -560,8 +560,12 @@ func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 		// A row with wide characters may end short because the box
 		// draws them wider than its terminal counts them: that says
 		// nothing about how wide the terminal is.
-		if !h.box.filled(h.end, line) && !holdsWide(lastRow(h.src)) {
-			h.ragged++
+		if !holdsWide(lastRow(h.src)) {
+			if h.box.filled(h.end, line) {
+				h.filled++
+			} else {
+				h.ragged++
+			}
 		}
 	}
 	h.last, h.wrapAt = n, wrapAt
@@ -613,12 +617,13 @@ func (p *Parser) finishHeld(out []Event) []Event {
 		// wider one whose rows it cut, dropping what did not fit: a row
 		// it cut may end at the edge too, after a whole word. A row with
 		// no wide character that ended two columns short or more tells
-		// the wider terminal; a box known to be sized (BoxSized), or two
-		// rows of the command or more that reached the edge, the box's
-		// width: by chance a cut row ends right at the edge about once
-		// in a word's length. Else the row was cut there.
+		// the wider terminal; a box known to be sized (BoxSized), two
+		// rows of the command that broke a word at the edge, or three
+		// that filled the box, the box's width: a row cut after a whole
+		// word ends at the edge, or a column short, about once in three
+		// rows. Else the row was cut there.
 		wrapped := !h.box.edge || h.box.gutter() || !p.lossy ||
-			h.ragged == 0 && (h.sized || brokenAtEdge(h.tight) >= 2)
+			h.ragged == 0 && (h.sized || h.filled >= 3 || brokenAtEdge(h.tight) >= 2)
 		for k, row := range strings.Split(src[i+1:], "\n") {
 			if in, ok := h.box.inner(row); ok {
 				row = in

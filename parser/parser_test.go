@@ -397,7 +397,8 @@ func TestLossyBoxCutWord(t *testing.T) {
 // row with wide characters, which the box draws wider than its terminal
 // counts them, may be cut wherever it overflowed: it tells neither. A
 // single row at the edge says the box's width only in a box known to be
-// sized to it (Parser.BoxSized); two rows or more say it anyway.
+// sized to it (Parser.BoxSized); two rows that broke a word at the edge,
+// or three that filled the box, say it anyway.
 func TestLossyBoxBrokeAtEdge(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -417,6 +418,8 @@ func TestLossyBoxBrokeAtEdge(t *testing.T) {
 			`relay qa_1 "bank salt pull cre ase office" @1`},
 		{"a row at the edge, another a column short, in a box not known to be sized", false, []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here"},
 			`relay qa_1 "you last fell bac erial gray how locate direct f ood here" @1`},
+		{"three rows that fill a box not known to be sized", false, []string{"@relay:qa_1 you last fell bac", "erial gray how locate direct f", "ood here and there to see them", " bird"},
+			`relay qa_1 "you last fell bac erial gray how locate direct food here and there to see them bird" @1`},
 		{"wide characters at the edge", true, []string{"@relay:qa_1 you last fel 中 文", "京 か な カ タ locate direct f", "ood here"},
 			`relay qa_1 "you last fel 中 文 京 か な カ タ locate direct f ood here" @1`},
 		{"a row wide characters cut short", true, []string{"@relay:qa_1 just 👍👍 you", "ard last fell describe gray ho", "w locate"},

@@ -63,9 +63,16 @@ eye and swarm's settle time need; a row that changed, such as a spinner's,
 reads as blank). On the main-screen CLIs the scrollback
 is read too once the file is done. Only rows below the echo of the file's
 own command count (the whole screen when the echo is off it: relay lines
-are unique in a recording, except in a file printed again, which needs
-its echo on the screen). Per command, the best showing over the captures
-decides (reader.py matches the printed line against the rows):
+are unique in a recording). A file printed again (always the session's
+last) shares its lines with the earlier file, so without its echo on the
+screen a showing counts only where the earlier print's cannot be: below a
+later file's echo, not below the earlier file's; anywhere once its echo
+has shown and scrolled off the top; else where no showing of the earlier
+print can have moved since the screen before the Enter (a transcript's
+rows move up, never down: one lower than all of them, or one more, is
+new; Repeat). Its scrollback needs its echo. Per command, the best
+showing over the captures decides (reader.py matches the printed line
+against the rows):
 
 - shown whole: expected as printed (in composed form, Unicode NFC, where
   the screen shows it so: every CLI here draws combining marks composed,
@@ -143,6 +150,7 @@ import gzip
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -225,6 +233,19 @@ def wrap_rows(text, width):
     return rows
 
 
+def char_rows(text, width):
+    """Wraps text at width columns anywhere, as a terminal does; returns
+    the rows."""
+    rows, cur = [], ""
+    for ch in text:
+        if cur and cols(cur + ch) > width:
+            rows.append(cur)
+            cur = ""
+        cur += ch
+    rows.append(cur)
+    return rows
+
+
 def fits_after(config, line, nxt, widths):
     """Whether the row nxt, after the relay line line, reads as a line of
     its own at every width in widths: its first word would have fitted on
@@ -237,12 +258,15 @@ def fits_after(config, line, nxt, widths):
             if config == "gemini":
                 # Its terminal's row, then the first box-width part of it;
                 # each a few columns off too (the model is not exact: a
-                # row it says leaves room has shown 3 columns left).
+                # row it says leaves room has shown 3 columns left). Its
+                # terminal is as wide as the window, or as the box once
+                # Gemini has resized it to the box: then the terminal's
+                # own wrap, anywhere in a word, makes its rows too.
                 d = w - text_width(config, c)
                 g = reader.gemini_form(line)
-                last = wrap_rows(g, c + d)[-1]
-                shown = wrap_rows(last, c - 8 + d)[0]
-                room = (c - 8 + d) - cols(shown)
+                box = c - 8 + d
+                lasts = [wrap_rows(g, c + d)[-1], wrap_rows(g, box)[-1], char_rows(g, box)[-1]]
+                room = min(box - cols(wrap_rows(last, box)[0]) for last in lasts)
             else:
                 rows = wrap_rows(line, w)
                 room = w - cols(rows[-1])
@@ -663,12 +687,25 @@ class Session:
         reader to see, however briefly."""
         if t_enter is None:
             return False
+        before = None
+        repeat = None
         for t, scr in screens:
             if t < t_enter:
+                before = scr
                 continue
             if t_stop is not None and t >= t_stop:
                 break
-            sh = self.showing(st, cmd, scr)
+            if st.repeat_of is None:
+                sh = self.showing(st, cmd, scr)
+            else:
+                # A file printed again: its own showings, frame by frame.
+                if repeat is None:
+                    repeat = Repeat(self, st, before)
+                rows = scr.split("\n")
+                anchor = next((i for i, r in enumerate(rows) if st.tag in r), None)
+                start = repeat.see(rows, anchor)
+                k = st.cmds.index(cmd)
+                sh = self.find_cmd(cmd, rows, start) if start is not None else repeat.find(k, rows, 0)
             if sh is not None and (sh.whole or (self.config == "gemini" and not cmd.block and not sh.edge)):
                 return True
         return False
@@ -753,6 +790,7 @@ class Session:
         with self.lock:
             mark = len(self.captures)
             st.window_start = mark
+            before = self.captures[-1][2] if self.captures else None
         t_enter = time.time()
         self.submit(st)
         if st.mid_resize:
@@ -788,7 +826,7 @@ class Session:
             st.window_end = len(self.captures)
         # The screen once the CLI is idle again held still (settle).
         st.t_enter, st.t_final, st.final, st.hist = t_enter, time.time(), final, hist
-        found = self.read_commands(st, step_captures(st, caps), t_enter)
+        found = self.read_commands(st, step_captures(st, caps), t_enter, before)
         self.note("%s (%s)" % (st.cmdline if len(st.cmdline) < 90 else st.cmdline[:90] + "…", st.how), final)
         self.steps_txt.append("--- what a reader sees of %s's commands\n%s" % (st.tag, "\n".join(f[2] for f in found)))
         return st, found
@@ -814,12 +852,14 @@ class Session:
                 self.send("\r")
         raise Failed("Codex did not take the command %r" % st.tag)
 
-    def read_commands(self, st, caps, t_enter):
+    def read_commands(self, st, caps, t_enter, before=None):
         """For each command of the file: the best showing over the
-        captures taken after its command was typed."""
+        captures taken after its command was typed (before: the screen
+        just before, for a file printed again)."""
         best = [None] * len(st.cmds)
         when = [None] * len(st.cmds)
         seen = [{} for _ in st.cmds]  # reading -> seconds it showed
+        repeat = Repeat(self, st, before) if st.repeat_of is not None else None
         for t, t_end, scr in caps:
             rows = scr.split("\n")
             anchor = None
@@ -827,19 +867,23 @@ class Session:
                 if st.tag in r:
                     anchor = i
                     break
-            if anchor is None:
-                # The echo is not on the screen (scrolled away, or not
-                # drawn yet): a command of this file is still its own, as
-                # relay lines are unique in a recording, except in a file
-                # printed again, whose lines are also an earlier file's.
-                if st.repeat_of is not None:
+            # Without the echo on the screen (scrolled away, or not drawn
+            # yet) a command of this file is still its own, as relay lines
+            # are unique in a recording, except in a file printed again
+            # (Repeat).
+            if repeat is None:
+                start = 0 if anchor is None else anchor + 1
+            elif isinstance(scr, Scrollback):
+                # The scrollback holds the earlier print too, at rows no
+                # screen had: only the rows below the echo are the file's.
+                if anchor is None:
                     continue
-                start = 0
-            else:
                 start = anchor + 1
-            pos = start
+            else:
+                start = repeat.see(rows, anchor)
+            pos = start or 0
             for k, cmd in enumerate(st.cmds):
-                sh = self.find_cmd(cmd, rows, pos)
+                sh = self.find_cmd(cmd, rows, pos) if start is not None else repeat.find(k, rows, pos)
                 if sh is None:
                     continue
                 pos = sh.last + 1
@@ -980,6 +1024,102 @@ class Session:
         end_processes(self.home)
 
 
+# The echo of a printed file's command: its tag (PrintStep) in a row.
+ECHO = re.compile(r"\bf(\d\d)(?:\.txt|\.sh|;)")
+
+
+class Repeat:
+    """Which showings of a file printed again are its own, screen by
+    screen in time order, from the screen before its Enter on. Its lines
+    are also an earlier file's (the file printed again is the session's
+    last), so a showing counts only where that file's cannot be, by the
+    transcript's order (each file's echo, then its output):
+
+    - below the file's own echo;
+    - else, below the lowest echo of an earlier file: none when that is
+      the echo of the file printed first (what is below it is that
+      file's output); every one when it is a later file's;
+    - else, anywhere once the file's echo has shown in the transcript
+      and is gone: the echo, and all before it, left by the top;
+    - else (a CLI that draws the output over the echo at once), where no
+      showing of the earlier print can have moved: a transcript moves
+      its rows up, never down, so the earlier print's showings stay at
+      or above the rows they held and keep their order: a showing lower
+      than all of them, or one more than they are, is new. A screen that
+      does not show a line (a row that changed reads as blank) leaves
+      what is known of the earlier print's showings as it was.
+
+    The file's tag in the input box (typed, not yet run) is no echo."""
+
+    def __init__(self, session, st, before):
+        self.session, self.st = session, st
+        self.n = int(ECHO.search(st.tag).group(1))
+        self.first = int(st.repeat_of[1:])
+        self.echo_seen = False
+        rows = before.split("\n") if before else []
+        self.box = next((i for i, r in enumerate(rows) if st.tag in r), None)
+        self.old = [self.firsts(cmd, rows, 0) for cmd in st.cmds]
+
+    def firsts(self, cmd, rows, start, stop=None):
+        """The first rows of every showing of cmd in rows[start:stop]."""
+        out = []
+        stop = len(rows) if stop is None else stop
+        while True:
+            sh = self.session.find_cmd(cmd, rows[:stop], start)
+            if sh is None:
+                return out
+            out.append(sh.first)
+            start = sh.first + 1
+
+    def see(self, rows, anchor):
+        """Takes the next screen in; returns the row the file's own rows
+        start at, or None when only find can tell them."""
+        if anchor is not None:
+            if anchor != self.box:
+                self.echo_seen = True
+            self.old = [self.firsts(cmd, rows, 0, anchor) for cmd in self.st.cmds]
+            return anchor + 1
+        below = 0
+        for i, r in enumerate(rows):
+            m = ECHO.search(r)
+            if m and int(m.group(1)) < self.n:
+                below, file = i + 1, int(m.group(1))
+        if below:
+            if file > self.first:
+                return below
+            if file == self.first:
+                return len(rows)
+        if self.echo_seen:
+            return below
+        self.own = []
+        for k, cmd in enumerate(self.st.cmds):
+            now = self.firsts(cmd, rows, 0)
+            old, new = [], []
+            j = 0
+            for a in now:
+                # The topmost showings are the earlier print's, each at or
+                # above a row one of its showings held.
+                while j < len(self.old[k]) and self.old[k][j] < a:
+                    j += 1
+                if j < len(self.old[k]) and not new:
+                    old.append(a)
+                    j += 1
+                else:
+                    new.append(a)
+            if now:
+                self.old[k] = old
+            self.own.append([a for a in new if a >= below])
+        return None
+
+    def find(self, k, rows, pos):
+        """The first own showing of command k from row pos on, after see
+        returned None."""
+        for first in self.own[k]:
+            if first >= pos:
+                return self.session.find_cmd(self.st.cmds[k], rows, first)
+        return None
+
+
 def again(cmd, later, enters):
     """When the command is printed again by a later file (a file printed
     again): the Enter of that file, after which a showing of its lines may
@@ -993,8 +1133,13 @@ def step_captures(st, caps):
     the main screen, the scrollback), counted as shown for SETTLED s."""
     caps = list(caps) + [(st.t_final, st.t_final + SETTLED, st.final)]
     if st.hist:
-        caps.append((st.t_final, st.t_final + SETTLED, st.hist))
+        caps.append((st.t_final, st.t_final + SETTLED, Scrollback(st.hist)))
     return caps
+
+
+class Scrollback(str):
+    """A capture of the scrollback and the screen (tmux capture-pane -S),
+    not of the screen alone: its rows are not a screen's."""
 
 
 def expected(results):

@@ -40,6 +40,7 @@ time; generate.Session.shown_in_frames): whole in one, it becomes
 unsure, as the generator itself reads it since.
 """
 import argparse
+import difflib
 import gzip
 import json
 import os
@@ -274,7 +275,8 @@ def reread_captures(path, plan_steps, meta, dry):
         st.t_final, st.final = d["t_final"], screens[d["final"]]
         st.hist = None if d["hist"] is None else screens[d["hist"]]
         caps = generate.step_captures(st, session.captures[st.window_start:st.window_end])
-        results.append((st, session.read_commands(st, caps, d["t_enter"])))
+        before = session.captures[st.window_start - 1][2] if st.window_start > 0 else None
+        results.append((st, session.read_commands(st, caps, d["t_enter"], before)))
     session.late_pass(results)
     cast = path + ".cast"
     session.frames_pass(results, frames.replay(cast), frames.enters(cast, [st.tag for st in steps]))
@@ -286,7 +288,11 @@ def reread_captures(path, plan_steps, meta, dry):
     def lines(ws, unsure_ones):
         return [("unsure " if unsure_ones else "") + json.dumps(w, ensure_ascii=False) for w in ws]
     now, before = lines(want, False) + lines(unsure, True), lines(old_want, False) + lines(meta["unsure"], True)
-    changes = ["- " + l for l in before if l not in now] + ["+ " + l for l in now if l not in before]
+    # In order: a file printed again expects the same commands twice.
+    changes = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, now, autojunk=False).get_opcodes():
+        if op != "equal":
+            changes += ["- " + l for l in before[i1:i2]] + ["+ " + l for l in now[j1:j2]]
     changes = changes or ["the same commands, in another order"]
     if dry:
         return changes
@@ -373,18 +379,22 @@ def reread(path, plan_steps, dry, scratch):
     want, unsure = [], list(meta["unsure"])
     wi, cut = 0, 0
     changes = []
+    before = None  # the screen before the step, as the last section shows it
     for note, body in sections:
         if note.startswith("resized to"):
             resized = True
+            before = body
             continue
         if si >= len(steps):
             break
         st = steps[si]
         head = "--- what a reader sees of %s's commands\n" % st.tag
         if head not in body:
+            before = body
             continue
         si += 1
         screen, _, rest = body.partition(head)
+        before, screen_before = screen, before
         old = rest.split("\n")[:len(st.cmds)]
         if len(old) != len(st.cmds):
             raise ValueError("%s: %s: %d verdicts for %d commands" % (path, st.tag, len(old), len(st.cmds)))
@@ -392,9 +402,10 @@ def reread(path, plan_steps, dry, scratch):
         # are gone): a resize before it makes what it shows after_resize.
         session.first_resize = 0.0 if (resized or st.mid_resize) else None
         caps = [(0.0, generate.SETTLED, screen.rstrip("\n"))]
-        new = session.read_commands(st, caps, 0.0)
+        new = session.read_commands(st, caps, 0.0, screen_before)
         own = own_rows(hists[si - 1], st, steps) if hists else None
-        with_hist = session.read_commands(st, caps + [(0.0, generate.SETTLED, own)], 0.0) if own else new
+        with_hist = session.read_commands(st, caps + [(0.0, generate.SETTLED, generate.Scrollback(own))], 0.0,
+                                          screen_before) if own else new
         old = [earlier.get((st.tag, k), v) for k, v in enumerate(old)]
         for k, (v, final_only, (cmd, w, what, after)) in enumerate(zip(old, new, with_hist)):
             if what != final_only[2] and not rules_fixed(meta["config"], cmd):

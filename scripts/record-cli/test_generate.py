@@ -1,0 +1,144 @@
+"""Tests of the generator's reading of the screen (stdlib only):
+
+    python3 -m unittest discover -s scripts/record-cli
+"""
+import sys
+import threading
+import unittest
+
+sys.dont_write_bytecode = True
+import content  # noqa: E402
+import generate  # noqa: E402
+
+LINE = "@relay:bob the same words again"
+CHROME = ["", "─" * 40, "❯ ", "─" * 40]
+
+
+def session(config="claude-inline"):
+    s = generate.Session.__new__(generate.Session)
+    s.config = config
+    s.first_resize = None
+    s.lock = threading.Lock()
+    s.steps_txt = []
+    return s
+
+
+def repeat_step():
+    """f03.txt, the file f01.txt printed again: one relay line."""
+    cmd = content.Cmd([LINE], "relay", "bob", "the same words again")
+    return generate.PrintStep("f03", "cat", [LINE], [cmd], "f03.txt", "cat f03.txt", repeat_of="f01")
+
+
+def screen(*rows):
+    return "\n".join(list(rows) + CHROME)
+
+
+def verdict(before, *screens, config="claude-inline"):
+    st = repeat_step()
+    caps = [(float(i), float(i) + generate.SETTLED, s) for i, s in enumerate(screens)]
+    (_, _, what, _), = session(config).read_commands(st, caps, 0.0, before)
+    return what.split(":")[0]
+
+
+class RepeatedFile(unittest.TestCase):
+    """A file printed again: which showings of its lines are its own."""
+
+    def test_below_its_echo(self):
+        before = screen("! cat f01.txt", "  ⎿  " + LINE, "! cat f02.txt", "  ⎿  other", "! cat f03.txt")
+        now = screen("! cat f01.txt", "  ⎿  " + LINE, "! cat f03.txt", "  ⎿  " + LINE)
+        self.assertEqual(verdict(before, now), "whole")
+
+    def test_above_its_echo_is_the_first_print(self):
+        before = screen("  ⎿  " + LINE, "! cat f03.txt")
+        now = screen("  ⎿  " + LINE, "! cat f03.txt", "  ⎿  Running…")
+        self.assertEqual(verdict(before, now), "not shown")
+
+    def test_echo_scrolled_off_the_top(self):
+        # The echo showed below the first print, then the output pushed
+        # both off the top: the line on the screen is the new print's, at
+        # the very row the first print held.
+        before = screen("  ⎿  " + LINE, "end", "", "", "❯ cat f03.txt")
+        echo = screen("  ⎿  " + LINE, "end", "! cat f03.txt", "  ⎿  Running…")
+        now = screen("  ⎿  " + LINE, "end")
+        self.assertEqual(verdict(before, echo, now), "whole")
+
+    def test_the_input_box_is_no_echo(self):
+        # The tag still in the input box where it was typed: the file has
+        # not run; the line on the screen is the first print's.
+        before = screen("  ⎿  " + LINE, "end", "❯ cat f03.txt")
+        typed = screen("  ⎿  " + LINE, "end", "❯ cat f03.txt")
+        now = screen("  ⎿  " + LINE, "end")
+        self.assertEqual(verdict(before, typed, now), "not shown")
+
+    def test_below_the_first_prints_echo(self):
+        # The repeat's echo gone (scrolled), but the first print's echo
+        # is on the screen above the line: the line is that print's.
+        before = screen("! cat f01.txt", "  ⎿  " + LINE, "❯ cat f03.txt")
+        echo = screen("! cat f01.txt", "  ⎿  " + LINE, "! cat f03.txt")
+        now = screen("x", "! cat f01.txt", "  ⎿  " + LINE)
+        self.assertEqual(verdict(before, echo, now), "not shown")
+
+    def test_below_a_later_files_echo(self):
+        # Below the echo of a file printed after the first print: the new
+        # print's, though the first print held a lower row before.
+        before = screen("a", "b", "c", "     " + LINE, "! cat f02.txt", "  ⎿  other", "❯ cat f03.txt")
+        now = screen("! cat f02.txt", "  ⎿  other", "     " + LINE)
+        self.assertEqual(verdict(before, now), "whole")
+
+    def test_drawn_over_its_echo_where_the_first_print_was_not(self):
+        # No echo ever shown (the CLI drew the output over it): the line
+        # was not on the screen before the Enter, so it is the new print.
+        before = screen("  ⎿  other", "end", "❯ cat f03.txt")
+        now = screen("     " + LINE, "end")
+        self.assertEqual(verdict(before, now), "whole")
+
+    def test_lower_than_the_first_print_can_have_moved(self):
+        # A transcript moves its rows up, never down: one row lower than
+        # the first print's showing, the line is the new print's.
+        before = screen("x", "     " + LINE, "end", "❯ cat f03.txt")
+        blank = screen("", "", "")  # every row changed between polls
+        now = screen("x", "y", "     " + LINE, "end")
+        self.assertEqual(verdict(before, blank, now), "whole")
+
+    def test_where_the_first_print_stays(self):
+        before = screen("x", "     " + LINE, "end", "❯ cat f03.txt")
+        now = screen("     " + LINE, "end", "")
+        self.assertEqual(verdict(before, now), "not shown")
+
+    def test_one_more_showing_than_before(self):
+        before = screen("     " + LINE, "end", "❯ cat f03.txt")
+        now = screen("     " + LINE, "end", "     " + LINE, "end")
+        self.assertEqual(verdict(before, now), "whole")
+
+    def test_scrollback_needs_the_echo(self):
+        # The scrollback holds the first print too, at rows no screen had.
+        st = repeat_step()
+        before = screen("     " + LINE, "❯ cat f03.txt")
+        hist = generate.Scrollback(screen("x", "y", "z", "     " + LINE))
+        (_, _, what, _), = session().read_commands(st, [(0.0, generate.SETTLED, hist)], 0.0, before)
+        self.assertTrue(what.startswith("not shown"), what)
+
+
+class GeminiRowAfterARelayLine(unittest.TestCase):
+    """fits_after: the row after a relay line must read as a line of its
+    own in Gemini's box whatever width its inner terminal has."""
+
+    LINE = "@relay:bob alpha beta gamma delta epsilon zeta theta iota kappa lambda omicron sigma upsilon"
+
+    def test_terminal_as_wide_as_the_box(self):
+        # Through a terminal as wide as the window (60, give or take the
+        # model's 3 columns), the line's last row leaves room for "hello"
+        # in the box (52); through one as wide as the box (49 of them),
+        # its last row runs to the box's edge, where "hello" would read
+        # as the line's continuation.
+        for w in range(57, 62):
+            self.assertGreaterEqual(52 - len(generate.wrap_rows(self.LINE, w)[-1]), len("hello") + 4 + 3)
+        self.assertLess(49 - len(generate.wrap_rows(self.LINE, 49)[-1]), len("hello") + 4)
+        self.assertFalse(generate.fits_after("gemini", self.LINE, "hello more", [60]))
+
+    def test_room_in_both(self):
+        self.assertTrue(generate.fits_after("gemini", "@relay:bob alpha beta", "hello more", [60]))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -164,6 +164,9 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		if p.wideBreak && wide(last) && brokeBeforeLineBreak(text[k:], end, wrapBefore) {
 			sep = ""
 		}
+		if p.markBreak && wide(first) && endsWithLineBreak(b.buf) && brokeAfterLineBreak(text[k:], end, wrapBefore, p.wideBreak) {
+			sep = ""
+		}
 		if p.markBreak && (last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore)) {
 			// A word the CLI broke after punctuation. (Not after an
 			// escaped backslash: "\\ end" is as likely broken at its

@@ -142,7 +142,11 @@
 // width, and the run is taken as broken. In a block's string, a row that
 // ends with a wide character and a next row that starts with an escaped
 // line break ("\n") were broken there too, on the same terms: a line of
-// a message rarely ends with a blank.
+// a message rarely ends with a blank; so were a row that ends with an
+// escaped line break and a next row that starts with a wide character
+// (both kinds break before one), a line of a message rarely starting with
+// a blank: the next row's first word is then its first character, or its
+// run of them where the program moves a run whole.
 // Down a gutter, the row's text counts, not the gutter. A program that
 // wraps a word only with the blank after it (Options.WrapsWithBlank:
 // opencode) lets a row reach the column after the one it wraps at only

@@ -468,6 +468,45 @@ func brokeBeforeLineBreak(rest string, end, wrapAt int) bool {
 	return end+need != wrapAt
 }
 
+// endsWithLineBreak reports whether the text of a block's string read so
+// far ends with an escaped line break ("\n", its backslash not itself
+// escaped).
+func endsWithLineBreak(buf []byte) bool {
+	if !bytes.HasSuffix(buf, []byte(`\n`)) {
+		return false
+	}
+	slashes := 0
+	for i := len(buf) - 2; i >= 0 && buf[i] == '\\'; i-- {
+		slashes++
+	}
+	return slashes%2 == 1
+}
+
+// brokeAfterLineBreak reports whether a row of a block's string that
+// ended with an escaped line break at column end, the program wrapping at
+// wrapAt (0: not known), and rest, the next row's text, which starts with
+// a wide character, were broken there with no blank: a program that
+// breaks words where Unicode's line breaking allows it may break before a
+// wide character, and a line of a message that starts with a blank is
+// rare. What the program would have put after the row (the first wide
+// character, with the closing punctuation that goes with it, where it
+// breaks runs of them, runs; the whole run where it moves a run whole)
+// would not have fitted; where it would have fitted right after the row
+// but not after a blank, a blank was there.
+func brokeAfterLineBreak(rest string, end, wrapAt int, runs bool) bool {
+	if wrapAt <= 0 {
+		return true
+	}
+	need := 0
+	for i, r := range rest {
+		if i > 0 && !strings.ContainsRune(closing, r) && (runs || !wide(r)) {
+			break
+		}
+		need += ansi.StringWidth(string(r))
+	}
+	return end+need != wrapAt
+}
+
 // closing are the characters a line may not be broken before: they go
 // with the character before them.
 const closing = "\"')]}>,.;:!?”’）」』】〕、。，．！？：；"

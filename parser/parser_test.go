@@ -475,6 +475,23 @@ func TestBrokenWideRuns(t *testing.T) {
 	if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != `relay bob "at bottom C:\\path\\x ab 北京ｆｕｌｌ京ｆｕ 测试 end" @1` {
 		t.Errorf("a program that breaks after punctuation only: %v", evs)
 	}
+	// It breaks before a run of wide characters too: after an escaped
+	// line break in a block's string, where the run would not have fitted,
+	// no blank was there; where it would have fitted right after the row
+	// but not after a blank, one was.
+	for _, c := range []struct {
+		name   string
+		wrapAt int
+		want   string
+	}{
+		{"a run that would not have fitted", 40, `relay bob "end of a line\n東京字符 next" @1`},
+		{"a run that would have fitted after the row", 43, `relay bob "end of a line\n 東京字符 next" @1`},
+	} {
+		fed, flushed = feedAll(New(Options{BreaksAfterPunctuation: true}), []string{"[[RELAY]]", `{"to":"bob","body":"end of a line\n`, `東京字符 next"}`, "[[/RELAY]]"}, c.wrapAt)
+		if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != c.want {
+			t.Errorf("%s: got %v, want %s", c.name, evs, c.want)
+		}
+	}
 	// A program that wraps only at blanks (Claude Code) moved the word.
 	fed, flushed = feedAll(New(Options{}), []string{"  ⎿  @relay:bob ok 東京テスト漢字北京カタカナ", "     字符 more"}, 40)
 	if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1` {

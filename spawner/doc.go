@@ -162,7 +162,13 @@
 //     count. Blank rows and rules take no part.
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that
-//     stay together, then the newest. A row matched alone, away from its
+//     stay together, then the newest. Rows of the chain that cannot be
+//     taken (below) are left out and the chain chosen again, up to twice:
+//     short rows of an older block may outweigh the rows a view scrolled
+//     up; the choice that keeps the most rows stands. Chosen again, rows
+//     are taken only in a run that stands on its own (below): a row
+//     alone, or short rows that moved together, as every block's
+//     "[[RELAY]]" and "{" do, are no support. A row matched alone, away from its
 //     neighbours, or with neighbours that are all shorter than 12
 //     characters ("{", "}", "[[RELAY]]": every block has them), is taken
 //     only if the last frame showed it: the same text printed again is new

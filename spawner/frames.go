@@ -233,8 +233,12 @@ type aligner struct {
 
 	// scratch, reused across observations
 	pairs []pair
-	moves []int // how far the rows aligned with support moved (align)
-	turns []int // frame rows that start a turn, before each row
+	// excluded: pairs align found no support for, left out of its next
+	// choice of chain; chain: the indices of the chosen pairs.
+	excluded []bool
+	chain    []int
+	moves    []int // how far the rows aligned with support moved (align)
+	turns    []int // frame rows that start a turn, before each row
 	// docTurns: document rows that start a turn, before each position;
 	// nil until align needs it.
 	docTurns, docTurnsBuf []int
@@ -412,11 +416,44 @@ func (a *aligner) align(rows []frameRow) []pair {
 		}
 		return x.d.pos - y.d.pos
 	})
+	a.excluded = slices.Grow(a.excluded[:0], len(a.pairs))[:len(a.pairs)]
+	clear(a.excluded)
+	// A chain whose rows cannot all be taken (short rows of an older
+	// block, matched alone) may have outweighed one whose rows can: the
+	// chain is chosen again without them, and the one that keeps the most
+	// rows stands.
+	var best []pair
+	var moves []int
+	for round := 0; ; round++ {
+		kept, dropped := a.supportedRuns(rows, a.bestChain(rows), round > 0)
+		if round == 0 || len(kept) > len(best) {
+			best, moves = kept, append(moves[:0], a.moves...)
+		}
+		if !dropped || round == maxRealign {
+			break
+		}
+	}
+	a.moves = append(a.moves[:0], moves...)
+	return best
+}
+
+// maxRealign is how many times align chooses its chain again without the
+// rows it could not take.
+const maxRealign = 2
+
+// bestChain returns the longest chain of a.pairs (their indices), not
+// excluded, in the same order in the frame and the document, preferring
+// rows that stay together and, among equals, the newest.
+func (a *aligner) bestChain(rows []frameRow) []int {
 	n := len(a.pairs)
 	a.score = slices.Grow(a.score[:0], n)[:n]
 	a.prev = slices.Grow(a.prev[:0], n)[:n]
 	best := -1
 	for k, pk := range a.pairs {
+		if a.excluded[k] {
+			a.score[k], a.prev[k] = minScore, -1
+			continue
+		}
 		// A row the last frame showed weighs more: what was on the screen
 		// a moment ago is still there (a long output printed again below
 		// is new, not the old one scrolled into view). Not when that frame
@@ -456,14 +493,26 @@ func (a *aligner) align(rows []frameRow) []pair {
 			best = k
 		}
 	}
-	var chain []pair
+	a.chain = a.chain[:0]
 	for k := best; k >= 0; k = a.prev[k] {
 		if a.score[k] == minScore {
 			break
 		}
-		chain = append(chain, a.pairs[k])
+		a.chain = append(a.chain, k)
 	}
-	slices.Reverse(chain)
+	slices.Reverse(a.chain)
+	return a.chain
+}
+
+// supportedRuns returns the pairs of the chain (indices in a.pairs) that
+// stand as aligned rows, and marks the others excluded (a.excluded).
+// again: the chain was chosen again without rows that could not be taken.
+func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []pair, dropped bool) {
+	chain := make([]pair, len(at))
+	for k, x := range at {
+		chain[k] = a.pairs[x]
+	}
+	a.moves = a.moves[:0]
 	// Drop matches without support: a row matched alone, and a run of
 	// neighbours that holds only short rows ("{", "}", "[[RELAY]]": a
 	// block printed again holds them too), unless the rows are pending or
@@ -482,31 +531,32 @@ func (a *aligner) align(rows []frameRow) []pair {
 		}
 		k = j
 	}
-	kept := chain[:0]
+	kept = make([]pair, 0, len(chain))
 	for k := 0; k < len(chain); {
 		j := runEnd(chain, k)
 		run := chain[k:j]
-		if a.leftBehindEcho(rows, run) {
-			k = j
-			continue
+		drop := a.leftBehindEcho(rows, run)
+		if !drop {
+			recent := false
+			for _, p := range run {
+				recent = recent || a.shownLast(p.d)
+			}
+			drop = !recent && !a.relaying && a.amidNewText(rows, chain, k, j)
 		}
-		recent := false
-		for _, p := range run {
-			recent = recent || a.shownLast(p.d)
-		}
-		if !recent && !a.relaying && a.amidNewText(rows, chain, k, j) {
-			k = j
-			continue
-		}
+		// Chosen again, a row stands only in a run that stands on its own:
+		// a row alone, or short rows that moved together (the "[[RELAY]]"
+		// and "{" of any block do), are no support.
 		alone, together := !supported(run), a.movedTogether(rows, run)
-		for _, p := range run {
-			if !alone || p.d.pending || p.d.shown == a.obs-1 && (len(p.d.key) >= minRewrap || together || a.stayed(rows[p.i], p.d)) {
+		for n, p := range run {
+			if !drop && (!alone || p.d.pending || !again && p.d.shown == a.obs-1 && (len(p.d.key) >= minRewrap || together || a.stayed(rows[p.i], p.d))) {
 				kept = append(kept, p)
+			} else {
+				a.excluded[at[k+n]], dropped = true, true
 			}
 		}
 		k = j
 	}
-	return kept
+	return kept, dropped
 }
 
 // runEnd returns where the run of the chain that starts at k ends: rows

@@ -1097,6 +1097,46 @@ func TestAltScreenBlockWrappedAnewUnderALikeOne(t *testing.T) {
 	}
 }
 
+// TestAltScreenChainOfRowsThatCannotBeTaken: the alignment's longest
+// chain may hold rows it then cannot take: the short rows of a new block
+// ("[[RELAY]]", "{", "type", "}", "[[/RELAY]]") matched with an older
+// block's a row lower than the last frame showed them, the echo of the
+// latest turn gone and the rows between changed (a transcript grows at
+// its end). Without them the chain is chosen again: the rows the view
+// scrolled up, the line after the older block among them, are old, not
+// new output (issue 29: Codex's view moved on to a file printed under the
+// latest turn, the line above it read a second time).
+func TestAltScreenChainOfRowsThatCannotBeTaken(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		return drawRows(26, rows) + "\x1b[27;1H› \x1b[K\x1b[28;1H\x1b[K\x1b[29;1H  gpt default · /tmp/work\x1b[K\x1b[27;3H"
+	}
+	const line = "    @relay:bob the line after the first block"
+	block := func(to, body string) []string {
+		return []string{"    [[RELAY]]", "    {", `      "to": "` + to + `",`, `      "type": "message",`,
+			`      "body": "` + body + `"`, "    }", "    [[/RELAY]]"}
+	}
+	r := newKindRun(t, "codex", 29, 70)
+	r.write("\x1b[?1049h")
+	for _, rows := range [][]string{
+		slices.Concat([]string{"• You ran cat f1.txt", "  └ the first row of the first file, long enough",
+			"    the second row of the first file, long enough", "    the third row of the first file, long enough",
+			"    the fourth row of the first file, long enough", "    the fifth row of the first file, long enough",
+			"    the sixth row of the first file, long enough"},
+			block("bob", "the first block's body, long enough"),
+			[]string{line, "    end of the output, 12 lines", "", "─ Worked for 1s", "", "• Running cat f2.txt"}),
+		slices.Concat([]string{line, "    end of the output, 12 lines", "", "─ Worked for 1s", "", "• You ran cat f2.txt",
+			"  └ the first row of the second file, long enough", "    the second row of the second file, long enough"},
+			block("alice", "the second block's body, long enough"),
+			[]string{"    end of the output, 10 lines", "", "─ Worked for 2s"}),
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "the line after the first block", "the first block's body", "the second block's body")
+}
+
 // TestAltScreenRunningHeaderIsATurn: Codex shows the command it runs as
 // "• Running cat f2.txt" (then "• You ran cat f2.txt" in its place): the
 // echo of a line typed, a new turn. A file printed again under it is new

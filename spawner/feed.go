@@ -642,7 +642,7 @@ func (s *Screen) feedWide(cl []byte) {
 	w := s.cols
 	moves := s.moves
 	s.writePrint(cl)
-	if !s.awm || w < 3 {
+	if !s.awm || w < 2 {
 		return
 	}
 	if s.moves == moves {

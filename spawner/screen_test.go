@@ -153,6 +153,7 @@ var lineCases = []struct {
 	{name: "wide character ending in the last column", cols: 6, in: "abcd你好x\r\n", want: []string{"abcd你好x"}},
 	{name: "wide character not fitting the last column", cols: 6, in: "abcde你x\r\n", want: []string{"abcde你x"}},
 	{name: "wide characters wrapping", cols: 5, in: "你好世界你好世界\r\n", want: []string{"你好世界你好世界"}},
+	{name: "wide characters on a screen two columns wide", cols: 2, in: "0你0\r\n", want: []string{"0你0"}},
 	{
 		name: "emoji", cols: 12,
 		in:   "@relay:bob 👍🏽 and 👨‍👩‍👧 and 🇫🇷 ok\r\n",

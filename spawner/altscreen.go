@@ -2,6 +2,7 @@ package spawner
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -332,7 +333,12 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 				v.cutRows[y] = c
 			}
 			if c.left != "" && ok && r.key == c.left {
-				continue // what the resize left of the row: not new
+				// What the resize left of the row: not new, and not read,
+				// but the row the program drew is still there: a row above
+				// it, drawn the same at either width, is not left behind.
+				r.key, r.hash, r.cut = c.drawn, maphash.String(keySeed, c.drawn), true
+				rows = append(rows, r)
+				continue
 			}
 			delete(v.cutRows, y) // drawn anew
 		}

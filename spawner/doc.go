@@ -244,7 +244,9 @@
 //  6. A new row is committed once it has shown the same text for the
 //     settle time, a paragraph (rows with no blank between them) at a time;
 //     when it scrolls off or the program hides it, with the text it showed
-//     last; when shown again with another wrap, as first shown. While a
+//     last; when shown again with another wrap, as first shown, after the
+//     rows of its paragraph right above it (a paragraph is read in its
+//     order, and a new layout leaves short rows as they were). While a
 //     program whose view grows back when it is done (Claude Code: its
 //     status row and hint give their rows back,
 //     screenmodel.Layout.GrowsWhenDone) is at work, the paragraph the top
@@ -258,7 +260,9 @@
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),
 //     while the program has not drawn it again, is not read: what is left
-//     of a line is not a new line. A row the program wrote since is drawn
+//     of a line is not a new line; but the program's row is still there,
+//     not hidden: not committed before the rows above it. A row the
+//     program wrote since is drawn
 //     again, even when it shows just what the resize left. A row the terminal kept through a
 //     resize is, until the program draws it again, the row laid out for
 //     the old width: its side panel is where that width put it, and its

@@ -67,6 +67,11 @@ type frameRow struct {
 	// rows, cut at the edge): never read as text, nor does it change the
 	// text a row showed (screenmodel.Layout.Preview).
 	preview bool
+	// cut: what a resize left of a row the program drew (a narrower
+	// screen keeps its first columns), key the row's as drawn: the row is
+	// still there, with the text it showed, but what is left of it is
+	// not read (it does not change that text; alone, it is never read).
+	cut bool
 }
 
 // markTurn marks the row as the start of an echo, as EchoStart found it.
@@ -1043,7 +1048,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview, changed: now, shown: a.obs, y: r.y, at: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, changed: now, shown: a.obs, y: r.y, at: r.y}
 		if a.back {
 			// Scrolled back, a row that matches nothing is history laid
 			// out anew (the screen changed size since it was read): read
@@ -1157,6 +1162,9 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
+					if rowsOf[k].pending {
+						a.commitAbove(rows, i, rowsOf[k].pos)
+					}
 					for ; k < len(starts) && starts[k] < p+len(want); k++ {
 						rowsOf[k].shown = a.obs
 						rowsOf[k].at = rowShowing(rows[i:end], starts[k]-p)
@@ -1183,6 +1191,29 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		i += took
 	}
 	return out
+}
+
+// commitAbove commits the pending document rows before position pos that
+// the frame rows right above frame row i show (no blank row between): a
+// paragraph is read in its order, and a row of it shown again with
+// another wrap, done, is committed at once (rewrapped), while the rows
+// above it that the new layout left as they were would wait to settle and
+// come after it (Claude Code laying a command's output out anew after a
+// resize: its long last row wrapped anew, the short ones above it not).
+func (a *aligner) commitAbove(rows []frameRow, i, pos int) {
+	top := i
+	for top > 0 && rows[top-1].y == rows[top].y-1 {
+		d := a.matched[top-1]
+		if d == nil || !d.pending || d.pos >= pos {
+			break
+		}
+		top--
+	}
+	for k := top; k < i; k++ {
+		if !rows[k].preview {
+			a.commit(a.matched[k], rows[k].y)
+		}
+	}
 }
 
 // byY orders frame rows by screen row, for a binary search.
@@ -1362,7 +1393,7 @@ func decorated(rows []*docRow, key string, off int, starts []int) int {
 
 // retext gives a pending row the text now shown in its place.
 func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
-	if d.key == r.key && d.text == r.text || r.preview && !d.preview {
+	if d.key == r.key && d.text == r.text || r.preview && !d.preview || r.cut {
 		return
 	}
 	if d.hash != r.hash {
@@ -1378,8 +1409,8 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y, d.at = a.obs, r.y, r.y
 	d.turn = d.turn || r.turn
-	if r.preview && !d.preview {
-		return // a preview does not change what the row showed
+	if r.preview && !d.preview || r.cut {
+		return // a preview, or what a resize left, does not change what the row showed
 	}
 	d.preview = r.preview
 	if d.pending {

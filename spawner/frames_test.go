@@ -1238,3 +1238,42 @@ func TestRowsWrappedAnewGoOutInOrderWithTheirNeighbours(t *testing.T) {
 		t.Errorf("the block went out as %q, want [[RELAY]] first and [[/RELAY]] last; lines:\n%s", order, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenRowCutByAResizeKeepsItsPlace: a command's output is on the
+// view, not read yet, when the screen gets narrower: the terminal cuts
+// its long last row, and the program then lays the output out anew, that
+// row wrapped over two rows, the short rows above it as they were. The
+// rows are read in the output's order: the cut row is still the program's
+// row (not one it hid, read at once), and the row shown wrapped anew,
+// done, takes the rows above it along (issue 29: Claude Code's last row of
+// an output, cut by a resize, was read before the rows above it).
+func TestAltScreenRowCutByAResizeKeepsItsPlace(t *testing.T) {
+	t.Parallel()
+	const long = "     @relay:bob the last row of the output, long enough to be cut"
+	frame := func(rows, cols int, transcript ...string) string {
+		var b strings.Builder
+		b.WriteString(drawRows(rows-4, transcript))
+		fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[%d;1H❯\u00a0\x1b[K\x1b[%d;1H%s", rows-3, strings.Repeat("─", cols), rows-2, rows-1, strings.Repeat("─", cols))
+		fmt.Fprintf(&b, "\x1b[%d;1H  ? for shortcuts\x1b[K\x1b[%d;3H", rows, rows-2)
+		return b.String()
+	}
+	r := newKindRun(t, "claude", 14, 80)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(14, 80, "! sh f1.sh", "  ⎿  @relay:qa_1 the first row", "     @relay:alice the second row", long))
+	r.s.Resize(14, 40)
+	r.take(r.s.TakeLines())
+	r.write(frame(14, 40, "! sh f1.sh", "  ⎿  @relay:qa_1 the first row", "     @relay:alice the second row", long[:38], "     "+long[38:]))
+	r.pause(time.Second)
+	r.flush()
+	order := []string{"@relay:qa_1", "@relay:alice", "@relay:bob"}
+	at := 0
+	for _, l := range r.lines {
+		if at < len(order) && strings.Contains(l, order[at]) {
+			at++
+		}
+	}
+	if at < len(order) {
+		t.Errorf("the output's rows not committed in their order %q:\n%s", order, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, order...)
+}

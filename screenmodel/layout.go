@@ -262,6 +262,34 @@ func (l Layout) ToolBox(row string) (title string, running, ok bool) {
 	return title, strings.ContainsRune(l.runningMarks, mark), true
 }
 
+// HiddenAbove reports whether row is the row of a box of a command's
+// output (ToolBoxes) that says how many of the output's first rows the box
+// does not show, above the rest ("│ ... first 11 lines hidden (Ctrl+O to
+// show) ... │", narrower "│ ... 21 hidden (Ctrl+O) ... │"): n is that
+// count.
+func (l Layout) HiddenAbove(row string) (n int, ok bool) {
+	if l.runningMarks == "" {
+		return 0, false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimLeft(row, " "), "│ ... ")
+	if !ok {
+		return 0, false
+	}
+	rest = strings.TrimPrefix(rest, "first ")
+	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+	if digits == 0 || digits > 9 {
+		return 0, false
+	}
+	after := rest[digits:]
+	if !strings.HasPrefix(after, " hidden") && !strings.HasPrefix(after, " line hidden") && !strings.HasPrefix(after, " lines hidden") {
+		return 0, false
+	}
+	for _, c := range rest[:digits] {
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
 // HasToolBoxes reports whether the program shows commands' output in
 // boxes ToolBox knows the head row of (ToolBoxes).
 func (l Layout) HasToolBoxes() bool { return l.runningMarks != "" }

@@ -227,3 +227,28 @@ func TestToolBoxes(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenAbove: Gemini CLI's box of a long output says how many of its
+// first rows it does not show, in two forms as wide as the box allows.
+func TestHiddenAbove(t *testing.T) {
+	g := Of("gemini")
+	for _, c := range []struct {
+		row string
+		n   int
+		ok  bool
+	}{
+		{"│ ... first 11 lines hidden (Ctrl+O to show) ...          │", 11, true},
+		{"│ ... first 1 line hidden (Ctrl+O to show) ...            │", 1, true},
+		{"│ ... 21 hidden (Ctrl+O) ...                              │", 21, true},
+		{"│ ... first lines hidden                                  │", 0, false},
+		{"│ 11 lines hidden                                         │", 0, false},
+		{"│ ... 3 rows of output                                    │", 0, false},
+	} {
+		if n, ok := g.HiddenAbove(c.row); n != c.n || ok != c.ok {
+			t.Errorf("HiddenAbove(%q) = %d, %v; want %d, %v", c.row, n, ok, c.n, c.ok)
+		}
+	}
+	if _, ok := Of("codex").HiddenAbove("│ ... first 11 lines hidden (Ctrl+O to show) ... │"); ok {
+		t.Error("Codex shows no such row")
+	}
+}

@@ -195,6 +195,10 @@ type commandReader struct {
 	inEcho   bool
 	last     int64
 	lastText string
+	// box is the box of a command's output the lines read are in
+	// (screenmodel.Layout.ToolBox), from its head row at work to the end
+	// of it printed done.
+	box toolBox
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -225,7 +229,8 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 		// whole, if anywhere.
 		return nil
 	}
-	if _, running, ok := r.layout.ToolBox(l.Text); ok {
+	title, running, head := r.layout.ToolBox(l.Text)
+	if head {
 		// The rows of a box a command's output was seen in while it ran
 		// are its terminal's rows whole, at the box's width.
 		r.p.BoxSized(running || l.ShownRunning)
@@ -234,7 +239,33 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 	if l.Cols > 0 {
 		wrapAt = r.layout.WrapAt(l.Cols)
 	}
-	return r.p.FeedLine(l.N, l.Text, wrapAt)
+	// What a row ends was read in the box the row is in, or before it.
+	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt))
+	switch {
+	case head:
+		out = append(out, r.box.head(title, running)...)
+	case r.box.done && !strings.HasPrefix(strings.TrimLeft(l.Text, " "), "│"):
+		out = append(out, r.box.release()...) // the done box ended
+	}
+	hidden, isHidden := r.layout.HiddenAbove(l.Text)
+	r.box.row(l.N, head, hidden, isHidden)
+	return out
+}
+
+// pending reports whether events are held: a command the parser waits on
+// (parser.Parser.Pending), or what a box at work showed.
+func (r *commandReader) pending() bool {
+	return r.p.Pending() || len(r.box.seen)+len(r.box.again) > 0
+}
+
+// flush returns what the parser held (parser.Parser.Flush), and at the
+// end of the output what the box held too.
+func (r *commandReader) flush(end bool) []parser.Event {
+	out := r.box.take(r.p.Flush())
+	if end {
+		out = append(out, r.box.release()...)
+	}
+	return out
 }
 
 // typed reports whether the line is the transcript's echo of typed input:
@@ -263,7 +294,7 @@ func (x *extractor) write(b []byte) {
 func (x *extractor) settle() {
 	x.feed(x.s.Settle())
 	if x.r.p.Pending() {
-		for _, ev := range x.r.p.Flush() {
+		for _, ev := range x.r.flush(false) {
 			x.emit(ev)
 		}
 	}
@@ -271,7 +302,7 @@ func (x *extractor) settle() {
 
 func (x *extractor) end() {
 	x.feed(x.s.Flush())
-	for _, ev := range x.r.p.Flush() {
+	for _, ev := range x.r.flush(true) {
 		x.emit(ev)
 	}
 }

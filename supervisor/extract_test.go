@@ -7,12 +7,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"swarm/internal/testrun"
 	"swarm/parser"
+	"swarm/screenmodel"
+	"swarm/spawner"
 )
 
 // updateGolden rewrites the transcripts' expected events. The flag is
@@ -331,5 +334,62 @@ func TestCommandWithRowsLeftOut(t *testing.T) {
 	got := extractAll(t, []byte(raw), nil, ExtractOptions{Kind: "codex"})
 	if want := `{"kind":"relay","to":"carol","type":"message","body":"one row","line":7}` + "\n"; got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestLiveBoxShownAgainDone: Gemini CLI shows a command's output in a box
+// live while it runs, the output's latest rows under "first N lines
+// hidden", then prints the box done, its last rows again. A command read
+// in the live box that the done box shows again at the same row of the
+// output is one command, read where the done box shows it, in its order;
+// the same text at another row is printed again; a command only the live
+// box showed is read too, before the done box's.
+func TestLiveBoxShownAgainDone(t *testing.T) {
+	t.Parallel()
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: row("... first 8 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("@relay:bob only the live box showed this")},
+		{N: 77, Text: row("@relay:qa_1 can call")}, // output row 8+2
+		{N: 72, Text: row("✓  Shell Command sh f.sh")},
+		{N: 74, Text: row("... first 4 lines hidden (Ctrl+O) ...")},
+		{N: 77, Text: row("@relay:qa_1 early one")}, // output row 4+2
+		{N: 81, Text: row("@relay:qa_1 can call")},  // output row 4+6: the live box's
+		{N: 82, Text: row("@relay:qa_1 can call")},  // output row 4+7: printed again
+		{N: 83, Text: "╰" + strings.Repeat("─", 46) + "╯"},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	take := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Command != nil {
+				got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+			} else {
+				got = append(got, ev.Err.Error())
+			}
+		}
+	}
+	for _, l := range lines {
+		take(r.read(l))
+	}
+	take(r.flush(true))
+	want := []string{"bob only the live box showed this @75", "qa_1 early one @77", "qa_1 can call @81", "qa_1 can call @82"}
+	if !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+
+	// A live box the output ends in: what it showed is read at the end.
+	r = newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	got = nil
+	for _, l := range lines[:4] {
+		take(r.read(l))
+	}
+	if len(got) != 0 {
+		t.Errorf("read in a live box before it is done: %q", got)
+	}
+	take(r.flush(true))
+	if want := []string{"bob only the live box showed this @75", "qa_1 can call @77"}; !slices.Equal(got, want) {
+		t.Errorf("at the end of the output: commands %q, want %q", got, want)
 	}
 }

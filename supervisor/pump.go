@@ -65,7 +65,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 				logArmed = true
 			}
 		case <-flush.C:
-			a.handle(p.Flush())
+			a.handle(r.flush(false))
 		case <-retry.C:
 			retrying = false
 			a.sendUnsent()
@@ -82,7 +82,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 				}
 				break
 			}
-			a.handle(p.Flush())
+			a.handle(r.flush(true))
 			if a.relayUntold > 0 {
 				a.tellDropped()
 			}

@@ -110,7 +110,10 @@
 //     replay goes on after it, from wherever the next line is found — but
 //     a line as common as "{" or "[[/RELAY]]" right after such a new line
 //     takes it on only where the replay expected it (or after a resize):
-//     else it is more of the new output, not an old block's row.
+//     else it is more of the new output, not an old block's row. Once the
+//     replay repeated the echo of the command typed last, a line under it
+//     repeats only lines committed since: older text is that command
+//     printing it again (a file printed twice).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

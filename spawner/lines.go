@@ -749,7 +749,11 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 		return
 	}
 	m.lastNew = true
-	m.replay.record(text)
+	cmd := ""
+	if e, ok := m.layout.EchoStart(text); ok {
+		cmd = strings.TrimSpace(text[len(e.Start):])
+	}
+	m.replay.record(text, cmd)
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
 }
 

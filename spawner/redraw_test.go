@@ -533,3 +533,61 @@ func TestLineGivenWayPrintedAgainFurtherOn(t *testing.T) {
 		t.Errorf("%q printed again further on, not committed again; all lines:\n%s", alpha, strings.Join(got, "\n"))
 	}
 }
+
+// TestReplayOfAFilePrintedAgain: a command's output comes after its
+// echo, so once a transcript written again reaches the echo of the
+// command typed last, a line after it that repeats only older lines is
+// new: the command printed the same text again (issue 29, Claude Code
+// inline: a file printed twice). Claude Code 2.1.332 (inline) clears the
+// screen and the scrollback when its live area outgrows the screen and
+// writes its transcript again, the first print's output collapsed under
+// its echo, the latest output whole under its own.
+func TestReplayOfAFilePrintedAgain(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 24, Cols: 80, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("! cat f01.txt\r\n  ⎿  @relay:bob first line of the file\r\n     @relay:alice second line of the file\r\n" +
+		"     @relay:bob third line of the file\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f02.txt\r\n  ⎿  another file\r\n  ⎿  Interrupted\r\n\r\n")
+	box := strings.Repeat("─", 80) + "\r\n❯ \r\n" + strings.Repeat("─", 80) + "\r\n  ? for shortcuts"
+	c.write("! cat f03.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+	c.got = nil
+	c.write("\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"! cat f01.txt\r\n  ⎿  @relay:bob first line of the file\r\n     … +2 lines\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f02.txt\r\n  ⎿  another file\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f03.txt\r\n  ⎿  @relay:bob first line of the file\r\n     @relay:alice second line of the file\r\n" +
+		"     @relay:bob third line of the file\r\n  ⎿  Interrupted\r\n\r\n" + box)
+	got := c.flush()
+	want := []string{"     … +2 lines", "  ⎿  @relay:bob first line of the file", "     @relay:alice second line of the file",
+		"     @relay:bob third line of the file", "  ⎿  Interrupted"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestReplayOfAFilePrintedAgainRewrapped: a transcript written again for
+// a new width holds a file printed twice, each print under its own echo,
+// the first print committed at one width, the second at another; the
+// first print's rows, wrapped anew as the second's were, match the
+// second print's lines first, but once the replay reaches the second
+// echo, the lines under it are the second print's, written again: nothing
+// is new (Codex 0.171.0 inline, after a resize).
+func TestReplayOfAFilePrintedAgainRewrapped(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 20, Cols: 100, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("• You ran sh f02.sh\r\n  └ @relay:bob friend locate build group lie length strong nothing single size so language\r\n" +
+		"    @relay:alice anger iron law and the rest of it\r\n\r\n• You ran sh f03.sh\r\n  └ something else\r\n\r\n")
+	s.Resize(20, 60)
+	narrow := "  └ @relay:bob friend locate build group lie length strong\r\n    nothing single size so language\r\n" +
+		"    @relay:alice anger iron law and the rest of it\r\n"
+	c.write("• You ran sh f04.sh\r\n" + narrow + "\r\n")
+	c.got = nil
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" + "• You ran sh f02.sh\r\n" + narrow + "\r\n• You ran sh f03.sh\r\n" +
+		"  └ something else\r\n\r\n• You ran sh f04.sh\r\n" + narrow + "\r\n")
+	if got := c.flush(); strings.TrimSpace(strings.Join(got, "")) != "" {
+		t.Errorf("written again, committed again: %q", got)
+	}
+}

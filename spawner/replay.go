@@ -25,6 +25,19 @@ import "strings"
 // one, found wherever one was (Claude Code repaints its transcript with
 // the latest output under it). The echo of typed input (Codex turns a
 // running command's header into "You ran") is not such a new line.
+//
+//
+// A command's output comes after its echo: once a replay has repeated
+// the echo of the command typed last (its first echo, for a program that
+// shows a running command's header, then "You ran": the same command),
+// a line under it that repeats only lines committed before that echo is
+// new — the command printed the same text again (a file printed twice),
+// which the program writes again whole under the echo while it shows the
+// first print's output collapsed above it. The lines committed after the
+// echo that the replay took before reaching it (older rows, wrapped
+// anew as the second print was) are taken back: the output under the
+// echo is still to come. Lines as common as a block's "{" are left out
+// of the rule (see oldest).
 
 // replayLines bounds the committed lines a replay is matched against: a
 // replay of older lines commits them again.
@@ -78,14 +91,32 @@ type replay struct {
 	redrawn bool
 	// missed says the last line looked for was new: it repeated nothing.
 	missed bool
+
+	// recorded counts the lines recorded (with a key) so far; echoAt is
+	// the count before the first echo of the command typed last, whose
+	// text after the echo's start is echoCmd (echoAt < 0: none).
+	recorded, echoAt int
+	echoCmd          string
+	// echo is echoAt as an index of lines in this replay (-1: none, or
+	// no longer among the lines kept); floor is where a replay that
+	// reached the echo takes lines from (see the package's replay rule).
+	echo, floor int
 }
 
-// record adds a committed line.
-func (r *replay) record(text string) {
+// record adds a committed line; cmd is the command a line echoing typed
+// input shows after the echo's start ("" for any other line).
+func (r *replay) record(text, cmd string) {
 	r.redrawn = r.resized
 	if !hasKey(text) {
 		return
 	}
+	// The same command echoed again (under another start: the header of
+	// a command the program showed running, now done; or committed again,
+	// moved) keeps its first echo, which its output follows.
+	if cmd != "" && cmd != r.echoCmd {
+		r.echoAt, r.echoCmd = r.recorded, cmd
+	}
+	r.recorded++
 	r.fresh = min(r.fresh+1, replayLines)
 	r.seen.pushString(text)
 	if r.seen.len() > replayLines {
@@ -117,6 +148,12 @@ func (r *replay) begin(rows int) {
 		r.index[k] = append(r.index[k], i)
 	}
 	r.pos, r.off = 0, 0
+	r.echo, r.floor = -1, 0
+	if r.echoCmd != "" {
+		if i := r.echoAt - (r.recorded - n); i >= 0 {
+			r.echo = i
+		}
+	}
 }
 
 // end stops matching: output paused.
@@ -149,17 +186,33 @@ func (r *replay) repeats(text string) bool {
 		if i, ok := r.exact(key, 0); ok {
 			r.began, r.first = true, i
 			r.take(i)
-			return true
+			return r.reached()
 		}
-		if i, off, ok := r.within(key); ok {
+		if i, off, ok := r.within(key, 0); ok {
 			r.began, r.first, r.pos, r.off = true, i, i, off
-			return r.rewrap(key)
+			return r.rewrap(key) && r.reached()
 		}
 		return false
 	}
 	ok := r.goesOn(key)
 	r.missed = !ok
-	return ok
+	return ok && r.reached()
+}
+
+// reached notes a line matched: once the replay repeated the echo of the
+// command typed last, it takes no line committed before it (oldest). It
+// returns true.
+func (r *replay) reached() bool {
+	if r.echo >= 0 && r.floor != r.echo && r.used[r.echo] {
+		r.floor = r.echo
+		// Lines after the echo taken before it were the command's output
+		// taken for older rows written again (the same text, printed
+		// earlier): the output, under its echo, is still to come.
+		for i := r.pos; i < len(r.used); i++ {
+			r.used[i] = false
+		}
+	}
+	return true
 }
 
 // typed notes that the line just looked for, found or not, is the echo of
@@ -172,7 +225,7 @@ func (r *replay) goesOn(key string) bool {
 	// Right after a new line, a common line goes on only where expected.
 	common := r.missed && !r.resized && len(key) < minResumeKey
 	if r.off == 0 {
-		if i, ok := r.exact(key, r.oldest()); ok && (!common || i == r.pos) {
+		if i, ok := r.exact(key, r.oldest(key)); ok && (!common || i == r.pos) {
 			r.take(i)
 			return true
 		}
@@ -186,8 +239,8 @@ func (r *replay) goesOn(key string) bool {
 	// The program drew something new in between (Codex shows a long
 	// output collapsed when it writes its transcript again): the replay
 	// goes on where this line is found, wrapped anew.
-	lo := r.oldest()
-	if i, off, ok := r.within(key); ok && i >= lo {
+	lo := r.oldest(key)
+	if i, off, ok := r.within(key, lo); ok {
 		pos, o := r.pos, r.off
 		if r.pos, r.off = i, off; r.rewrap(key) {
 			return true
@@ -207,7 +260,19 @@ func (r *replay) goesOn(key string) bool {
 // screenful of rows holds more lines than that) and begin with a notice
 // committed again since the lines under it (drawn at another width by a
 // redraw in between: Claude Code inline).
-func (r *replay) oldest() int { return max(r.first-2*r.rows, 0) }
+//
+// Once the replay reached the echo of the command typed last, a line with
+// a key as long as minResumeKey is taken only from the lines committed
+// since (the floor); a shorter one, common to many lines (a block's "{"),
+// may still be an older one's: what follows a new line is not (goesOn),
+// and a block's rows the program wrote again in transcript order may have
+// been matched to older rows when first shown.
+func (r *replay) oldest(key string) int {
+	if len(key) >= minResumeKey {
+		return max(r.first-2*r.rows, 0, r.floor)
+	}
+	return max(r.first-2*r.rows, 0)
+}
 
 // resume looks for key, wrapped anew, in the unused committed lines from
 // lo up to the replay's position (and, after a resize, after it, first):
@@ -275,14 +340,14 @@ func (r *replay) take(i int) {
 	r.pos, r.off = i+1, 0
 }
 
-// within finds key inside a committed line (a paragraph rewrapped, cut at
+// within finds key inside an unused committed line from lo on (a paragraph rewrapped, cut at
 // the top of the screen): the line and the offset where key starts.
-func (r *replay) within(key string) (int, int, bool) {
+func (r *replay) within(key string, lo int) (int, int, bool) {
 	if len(key) < minReplayStart {
 		return 0, 0, false
 	}
-	for i, l := range r.lines {
-		if p := strings.Index(l, key); p >= 0 && !r.used[i] {
+	for i := lo; i < len(r.lines); i++ {
+		if p := strings.Index(r.lines[i], key); p >= 0 && !r.used[i] {
 			return i, p, true
 		}
 	}

@@ -142,7 +142,8 @@
 // with the text committed for their lines, are kept as what a screen never
 // resized would still show (unresized in unresized.go), and read as the
 // screen's own rows are, until the program writes: then it draws for the
-// size it has.
+// size it has, and an erased row among them is a line that left erased, as
+// one that scrolls off erased is (rule 4's lines replaced).
 //
 // # The alternate screen
 //

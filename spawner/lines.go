@@ -569,6 +569,14 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 func (m *mainLines) written() {
 	if m.resizedQuiet {
 		m.lastMove, m.resizedQuiet = move{}, false
+		// The rows the resize took off are gone now; one erased is a line
+		// that left erased, as one that scrolls off erased is (final):
+		// its text turning up elsewhere soon is the line moving.
+		for _, r := range m.unresized.rows {
+			if !r.shows {
+				m.addGhost(ghost{text: r.rec, at: m.processed, n: r.n})
+			}
+		}
 		m.unresized.forget()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
 )
 
 // committedOnce writes more output until every row on the screen has
@@ -297,4 +298,38 @@ func committedAcrossResize(before string, rows, cols int, after string) []string
 		got = append(got, l.Text)
 	}
 	return got
+}
+
+// A line erased under the cursor that a shorter screen cuts, and that the
+// program then prints on another row once the screen is as tall as
+// before, moved there, as on a screen never resized (its erased row still
+// had the line's record): it is not committed again. The program writing
+// ends what the screen never resized is read for (unresized), but not
+// the erased line's record.
+func TestErasedLineCutByAShorterScreenMovesAfterTheProgramWrites(t *testing.T) {
+	const pre = "top\r\nstatus: a line long enough to move\r\nmore\r\n\x1b[3A\x1b[1B\x1b[2K\x1b[1A"
+	const post = "\x1b[5;1Hstatus: a line long enough to move\r\n"
+	var want []string
+	for _, resize := range []bool{false, true} {
+		s := NewScreen(ScreenOptions{Rows: 6, Cols: 40})
+		_, _ = s.Write([]byte(pre))
+		got := appendTexts(nil, s.TakeLines())
+		if resize {
+			s.Resize(1, 40)
+			s.Resize(6, 40)
+		}
+		_, _ = s.Write([]byte(post))
+		got = appendTexts(got, s.Flush())
+		s.Close()
+		if !resize {
+			want = got
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("lines differ from a screen never resized (-want +got):\n%s", diff)
+		}
+	}
+	if len(want) != 3 {
+		t.Fatalf("the screen never resized committed %q, want top, status and more once", want)
+	}
 }

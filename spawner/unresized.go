@@ -14,7 +14,9 @@ import (
 // screen's own rows: a row that no longer shows its text is where a line
 // moved from (mainLines.moved), and the rows under a line are where a
 // paragraph drawn anew may go on (mainLines.rewrapped). Once the program
-// writes, it draws for the size it has, and the rows are gone.
+// writes, it draws for the size it has, and the rows are gone: one erased
+// is then a line that left erased, whose record stays a while as a ghost
+// (mainLines.written), as that of a line that scrolls off erased does.
 type unresized struct {
 	rows []unresizedRow // in the order they were taken off
 }

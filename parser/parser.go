@@ -212,6 +212,10 @@ func (p *Parser) Elided() bool {
 	return true
 }
 
+// InBlock reports whether a relay block is open: its start read, its end
+// marker not yet.
+func (p *Parser) InBlock() bool { return p.blk.active }
+
 // ElidedHeld tells the parser, as Elided does, that the program left rows
 // out where the next line goes: a command held there with rows continuing
 // it was cut by the program (the rows after it are the ones left out, or

@@ -87,6 +87,10 @@ type Layout struct {
 	// elision starts a row the program draws where it left rows of an
 	// output out ("… +" and a count of lines): see Elides.
 	elision string
+	// expandHint is the row the program draws under an output it shows
+	// collapsed to its first rows (opencode's "Click to expand"): see
+	// Collapsed.
+	expandHint string
 }
 
 // Echo is how a program's transcript shows a line typed into it (a
@@ -168,9 +172,10 @@ var layouts = []Layout{
 	// box, wrapped down the same gutter. A command typed while it works
 	// waits under the transcript as "$ command", with no gutter.
 	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true, paintsRows: true,
-		echoes:  []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true}},
-		pending: []Echo{{Start: "     $ ", Cont: "       "}},
-		status:  []string{"esc interrupt"}},
+		echoes:     []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true}},
+		pending:    []Echo{{Start: "     $ ", Cont: "       "}},
+		status:     []string{"esc interrupt"},
+		expandHint: "Click to expand"},
 }
 
 // Of returns the layout of kind; the zero Layout for a kind it has no facts
@@ -233,6 +238,14 @@ func (l Layout) PaintsRows() bool { return l.paintsRows }
 // at its end (a long output collapsed to its first rows): what such a
 // row shows of a command is not all of it.
 func (l Layout) CutsRows() bool { return l.cutsRows }
+
+// Collapsed reports whether row is the one the program draws under an
+// output it shows collapsed to its first rows (its hint to expand it,
+// after its gutter): a block in that output shows no end marker, cut by
+// the program, not left open by the agent.
+func (l Layout) Collapsed(row string) bool {
+	return l.expandHint != "" && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(row), "┃│")) == l.expandHint
+}
 
 // LossyBoxes reports whether the program shows output in boxes whose rows
 // are another terminal's rows cut to the box: a row may lose its end.

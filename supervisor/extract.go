@@ -199,6 +199,11 @@ type commandReader struct {
 	// (screenmodel.Layout.ToolBox), from its head row at work to the end
 	// of it printed done.
 	box toolBox
+	// collapsed: since the last echo, the program showed an output
+	// collapsed (screenmodel.Layout.Collapsed); carried: it did before
+	// that echo, and no block was open there. output: a line of output
+	// was read since the last row of an echo.
+	collapsed, carried, output bool
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -213,16 +218,32 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 // read takes one committed line and returns the events it completes.
 func (r *commandReader) read(l spawner.Line) []parser.Event {
 	if r.typed(l) {
-		if r.layout.CutsRows() {
-			// A program that shows a long output collapsed (its first
-			// rows, then "…") shows no end marker of a block in it, and
-			// on a short view it may show the "…" before the rows above
-			// it: the next command typed ends that output, and a block
-			// still open there was cut by the program.
-			r.p.Elided()
+		var out []parser.Event
+		if r.layout.CutsRows() && r.output {
+			// The next line typed ends the output. A program that shows a
+			// long output collapsed (its first rows, then "…" and its
+			// hint to expand it) shows no end marker of a block in it,
+			// and on a short view it may show the hint before the rows
+			// above it: a block still open there was cut by the program.
+			// The hint may even be read before the echo of the output
+			// it is under: a view that scrolls a new output, drawn where
+			// the last one's hint was, into place shows the old hint
+			// above as if new. Where it showed no output collapsed,
+			// around the block, the agent left the block open.
+			open := r.p.InBlock()
+			if open && !r.collapsed && !r.carried {
+				out = r.p.Flush()
+			} else {
+				r.p.Elided()
+			}
+			r.carried = r.collapsed && !open
+			r.collapsed = false
 		}
-		return nil // the parser sees a gap: what it held ends there
+		r.output = false
+		return out // the parser sees a gap: what it held ends there
 	}
+	r.output = true
+	r.collapsed = r.collapsed || r.layout.Collapsed(l.Text)
 	if r.layout.Elides(l.Text) && (r.p.ElidedHeld() || r.p.Elided()) {
 		// A block, or a command wrapped over rows, the program showed
 		// with rows left out: it is read where the program shows it

@@ -392,7 +392,8 @@ func TestStatusRowIsNotOutput(t *testing.T) {
 // above them: the block opens after the row that cut it was read. The
 // echo of the next command typed ends the output, and the block open
 // there is the program's cut, not its author's mistake: no error, no
-// command (issue 29).
+// command (issue 29). A block in an output shown whole, with no hint to
+// expand it, that ends so was left open by its author: an error.
 func TestCollapsedBlockEndsAtTheNextCommand(t *testing.T) {
 	t.Parallel()
 	frame := func(rows int, text ...string) string {
@@ -421,6 +422,17 @@ func TestCollapsedBlockEndsAtTheNextCommand(t *testing.T) {
 	want := []string{`relay bob "the next file"`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+
+	// A short output the program shows whole, without the hint: the
+	// agent left its block open, and a reader sees a block never closed.
+	short := []string{"  ┃  $ cat f1.txt", "  ┃", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`,
+		`  ┃    "body": "never closed by its author"`, "  ┃  }", "", "     ▣  Build", "",
+		"  ┃  $ cat f2.txt", "  ┃", "  ┃  @relay:bob the next file", "  ┃"}
+	got = commandsTimed(t, "opencode", 80, 24, "\x1b[?1049h"+frame(24, short[:10]...), frame(24, short...), frame(24, short...))
+	want = []string{"error: unterminated relay block", `relay bob "the next file"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("a block never closed (-want +got):\n%s", diff)
 	}
 }
 
@@ -457,5 +469,34 @@ func TestOutputRightUnderAnEcho(t *testing.T) {
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.name, diff)
 		}
+	}
+}
+
+// TestCollapseHintReadBeforeItsEcho: opencode's view, scrolling a new
+// output into the place where the last output's hint to expand it was,
+// may show that old hint above as if new: the hint is read before the echo
+// of the output it is under. A block that output leaves open is still the
+// program's cut, not an error (issue 29).
+func TestCollapseHintReadBeforeItsEcho(t *testing.T) {
+	t.Parallel()
+	r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
+	var got []string
+	describe := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Err != nil {
+				got = append(got, "error: "+ev.Err.Reason)
+				continue
+			}
+			got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+		}
+	}
+	for i, row := range []string{"  ┃  $ cat f1.txt", "  ┃  an output", "  ┃  Click to expand", "  ┃  $ cat f2.txt",
+		"  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`, "  ┃  $ cat f3.txt", "  ┃  @relay:bob the next file"} {
+		describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 80}))
+	}
+	describe(r.p.Flush())
+	want := []string{`relay bob "the next file"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

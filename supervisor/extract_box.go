@@ -1,6 +1,11 @@
 package supervisor
 
-import "swarm/parser"
+import (
+	"bytes"
+	"strings"
+
+	"swarm/parser"
+)
 
 // toolBox follows a box a program shows a command's output in. Gemini CLI
 // draws the box live while the command runs — a view of the output's
@@ -8,8 +13,9 @@ import "swarm/parser"
 // showing the output's last rows again. What is read in the live box is
 // held until the done box is read (or the output ends): a command it
 // shows again at the same row of the output (its "first N lines hidden"
-// row and the rows under it tell which) is read there, in its order,
-// after those only the live box showed. The spawner may take a row of
+// row and the rows under it tell which), or more of it, is read there, in
+// its order, after those only the live box showed, each where it showed
+// the most of it. The spawner may take a row of
 // the done box for new output where the live box's rows had slid, and a
 // command read in the live box would be read twice, the first time out
 // of order. A command a running command prints is so delivered when the
@@ -32,16 +38,6 @@ type toolBox struct {
 type boxEvent struct {
 	ev  parser.Event
 	row int64
-}
-
-// commandSays is what a command says: all of it but where it was read.
-type commandSays struct {
-	kind                                               parser.Kind
-	to, typ, body, data, topic, correlation, inReplyTo string
-}
-
-func saysOf(c *parser.Command) commandSays {
-	return commandSays{c.Kind, c.To, c.Type, c.Body, string(c.Data), c.Topic, c.CorrelationID, c.InReplyTo}
 }
 
 // take holds events read in the box, or returns them where no box is
@@ -98,24 +94,16 @@ func (b *toolBox) head(title string, running bool) []parser.Event {
 // only the live box showed (its errors too, where no done box followed),
 // then what the done box showed.
 func (b *toolBox) release() []parser.Event {
-	type shownAt struct {
-		says commandSays
-		row  int64
-	}
 	var out []parser.Event
-	shown := make(map[shownAt]bool)
-	for _, e := range b.again {
-		if e.ev.Command != nil {
-			shown[shownAt{saysOf(e.ev.Command), e.row}] = true
-		}
-	}
-	for _, e := range b.seen {
+	for i, e := range b.seen {
 		switch {
-		case e.ev.Command != nil && shown[shownAt{saysOf(e.ev.Command), e.row}]:
-			// shown again by the done box, where it is read
-		case e.ev.Command == nil && b.done:
-			// rows of the live box cut by its sliding: read whole in the
-			// done box, if anywhere
+		case e.ev.Command == nil:
+			if !b.done {
+				out = append(out, e.ev)
+			}
+			// else rows of the live box cut by its sliding: read whole in
+			// the done box, if anywhere
+		case b.shownWhole(i):
 		default:
 			out = append(out, e.ev)
 		}
@@ -125,4 +113,37 @@ func (b *toolBox) release() []parser.Event {
 	}
 	*b = toolBox{seen: b.seen[:0], again: b.again[:0]}
 	return out
+}
+
+// shownWhole reports whether the command read i-th in the live box starts
+// at the row of the output another command read in the box starts at, that
+// says as much or more, the rest of the body after it: the same command,
+// which the live box cut (rows under it not shown yet, or slid away) or
+// showed twice — read once, where the done box shows it, else the first
+// time the live box showed the most of it.
+func (b *toolBox) shownWhole(i int) bool {
+	c := b.seen[i]
+	for _, d := range b.again {
+		if sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) {
+			return true
+		}
+	}
+	for j, d := range b.seen {
+		if j != i && sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) &&
+			(len(d.ev.Command.Body) > len(c.ev.Command.Body) || j < i) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameStart reports whether two commands read in a box start at the same
+// row of the output and say the same but for their bodies.
+func sameStart(c, d boxEvent) bool {
+	if c.row != d.row || d.ev.Command == nil {
+		return false
+	}
+	x, y := c.ev.Command, d.ev.Command
+	return x.Kind == y.Kind && x.To == y.To && x.Type == y.Type && bytes.Equal(x.Data, y.Data) &&
+		x.Topic == y.Topic && x.CorrelationID == y.CorrelationID && x.InReplyTo == y.InReplyTo
 }

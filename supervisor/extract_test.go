@@ -343,7 +343,8 @@ func TestCommandWithRowsLeftOut(t *testing.T) {
 // in the live box that the done box shows again at the same row of the
 // output is one command, read where the done box shows it, in its order;
 // the same text at another row is printed again; a command only the live
-// box showed is read too, before the done box's.
+// box showed is read too, before the done box's, where it showed the most
+// of it.
 func TestLiveBoxShownAgainDone(t *testing.T) {
 	t.Parallel()
 	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
@@ -352,6 +353,10 @@ func TestLiveBoxShownAgainDone(t *testing.T) {
 		{N: 74, Text: row("... first 8 lines hidden (Ctrl+O) ...")},
 		{N: 75, Text: row("@relay:bob only the live box showed this")},
 		{N: 77, Text: row("@relay:qa_1 can call")}, // output row 8+2
+		// The view slides: a command it showed cut, then whole.
+		{N: 76, Text: row("@relay:carol a long")}, // output row 8+1
+		{N: 74, Text: row("... first 9 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("@relay:carol a long line")}, // output row 9+0
 		{N: 72, Text: row("✓  Shell Command sh f.sh")},
 		{N: 74, Text: row("... first 4 lines hidden (Ctrl+O) ...")},
 		{N: 77, Text: row("@relay:qa_1 early one")}, // output row 4+2
@@ -374,7 +379,7 @@ func TestLiveBoxShownAgainDone(t *testing.T) {
 		take(r.read(l))
 	}
 	take(r.flush(true))
-	want := []string{"bob only the live box showed this @75", "qa_1 early one @77", "qa_1 can call @81", "qa_1 can call @82"}
+	want := []string{"bob only the live box showed this @75", "carol a long line @75", "qa_1 early one @77", "qa_1 can call @81", "qa_1 can call @82"}
 	if !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}

@@ -34,6 +34,11 @@ only what the final screens show can change. NAME.want, NAME.json
 commands changed) and NAME.steps.txt (a "--- re-read" section) are
 rewritten; a recording nothing changes in is left alone.
 
+For a file printed again, the screen before its Enter (the capture
+before it; in an older recording, the screen of the section before it in
+NAME.steps.txt) says where the earlier print's showings were
+(generate.Repeat).
+
 Either way, a command still not shown is then looked for in every frame
 of NAME.cast (frames.py plays it again in tmux, one output event at a
 time; generate.Session.shown_in_frames): whole in one, it becomes

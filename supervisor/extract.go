@@ -273,12 +273,6 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 	return out
 }
 
-// pending reports whether events are held: a command the parser waits on
-// (parser.Parser.Pending), or what a box at work showed.
-func (r *commandReader) pending() bool {
-	return r.p.Pending() || len(r.box.seen)+len(r.box.again) > 0
-}
-
 // flush returns what the parser held (parser.Parser.Flush), and at the
 // end of the output what the box held too.
 func (r *commandReader) flush(end bool) []parser.Event {

@@ -187,7 +187,9 @@
 //     program having drawn nothing since: its view laid out anew shows
 //     rows wherever it puts them. A row that would
 //     show (at the same size) under more echoes of typed input
-//     (ScreenOptions.Layout) than the document holds there is not taken:
+//     (ScreenOptions.Layout) than the document holds there, or under as
+//     many with the nearest one of another line than the document's
+//     nearest, is not taken:
 //     a transcript grows at its end, and rows under a new turn are its
 //     output (a file printed again, a block whose rows are those of the
 //     block before), not old rows moved, even when an older output

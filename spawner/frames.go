@@ -63,6 +63,8 @@ type frameRow struct {
 	// typed is where the line typed starts in text.
 	turn  bool
 	typed int
+	// typedKey is where the line typed starts in key.
+	typedKey int32
 	// preview: the row is in a preview of an output done (its first
 	// rows, cut at the edge): never read as text, nor does it change the
 	// text a row showed (screenmodel.Layout.Preview).
@@ -79,6 +81,7 @@ func (r *frameRow) markTurn(e screenmodel.Echo, ok bool) {
 	r.turn = ok
 	if ok {
 		r.typed = len(e.Start)
+		r.typedKey = int32(len(RowKey(r.text[:r.typed])))
 	}
 }
 
@@ -188,6 +191,9 @@ type docRow struct {
 	// cut: committed as the first row the view showed of its paragraph,
 	// at the view's top: the rows above it were out of view.
 	cut bool
+	// typed: on a row that starts a turn, where the line typed starts in
+	// key.
+	typed int32
 	// changed is when a pending row's text last changed.
 	changed time.Time
 	// same counts the frames in a row that showed it unchanged.
@@ -247,6 +253,10 @@ type aligner struct {
 	// docTurns: document rows that start a turn, before each position;
 	// nil until align needs it.
 	docTurns, docTurnsBuf []int
+	// docTurnRows: the positions of the document rows that start a turn,
+	// in order, built with docTurns; lastTurn[i]: the frame's last row
+	// before row i that starts a turn (a.turns counts it), -1 if none.
+	docTurnRows, lastTurn []int
 	score                 []int
 	prev                  []int
 	matched               []*docRow
@@ -292,8 +302,16 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	a.turns = slices.Grow(a.turns[:0], len(rows)+1)[:len(rows)+1]
 	a.turns[0] = 0
 	history, looked := 0, false // a.scrolledBack, once a row starts a turn
+	a.lastTurn = slices.Grow(a.lastTurn[:0], len(rows))[:len(rows)]
 	for i, r := range rows {
 		a.turns[i+1] = a.turns[i]
+		a.lastTurn[i] = -1
+		if i > 0 {
+			a.lastTurn[i] = a.lastTurn[i-1]
+			if a.turns[i] > a.turns[i-1] {
+				a.lastTurn[i] = i - 1
+			}
+		}
 		if r.turn && !looked {
 			history, looked = a.scrolledBack(rows), true
 		}
@@ -863,15 +881,44 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 		// turn, counted once per frame, when first needed.
 		a.docTurns = slices.Grow(a.docTurnsBuf[:0], len(a.doc)+1)[:len(a.doc)+1]
 		a.docTurns[0] = 0
+		a.docTurnRows = a.docTurnRows[:0]
 		for p, dd := range a.doc {
 			a.docTurns[p+1] = a.docTurns[p]
 			if dd.turn {
 				a.docTurns[p+1]++
+				a.docTurnRows = append(a.docTurnRows, p)
 			}
 		}
 		a.docTurnsBuf = a.docTurns
 	}
-	return shown > a.docTurns[d.pos]-a.docTurns[lo]
+	held := a.docTurns[d.pos] - a.docTurns[lo]
+	if shown > held {
+		return true
+	}
+	// As many echoes, but the nearest one above the row is of another line
+	// than the one the document has above it: the row is under a new turn
+	// (a file's block under its echo is not a block of the file printed
+	// under the turn before, though their first rows are alike).
+	t := a.lastTurn[pk.i]
+	return held > 0 && t >= 0 && !sameTyped(rows[t].key[typedKeyAt(rows[t]):], a.typedOf(a.doc[a.docTurnRows[a.docTurns[d.pos]-1]]))
+}
+
+// typedKeyAt returns where the line typed starts in the key of r, a row
+// that starts a turn.
+func typedKeyAt(r frameRow) int32 { return min(r.typedKey, int32(len(r.key))) }
+
+// typedOf returns the key of the line typed that document row d, which
+// starts a turn, echoes.
+func (a *aligner) typedOf(d *docRow) string { return d.key[min(int(d.typed), len(d.key)):] }
+
+// sameTyped reports whether two echoes' first rows may show the same line
+// typed: one's text is the start of the other's (the echo wrapped at
+// another width, or cut), or either is too short to tell.
+func sameTyped(x, y string) bool {
+	if len(x) < minTyped || len(y) < minTyped {
+		return true
+	}
+	return strings.HasPrefix(x, y) || strings.HasPrefix(y, x)
 }
 
 // replaces reports whether echo row r stands for a row the last frame
@@ -1049,6 +1096,9 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	for i := i0; i < i1; i++ {
 		r := rows[i]
 		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, changed: now, shown: a.obs, y: r.y, at: r.y}
+		if r.turn {
+			d.typed = typedKeyAt(r)
+		}
 		if a.back {
 			// Scrolled back, a row that matches nothing is history laid
 			// out anew (the screen changed size since it was read): read
@@ -1402,13 +1452,18 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 		a.index[d.hash] = append(a.index[d.hash], d)
 	}
 	d.text, d.cols, d.changed, d.same, d.turn = r.text, r.cols, now, 0, r.turn
+	if r.turn {
+		d.typed = typedKeyAt(r)
+	}
 	a.relink(d)
 }
 
 // seen records that row d is shown as r.
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y, d.at = a.obs, r.y, r.y
-	d.turn = d.turn || r.turn
+	if r.turn {
+		d.turn, d.typed = true, typedKeyAt(r)
+	}
 	if r.preview && !d.preview || r.cut {
 		return // a preview, or what a resize left, does not change what the row showed
 	}

@@ -1137,6 +1137,33 @@ func TestAltScreenChainOfRowsThatCannotBeTaken(t *testing.T) {
 	r.wantOnce(t, "the line after the first block", "the first block's body", "the second block's body")
 }
 
+// TestAltScreenBlockUnderTheEchoOfAnotherLine: rows under the echo of a
+// line typed are that line's output: a block whose first rows are those
+// of a block printed under the echo of another line, shown a moment ago
+// where this one shows, is new, though the frame shows as many echoes
+// above it as the document holds above the older block (issue 29:
+// Codex's view moved on to the next file, its block's "[[RELAY]]", "{",
+// "to", "type" rows taken for the older block's; the block was read
+// without its start).
+func TestAltScreenBlockUnderTheEchoOfAnotherLine(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	block := func(body string) []string {
+		return []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "` + body + `"`}
+	}
+	for _, rows := range [][]string{
+		slices.Concat([]string{"• You ran cat f1.txt"}, block("the first block's body"), []string{"", "• Running cat f2.txt"}),
+		slices.Concat([]string{"• You ran cat f2.txt"}, block("the second block's body")),
+	} {
+		r.write(codexFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("[[RELAY]]"); n != 2 {
+		t.Errorf("[[RELAY]] committed %d times, want twice (a block under each echo):\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
 // TestAltScreenRunningHeaderIsATurn: Codex shows the command it runs as
 // "• Running cat f2.txt" (then "• You ran cat f2.txt" in its place): the
 // echo of a line typed, a new turn. A file printed again under it is new

@@ -256,7 +256,9 @@
 //     program whose view grows back when it is done (Claude Code: its
 //     status row and hint give their rows back,
 //     screenmodel.Layout.GrowsWhenDone) is at work, the paragraph the top
-//     of the view cuts waits: its first rows may show once it is done.
+//     of the view cuts waits: its first rows may show once it is done;
+//     so do the paragraphs under it, down to the echo of a new turn (the
+//     rest of that output, read after it).
 //     Once such a paragraph is read from the first row the view showed,
 //     rows shown later right above that row (the view scrolled back, grown,
 //     or laid out anew for a new size, that row wrapped another way) are

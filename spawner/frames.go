@@ -1579,17 +1579,23 @@ func (a *aligner) trim() {
 // between them) at a time, so that text still streaming into its last row
 // holds back the rows above it too.
 func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool) {
+	// waiting: a paragraph above waits (see below), and so do the ones
+	// under it, down to the next turn: an output is read in its order.
+	waiting := false
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].y == rows[j-1].y+1 {
 			j++
 		}
-		if busy && rows[i].y == 0 {
+		waiting = waiting && !rows[i].turn
+		if busy && (rows[i].y == 0 || waiting) {
+			waiting = true
 			// The paragraph the top of the view cuts, while the program
 			// is at work: its first rows may be above (an output taller
 			// than the view), shown once the program is done and the
 			// view has room. Its rows wait, unless they leave the view
-			// first.
+			// first; so do the paragraphs under it (the rest of that
+			// output, under a blank row), down to the echo of a new turn.
 			i = j
 			continue
 		}

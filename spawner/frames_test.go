@@ -1304,3 +1304,46 @@ func TestAltScreenRowCutByAResizeKeepsItsPlace(t *testing.T) {
 	}
 	r.wantOnce(t, order...)
 }
+
+// TestAltScreenRowsUnderAParagraphTheTopCutWaitWithIt: while Claude Code
+// is at work, an output taller than its view shows its last rows, the
+// top of the view cutting a paragraph whose first rows it shows once it
+// is done; that paragraph waits. The output's later paragraphs, under a
+// blank row, wait with it: the output is read in its order (issue 29: an
+// output's last paragraph was read before the paragraph above it).
+func TestAltScreenRowsUnderAParagraphTheTopCutWaitWithIt(t *testing.T) {
+	t.Parallel()
+	frame := func(footer string, transcript ...string) string {
+		var b strings.Builder
+		b.WriteString(drawRows(10, transcript))
+		fmt.Fprintf(&b, "\x1b[11;1H%s\x1b[12;1H❯\u00a0\x1b[K\x1b[13;1H%s", strings.Repeat("─", 60), strings.Repeat("─", 60))
+		fmt.Fprintf(&b, "\x1b[14;1H%s\x1b[K\x1b[12;3H", footer)
+		return b.String()
+	}
+	r := newKindRun(t, "claude", 14, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	const (
+		one   = "     the first paragraph, its first row, long enough"
+		two   = "     the first paragraph, its second row, long enough"
+		three = "     the first paragraph, its third row, long enough"
+		last  = "     @relay:bob the output's last paragraph"
+		end   = "     end of the output, 6 lines"
+	)
+	r.write(frame("  ⏸ manual mode on · esc to interrupt", two, three, "", last, end))
+	r.pause(time.Second)
+	r.write(frame("  ⏸ manual mode on · ? for shortcuts", "! sh f1.sh", "  ⎿"+one[4:], two, three, "", last, end,
+		"  ⎿  Interrupted · What should Claude do instead?"))
+	r.pause(time.Second)
+	r.flush()
+	order := []string{"its first row", "its second row", "its third row", "@relay:bob the output's last paragraph", "end of the output"}
+	at := 0
+	for _, l := range r.lines {
+		if at < len(order) && strings.Contains(l, order[at]) {
+			at++
+		}
+	}
+	if at < len(order) {
+		t.Errorf("the output's rows not committed in their order %q:\n%s", order, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, order...)
+}

@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"time"
@@ -1369,7 +1370,10 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 			m.carry = capLine(append(m.carry, row...))
 		case m.carryOn:
 			m.carry = capLine(append(m.carry, row...))
-			text, n := sharedText(st, 0, m.carry), m.carryN
+			// The line ends here: blanks at the end of the rows it wrapped
+			// from, with nothing but blanks after them, are its end too,
+			// as on the screen (lineBytes).
+			text, n := sharedText(st, 0, bytes.TrimRight(m.carry, " ")), m.carryN
 			m.dropCarry()
 			m.final(&st, text, n, out)
 		default:

@@ -565,6 +565,10 @@ func (s *Screen) pullBack(n int) {
 	s.dropLeft(k)
 	pos := s.main.CursorPosition()
 	waiting := s.main.PendingWrap() || s.wideEdge
+	// The newest row goes on into the top row only while that row is the
+	// rest of its line (carried): after a reset or an erase the top row
+	// starts a line of its own, whatever the scrollback's row says.
+	_, carried, _ := s.lines.carried()
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(k) + "T")) // rows down, k blank rows on top
 	for i, h := range back {
 		for x := 0; x < s.cols; {
@@ -576,7 +580,7 @@ func (s *Screen) pullBack(n int) {
 			s.main.SetCell(x, i, c)
 			x += max(c.Width, 1)
 		}
-		if h.wrapped {
+		if h.wrapped && (i < k-1 || carried) {
 			if c := s.main.CellAt(s.cols-1, i); c != nil {
 				setWrap(c, h.pad)
 			}

@@ -343,3 +343,56 @@ func TestADumbTerminalGetsNoEscapeSequences(t *testing.T) {
 		e.run("stop")
 	}
 }
+
+// A swarm stopped (SIGSTOP; a frozen container or a paused VM, where its
+// agents stop too) for longer than a recipient's patience while a message
+// it typed in waits for its echo still confirms the message when the
+// recipient shows it, a moment after both go on: the time swarm was away
+// is not the recipient's silence.
+func TestASwarmStoppedWhileAMessageWaitsForItsEchoConfirmsIt(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.dir = ""
+	// w shows the line it read only once told to, after swarm goes on.
+	w := `stty -echo; echo ready; IFS= read -r l; touch typed; until [ -e go ]; do sleep 0.05; done; printf '%s\n' "$l"; exec sleep 300`
+	cfg := agentTOML("a", "never", `echo "@relay:w wake up"; exec sleep 300`) + agentTOML("w", "never", w)
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := e.server()
+	waitUntil(t, "w read the message", func() bool {
+		_, err := os.Stat(filepath.Join(e.cwd, "typed"))
+		return err == nil
+	})
+	if err := srv.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	t.Cleanup(func() { _ = srv.cmd.Process.Signal(syscall.SIGCONT) })
+	// A program's patience is 10 s (supervisor's profiles).
+	waitUntil(t, "swarm stopped for longer than w's patience", func() bool { return time.Since(stopped) > 12*time.Second })
+	if err := srv.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.cwd, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := trialBus(t, e)
+	var d bus.Delivery
+	waitUntil(t, "the delivery to w ended", func() bool {
+		msgs, err := b.Messages(t.Context(), 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			if m.Body == "wake up" && len(m.Deliveries) == 1 {
+				d = m.Deliveries[0]
+				return d.State != bus.DeliveryQueued && d.State != bus.DeliveryInjected
+			}
+		}
+		return false
+	})
+	if d.State != bus.DeliveryConfirmed {
+		t.Errorf("the delivery to w is %v (%s), want confirmed", d.State, d.Error)
+	}
+}

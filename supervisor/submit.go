@@ -319,11 +319,19 @@ const (
 // whose screen is behind its output (linesBehind).
 const maxBehind = 6
 
+// stalled is how long a wait may find itself blocked, past the ticks that
+// wake it every quietFrame, before it takes the gap for swarm not running
+// (stopped with SIGSTOP, a paused VM or container, a starved machine)
+// rather than for the program's silence.
+const stalled = time.Second
+
 // waitUntil checks cond whenever proc writes, and every few milliseconds,
 // for at most d — more (up to maxBehind times d) while proc's screen is
-// behind what it wrote, and d again after. A process that exited cleanly after cond held counts (a
-// program may end right after reading its last message); one that crashed
-// proves nothing.
+// behind what it wrote, and d again after. A deadline that passed while
+// swarm itself did not run gives d again: what the program wrote meanwhile
+// waits, unread, in its terminal. A process that exited cleanly after cond
+// held counts (a program may end right after reading its last message);
+// one that crashed proves nothing.
 func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bool) waitResult {
 	start := time.Now()
 	deadline := time.NewTimer(d)
@@ -334,6 +342,7 @@ func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bo
 		if cond() {
 			return condMet
 		}
+		blocked := time.Now()
 		select {
 		case <-a.outputSeen:
 		case <-tick.C:
@@ -347,6 +356,10 @@ func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bo
 			if cond() {
 				return condMet
 			}
+			if time.Since(blocked) > stalled {
+				deadline.Reset(d) // as below: swarm was away
+				continue
+			}
 			if a.linesBehind.Load() > 0 && time.Since(start) < maxBehind*d {
 				// Its output waits for the pump (a burst of messages it
 				// sent is being stored): the screen shows none of what it
@@ -358,6 +371,11 @@ func (a *agent) waitUntil(proc *spawner.Process, d time.Duration, cond func() bo
 			return condTimedOut
 		case <-a.ctx.Done():
 			return condGone
+		}
+		if time.Since(blocked) > stalled {
+			// The ticker did not wake this wait: swarm was not running,
+			// and has read none of what the program wrote since.
+			deadline.Reset(d)
 		}
 	}
 }

@@ -562,6 +562,11 @@ func (s *Screen) pullBack(n int) {
 	back := s.hist.popNewest(k)
 	s.pullable -= k
 	states := s.left[max(len(s.left)-k, 0):]
+	if _, carried, _ := s.lines.carried(); back[k-1].wrapped && !carried && len(states) > 0 {
+		// The newest row's line went on into rows that are gone (see
+		// below): it is the text it shows, not the line that left.
+		states = append(states[:len(states)-1:len(states)-1], leftRow{})
+	}
 	s.dropLeft(k)
 	pos := s.main.CursorPosition()
 	waiting := s.main.PendingWrap() || s.wideEdge

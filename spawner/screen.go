@@ -48,9 +48,10 @@ type Line struct {
 	Cols int
 	// ShownRunning says the line heads a box the program showed a
 	// command's output in while the command was still at work
-	// (screenmodel.Layout.RunningWithOutput): Gemini CLI had then made the
-	// terminal it ran the command in as wide as the box, so the box's rows
-	// are that terminal's rows whole.
+	// (screenmodel.Layout.ToolBoxes, with a row under the head that
+	// BoxHead.Output marks): Gemini CLI had then made the terminal it ran
+	// the command in as wide as the box, so the box's rows are that
+	// terminal's rows whole.
 	ShownRunning bool
 }
 

@@ -15,11 +15,11 @@ import (
 // shows again at the same row of the output (its "first N lines hidden"
 // row and the rows under it tell which), or more of it, is read there, in
 // its order, after those only the live box showed, each where it showed
-// the most of it. The spawner may take a row of
-// the done box for new output where the live box's rows had slid, and a
-// command read in the live box would be read twice, the first time out
-// of order. A command a running command prints is so delivered when the
-// command ends.
+// the most of it. The spawner may take a row of the done box for new
+// output where the live box's rows had slid, and a command read in the
+// live box would be read twice, the first time out of order. A command a
+// running command prints is so delivered when the command ends (or when
+// the output does: the program exits, its pane closes).
 type toolBox struct {
 	title string
 	// live: the lines read are in the box at work; done: in the box
@@ -91,19 +91,32 @@ func (b *toolBox) head(title string, running bool) []parser.Event {
 }
 
 // release returns what the box held, and forgets the box: the commands
-// only the live box showed (its errors too, where no done box followed),
-// then what the done box showed.
+// only the live box showed, and its errors on rows the done box does not
+// show (all of them where no done box followed), then what the done box
+// showed.
 func (b *toolBox) release() []parser.Event {
 	var out []parser.Event
+	atRow := make(map[int64][]int, len(b.seen)) // the live box's commands by their row
+	for i, e := range b.seen {
+		if e.ev.Command != nil {
+			atRow[e.row] = append(atRow[e.row], i)
+		}
+	}
+	againAtRow := make(map[int64][]int, len(b.again))
+	for i, e := range b.again {
+		if e.ev.Command != nil {
+			againAtRow[e.row] = append(againAtRow[e.row], i)
+		}
+	}
 	for i, e := range b.seen {
 		switch {
 		case e.ev.Command == nil:
-			if !b.done {
+			if !b.done || e.row < b.first {
 				out = append(out, e.ev)
 			}
 			// else rows of the live box cut by its sliding: read whole in
 			// the done box, if anywhere
-		case b.shownWhole(i):
+		case b.shownWhole(i, atRow[e.row], againAtRow[e.row]):
 		default:
 			out = append(out, e.ev)
 		}
@@ -111,25 +124,28 @@ func (b *toolBox) release() []parser.Event {
 	for _, e := range b.again {
 		out = append(out, e.ev)
 	}
+	clear(b.seen) // the events are the caller's now
+	clear(b.again)
 	*b = toolBox{seen: b.seen[:0], again: b.again[:0]}
 	return out
 }
 
 // shownWhole reports whether the command read i-th in the live box starts
-// at the row of the output another command read in the box starts at, that
-// says as much or more, the rest of the body after it: the same command,
-// which the live box cut (rows under it not shown yet, or slid away) or
-// showed twice — read once, where the done box shows it, else the first
-// time the live box showed the most of it.
-func (b *toolBox) shownWhole(i int) bool {
+// at the row of the output another command read in the box starts at
+// (live and again: the indexes of the live box's and the done box's
+// commands on its row), that says as much or more, the rest of the body
+// after it: the same command, which the live box cut (rows under it not
+// shown yet, or slid away) or showed twice — read once, where the done
+// box shows it, else the first time the live box showed the most of it.
+func (b *toolBox) shownWhole(i int, live, again []int) bool {
 	c := b.seen[i]
-	for _, d := range b.again {
-		if sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) {
+	for _, j := range again {
+		if d := b.again[j]; sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) {
 			return true
 		}
 	}
-	for j, d := range b.seen {
-		if j != i && sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) &&
+	for _, j := range live {
+		if d := b.seen[j]; j != i && sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) &&
 			(len(d.ev.Command.Body) > len(c.ev.Command.Body) || j < i) {
 			return true
 		}

@@ -398,3 +398,44 @@ func TestLiveBoxShownAgainDone(t *testing.T) {
 		t.Errorf("at the end of the output: commands %q, want %q", got, want)
 	}
 }
+
+// TestAMalformedBlockOnlyTheLiveBoxShowedIsReported: a relay block Gemini
+// CLI's live box showed, malformed, on rows of the output its done box
+// no longer shows (hidden above it), is reported as an error when the box
+// is done, as the done box would have reported it: the agent hears its
+// block was bad.
+func TestAMalformedBlockOnlyTheLiveBoxShowedIsReported(t *testing.T) {
+	t.Parallel()
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: row("[[RELAY]]")}, // output row 0
+		{N: 75, Text: row(`{"to": "bob", "body": oops}`)},
+		{N: 76, Text: row("[[/RELAY]]")},
+		{N: 77, Text: row("@relay:carol fine")}, // output row 3
+		{N: 72, Text: row("✓  Shell Command sh f.sh")},
+		{N: 74, Text: row("... first 40 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("@relay:dave done")}, // output row 40
+		{N: 76, Text: "╰" + strings.Repeat("─", 46) + "╯"},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	for _, l := range append(lines, spawner.Line{}) {
+		var evs []parser.Event
+		if l.Text == "" {
+			evs = r.flush(true)
+		} else {
+			evs = r.read(l)
+		}
+		for _, ev := range evs {
+			if ev.Command != nil {
+				got = append(got, ev.Command.To+" "+ev.Command.Body)
+			} else {
+				got = append(got, "error")
+			}
+		}
+	}
+	if want := []string{"error", "carol fine", "dave done"}; !slices.Equal(got, want) {
+		t.Errorf("read %q, want %q", got, want)
+	}
+}

@@ -116,7 +116,9 @@ type held struct {
 	// the last row taken was shown on (0: not known).
 	wrapAt int
 	// tight[k] says continuation row k joins the row before it without a
-	// blank: the program broke a run of wide characters there.
+	// blank: the program broke a word or a run of wide characters there
+	// (brokeWord), or, in a box that loses characters at its edge, the
+	// row before reached the edge (brokenAtEdge counts those).
 	tight []bool
 	// sized: the command is in a box whose terminal was as wide as the
 	// box (Parser.BoxSized).

@@ -78,6 +78,12 @@ func TestARowKeptThroughAResizeIsReadAsDrawn(t *testing.T) {
 	}
 }
 
+// opencodeFrame draws rows as opencode's transcript on a screen 12 rows
+// high, with its input box under it, the cursor in the box.
+func opencodeFrame(rows ...string) string {
+	return drawRows(9, rows) + "\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[10;6H"
+}
+
 // A line typed while the program works waits under its transcript until
 // the program takes it up (opencode shows "$ command" there, with no
 // gutter): it is typed input, not output, and it is no row of the
@@ -86,13 +92,7 @@ func TestARowKeptThroughAResizeIsReadAsDrawn(t *testing.T) {
 // running, and the output of the command, once it ran, was put after it).
 func TestALineTypedAheadIsNotOutput(t *testing.T) {
 	r := newKindRun(t, "opencode", 12, 80)
-	frame := func(rows ...string) string {
-		var b strings.Builder
-		b.WriteString(drawRows(9, rows))
-		// The input box, the cursor in it.
-		b.WriteString("\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[10;6H")
-		return b.String()
-	}
+	frame := opencodeFrame
 	r.write("\x1b[?1049h")
 	for _, rows := range [][]string{
 		{"  ┃  $ sh f1.sh", "  ┃  working on it", "", "     $ cat f2.txt", "       continued", "", "     ▣  Build"},
@@ -222,13 +222,7 @@ func TestAFramePaintedForTheOldWidthIsLaidOutForIt(t *testing.T) {
 // its echo; scrolled back to it, every row of the output was read again).
 func TestAViewScrolledBackToAnEchoShowsOldRows(t *testing.T) {
 	r := newKindRun(t, "opencode", 12, 80)
-	frame := func(rows ...string) string {
-		var b strings.Builder
-		b.WriteString(drawRows(9, rows))
-		// The input box, the cursor in it.
-		b.WriteString("\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[10;6H")
-		return b.String()
-	}
+	frame := opencodeFrame
 	above := []string{"  ┃  $ cat f1.txt", "  ┃", "  ┃  the first row of the file, long enough"}
 	bottom := []string{"  ┃  @relay:bob the command in the file", "  ┃  the third row of the file, long enough",
 		"  ┃  the fourth row of the file, long enough", "  ┃  end of the file, 5 lines", "", "     ▣  Build"}

@@ -26,7 +26,6 @@ import "strings"
 // the latest output under it). The echo of typed input (Codex turns a
 // running command's header into "You ran") is not such a new line.
 //
-//
 // A command's output comes after its echo: once a replay has repeated
 // the echo of the command typed last (its first echo, for a program that
 // shows a running command's header, then "You ran": the same command),
@@ -186,23 +185,30 @@ func (r *replay) repeats(text string) bool {
 		if i, ok := r.exact(key, 0); ok {
 			r.began, r.first = true, i
 			r.take(i)
-			return r.reached()
+			r.reached()
+			return true
 		}
 		if i, off, ok := r.within(key, 0); ok {
 			r.began, r.first, r.pos, r.off = true, i, i, off
-			return r.rewrap(key) && r.reached()
+			if !r.rewrap(key) {
+				return false
+			}
+			r.reached()
+			return true
 		}
 		return false
 	}
 	ok := r.goesOn(key)
 	r.missed = !ok
-	return ok && r.reached()
+	if ok {
+		r.reached()
+	}
+	return ok
 }
 
 // reached notes a line matched: once the replay repeated the echo of the
-// command typed last, it takes no line committed before it (oldest). It
-// returns true.
-func (r *replay) reached() bool {
+// command typed last, it takes no line committed before it (oldest).
+func (r *replay) reached() {
 	if r.echo >= 0 && r.floor != r.echo && r.used[r.echo] {
 		r.floor = r.echo
 		// Lines after the echo taken before it were the command's output
@@ -212,7 +218,6 @@ func (r *replay) reached() bool {
 			r.used[i] = false
 		}
 	}
-	return true
 }
 
 // typed notes that the line just looked for, found or not, is the echo of

@@ -303,6 +303,12 @@ func (l Layout) HiddenAbove(row string) (n int, ok bool) {
 	return n, true
 }
 
+// RunningMark reports whether cell, the text of one cell of the screen, is
+// the mark a box's head row shows while its command is at work (ToolBox).
+func (l Layout) RunningMark(cell string) bool {
+	return cell != "" && l.runningMarks != "" && strings.Contains(l.runningMarks, cell)
+}
+
 // HasToolBoxes reports whether the program shows commands' output in
 // boxes ToolBox knows the head row of (ToolBoxes).
 func (l Layout) HasToolBoxes() bool { return l.runningMarks != "" }

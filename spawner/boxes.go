@@ -23,6 +23,9 @@ func (m *mainLines) watchBoxes() {
 	if !m.layout.HasToolBoxes() {
 		return
 	}
+	if !m.showsRunningMark() {
+		return // no box at work: no row's text is built, as most writes show none
+	}
 	b := &m.ran
 	b.heads = m.layout.ToolBoxes(m.mainRows(), b.heads[:0])
 	for _, h := range b.heads {
@@ -70,4 +73,17 @@ func (b *ranBoxes) index(title string) int {
 		}
 	}
 	return -1
+}
+
+// showsRunningMark reports whether a cell of the screen holds the mark of
+// a box whose command is at work (screenmodel.Layout.RunningMark).
+func (m *mainLines) showsRunningMark() bool {
+	for y := range m.rows {
+		for _, c := range m.em.Line(y) {
+			if len(c.Content) > 1 && m.layout.RunningMark(c.Content) { // the marks are not ASCII
+				return true
+			}
+		}
+	}
+	return false
 }

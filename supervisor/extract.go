@@ -232,7 +232,7 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 			// around the block, the agent left the block open.
 			open := r.p.InBlock()
 			if open && !r.collapsed && !r.carried {
-				out = r.p.Flush()
+				out = r.flush(false)
 			} else {
 				r.p.Elided()
 			}

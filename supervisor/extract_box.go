@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"swarm/parser"
@@ -19,7 +20,8 @@ import (
 // output where the live box's rows had slid, and a command read in the
 // live box would be read twice, the first time out of order. A command a
 // running command prints is so delivered when the command ends (or when
-// the output does: the program exits, its pane closes).
+// the output does: the program exits, its pane closes), or once the
+// output has gone on further than the done box can show again (boxReach).
 type toolBox struct {
 	title string
 	// live: the lines read are in the box at work; done: in the box
@@ -31,7 +33,17 @@ type toolBox struct {
 	// top is the line of the box's first row of output shown, first the
 	// output's row it shows (what its "first N lines hidden" row says).
 	top, first int64
+	// newest is the lowest row of the output the live box showed a
+	// command or an error on.
+	newest int64
 }
+
+// boxReach is how far above the newest row of a live box's output a
+// command it showed may still be shown again: the done box shows at most
+// a screen of the output's last rows. What the live box read further up
+// goes out at once, so that a command that runs for long (or never ends)
+// holds a bounded part of its output, not all of it.
+const boxReach = 1000
 
 // boxEvent is an event read in a box, and the row of the command's output
 // it starts on (0 the first).
@@ -56,9 +68,13 @@ func (b *toolBox) take(evs []parser.Event) []parser.Event {
 		e := boxEvent{ev: ev, row: b.first + line - b.top}
 		if b.live {
 			b.seen = append(b.seen, e)
+			b.newest = max(b.newest, e.row)
 		} else {
 			b.again = append(b.again, e)
 		}
+	}
+	if b.live {
+		return b.pick(func(e boxEvent) bool { return e.row < b.newest-boxReach })
 	}
 	return nil
 }
@@ -95,8 +111,24 @@ func (b *toolBox) head(title string, running bool) []parser.Event {
 // show (all of them where no done box followed), then what the done box
 // showed.
 func (b *toolBox) release() []parser.Event {
-	var out []parser.Event
-	atRow := make(map[int64][]int, len(b.seen)) // the live box's commands by their row
+	out := b.pick(func(boxEvent) bool { return true })
+	for _, e := range b.again {
+		out = append(out, e.ev)
+	}
+	clear(b.again) // the events are the caller's now
+	*b = toolBox{seen: b.seen[:0], again: b.again[:0]}
+	return out
+}
+
+// pick returns, in their order, what the live box read on the rows sel
+// chooses, and holds the rest: the commands no other reading of their row
+// showed whole, and its errors on rows the done box does not show (all of
+// them where no done box followed).
+func (b *toolBox) pick(sel func(boxEvent) bool) []parser.Event {
+	if !slices.ContainsFunc(b.seen, sel) {
+		return nil
+	}
+	atRow := make(map[int64][]int) // the live box's commands by their row
 	for i, e := range b.seen {
 		if e.ev.Command != nil {
 			atRow[e.row] = append(atRow[e.row], i)
@@ -108,8 +140,10 @@ func (b *toolBox) release() []parser.Event {
 			againAtRow[e.row] = append(againAtRow[e.row], i)
 		}
 	}
+	var out []parser.Event
 	for i, e := range b.seen {
 		switch {
+		case !sel(e):
 		case e.ev.Command == nil:
 			if !b.done || e.row < b.first {
 				out = append(out, e.ev)
@@ -121,12 +155,14 @@ func (b *toolBox) release() []parser.Event {
 			out = append(out, e.ev)
 		}
 	}
-	for _, e := range b.again {
-		out = append(out, e.ev)
+	held := b.seen[:0]
+	for _, e := range b.seen {
+		if !sel(e) {
+			held = append(held, e)
+		}
 	}
-	clear(b.seen) // the events are the caller's now
-	clear(b.again)
-	*b = toolBox{seen: b.seen[:0], again: b.again[:0]}
+	clear(b.seen[len(held):]) // the events picked are the caller's now
+	b.seen = held
 	return out
 }
 

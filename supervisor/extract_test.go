@@ -439,3 +439,48 @@ func TestAMalformedBlockOnlyTheLiveBoxShowedIsReported(t *testing.T) {
 		t.Errorf("read %q, want %q", got, want)
 	}
 }
+
+// TestALiveBoxHoldsOnlyTheOutputItsDoneBoxCanShow: a command Gemini CLI's
+// live box showed goes out once the box's output has gone on further
+// than its done box can show again, not when the command ends: a command
+// that runs for long (or never ends) gets its relay lines out, and what
+// the box holds stays bounded.
+func TestALiveBoxHoldsOnlyTheOutputItsDoneBoxCanShow(t *testing.T) {
+	t.Parallel()
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	take := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Command != nil {
+				got = append(got, ev.Command.To+" "+ev.Command.Body)
+			} else {
+				got = append(got, "error")
+			}
+		}
+	}
+	take(r.read(spawner.Line{N: 72, Text: row("⊷  Shell Command sh f.sh")}))
+	take(r.read(spawner.Line{N: 74, Text: row("@relay:bob early")})) // output row 0
+	// The view slides: each output row shown under its count of rows hidden.
+	for k := 1; k <= boxReach; k++ {
+		take(r.read(spawner.Line{N: 74, Text: row(fmt.Sprintf("... first %d lines hidden (Ctrl+O) ...", k))}))
+		take(r.read(spawner.Line{N: 75, Text: row(fmt.Sprintf("line %d of the output", k))}))
+	}
+	if len(got) != 0 {
+		t.Fatalf("read while the done box may still show it: %q", got)
+	}
+	k := boxReach + 1
+	take(r.read(spawner.Line{N: 74, Text: row(fmt.Sprintf("... first %d lines hidden (Ctrl+O) ...", k))}))
+	take(r.read(spawner.Line{N: 75, Text: row("@relay:carol late")}))
+	if want := []string{"bob early"}; !slices.Equal(got, want) {
+		t.Fatalf("once the output went on past what the done box shows: %q, want %q", got, want)
+	}
+	take(r.read(spawner.Line{N: 72, Text: row("✓  Shell Command sh f.sh")}))
+	take(r.read(spawner.Line{N: 74, Text: row(fmt.Sprintf("... first %d lines hidden (Ctrl+O) ...", k))}))
+	take(r.read(spawner.Line{N: 75, Text: row("@relay:carol late")}))
+	take(r.read(spawner.Line{N: 76, Text: "╰" + strings.Repeat("─", 46) + "╯"}))
+	take(r.flush(true))
+	if want := []string{"bob early", "carol late"}; !slices.Equal(got, want) {
+		t.Errorf("at the end: %q, want %q", got, want)
+	}
+}

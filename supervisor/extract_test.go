@@ -337,6 +337,10 @@ func TestCommandWithRowsLeftOut(t *testing.T) {
 	}
 }
 
+// geminiBoxRow is s as a row of Gemini CLI's box of a command's output,
+// 48 columns wide.
+func geminiBoxRow(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+
 // TestLiveBoxShownAgainDone: Gemini CLI shows a command's output in a box
 // live while it runs, the output's latest rows under "first N lines
 // hidden", then prints the box done, its last rows again. A command read
@@ -347,7 +351,7 @@ func TestCommandWithRowsLeftOut(t *testing.T) {
 // of it.
 func TestLiveBoxShownAgainDone(t *testing.T) {
 	t.Parallel()
-	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+	row := geminiBoxRow
 	lines := []spawner.Line{
 		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
 		{N: 74, Text: row("... first 8 lines hidden (Ctrl+O) ...")},
@@ -406,7 +410,7 @@ func TestLiveBoxShownAgainDone(t *testing.T) {
 // block was bad.
 func TestAMalformedBlockOnlyTheLiveBoxShowedIsReported(t *testing.T) {
 	t.Parallel()
-	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+	row := geminiBoxRow
 	lines := []spawner.Line{
 		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
 		{N: 74, Text: row("[[RELAY]]")}, // output row 0
@@ -447,7 +451,7 @@ func TestAMalformedBlockOnlyTheLiveBoxShowedIsReported(t *testing.T) {
 // the box holds stays bounded.
 func TestALiveBoxHoldsOnlyTheOutputItsDoneBoxCanShow(t *testing.T) {
 	t.Parallel()
-	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }
+	row := geminiBoxRow
 	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
 	var got []string
 	take := func(evs []parser.Event) {

@@ -132,7 +132,9 @@ func Open(opts Options) (*Bus, error) {
 	if emptyBus(path) {
 		return nil, emptyErr(path)
 	}
-	b, err := openFile(path, opts, "WAL")
+	ctx, cancel := context.WithTimeout(context.Background(), opts.BusyTimeout+5*time.Second)
+	defer cancel()
+	b, err := openFile(ctx, path, opts, "WAL")
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +149,8 @@ func Open(opts Options) (*Bus, error) {
 }
 
 // openFile opens the existing database file at path, in the journal mode
-// given, and migrates it.
-func openFile(path string, opts Options, journal string) (*Bus, error) {
+// given, and migrates it; ctx bounds the waits for the file's locks.
+func openFile(ctx context.Context, path string, opts Options, journal string) (*Bus, error) {
 	// SQLite would create a missing file (0644): it must exist, private.
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -174,8 +176,6 @@ func openFile(path string, opts Options, journal string) (*Bus, error) {
 	b.r.SetMaxOpenConns(opts.ReadConns)
 	b.r.SetMaxIdleConns(opts.ReadConns)
 
-	ctx, cancel := context.WithTimeout(context.Background(), opts.BusyTimeout+5*time.Second)
-	defer cancel()
 	if _, err := b.w.ExecContext(ctx, "PRAGMA journal_mode="+journal); err != nil {
 		b.w.Close()
 		b.r.Close()
@@ -222,7 +222,10 @@ func create(path string, opts Options) error {
 	// Made in WAL mode, as it is used: a switch of journal mode, when the
 	// racers open it, would need the file to themselves. The last
 	// connection's close moves the log into the file and removes it.
-	b, err := openFile(tmp, opts, "WAL")
+	// The new file is this process's alone: no lock to wait for, so no
+	// deadline — on a loaded machine, writing the schema can take longer
+	// than any wait for another process's lock should.
+	b, err := openFile(context.Background(), tmp, opts, "WAL")
 	if err != nil {
 		return err
 	}

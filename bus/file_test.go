@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -344,4 +345,20 @@ func openWithTwentyToBob(t *testing.T, dir string) *Bus {
 		}
 	}
 	return b
+}
+
+// Writing the schema of a new bus into its own private file waits for no
+// other process, so no deadline cuts it: on a loaded machine it can take
+// longer than a wait for another's lock may (a swarm's first start under
+// load failed with "context deadline exceeded" while making the file). A
+// busy timeout below zero puts any lock deadline in the past, as a machine
+// slower than every deadline would.
+func TestANewBusIsMadeHoweverLongItsSchemaTakes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), dbName)
+	if err := create(path, Options{BusyTimeout: -time.Minute, ReadConns: 1, PollInterval: time.Second}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	if emptyBus(path) {
+		t.Fatalf("%s: no schema written", path)
+	}
 }

@@ -591,3 +591,35 @@ func TestReplayOfAFilePrintedAgainRewrapped(t *testing.T) {
 		t.Errorf("written again, committed again: %q", got)
 	}
 }
+
+// TestReplayAtTheNewWidthAgainPastALineLeftOut: a transcript written again
+// at the width of the last resize, once that resize is over, shows a
+// paragraph the program wrapped itself as rows of the new width, over
+// several lines committed at the old one; a line committed between it and
+// the row the replay matched last, and not written again (a notice shown
+// for a moment under the command's echo), does not make it new. Claude
+// Code 2.1.332 (inline) repaints its whole transcript when a command ends,
+// long after a resize: a command's output already read came out again.
+func TestReplayAtTheNewWidthAgainPastALineLeftOut(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	var filler strings.Builder
+	for k := range 10 {
+		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
+	}
+	c.write("! cat f03.txt\r\n  Switched to manual for a moment\r\n" +
+		"  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf\r\n" +
+		"     hotel india juliett kilo lima mike november oscar\r\n     papa quebec\r\n" + filler.String())
+	c.got = nil
+	wide := "\x1b[H\x1b[2J\x1b[3J\x1b[H! cat f03.txt\r\n" +
+		"  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mik\r\n" +
+		"     e november oscar papa quebec\r\n" + filler.String()
+	s.Resize(10, 100)
+	c.write(wide)
+	c.write(wide)
+	if got := c.flush(); len(got) != 0 {
+		t.Errorf("written again at the new width, committed again: %q", got)
+	}
+}

@@ -241,6 +241,9 @@ func (r *replay) goesOn(key string) bool {
 	if common {
 		return false
 	}
+	if r.rewrapAhead(key) {
+		return true
+	}
 	// The program drew something new in between (Codex shows a long
 	// output collapsed when it writes its transcript again): the replay
 	// goes on where this line is found, wrapped anew.
@@ -318,6 +321,32 @@ func (r *replay) resume(key string, lo int) bool {
 		if !r.used[i] && try(i) {
 			return true
 		}
+	}
+	return false
+}
+
+// rewrapAhead takes key when it is, wrapped anew, the text of unused
+// committed lines that begin after the replay's position: as exact skips
+// lines the program does not write again (a notice shown for a moment),
+// so does a paragraph drawn at another width than its lines were
+// committed at — at any time, not only while a resize allows it (Claude
+// Code repaints its transcript at the new width whenever a command ends).
+// The key must begin where a committed line begins: text found in the
+// middle of one is left to within and resume.
+func (r *replay) rewrapAhead(key string) bool {
+	if len(key) < minReplayStart {
+		return false
+	}
+	for i := r.pos + 1; i < len(r.lines); i++ {
+		l := r.lines[i]
+		if r.used[i] || l == "" || !strings.HasPrefix(key, l) && !strings.HasPrefix(l, key) {
+			continue
+		}
+		pos, off := r.pos, r.off
+		if r.pos, r.off = i, 0; r.rewrap(key) {
+			return true
+		}
+		r.pos, r.off = pos, off
 	}
 	return false
 }

@@ -636,8 +636,9 @@ func (f *feeder) heldFrom(buf []byte, start int) int {
 
 // feedWide feeds one wide cluster to the main emulator and repairs what
 // x/vt does at the right margin: a wide character that does not fit in the
-// last column is blanked instead of wrapped, and one that ends in the last
-// column leaves no pending wrap, so the next character would overwrite it.
+// last column is blanked instead of wrapped. One that ends in the last
+// column makes x/vt's wrap pending (vt patch 20); wideEdge notes it too,
+// so that the next character is wrapped here, before the segment goes on.
 func (s *Screen) feedWide(cl []byte) {
 	w := s.cols
 	moves := s.moves

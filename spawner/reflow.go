@@ -320,8 +320,8 @@ func (s *Screen) pendWrap(y int) {
 	cell := *c
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H" + cell.Content))
 	s.main.SetCell(x, y, &cell)
-	// x/vt does not wait to wrap after a wide character in the last
-	// column: the screen does (feedWide).
+	// x/vt waits to wrap after a wide character in the last column too
+	// (vt patch 20); the screen notes it as feedWide does.
 	s.wideEdge = cell.Width >= 2
 }
 

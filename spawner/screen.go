@@ -144,8 +144,7 @@ type Screen struct {
 	printMode bool
 	// moves counts cursor moves of the main emulator.
 	moves int
-	// wideEdge: a wide character just filled the last column, which x/vt
-	// does not treat as a pending wrap.
+	// wideEdge: a wide character just filled the last column (feedWide).
 	wideEdge bool
 	// lines commits the main screen's lines (lines.go).
 	lines mainLines

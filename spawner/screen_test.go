@@ -152,6 +152,10 @@ var lineCases = []struct {
 	{name: "wide characters", cols: 20, in: "@relay:bob 你好, 世界\r\n", want: []string{"@relay:bob 你好, 世界"}},
 	{name: "wide character ending in the last column", cols: 6, in: "abcd你好x\r\n", want: []string{"abcd你好x"}},
 	{name: "wide character not fitting the last column", cols: 6, in: "abcde你x\r\n", want: []string{"abcde你x"}},
+	// The next character wraps, whatever comes between (vt patch 20).
+	{name: "wide character ending in the last column, then a cluster of no column", cols: 6, in: "abcd你\u2029\r\n", want: []string{"abcd你\u2029"}},
+	{name: "wide character ending in the last column, then the cursor hidden", cols: 6, in: "abcd你\x1b[?25lx\r\n", want: []string{"abcd你x"}},
+	{name: "wide character ending in the last column, then a bell and a query", cols: 6, in: "abcd你\a\x1b[6nx\r\n", want: []string{"abcd你x"}},
 	{name: "wide characters wrapping", cols: 5, in: "你好世界你好世界\r\n", want: []string{"你好世界你好世界"}},
 	{name: "wide characters on a screen two columns wide", cols: 2, in: "0你0\r\n", want: []string{"0你0"}},
 	{

@@ -714,3 +714,37 @@ func TestPatchNoColumnClusterInTheLastColumnWrapsNothing(t *testing.T) {
 		})
 	}
 }
+
+// A wide character whose second column is the last makes a wrap pending
+// (patch 20), as a narrow character in the last column does: the next
+// character goes to the next row, whatever comes between, and the wide
+// character stays.
+func TestPatchWideCharacterEndingInTheLastColumnWrapsNext(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		writes     []string
+		row0, row1 string
+	}{
+		{"a character", []string{"abcdef你x"}, "abcdef你", "x"},
+		{"the cursor hidden first", []string{"abcdef你\x1b[?25lx"}, "abcdef你", "x"},
+		{"a bell first", []string{"abcdef你\ax"}, "abcdef你", "x"},
+		{"a cluster of no column", []string{"abcdef你\u2029"}, "abcdef你", "\u2029"},
+		{"a mark in a later write joins it", []string{"abcdef你", "\u0301"}, "abcdef你\u0301", ""},
+		{"a carriage return ends the wait", []string{"abcdef你\rx"}, "xbcdef你", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := NewEmulator(8, 2)
+			for _, w := range tc.writes {
+				_, _ = e.WriteString(w + "\x1b[m") // a sequence ends the last cluster
+			}
+			if got := screenRows(e); got[0] != tc.row0 || got[1] != tc.row1 {
+				t.Errorf("rows %q, want %q, %q", got, tc.row0, tc.row1)
+			}
+		})
+	}
+	e := NewEmulator(8, 2)
+	_, _ = e.WriteString("abcdef你\x1b[m")
+	if x, y := e.scr.CursorPosition(); !e.PendingWrap() || x != 7 || y != 0 {
+		t.Errorf("cursor at %d,%d, pending wrap %v; want 7,0 with a wrap pending", x, y, e.PendingWrap())
+	}
+}

@@ -223,8 +223,14 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 	// cluster that takes no column (U+2029) leaves the cursor where it
 	// was, also in the last column, with no wrap pending: the next
 	// character is written over it there as anywhere else on the row.
-	e.atPhantom = awm && x >= e.scr.Width()-1 && cell.Width > 0
-	if !e.atPhantom {
+	// swarm patch 20: a wide character whose second column is the last
+	// makes a wrap pending too, the cursor on that column; without it the
+	// next character was written on that column, blanking the wide one.
+	w := e.scr.Width()
+	e.atPhantom = awm && cell.Width > 0 && x+cell.Width >= w
+	if e.atPhantom {
+		x = w - 1
+	} else {
 		x += cell.Width
 	}
 

@@ -76,6 +76,10 @@ type Layout struct {
 	// its transcript, over it (Claude Code's "Jump to bottom" while the
 	// view is scrolled back): its own, never the row's text.
 	overlays []string
+	// pins start the row the program pins over the top row of its view
+	// while the view is scrolled back: the echo of the message the rows
+	// shown answer (Claude Code's "❯ [Request interrupted by user]").
+	pins []string
 	// hints are what a row holds that the program draws under its view,
 	// in a row of its own, while the view is scrolled back (Codex's "↓
 	// Back to bottom"): its own, never text.
@@ -127,6 +131,9 @@ var layouts = []Layout{
 		// Scrolled back, it draws a hint to jump to the bottom at the
 		// right end of the transcript's last row shown.
 		overlays: []string{"Jump to bottom (ctrl+End) ↓"},
+		// and pins the echo of the message the rows shown answer over
+		// the top row of the view.
+		pins: []string{"❯ "},
 		// While a command runs it shows the latest rows of its output
 		// above "… +N lines (1s)"; once done, an output it does not show
 		// whole is its first rows, each cut at the edge, above "… +N
@@ -392,6 +399,19 @@ func (l Layout) HasStatus() bool { return len(l.status) > 0 }
 func (l Layout) Hint(row string) bool {
 	for _, h := range l.hints {
 		if strings.HasPrefix(strings.TrimLeft(row, " "), h) {
+			return true
+		}
+	}
+	return false
+}
+
+// Pinned reports whether row, the top row of the program's view while the
+// view is scrolled back (Overlay), is the echo of a message the program
+// pins there over its transcript: its own row, not a turn typed above the
+// rows under it, which are history the view shows again.
+func (l Layout) Pinned(row string) bool {
+	for _, p := range l.pins {
+		if strings.HasPrefix(row, p) {
 			return true
 		}
 	}

@@ -349,9 +349,29 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			rows = append(rows, r)
 		}
 	}
+	if back {
+		rows = v.unpinned(rows)
+	}
 	v.frameRows = rows
 	v.frames.leftover = v.leftover()
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
+}
+
+// unpinned returns the rows of a view scrolled back without the row the
+// program pins over its top (screenmodel.Layout.Pinned): an echo there
+// counted as a turn would make the rows under it a new turn's output, read
+// again where the view, back at the bottom, shows them under their own.
+func (v *altView) unpinned(rows []frameRow) []frameRow {
+	for i, r := range rows {
+		if r.y < 0 {
+			continue // scrolled off before the frame was read
+		}
+		if r.y == 0 && v.layout.Pinned(r.text) {
+			return slices.Delete(rows, i, i+1)
+		}
+		break
+	}
+	return rows
 }
 
 // leftover reports whether the screen shows what the terminal kept of the

@@ -288,7 +288,9 @@
 //     what is being typed: they are no part of the frame; nor is the
 //     footer some programs keep under it (Codex's model and directory),
 //     nor the program's live status row, nor the hint it draws under its view
-//     while the view is scrolled back (Codex's "↓ Back to bottom"), nor a
+//     while the view is scrolled back (Codex's "↓ Back to bottom"), nor the
+//     echo of a message it pins over the view's top row then (Claude
+//     Code's: Layout.Pinned), no turn above the rows under it, nor a
 //     side panel the program shows beside its text on a wide screen, nor
 //     a line typed while the program
 //     works, waiting under its transcript until the program takes it up

@@ -1347,3 +1347,55 @@ func TestAltScreenRowsUnderAParagraphTheTopCutWaitWithIt(t *testing.T) {
 	}
 	r.wantOnce(t, order...)
 }
+
+// TestAltScreenPinnedMessageIsNoNewTurn: scrolled back, Claude Code pins
+// the message the rows shown answer ("❯ [Request interrupted by user]")
+// over the view's top row. The pin is the program's own row, not an echo
+// of a line typed above the rows under it: those are the rows read
+// already, and back at the bottom the rows under them are too (issue 29:
+// a file's rows read again after the view was scrolled back and forth).
+func TestAltScreenPinnedMessageIsNoNewTurn(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\r\n\x1b[J")
+		return b.String()
+	}
+	// A file longer than the view, which follows it as it is printed.
+	transcript := []string{"! cat f1.txt"}
+	for i := range 24 {
+		row := fmt.Sprintf("     row %d of the file, long enough to read", i+1)
+		if i%8 == 7 {
+			row = fmt.Sprintf("     @relay:bob command %d in the file", i+1)
+		}
+		transcript = append(transcript, row)
+	}
+	transcript = append(transcript, "  ⎿  Interrupted · What should Claude do instead?")
+	const view = 8
+	footer := []string{"", "  ? for shortcuts"} // hidden while scrolled back
+	r := newKindRun(t, "claude", 24, 80)
+	r.write("\x1b[?1049h\x1b[?25l")
+	for top := 0; top+view <= len(transcript); top += view / 2 {
+		r.write(frame(slices.Concat(transcript[top:top+view], footer)...) + "\x1b[24;1H")
+		r.pause(time.Second)
+	}
+	bottom := slices.Concat(transcript[len(transcript)-view:], footer)
+	r.write(frame(bottom...) + "\x1b[24;1H")
+	r.pause(time.Second)
+	// Scrolled back: the rows moved down, then the pin over the top row
+	// and the hint over the last, the rows in between left as they were.
+	back := transcript[len(transcript)-view-3 : len(transcript)-3]
+	r.write(frame(slices.Concat(back, footer)...) + "\x1b[24;1H")
+	pinned := slices.Clone(back)
+	pinned[0] = "❯ [Request interrupted by user]"
+	pinned[len(back)-1] += " Jump to bottom (ctrl+End) ↓"
+	r.write(frame(pinned...) + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.write(frame(bottom...) + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "command 8 in", "command 16 in", "command 24 in", "row 23 of", "Interrupted")
+}

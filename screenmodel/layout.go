@@ -264,22 +264,28 @@ func (l Layout) LossyBoxes() bool { return l.lossyBoxes }
 // title is that title, running whether the mark says the command is still
 // at work.
 func (l Layout) ToolBox(row string) (title string, running, ok bool) {
+	mark, title, ok := l.toolBox(row)
+	return title, ok && strings.ContainsRune(l.runningMarks, mark), ok
+}
+
+// toolBox returns the mark and title of the box row heads (ToolBox).
+func (l Layout) toolBox(row string) (mark rune, title string, ok bool) {
 	if l.toolMarks == "" {
-		return "", false, false
+		return 0, "", false
 	}
 	rest, ok := strings.CutPrefix(strings.TrimLeft(row, " "), "│ ")
 	if !ok {
-		return "", false, false
+		return 0, "", false
 	}
 	mark, w := utf8.DecodeRuneInString(rest)
 	if w == 0 || !strings.ContainsRune(l.toolMarks, mark) || !strings.HasPrefix(rest[w:], "  ") {
-		return "", false, false
+		return 0, "", false
 	}
 	title = strings.TrimSpace(strings.TrimSuffix(strings.TrimRight(rest[w:], " "), "│"))
 	if title == "" {
-		return "", false, false
+		return 0, "", false
 	}
-	return title, strings.ContainsRune(l.runningMarks, mark), true
+	return mark, title, true
 }
 
 // HiddenAbove reports whether row is the row of a box of a command's
@@ -327,6 +333,9 @@ type BoxHead struct {
 	// work.
 	Title   string
 	Running bool
+	// Mark is the mark the head row shows: a running box's turns (a
+	// spinner) while its command is at work.
+	Mark rune
 	// Output says a row under the head row, between the box's borders,
 	// holds text already (before its bottom border or the screen's last
 	// row).
@@ -337,16 +346,18 @@ type BoxHead struct {
 // down, appended to heads. Gemini CLI runs a command in a terminal of its
 // own as wide as the screen, and makes it as wide as the box once the box
 // shows the command at work, if the command still runs then: a box that
-// showed output while the command was at work shows that terminal's rows
-// whole, at the box's width.
+// showed output while the command was at work, or whose mark turned while
+// it was (the command still ran a frame after the box first showed it),
+// shows that terminal's rows whole, at the box's width.
 func (l Layout) ToolBoxes(rows []string, heads []BoxHead) []BoxHead {
 	if l.runningMarks == "" {
 		return heads
 	}
 	for y, r := range rows {
-		title, running, ok := l.ToolBox(r)
+		mark, title, ok := l.toolBox(r)
 		if ok {
-			heads = append(heads, BoxHead{Title: title, Running: running, Output: boxText(rows[y+1:])})
+			running := strings.ContainsRune(l.runningMarks, mark)
+			heads = append(heads, BoxHead{Title: title, Running: running, Mark: mark, Output: boxText(rows[y+1:])})
 		}
 	}
 	return heads

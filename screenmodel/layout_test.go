@@ -179,8 +179,9 @@ func TestElides(t *testing.T) {
 }
 
 // TestToolBoxes: Gemini CLI heads the box it shows a command's output in
-// with the command's state; a box seen running with output under its head
-// row already is one whose terminal it had sized to the box.
+// with the command's state (its mark, a spinner while it is at work); a box
+// seen running with output under its head row already is one whose
+// terminal it had sized to the box.
 func TestToolBoxes(t *testing.T) {
 	g := Of("gemini")
 	for _, c := range []struct {
@@ -212,15 +213,15 @@ func TestToolBoxes(t *testing.T) {
 		want []BoxHead
 	}{
 		{"running, nothing shown yet", []string{top, "│ ⊶  Shell Command cat f.txt                 │", blank, bottom, "", " > prompt"},
-			[]BoxHead{{Title: "Shell Command cat f.txt", Running: true}}},
+			[]BoxHead{{Title: "Shell Command cat f.txt", Running: true, Mark: '⊶'}}},
 		{"running with output", []string{top, "│ ⊷  Shell Command sh f.sh                   │", blank, "│ first line of output                       │", bottom},
-			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Output: true}}},
+			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Mark: '⊷', Output: true}}},
 		{"running, its output past the last row", []string{"", top, "│ ⊶  Shell Command sh f.sh                   │", blank, "│ ... first 9 lines hidden (Ctrl+O to show) ."},
-			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Output: true}}},
+			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Mark: '⊶', Output: true}}},
 		{"done with output", []string{top, "│ ✓  Shell Command cat f.txt                 │", blank, "│ first line of output                       │", bottom},
-			[]BoxHead{{Title: "Shell Command cat f.txt", Output: true}}},
+			[]BoxHead{{Title: "Shell Command cat f.txt", Mark: '✓', Output: true}}},
 		{"running, the output under another box", []string{"│ ⊶  Shell Command sh f.sh                   │", blank, bottom, top, "│ other output                               │"},
-			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true}}},
+			[]BoxHead{{Title: "Shell Command sh f.sh", Running: true, Mark: '⊶'}}},
 	} {
 		if got := g.ToolBoxes(c.rows, nil); !slices.Equal(got, c.want) {
 			t.Errorf("%s: ToolBoxes = %+v, want %+v", c.name, got, c.want)

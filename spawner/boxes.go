@@ -1,36 +1,62 @@
 package spawner
 
-import "swarm/screenmodel"
+import (
+	"slices"
+
+	"swarm/screenmodel"
+)
 
 // ranBoxes follows the boxes the program shows commands' output in
 // (screenmodel.Layout.ToolBoxes), write by write.
 type ranBoxes struct {
 	// titles are those of the boxes seen showing output while their
-	// command was at work, oldest first, each until the box's head row
-	// is committed (as the program shows it once the command is done) or
-	// maxRanBoxes newer ones push it out.
+	// command was at work, or turning their mark while it was (the
+	// command still ran a frame after the box showed it at work), oldest
+	// first, each until the box's head row is committed (as the program
+	// shows it once the command is done) or maxRanBoxes newer ones push
+	// it out.
 	titles []string
+	// atWork are the boxes seen at work, with the mark each showed last,
+	// until a write ends with no box at work or maxRanBoxes newer ones
+	// push them out.
+	atWork []screenmodel.BoxHead
 	heads  []screenmodel.BoxHead // scratch
 }
 
-// maxRanBoxes bounds ranBoxes: a box's head row is committed a frame or
-// two after its command ends, so only a few are ever waiting.
+// maxRanBoxes bounds ranBoxes' lists: a box's head row is committed a
+// frame or two after its command ends, so only a few are ever waiting.
 const maxRanBoxes = 8
 
 // watchBoxes notes, as a write ends, the boxes the screen shows running a
-// command with output under them already.
+// command with output under them already, or with another mark than the
+// last write showed them at work with.
 func (m *mainLines) watchBoxes() {
 	if !m.layout.HasToolBoxes() {
 		return
 	}
-	if !m.showsRunningMark() {
-		return // no box at work: no row's text is built, as most writes show none
-	}
 	b := &m.ran
+	if !m.showsRunningMark() {
+		// No box at work (each box's command is done); no row's text is
+		// built, as most writes show none.
+		b.atWork = b.atWork[:0]
+		return
+	}
 	b.heads = m.layout.ToolBoxes(m.mainRows(), b.heads[:0])
 	for _, h := range b.heads {
-		if h.Running && h.Output {
+		if !h.Running {
+			continue // done (one done before, with the same title, may show above one at work)
+		}
+		i := b.atWorkIndex(h.Title)
+		if h.Output || i >= 0 && b.atWork[i].Mark != h.Mark {
 			b.add(h.Title)
+		}
+		switch {
+		case i >= 0:
+			b.atWork[i] = h
+		case len(b.atWork) == maxRanBoxes:
+			b.atWork = append(slices.Delete(b.atWork, 0, 1), h)
+		default:
+			b.atWork = append(b.atWork, h)
 		}
 	}
 }
@@ -64,6 +90,15 @@ func (m *mainLines) ranShown(text string) bool {
 	}
 	b.titles = append(b.titles[:i], b.titles[i+1:]...)
 	return true
+}
+
+func (b *ranBoxes) atWorkIndex(title string) int {
+	for i, h := range b.atWork {
+		if h.Title == title {
+			return i
+		}
+	}
+	return -1
 }
 
 func (b *ranBoxes) index(title string) int {

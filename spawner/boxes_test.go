@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"swarm/screenmodel"
 )
@@ -45,6 +46,52 @@ func TestBoxShownRunning(t *testing.T) {
 			heads = append(heads, l.ShownRunning)
 		}
 	}
+	if want := []bool{true, false}; !slices.Equal(heads, want) {
+		t.Errorf("the done boxes' head rows committed with ShownRunning %v, want %v", heads, want)
+	}
+}
+
+// TestBoxWhoseMarkTurnedRan: a box Gemini CLI showed at work with nothing
+// under its head row yet, whose spinner then turned, had its command still
+// at work a frame after the box showed it: Gemini had made the command's
+// terminal as wide as the box, and the done box's head row says so. A box
+// whose mark never turned (a quick command, done before the next frame)
+// says not, though the box before it with the same title turned its own.
+func TestBoxWhoseMarkTurnedRan(t *testing.T) {
+	t.Parallel()
+	const (
+		top    = "╭────────────────────────────────────╮"
+		bottom = "╰────────────────────────────────────╯"
+		blank  = "│                                    │"
+	)
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 34-len(s)) + " │" }
+	head := func(mark string) string { return row(mark + "  Shell Command sh f.sh") }
+	live := " $ sh f.sh\r\n\r\n" + strings.Join([]string{top, head("⊶"), blank, blank, bottom}, "\r\n")
+	turn := "\x1b[3A\r" + head("⊷") + "\x1b[3B"
+	done := strings.Repeat("\x1b[2K\x1b[1A", 4) + "\x1b[2K\r" +
+		strings.Join([]string{top, head("✓"), blank, row("@relay:bob hi"), bottom}, "\r\n") + "\r\n\r\n"
+	now := time.Unix(0, 0)
+	s := NewScreen(ScreenOptions{Rows: 40, Cols: 40, Layout: screenmodel.Of("gemini"), Clock: func() time.Time { return now }})
+	defer s.Close()
+	var heads []bool
+	read := func(lines []Line) {
+		for _, l := range lines {
+			if l.Text == head("✓") {
+				heads = append(heads, l.ShownRunning)
+			}
+		}
+	}
+	// Each command's done box is read before the next command runs, as
+	// Gemini waits for the next one to be typed.
+	for _, w := range []string{live, turn, done, live, done} {
+		if _, err := s.Write([]byte(w)); err != nil {
+			t.Fatal(err)
+		}
+		read(s.TakeLines())
+		now = now.Add(time.Second)
+		read(s.Settle())
+	}
+	read(s.Flush())
 	if want := []bool{true, false}; !slices.Equal(heads, want) {
 		t.Errorf("the done boxes' head rows committed with ShownRunning %v, want %v", heads, want)
 	}

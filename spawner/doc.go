@@ -99,7 +99,9 @@
 //     drawn: the count takes back those not taken yet.
 //     A box a command ran in (Layout.ToolBoxes: Gemini CLI's) that the
 //     screen showed at work with output under its head row, as a write
-//     ended, is remembered by its title: the head row committed once the
+//     ended, or at work as two writes ended with its mark turned between
+//     them (still at work a frame after it showed), is remembered by its
+//     title: the head row committed once the
 //     command is done says so (Line.ShownRunning), for the box's rows were
 //     then its terminal's rows whole, at the box's width.
 //  10. Replays: after the program clears the scrollback (ESC[3J, as Ink does

@@ -49,7 +49,8 @@ type Line struct {
 	// ShownRunning says the line heads a box the program showed a
 	// command's output in while the command was still at work
 	// (screenmodel.Layout.ToolBoxes, with a row under the head that
-	// BoxHead.Output marks): Gemini CLI had then made the terminal it ran
+	// BoxHead.Output marks), or showed at work in two writes with its
+	// mark turned between them: Gemini CLI had then made the terminal it ran
 	// the command in as wide as the box, so the box's rows are that
 	// terminal's rows whole.
 	ShownRunning bool

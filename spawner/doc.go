@@ -74,7 +74,9 @@
 //     row that elides its middle ("… +N lines", Layout.Elides) and out of
 //     the view there were shown and are shown nowhere else: they are
 //     committed as they leave, after the output's first rows above that
-//     row, numbered on from the last row that left (mainLines.slid).
+//     row, numbered on from the last row that left (mainLines.slid) —
+//     unless read already, while output paused as they showed: a row's
+//     record moves up with it, frame by frame.
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

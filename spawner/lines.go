@@ -174,7 +174,11 @@ type frameStart struct {
 	moved bool // rows moved or scrolled off during the update
 	rows  []string
 	held  []bool
-	now   []string // scratch: the rows as the update ends
+	// read: the row's line was committed already with the text the row
+	// shows (output settled while it showed so).
+	read []bool
+	now  []string // scratch: the rows as the update ends
+	took []bool   // scratch: rows that took a record (slideRecords)
 }
 
 // lineSink is what the main screen's line committer hands on: the
@@ -1042,17 +1046,21 @@ func (m *mainLines) synced(on bool) {
 }
 
 // frameBegins notes what the screen shows as a synchronized update
-// begins, while lines are held back in the redraw zone, for slid.
+// begins, for slid: also while no line is held back (output settled
+// between two frames), so that the records of lines read go along with
+// them.
 func (m *mainLines) frameBegins() {
 	f := &m.frame
 	f.on, f.moved = false, false
-	if m.zone < 0 || !m.layout.HasElision() {
+	if !m.layout.HasElision() {
 		return
 	}
 	f.on = true
-	f.rows, f.held = m.frameRows(f.rows[:0]), f.held[:0]
+	f.rows, f.held, f.read = m.frameRows(f.rows[:0]), f.held[:0], f.read[:0]
 	for y := range m.rows {
-		f.held = append(f.held, f.rows[y] != "" && m.shadow[y].pending)
+		st := &m.shadow[y]
+		f.held = append(f.held, f.rows[y] != "" && st.pending)
+		f.read = append(f.read, f.rows[y] != "" && st.hasRec && st.rec == f.rows[y])
 	}
 }
 
@@ -1144,10 +1152,41 @@ func (m *mainLines) slid(out lineSink) {
 		if !f.held[y] || m.layout.Elides(text) || y < q && now[y] == text {
 			continue
 		}
+		if f.read[y] {
+			// Committed as output settled, while it showed here: read
+			// once, it leaves now.
+			continue
+		}
 		n := max(m.base+int64(y), m.slidN+1)
 		m.slidN = n
 		var st rowState
 		m.commit(&st, text, n, lineEnds{}, out)
+	}
+	m.slideRecords(a, best)
+}
+
+// slideRecords moves the records of the lines the frame slid up by k rows
+// (from row a down) along with them: a row that shows the text committed
+// for its line before the slide shows it k rows higher now, where a later
+// frame finds it read (frameStart.read) when it slides out. A row one
+// left keeps no record when it shows other text now.
+func (m *mainLines) slideRecords(a, k int) {
+	f := &m.frame
+	took := f.took[:0]
+	for y := range m.rows {
+		took = append(took, y >= a && y+k < m.rows && f.now[y] != "" && f.now[y] == f.rows[y+k] && f.read[y+k])
+	}
+	f.took = took
+	for y := a; y+k < m.rows; y++ {
+		if took[y] {
+			dst, src := &m.shadow[y], &m.shadow[y+k]
+			dst.rec, dst.hasRec, dst.offered, dst.faint = src.rec, true, src.offered, false
+		}
+	}
+	for y := a; y+k < m.rows; y++ {
+		if took[y] && !took[y+k] && f.now[y+k] != f.rows[y+k] {
+			m.shadow[y+k].rec, m.shadow[y+k].hasRec = "", false
+		}
 	}
 }
 

@@ -389,19 +389,6 @@ func TestRowsSlidOutOfALongOutputAreOutput(t *testing.T) {
 	t.Parallel()
 	out := []string{"first", "second", "@relay:bob slid out", "[[RELAY]]",
 		`{"to":"bob","type":"message","body":"hi"}`, "[[/RELAY]]", "next", "before last", "last"}
-	// The live area: the command, its first row, "… +N lines", its
-	// three latest rows, a blank row, the spinner; the cursor in the
-	// input box two rows under it.
-	frame := func(from int) string {
-		var b strings.Builder
-		b.WriteString("\x1b[?2026h")
-		fmt.Fprintf(&b, "\x1b[4;5H\x1b[K… +%d lines (^t to view transcript)", from+1)
-		for i := range 3 {
-			fmt.Fprintf(&b, "\x1b[%d;5H\x1b[K%s", 5+i, out[from+i])
-		}
-		b.WriteString("\x1b[11;3H\x1b[?2026l")
-		return b.String()
-	}
 	s := NewScreen(ScreenOptions{Rows: 14, Cols: 60, Layout: screenmodel.Of("codex")})
 	defer s.Close()
 	at := map[string]int64{} // where each line was committed
@@ -412,21 +399,7 @@ func TestRowsSlidOutOfALongOutputAreOutput(t *testing.T) {
 		}
 		return lines
 	}}
-	c.write("transcript\r\n\x1b[11;3H")
-	c.write("\x1b[?2026h\x1b[2;1H• Running sh f.sh\x1b[3;1H  └ head\x1b[9;1H◦ Working\x1b[11;1H› \x1b[?2026l")
-	for from := range len(out) - 2 {
-		c.write(frame(from))
-	}
-	// Done: the live area erased, the finished output printed with its
-	// middle left out again, the input box under it.
-	c.write("\x1b[?2026h\x1b[2;1H\x1b[J• Ran sh f.sh\r\n  └ head\r\n    … +6 lines (^t to view transcript)\r\n    " +
-		strings.Join(out[len(out)-3:], "\r\n    ") + "\r\n\r\n› \x1b[?2026l")
-	var got []string
-	for _, l := range c.flush() {
-		if strings.Contains(l, "head") || slices.ContainsFunc(out, func(o string) bool { return strings.HasSuffix(l, " "+o) }) {
-			got = append(got, strings.TrimSpace(l))
-		}
-	}
+	got := slidingOutput(c, out, func(int) bool { return false })
 	want := append([]string{"└ head"}, out...)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output lines (-want +got):\n%s", diff)
@@ -436,6 +409,69 @@ func TestRowsSlidOutOfALongOutputAreOutput(t *testing.T) {
 	for i := 2; i < 5; i++ {
 		if at[out[i+1]] != at[out[i]]+1 {
 			t.Errorf("%q at %d, %q at %d: want the next position", out[i], at[out[i]], out[i+1], at[out[i+1]])
+		}
+	}
+}
+
+// slidingOutput plays Codex 0.171.0 inline running a command whose output
+// is out on c's screen (14×60): the live area shows the command, its first
+// row, "… +N lines", then its three latest rows, moved up a row a frame;
+// output pauses (the screen settles) after the frames paused says. Then
+// the command is done: the live area erased, the finished output printed
+// with its middle left out again. It returns the lines committed that
+// hold the first row or a line of out, trimmed.
+func slidingOutput(c *committed, out []string, paused func(frame int) bool) []string {
+	frame := func(from int) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		fmt.Fprintf(&b, "\x1b[4;5H\x1b[K… +%d lines (^t to view transcript)", from+1)
+		for i := range 3 {
+			fmt.Fprintf(&b, "\x1b[%d;5H\x1b[K%s", 5+i, out[from+i])
+		}
+		b.WriteString("\x1b[11;3H\x1b[?2026l")
+		return b.String()
+	}
+	c.write("transcript\r\n\x1b[11;3H")
+	c.write("\x1b[?2026h\x1b[2;1H• Running sh f.sh\x1b[3;1H  └ head\x1b[9;1H◦ Working\x1b[11;1H› \x1b[?2026l")
+	for from := range len(out) - 2 {
+		c.write(frame(from))
+		if paused(from) {
+			c.add(c.s.Settle())
+		}
+	}
+	c.write("\x1b[?2026h\x1b[2;1H\x1b[J• Ran sh f.sh\r\n  └ head\r\n    … +6 lines (^t to view transcript)\r\n    " +
+		strings.Join(out[len(out)-3:], "\r\n    ") + "\r\n\r\n› \x1b[?2026l")
+	var got []string
+	for _, l := range c.flush() {
+		if strings.Contains(l, "head") || slices.ContainsFunc(out, func(o string) bool { return strings.HasSuffix(l, " "+o) }) {
+			got = append(got, strings.TrimSpace(l))
+		}
+	}
+	return got
+}
+
+// TestRowsReadWhileOutputPausedSlideOutUnread: the latest rows of a
+// running command's output, read while output paused, are not read
+// again when later frames slide them up under "… +N lines" and out of
+// the view (issue 29: Codex 0.171.0 inline, a command that sleeps between
+// its lines; a relay line came out twice).
+func TestRowsReadWhileOutputPausedSlideOutUnread(t *testing.T) {
+	t.Parallel()
+	out := []string{"[[RELAY]]", `{"to":"bob","type":"message","body":"hi"}`, "[[/RELAY]]"}
+	for i := range 12 {
+		out = append(out, fmt.Sprintf("line %d of the output", i))
+	}
+	out = append(out, "@relay:bob slid out after two pauses", "next", "before last", "last")
+	for first := range len(out) - 2 {
+		for second := first + 1; second < len(out)-2; second++ {
+			s := NewScreen(ScreenOptions{Rows: 14, Cols: 60, Layout: screenmodel.Of("codex")})
+			c := &committed{t: t, s: s, take: s.TakeLines}
+			got := slidingOutput(c, out, func(f int) bool { return f == first || f == second })
+			s.Close()
+			want := append([]string{"└ head"}, out...)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("output paused after frames %d and %d: output lines (-want +got):\n%s", first, second, diff)
+			}
 		}
 	}
 }

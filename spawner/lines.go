@@ -274,21 +274,35 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 // lost leaves for good, so such a line is committed whole as it was, as a
 // line cut at the bottom is (cutBelow). It returns the rows of the lines
 // committed, for recordCut to record what each shows then.
+//
+// When rows under the cut show text, a line above it that shows other
+// text than was committed for it is committed too, before them: a screen
+// never resized commits from the top down, and a line's commit reads the
+// records above it (a line that moved leaves one behind: moved). Left
+// with its old record, the line above would be taken for the place a cut
+// line moved from ("status" printed twice, the first then written over:
+// the second was taken for the first, moved down, and lost).
 func (m *mainLines) cutRows(rows, cols int, out lineSink) []bool {
 	broken := make([]bool, m.rows)
+	textBelow := false
+	for y := rows; y < m.rows && !textBelow; y++ {
+		textBelow = rowEnd(m.em.Line(y), m.cols) > 0
+	}
 	for r := 0; r < min(rows, m.rows); {
 		start, end := m.span(r)
+		st := m.state(start)
 		cut := cols != m.cols && (end > start || rowEnd(m.em.Line(start), m.cols) > cols)
-		if cut || start == m.top && m.top > 0 && m.carryOn {
-			st := m.state(start)
+		broke := cut || start == m.top && m.top > 0 && m.carryOn
+		stale := textBelow && !st.pending && st.hasRec && st.rec != "" && !m.lineShows(start, end, st.rec)
+		if broke || stale {
 			if st.pending {
 				m.commitPending(start, end, st, out)
 			} else if text := m.lineText(start, end); text != "" {
 				m.commit(st, text, m.lineN(start), lineEnds{}, out)
 			}
-			for y := start; y <= end && st.hasRec; y++ {
-				broken[y] = true
-			}
+		}
+		for y := start; y <= end && broke && st.hasRec; y++ {
+			broken[y] = true
 		}
 		r = end + 1
 	}

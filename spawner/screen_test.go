@@ -456,6 +456,25 @@ func TestResize(t *testing.T) {
 	}
 }
 
+// A shorter screen cuts the rows under the cursor: their lines are
+// committed as they leave, after the lines above them that were written
+// over since their commit, as a screen never resized commits them, from
+// the top down. The second "status" is a line of its own, not the first
+// moved down (that one shows "00atus" now), at the same width or another.
+func TestAShorterScreenCommitsTheLinesAboveTheCutFirst(t *testing.T) {
+	for _, cols := range []int{20, 31} {
+		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		_, _ = s.Write([]byte("status\r\nstatus\x1b[H00"))
+		got := texts(lineStrings(s.TakeLines()))
+		s.Resize(1, cols)
+		got = append(got, texts(lineStrings(append(s.TakeLines(), s.Flush()...)))...)
+		s.Close()
+		if want := []string{"status", "00atus", "status"}; !cmp.Equal(want, got) {
+			t.Errorf("at %d columns: lines %q, want %q", cols, got, want)
+		}
+	}
+}
+
 // A program with a scroll region (Codex draws its transcript so) keeps its
 // cursor where it is when the screen gets shorter, so the rows under the
 // new bottom are cut. A line wrapped across the cut is committed whole,

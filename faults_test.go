@@ -218,12 +218,28 @@ func TestAServerWithNothingLeftEndsByItself(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.dir = ""
-	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", "echo done; exit 0")), 0o600); err != nil {
+	// The agent ends when the test closes this FIFO, not at once: the
+	// server ends IdleEnd after its last agent, and on a loaded machine a
+	// start and a few swarm ls can take longer than that.
+	end := filepath.Join(t.TempDir(), "end")
+	if err := syscall.Mkfifo(end, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.cwd, "swarm.toml"), []byte(agentTOML("a", "never", "cat "+end+" >/dev/null; echo done; exit 0")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	busDir := filepath.Join(e.cwd, ".swarm")
 	srv := e.server()
 	var l []map[string]any
+	waitUntil(t, "swarm ls listing the agent running", func() bool {
+		l = lsEntries(t, e.command("ls", "--json"), busDir)
+		return len(l) == 1 && l[0]["agents_running"] == float64(1)
+	})
+	f, err := os.OpenFile(end, os.O_WRONLY, 0) // waits for the agent's cat
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	waitUntil(t, "swarm ls saying every agent has ended", func() bool {
 		l = lsEntries(t, e.command("ls", "--json"), busDir)
 		return len(l) == 1 && l[0]["ended"] == true

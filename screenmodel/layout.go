@@ -112,6 +112,10 @@ type Echo struct {
 	// (WrapAt): a row continues it only under a row with no room left
 	// for its first word (see ContinuesAfter).
 	Wrapped bool
+	// Spinner holds the frames of the spinner the program shows in place
+	// of Start's mark (its last character before the blank) while the
+	// command typed runs: see Layout.Spinner.
+	Spinner string
 }
 
 // layouts are the kinds' layouts, each kept beside the recordings it was
@@ -176,10 +180,11 @@ var layouts = []Layout{
 	// wider than 120 columns it shows a side panel (the session's title,
 	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
-	// box, wrapped down the same gutter. A command typed while it works
+	// box, wrapped down the same gutter, its "$" a spinner while the
+	// command runs. A command typed while it works
 	// waits under the transcript as "$ command", with no gutter.
 	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true, paintsRows: true,
-		echoes:     []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true}},
+		echoes:     []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true, Spinner: "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"}},
 		pending:    []Echo{{Start: "     $ ", Cont: "       "}},
 		status:     []string{"esc interrupt"},
 		expandHint: "Click to expand"},
@@ -606,6 +611,32 @@ func (l Layout) EchoStart(row string) (Echo, bool) { return startOf(l.echoes, ro
 // rows that continue it start with Cont), if it starts one: typed input,
 // never output, and no turn of the transcript yet.
 func (l Layout) PendingStart(row string) (Echo, bool) { return startOf(l.pending, row) }
+
+// Spinner returns row as the program shows it once the command typed is
+// done, when the row starts an echo whose mark is a spinner's frame
+// (Echo.Spinner), and whether it did: the program shows the command at
+// work so. The spinner is live, not text. It goes with the echo's row;
+// while that row is above the view, the program draws it over the view's
+// top row.
+func (l Layout) Spinner(row string) (echo string, ok bool) {
+	for _, e := range l.echoes {
+		if e.Spinner == "" {
+			continue
+		}
+		start := strings.TrimSuffix(e.Start, " ")
+		mark, w := utf8.DecodeLastRuneInString(start)
+		gutter := start[:len(start)-w]
+		rest, ok := strings.CutPrefix(row, gutter)
+		if !ok {
+			continue
+		}
+		spin, n := utf8.DecodeRuneInString(rest)
+		if strings.ContainsRune(e.Spinner, spin) && strings.HasPrefix(rest[n:], " ") {
+			return gutter + string(mark) + rest[n:], true
+		}
+	}
+	return row, false
+}
 
 // startOf returns the first of echoes that row starts.
 func startOf(echoes []Echo, row string) (Echo, bool) {

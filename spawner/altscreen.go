@@ -304,6 +304,12 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	var typed screenmodel.Echo
 	waiting := false // in a line typed while the program works
 	for y, text := range shown {
+		// The echo of a command at work, its mark a spinner, is the echo.
+		// On the view's top row the spinner may be drawn over another row
+		// (the echo above the view): a row hidden in part, read only
+		// where it shows whole (spunTop).
+		text, spun := v.layout.Spinner(text)
+		spunTop := spun && y == 0
 		status := v.layout.Status(text)
 		busy = busy || status && v.layout.GrowsWhenDone()
 		if waiting && typed.Continues(text) {
@@ -343,9 +349,11 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			delete(v.cutRows, y) // drawn anew
 		}
 		if ok {
-			r.markTurn(v.layout.EchoStart(text))
+			if !spunTop {
+				r.markTurn(v.layout.EchoStart(text))
+			}
 			// A row partly covered by a hint is not whole either.
-			r.preview = previews != nil && previews[y] == previewDone || covered
+			r.preview = previews != nil && previews[y] == previewDone || covered || spunTop
 			rows = append(rows, r)
 		}
 	}

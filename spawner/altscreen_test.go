@@ -234,3 +234,55 @@ func TestAViewScrolledBackToAnEchoShowsOldRows(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:bob the command in the file", "the third row of the file", "end of the file")
 }
+
+// While a command runs, opencode shows its echo with a spinner in place of
+// the "$" and the output under it; the echo shows "$" again once the
+// command is done. The spinner's row is that echo all the same: typed
+// input, one row of the transcript above the output. Taken for a new row
+// at each turn of the spinner, it was committed at every pause, below the
+// output already read, and split a relay block there (issue 29:
+// "malformed relay block: invalid character 'â'", the gutter of the
+// spinner's row read inside the block's JSON).
+func TestARunningCommandsSpinnerIsItsEcho(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	block := []string{"  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"hi"}`, "  ┃  [[/RELAY]]"}
+	for i, mark := range []string{"⠙", "⠹", "⠸", "$"} {
+		rows := []string{"  ┃  earlier output", "", "  ┃  " + mark + " sh f1.sh", "  ┃"}
+		rows = append(rows, block[:min(i+2, 3)]...)
+		r.write(opencodeFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, l := range r.lines {
+		if strings.Contains(l, "sh f1.sh") && !strings.Contains(l, "$ sh f1.sh") {
+			t.Errorf("committed the running command's spinner row: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+	r.wantOnce(t, "earlier output", "$ sh f1.sh", "[[RELAY]]", "[[/RELAY]]")
+	if got := strings.Join(r.lines, "\n"); !strings.Contains(got, "$ sh f1.sh\n"+strings.Join(block, "\n")) {
+		t.Errorf("the echo and the block under it are not read in their order:\n%s", got)
+	}
+}
+
+// While the echo of the command at work is above the view, opencode draws
+// its spinner over the view's top row, where the echo's mark would be: the
+// row under it, hidden in part, is neither a new row at each turn of the
+// spinner nor the echo of a command.
+func TestASpinnerOverTheTopRowIsNotText(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	r.write(opencodeFrame(`  ┃    "topic": "t90"`, "  ┃  }", "  ┃  [[/RELAY]]"))
+	r.pause(time.Second)
+	for _, mark := range []string{"⠙", "⠹", "⠸"} {
+		r.write(opencodeFrame(`  ┃  `+mark+` "topic": "t90"`, "  ┃  }", "  ┃  [[/RELAY]]"))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, `"topic": "t90"`)
+	for _, l := range r.lines {
+		if strings.Contains(l, `$ "topic"`) {
+			t.Errorf("the row under the spinner taken for an echo: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -352,7 +352,11 @@ func (s *Screen) inert() bool {
 						s.lnm = c.Final() == 'h'
 					}
 				}
-			case 'K', 'X', '@', 'P', 'G', '`', 'a', 'C', 'D', 'I', 'Z', 'b', 'n', 'c', 'g':
+			case 'K':
+				// A row erased whole may end a line carried at the top
+				// (mainLines.carryErased), which needs the cursor's row.
+				ok = s.alt.em != nil || t.param(0, 0) == 1
+			case 'X', '@', 'P', 'G', '`', 'a', 'C', 'D', 'I', 'Z', 'b', 'n', 'c', 'g':
 				ok = true
 			}
 		case c.Prefix() == '?' && (c.Final() == 'h' || c.Final() == 'l'):

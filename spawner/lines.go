@@ -1486,6 +1486,37 @@ func (m *mainLines) final(st *rowState, text string, n int64, out lineSink) {
 	m.commit(st, text, n, lineEnds{}, out)
 }
 
+// erasesRow reports whether the token, with the cursor at column x,
+// erases the cursor's row whole (EL 2, or EL 0 from its first column).
+func erasesRow(t *token, x int) bool {
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 || t.cmd.Final() != 'K' {
+		return false
+	}
+	p := t.param(0, 0)
+	return p == 2 || p == 0 && x == 0
+}
+
+// carryErased ends the line carried at the top when the program erased
+// that row whole: the row no longer goes on with the line, whose start a
+// reader still sees above it in the scrollback, and what the program
+// writes there next is a line of its own, not more of that one (Claude
+// Code, after a resize, erases its rows from the top down and draws its
+// transcript again: its banner was read as the end of a relay line cut
+// where the new width wrapped it). What is left of the line is committed
+// as it shows, unless it is the start of what was committed for it: a
+// line cut short is not a new line.
+func (m *mainLines) carryErased(out lineSink) {
+	text := string(bytes.TrimRight(m.carry, " "))
+	st, n := m.carryState, m.carryN
+	m.dropCarry()
+	if m.top < len(m.shadow) {
+		m.shadow[m.top] = rowState{}
+	}
+	if st.pending || !st.hasRec || !strings.HasPrefix(st.rec, text) {
+		m.final(&st, text, n, out)
+	}
+}
+
 func (m *mainLines) dropCarry() {
 	m.carryOn = false
 	m.carry = m.carry[:0]
@@ -1627,7 +1658,11 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	top, bot := m.top, min(m.bot, m.rows)
 	op := m.rowOp(t, pos.Y)
 	m.erasing = op.kind == opErase
+	erasesCarry := m.carryOn && pos.Y == m.top && erasesRow(t, pos.X)
 	_, _ = m.em.Write(tb)
+	if erasesCarry {
+		m.carryErased(out)
+	}
 	pushed := m.harvest(out)
 	m.erasing = false
 	r0 := pos.Y

@@ -659,3 +659,30 @@ func TestReplayAtTheNewWidthAgainPastALineLeftOut(t *testing.T) {
 		t.Errorf("written again at the new width, committed again: %q", got)
 	}
 }
+
+// TestARowErasedUnderALineThatScrolledOffStartsALine: a line whose first
+// row scrolled off goes on into the top row only until the program erases
+// that row: what it writes there then is a line of its own, and what is
+// left of the line above, in the scrollback, was committed already.
+// Claude Code 2.1.332 (inline), after a resize, erases its rows from the
+// top down and draws its transcript again; its banner, drawn on the top
+// row, was read as the end of a relay line the new width had wrapped
+// there ("… answer inv ▐▛███▛█ Claude Code v2.1.332").
+func TestARowErasedUnderALineThatScrolledOffStartsALine(t *testing.T) {
+	t.Parallel()
+	for _, erase := range []string{"\x1b[2K", "\r\x1b[K"} {
+		s := NewScreen(ScreenOptions{Rows: 4, Cols: 20})
+		c := &committed{t: t, s: s, take: s.Settle}
+		long := "@relay:bob alpha bravo charlie"
+		// The long line's first row scrolls off, its second is the top
+		// row.
+		c.write(long + "\r\nrow two\r\nrow three\r\n")
+		c.write("\x1b[H" + erase + "banner\r\n")
+		got := c.flush()
+		s.Close()
+		want := []string{long, "row two", "row three", "banner"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("top row erased with %q: (-want +got):\n%s", erase, diff)
+		}
+	}
+}

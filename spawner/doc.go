@@ -32,7 +32,9 @@
 //     rows there before writing the finished output on the same rows).
 //  2. A line is committed when the cursor leaves it downwards (a line feed,
 //     or any cursor movement to a lower row) or when it scrolls off the
-//     top. Wrapping to the next row is not leaving. A blank line counts
+//     top. Wrapping to the next row is not leaving. A line whose first
+//     rows scrolled off goes on into the top row until the program erases
+//     that row whole: what it writes there then is a line of its own. A blank line counts
 //     only when a line feed left it: a cursor jump from an empty row is not
 //     output.
 //  3. If the line's text is what was last committed at its position,

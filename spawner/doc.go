@@ -78,7 +78,10 @@
 //     committed as they leave, after the output's first rows above that
 //     row, numbered on from the last row that left (mainLines.slid) —
 //     unless read already, while output paused as they showed: a row's
-//     record moves up with it, frame by frame.
+//     record moves up with it, frame by frame. An output taller than the
+//     screen, whose bottom rows the view shows, slides as a whole: the
+//     rows over the elision moved up with the view, and those that left
+//     at its top show again when the output is printed whole.
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

@@ -1126,32 +1126,27 @@ func (m *mainLines) slid(out lineSink) {
 	if a == m.rows {
 		return
 	}
-	best, most := 0, 0
-	for k := 1; a+k < m.rows; k++ {
-		n := 0
-		for y := a; y+k < m.rows; y++ {
-			if now[y] != "" && now[y] == before[y+k] && now[y] != before[y] {
-				n++
-			}
-		}
-		if n > most {
-			best, most = k, n
-		}
+	e := max(a-1, 0)
+	for e < m.rows && !m.layout.Elides(now[e]) {
+		e++
 	}
+	if e == m.rows {
+		return
+	}
+	best, most := m.shift(e+1, m.rows, 1)
 	if most < minSlide {
 		return
 	}
-	q := a
+	q := e + 1
 	for now[q] == "" || now[q] != before[q+best] {
 		q++
 	}
-	e := max(a-1, 0)
-	for e < q && !m.layout.Elides(now[e]) {
-		e++
-	}
-	if e == q {
-		return
-	}
+	// Rows above the elision moved too when the output is taller than the
+	// view (the program shows its bottom rows): the view slid as a whole,
+	// its top row and the command's first rows went up out of it, and they
+	// show again when the program prints the output whole. They did not
+	// slide out under the elision.
+	head, _ := m.shift(0, e, 0)
 	// The output's first rows, above the elision, come before the rows
 	// that slid out under it: they stay as they are and are committed now.
 	for r := 0; r < e; {
@@ -1161,7 +1156,7 @@ func (m *mainLines) slid(out lineSink) {
 		}
 		r = end + 1
 	}
-	for y := a; y < q+best; y++ {
+	for y := max(a, e+head); y < q+best; y++ {
 		text := before[y]
 		if !f.held[y] || m.layout.Elides(text) || y < q && now[y] == text {
 			continue
@@ -1176,28 +1171,53 @@ func (m *mainLines) slid(out lineSink) {
 		var st rowState
 		m.commit(&st, text, n, lineEnds{}, out)
 	}
-	m.slideRecords(a, best)
+	m.slideRecords(0, e, head)
+	m.slideRecords(e+1, m.rows, best)
+}
+
+// shift returns by how many rows (from least up) the frame moved the rows
+// with text from row from to row to up, most of them: the rows that show
+// now what the row that many rows lower showed as the frame began (rows
+// that show what they showed count only for a shift of none), and how
+// many rows moved so.
+func (m *mainLines) shift(from, to, least int) (k, n int) {
+	f := &m.frame
+	for s := least; from+s < m.rows; s++ {
+		c := 0
+		for y := from; y < to && y+s < m.rows; y++ {
+			if f.now[y] != "" && f.now[y] == f.rows[y+s] && (s == 0 || f.now[y] != f.rows[y]) {
+				c++
+			}
+		}
+		if c > n {
+			k, n = s, c
+		}
+	}
+	return k, n
 }
 
 // slideRecords moves the records of the lines the frame slid up by k rows
-// (from row a down) along with them: a row that shows the text committed
+// (rows from to to) along with them: a row that shows the text committed
 // for its line before the slide shows it k rows higher now, where a later
 // frame finds it read (frameStart.read) when it slides out. A row one
 // left keeps no record when it shows other text now.
-func (m *mainLines) slideRecords(a, k int) {
+func (m *mainLines) slideRecords(from, to, k int) {
+	if k == 0 {
+		return
+	}
 	f := &m.frame
 	took := f.took[:0]
 	for y := range m.rows {
-		took = append(took, y >= a && y+k < m.rows && f.now[y] != "" && f.now[y] == f.rows[y+k] && f.read[y+k])
+		took = append(took, y >= from && y < to && y+k < m.rows && f.now[y] != "" && f.now[y] == f.rows[y+k] && f.read[y+k])
 	}
 	f.took = took
-	for y := a; y+k < m.rows; y++ {
+	for y := from; y < to && y+k < m.rows; y++ {
 		if took[y] {
 			dst, src := &m.shadow[y], &m.shadow[y+k]
 			dst.rec, dst.hasRec, dst.offered, dst.faint = src.rec, true, src.offered, false
 		}
 	}
-	for y := a; y+k < m.rows; y++ {
+	for y := from; y < to && y+k < m.rows; y++ {
 		if took[y] && !took[y+k] && f.now[y+k] != f.rows[y+k] {
 			m.shadow[y+k].rec, m.shadow[y+k].hasRec = "", false
 		}

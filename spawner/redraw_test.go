@@ -476,6 +476,66 @@ func TestRowsReadWhileOutputPausedSlideOutUnread(t *testing.T) {
 	}
 }
 
+// TestAViewTallerThanTheScreenSlidAsAWhole: a running command's output
+// taller than the screen, whose bottom rows the view shows, slides up as
+// a whole; when the row that elides its middle ("… +N lines") first
+// shows, the rows over it moved up as far as the view did, and only the
+// rows that went under it slid out: the rows over it are shown still,
+// and those that left at the top show again when the program prints the
+// output whole (issue 29: Codex 0.171.0 inline, a live view taller than
+// the screen; a block above the elision came out twice).
+func TestAViewTallerThanTheScreenSlidAsAWhole(t *testing.T) {
+	t.Parallel()
+	out := make([]string, 17)
+	for i := range out {
+		out[i] = fmt.Sprintf("line %d of the output", i)
+	}
+	out[5] = "@relay:bob shown over the elision"
+	out[8] = "@relay:bob slid out under it"
+	// rows draws a frame of the live area: the view (rows 1–12), the
+	// spinner under it, the cursor in the input box at the bottom.
+	rows := func(view ...string) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h")
+		for i, r := range view {
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[K%s", i+1, r)
+		}
+		b.WriteString("\x1b[14;1H◦ Working\x1b[16;1H› \x1b[16;3H\x1b[?2026l")
+		return b.String()
+	}
+	indent := func(lines []string) []string {
+		r := make([]string, len(lines))
+		for i, l := range lines {
+			r[i] = "    " + l
+		}
+		return r
+	}
+	s := NewScreen(ScreenOptions{Rows: 16, Cols: 60, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.TakeLines}
+	c.write("\x1b[16;1H› ")
+	// The command and its first rows fill the view; then three rows more
+	// push its top out of the view.
+	c.write(rows(slices.Concat([]string{"• Running sh f.sh", "  └ " + out[0]}, indent(out[1:11]))...))
+	c.write(rows(indent(out[2:14])...))
+	// The middle elided: the rows over the elision moved up two rows,
+	// the latest rows three.
+	c.write(rows(slices.Concat(indent(out[4:7]), []string{"    … +2 lines (^t to view transcript)"}, indent(out[9:17]))...))
+	// Done: the output printed whole, its middle left out again.
+	c.write("\x1b[?2026h\x1b[1;1H\x1b[J• Ran sh f.sh\r\n  └ " + out[0] + "\r\n" +
+		strings.Join(indent(out[1:7]), "\r\n") + "\r\n    … +2 lines (^t to view transcript)\r\n" +
+		strings.Join(indent(out[9:17]), "\r\n") + "\r\n\r\n› \x1b[?2026l")
+	seen := map[string]int{}
+	for _, l := range c.flush() {
+		seen[strings.TrimPrefix(strings.TrimSpace(l), "└ ")]++
+	}
+	for _, o := range out {
+		if seen[o] != 1 {
+			t.Errorf("%q committed %d times, want once", o, seen[o])
+		}
+	}
+}
+
 // TestReplayFromANoticeShownAgain: a transcript written again may start
 // with a line committed again since the lines under it (issue 29, Claude
 // Code 2.1.332 inline: after a resize it erases its rows and draws the

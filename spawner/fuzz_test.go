@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -155,6 +156,18 @@ func FuzzReflow(f *testing.F) {
 			if pad && next[0].Width != 2 || wrapped && rowEnd(next, opts.Cols) == 0 {
 				relaid = true
 			}
+		}
+		// The first layout also holds in the rows of a line whose start
+		// scrolled off, which the reflow takes back from the scrollback
+		// (carriedCells).
+		nextWide := s.main.Line(0)[0].Width == 2
+		for i := s.hist.len() - 1; i >= 0 && s.hist.at(i).wrapped; i-- {
+			h := s.hist.at(i)
+			if h.pad && !nextWide {
+				relaid = true
+			}
+			_, w := ansi.FirstGraphemeCluster(h.text, ansi.GraphemeWidth)
+			nextWide = w == 2
 		}
 		s.Resize(rows, int(width%39)+2) // a wide character needs 2 columns
 		got = append(got, texts(s.TakeLines())...)

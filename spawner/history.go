@@ -26,6 +26,10 @@ type history struct {
 	max  int
 	pal  palette // the styles of the rows' runs
 	rec  []byte  // scratch: a row being packed
+	// wrapped: the newest row goes on into the next one pushed, which is
+	// marked histCont so that it still says so once the rows before it
+	// are dropped at the cap (startsLine).
+	wrapped bool
 }
 
 // A row's record: a byte of flags; cols, end and the text's length as
@@ -37,6 +41,7 @@ const (
 	histPad
 	histRuns
 	histStyled
+	histCont // the row goes on a line from the row pushed before it
 )
 
 func (h *history) len() int { return h.rows.len() }
@@ -58,6 +63,10 @@ func (h *history) push(l histLine) {
 	if l.styled != "" {
 		flags |= histStyled
 	}
+	if h.wrapped {
+		flags |= histCont
+	}
+	h.wrapped = l.wrapped
 	b := append(h.rec[:0], flags)
 	b = binary.AppendUvarint(b, uint64(l.cols))
 	b = binary.AppendUvarint(b, uint64(l.end))
@@ -82,6 +91,17 @@ func (h *history) push(l histLine) {
 	for h.rows.len() > h.max {
 		h.rows.dropOldest()
 	}
+}
+
+// startsLine reports whether row i starts a line. The oldest row may go
+// on a line whose first rows were dropped at the cap: a screen that takes
+// rows back must not take it for the line's start (its text is the
+// committer's, carried or recorded whole).
+func (h *history) startsLine(i int) bool {
+	if i == 0 {
+		return h.rows.at(0)[0]&histCont == 0
+	}
+	return !h.at(i - 1).wrapped
 }
 
 // at returns row i, 0 being the oldest: a copy, which the caller may keep.
@@ -127,7 +147,7 @@ func (h *history) appendStyled(b []byte, l *histLine) []byte {
 }
 
 // clear forgets the rows; the palette stays, for rows pushed again.
-func (h *history) clear() { h.rows.clear() }
+func (h *history) clear() { h.rows.clear(); h.wrapped = false }
 
 // popNewest removes the newest n rows and returns them, oldest first.
 func (h *history) popNewest(n int) []histLine {
@@ -139,6 +159,12 @@ func (h *history) popNewest(n int) []histLine {
 	for i := range out {
 		out[i] = *h.at(h.len() - n + i)
 	}
-	h.rows.truncate(n)
+	h.truncate(n)
 	return out
+}
+
+// truncate drops the newest n rows.
+func (h *history) truncate(n int) {
+	h.rows.truncate(n)
+	h.wrapped = h.len() > 0 && h.at(h.len()-1).wrapped
 }

@@ -71,7 +71,7 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 		return 0, false // text under the cursor would have to leave
 	}
 	if f.back > 0 {
-		s.hist.rows.truncate(f.back)
+		s.hist.truncate(f.back)
 		s.pullable = max(s.pullable-f.back, 0)
 		s.dropLeft(f.back)
 	}
@@ -281,10 +281,10 @@ func carriedCells(hist *history, cols int, carry []byte) (cells []uv.Cell, k int
 		}
 		k++
 		if total-k == 0 || !hist.at(total-k-1).wrapped {
-			break // the line's first row
+			break // the line's first row, or the oldest
 		}
 	}
-	if k == 0 || (total-k > 0 && hist.at(total-k-1).wrapped) {
+	if k == 0 || !hist.startsLine(total-k) {
 		return nil, 0
 	}
 	rows := make([]histLine, k)
@@ -528,7 +528,9 @@ func reflowHistory(old *history, pullable, cols int, pack rowPacker) (history, i
 	}
 	f := historyFlow{
 		cols: cols,
-		hist: history{max: old.max, pal: old.pal}, // the rows' runs number styles as old's
+		// The rows' runs number styles as old's; the oldest line goes on
+		// without its first rows as before (history.startsLine).
+		hist: history{max: old.max, pal: old.pal, wrapped: !old.startsLine(0)},
 		pack: pack,
 	}
 	defer func() {

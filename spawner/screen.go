@@ -515,7 +515,7 @@ func (s *Screen) pullBack(n int) {
 			break
 		}
 		k = i
-		if i == total || !s.hist.at(total-i-1).wrapped {
+		if s.hist.startsLine(total - i) {
 			whole = i // the rows from here down are whole lines
 		}
 	}
@@ -532,7 +532,9 @@ func (s *Screen) pullBack(n int) {
 		for j >= 0 && s.hist.at(j).wrapped && int(s.hist.at(j).cols) == s.cols && first-j <= maxReflowRows {
 			j--
 		}
-		if j >= 0 && s.hist.at(j).wrapped {
+		if !s.hist.startsLine(j + 1) {
+			// Its start is further up, or was dropped at the cap: the
+			// line's text is not all here to be carried.
 			k = whole
 		} else {
 			kept, keptRows = []byte{}, first-j-1

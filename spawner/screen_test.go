@@ -619,6 +619,37 @@ func TestShrinkingKeepsTheNewestRowsInView(t *testing.T) {
 	}
 }
 
+// A line longer than the scrollback loses its first rows at the cap: the
+// scrollback's oldest row is in the middle of it, and a screen that grows
+// back does not take it for the line's start. The line is committed once
+// and whole, whether it had ended before the resize or goes on after it,
+// at the same width or another.
+func TestALineLongerThanTheScrollbackIsCommittedWholeAfterAResize(t *testing.T) {
+	relay := "@relay:bob " + strings.Repeat("abcdefghijklm", 10) // 141 columns: 8 rows of 20
+	for _, tc := range []struct {
+		name string
+		tail string
+		want []string
+	}{
+		{"the line goes on", "", []string{"first", relay + " and more"}},
+		{"the line ended", "\r\n$ ", []string{"first", relay, "$  and more"}},
+	} {
+		for _, size := range [][2]int{{3, 20}, {12, 20}, {4, 13}} {
+			s := NewScreen(ScreenOptions{Rows: 6, Cols: 20, Scrollback: 2})
+			_, _ = s.Write([]byte("first\r\n" + relay + tc.tail))
+			got := texts(lineStrings(s.TakeLines()))
+			s.Resize(size[0], size[1])
+			s.Resize(6, 20)
+			_, _ = s.Write([]byte(" and more\r\n"))
+			got = append(got, texts(lineStrings(append(s.TakeLines(), s.Flush()...)))...)
+			s.Close()
+			if !cmp.Equal(tc.want, got) {
+				t.Errorf("%s, resized to %v and back: lines\n%q\nwant\n%q", tc.name, size, got, tc.want)
+			}
+		}
+	}
+}
+
 // A screen that gets shorter pushes its top rows into the scrollback; when
 // it grows back with the cursor still on its bottom row they come back,
 // colours and wrapped lines included, and no line is committed twice.

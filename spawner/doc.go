@@ -205,7 +205,12 @@
 //     collapsed above moves them up. An echo above the rows the last frame
 //     showed, all shown again moved down as far (the view scrolled back, or
 //     grown taller above them), is no new turn: it is history the view
-//     shows now, as a new turn moves the rows above it up. An echo drawn in the place of a row
+//     shows now, as a new turn moves the rows above it up. When the last
+//     frame showed the echo of the latest turn with only its own rows
+//     under it, and this one, not scrolled back, no longer shows it, the
+//     view followed that turn's output down past it: a row the last frame
+//     did not show is no row above that echo (a file printed again, its
+//     rows those of its first print). An echo drawn in the place of a row
 //     that showed the line it echoes (opencode's spinner before the
 //     command it runs) is that row changed, not a new turn — first seen later
 //     too, when the document holds that row and no echo of the line yet
@@ -253,7 +258,8 @@
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text; the rest are inserted where they
 //     show — as read already while the view is scrolled back (the
-//     program's hint to jump to the bottom shows, Layout.Overlay): it
+//     program's hint to go back to the bottom shows, over a row or in
+//     one of its own: Layout.Overlay, Layout.Hint): it
 //     shows history then, laid out anew after a resize, and new output
 //     goes on under it, out of view.
 //  6. A new row is committed once it has shown the same text for the

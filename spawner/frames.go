@@ -291,8 +291,8 @@ func (a *aligner) resized() {
 // nothing for the settle time: every row shown has kept its text. busy
 // says the program is at work and will give the rows its status row takes
 // back to its view when done (screenmodel.Layout.GrowsWhenDone). back says
-// the view is scrolled back (the program shows its hint to jump to the
-// bottom, screenmodel.Layout.Overlay): what it shows is history, and new
+// the view is scrolled back (the program shows its hint to go back to the
+// bottom, screenmodel.Layout.Overlay or Hint): what it shows is history, and new
 // output goes on under it, out of view.
 func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool) []commitRow {
 	a.back = back
@@ -413,6 +413,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 	a.pairs = a.pairs[:0]
 	a.docTurns = nil
 	echo, turn := a.lastTurnShown(rows)
+	past := a.movedPastEcho(rows)
 	for i, r := range rows {
 		cands := a.index[r.hash]
 		n := 0
@@ -420,6 +421,9 @@ func (a *aligner) align(rows []frameRow) []pair {
 			d := cands[j]
 			if d.key != r.key {
 				continue
+			}
+			if past != nil && d.pos < past.pos && d.shown != a.obs-1 {
+				continue // above the turn the view moved on past
 			}
 			if turn != nil && (i == echo && d != turn || i > echo && d.pos < turn.pos) {
 				continue // above the turn typed last, or another echo of it
@@ -847,6 +851,33 @@ func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) 
 		}
 	}
 	return stayed > max(moved, 1)
+}
+
+// movedPastEcho returns the echo of the latest turn the last frame showed,
+// the rows under it its own, when this frame, the view neither scrolled
+// back nor laid out anew, shows it nowhere: the view followed the turn's
+// output down past it. A row the last frame did not show is then no
+// document row above that echo come back into view: a transcript grows
+// at its end, and the rows below the turn are its output (a file printed
+// again shows the rows of its first print). Rows the last frame showed
+// move as the view does (the program took the echo away, and the view
+// moved down). nil otherwise.
+func (a *aligner) movedPastEcho(rows []frameRow) *docRow {
+	e := a.echo
+	if e == nil || a.back {
+		return nil
+	}
+	for _, r := range rows {
+		if r.turn && r.key == e.key {
+			return nil
+		}
+	}
+	for i, d := range a.lastMatch {
+		if d != nil && a.last[i].y > e.at && d.pos < e.pos {
+			return nil // the last frame showed older rows under it
+		}
+	}
+	return e
 }
 
 // minScore marks a pair no chain may hold.

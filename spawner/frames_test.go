@@ -1399,3 +1399,79 @@ func TestAltScreenPinnedMessageIsNoNewTurn(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "command 8 in", "command 16 in", "command 24 in", "row 23 of", "Interrupted")
 }
+
+// TestAltScreenAFilePrintedAgainPastItsEcho: the view shows the echo of
+// the command typed last at the bottom of the transcript, then follows its
+// output down past it. The rows it shows then are that output, though the
+// document holds rows with their text above the echo (a file printed
+// again): a transcript grows at its end, and rows no screen showed a
+// moment ago do not come back into view above a turn the view moved on
+// past (issue 29: the second print of a file was taken for the first).
+func TestAltScreenAFilePrintedAgainPastItsEcho(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y, row := range rows {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		b.WriteString("\r\n\x1b[J")
+		return b.String()
+	}
+	file := []string{"  ⎿  @relay:bob the command in the file"}
+	for i := range 7 {
+		file = append(file, fmt.Sprintf("     row %d of the file, long enough to read", i+2))
+	}
+	var other []string
+	for i := range 8 {
+		other = append(other, fmt.Sprintf("     row %d of another output, which differs", i+1))
+	}
+	const view = 8
+	r := newKindRun(t, "claude", 24, 80)
+	var transcript []string
+	show := func(rows ...string) {
+		transcript = append(transcript, rows...)
+		r.write(frame(transcript[max(0, len(transcript)-view):]...) + "\x1b[24;1H")
+		r.pause(time.Second)
+	}
+	r.write("\x1b[?1049h\x1b[?25l")
+	show(slices.Concat([]string{"! cat f1.txt"}, file)...)
+	show(slices.Concat([]string{"", "! sh f2.sh"}, other)...)
+	show("", "! cat f1.txt", "  ⎿  Running…")
+	transcript = transcript[:len(transcript)-1]
+	show(file...)
+	r.flush()
+	if n := r.count("@relay:bob the command in the file"); n != 2 {
+		t.Errorf("the file's relay line committed %d times, want twice (printed twice):\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
+// TestAltScreenScrolledBackPastTheLatestEcho: Codex's view scrolled back
+// (its hint under the view says so) shows history above the echo of the
+// latest turn, which went off the bottom: those rows are old, read before,
+// not a new output the view followed down past the echo (issue 29).
+func TestAltScreenScrolledBackPastTheLatestEcho(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		return drawRows(9, rows) + "\x1b[10;1H› \x1b[K\x1b[10;3H"
+	}
+	first := []string{"• You ran cat f1.txt", "  └ @relay:bob the command in the first output"}
+	for i := range 6 {
+		first = append(first, fmt.Sprintf("    row %d of the first output, long enough", i+2))
+	}
+	second := []string{"", "• You ran cat f2.txt", "  └ row 1 of the second output, which differs", "    row 2 of the second output, which differs"}
+	r := newKindRun(t, "codex", 12, 60)
+	r.write("\x1b[?1049h")
+	for _, rows := range [][]string{
+		first,
+		slices.Concat(first[4:], second),
+		// Scrolled back a page: the start of the first output again, the
+		// latest echo under the view.
+		slices.Concat(first[:4], []string{"", "", "", "                  ↓ Back to bottom · esc"}),
+		slices.Concat(first[4:], second),
+	} {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "@relay:bob the command in the first output", "row 3 of the first output", "row 1 of the second output")
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Kind says how a command is delivered.
@@ -55,6 +56,10 @@ type Command struct {
 	// and with each line's prefix removed.
 	Source string
 }
+
+// FromBlock reports whether the command was read from a block, not an
+// inline command.
+func (c *Command) FromBlock() bool { return strings.HasPrefix(c.Source, blockOpen) }
 
 // Sentinel errors carried by [ParseError]; test with errors.Is.
 var (

@@ -373,7 +373,7 @@ func (l Layout) ToolBoxes(rows []string, heads []BoxHead) []BoxHead {
 // or the last row.
 func boxText(rows []string) bool {
 	for _, r := range rows {
-		inside, text := boxRow(r)
+		inside, text := BoxRow(r)
 		if !inside || text {
 			return text // the bottom border, or no more of the box: false
 		}
@@ -381,9 +381,9 @@ func boxText(rows []string) bool {
 	return false
 }
 
-// boxRow reports whether row is a row between a box's borders, and
-// whether it holds text there.
-func boxRow(row string) (inside, text bool) {
+// BoxRow reports whether row is a row between a box's borders (ToolBox),
+// and whether it holds text there.
+func BoxRow(row string) (inside, text bool) {
 	in, inside := strings.CutPrefix(strings.TrimLeft(row, " "), "│")
 	return inside, inside && strings.Trim(in, " │") != ""
 }

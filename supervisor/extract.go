@@ -260,23 +260,23 @@ func (r *commandReader) read(l spawner.Line) []parser.Event {
 	if l.Cols > 0 {
 		wrapAt = r.layout.WrapAt(l.Cols)
 	}
+	hidden, isHidden := r.layout.HiddenAbove(l.Text)
+	r.box.follow(l, head || isHidden)
 	// What a row ends was read in the box the row is in, or before it.
-	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt))
+	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt), l)
 	switch {
 	case head:
 		out = append(out, r.box.head(title, running)...)
 	case r.box.done && !strings.HasPrefix(strings.TrimLeft(l.Text, " "), "│"):
 		out = append(out, r.box.release()...) // the done box ended
 	}
-	hidden, isHidden := r.layout.HiddenAbove(l.Text)
-	r.box.row(l.N, head, hidden, isHidden)
-	return out
+	return append(out, r.box.row(l.N, l.Text, head, hidden, isHidden)...)
 }
 
 // flush returns what the parser held (parser.Parser.Flush), and at the
 // end of the output what the box held too.
 func (r *commandReader) flush(end bool) []parser.Event {
-	out := r.box.take(r.p.Flush())
+	out := r.box.take(r.p.Flush(), spawner.Line{})
 	if end {
 		out = append(out, r.box.release()...)
 	}

@@ -6,22 +6,28 @@ import (
 	"strings"
 
 	"swarm/parser"
+	"swarm/screenmodel"
+	"swarm/spawner"
 )
 
 // toolBox follows a box a program shows a command's output in. Gemini CLI
 // draws the box live while the command runs — a view of the output's
 // latest rows, sliding as more comes — then prints it once more, done,
-// showing the output's last rows again. What is read in the live box is
-// held until the done box is read (or the output ends): a command it
-// shows again at the same row of the output (its "first N lines hidden"
-// row and the rows under it tell which), or more of it, is read there, in
-// its order, after those only the live box showed, each where it showed
-// the most of it. The spawner may take a row of the done box for new
-// output where the live box's rows had slid, and a command read in the
-// live box would be read twice, the first time out of order. A command a
-// running command prints is so delivered when the command ends (or when
-// the output does: the program exits, its pane closes), or once the
-// output has gone on further than the done box can show again (boxReach).
+// showing the output's last rows again. A command the live box shows whole
+// — its rows and the next line of the output under them, or a block up to
+// its end marker, read together, row after row — goes out at once: a
+// reader sees it there. The rest read in the live box is held until the
+// done box is read (or the output ends): a command it shows again at the
+// same row of the output (its "first N lines hidden" row and the rows
+// under it tell which), or more of it, is read there, in its order, after
+// those only the live box showed, each where it showed the most of it; a
+// command that went out already is not read again there. The spawner may
+// take a row of the done box for new output where the live box's rows had
+// slid, and a command read in the live box would be read twice, the first
+// time out of order. A command a running command prints that the live box
+// never showed whole is so delivered when the command ends (or when the
+// output does: the program exits, its pane closes), or once the output has
+// gone on further than the done box can show again (boxReach).
 type toolBox struct {
 	title string
 	// live: the lines read are in the box at work; done: in the box
@@ -36,6 +42,18 @@ type toolBox struct {
 	// newest is the lowest row of the output the live box showed a
 	// command or an error on.
 	newest int64
+	// sent are the commands the live box showed whole, gone out already,
+	// each with the row of the output it starts on, as far up as the done
+	// box can show them again (boxReach).
+	sent []boxEvent
+	// shown is how many of the output's rows, from its first, the live
+	// box showed, each read: a command under them is read in the
+	// output's order if it goes out at once.
+	shown int64
+	// from and last are the first and the last line of the run of rows
+	// read one after the other in the box since its rows were last
+	// mapped to the output's (a head row, a count of rows hidden).
+	from, last int64
 }
 
 // boxReach is how far above the newest row of a live box's output a
@@ -53,11 +71,12 @@ type boxEvent struct {
 }
 
 // take holds events read in the box, or returns them where no box is
-// followed.
-func (b *toolBox) take(evs []parser.Event) []parser.Event {
+// followed; by is the line that completed them.
+func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 	if !b.live && !b.done {
 		return evs
 	}
+	var out []parser.Event
 	for _, ev := range evs {
 		var line int64
 		if ev.Command != nil {
@@ -66,29 +85,148 @@ func (b *toolBox) take(evs []parser.Event) []parser.Event {
 			line = ev.Err.Line
 		}
 		e := boxEvent{ev: ev, row: b.first + line - b.top}
-		if b.live {
+		switch {
+		case b.wasSent(e):
+			// the live box showed it whole before: it went out then
+		case b.live && e.row <= b.shown && b.whole(ev, by) && !b.holdsAbove(e.row):
+			b.send(e)
+			out = append(out, ev)
+		case b.live:
 			b.seen = append(b.seen, e)
 			b.newest = max(b.newest, e.row)
-		} else {
+		default:
 			b.again = append(b.again, e)
 		}
 	}
 	if b.live {
-		return b.pick(func(e boxEvent) bool { return e.row < b.newest-boxReach })
+		return append(out, b.pick(func(e boxEvent) bool { return e.row < b.newest-boxReach })...)
 	}
-	return nil
+	return out
 }
 
-// row follows a row of the box, numbered n: a head row's output starts two
-// rows under it (a blank row between), and a row that says how many of
-// the output's first rows are hidden has the next one under it.
-func (b *toolBox) row(n int64, head bool, hidden int, isHidden bool) {
+// follow notes line l, read in the box, as a row of the run of rows read
+// one after the other (whole tells a command the run holds whole); mapped
+// says l maps the box's rows to the output's anew, which starts a run.
+func (b *toolBox) follow(l spawner.Line, mapped bool) {
+	if mapped || l.N != b.last+1 {
+		b.from = l.N
+	}
+	b.last = l.N
+}
+
+// whole reports whether the live box showed the command ev, completed by
+// the line by, whole: its rows read one after the other with no new
+// mapping of the box's rows between, and then, for a command inside the
+// box's borders, the next line of the output, a row of text under its last
+// row (the command's line ended: what a reader sees in a box that slides
+// as more comes); a block, up to its end marker. A command cut where the
+// box's view ends, or read from rows of frames the box slid between, is
+// not.
+func (b *toolBox) whole(ev parser.Event, by spawner.Line) bool {
+	c := ev.Command
+	if c == nil || c.Line < b.from || by.N != b.last {
+		return false
+	}
+	if c.FromBlock() {
+		return true // closed by its end marker, on by
+	}
+	_, text := screenmodel.BoxRow(by.Text)
+	return text && by.N == c.Line+int64(strings.Count(c.Source, "\n"))+1
+}
+
+// send notes a command the live box showed whole as gone out, and
+// forgets those the done box can no longer show again (boxReach).
+func (b *toolBox) send(e boxEvent) {
+	b.newest = max(b.newest, e.row)
+	b.sent = slices.DeleteFunc(b.sent, func(d boxEvent) bool { return d.row < b.newest-boxReach })
+	b.sent = append(b.sent, e)
+}
+
+// holdsAbove reports whether the live box holds an event read on a row of
+// the output above row: a command under it goes out after it, in the
+// output's order.
+func (b *toolBox) holdsAbove(row int64) bool {
+	for _, e := range b.seen {
+		if e.row < row && !b.wasSent(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// wasSent reports whether e is a command the live box showed whole before
+// (sent), at the same row of the output: the same command, gone out.
+func (b *toolBox) wasSent(e boxEvent) bool {
+	if e.ev.Command == nil {
+		return false
+	}
+	for _, d := range b.sent {
+		if sameStart(e, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// row follows a row of the box, numbered n, and returns the commands it
+// shows went out whole: a head row's output starts two rows under it (a
+// blank row between), and a row that says how many of the output's first
+// rows are hidden has the next one under it. A row of the live box's
+// output that comes right after the rows it showed so far (from the
+// output's first) adds to them; a row of text is the next line of the
+// output after a command the live box showed right above it, which its
+// line so ended.
+func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool) []parser.Event {
 	switch {
 	case head:
 		b.top, b.first = n+2, 0
 	case isHidden:
 		b.top, b.first = n+1, int64(hidden)
+	case b.live && n >= b.top:
+		inside, shows := screenmodel.BoxRow(text)
+		if !inside {
+			return nil
+		}
+		at := b.first + n - b.top
+		if at == b.shown {
+			b.shown++
+		}
+		if shows {
+			return b.ended(at)
+		}
 	}
+	return nil
+}
+
+// ended returns the command the live box holds whose rows end right above
+// the output's row at, a line of text: it went out whole, if the rows
+// above it were all shown and read (in the output's order). Of the
+// readings of one command, the one that says the most goes out.
+func (b *toolBox) ended(at int64) []parser.Event {
+	best := -1
+	for i, e := range b.seen {
+		c := e.ev.Command
+		if c == nil || c.FromBlock() || e.row+int64(strings.Count(c.Source, "\n"))+1 != at {
+			continue
+		}
+		if best < 0 || strings.HasPrefix(c.Body, b.seen[best].ev.Command.Body) && len(c.Body) > len(b.seen[best].ev.Command.Body) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	e := b.seen[best]
+	if e.row > b.shown || b.wasSent(e) || b.holdsAbove(e.row) {
+		return nil
+	}
+	for _, d := range b.seen {
+		if d.ev.Command != nil && sameStart(e, d) && !strings.HasPrefix(e.ev.Command.Body, d.ev.Command.Body) {
+			return nil // two readings of its row that disagree
+		}
+	}
+	b.send(e)
+	return []parser.Event{e.ev}
 }
 
 // head follows a head row of the program's boxes, at work or done, and
@@ -116,7 +254,8 @@ func (b *toolBox) release() []parser.Event {
 		out = append(out, e.ev)
 	}
 	clear(b.again) // the events are the caller's now
-	*b = toolBox{seen: b.seen[:0], again: b.again[:0]}
+	clear(b.sent)
+	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0]}
 	return out
 }
 
@@ -144,6 +283,8 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []parser.Event {
 	for i, e := range b.seen {
 		switch {
 		case !sel(e):
+		case b.wasSent(e):
+			// shown whole before, gone out then
 		case e.ev.Command == nil:
 			if !b.done || e.row < b.first {
 				out = append(out, e.ev)

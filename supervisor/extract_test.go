@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"swarm/internal/testrun"
 	"swarm/parser"
@@ -465,8 +466,10 @@ func TestALiveBoxHoldsOnlyTheOutputItsDoneBoxCanShow(t *testing.T) {
 	}
 	take(r.read(spawner.Line{N: 72, Text: row("⊷  Shell Command sh f.sh")}))
 	take(r.read(spawner.Line{N: 74, Text: row("@relay:bob early")})) // output row 0
-	// The view slides: each output row shown under its count of rows hidden.
-	for k := 1; k <= boxReach; k++ {
+	// The view slides: each output row shown under its count of rows
+	// hidden, from the third (the row under the command slid by unseen:
+	// whether its line ended there is not shown).
+	for k := 2; k <= boxReach; k++ {
 		take(r.read(spawner.Line{N: 74, Text: row(fmt.Sprintf("... first %d lines hidden (Ctrl+O) ...", k))}))
 		take(r.read(spawner.Line{N: 75, Text: row(fmt.Sprintf("line %d of the output", k))}))
 	}
@@ -486,5 +489,104 @@ func TestALiveBoxHoldsOnlyTheOutputItsDoneBoxCanShow(t *testing.T) {
 	take(r.flush(true))
 	if want := []string{"bob early", "carol late"}; !slices.Equal(got, want) {
 		t.Errorf("at the end: %q, want %q", got, want)
+	}
+}
+
+// TestARelayLineALiveBoxShowsWholeGoesOutAtOnce: a command running inside
+// Gemini CLI prints a relay line and the next line, then works on: its
+// live box shows the relay line whole (the line under it tells that its
+// line ended), and a reader sees it there, so it goes out then, before
+// the command ends. The done box, printed when the command ends, shows it
+// again: it does not go out twice. A relay line the live box shows last,
+// with no line under it yet, waits: more of it may follow.
+func TestARelayLineALiveBoxShowsWholeGoesOutAtOnce(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	top := "╭" + strings.Repeat("─", 46) + "╮"
+	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	// box draws the box under the echo of the typed command, over the
+	// one drawn before (Ink's frame: up to the box's top, each row
+	// erased and drawn again), and leaves the cursor under it.
+	drawn := 0
+	box := func(rows ...string) string {
+		var b strings.Builder
+		if drawn > 0 {
+			fmt.Fprintf(&b, "\x1b[%dA", drawn)
+		}
+		for _, r := range append(append([]string{top}, rows...), bottom) {
+			b.WriteString("\r\x1b[2K" + r + "\r\n")
+		}
+		drawn = len(rows) + 2
+		return b.String()
+	}
+	now := time.Unix(0, 0)
+	var got []string
+	x := newExtractor(ExtractOptions{Rows: 30, Cols: 48, Kind: "gemini"}, func(ev parser.Event) {
+		if ev.Command != nil {
+			got = append(got, ev.Command.To+" "+ev.Command.Body)
+		} else {
+			got = append(got, ev.Err.Error())
+		}
+	}, func() time.Time { return now }, 0)
+	defer x.s.Close()
+	// quiet is a pause in the output while the command works.
+	quiet := func() {
+		now = now.Add(time.Second)
+		x.settle()
+	}
+	x.write([]byte(" $ sh f.sh\r\n\r\n" + box(row("⊶  Shell Command sh f.sh"), row(""))))
+	quiet()
+	x.write([]byte(box(row("⊷  Shell Command sh f.sh"), row(""), row("@relay:bob first"), row("working"))))
+	quiet()
+	if want := []string{"bob first"}; !slices.Equal(got, want) {
+		t.Fatalf("while the command works, after its live box showed a relay line and the next: %q, want %q", got, want)
+	}
+	x.write([]byte(box(row("⊶  Shell Command sh f.sh"), row(""), row("@relay:bob first"), row("working"), row("@relay:carol last"))))
+	quiet()
+	if want := []string{"bob first"}; !slices.Equal(got, want) {
+		t.Fatalf("a relay line the live box shows last went out while the command works: %q, want %q", got, want)
+	}
+	// The command ends: Gemini prints its box done, with all of its output.
+	x.write([]byte(box(row("✓  Shell Command sh f.sh"), row(""), row("@relay:bob first"), row("working"), row("@relay:carol last")) + "\r\n > "))
+	quiet()
+	x.end()
+	if want := []string{"bob first", "carol last"}; !slices.Equal(got, want) {
+		t.Errorf("once the command is done: %q, want %q", got, want)
+	}
+}
+
+// TestALiveBoxKeepsOnlyTheCommandsItsDoneBoxCanShowAgain: the commands a
+// command's live box showed whole went out at once; the box remembers
+// them, so that its done box does not send them again, only as far up as
+// the done box can show: a command that runs for long (or never ends) and
+// prints relay lines all along does not make the box grow.
+func TestALiveBoxKeepsOnlyTheCommandsItsDoneBoxCanShowAgain(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	sent := 0
+	read := func(l spawner.Line) {
+		for _, ev := range r.read(l) {
+			if ev.Command == nil {
+				t.Fatalf("error %v", ev.Err)
+			}
+			sent++
+		}
+	}
+	read(spawner.Line{N: 72, Text: row("⊷  Shell Command sh f.sh")})
+	read(spawner.Line{N: 74, Text: row("@relay:bob first")}) // output row 0
+	read(spawner.Line{N: 75, Text: row("working")})
+	// The view slides two rows at a time: a relay line and the next.
+	const steps = 3 * boxReach
+	for k := 1; k <= steps; k++ {
+		read(spawner.Line{N: 74, Text: row(fmt.Sprintf("... first %d lines hidden (Ctrl+O) ...", 2*k))})
+		read(spawner.Line{N: 75, Text: row(fmt.Sprintf("@relay:bob %d", k))}) // output row 2k
+		read(spawner.Line{N: 76, Text: row("working")})
+	}
+	if sent != steps+1 {
+		t.Fatalf("%d commands went out while the command worked, want %d", sent, steps+1)
+	}
+	if n := len(r.box.sent); n > boxReach/2+1 {
+		t.Errorf("the live box remembers %d commands, more than the %d its done box can show again", n, boxReach/2+1)
 	}
 }

@@ -619,6 +619,24 @@ func TestShrinkingKeepsTheNewestRowsInView(t *testing.T) {
 	}
 }
 
+// A screen made shorter and taller again while the cursor waits to wrap
+// after the last column (vt patch 21): the next character goes on the
+// line, not over its last character.
+func TestAResizeOfTheHeightKeepsAPendingWrap(t *testing.T) {
+	for _, rows := range []int{1, 3, 9} {
+		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		_, _ = s.Write([]byte("@relay:bob abcdefghi"))
+		s.Resize(rows, 20)
+		s.Resize(6, 20)
+		_, _ = s.Write([]byte("jk\r\n"))
+		got := texts(lineStrings(append(s.TakeLines(), s.Flush()...)))
+		s.Close()
+		if want := []string{"@relay:bob abcdefghijk"}; !cmp.Equal(want, got) {
+			t.Errorf("resized to %d rows and back: lines %q, want %q", rows, got, want)
+		}
+	}
+}
+
 // A line longer than the scrollback loses its first rows at the cap: the
 // scrollback's oldest row is in the middle of it, and a screen that grows
 // back does not take it for the line's start. The line is committed once

@@ -268,6 +268,10 @@ func (e *Emulator) Resize(width int, height int) {
 			x++
 		}
 	}
+	// swarm patch 21: a cursor still in the last column keeps its pending
+	// wrap (setCursor below ends it): the next character goes to the next
+	// row, as it would have without the resize.
+	pending := e.atPhantom && x == width-1
 
 	if y < 0 {
 		y = 0
@@ -289,6 +293,7 @@ func (e *Emulator) Resize(width int, height int) {
 	e.tabstops = uv.DefaultTabStops(width)
 
 	e.setCursor(x, y)
+	e.atPhantom = pending // swarm patch 21
 
 	if e.isModeSet(ansi.ModeInBandResize) {
 		_, _ = io.WriteString(e.pw, ansi.InBandResize(e.Height(), e.Width(), 0, 0))

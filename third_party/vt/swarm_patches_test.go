@@ -748,3 +748,31 @@ func TestPatchWideCharacterEndingInTheLastColumnWrapsNext(t *testing.T) {
 		t.Errorf("cursor at %d,%d, pending wrap %v; want 7,0 with a wrap pending", x, y, e.PendingWrap())
 	}
 }
+
+// A resize that leaves the cursor in the last column keeps its pending
+// wrap (patch 21): the next character goes to the next row, as without
+// the resize. A wider screen has room for it on the row.
+func TestPatchResizeKeepsAPendingWrapInTheLastColumn(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		width, height int
+		row0, row1    string
+	}{
+		{"taller", 8, 4, "abcdefgh", "x"},
+		{"shorter: the row scrolls up", 8, 1, "x", ""},
+		{"wider", 10, 2, "abcdefghx", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := NewEmulator(8, 2)
+			_, _ = e.WriteString("abcdefgh")
+			e.Resize(tc.width, tc.height)
+			if want := tc.width == 8; e.PendingWrap() != want {
+				t.Errorf("pending wrap %v after the resize, want %v", e.PendingWrap(), want)
+			}
+			_, _ = e.WriteString("x")
+			if got := screenRows(e); got[0] != tc.row0 || tc.height > 1 && got[1] != tc.row1 {
+				t.Errorf("rows %q, want %q, %q", got, tc.row0, tc.row1)
+			}
+		})
+	}
+}

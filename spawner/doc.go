@@ -122,7 +122,9 @@
 //     else it is more of the new output, not an old block's row. Once the
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
-//     printing it again (a file printed twice).
+//     printing it again (a file printed twice). An echo counts from when
+//     the transcript shows it, also one that committed nothing (moved
+//     there out of the input box).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

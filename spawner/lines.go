@@ -116,6 +116,10 @@ type mainLines struct {
 	carryN     int64
 	carryState rowState
 	ghosts     []ghost
+	// typedFrom and typedTo are the lines of the input box when output
+	// last settled (typedTo < typedFrom: none): the line typed, not yet
+	// a line of the transcript (see shown).
+	typedFrom, typedTo int64
 	// unresized: the rows a screen never resized would still show that a
 	// resize took off this one, while resizedQuiet.
 	unresized unresized
@@ -204,6 +208,7 @@ func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Lay
 	m.shadow = make([]rowState, m.rows)
 	m.top, m.bot = 0, m.rows
 	m.zone = -1
+	m.typedTo = -1
 }
 
 // resized keeps the states of the rows that remain, once em has the
@@ -745,6 +750,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	if st.hasRec && st.rec == text {
 		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false
+		m.shown(text, n)
 		return
 	}
 	if st.faint {
@@ -763,6 +769,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 			}
 			st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 			m.lastNew = false
+			m.shown(text, n)
 			return
 		}
 	}
@@ -773,6 +780,9 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 	if replayed || replaced && m.rewrapped(st, text, n) {
 		m.lastNew = false
+		if !replayed {
+			m.shown(text, n)
+		}
 		return
 	}
 	m.lastNew = true
@@ -782,6 +792,22 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	m.replay.record(text, cmd)
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
+}
+
+// shown notes a line at n that commits nothing (the same text again,
+// moved, or drawn anew): the echo of typed input that no line recorded
+// lately shows, out of the input box, is the line typed, now a line of
+// the transcript — Claude Code moves it out of its box, or draws it over
+// the box's top rule, as the command starts — and the replay records it,
+// as it would have had the line been committed: a transcript written
+// again shows it, and the command's output under it is new (the
+// package's replay rule).
+func (m *mainLines) shown(text string, n int64) {
+	e, ok := m.layout.EchoStart(text)
+	if !ok || n >= m.typedFrom && n <= m.typedTo || m.replay.knows(text) {
+		return
+	}
+	m.replay.record(text, strings.TrimSpace(text[len(e.Start):]))
 }
 
 // near reports whether the line replaced may show again at position n:
@@ -1272,6 +1298,10 @@ func (m *mainLines) commitPending(start, end int, st *rowState, out lineSink) {
 // committed.
 func (m *mainLines) settle(final bool, out lineSink) {
 	top, bottom, box := m.inputBox(m.em.CursorPosition().Y)
+	m.typedFrom, m.typedTo = 0, -1
+	if box {
+		m.typedFrom, m.typedTo = m.base+int64(top), m.base+int64(bottom)
+	}
 	var previews []previewRow
 	if m.layout.HasPreviews() {
 		if !m.layout.HasInputBox() {

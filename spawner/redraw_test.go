@@ -746,3 +746,48 @@ func TestARowErasedUnderALineThatScrolledOffStartsALine(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOfAFilePrintedAgainUnderAnEchoMovedOutOfTheBox: the echo of
+// the command typed last is a line of the transcript however it got
+// there, also when it committed nothing: Claude Code 2.1.332 (inline)
+// moves the line typed out of its input box into the transcript as the
+// command starts, drawing it over the box's top rule, so no line is
+// committed for it. A transcript written again after that is still under
+// that echo for the replay rule: the command's output, another file's
+// lines printed again, is new.
+func TestReplayOfAFilePrintedAgainUnderAnEchoMovedOutOfTheBox(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	rule := strings.Repeat("─", 80)
+	box := rule + "\r\n! \r\n" + rule + "\r\n  ! for shell mode\x1b[2A\r\x1b[2C"
+	var long strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&long, "     line %d of another file\r\n", i)
+	}
+	c.write("! cat f01.txt\r\n  ⎿  @relay:bob first line of the file\r\n     @relay:alice second line of the file\r\n" +
+		"     @relay:bob third line of the file\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f02.txt\r\n  ⎿  another file\r\n" + long.String() + "  ⎿  Interrupted\r\n\r\n" + box)
+	// The command typed into the box, where the cursor rests.
+	c.write("cat f03.txt")
+	// Enter: the line typed drawn over the box's top rule, the box under it.
+	c.write("\x1b[1A\r\x1b[2K! cat f03.txt\r\n\x1b[2K  ⎿  Running…\r\n\x1b[2K\r\n\x1b[2K" + box)
+	c.got = nil
+	c.write("\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"! cat f01.txt\r\n  ⎿  @relay:bob first line of the file\r\n     … +2 lines\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f02.txt\r\n  ⎿  another file\r\n" + long.String() + "  ⎿  Interrupted\r\n\r\n" +
+		"! cat f03.txt\r\n  ⎿  @relay:bob first line of the file\r\n     @relay:alice second line of the file\r\n" +
+		"     @relay:bob third line of the file\r\n  ⎿  Interrupted\r\n\r\n" + box)
+	got := c.flush()
+	var relays []string
+	for _, l := range got {
+		if strings.Contains(l, "@relay:") {
+			relays = append(relays, l)
+		}
+	}
+	want := []string{"  ⎿  @relay:bob first line of the file", "     @relay:alice second line of the file", "     @relay:bob third line of the file"}
+	if diff := cmp.Diff(want, relays); diff != "" {
+		t.Errorf("relay lines committed by the transcript written again (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
+	}
+}

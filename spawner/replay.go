@@ -123,6 +123,18 @@ func (r *replay) record(text, cmd string) {
 	}
 }
 
+// knows reports whether text is among the lines recorded last (four
+// screenfuls of them).
+func (r *replay) knows(text string) bool {
+	n := r.seen.len()
+	for i := n - 1; i >= max(n-4*max(r.rows, 24), 0); i-- {
+		if string(r.seen.at(i)) == text {
+			return true
+		}
+	}
+	return false
+}
+
 // begin starts matching: the screen, rows high, was cleared.
 func (r *replay) begin(rows int) {
 	r.active, r.began = false, false

@@ -36,7 +36,7 @@ type block struct {
 type jsonScan struct {
 	inString bool
 	escaped  bool
-	seen     bool // any non-blank byte
+	seen     bool // any byte but JSON's whitespace
 	depth    int  // open objects and arrays
 }
 
@@ -61,7 +61,7 @@ func (s *jsonScan) feed(b string) {
 		case c == '}' || c == ']':
 			s.depth--
 			s.seen = true
-		case c != ' ' && c != '\t':
+		case c != ' ' && c != '\t' && c != '\n' && c != '\r':
 			s.seen = true
 		}
 	}
@@ -313,6 +313,9 @@ func (p *Parser) resumes(n int64, line string) bool {
 // next reports whether a row showing text is the cut block's next row.
 func (c *cutBlock) next(text string) bool {
 	s := c.blk.scan
+	if !s.seen {
+		return strings.HasPrefix(text, "{") // cut right under its opening marker
+	}
 	if s.complete() {
 		return strings.HasPrefix(text, blockClose)
 	}

@@ -867,7 +867,8 @@ func TestBlockCutByItsBox(t *testing.T) {
 // row or more, read already, not committed again) and under them the
 // block's rest, new. Read together they are the block; the rest under
 // other rows ("… N hidden" where the first rows were) never showed with
-// them: no command, and no error either way.
+// them: no command, and no error either way. A block cut right under its
+// opening marker goes on with its object.
 func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
 	type row struct {
 		n    int64
@@ -881,12 +882,19 @@ func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
 		{24, "╰────────────────────────────────╯"},
 		{26, " shell mode enabled"},
 	}
+	// Cut right under its opening marker, a blank row of the box under it.
+	marker := []row{
+		{20, "│ [[RELAY]]                      │"},
+		{21, "│                                │"},
+		{22, "╰────────────────────────────────╯"},
+		{24, " shell mode enabled"},
+	}
 	for _, tc := range []struct {
-		name string
-		done []row
-		want []string
+		name       string
+		live, done []row
+		want       []string
 	}{
-		{"the rest under the rows moved up", []row{
+		{"the rest under the rows moved up", live, []row{
 			{17, "│ ✓  Shell Command sh f.sh       │"},
 			{19, "│ ... 2 hidden (Ctrl+O) ...      │"},
 			{23, `│   "type": "message",           │`},
@@ -895,14 +903,23 @@ func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
 			{26, "│ [[/RELAY]]                     │"},
 			{27, "│ @relay:alice after             │"}},
 			[]string{`relay bob "hi there" @20`, `relay alice "after" @27`}},
-		{"the rest under other rows", []row{
+		{"the rest under other rows", live, []row{
 			{19, "│ ... 5 hidden (Ctrl+O) ...      │"},
 			{20, `│   "body": "hi there"           │`},
 			{21, "│ }                              │"},
 			{22, "│ [[/RELAY]]                     │"},
 			{23, "│ @relay:alice after             │"}},
 			[]string{`relay alice "after" @23`}},
-		{"not the next member", []row{
+		{"cut under its marker, the object under it", marker, []row{
+			{15, "│ ✓  Shell Command sh f.sh       │"},
+			{21, `│ {"to": "bob", "body": "hi"}    │`},
+			{22, "│ [[/RELAY]]                     │"}},
+			[]string{`relay bob "hi" @20`}},
+		{"cut under its marker, no object under it", marker, []row{
+			{15, "│ ✓  Shell Command sh f.sh       │"},
+			{21, "│ @relay:alice after             │"}},
+			[]string{`relay alice "after" @21`}},
+		{"not the next member", live, []row{
 			{19, "│ ... 2 hidden (Ctrl+O) ...      │"},
 			{23, "│ }                              │"},
 			{24, "│ [[/RELAY]]                     │"},
@@ -912,7 +929,7 @@ func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := New(Options{LossyBoxes: true})
 			var got []string
-			for _, r := range append(slices.Clone(live), tc.done...) {
+			for _, r := range append(slices.Clone(tc.live), tc.done...) {
 				for _, e := range p.FeedLine(r.n, r.text, 0) {
 					got = append(got, describe(e))
 				}

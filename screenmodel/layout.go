@@ -58,6 +58,13 @@ type Layout struct {
 	// footerUnderBox: the rows under its input box are its own (the
 	// model, the directory, hints), never its transcript.
 	footerUnderBox bool
+	// boxEdge is the left edge of its input box where the box is a gutter
+	// down its rows, blank ones included, and boxFoot the corner of the
+	// row that closes it under them: see BoxAndUnder.
+	boxEdge, boxFoot rune
+	// answerFooter starts, after blanks, the row it draws under each of
+	// its answers (the agent and the model): see AnswerFooter.
+	answerFooter string
 	// echoes are how its transcript shows typed input again.
 	echoes []Echo
 	// pending are how it shows a line typed while it works, under its
@@ -178,12 +185,15 @@ var layouts = []Layout{
 	// characters it moves whole); a long output shows its first rows, the
 	// last cut short with …, then "Click to expand";
 	// wider than 120 columns it shows a side panel (the session's title,
-	// context, tokens used, cost) in the last 42. Its input box is a gutter (┃) closed by a row of ▀ under it;
+	// context, tokens used, cost) in the last 42. Under each answer it
+	// shows "▣  Build · model". Its input box is a gutter (┃) closed by a
+	// row of ▀ under it, over a footer;
 	// the transcript shows a shell command as "┃  $ command" in a gutter
 	// box, wrapped down the same gutter, its "$" a spinner while the
 	// command runs. A command typed while it works
 	// waits under the transcript as "$ command", with no gutter.
 	{Kind: "opencode", Version: "1.18.33", wrapMargin: 3, panelOver: 120, panelCols: 42, boxAtCursor: true, breaksAfterPunctuation: true, cutsRows: true, wrapsWithBlank: true, paintsRows: true,
+		boxEdge: '┃', boxFoot: '╹', answerFooter: "▣  ",
 		echoes:     []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true, Spinner: "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"}},
 		pending:    []Echo{{Start: "     $ ", Cont: "       "}},
 		status:     []string{"esc interrupt"},
@@ -490,6 +500,55 @@ func (l Layout) InputBox(rows []string, cursor int) (top, bottom int, ok bool) {
 		bottom = len(rows) - 1 // and the program's footer under it
 	}
 	return top, bottom, true
+}
+
+// BoxAndUnder returns the first row of the program's input box where it is
+// drawn as a gutter (boxEdge) closed under it (boxFoot), the cursor's row
+// in it: the box and every row under it (the program's footer) are the
+// program's own, never its transcript. ok is false where the program draws
+// no such box, or the cursor is not in it. The box is the rows that show
+// its edge where the cursor's row does, blank ones included; a gutter not
+// closed so is not the box (the program shows outputs in gutters too).
+func (l Layout) BoxAndUnder(rows []string, cursor int) (top int, ok bool) {
+	if l.boxEdge == 0 || cursor < 0 || cursor >= len(rows) {
+		return 0, false
+	}
+	indent, ok := edgeAt(rows[cursor], l.boxEdge, -1)
+	if !ok {
+		return 0, false
+	}
+	top, bottom := cursor, cursor
+	for top > 0 && startsAt(rows[top-1], l.boxEdge, indent) {
+		top--
+	}
+	for bottom < len(rows)-1 && startsAt(rows[bottom+1], l.boxEdge, indent) {
+		bottom++
+	}
+	if bottom == len(rows)-1 || !startsAt(rows[bottom+1], l.boxFoot, indent) {
+		return 0, false
+	}
+	return top, true
+}
+
+// AnswerFooter reports whether row is the row the program draws under each
+// of its answers (the agent and the model): its own, never output.
+func (l Layout) AnswerFooter(row string) bool {
+	return l.answerFooter != "" && strings.HasPrefix(strings.TrimLeft(row, " "), l.answerFooter)
+}
+
+// edgeAt reports whether row's first character after its indent is edge,
+// and returns the indent (blanks); with indent ≥ 0, only after that many.
+func edgeAt(row string, edge rune, indent int) (int, bool) {
+	rest := strings.TrimLeft(row, " ")
+	n := len(row) - len(rest)
+	r, _ := utf8.DecodeRuneInString(rest)
+	return n, r == edge && (indent < 0 || n == indent)
+}
+
+// startsAt reports whether row shows edge after indent blanks.
+func startsAt(row string, edge rune, indent int) bool {
+	_, ok := edgeAt(row, edge, indent)
+	return ok
 }
 
 // hasText reports whether a row shows anything but blanks, rules and

@@ -253,3 +253,29 @@ func TestHiddenAbove(t *testing.T) {
 		t.Error("Codex shows no such row")
 	}
 }
+
+// opencode's input box is a gutter, blank rows included, closed by a row
+// of ▀; its outputs are in gutters too, at the same column, but not closed
+// so: only the box and what is under it are the program's own.
+func TestBoxAndUnder(t *testing.T) {
+	l := Of("opencode")
+	rows := []string{"  ┃  output", "  ┃", "", "  ┃", "  ┃  Build · Model", "  ╹▀▀▀▀", "  ~/work"}
+	for _, c := range []struct {
+		cursor, top int
+		ok          bool
+	}{
+		{3, 3, true},  // the cursor in the box: the box and the footer under it
+		{0, 0, false}, // the cursor in an output's gutter
+		{6, 0, false}, // the cursor in the footer
+	} {
+		if top, ok := l.BoxAndUnder(rows, c.cursor); top != c.top || ok != c.ok {
+			t.Errorf("BoxAndUnder(cursor %d) = %d, %v; want %d, %v", c.cursor, top, ok, c.top, c.ok)
+		}
+	}
+	if _, ok := Of("claude").BoxAndUnder(rows, 3); ok {
+		t.Errorf("Claude Code's box is no gutter")
+	}
+	if !l.AnswerFooter("     ▣  Build · Model · 1.2s") || l.AnswerFooter("  ┃  ▣  said in the output") {
+		t.Errorf("AnswerFooter: the row under an answer starts with ▣ after blanks only")
+	}
+}

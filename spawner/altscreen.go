@@ -298,6 +298,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	v.evicted = v.evicted[:0]
 	shown := v.text()
 	top, bottom, box := v.layout.InputBox(shown, cursor)
+	ownFrom, boxed := v.layout.BoxAndUnder(shown, cursor)
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
 	busy, back := false, false
@@ -350,6 +351,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			delete(v.cutRows, y) // drawn anew
 		}
 		if ok {
+			r.own = boxed && y >= ownFrom || v.layout.AnswerFooter(text)
 			if !spunTop {
 				r.markTurn(v.layout.EchoStart(text))
 			}

@@ -286,3 +286,38 @@ func TestASpinnerOverTheTopRowIsNotText(t *testing.T) {
 		}
 	}
 }
+
+// opencode draws its own rows under its transcript: "▣  Build · model"
+// under the answer at work, then its input box (a gutter, blank rows
+// included, closed by a row of ▀) and a footer. The output grows above
+// them. Committed once they stood still, they were read inside a relay
+// block whose end came a frame later (issue 29: "malformed relay block:
+// invalid character 'â'", the ▣ or the box's gutter read in the JSON).
+// Where they are still tells where the transcript ends.
+func TestOpencodesOwnRowsUnderItsTranscriptAreNotRead(t *testing.T) {
+	r := newKindRun(t, "opencode", 14, 80)
+	r.write("\x1b[?1049h")
+	own := []string{"     ▣  Build · Model", "", "  ┃", "  ┃  Build · Model Provider", "  ╹▀▀▀▀▀▀▀▀", "   ~/work    tab agents"}
+	block := []string{"  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"hi"}`, "  ┃  [[/RELAY]]"}
+	for _, n := range []int{2, 3} {
+		rows := append([]string{"  ┃  $ sh f1.sh", "  ┃"}, block[:n]...)
+		rows = append(rows, "")
+		for len(rows) < 8 {
+			rows = append(rows, "")
+		}
+		// In one synchronized update, the cursor left in the box.
+		r.write("\x1b[?2026h" + drawRows(14, append(rows, own...)) + "\x1b[11;6H\x1b[?2026l")
+		r.pause(time.Second)
+	}
+	r.flush()
+	got := strings.Join(r.lines, "\n")
+	for _, l := range r.lines {
+		if strings.Contains(l, "Build ·") || strings.Contains(l, "tab agents") {
+			t.Errorf("read opencode's own row %q; lines:\n%s", l, got)
+		}
+	}
+	r.wantOnce(t, "[[RELAY]]", "[[/RELAY]]")
+	if !strings.Contains(got, strings.Join(block, "\n")) {
+		t.Errorf("the block is not read in its order:\n%s", got)
+	}
+}

@@ -74,6 +74,10 @@ type frameRow struct {
 	// still there, with the text it showed, but what is left of it is
 	// not read (it does not change that text; alone, it is never read).
 	cut bool
+	// own: the program's own row around its transcript (its input box,
+	// the footer under it, an answer's footer): aligned as any row, for
+	// where it is tells where the transcript ends, but never read.
+	own bool
 }
 
 // markTurn marks the row as the start of an echo, as EchoStart found it.
@@ -191,6 +195,8 @@ type docRow struct {
 	// cut: committed as the first row the view showed of its paragraph,
 	// at the view's top: the rows above it were out of view.
 	cut bool
+	// own: shown as the program's own row (frameRow.own): never committed.
+	own bool
 	// typed: on a row that starts a turn, where the line typed starts in
 	// key.
 	typed int32
@@ -1126,7 +1132,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, changed: now, shown: a.obs, y: r.y, at: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, own: r.own, changed: now, shown: a.obs, y: r.y, at: r.y}
 		if r.turn {
 			d.typed = typedKeyAt(r)
 		}
@@ -1492,6 +1498,7 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 // seen records that row d is shown as r.
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y, d.at = a.obs, r.y, r.y
+	d.own = d.own || r.own
 	if r.turn {
 		d.turn, d.typed = true, typedKeyAt(r)
 	}
@@ -1535,9 +1542,9 @@ func (a *aligner) commit(d *docRow, y int) {
 		return
 	}
 	d.pending = false
-	if d.preview {
+	if d.preview || d.own {
 		d.text = ""
-		return // never shown whole: not read
+		return // never shown whole, or the program's own: not read
 	}
 	a.out = append(a.out, commitRow{y: y, text: d.text, cols: d.cols, row: d})
 	d.text = ""

@@ -174,7 +174,14 @@
 //     scroll off in between are read with the next frame.
 //  2. Rows are compared by their key: the text without blanks and
 //     box-drawing characters, so that gutters, borders and indents do not
-//     count. Blank rows and rules take no part.
+//     count. Blank rows and rules take no part. The program's own rows
+//     around its transcript (opencode's input box, the footer under it,
+//     "▣  Build · model" under an answer: Layout.BoxAndUnder,
+//     Layout.AnswerFooter) are aligned as any row, for where they are
+//     tells where the transcript ends, but never committed: the output
+//     grows above them. An echo whose mark is a spinner while the command
+//     runs (Layout.Spinner) is read as the echo; on the view's top row the
+//     spinner may hide part of another row, read only where shown whole.
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that
 //     stay together, then the newest. Rows of the chain that cannot be

@@ -120,6 +120,10 @@ type mainLines struct {
 	// last settled (typedTo < typedFrom: none): the line typed, not yet
 	// a line of the transcript (see shown).
 	typedFrom, typedTo int64
+	// shownN is the line of the last row of the echo shown saw last,
+	// shownEcho that echo (Start "": none).
+	shownN    int64
+	shownEcho screenmodel.Echo
 	// unresized: the rows a screen never resized would still show that a
 	// resize took off this one, while resizedQuiet.
 	unresized unresized
@@ -801,13 +805,26 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 // the box's top rule, as the command starts — and the replay records it,
 // as it would have had the line been committed: a transcript written
 // again shows it, and the command's output under it is new (the
-// package's replay rule).
+// package's replay rule). The rows that continue the echo right under
+// it go with it, wherever the box was.
 func (m *mainLines) shown(text string, n int64) {
-	e, ok := m.layout.EchoStart(text)
-	if !ok || n >= m.typedFrom && n <= m.typedTo || m.replay.knows(text) {
+	if e, ok := m.layout.EchoStart(text); ok {
+		if n >= m.typedFrom && n <= m.typedTo {
+			return
+		}
+		m.shownN, m.shownEcho = n, e
+		if !m.replay.knows(text) {
+			m.replay.record(text, strings.TrimSpace(text[len(e.Start):]))
+		}
 		return
 	}
-	m.replay.record(text, strings.TrimSpace(text[len(e.Start):]))
+	if m.shownEcho.Start == "" || n != m.shownN+1 || !m.shownEcho.Continues(text) {
+		return
+	}
+	m.shownN = n
+	if !m.replay.knows(text) {
+		m.replay.record(text, "")
+	}
 }
 
 // near reports whether the line replaced may show again at position n:

@@ -791,3 +791,48 @@ func TestReplayOfAFilePrintedAgainUnderAnEchoMovedOutOfTheBox(t *testing.T) {
 		t.Errorf("relay lines committed by the transcript written again (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
 	}
 }
+
+// TestEchoMovedOutOfTheBoxKeepsItsRows: the rows that continue the echo
+// of a command moved out of the input box are the transcript's rows too,
+// also the one drawn where the box showed the line typed. Claude Code
+// 2.1.332 (inline) draws a long command typed over the box's top rule and
+// first row as it starts; redrawn after a resize, the echo's second row
+// (a piece of the relay line the command prints) was taken for a piece of
+// the output, and the output's relay line, drawn again under it, was
+// committed a second time.
+func TestEchoMovedOutOfTheBoxKeepsItsRows(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 100, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	rule := strings.Repeat("─", 100)
+	box := rule + "\r\n! \r\n" + rule + "\r\n  ! for shell mode\x1b[2A\r\x1b[2C"
+	const rowA, rowB = "! printf '%s\\n' '@relay:bob alpha bravo charlie delta echo foxtrot golf hotel india", "  juliett kilo lima mike'"
+	c.write("! cat f01.txt\r\n  ⎿  one\r\n  ⎿  Interrupted\r\n\r\n" + box)
+	// The command typed: the box, redrawn from its top rule, grows a row.
+	c.write("\x1b[1A\r" + rule + "\r\n\x1b[2K" + rowA + "\r\n\x1b[2K" + rowB + "\r\n\x1b[2K" + rule +
+		"\r\n\x1b[2K  ! for shell mode\x1b[2A\r\x1b[25C")
+	// Enter: the echo over the box's top rule and first row, the box under it.
+	c.write("\x1b[2A\r\x1b[2K" + rowA + "\r\n\x1b[2K" + rowB + "\r\n\x1b[2K  ⎿  Running…\r\n\x1b[J\r\n" + box)
+	// Done: the output under the echo.
+	c.write("\x1b[4A\r\x1b[J  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima\r\n     mike\r\n" +
+		"  ⎿  Interrupted\r\n\r\n" + box)
+	before := len(c.got)
+	// Narrower: the echo's second row, drawn anew, is a piece of the
+	// output's relay line.
+	s.Resize(12, 60)
+	rule = strings.Repeat("─", 60)
+	c.write("\x1b[H\x1b[2J! cat f01.txt\r\n  ⎿  one\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! printf '%s\\n' '@relay:bob alpha bravo charlie delta echo\r\n  foxtrot golf hotel india juliett kilo lima\r\n  mike'\r\n" +
+		"  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf\r\n     hotel india juliett kilo lima mike\r\n" +
+		"  ⎿  Interrupted\r\n\r\n" + rule + "\r\n! \r\n" + rule + "\r\n  ! for shell mode\x1b[2A\r\x1b[2C")
+	got := c.flush()
+	for _, l := range got[before:] {
+		if strings.Contains(l, "⎿  @relay:") {
+			t.Errorf("the output's relay line committed again after the resize: %q\nall lines:\n%s", l, strings.Join(got, "\n"))
+		}
+	}
+	if !slices.ContainsFunc(got[:before], func(l string) bool { return strings.Contains(l, "⎿  @relay:bob alpha") }) {
+		t.Errorf("the output's relay line never committed:\n%s", strings.Join(got, "\n"))
+	}
+}

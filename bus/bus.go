@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,14 +163,19 @@ func openFile(ctx context.Context, path string, opts Options, journal string) (*
 	// The journal mode is set once, below: a connection's own setting of
 	// it would write into an empty file put in bus.db's place while it
 	// opens (sameFileConnector); the mode is the file's and stays.
-	dsn := path + "?_busy_timeout=" + strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10) +
-		"&_synchronous=NORMAL&_foreign_keys=1&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)"
-	if b.w, err = b.openPool(dsn + "&_txlock=immediate"); err != nil {
+	settings := []string{
+		"PRAGMA busy_timeout = " + strconv.FormatInt(opts.BusyTimeout.Milliseconds(), 10),
+		"PRAGMA synchronous = NORMAL",
+		"PRAGMA foreign_keys = 1",
+		"PRAGMA temp_store = MEMORY",
+		"PRAGMA cache_size = -32768",
+	}
+	if b.w, err = b.openPool(path+"?_txlock=immediate", settings); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	b.w.SetMaxOpenConns(1)
 	b.w.SetMaxIdleConns(1)
-	if b.r, err = b.openPool(dsn + "&_query_only=1"); err != nil {
+	if b.r, err = b.openPool(path, slices.Concat(settings, []string{"PRAGMA query_only = 1"})); err != nil {
 		b.w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -391,24 +397,29 @@ func IsCorrupt(err error) bool {
 	return false
 }
 
-// openPool is sql.Open of dsn, whose connections are opened only while
-// bus.db is still the file this Bus opened. SQLite finds a database's
-// write-ahead log by its name: a connection opened on a file put in
-// bus.db's place would read this bus's log as that file's, and the last
-// to close would write the log into it (a swarm whose bus.db was replaced
-// wrote a database over the replacement as it stopped).
-func (b *Bus) openPool(dsn string) (*sql.DB, error) {
+// openPool is sql.Open of dsn, whose connections are used only on the
+// file this Bus opened, and are given their settings once that is known.
+// SQLite finds a database's write-ahead log by its name: a connection
+// opened on a file put in bus.db's place would read this bus's log as
+// that file's, and the last to close would write the log into it (a
+// swarm whose bus.db was replaced wrote a database over the replacement
+// as it stopped).
+func (b *Bus) openPool(dsn string, settings []string) (*sql.DB, error) {
 	c, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(sameFileConnector{c, b}), nil
+	return sql.OpenDB(sameFileConnector{c, b, settings}), nil
 }
 
 // sameFileConnector opens connections while the bus's file is the same.
+// The file can be replaced between the check and the open, so it is
+// checked again once open: opening reads no more than the file's header,
+// while the settings' first statement reads the schema, through the log.
 type sameFileConnector struct {
 	driver.Connector
-	b *Bus
+	b        *Bus
+	settings []string // statements run on each new connection
 }
 
 func (c sameFileConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -418,7 +429,22 @@ func (c sameFileConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if beforeConnect != nil {
 		beforeConnect()
 	}
-	return c.Connector.Connect(ctx)
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.b.check(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	exec := conn.(driver.ExecerContext)
+	for _, s := range c.settings {
+		if _, err := exec.ExecContext(ctx, s, nil); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return conn, nil
 }
 
 // beforeConnect, when a test sets it, runs between a connection's check

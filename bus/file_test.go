@@ -253,30 +253,38 @@ func TestAFileInBusDbsPlaceIsNeverWritten(t *testing.T) {
 // into) is never written either: the connection is not used, nor closed
 // (its last close would copy the log into that file).
 func TestAFileInBusDbsPlaceWhileAConnectionOpensIsNeverWritten(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), ".swarm")
-	b := openWithTwentyToBob(t, dir)
-	path := filepath.Join(dir, "bus.db")
-	beforeConnect = func() {
-		beforeConnect = nil
-		if err := os.Rename(path, path+".away"); err != nil {
-			t.Error(err)
-		}
-		if err := os.WriteFile(path, nil, 0o600); err != nil {
-			t.Error(err)
-		}
-	}
-	t.Cleanup(func() { beforeConnect = nil })
-	// Reads at once, more than the pool has open: new connections.
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
-	}
-	wg.Wait()
-	if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
-		t.Logf("close: %v", err)
-	}
-	if now, err := os.ReadFile(path); err != nil || len(now) != 0 {
-		t.Fatalf("the file in bus.db's place was written to: %d bytes, %v", len(now), err)
+	for _, tc := range []struct{ name, content string }{
+		{"empty", ""},
+		// Not a database: SQLite would find page 1 in the bus's log.
+		{"junk", strings.Repeat("random bytes ", 500)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".swarm")
+			b := openWithTwentyToBob(t, dir)
+			path := filepath.Join(dir, "bus.db")
+			beforeConnect = func() {
+				beforeConnect = nil
+				if err := os.Rename(path, path+".away"); err != nil {
+					t.Error(err)
+				}
+				if err := os.WriteFile(path, []byte(tc.content), 0o600); err != nil {
+					t.Error(err)
+				}
+			}
+			t.Cleanup(func() { beforeConnect = nil })
+			// Reads at once, more than the pool has open: new connections.
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
+			}
+			wg.Wait()
+			if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
+				t.Logf("close: %v", err)
+			}
+			if now, err := os.ReadFile(path); err != nil || string(now) != tc.content {
+				t.Fatalf("the file in bus.db's place was written to: %d bytes (%d put there), %v", len(now), len(tc.content), err)
+			}
+		})
 	}
 }
 

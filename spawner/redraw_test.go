@@ -836,3 +836,38 @@ func TestEchoMovedOutOfTheBoxKeepsItsRows(t *testing.T) {
 		t.Errorf("the output's relay line never committed:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestReplayOfAFilePrintedAgainAfterAShortRow: under the echo of the
+// command typed last, a line as long as minResumeKey repeats only lines
+// committed since, also when a short row right under the echo ("⎿  one",
+// common to any output) took the replay back to an older output: the
+// line is not that output's next line, wrapped anew. Claude Code 2.1.332
+// (inline) printing a file a second time, repainted at once on a
+// 24-row screen: the relay lines under a block's short rows were taken
+// for the first print's.
+func TestReplayOfAFilePrintedAgainAfterAShortRow(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 24, Cols: 80, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	output := "  ⎿  one\r\n     @relay:bob the first long line of the file\r\n     @relay:alice the second long line of the file\r\n"
+	c.write("! cat f01.txt\r\n" + output + "  ⎿  Interrupted\r\n\r\n" +
+		"! cat f02.txt\r\n  ⎿  another file\r\n  ⎿  Interrupted\r\n\r\n")
+	box := strings.Repeat("─", 80) + "\r\n❯ \r\n" + strings.Repeat("─", 80) + "\r\n  ? for shortcuts"
+	c.write("! cat f03.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+	c.got = nil
+	c.write("\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"! cat f01.txt\r\n  ⎿  one\r\n     … +2 lines\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f02.txt\r\n  ⎿  another file\r\n  ⎿  Interrupted\r\n\r\n" +
+		"! cat f03.txt\r\n" + output + "  ⎿  Interrupted\r\n\r\n" + box)
+	var relays []string
+	for _, l := range c.flush() {
+		if strings.Contains(l, "@relay:") {
+			relays = append(relays, l)
+		}
+	}
+	want := []string{"     @relay:bob the first long line of the file", "     @relay:alice the second long line of the file"}
+	if diff := cmp.Diff(want, relays); diff != "" {
+		t.Errorf("relay lines of the file printed again (-want +got):\n%s", diff)
+	}
+}

@@ -247,19 +247,22 @@ func (r *replay) goesOn(key string) bool {
 			return true
 		}
 	}
-	if r.rewrap(key) {
+	// The line after the last one matched is taken only where key may
+	// be taken from: a short row under the latest echo may have matched
+	// an older output's.
+	lo := r.oldest(key)
+	if r.pos >= lo && r.rewrap(key) {
 		return true
 	}
 	if common {
 		return false
 	}
-	if r.rewrapAhead(key) {
+	if r.rewrapAhead(key, lo) {
 		return true
 	}
 	// The program drew something new in between (Codex shows a long
 	// output collapsed when it writes its transcript again): the replay
 	// goes on where this line is found, wrapped anew.
-	lo := r.oldest(key)
 	if i, off, ok := r.within(key, lo); ok {
 		pos, o := r.pos, r.off
 		if r.pos, r.off = i, off; r.rewrap(key) {
@@ -338,18 +341,19 @@ func (r *replay) resume(key string, lo int) bool {
 }
 
 // rewrapAhead takes key when it is, wrapped anew, the text of unused
-// committed lines that begin after the replay's position: as exact skips
+// committed lines that begin after the replay's position, at lo or later
+// (oldest: none before the echo of the command typed last): as exact skips
 // lines the program does not write again (a notice shown for a moment),
 // so does a paragraph drawn at another width than its lines were
 // committed at — at any time, not only while a resize allows it (Claude
 // Code repaints its transcript at the new width whenever a command ends).
 // The key must begin where a committed line begins: text found in the
 // middle of one is left to within and resume.
-func (r *replay) rewrapAhead(key string) bool {
+func (r *replay) rewrapAhead(key string, lo int) bool {
 	if len(key) < minReplayStart {
 		return false
 	}
-	for i := r.pos + 1; i < len(r.lines); i++ {
+	for i := max(r.pos+1, lo); i < len(r.lines); i++ {
 		l := r.lines[i]
 		if r.used[i] || l == "" || !strings.HasPrefix(key, l) && !strings.HasPrefix(l, key) {
 			continue

@@ -321,3 +321,30 @@ func TestOpencodesOwnRowsUnderItsTranscriptAreNotRead(t *testing.T) {
 		t.Errorf("the block is not read in its order:\n%s", got)
 	}
 }
+
+// opencode closes every output it shows collapsed with the same hint,
+// "Click to expand". Shown where the hint of an output read before was, it
+// was taken for that row and not read, so the reader never learnt that
+// the new output was cut: a relay block in it, its end not shown, was
+// reported unterminated (issue 29). The hint under other rows than when
+// it was read is read again. (The rows above it, shown with it as the
+// view moved on, are still taken for new rows above the older hint: that
+// match is left as it is.)
+func TestAnExpandHintUnderAnotherOutputIsReadAgain(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	r.write(opencodeFrame("  ┃  $ cat a.txt", "  ┃", "  ┃  the first output, long enough to tell", "  ┃  …", "  ┃", "  ┃  Click to expand", "", "  ┃  $ cat b.txt", "  ┃  [[RELAY]]"))
+	r.pause(time.Second)
+	// The second output grows and is collapsed; its echo is above the view.
+	r.write(opencodeFrame("  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"a body cut sh…`, "  ┃", "  ┃  Click to expand"))
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("Click to expand"); n != 2 {
+		t.Errorf("the hint committed %d times, want once under each output:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	// Read after the second output's echo: the reader takes the output
+	// under that echo as collapsed.
+	if got := strings.Join(r.lines, "\n"); strings.LastIndex(got, "Click to expand") < strings.Index(got, "$ cat b.txt") {
+		t.Errorf("the second output's hint is not read under its echo:\n%s", got)
+	}
+}

@@ -182,6 +182,9 @@
 //     grows above them. An echo whose mark is a spinner while the command
 //     runs (Layout.Spinner) is read as the echo; on the view's top row the
 //     spinner may hide part of another row, read only where shown whole.
+//     The hint under an output shown collapsed (Layout.Collapsed) reads
+//     the same under every output: taken for the row of one read before,
+//     it is read again where the rows above it are others than then.
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that
 //     stay together, then the newest. Rows of the chain that cannot be

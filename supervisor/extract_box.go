@@ -226,6 +226,9 @@ func (b *toolBox) ended(at int64) []parser.Event {
 		}
 	}
 	b.send(e)
+	// Its readings are held no longer: the done box does not read it
+	// again (sent), and what the box holds stays what it has not sent.
+	b.seen = slices.DeleteFunc(b.seen, func(d boxEvent) bool { return d.ev.Command != nil && sameStart(e, d) })
 	return []parser.Event{e.ev}
 }
 

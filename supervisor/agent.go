@@ -59,9 +59,13 @@ type agent struct {
 	held       int
 	level      bus.Level
 	rows, cols int
-	briefed    bool        // the brief has been typed into the current process
-	turn       Turn        // what the current process's hooks or screen last said
-	shown      ScreenState // what the current process shows (shown.go)
+	briefed    bool // the brief has been typed into the current process
+	turn       Turn // what the current process's hooks or screen last said
+	// earlyTurn: what a hook said while the process was being started,
+	// before it counted as running (a CLI given its prompt on its command
+	// line runs its prompt hook at once); it becomes turn once started.
+	earlyTurn Turn
+	shown     ScreenState // what the current process shows (shown.go)
 	// reachedPrompt: the current process has shown its prompt (or a
 	// turn), past whatever it asks first; only such a run counts as
 	// stable for the restart policy.
@@ -390,6 +394,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.setState(StateStarting, "")
 	lines := make(chan []spawner.Line, 32) // batches: a chunk of output's lines
 	a.mu.Lock()
+	a.earlyTurn = Turn{} // a start that failed may have left one
 	rows, cols, dir := a.rows, a.cols, a.dir
 	a.mu.Unlock()
 	argv := a.cfg.Argv
@@ -434,10 +439,15 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		return -1, "", fmt.Errorf("%w: %w", errCannotStart, err)
 	}
 	proc.SetUrgent(a.s.focused(a.cfg.Name))
+	if f := beforeRunning.Load(); f != nil {
+		(*f)(a.cfg.Name)
+	}
 	pumpDone := make(chan struct{})
 	a.mu.Lock()
 	a.proc, a.screen = proc, proc.Screen()
 	a.pid, a.started, a.exitCode, a.briefed, a.turn = proc.Pid(), time.Now(), 0, false, Turn{}
+	early := a.earlyTurn
+	a.earlyTurn = Turn{}
 	noteRun(a.s, proc.Pid(), token) // descendants.go
 	a.shown, a.reachedPrompt, a.typedInRun = ScreenState{Since: time.Now()}, false, false
 	close(a.startSig)
@@ -453,6 +463,9 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.setState(StateRunning, "")
 	a.outLog.mark("%s started (pid %d) in %s", a.cfg.Name, proc.Pid(), dir)
 	a.s.hub.emit(Event{Kind: EventAgentStarted, Agent: a.cfg.Name, Pid: proc.Pid()})
+	if early.Known() {
+		a.setTurn(early)
+	}
 	a.poke()
 
 	go func() {
@@ -742,3 +755,7 @@ func (a *agent) workDir() string {
 
 // stop asks the lifecycle to stop the process and keep it stopped.
 func (a *agent) stop() { a.request(false) }
+
+// beforeRunning, when a test sets it, runs between an agent's process
+// starting and the agent counting it as its running process.
+var beforeRunning atomic.Pointer[func(name string)]

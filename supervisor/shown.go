@@ -165,6 +165,9 @@ const settleWait = 200 * time.Millisecond
 func (a *agent) setTurn(t Turn) {
 	a.mu.Lock()
 	if a.proc == nil {
+		if a.state == StateStarting {
+			a.earlyTurn = t
+		}
 		a.mu.Unlock()
 		return
 	}

@@ -264,3 +264,27 @@ func (h *harness) answerTrustYes(name string) {
 		}
 	}
 }
+
+// A CLI given its prompt on its command line runs its prompt hook at
+// once: the turn it reports can arrive before swarm counts the process as
+// the agent's running one, and is that process's turn all the same (it
+// was dropped, and the agent showed no turn until the next hook).
+func TestATurnReportedWhileTheAgentStartsIsItsTurn(t *testing.T) {
+	h := newHarness(t)
+	name := "early-hook"
+	hook := func(agent string) {
+		if agent != name {
+			return
+		}
+		if err := h.sup.turn(context.Background(), agent, controlData{Status: "working", Hook: "prompt"}); err != nil {
+			t.Errorf("turn: %v", err)
+		}
+	}
+	beforeRunning.Store(&hook)
+	t.Cleanup(func() { beforeRunning.Store(nil) })
+	h.run(Options{}, scripted(name, "listen", nil))
+	h.waitFor("the agent's turn working, from its prompt hook", func() bool {
+		a, err := h.sup.Agent(name)
+		return err == nil && a.Turn.Known() && a.Turn.Status == bus.StatusWorking && a.Turn.Hook == "prompt"
+	})
+}

@@ -40,6 +40,12 @@ type ExtractOptions struct {
 	// its input areas, gutters and borders (screenmodel.Layout). Empty:
 	// a program of no known kind.
 	Kind string
+	// Scrollback is the rows the screen keeps once they leave its top, as
+	// an agent's `scrollback` setting: spawner.DefaultScrollback when
+	// zero, as a running agent has by default, none when negative. A
+	// screen that grows takes rows back from it, so what is read after a
+	// resize depends on it.
+	Scrollback int
 }
 
 // Extract plays raw terminal output (a recording such as `script -q`
@@ -163,7 +169,7 @@ func newExtractor(opts ExtractOptions, emit func(parser.Event), clock func() tim
 	return &extractor{
 		s: spawner.NewScreen(spawner.ScreenOptions{
 			Rows: opts.Rows, Cols: opts.Cols, NewlineMode: opts.NewlineMode,
-			Scrollback: -1, // nobody scrolls back here
+			Scrollback: opts.Scrollback,
 			Settle:     opts.Settle, Clock: clock, SettleFrames: frames,
 			Layout: layout,
 		}),

@@ -135,11 +135,15 @@ func (b *toolBox) whole(ev parser.Event, by spawner.Line) bool {
 }
 
 // send notes a command the live box showed whole as gone out, and
-// forgets those the done box can no longer show again (boxReach).
+// forgets those the done box can no longer show again (boxReach). Its
+// readings are held no longer: the done box does not read it again
+// (sent), and what the box holds stays what it has not sent — a reading
+// held cut would otherwise go out once its record here is forgotten.
 func (b *toolBox) send(e boxEvent) {
 	b.newest = max(b.newest, e.row)
 	b.sent = slices.DeleteFunc(b.sent, func(d boxEvent) bool { return d.row < b.newest-boxReach })
 	b.sent = append(b.sent, e)
+	b.seen = slices.DeleteFunc(b.seen, func(d boxEvent) bool { return d.ev.Command != nil && sameStart(e, d) })
 }
 
 // holdsAbove reports whether the live box holds an event read on a row of
@@ -226,9 +230,6 @@ func (b *toolBox) ended(at int64) []parser.Event {
 		}
 	}
 	b.send(e)
-	// Its readings are held no longer: the done box does not read it
-	// again (sent), and what the box holds stays what it has not sent.
-	b.seen = slices.DeleteFunc(b.seen, func(d boxEvent) bool { return d.ev.Command != nil && sameStart(e, d) })
 	return []parser.Event{e.ev}
 }
 

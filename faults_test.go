@@ -235,11 +235,15 @@ func TestAServerWithNothingLeftEndsByItself(t *testing.T) {
 		l = lsEntries(t, e.command("ls", "--json"), busDir)
 		return len(l) == 1 && l[0]["agents_running"] == float64(1)
 	})
-	f, err := os.OpenFile(end, os.O_WRONLY, 0) // waits for the agent's cat
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	// A FIFO opens for writing without waiting only once a reader has it
+	// open (ENXIO before): the agent's cat.
+	waitUntil(t, "the agent reading its FIFO", func() bool {
+		f, err := os.OpenFile(end, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			f.Close()
+		}
+		return err == nil
+	})
 	waitUntil(t, "swarm ls saying every agent has ended", func() bool {
 		l = lsEntries(t, e.command("ls", "--json"), busDir)
 		return len(l) == 1 && l[0]["ended"] == true

@@ -261,11 +261,13 @@ def fits_after(config, line, nxt, widths):
                 # row it says leaves room has shown 3 columns left). Its
                 # terminal is as wide as the window, or as the box once
                 # Gemini has resized it to the box: then the terminal's
-                # own wrap, anywhere in a word, makes its rows too.
+                # own wrap, anywhere in a word, makes its rows too. The
+                # terminal wraps the line as printed; each of its rows is
+                # then drawn with a blank after each wide letter.
                 d = w - text_width(config, c)
-                g = reader.gemini_form(line)
                 box = c - 8 + d
-                lasts = [wrap_rows(g, c + d)[-1], wrap_rows(g, box)[-1], char_rows(g, box)[-1]]
+                lasts = [reader.gemini_form(rows[-1]) for rows in
+                         (wrap_rows(line, c + d), wrap_rows(line, box), char_rows(line, box))]
                 room = min(box - cols(wrap_rows(last, box)[0]) for last in lasts)
             else:
                 rows = wrap_rows(line, w)

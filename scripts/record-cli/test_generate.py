@@ -9,6 +9,7 @@ import unittest
 sys.dont_write_bytecode = True
 import content  # noqa: E402
 import generate  # noqa: E402
+import reader  # noqa: E402
 
 LINE = "@relay:bob the same words again"
 CHROME = ["", "─" * 40, "❯ ", "─" * 40]
@@ -135,6 +136,16 @@ class GeminiRowAfterARelayLine(unittest.TestCase):
             self.assertGreaterEqual(52 - len(generate.wrap_rows(self.LINE, w)[-1]), len("hello") + 4 + 3)
         self.assertLess(49 - len(generate.wrap_rows(self.LINE, 49)[-1]), len("hello") + 4)
         self.assertFalse(generate.fits_after("gemini", self.LINE, "hello more", [60]))
+
+    def test_wide_letters_wrap_in_the_terminal_without_their_blanks(self):
+        # 51 columns in the terminal, one row even at the box's width
+        # (52); drawn with a blank after each wide letter it is 71, cut to
+        # the box's first 52: no room for "hello" on its row. Wrapped as
+        # drawn (with the blanks) at the window's width, its last row would
+        # have seemed short.
+        line = "@relay:bob " + "中" * 20
+        self.assertGreater(52 - generate.cols(generate.wrap_rows(reader.gemini_form(line), 60)[-1]), len("hello") + 4 + 3)
+        self.assertFalse(generate.fits_after("gemini", line, "hello more", [60]))
 
     def test_room_in_both(self):
         self.assertTrue(generate.fits_after("gemini", "@relay:bob alpha beta", "hello more", [60]))

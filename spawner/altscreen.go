@@ -304,7 +304,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	busy, back := false, false
 	var typed screenmodel.Echo
 	waiting := false // in a line typed while the program works
-	above := 0       // the last row of some length read, in rows
+	above := -1      // the last row of some length read, in rows
 	for y, text := range shown {
 		// The echo of a command at work, its mark a spinner, is the echo.
 		// On the view's top row the spinner may be drawn over another row
@@ -360,12 +360,14 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			r.preview = previews != nil && previews[y] == previewDone || covered || spunTop
 			if v.layout.CutsRows() {
 				// Which output a hint under one shown collapsed is under.
-				if v.layout.Collapsed(text) {
-					var b strings.Builder
+				if v.layout.Collapsed(text) && above >= 0 {
+					var h maphash.Hash
+					h.SetSeed(keySeed)
 					for _, a := range rows[min(above, len(rows)):] {
-						b.WriteString(a.key)
+						h.WriteString(a.key)
+						h.WriteByte('\n')
 					}
-					r.under = b.String()
+					r.under, r.anchored = h.Sum64(), true
 				}
 				if hasKeyOf(r.text, minRewrap) {
 					above = len(rows)

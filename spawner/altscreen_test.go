@@ -348,3 +348,45 @@ func TestAnExpandHintUnderAnotherOutputIsReadAgain(t *testing.T) {
 		t.Errorf("the second output's hint is not read under its echo:\n%s", got)
 	}
 }
+
+// An output in the gutter whose last row is right above the input box
+// (the view full) is read: the box is the input box's rows, not the
+// output's.
+func TestAnOutputRightAboveTheInputBoxIsRead(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	rows := []string{"  ┃  $ cat f.txt", "  ┃  a", "  ┃  b", "  ┃  c", "  ┃  d", "  ┃  e", "  ┃  f", "  ┃  g", "  ┃  @relay:bob the file"}
+	for range 2 {
+		r.write(opencodeFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "@relay:bob the file")
+}
+
+// The view scrolls on while a relay block prints under an older output
+// shown collapsed: that output's long row leaves the view's top, and its
+// "Click to expand" hint reaches the top. It is the same hint, read once;
+// read again, it landed inside the block printing under it and the relay
+// was lost as malformed.
+func TestAnExpandHintWhoseAnchorLeftTheViewIsNotReadAgain(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	frames := [][]string{
+		{"  ┃  $ cat a.txt", "  ┃", "  ┃  the first output, long enough to tell", "  ┃  …", "  ┃", "  ┃  Click to expand", "", "  ┃  $ cat b.txt", "  ┃  [[RELAY]]"},
+		{"  ┃  the first output, long enough to tell", "  ┃  …", "  ┃", "  ┃  Click to expand", "", "  ┃  $ cat b.txt", "  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message",`, `  ┃  "body":"hi"}`},
+		{"  ┃  …", "  ┃", "  ┃  Click to expand", "", "  ┃  $ cat b.txt", "  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message",`, `  ┃  "body":"hi"}`, "  ┃  [[/RELAY]]"},
+	}
+	for _, f := range frames {
+		r.write(opencodeFrame(f...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("Click to expand"); n != 1 {
+		t.Errorf("the hint committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	block := strings.Join([]string{"  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message",`, `  ┃  "body":"hi"}`, "  ┃  [[/RELAY]]"}, "\n")
+	if got := strings.Join(r.lines, "\n"); !strings.Contains(got, block) {
+		t.Errorf("the block is not read whole, in its order:\n%s", got)
+	}
+}

@@ -184,7 +184,10 @@
 //     spinner may hide part of another row, read only where shown whole.
 //     The hint under an output shown collapsed (Layout.Collapsed) reads
 //     the same under every output: taken for the row of one read before,
-//     it is read again where the rows above it are others than then.
+//     it is read again where the rows above it are others than then,
+//     rows counted from the last long row above it: with that row out of
+//     view (scrolled off the top) the rows above say nothing, and the
+//     hint is not read again.
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that
 //     stay together, then the newest. Rows of the chain that cannot be

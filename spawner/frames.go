@@ -75,9 +75,12 @@ type frameRow struct {
 	// not read (it does not change that text; alone, it is never read).
 	cut bool
 	// under: on the hint under an output shown collapsed
-	// (screenmodel.Layout.Collapsed), the keys of the rows above it, from
-	// the last one of some length: which output it is under.
-	under string
+	// (screenmodel.Layout.Collapsed), a hash of the keys of the rows above
+	// it from the last one of some length, its anchor: which output it is
+	// under. anchored: that row is in the frame; without it the rows
+	// above the hint do not tell which output it is under.
+	under    uint64
+	anchored bool
 	// own: the program's own row around its transcript (its input box,
 	// the footer under it, an answer's footer): aligned as any row, for
 	// where it is tells where the transcript ends, but never read.
@@ -202,8 +205,10 @@ type docRow struct {
 	// own: shown as the program's own row (frameRow.own): never committed.
 	own bool
 	// under: the hint under an output shown collapsed was last read under
-	// these rows (frameRow.under).
-	under string
+	// these rows (frameRow.under), anchored on a row of some length
+	// (frameRow.anchored).
+	under    uint64
+	anchored bool
 	// typed: on a row that starts a turn, where the line typed starts in
 	// key.
 	typed int32
@@ -1139,7 +1144,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, own: r.own, under: r.under, changed: now, shown: a.obs, y: r.y, at: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, y: r.y, at: r.y}
 		if r.turn {
 			d.typed = typedKeyAt(r)
 		}
@@ -1506,13 +1511,20 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y, d.at = a.obs, r.y, r.y
 	d.own = d.own || r.own
-	if r.under != d.under && !d.pending && !d.own && !r.preview {
-		// The hint reads the same under every output shown collapsed:
-		// under other rows than when read, it says so of another output,
-		// and is read again (the rows keep their place in the document).
-		a.out = append(a.out, commitRow{y: r.y, text: r.text, cols: r.cols, row: d})
+	if r.anchored {
+		if d.anchored && r.under != d.under && !d.pending && !d.own && !r.preview {
+			// The hint reads the same under every output shown collapsed:
+			// under other rows than when read, it says so of another
+			// output, and is read again (the rows keep their place in the
+			// document).
+			a.out = append(a.out, commitRow{y: r.y, text: r.text, cols: r.cols, row: d})
+		}
+		d.under, d.anchored = r.under, true
 	}
-	d.under = r.under
+	// Without its anchor in view (scrolled off the view's top, the hint
+	// moving up to it) the rows above the hint are fewer, not other: the
+	// same hint, not read again, for read again it lands in the middle of
+	// what prints under it.
 	if r.turn {
 		d.turn, d.typed = true, typedKeyAt(r)
 	}

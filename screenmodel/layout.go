@@ -676,7 +676,10 @@ func (l Layout) PendingStart(row string) (Echo, bool) { return startOf(l.pending
 // (Echo.Spinner), and whether it did: the program shows the command at
 // work so. The spinner is live, not text. It goes with the echo's row;
 // while that row is above the view, the program draws it over the view's
-// top row.
+// top row. A row of output may have the same shape (a file printed that
+// starts with such a character): the shape alone does not tell them
+// apart; the reader tells them by where the row is and whether its mark
+// turns.
 func (l Layout) Spinner(row string) (echo string, ok bool) {
 	for _, e := range l.echoes {
 		if e.Spinner == "" {

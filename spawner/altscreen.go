@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
@@ -34,6 +35,13 @@ type altView struct {
 	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
 	frameRows []frameRow
 	previews  []previewRow // scratch: the rows that are previews
+	// spin: the rows shaped as the echo of a command at work, its mark a
+	// spinner's frame (screenmodel.Layout.Spinner), as the last frame
+	// showed them, by row; spinning: the echoes the last frame took for
+	// one (see spinner). A row of output may start with the same
+	// characters (a file printed): it is text.
+	spin     map[int]spinRow
+	spinning map[string]bool
 	// cutRows are the rows, by row, as a resize found them: the terminal
 	// cuts a row a narrower screen cannot hold, and what is left of it is
 	// not new text. A row stays here until the program draws something
@@ -305,12 +313,14 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	var typed screenmodel.Echo
 	waiting := false // in a line typed while the program works
 	above := -1      // the last row of some length read, in rows
-	for y, text := range shown {
+	spin, spinning := make(map[int]spinRow), make(map[string]bool)
+	defer func() { v.spin, v.spinning = spin, spinning }()
+	for y := range shown {
 		// The echo of a command at work, its mark a spinner, is the echo.
 		// On the view's top row the spinner may be drawn over another row
 		// (the echo above the view): a row hidden in part, read only
 		// where it shows whole (spunTop).
-		text, spun := v.layout.Spinner(text)
+		text, spun := v.spinner(y, shown, spin, spinning)
 		spunTop := spun && y == 0
 		status := v.layout.Status(text)
 		busy = busy || status && v.layout.GrowsWhenDone()
@@ -382,6 +392,61 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	v.frameRows = rows
 	v.frames.leftover = v.leftover()
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
+}
+
+// spinRow is a row shaped as a spinning echo: as shown, and as its echo.
+type spinRow struct{ shown, echo string }
+
+// spinner returns row y of shown as the echo of a command at work when it
+// is one (screenmodel.Layout.Spinner), and whether it is. A row of output
+// may start with a spinner's characters too (a file printed, a tool's
+// log): the row is the echo only where it heads its box (the program
+// draws the echo first in the box, under a row of the bare gutter, the
+// output under it; the box is not that of the rows above), where its
+// mark turned since the last frame with the rest of the row the same, or
+// where its echo was spinning in the frames before; near the view's top,
+// where the rows above are out of view, it is taken for the echo (the
+// spinner may be drawn over another row there: see observeAt).
+// Otherwise the row is text, as shown. It records the row in spin, and a
+// spinning echo in spinning, for the next frame.
+func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning map[string]bool) (string, bool) {
+	row := shown[y]
+	echo, ok := v.layout.Spinner(row)
+	if !ok {
+		return row, false
+	}
+	spin[y] = spinRow{shown: row, echo: echo}
+	last, was := v.spin[y]
+	turned := was && last.echo == echo && last.shown != row
+	gutter := strings.TrimRight(row[:commonPrefix(row, echo)], " ")
+	text := func(i int) string { // without a side panel beside it
+		if c := v.textColumns(i); c < v.cols {
+			return strings.TrimRight(ansi.Truncate(shown[i], c, ""), " ")
+		}
+		return shown[i]
+	}
+	inBox := func(i int) bool { return i >= 0 && strings.HasPrefix(text(i), gutter) }
+	heads := y < 2 || !inBox(y-1) || text(y-1) == gutter && !inBox(y-2)
+	if !heads && !turned && !v.spinning[echo] {
+		return row, false
+	}
+	spinning[echo] = true
+	return echo, true
+}
+
+// commonPrefix returns the length in bytes of the longest prefix a and b
+// share, whole runes.
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) {
+		ra, w := utf8.DecodeRuneInString(a[n:])
+		rb, _ := utf8.DecodeRuneInString(b[n:])
+		if ra != rb {
+			break
+		}
+		n += w
+	}
+	return n
 }
 
 // unpinned returns the rows of a view scrolled back without the row the

@@ -390,3 +390,24 @@ func TestAnExpandHintWhoseAnchorLeftTheViewIsNotReadAgain(t *testing.T) {
 		t.Errorf("the block is not read whole, in its order:\n%s", got)
 	}
 }
+
+// A row of output in opencode's gutter may start with a braille
+// character (a file printed, a log of a tool's spinner): it stands still
+// and is no echo of a command at work. It is read as shown, not rewritten
+// to "$ …" and taken for a command the agent typed (the relay in it was
+// lost inside a turn of its own).
+func TestBrailleOutputInTheGutterIsText(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	for range 2 {
+		r.write(opencodeFrame("  ┃  $ cat log.txt", "  ┃", "  ┃  ⠋ @relay:bob hi", "  ┃  done"))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "⠋ @relay:bob hi")
+	for _, l := range r.lines {
+		if strings.Contains(l, "$ @relay:bob") {
+			t.Errorf("the output rewritten as an echo: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -180,8 +180,11 @@
 //     Layout.AnswerFooter) are aligned as any row, for where they are
 //     tells where the transcript ends, but never committed: the output
 //     grows above them. An echo whose mark is a spinner while the command
-//     runs (Layout.Spinner) is read as the echo; on the view's top row the
-//     spinner may hide part of another row, read only where shown whole.
+//     runs (Layout.Spinner) is read as the echo where it heads its box,
+//     or its mark turns at its row, the rest the same; a row of output of
+//     that shape (a file printed) is text, read as shown. On the view's
+//     top row the spinner may hide part of another row, read only where
+//     shown whole.
 //     The hint under an output shown collapsed (Layout.Collapsed) reads
 //     the same under every output: taken for the row of one read before,
 //     it is read again where the rows above it are others than then,

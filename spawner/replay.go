@@ -123,11 +123,18 @@ func (r *replay) record(text, cmd string) {
 	}
 }
 
-// knows reports whether text is among the lines recorded last (four
-// screenfuls of them).
+// knownScreens is how many screenfuls of the lines recorded last knows
+// looks through: an echo the program shows again while its command runs
+// (moved, redrawn) is at most a few screens up, and further up the same
+// text is an older command's echo. A screenful is at least a terminal's
+// usual 24 rows: the height is known here only once a replay began.
+const knownScreens = 4
+
+// knows reports whether text is among the lines recorded last
+// (knownScreens screenfuls of them).
 func (r *replay) knows(text string) bool {
 	n := r.seen.len()
-	for i := n - 1; i >= max(n-4*max(r.rows, 24), 0); i-- {
+	for i := n - 1; i >= max(n-knownScreens*max(r.rows, 24), 0); i-- {
 		if string(r.seen.at(i)) == text {
 			return true
 		}

@@ -233,15 +233,7 @@ func TestAFileInBusDbsPlaceIsNeverWritten(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Reads at once, more than the pool has open: new connections.
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
-	}
-	wg.Wait()
-	if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
-		t.Logf("close: %v", err)
-	}
+	readInNewConnectionsAndClose(t, b)
 	if now, err := os.ReadFile(filepath.Join(dir, "bus.db")); err != nil || string(now) != string(placed) {
 		t.Fatalf("the file in bus.db's place was written to: %d bytes (was %d), %v", len(now), len(placed), err)
 	}
@@ -272,15 +264,7 @@ func TestAFileInBusDbsPlaceWhileAConnectionOpensIsNeverWritten(t *testing.T) {
 				}
 			}
 			t.Cleanup(func() { beforeConnect = nil })
-			// Reads at once, more than the pool has open: new connections.
-			var wg sync.WaitGroup
-			for range 8 {
-				wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
-			}
-			wg.Wait()
-			if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
-				t.Logf("close: %v", err)
-			}
+			readInNewConnectionsAndClose(t, b)
 			if now, err := os.ReadFile(path); err != nil || string(now) != tc.content {
 				t.Fatalf("the file in bus.db's place was written to: %d bytes (%d put there), %v", len(now), len(tc.content), err)
 			}
@@ -340,6 +324,21 @@ func TestABusOnAFullDiskSaysSo(t *testing.T) {
 
 // openWithTwentyToBob opens a bus in dir with eight read connections and
 // twenty messages from the human to bob.
+// readInNewConnectionsAndClose reads the bus from more goroutines at once
+// than its pool has connections open, so that new ones open, then closes it
+// (the last connection's close is when SQLite writes its log into the file).
+func readInNewConnectionsAndClose(t *testing.T, b *Bus) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { _, _ = b.Inbox(context.Background(), "bob", 0) })
+	}
+	wg.Wait()
+	if err := b.Close(); err != nil && !errors.Is(err, ErrLost) {
+		t.Logf("close: %v", err)
+	}
+}
+
 func openWithTwentyToBob(t *testing.T, dir string) *Bus {
 	t.Helper()
 	b, err := Open(Options{Dir: dir, ReadConns: 8})

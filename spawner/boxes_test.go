@@ -9,6 +9,17 @@ import (
 	"swarm/screenmodel"
 )
 
+// A Gemini CLI box 38 columns wide, as the tests here draw it: its rules,
+// a blank row, a row of output, and the head row of "sh f.sh" with its mark.
+const (
+	boxTop    = "╭────────────────────────────────────╮"
+	boxBottom = "╰────────────────────────────────────╯"
+	boxBlank  = "│                                    │"
+)
+
+func boxRow(s string) string     { return "│ " + s + strings.Repeat(" ", 34-len(s)) + " │" }
+func boxHead(mark string) string { return boxRow(mark + "  Shell Command sh f.sh") }
+
 // TestBoxShownRunning: Gemini CLI draws a command's box live while the
 // command runs (its head row's spinner), then prints it once more, done
 // (✓), when the command ends. The head row of the done box says whether
@@ -17,13 +28,7 @@ import (
 // once: the next box with the same title that ran quietly says not.
 func TestBoxShownRunning(t *testing.T) {
 	t.Parallel()
-	const (
-		top    = "╭────────────────────────────────────╮"
-		bottom = "╰────────────────────────────────────╯"
-		blank  = "│                                    │"
-	)
-	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 34-len(s)) + " │" }
-	head := func(mark string) string { return row(mark + "  Shell Command sh f.sh") }
+	top, bottom, blank, row, head := boxTop, boxBottom, boxBlank, boxRow, boxHead
 	// live draws the running box under the prompt's echo and leaves the
 	// cursor on its last row; done erases it and prints the done box.
 	live := func(out string) string {
@@ -59,13 +64,7 @@ func TestBoxShownRunning(t *testing.T) {
 // says not, though the box before it with the same title turned its own.
 func TestBoxWhoseMarkTurnedRan(t *testing.T) {
 	t.Parallel()
-	const (
-		top    = "╭────────────────────────────────────╮"
-		bottom = "╰────────────────────────────────────╯"
-		blank  = "│                                    │"
-	)
-	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 34-len(s)) + " │" }
-	head := func(mark string) string { return row(mark + "  Shell Command sh f.sh") }
+	top, bottom, blank, row, head := boxTop, boxBottom, boxBlank, boxRow, boxHead
 	live := " $ sh f.sh\r\n\r\n" + strings.Join([]string{top, head("⊶"), blank, blank, bottom}, "\r\n")
 	turn := "\x1b[3A\r" + head("⊷") + "\x1b[3B"
 	done := strings.Repeat("\x1b[2K\x1b[1A", 4) + "\x1b[2K\r" +

@@ -394,7 +394,7 @@ func decodeBlock(line int64, js []byte) (*Command, *ParseError) {
 		slices.Sort(keys)
 		return nil, malformed(line, "unknown field "+strconv.Quote(keys[0])+" (fields: "+fieldList+")")
 	}
-	c := &Command{Kind: KindRelay, Line: line}
+	c := &Command{Kind: KindRelay, Line: line, FromBlock: true}
 	strs := []*string{&c.To, &c.Type, &c.Body, nil, &c.Topic, &c.CorrelationID, &c.InReplyTo}
 	for i, name := range blockFields {
 		raw, ok := m[name]

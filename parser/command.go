@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Kind says how a command is delivered.
@@ -55,11 +54,11 @@ type Command struct {
 	// continuation rows, joined with "\n"), or the block with its markers
 	// and with each line's prefix removed.
 	Source string
+	// FromBlock is set for a command read from a [[RELAY]] block, clear for
+	// an inline one: set where the block is decoded, so that nothing
+	// downstream tells the two apart by what Source's text looks like.
+	FromBlock bool
 }
-
-// FromBlock reports whether the command was read from a block, not an
-// inline command.
-func (c *Command) FromBlock() bool { return strings.HasPrefix(c.Source, blockOpen) }
 
 // Sentinel errors carried by [ParseError]; test with errors.Is.
 var (

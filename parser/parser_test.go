@@ -1042,17 +1042,22 @@ func TestPending(t *testing.T) {
 	}
 }
 
+// A command's Source is the text it was read from; FromBlock says whether
+// that was a block, set by the parser and never guessed from Source's text
+// (an inline command may say anything, a block's markers too).
 func TestSource(t *testing.T) {
 	cases := []struct {
 		name  string
 		lines []string
 		want  string
+		block bool
 	}{
-		{"inline", []string{"  $ @relay:bob hi"}, "  $ @relay:bob hi"},
-		{"inline without escapes", []string{"\x1b[1m@relay:bob hi\x1b[0m"}, "@relay:bob hi"},
-		{"continued", []string{"⏺ @relay:bob a", "  b"}, "⏺ @relay:bob a\n  b"},
-		{"block", []string{"⏺ [[RELAY]]", `  {"to":"bob",`, `  "body":"hi"}`, "  [[/RELAY]]"}, "[[RELAY]]\n{\"to\":\"bob\",\n\"body\":\"hi\"}\n[[/RELAY]]"},
-		{"one-line block", []string{`[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`}, `[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`},
+		{"inline", []string{"  $ @relay:bob hi"}, "  $ @relay:bob hi", false},
+		{"inline without escapes", []string{"\x1b[1m@relay:bob hi\x1b[0m"}, "@relay:bob hi", false},
+		{"continued", []string{"⏺ @relay:bob a", "  b"}, "⏺ @relay:bob a\n  b", false},
+		{"inline holding a block", []string{`@relay:bob [[RELAY]]{"to":"al","body":"x"}[[/RELAY]]`}, `@relay:bob [[RELAY]]{"to":"al","body":"x"}[[/RELAY]]`, false},
+		{"block", []string{"⏺ [[RELAY]]", `  {"to":"bob",`, `  "body":"hi"}`, "  [[/RELAY]]"}, "[[RELAY]]\n{\"to\":\"bob\",\n\"body\":\"hi\"}\n[[/RELAY]]", true},
+		{"one-line block", []string{`[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`}, `[[RELAY]]{"to":"bob","body":"hi"}[[/RELAY]]`, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1063,6 +1068,9 @@ func TestSource(t *testing.T) {
 			}
 			if got := evs[0].Command.Source; got != tc.want {
 				t.Errorf("Source = %q, want %q", got, tc.want)
+			}
+			if got := evs[0].Command.FromBlock; got != tc.block {
+				t.Errorf("FromBlock = %v, want %v", got, tc.block)
 			}
 		})
 	}

@@ -127,7 +127,7 @@ func (b *toolBox) whole(ev parser.Event, by spawner.Line) bool {
 	if c == nil || c.Line < b.from || by.N != b.last {
 		return false
 	}
-	if c.FromBlock() {
+	if c.FromBlock {
 		return true // closed by its end marker, on by
 	}
 	_, text := screenmodel.BoxRow(by.Text)
@@ -210,7 +210,7 @@ func (b *toolBox) ended(at int64) []parser.Event {
 	best := -1
 	for i, e := range b.seen {
 		c := e.ev.Command
-		if c == nil || c.FromBlock() || e.row+int64(strings.Count(c.Source, "\n"))+1 != at {
+		if c == nil || c.FromBlock || e.row+int64(strings.Count(c.Source, "\n"))+1 != at {
 			continue
 		}
 		if best < 0 || strings.HasPrefix(c.Body, b.seen[best].ev.Command.Body) && len(c.Body) > len(b.seen[best].ev.Command.Body) {

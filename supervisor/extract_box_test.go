@@ -22,7 +22,7 @@ func TestACommandTheLiveBoxSentIsNotSentAgainCut(t *testing.T) {
 		b.row(n, "│ x │", false, 0, false)
 	}
 	block := func(line int64, body string) parser.Event {
-		return parser.Event{Command: &parser.Command{Kind: parser.KindRelay, To: "bob", Body: body, Line: line,
+		return parser.Event{Command: &parser.Command{Kind: parser.KindRelay, To: "bob", Body: body, Line: line, FromBlock: true,
 			Source: `[[RELAY]]{"to":"bob","body":"` + body + `"}[[/RELAY]]`}}
 	}
 	out := map[string]int{}

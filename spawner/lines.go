@@ -1214,6 +1214,15 @@ func (m *mainLines) slid(out lineSink) {
 		var st rowState
 		m.commit(&st, text, n, lineEnds{}, out)
 	}
+	// The two moves share shadow, and that is right: the first clears the
+	// records of rows (up to e-1+head) whose lines moved over the elision,
+	// the second takes records from rows e+1+best and lower, so they meet
+	// only when head ≥ best+2. A real slide never gives that: the lines
+	// over the elision come before the ones under it, so they moved up at
+	// most one row further (head ≤ best+1). Only text repeated on two
+	// rows misleads the shifts so; the row under the elision then takes a
+	// cleared record, not that of the line shown over the elision: its
+	// line reads as not read and is committed when it slides out.
 	m.slideRecords(0, e, head)
 	m.slideRecords(e+1, m.rows, best)
 }

@@ -51,7 +51,12 @@
 //     (Claude Code collapses an output and draws the next one below it;
 //     the next block's "{" is not the collapsed block's, moved down past
 //     the rows that moved up); a line shown again where it was takes no
-//     part in that. A line that gave way to one moving into its place
+//     part in that. Nor is a row of that redraw under a line that moved
+//     up, above where the line was, the line committed for its position,
+//     though it shows its text: that line was above the one that moved,
+//     and this row is new (a program that draws only the cells that
+//     changed leaves it alone: Claude Code draws a block where an older
+//     block's "[[RELAY]]" and "{" were). A line that gave way to one moving into its place
 //     moved as far with its region, and counts as replaced only near
 //     where that puts it: Gemini CLI's live box scrolls a row under
 //     "… N hidden" and shows it again a frame later, a row lower.

@@ -104,6 +104,10 @@ type mainLines struct {
 	// none. goingUp: that trip is still going (no downward move since).
 	zone    int
 	goingUp bool
+	// lastZone is the zone of the trip before the one going now; released
+	// is the top row of the redraw whose held lines are being committed
+	// (downward: lastZone; settle: zone), -1 at other times (crossed).
+	lastZone, released int
 	// syncing: inside a synchronized update (mode 2026); downLater: the
 	// cursor moved down in it after its last move up (see downward).
 	syncing, downLater bool
@@ -211,7 +215,7 @@ func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Lay
 	m.em, m.rows, m.cols, m.layout = em, rows, cols, layout
 	m.shadow = make([]rowState, m.rows)
 	m.top, m.bot = 0, m.rows
-	m.zone = -1
+	m.zone, m.lastZone, m.released = -1, -1, -1
 	m.typedTo = -1
 }
 
@@ -970,6 +974,34 @@ func (m *mainLines) moveTo(from, to int64) {
 	m.lastMove = move{from: from, to: to, at: m.processed}
 }
 
+// crossed: a line of the redraw whose lines are being committed moved up
+// from position from to position to. Lines keep their order, so a row of
+// that redraw under it, above where it was, that shows what was committed
+// for its position is not that line shown again: that line was above the
+// one that moved, and is above it now (or no longer shown). It is the
+// redraw's own row, which happens to read as the row drawn there before —
+// a program that draws only the cells that changed leaves such a row
+// alone (Claude Code collapses an older output and draws the next one's
+// block where the older block's "[[RELAY]]" and "{" were). It is held
+// back as a new line, committed with the rows around it.
+func (m *mainLines) crossed(from, to int64) {
+	if m.released < 0 || from <= to {
+		return
+	}
+	for r := m.released; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		n, st := m.lineN(start), m.state(start)
+		if n <= to || n >= from || st.pending || !st.hasRec {
+			continue
+		}
+		if text := m.lineText(start, end); text == st.rec {
+			st.rec, st.hasRec = "", false
+			st.pending, st.ptext = true, text
+		}
+	}
+}
+
 func sign(x int64) int {
 	switch {
 	case x < 0:
@@ -1029,6 +1061,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 		if from := m.lineN(r); m.lineText(start, end) != text && m.inOrder(from, n) {
 			st.rec, st.hasRec = "", false
 			m.moveTo(from, n)
+			m.crossed(from, n)
 			return from, true
 		}
 	}
@@ -1083,6 +1116,9 @@ func (m *mainLines) leave(start, end int, lf bool, out lineSink) {
 // by line) may take several moves; the zone starts at the first and ends
 // at the highest row reached.
 func (m *mainLines) upTo(y int) {
+	if !m.goingUp {
+		m.lastZone = m.zone
+	}
 	if !m.goingUp || y < m.zone {
 		m.zone = y
 	}
@@ -1297,6 +1333,7 @@ func (m *mainLines) downward(out lineSink) {
 		return
 	}
 	m.goingUp = false
+	m.released = m.lastZone
 	for r := 0; r < m.zone; {
 		start, end := m.span(r)
 		if st := m.state(start); st.pending && end < m.zone {
@@ -1304,6 +1341,7 @@ func (m *mainLines) downward(out lineSink) {
 		}
 		r = end + 1
 	}
+	m.released = -1
 }
 
 // commitPending commits a held-back line with the text it shows now,
@@ -1336,6 +1374,12 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		previews = previewRows(m.layout, m.boxRows, m.previews)
 		m.previews = previews
 	}
+	m.released = m.zone
+	if m.zone >= 0 && m.lastZone >= 0 {
+		// The trip before this one, not released by a move down since.
+		m.released = min(m.zone, m.lastZone)
+	}
+	defer func() { m.released = -1 }()
 	for r := 0; r < m.rows; {
 		start, end := m.span(r)
 		st := m.state(start)
@@ -1358,7 +1402,7 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		}
 		r = end + 1
 	}
-	m.zone, m.goingUp = -1, false
+	m.zone, m.lastZone, m.goingUp = -1, -1, false
 	if !final {
 		m.replay.end()
 	}

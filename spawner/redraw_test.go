@@ -199,6 +199,35 @@ func TestNewBlockBelowACollapsedOne(t *testing.T) {
 	}
 }
 
+// TestRowsLeftAloneUnderALineThatMovedUpAreNew: Claude Code's inline
+// renderer redraws its frame by writing only the cells that changed since
+// the last one (issue 29). Once a command ends it collapses an older
+// output above ("… +9 lines"), which moves the rows under it up, and
+// draws the next output's block where the older block's "[[RELAY]]", "{"
+// and "type" rows were: those rows it leaves alone. A reader sees the new
+// block whole: the rows that moved up ("! cat b") keep their order, so
+// the rows now under them are not the older rows that were above them.
+func TestRowsLeftAloneUnderALineThatMovedUpAreNew(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 16, Cols: 80})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	block := []string{"     [[RELAY]]", "     {", `       "type": "message",`, `       "body": "one"`, "     }", "     [[/RELAY]]"}
+	first := append(append([]string{"! cat a", "  ⎿  alpha line one of the output", "     beta line two of the output",
+		"     gamma line three of the output", "     delta line four of the output"}, block...), "  ⎿  Interrupted", "! cat b", "> ")
+	c.write(strings.Join(first, "\r\n"))
+	// From the cursor (row 13) up to row 1; the rows that did not change
+	// are passed over (CUD), not written again.
+	c.write("\x1b[12A\r     … +9 lines\x1b[K\r\n  ⎿  Interrupted\x1b[K\r\n! cat b\x1b[K\r\n" +
+		"  ⎿  epsilon first line of b\x1b[K\r\n\x1b[3B\x1b[16G\"two\"\x1b[K\r\n\x1b[2B\r> \x1b[J")
+	got := c.flush()
+	want := append(slices.Clone(first[:len(first)-1]),
+		"     … +9 lines", "  ⎿  epsilon first line of b", "     [[RELAY]]", "     {", `       "type": "message",`, `       "body": "two"`, "     }", "     [[/RELAY]]", ">")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestRunningPreviewInline: Claude Code's inline renderer shows a running
 // command's latest output rows above "… +N lines (1s)" in its live area
 // and redraws them as more comes (issue 29, cause 4). They are a preview:

@@ -170,12 +170,14 @@ var layouts = []Layout{
 	// that terminal's rows as a row of a box, cut at the last blank that
 	// fits the box: what does not fit is dropped. Its input box is shaded, a shaded blank row above and
 	// below; the transcript shows a message as " > text" and a shell
-	// command as " $ command", wrapped under three blanks.
+	// command as " $ command", wrapped under three blanks — or, when the
+	// command wraps, at times as " $command" wrapped under two: the blank
+	// after the mark squeezed out by the text beside it.
 	// A box's head row shows the command's state: a spinner (⊶ ⊷) while
 	// it runs, then ✓, x (failed) or - (cancelled); o waiting, ? asking.
 	{Kind: "gemini", Version: "0.61.0", lossyBoxes: true, boxAtCursor: true,
 		toolMarks: "⊶⊷✓x-o?", runningMarks: "⊶⊷",
-		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}},
+		echoes: []Echo{{Start: " > ", Cont: "   "}, {Start: " $ ", Cont: "   "}, {Start: " $", Cont: "  "}},
 		status: []string{"(esc to cancel, "}},
 	// opencode keeps two columns clear at the right of its transcript,
 	// and a third for the blank after a word: only the last word of a line,

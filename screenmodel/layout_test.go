@@ -60,6 +60,10 @@ func TestEchoes(t *testing.T) {
 		{"codex", "• You ran echo a", "  └ @relay:bob output", false},
 		{"gemini", " $ echo a", "   @relay:bob typed", true},
 		{"gemini", " $ echo a", "    indented more", false},
+		{"gemini", " $ echo a", "  @relay:bob under two blanks", false},
+		// A command that wraps may squeeze out the blank after the mark.
+		{"gemini", " $: f; printf '%s\\n' 'alpha", "  bravo charlie'", true},
+		{"gemini", " $: f; printf '%s\\n' 'alpha", "   indented more", false},
 		{"opencode", "  ┃  $ echo a", "  ┃  @relay:bob typed", true},
 		{"opencode", "  ┃  $ echo a", "  ┃", false},
 	} {

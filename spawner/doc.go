@@ -129,7 +129,9 @@
 //     repeats only lines committed since: older text is that command
 //     printing it again (a file printed twice). An echo counts from when
 //     the transcript shows it, also one that committed nothing (moved
-//     there out of the input box).
+//     there out of the input box), and so do the rows that continue it,
+//     also those that committed nothing (drawn where the input box
+//     showed them typed).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

@@ -124,8 +124,9 @@ type mainLines struct {
 	// last settled (typedTo < typedFrom: none): the line typed, not yet
 	// a line of the transcript (see shown).
 	typedFrom, typedTo int64
-	// shownN is the line of the last row of the echo shown saw last,
-	// shownEcho that echo (Start "": none).
+	// shownN is the line of the last row of the echo of typed input
+	// read last (committed, or seen by shown), shownEcho that echo
+	// (Start "": none).
 	shownN    int64
 	shownEcho screenmodel.Echo
 	// unresized: the rows a screen never resized would still show that a
@@ -795,11 +796,46 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	m.lastNew = true
 	cmd := ""
-	if e, ok := m.layout.EchoStart(text); ok {
+	e, echo := m.layout.EchoStart(text)
+	if echo {
 		cmd = strings.TrimSpace(text[len(e.Start):])
+	} else if m.shownEcho.Start != "" && n == m.shownN+1 && m.shownEcho.Continues(text) {
+		m.shownN = n
 	}
 	m.replay.record(text, cmd)
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
+	if echo {
+		m.shownN, m.shownEcho = n, e
+		m.echoRowsUnder(text, n)
+	}
+}
+
+// echoRowsUnder records for the replay, after the echo of typed input
+// just read at n, the lines right under it that continue it and commit
+// nothing, seen already: the program drew them with the echo in one
+// frame, the same text the input box showed there typed, and they were
+// left while the echo's first row, new text, was held back. They are
+// rows of the transcript as the echo is (see shown).
+func (m *mainLines) echoRowsUnder(text string, n int64) {
+	r := n - m.base
+	if r < 0 || r >= int64(m.rows) {
+		return
+	}
+	start, end := m.span(int(r))
+	if m.lineN(start) != n || !m.lineShows(start, end, text) {
+		return
+	}
+	for end+1 < m.rows {
+		start, end = m.span(end + 1)
+		st := m.state(start)
+		if st.pending || !st.hasRec || !m.lineShows(start, end, st.rec) || !m.shownEcho.Continues(st.rec) {
+			return
+		}
+		m.shownN = m.lineN(start)
+		if !m.replay.knows(st.rec) {
+			m.replay.record(st.rec, "")
+		}
+	}
 }
 
 // shown notes a line at n that commits nothing (the same text again,

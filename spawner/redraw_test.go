@@ -900,3 +900,39 @@ func TestReplayOfAFilePrintedAgainAfterAShortRow(t *testing.T) {
 		t.Errorf("relay lines of the file printed again (-want +got):\n%s", diff)
 	}
 }
+
+// TestReplayOfAnEchoDrawnWhereItWasTyped: the rows that continue the echo
+// of a command drawn where the input box showed them typed commit nothing
+// (the same text, or the same words indented anew), but they are rows of
+// the transcript as the echo's first row is: a transcript written again
+// shows them, and they are not new. Gemini CLI 0.61.0 draws a shell
+// command's echo where its input box was and, on /quit, writes its whole
+// transcript again; the echo's second row was taken for new output there,
+// or for a piece of a later command's echo that holds the same words,
+// after which every line between was taken for new output.
+func TestReplayOfAnEchoDrawnWhereItWasTyped(t *testing.T) {
+	t.Parallel()
+	// frame erases the live area of rows rows, the cursor on its last,
+	// and draws rows in its place, as Ink does.
+	frame := func(rows int, draw ...string) string {
+		return strings.Repeat("\x1b[2K\x1b[1A", rows-1) + "\x1b[2K\x1b[G" + strings.Join(draw, "\r\n")
+	}
+	box := strings.Join([]string{boxTop, boxHead("✓"), boxBlank, boxRow("@relay:bob hi"), boxBottom}, "\r\n")
+	older := strings.Repeat(" $ sh f.sh\r\n\r\n"+box+"\r\n\r\n", 2)
+	for _, echo := range []struct{ start, cont string }{{" $ ", "   "}, {" $", "  "}} {
+		s := NewScreen(ScreenOptions{Rows: 12, Cols: 40, Layout: screenmodel.Of("gemini")})
+		c := &committed{t: t, s: s, take: s.Settle}
+		shown := []string{echo.start + ": f.sh; printf '%s\\n' 'alpha bravo", echo.cont + "charlie delta echo foxtrot golf", echo.cont + "hotel india'"}
+		c.write(older + strings.Join([]string{"", " !   Type your shell command", "", "  footer"}, "\r\n"))
+		// The command typed into the input box, the cursor in it.
+		c.write(frame(4, "", " ! : f.sh; printf '%s\\n' 'alpha bravo", "   charlie delta echo foxtrot golf", "   hotel india'", "", "  footer") + "\x1b[2A")
+		// Enter: the echo where the line typed was, the command's box under it.
+		c.write("\x1b[2B" + frame(6, append(append([]string{""}, shown...), "", box, "", "", "  footer")...))
+		before := len(c.got)
+		c.write("\x1b[2J\x1b[3J\x1b[H" + older + strings.Join(shown, "\r\n") + "\r\n\r\n" + box + "\r\n\r\n")
+		if got := c.flush()[before:]; strings.TrimSpace(strings.Join(got, "")) != "" {
+			t.Errorf("echo %q: the transcript written again committed %q", echo.start, got)
+		}
+		s.Close()
+	}
+}

@@ -121,13 +121,10 @@ type feedSink interface {
 	// of the write.
 	token(tb, ahead []byte)
 	// wideText says whether text is to be walked cluster by cluster for
-	// wide characters (the main screen is in use), and whether a wide
-	// character's wrap is pending (edge).
-	wideText() (main, edge bool)
-	// placeWide places a cluster of width w that wideText's answer asks
-	// for: it wraps a pending wide wrap and feeds a wide character itself
-	// (fed), and says whether a wide wrap is pending after it.
-	placeWide(cl []byte, w int) (fed, edge bool)
+	// wide characters (the main screen is in use).
+	wideText() bool
+	// placeWide feeds a cluster two columns wide (feedWide).
+	placeWide(cl []byte)
 }
 
 func (f *feeder) init() {
@@ -312,15 +309,13 @@ func (s *Screen) applyHeld() { s.flush(s) }
 func (f *feeder) quiet() bool { return !f.partialFed }
 
 // inert reports whether the completed token cannot move the cursor to
-// another row, so it can go into a print segment. It also ends a pending
-// wide-character wrap when the token moves the cursor.
+// another row, so it can go into a print segment.
 func (s *Screen) inert() bool {
 	t := &s.tok
-	keepsEdge := false
 	ok := false
 	switch t.kind {
 	case tokString:
-		ok, keepsEdge = true, true
+		ok = true
 	case tokControl:
 		switch t.ctrl {
 		case '\n', '\v', '\f', 0x84, 0x85, 0x8d: // LF VT FF IND NEL RI
@@ -330,7 +325,7 @@ func (s *Screen) inert() bool {
 	case tokESC:
 		switch {
 		case t.cmd.Intermediate() >= '(' && t.cmd.Intermediate() <= '+': // character sets
-			ok, keepsEdge = true, true
+			ok = true
 		case t.cmd.Intermediate() == 0:
 			switch t.cmd.Final() {
 			case '7', '=', '>', 'H', 'n', 'o', '|', '}', '~':
@@ -343,7 +338,7 @@ func (s *Screen) inert() bool {
 		case c.Prefix() == 0 && c.Intermediate() == 0:
 			switch c.Final() {
 			case 'm':
-				ok, keepsEdge = true, true
+				ok = true
 				s.sgrState()
 			case 'h', 'l':
 				ok = true
@@ -380,9 +375,6 @@ func (s *Screen) inert() bool {
 			ok = true
 		}
 	}
-	if ok && !keepsEdge {
-		s.wideEdge = false
-	}
 	return ok
 }
 
@@ -398,7 +390,6 @@ func (s *Screen) clamped() []byte {
 	if n := t.param(0, 1); n <= limit {
 		return nil
 	}
-	s.wideEdge = false // the bounded copy moves the cursor
 	return []byte("\x1b[" + strconv.Itoa(limit) + string(rune(t.cmd.Final())))
 }
 
@@ -581,40 +572,27 @@ func (f *feeder) eachCluster(buf []byte, start, end int, each func(j, n, w int))
 // mishandle and keeps print segments under maxSegment, cutting only
 // between clusters. ascii says the bytes are known to be ASCII.
 func (f *feeder) runText(out feedSink, buf []byte, start, end int, ascii bool) {
-	main, edge := out.wideText()
-	if !edge && end-f.segStart < maxSegment && (ascii || isASCII(buf[start:end])) {
+	if end-f.segStart < maxSegment && (ascii || isASCII(buf[start:end])) {
 		return
 	}
+	main := out.wideText()
 	f.eachCluster(buf, start, end, func(j, n, w int) {
 		if j-f.segStart >= maxSegment {
 			f.feedSeg(out, buf, j)
 		}
-		if main && (edge && w > 0 || w >= 2) {
+		if main && w >= 2 {
 			f.feedSeg(out, buf, j)
-			var fed bool
-			fed, edge = out.placeWide(buf[j:j+n], w)
-			if fed {
-				f.segStart = j + n
-			}
+			out.placeWide(buf[j : j+n])
+			f.segStart = j + n
 		}
 	})
 }
 
 // wideText and placeWide are the screen's side of runText: it wraps wide
 // characters itself (see feedWide).
-func (s *Screen) wideText() (main, edge bool) { return s.alt.em == nil, s.wideEdge }
+func (s *Screen) wideText() bool { return s.alt.em == nil }
 
-func (s *Screen) placeWide(cl []byte, w int) (fed, edge bool) {
-	if s.wideEdge && w > 0 {
-		s.wrapNow(false)
-		s.wideEdge = false
-	}
-	if w >= 2 {
-		s.feedWide(cl)
-		fed = true
-	}
-	return fed, s.wideEdge
-}
+func (s *Screen) placeWide(cl []byte) { s.feedWide(cl) }
 
 // heldFrom returns where the last cluster of the open run starting at
 // start begins: the bytes from there are held back, since the next write
@@ -640,9 +618,8 @@ func (f *feeder) heldFrom(buf []byte, start int) int {
 
 // feedWide feeds one wide cluster to the main emulator and repairs what
 // x/vt does at the right margin: a wide character that does not fit in the
-// last column is blanked instead of wrapped. One that ends in the last
-// column makes x/vt's wrap pending (vt patch 20); wideEdge notes it too,
-// so that the next character is wrapped here, before the segment goes on.
+// last column is blanked instead of wrapped. (One that ends in the last
+// column makes x/vt's wrap pending itself: vt patch 20.)
 func (s *Screen) feedWide(cl []byte) {
 	w := s.cols
 	moves := s.moves
@@ -652,21 +629,16 @@ func (s *Screen) feedWide(cl []byte) {
 	}
 	if s.moves == moves {
 		// Written into the last column without moving: blanked.
-		s.wrapNow(true)
+		s.wrapNow()
 		s.writePrint(cl)
-	}
-	pos := s.main.CursorPosition()
-	if pos.X == w-1 {
-		if c := s.main.CellAt(w-2, pos.Y); c != nil && c.Width >= 2 {
-			s.wideEdge = true
-		}
 	}
 }
 
-// wrapNow wraps the cursor to the next row as the terminal would have.
-func (s *Screen) wrapNow(pad bool) {
-	s.printWrapping([]byte("\r\n"), pad)
-	if pos := s.main.CursorPosition(); pad && pos.Y > 0 {
+// wrapNow wraps the cursor to the next row as the terminal would have
+// for a wide character that did not fit: the last column stays blank.
+func (s *Screen) wrapNow() {
+	s.printWrapping([]byte("\r\n"), true)
+	if pos := s.main.CursorPosition(); pos.Y > 0 {
 		if c := s.main.CellAt(s.cols-1, pos.Y-1); c != nil {
 			if wrapped, _ := wrapOf(c); wrapped {
 				setWrap(c, true)
@@ -706,7 +678,6 @@ func (s *Screen) token(tb []byte, ahead []byte) {
 		}
 	}
 	s.lines.token(t, tb, s)
-	s.wideEdge = false
 }
 
 func (s *Screen) hasParam(v int) bool {

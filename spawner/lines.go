@@ -489,9 +489,8 @@ func (m *mainLines) carried() (text []byte, on, atTop bool) {
 }
 
 // flowLines takes the screen apart into its logical lines, each with its
-// state, for a reflow (screenFlow). wideEdge: a wide character's wrap is
-// pending (the cursor waits after the last column).
-func (m *mainLines) flowLines(wideEdge bool) []flowLine {
+// state, for a reflow (screenFlow).
+func (m *mainLines) flowLines() []flowLine {
 	pos := m.em.CursorPosition()
 	var lines []flowLine
 	for r := 0; r < m.rows; {
@@ -507,7 +506,7 @@ func (m *mainLines) flowLines(wideEdge bool) []flowLine {
 			}
 			if y == pos.Y {
 				l.cursor = off + pos.X
-				if m.em.PendingWrap() || wideEdge {
+				if m.em.PendingWrap() {
 					l.cursor++ // after the row's last character, waiting to wrap
 				}
 			}

@@ -58,7 +58,7 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 	if carried && !atTop {
 		return 0, false // a line carried in at the top of a scroll region
 	}
-	f := screenFlow{lines: s.lines.flowLines(s.wideEdge)}
+	f := screenFlow{lines: s.lines.flowLines()}
 	// A line whose start left at the top is laid out whole: its rows
 	// come back from the scrollback into it.
 	if carried && len(f.lines) > 0 {
@@ -83,7 +83,6 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 	s.main.Resize(cols, rows)
 	s.main.SetScrollbackSize(queueRows(rows))
 	s.lines.resizedTo(rows, cols, s)
-	s.wideEdge = false
 	s.lines.placed(&f, oldRows)
 	curY, curX, curWrap := f.lay(s.main, rows, cols, pos)
 	freed = max(min(oldRows, rows)-f.height, 0)
@@ -320,9 +319,6 @@ func (s *Screen) pendWrap(y int) {
 	cell := *c
 	_, _ = s.main.Write([]byte("\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H" + cell.Content))
 	s.main.SetCell(x, y, &cell)
-	// x/vt waits to wrap after a wide character in the last column too
-	// (vt patch 20); the screen notes it as feedWide does.
-	s.wideEdge = cell.Width >= 2
 }
 
 // appendCells appends the cells of a row up to column limit, each wide

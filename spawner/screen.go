@@ -145,8 +145,6 @@ type Screen struct {
 	printMode bool
 	// moves counts cursor moves of the main emulator.
 	moves int
-	// wideEdge: a wide character just filled the last column (feedWide).
-	wideEdge bool
 	// lines commits the main screen's lines (lines.go).
 	lines mainLines
 
@@ -486,7 +484,6 @@ func (s *Screen) resize(rows, cols int) {
 		s.alt.resize(rows, cols)
 	}
 	s.lines.resizedTo(rows, cols, s)
-	s.wideEdge = false
 	s.lines.recordCut(straddles, broken)
 	if rows > oldRows && cols == oldCols {
 		s.pullBack(rows - oldRows)
@@ -572,7 +569,7 @@ func (s *Screen) pullBack(n int) {
 	}
 	s.dropLeft(k)
 	pos := s.main.CursorPosition()
-	waiting := s.main.PendingWrap() || s.wideEdge
+	waiting := s.main.PendingWrap()
 	// The newest row goes on into the top row only while that row is the
 	// rest of its line (carried): after a reset or an erase the top row
 	// starts a line of its own, whatever the scrollback's row says.

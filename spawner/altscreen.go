@@ -328,8 +328,9 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			continue
 		}
 		typed, waiting = v.layout.PendingStart(text)
-		back = back || v.layout.Hint(text) // a hint under the view: scrolled back
-		if waiting || box && y >= top && y <= bottom || status || v.layout.Hint(text) || previews != nil && previews[y] == previewRunning {
+		hint := v.layout.Hint(text)
+		back = back || hint // a hint under the view: scrolled back
+		if waiting || box && y >= top && y <= bottom || status || hint || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row or hints, or a running command's latest rows
 		}
 		if y < len(v.pastEdge) && v.pastEdge[y] {

@@ -92,6 +92,8 @@ func (m *mainLines) ranShown(text string) bool {
 	return true
 }
 
+// atWorkIndex returns where atWork holds the box titled title, -1 when
+// no box of that title was seen at work.
 func (b *ranBoxes) atWorkIndex(title string) int {
 	for i, h := range b.atWork {
 		if h.Title == title {
@@ -101,6 +103,7 @@ func (b *ranBoxes) atWorkIndex(title string) int {
 	return -1
 }
 
+// index returns where titles holds title, -1 when it does not.
 func (b *ranBoxes) index(title string) int {
 	for i, t := range b.titles {
 		if t == title {

@@ -378,7 +378,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 						h.WriteString(a.key)
 						h.WriteByte('\n')
 					}
-					r.under, r.anchored = h.Sum64(), true
+					r.under, r.anchored, r.anchor = h.Sum64(), true, above
 				}
 				if hasKeyOf(r.text, minRewrap) {
 					above = len(rows)

@@ -411,3 +411,44 @@ func TestBrailleOutputInTheGutterIsText(t *testing.T) {
 		}
 	}
 }
+
+// A view too short for an output opencode shows collapsed shows only its
+// last rows and the hint under them ("Click to expand"); once the screen
+// grows, the view shows the output's first rows above that hint, read
+// only now, after the hint. The hint is read again under them: it tells
+// the reader that the block those rows open was cut by the program, not
+// left open by the agent (an unterminated block was reported).
+func TestAnExpandHintReadBeforeTheOutputAboveItIsReadAgainUnderIt(t *testing.T) {
+	r := newKindRun(t, "opencode", 8, 100)
+	r.write("\x1b[?1049h")
+	box := func(n int) string {
+		return fmt.Sprintf("\x1b[%d;1H  ┃\x1b[K\x1b[%d;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[%d;6H", n+1, n+2, n+1)
+	}
+	r.write(drawRows(5, []string{`  ┃  ⠋ "topic": "t90"`, "  ┃  }", "  ┃  …", "  ┃", "  ┃  Click to expand"}) + box(5))
+	r.pause(time.Second)
+	r.write(drawRows(5, []string{`  ┃    "topic": "t90"`, "  ┃  }", "  ┃  …", "  ┃", "  ┃  Click to expand"}) + box(5))
+	r.pause(time.Second)
+	r.write(drawRows(5, []string{"  ┃  Click to expand", "", "  ┃  $ cat b.txt", "  ┃", "  ┃  @relay:bob the next output"}) + box(5))
+	r.pause(time.Second)
+	r.s.Resize(18, 80)
+	r.take(r.s.TakeLines())
+	r.write(drawRows(16, []string{
+		"  ┃  $ cat a.txt", "  ┃", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`, `  ┃    "type": "message",`,
+		`  ┃    "body": "a body long enough to show it whole",`, `  ┃    "topic": "t90"`, "  ┃  }", "  ┃  …", "  ┃", "  ┃  Click to expand",
+		"", "  ┃  $ cat b.txt", "  ┃", "  ┃  @relay:bob the next output",
+	}) + box(16))
+	r.pause(time.Second)
+	r.flush()
+	last, body := -1, -1
+	for i, l := range r.lines {
+		if strings.Contains(l, "Click to expand") {
+			last = i
+		}
+		if strings.Contains(l, `"body": "a body`) {
+			body = i
+		}
+	}
+	if body < 0 || last < body {
+		t.Errorf("the hint is not read under the output's rows read after it (hint at %d, body at %d):\n%s", last, body, strings.Join(r.lines, "\n"))
+	}
+}

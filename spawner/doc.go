@@ -197,7 +197,9 @@
 //     it is read again where the rows above it are others than then,
 //     rows counted from the last long row above it: with that row out of
 //     view (scrolled off the top) the rows above say nothing, and the
-//     hint is not read again.
+//     hint is not read again. Where rows among those show for the first
+//     time (a view too short for them, grown), read after the hint, it is
+//     read again under them as they settle: what they open was cut.
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that
 //     stay together, then the newest. Rows of the chain that cannot be

@@ -78,9 +78,11 @@ type frameRow struct {
 	// (screenmodel.Layout.Collapsed), a hash of the keys of the rows above
 	// it from the last one of some length, its anchor: which output it is
 	// under. anchored: that row is in the frame; without it the rows
-	// above the hint do not tell which output it is under.
+	// above the hint do not tell which output it is under. anchor: that
+	// row's index in the frame.
 	under    uint64
 	anchored bool
+	anchor   int
 	// own: the program's own row around its transcript (its input box,
 	// the footer under it, an answer's footer): aligned as any row, for
 	// where it is tells where the transcript ends, but never read.
@@ -1518,6 +1520,12 @@ func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 			// output, and is read again (the rows keep their place in the
 			// document).
 			a.out = append(a.out, commitRow{y: r.y, text: r.text, cols: r.cols, row: d})
+		} else if !d.pending && !d.own && !r.preview && a.newAbove(r, d, now) {
+			// Rows of the output it is under that show only now (a view
+			// too short for them, grown) are read after the hint: it is
+			// read again under them, as they settle, so that what they
+			// open is known to be cut by the program.
+			d.pending, d.text, d.cols, d.changed, d.same = true, r.text, r.cols, now, 0
 		}
 		d.under, d.anchored = r.under, true
 	}
@@ -1542,6 +1550,17 @@ func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 			a.commit(d, r.y)
 		}
 	}
+}
+
+// newAbove reports whether a row between hint row r's anchor and r (its
+// document row d) is new in this frame, or changed in it: not read yet.
+func (a *aligner) newAbove(r frameRow, d *docRow, now time.Time) bool {
+	for k := r.anchor; k < len(a.matched) && a.matched[k] != d; k++ {
+		if m := a.matched[k]; m != nil && m.pending && m.changed.Equal(now) {
+			return true
+		}
+	}
+	return false
 }
 
 // relink keeps the index order by position after a row changed key.

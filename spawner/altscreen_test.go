@@ -452,3 +452,27 @@ func TestAnExpandHintReadBeforeTheOutputAboveItIsReadAgainUnderIt(t *testing.T) 
 		t.Errorf("the hint is not read under the output's rows read after it (hint at %d, body at %d):\n%s", last, body, strings.Join(r.lines, "\n"))
 	}
 }
+
+// A new output drawn over the view where an older one showed, the view
+// moved on (the older output's rows all gone), may have its short rows on
+// the very rows where the older one had the same text: its "[[RELAY]]"
+// and "[[/RELAY]]". They are the new output's rows, new like the rows
+// around them, not the older rows that stayed (issue 29: a block's end
+// marker not read, its command lost).
+func TestShortRowsOfANewOutputWhereAnOlderOnesShowedAreRead(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	for _, rows := range [][]string{
+		{"• You ran cat f1.txt", "  └ [[RELAY]]", `    {"to":"bob","type":"message","body":"one"}`, "    [[/RELAY]]", "    end of the output, 3 lines"},
+		{"    the last rows of the second file", "    [[RELAY]]", `    {"to":"bob","type":"message","body":"two"}`, "    [[/RELAY]]", "    end of the output, 40 lines", "", "─ Worked for 1s"},
+	} {
+		r.write(codexFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, s := range []string{"[[RELAY]]", "[[/RELAY]]"} {
+		if n := r.count(s); n != 2 {
+			t.Errorf("%q committed %d times, want twice (each block's); lines:\n%s", s, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -215,7 +215,10 @@
 //     output. A short row, there too: where the last frame showed it, or
 //     moved as far as rows matched with support moved (a view that scrolls
 //     moves its rows together; a new output's "[[/RELAY]]" among new rows
-//     is not an old one's the last frame showed elsewhere). A row the last
+//     is not an old one's the last frame showed elsewhere) — where it
+//     showed it, only in a view that stayed, a long row showing where it
+//     showed too: a new output drawn where the view showed an older one
+//     has its "[[/RELAY]]" where the older one's was. A row the last
 //     frame showed counts
 //     more than one it did not: a long output printed again below the old
 //     one is new, not the old one scrolled into view — unless that frame

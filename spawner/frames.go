@@ -255,6 +255,9 @@ type aligner struct {
 	settle          time.Duration
 	frames          int  // frames in a row that settle a row too; 0: only time does
 	back            bool // the frame being read is scrolled back (observe)
+	// viewStayed: the frame shows a long row where the last frame showed
+	// it, or the last frame showed none (longRowStayed).
+	viewStayed bool
 
 	// The last frame and the document rows it showed; echo, the echo of
 	// the latest turn the last frame showed (echoLastShown).
@@ -341,6 +344,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	}
 	a.moves = a.moves[:0]
 	a.echo = a.echoLastShown()
+	a.viewStayed = a.longRowStayed(rows)
 	chain, ok := a.unchanged(rows)
 	if !ok {
 		chain = a.align(rows)
@@ -651,9 +655,37 @@ func (a *aligner) movedTogether(rows []frameRow, run []pair) bool {
 // place among new rows (the "[[/RELAY]]" or "progress 0%" of a new output
 // where an old output's was a moment ago), is new text like them, not the
 // old row moved.
+//
+// Where the last frame showed it, a short row stays only in a view that
+// stayed (viewStayed): when no long row shows where it showed, the view
+// moved on, and the "[[/RELAY]]" of a new output drawn on the row where an
+// old output's showed is new like the rows around it.
 func (a *aligner) stayed(r frameRow, d *docRow) bool {
 	move := r.y - d.at
-	return move == 0 || slices.Contains(a.moves, move)
+	return move == 0 && a.viewStayed || slices.Contains(a.moves, move)
+}
+
+// longRowStayed reports whether the frame shows a row of minRewrap
+// characters or more where the last frame showed it, with its text, or
+// the last frame showed no such row (then nothing tells that the view
+// moved).
+func (a *aligner) longRowStayed(rows []frameRow) bool {
+	if !slices.ContainsFunc(a.last, func(l frameRow) bool { return len(l.key) >= minRewrap }) {
+		return true
+	}
+	i := 0
+	for _, r := range rows {
+		if len(r.key) < minRewrap {
+			continue
+		}
+		for i < len(a.last) && a.last[i].y < r.y {
+			i++
+		}
+		if i < len(a.last) && a.last[i].y == r.y && a.last[i].key == r.key {
+			return true
+		}
+	}
+	return false
 }
 
 // amidNewText reports whether the run chain[k:j] of rows matched with

@@ -78,7 +78,13 @@ type replay struct {
 	first  int // index of the first line matched
 	pos    int // the line after the last one matched…
 	off    int // …or the part of it a rewrapped line took
-	index  map[string][]int
+	// The lines with a key, oldest first: head[key] is the first,
+	// next[i] the one after line i (-1: none). Made at each clear and let
+	// go when output pauses, as they hold ~50 bytes a line (of up to
+	// replayLines) and are made anew whole by the next clear anyway;
+	// lines keeps the keys between replays.
+	head map[string]int32
+	next []int32
 	// resized says the screen's width changed since output last paused:
 	// the program may draw its transcript again wrapped for the new
 	// width, a paragraph's rows in rows of another length, so a line the
@@ -157,13 +163,16 @@ func (r *replay) begin(rows int) {
 		r.lines = append(r.lines, RowKey(string(r.seen.at(i))))
 	}
 	r.fresh = 0
-	r.used = append(r.used[:0], make([]bool, len(r.lines))...)
-	if r.index == nil {
-		r.index = map[string][]int{}
-	}
-	clear(r.index)
-	for i, k := range r.lines {
-		r.index[k] = append(r.index[k], i)
+	r.used = make([]bool, len(r.lines))
+	r.head, r.next = make(map[string]int32, len(r.lines)), make([]int32, len(r.lines))
+	for i := len(r.lines) - 1; i >= 0; i-- {
+		k := r.lines[i]
+		if j, ok := r.head[k]; ok {
+			r.next[i] = j
+		} else {
+			r.next[i] = -1
+		}
+		r.head[k] = int32(i)
 	}
 	r.pos, r.off = 0, 0
 	r.echo, r.floor = -1, 0
@@ -177,6 +186,7 @@ func (r *replay) begin(rows int) {
 // end stops matching: output paused.
 func (r *replay) end() {
 	r.active, r.began = false, false
+	r.used, r.head, r.next = nil, nil, nil
 	if r.redrawn {
 		r.resized, r.redrawn = false, false
 	}
@@ -378,7 +388,12 @@ func (r *replay) rewrapAhead(key string, lo int) bool {
 // preferring those after the last match.
 func (r *replay) exact(key string, lo int) (int, bool) {
 	best := -1
-	for _, i := range r.index[key] {
+	j, ok := r.head[key]
+	if !ok {
+		return -1, false
+	}
+	for ; j >= 0; j = r.next[j] {
+		i := int(j)
 		if i < lo || r.used[i] {
 			continue
 		}

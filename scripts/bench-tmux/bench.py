@@ -10,6 +10,11 @@ Loads (the ones the terminal-speed issue measured):
           10 print, idle CPU after, then the server's peak RSS while a
           client attaches to the full scrollbacks (and rewraps them);
           tmux holds the same 100 for its RSS
+  redraw  PANES panes, each an Ink-like program printing its transcript at
+          RATE MB/s for SECONDS and, every 5 s, clearing the screen and the
+          scrollback to write it all again (as Claude Code's classic
+          interface and Gemini CLI do); the anonymous memory is read 3 s
+          after the writers end, once output has paused
   soak    PANES panes at RATE MB/s for SECONDS under swarm alone, its RSS
           sampled every --sample seconds, drawn as an SVG (--plot FILE)
 
@@ -32,7 +37,7 @@ tmux shows every writer as swarm does, in tiled panes of one window with a
 client attached (server and client counted; --tmux-detached compares with
 the detached tmux instead).
 
-Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|idle|soak|hundred|all]
+Usage: scripts/bench-tmux/bench.py [--swarm BIN] [--load one|many|redraw|idle|soak|hundred|all]
        [--reps N] [--mb MB] [--panes N] [--rate MB/s] [--seconds S] [--tui]
        [--tmux-detached] [--startup S] [--history N] [--sample S] [--plot SVG]
 """
@@ -264,6 +269,8 @@ def measure(pids, work, writers, idle_seconds):
         sample_rss(pids, lambda: results(work, writers) is not None, t0)
     else:
         wait_for(lambda: results(work, writers) is not None, 600, "the writers")
+        if ARGS.load == "redraw":
+            time.sleep(3)  # what stays once output paused
     return (sum(cpu_seconds(p) for p in pids) - c0, time.monotonic() - t0, sum(peak_rss_mib(p) for p in pids),
             sum(status_mib(p, "RssAnon") for p in pids))
 
@@ -407,8 +414,9 @@ def one_run(system, load, a, work):
     if load == "one":
         cmds = [writer_cmd(os.path.join(work, "w0.out"), "flood", a.mb, 0)]
         cpu, wall, rss, anon = system.run(cmds)
-    elif load in ("many", "soak"):
-        cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), "rate", a.rate, a.seconds) for i in range(a.panes)]
+    elif load in ("many", "soak", "redraw"):
+        mode = "redraw" if load == "redraw" else "rate"
+        cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), mode, a.rate, a.seconds) for i in range(a.panes)]
         cpu, wall, rss, anon = system.run(cmds)
     else:
         cmds = ["sh"] * 4
@@ -431,7 +439,7 @@ def describe(r, load, a):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--swarm", default=None, help="swarm binary (default: build one)")
-    p.add_argument("--load", default="all", choices=["one", "many", "idle", "soak", "hundred", "all"])
+    p.add_argument("--load", default="all", choices=["one", "many", "redraw", "idle", "soak", "hundred", "all"])
     p.add_argument("--idle", type=float, default=30, help="hundred: seconds of idle CPU measured after the writers")
     p.add_argument("--sample", type=float, default=10, help="soak: seconds between RSS samples")
     p.add_argument("--plot", default=None, help="soak: the SVG to draw RSS over time into")

@@ -3,6 +3,11 @@
 
   writer.py flood MB 0 OUT       write MB megabytes as fast as the terminal takes them
   writer.py rate  MB/s SECS OUT  write at MB/s for SECS seconds
+  writer.py redraw MB/s SECS OUT as rate, but as an Ink program (Claude Code's
+                                 classic interface, Gemini CLI) does: every
+                                 REDRAW seconds it clears the screen and the
+                                 scrollback and writes its whole transcript
+                                 again (MB/s counts the new lines only)
 
 When done it writes "BYTES SECONDS" to OUT (the writer's own clock) and
 then waits, so that its pane stays until the harness ends the run.
@@ -11,13 +16,44 @@ import os
 import sys
 import time
 
+REDRAW = 5  # seconds between the redraw mode's redraws
+
 
 def lines(n):
-    out = []
-    for i in range(n):
-        out.append(f"\x1b[2m{i:06d}\x1b[0m \x1b[32mINFO\x1b[0m \x1b[36mworker-{i % 8}\x1b[0m "
-                   f"processed batch {i} in {i * 7 % 1000} ms, queue depth {i % 97}, ok\r\n")
-    return "".join(out).encode()
+    return b"".join(line(i) for i in range(n))
+
+
+def line(i):
+    return (f"\x1b[2m{i:06d}\x1b[0m \x1b[32mINFO\x1b[0m \x1b[36mworker-{i % 8}\x1b[0m "
+            f"processed batch {i} in {i * 7 % 1000} ms, queue depth {i % 97}, ok\r\n").encode()
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def redraw(fd, rate, secs):
+    """Returns the bytes of new lines written: the transcript, each line
+    once (numbered: no two alike), drawn again whole every REDRAW seconds."""
+    transcript = bytearray()
+    i, t0, due = 0, time.monotonic(), REDRAW
+    while True:
+        now = time.monotonic() - t0
+        if now >= secs:
+            return len(transcript)
+        if now >= due:
+            write_all(fd, b"\x1b[H\x1b[2J\x1b[3J" + bytes(transcript))
+            due += REDRAW
+            continue
+        if len(transcript) > rate * now:
+            time.sleep(min(len(transcript) / rate - now, due - now, secs - now, 0.05))
+            continue
+        chunk = b"".join(line(i + k) for k in range(20))
+        i += 20
+        write_all(fd, chunk)
+        transcript += chunk
 
 
 def main():
@@ -26,7 +62,9 @@ def main():
     fd = sys.stdout.fileno()
     written = 0
     t0 = time.monotonic()
-    if mode == "flood":
+    if mode == "redraw":
+        written = redraw(fd, arg * 1e6, secs)
+    elif mode == "flood":
         total = int(arg * 1e6)
         while written < total:
             written += os.write(fd, block[: min(len(block), total - written)])

@@ -598,6 +598,27 @@ func (l Layout) Preview(rows []string, y int) (top int, running, ok bool) {
 	return y, running, true
 }
 
+// OutputRow returns row with the mark of an output's first row (the
+// preview's gutter, and the no-break space the program draws after it)
+// blanked: a running command's preview slides, and each of its rows moves
+// up into the first row's place, where it shows with the mark; as further
+// down, it is the same row of the output.
+func (l Layout) OutputRow(row string) string {
+	if l.previewGutter == "" {
+		return row
+	}
+	lead := len(row) - len(strings.TrimLeft(row, " "))
+	rest, ok := strings.CutPrefix(row[lead:], l.previewGutter)
+	if !ok {
+		return row
+	}
+	pad := strings.Repeat(" ", ansi.StringWidth(l.previewGutter))
+	if after, ok := strings.CutPrefix(rest, " \u00a0"); ok {
+		pad, rest = pad+"  ", after
+	}
+	return row[:lead] + pad + rest
+}
+
 // PreviewMarker reports whether row is a row that closes a preview (see
 // Preview), and whether it counts the seconds of a command still running.
 func (l Layout) PreviewMarker(row string) (running, ok bool) {

@@ -35,6 +35,8 @@ type altView struct {
 	evicted   []frameRow // rows scrolled off the alternate screen, not read yet
 	frameRows []frameRow
 	previews  []previewRow // scratch: the rows that are previews
+	// glimpsed: the rows a running command's preview showed (glimpses).
+	glimpsed glimpses
 	// spin: the rows shaped as the echo of a command at work, its mark a
 	// spinner's frame (screenmodel.Layout.Spinner), as the last frame
 	// showed them, by row; spinning: the echoes the last frame took for
@@ -315,6 +317,8 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	above := -1      // the last row of some length read, in rows
 	spin, spinning := make(map[int]spinRow), make(map[string]bool)
 	defer func() { v.spin, v.spinning = spin, spinning }()
+	var running []string // a running command's preview, its rows
+	var runningAt []int
 	for y := range shown {
 		// The echo of a command at work, its mark a spinner, is the echo.
 		// On the view's top row the spinner may be drawn over another row
@@ -330,6 +334,12 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		typed, waiting = v.layout.PendingStart(text)
 		hint := v.layout.Hint(text)
 		back = back || hint // a hint under the view: scrolled back
+		if previews != nil && previews[y] == previewRunning && !waiting && !(box && y >= top && y <= bottom) {
+			if _, marker := v.layout.PreviewMarker(text); !marker {
+				running = append(running, v.layout.OutputRow(text))
+				runningAt = append(runningAt, y)
+			}
+		}
 		if waiting || box && y >= top && y <= bottom || status || hint || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row or hints, or a running command's latest rows
 		}
@@ -392,6 +402,25 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	}
 	v.frameRows = rows
 	v.frames.leftover = v.leftover()
+	since := v.glimpsed.tick(out.now())
+	switch {
+	case len(running) > 0:
+		v.glimpsed.observe(running, runningAt, v.cols, v.layout.WrapAt(v.cols), since)
+	case len(v.glimpsed.rows) > 0 && !back:
+		// The command is done: what its preview showed that the view
+		// does not show whole is read where the preview showed it. An
+		// erased view says nothing of it.
+		view, any := make([]string, len(shown)), false
+		for y, text := range shown {
+			if previews[y] == notPreview {
+				view[y] = RowKey(v.layout.OutputRow(text))
+				any = any || view[y] != ""
+			}
+		}
+		if any {
+			out.altLines(v.glimpsed.done(view, since, v.settle, v.settleFrames))
+		}
+	}
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
 }
 
@@ -552,6 +581,7 @@ type cutRow struct{ drawn, left string }
 // flush commits every row of the alternate screen's document still
 // pending: the program left the alternate screen, or the output ended.
 func (v *altView) flush(out altSink) {
+	out.altLines(v.glimpsed.done(nil, out.now(), v.settle, v.settleFrames)) // shown until the end
 	if v.frames != nil {
 		out.altLines(v.frames.flush())
 	}

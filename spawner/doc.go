@@ -345,7 +345,13 @@
 //     runs, its latest rows are no part of the frame (the output is read
 //     where the program shows it whole, in its order); once it is done,
 //     its first rows, cut at the edge, align with rows read before but
-//     are never committed themselves.
+//     are never committed themselves. But the rows the running preview
+//     showed for the settle time as it slid by are stitched into the
+//     output they belong to (glimpses.go), and once the command is done
+//     those of lines the view does not show whole (an output collapsed,
+//     or shown whole with the view at its end) are committed, in the
+//     output's order, before the frame's rows: a reader saw them there
+//     and nowhere else.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

@@ -131,7 +131,13 @@
 //     the transcript shows it, also one that committed nothing (moved
 //     there out of the input box), and so do the rows that continue it,
 //     also those that committed nothing (drawn where the input box
-//     showed them typed).
+//     showed them typed). A screen whose rows the program erased one by
+//     one before drawing from its top (Claude Code, when its live area
+//     grows taller than the screen: it draws the area's last rows) and
+//     that, drawn, shows no echo of a line typed, fits the screen and
+//     was not resized, shows rows under the echo of the command typed
+//     last: they repeat only lines committed since that echo (a file
+//     printed again, its first rows and echo cut off above).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

@@ -108,6 +108,10 @@ type mainLines struct {
 	// is the top row of the redraw whose held lines are being committed
 	// (downward: lastZone; settle: zone), -1 at other times (crossed).
 	lastZone, released int
+	// tailBase is base as the screen was last found cleared row by row
+	// (replay.beginTail); scrolling: rows are scrolling off (scrolled).
+	tailBase  int64
+	scrolling bool
 	// syncing: inside a synchronized update (mode 2026); downLater: the
 	// cursor moved down in it after its last move up (see downward).
 	syncing, downLater bool
@@ -748,6 +752,10 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 		st.rec, st.hasRec, st.faint = text, true, false
 		m.retractPreview(n)
 		return
+	}
+	if m.replay.tailUnknown() {
+		// Rows that scrolled since the drawing began leave it unknown.
+		m.replay.tailShows(m.scrolling || m.base != m.tailBase || m.showsEcho())
 	}
 	replayed := m.replay.repeats(text)
 	if m.replay.missed {
@@ -1533,6 +1541,8 @@ func (s *Screen) histRow(l uv.Line, text string, cols int, pal *palette) histLin
 // the end of its logical line (committed now if it has not been with this
 // text) or, when wrapped, the start of one that goes on below.
 func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
+	m.scrolling = true
+	defer func() { m.scrolling = false }()
 	top, bot := m.top, min(m.bot, m.rows)
 	h := max(bot-top, 0)
 	k := len(lines)
@@ -1884,34 +1894,66 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	if !lineFeed(t) {
 		m.risk()
 	}
-	if op.kind == opNone && m.clearedView(t, pos) {
-		m.replay.begin(m.rows)
+	if op.kind == opNone {
+		switch m.clearedView(t, pos) {
+		case clearedHome:
+			m.replay.begin(m.rows)
+		case clearedRows:
+			m.replay.beginTail(m.rows)
+			m.tailBase = m.base
+		}
 	}
 	m.cursorAfter(r0, m.em.CursorPosition().Y, lineFeed(t), out)
 	m.pieces = m.pieces[:0]
 }
 
-// clearedView reports whether the token cleared the screen without ED 2:
-// erased it from the home position (ED 0), or came home to a screen whose
-// rows were all erased one by one (as Claude Code does on resize).
-func (m *mainLines) clearedView(t *token, before uv.Position) bool {
+// How a token cleared the screen without ED 2 (clearedView).
+type cleared int
+
+const (
+	notCleared  cleared = iota
+	clearedHome         // erased from the home position (ED 0)
+	clearedRows         // came home to a screen whose rows were all erased one by one
+)
+
+// clearedView reports whether and how the token cleared the screen
+// without ED 2: erased it from the home position (ED 0), or came home to
+// a screen whose rows were all erased one by one (as Claude Code does on
+// resize, and when its live area grows taller than the screen).
+func (m *mainLines) clearedView(t *token, before uv.Position) cleared {
 	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
-		return false
+		return notCleared
 	}
 	switch t.cmd.Final() {
 	case 'J':
-		return t.param(0, 0) == 0 && before.X == 0 && before.Y == 0
+		if t.param(0, 0) == 0 && before.X == 0 && before.Y == 0 {
+			return clearedHome
+		}
 	case 'H', 'f':
 		if t.param(0, 1) > 1 || t.param(1, 1) > 1 {
-			return false
+			return notCleared
 		}
 		var b []byte
 		for y := range m.rows {
 			if b = appendText(b[:0], m.em.Line(y), m.cols); len(strings.TrimSpace(string(b))) > 0 {
-				return false
+				return notCleared
 			}
 		}
-		return true
+		return clearedRows
+	}
+	return notCleared
+}
+
+// showsEcho reports whether a row of the screen shows the echo of a line
+// typed (an input box's empty prompt is none).
+func (m *mainLines) showsEcho() bool {
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		text := m.lineText(start, end)
+		if e, ok := m.layout.EchoStart(text); ok && strings.TrimSpace(text[len(e.Start):]) != "" {
+			return true
+		}
 	}
 	return false
 }

@@ -691,6 +691,48 @@ func TestReplayOfAFilePrintedAgain(t *testing.T) {
 	}
 }
 
+// TestLiveAreaTallerThanTheScreenDrawnFromItsTop: Claude Code inline,
+// when its live area (the command typed last, its output, the status row
+// and the input box) grows taller than the screen, erases the screen's
+// rows one by one and draws the area's last rows from the top row,
+// cutting off the rows above (issue 29: a 16-row screen). A file printed
+// a second time then shows, from the top row, rows the first print
+// showed, but the echo of the command typed last, cut off, is above
+// them: they are the second print's, which nothing read yet, not the
+// first print's drawn again. A drawing that shows an echo (the
+// transcript drawn again) is read as before.
+func TestLiveAreaTallerThanTheScreenDrawnFromItsTop(t *testing.T) {
+	t.Parallel()
+	file := []string{"the first line of the file", "     [[RELAY]]", `     {"to":"bob","body":"hello there"}`, "     [[/RELAY]]",
+		"     end of the output, 4 lines"}
+	box := strings.Repeat("─", 60) + "\r\n❯ \r\n" + strings.Repeat("─", 60) + "\r\n  ? for shortcuts"
+	erase := "\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 11) + "\x1b[2K\x1b[H"
+	for _, tc := range []struct {
+		name, drawn string
+		want        []string
+	}{
+		{"cut above", strings.Join(file[1:], "\r\n") + "\r\n\r\n✻ Working…\r\n\r\n",
+			append(slices.Clone(file[1:]), "✻ Working…", "")},
+		{"echo shown", "! cat f.txt\r\n  ⎿  " + strings.Join(file, "\r\n") + "\r\n  ⎿  Interrupted\r\n\r\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("claude")})
+			defer s.Close()
+			c := &committed{t: t, s: s, take: s.Settle}
+			c.write("! cat f.txt\r\n  ⎿  " + strings.Join(file, "\r\n") + "\r\n  ⎿  Interrupted\r\n\r\n")
+			c.write("! cat g.txt\r\n  ⎿  another file\r\n  ⎿  Interrupted\r\n\r\n")
+			c.write("! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+			c.got = nil
+			c.write(erase + tc.drawn + box)
+			got := c.flush()
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestReplayOfAFilePrintedAgainRewrapped: a transcript written again for
 // a new width holds a file printed twice, each print under its own echo,
 // the first print committed at one width, the second at another; the

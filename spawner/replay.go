@@ -106,6 +106,14 @@ type replay struct {
 	// no longer among the lines kept); floor is where a replay that
 	// reached the echo takes lines from (see the package's replay rule).
 	echo, floor int
+	// tail says this replay may be the last rows of the program's
+	// transcript drawn from the screen's top (see beginTail), until its
+	// first line is looked for; live says it is, under the echo of the
+	// command typed last: it takes no line before the floor.
+	tail, live bool
+	// sized says the screen changed size since the last replay began: the
+	// program draws its transcript again for the new size.
+	sized bool
 }
 
 // record adds a committed line; cmd is the command a line echoing typed
@@ -150,7 +158,7 @@ func (r *replay) knows(text string) bool {
 
 // begin starts matching: the screen, rows high, was cleared.
 func (r *replay) begin(rows int) {
-	r.active, r.began = false, false
+	r.active, r.began, r.tail, r.live, r.sized = false, false, false, false, false
 	r.epoch++
 	n := r.seen.len()
 	if n == 0 {
@@ -183,6 +191,41 @@ func (r *replay) begin(rows int) {
 	}
 }
 
+// beginTail starts matching a screen, rows high, whose rows the program
+// erased one by one before drawing from its top: Claude Code does so when
+// its live area (the command typed last, its output, the status and
+// input box under it) grows taller than the screen, or when it draws its
+// transcript again, drawing the last rows of it that fit — the rows above
+// are cut off. Unless the screen changed size since the last replay
+// began (the transcript laid out anew), a drawing that fits the screen
+// and does not show the echo of the command typed last is all under that
+// echo: it repeats no line committed before it (a file printed again
+// shows the first print's text under its own echo, cut off above). The
+// committer tells once it has the drawing (tailShows): one that shows
+// the echo of any line typed is taken as before, the transcript drawn
+// again.
+func (r *replay) beginTail(rows int) {
+	sized := r.sized
+	r.begin(rows)
+	r.tail = !sized && r.active && r.echo >= 0
+}
+
+// tailUnknown reports whether a replay begun by beginTail is still to be
+// told what its drawing shows (tailShows): before its first line.
+func (r *replay) tailUnknown() bool { return r.tail && !r.began }
+
+// tailShows says whether the drawing a replay begun by beginTail made
+// shows the echo of a line typed (see beginTail).
+func (r *replay) tailShows(shows bool) {
+	r.tail = false
+	if !shows {
+		r.live, r.floor = true, r.echo
+	}
+}
+
+// sizeChanged notes that the screen changed size.
+func (r *replay) sizeChanged() { r.sized = true }
+
 // end stops matching: output paused.
 func (r *replay) end() {
 	r.active, r.began = false, false
@@ -211,13 +254,13 @@ func (r *replay) repeats(text string) bool {
 			r.end()
 			return false
 		}
-		if i, ok := r.exact(key, 0); ok {
+		if i, ok := r.exact(key, r.floor); ok {
 			r.began, r.first = true, i
 			r.take(i)
 			r.reached()
 			return true
 		}
-		if i, off, ok := r.within(key, 0); ok {
+		if i, off, ok := r.within(key, r.floor); ok {
 			r.began, r.first, r.pos, r.off = true, i, i, off
 			if !r.rewrap(key) {
 				return false
@@ -308,7 +351,7 @@ func (r *replay) goesOn(key string) bool {
 // and a block's rows the program wrote again in transcript order may have
 // been matched to older rows when first shown.
 func (r *replay) oldest(key string) int {
-	if len(key) >= minResumeKey {
+	if len(key) >= minResumeKey || r.live {
 		return max(r.first-2*r.rows, 0, r.floor)
 	}
 	return max(r.first-2*r.rows, 0)

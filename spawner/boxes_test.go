@@ -95,3 +95,34 @@ func TestBoxWhoseMarkTurnedRan(t *testing.T) {
 		t.Errorf("the done boxes' head rows committed with ShownRunning %v, want %v", heads, want)
 	}
 }
+
+// TestDoneBoxRowsAreItsOwn: Gemini CLI's box at work shows the latest
+// rows of a command's output, sliding up under "… first N lines hidden"
+// as more comes; done, it prints the box again in its place, from fewer
+// rows hidden: each row there shows a row of the output a row or more
+// lower than the box at work showed it a moment before. Such a row is
+// the done box's own, committed as its row, not the row of the box at
+// work moved down (the block read there lacked its "body" row: malformed).
+func TestDoneBoxRowsAreItsOwn(t *testing.T) {
+	t.Parallel()
+	top, bottom, row, head := boxTop, boxBottom, boxRow, boxHead
+	// frame erases the live area of rows rows, the cursor on its last,
+	// and draws rows in its place, as Ink does.
+	frame := func(rows int, draw ...string) string {
+		return strings.Repeat("\x1b[2K\x1b[1A", rows-1) + "\x1b[2K\x1b[G" + strings.Join(draw, "\r\n")
+	}
+	const body = `  "body": "hello there",`
+	s := NewScreen(ScreenOptions{Rows: 24, Cols: 40, Layout: screenmodel.Of("gemini")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write(" $ sh f.sh\r\n\r\n" + strings.Join([]string{top, head("⊶"), row("... first 5 lines hidden ..."),
+		row("{"), row(`  "to": "bob",`), row(body), bottom, "", "  footer"}, "\r\n"))
+	c.write(frame(9, top, head("⊷"), row("... first 6 lines hidden ..."),
+		row(`  "to": "bob",`), row(body), row(`  "topic": "t1"`), bottom, "", "  footer"))
+	before := len(c.got)
+	c.write(frame(9, top, head("✓"), row("... first 5 lines hidden ..."), row("{"), row(`  "to": "bob",`), row(body),
+		row(`  "topic": "t1"`), row("}"), row("[[/RELAY]]"), bottom, "", "  footer"))
+	if got := c.flush()[before:]; !slices.Contains(got, row(body)) {
+		t.Errorf("the done box's row %q not committed; committed:\n%s", row(body), strings.Join(got, "\n"))
+	}
+}

@@ -59,7 +59,11 @@
 //     block's "[[RELAY]]" and "{" were). A line that gave way to one moving into its place
 //     moved as far with its region, and counts as replaced only near
 //     where that puts it: Gemini CLI's live box scrolls a row under
-//     "… N hidden" and shows it again a frame later, a row lower.
+//     "… N hidden" and shows it again a frame later, a row lower. A row
+//     of the box a command ran in (Layout.ToolBoxes), printed done under
+//     its head row, is that box's row, moved from nowhere: the program
+//     prints the box afresh in the place of the box at work, from fewer
+//     rows hidden, each row lower than the box at work showed it.
 //  5. Otherwise the line is new output and is committed — also when the
 //     same text is on the screen elsewhere: printing a message twice
 //     commits it twice.

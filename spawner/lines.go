@@ -172,7 +172,10 @@ type mainLines struct {
 	riskUntil int64
 	boxRows   []string // scratch: the rows inputBox looks at
 	ran       ranBoxes // boxes seen running a command with output (boxes.go)
-	detached  []rowState
+	// doneBox is the line of the head row of the box of a command done
+	// read last (screenmodel.Layout.ToolBoxes; -1: none): see inDoneBox.
+	doneBox  int64
+	detached []rowState
 	// previews is scratch: the main screen's rows that are previews
 	// (settle).
 	previews []previewRow
@@ -222,6 +225,7 @@ func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Lay
 	m.top, m.bot = 0, m.rows
 	m.zone, m.lastZone, m.released = -1, -1, -1
 	m.typedTo = -1
+	m.doneBox = -1
 }
 
 // resized keeps the states of the rows that remain, once em has the
@@ -774,7 +778,9 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 		// line committed here was replaced.
 		st.rec, st.hasRec, st.faint = "", false, false
 	}
-	if text != "" {
+	// A row of a box printed done is the row that box shows there.
+	fresh := m.inDoneBox(text, n)
+	if text != "" && !fresh {
 		if from, ok := m.moved(st, text, n); ok {
 			if st.hasRec && st.rec != "" {
 				// The line recorded here gave way to the one that moved
@@ -794,7 +800,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 		m.addGhost(ghost{text: st.rec, at: m.processed, n: n})
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
-	if replayed || replaced && m.rewrapped(st, text, n) {
+	if replayed || replaced && !fresh && m.rewrapped(st, text, n) {
 		m.lastNew = false
 		if !replayed {
 			m.shown(text, n)
@@ -811,6 +817,12 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	}
 	m.replay.record(text, cmd)
 	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
+	if _, running, ok := m.layout.ToolBox(text); ok {
+		m.doneBox = -1
+		if !running {
+			m.doneBox = n
+		}
+	}
 	if echo {
 		m.shownN, m.shownEcho = n, e
 		m.echoRowsUnder(text, n)
@@ -1114,6 +1126,41 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 		return from, true
 	}
 	return 0, false
+}
+
+// inDoneBox reports whether text, a line at n, is a row of the box of a
+// command done whose head row was read last, the screen showing that
+// head row and box rows down to n. The program prints that box afresh
+// in the place of the box at work (Gemini CLI: the output's first rows
+// the box at work had slid out of view shown again, "… first N lines
+// hidden" counting fewer): a row of it is the row the box shows there,
+// not a row of the box at work moved down, though that box showed the
+// same text a row or a few higher a moment before. Which row of the
+// output each one is, the reader tells by the box's hidden count.
+func (m *mainLines) inDoneBox(text string, n int64) bool {
+	if m.doneBox < 0 || n <= m.doneBox || !m.layout.HasToolBoxes() {
+		return false
+	}
+	if inside, _ := screenmodel.BoxRow(text); !inside {
+		return false
+	}
+	head, row := m.doneBox-m.base, n-m.base
+	if row < 0 || row >= int64(m.rows) {
+		return false
+	}
+	// The head row may have scrolled off the top, the box's rows going on
+	// from there.
+	if head >= 0 {
+		if _, running, ok := m.layout.ToolBox(m.lineText(m.span(int(head)))); !ok || running {
+			return false
+		}
+	}
+	for r := int(max(head+1, 0)); r < int(row); r++ {
+		if inside, _ := screenmodel.BoxRow(m.lineText(m.span(r))); !inside {
+			return false
+		}
+	}
+	return true
 }
 
 // cursorAfter handles the cursor's move from row r0 (where the row it was

@@ -29,6 +29,12 @@ type block struct {
 	// its rest (see resumes). Its rows come from two drawings: what does
 	// not read as a block is the program's cut, not its author's mistake.
 	resumed bool
+	// wideCut: a row of it in a lossy box (Options.LossyBoxes) held wide
+	// characters and ended inside a JSON string. The box draws them wider
+	// than its terminal counts them and cuts such a row where it
+	// overflows: the string's rest may be gone, and what does not read
+	// as a block is the program's cut, not its author's mistake.
+	wideCut bool
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -179,6 +185,7 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			sep = ""
 		}
 		out, _ = p.addContent(sep, text[k:], out)
+		p.noteWideCut(line)
 		return out, false
 	}
 	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) {
@@ -194,7 +201,17 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		return out, true
 	}
 	out, _ = p.addContent("\n", trimBorder(rest, pre), out)
+	p.noteWideCut(line)
 	return out, false
+}
+
+// noteWideCut notes, after a row of the open block, whether the box may
+// have cut it (block.wideCut).
+func (p *Parser) noteWideCut(line string) {
+	b := &p.blk
+	if b.active && p.lossy && b.box.edge && !b.box.gutter() && b.scan.inString && holdsWide(line) {
+		b.wideCut = true
+	}
 }
 
 // addContent appends sep and one line's worth of block text, and closes the
@@ -247,7 +264,7 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 		src := string(b.buf) + sep + blockClose
 		cmd, err := decodeBlock(b.line, b.buf[len(blockOpen):])
 		if err != nil {
-			if !b.resumed {
+			if !b.resumed && !b.wideCut {
 				out = append(out, Event{Err: err})
 			}
 		} else {

@@ -116,7 +116,10 @@
 // row of the block and is skipped. A block the program showed with rows
 // left out ([Parser.Elided]: Codex's and Claude Code's "… +N lines") is
 // dropped without an error: the program cut it, not the agent; so is a
-// command wrapped over rows that such a row follows ([Parser.ElidedHeld]).
+// command wrapped over rows that such a row follows ([Parser.ElidedHeld]),
+// and a block in a lossy box that does not decode, one of whose rows held
+// wide characters and ended inside a JSON string: the box cut that row
+// where its wide characters overflowed it.
 // An open block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.

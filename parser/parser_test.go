@@ -1207,3 +1207,32 @@ func readLossyBoxSized(boxRows []string, sized bool) string {
 	fed, flushed := feedAll(p, rows, 0)
 	return describe(append(fed, flushed...)[0])
 }
+
+// TestABlockStringCutByALossyBoxIsNoError: Gemini CLI draws a wide
+// character wider than the terminal it ran the command in counts it, and
+// cuts the row of its box where it overflows: a block's row that ends
+// inside a JSON string among wide characters may have lost the string's
+// rest, and the block that then reads as no JSON is the program's cut,
+// not its author's mistake: no error. The same rows with no wide
+// character, or not in a lossy box, are a malformed block.
+func TestABlockStringCutByALossyBoxIsNoError(t *testing.T) {
+	read := func(lossy bool, body string) []Event {
+		var rows []string
+		for _, r := range []string{"[[RELAY]]", "{", `  "to": "bob",`, `  "body": "` + body, `  "topic": "t1"`, "}", "[[/RELAY]]"} {
+			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		fed, flushed := feedAll(New(Options{LossyBoxes: lossy}), rows, 0)
+		return append(fed, flushed...)
+	}
+	if got := read(true, "hi 漢 字 漢 字"); len(got) != 0 {
+		t.Errorf("a string cut among wide characters in a lossy box: %v, want nothing", got)
+	}
+	for _, c := range []struct {
+		lossy bool
+		body  string
+	}{{true, "hi there and more"}, {false, "hi 漢 字 漢 字"}} {
+		if got := read(c.lossy, c.body); len(got) != 1 || got[0].Err == nil {
+			t.Errorf("lossy %v, body row %q: %v, want one error", c.lossy, c.body, got)
+		}
+	}
+}

@@ -476,3 +476,27 @@ func TestShortRowsOfANewOutputWhereAnOlderOnesShowedAreRead(t *testing.T) {
 		}
 	}
 }
+
+// A view that moves takes a block's rows along with the rows around them.
+// A new block's "}" and "[[/RELAY]]", drawn a few rows under where the
+// view showed an older block's, with the rows next to them showing other
+// text than the older block's at that distance, are the new block's rows,
+// not the older ones moved down together (issue 29: the new block read
+// without its end, "malformed relay block", its command lost).
+func TestShortRowsMovedWithoutTheirNeighboursAreNew(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	for _, rows := range [][]string{
+		{`      "body": "the body of the first block, long",`, `      "topic": "t1"`, "    }", "    [[/RELAY]]", "    end of the output, 15 lines", "", "• Running cat f2.txt"},
+		{"    the second output's first row, long enough", "    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "the body of the second block, long",`, `      "topic": "t2"`, "    }", "    [[/RELAY]]"},
+	} {
+		r.write(codexFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	for _, s := range []string{"    }", "    [[/RELAY]]"} {
+		if n := slices.Index(r.lines, s); n < 0 || slices.Index(r.lines[n+1:], s) < 0 {
+			t.Errorf("%q committed %d times, want twice (each block's); lines:\n%s", s, r.count(s), strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -228,7 +228,11 @@
 //     is not an old one's the last frame showed elsewhere) — where it
 //     showed it, only in a view that stayed, a long row showing where it
 //     showed too: a new output drawn where the view showed an older one
-//     has its "[[/RELAY]]" where the older one's was. A row the last
+//     has its "[[/RELAY]]" where the older one's was. Short rows the last
+//     frame showed that moved together as far are taken where the
+//     document rows right above and under them, shown then, moved as
+//     far too (or out of the frame): a view that moves takes a block's
+//     "}" and "[[/RELAY]]" with the rows around them. A row the last
 //     frame showed counts
 //     more than one it did not: a long output printed again below the old
 //     one is new, not the old one scrolled into view — unless that frame

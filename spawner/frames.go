@@ -635,13 +635,32 @@ func supported(run []pair) bool {
 }
 
 // movedTogether reports whether the run holds more than one row and the
-// last frame showed each of them, as far from where it shows now.
+// last frame showed each of them, as far from where it shows now, and the
+// document rows right above and right under it, where the last frame
+// showed them, moved as far too, or out of the frame: a view that moves
+// moves a block's rows with those around them, and short rows ("}",
+// "[[/RELAY]]") that moved while the rows next to them show other text
+// there are a new block's, drawn where the view moved the old one's.
 func (a *aligner) movedTogether(rows []frameRow, run []pair) bool {
 	if len(run) < 2 {
 		return false
 	}
+	move := rows[run[0].i].y - run[0].d.at
 	for _, p := range run {
-		if p.d.shown != a.obs-1 || rows[p.i].y-p.d.at != rows[run[0].i].y-run[0].d.at {
+		if p.d.shown != a.obs-1 || rows[p.i].y-p.d.at != move {
+			return false
+		}
+	}
+	for _, pos := range []int{run[0].d.pos - 1, run[len(run)-1].d.pos + 1} {
+		if pos < 0 || pos >= len(a.doc) {
+			continue
+		}
+		d := a.doc[pos]
+		y := d.at + move
+		if d.shown != a.obs-1 || y < rows[0].y || y > rows[len(rows)-1].y {
+			continue
+		}
+		if n, found := slices.BinarySearchFunc(rows, y, byY); found && rows[n].key != d.key {
 			return false
 		}
 	}

@@ -56,7 +56,9 @@
 //     though it shows its text: that line was above the one that moved,
 //     and this row is new (a program that draws only the cells that
 //     changed leaves it alone: Claude Code draws a block where an older
-//     block's "[[RELAY]]" and "{" were). A line that gave way to one moving into its place
+//     block's "[[RELAY]]" and "{" were) — unless that text was the moved
+//     line's or below the row, up to where the line was: an equal line
+//     may have moved into it. A line that gave way to one moving into its place
 //     moved as far with its region, and counts as replaced only near
 //     where that puts it: Gemini CLI's live box scrolls a row under
 //     "… N hidden" and shows it again a frame later, a row lower. A row

@@ -1029,17 +1029,21 @@ func (m *mainLines) moveTo(from, to int64) {
 	m.lastMove = move{from: from, to: to, at: m.processed}
 }
 
-// crossed: a line of the redraw whose lines are being committed moved up
-// from position from to position to. Lines keep their order, so a row of
-// that redraw under it, above where it was, that shows what was committed
-// for its position is not that line shown again: that line was above the
-// one that moved, and is above it now (or no longer shown). It is the
-// redraw's own row, which happens to read as the row drawn there before —
-// a program that draws only the cells that changed leaves such a row
-// alone (Claude Code collapses an older output and draws the next one's
-// block where the older block's "[[RELAY]]" and "{" were). It is held
-// back as a new line, committed with the rows around it.
-func (m *mainLines) crossed(from, to int64) {
+// crossed: a line of the redraw whose lines are being committed, text,
+// moved up from position from to position to. Lines keep their order, so
+// a row of that redraw under it, above where it was, that shows what was
+// committed for its position is not that line shown again: that line was
+// above the one that moved, and is above it now (or no longer shown). It
+// is the redraw's own row, which happens to read as the row drawn there
+// before — a program that draws only the cells that changed leaves such a
+// row alone (Claude Code collapses an older output and draws the next
+// one's block where the older block's "[[RELAY]]" and "{" were). It is
+// held back as a new line, committed with the rows around it — unless a
+// line with its text was between it and where the moved line was, or was
+// the moved line: that line may be the one that moved into it (the same
+// relay printed twice, both moved up a row, the second left alone; the
+// move found may be the second one's, over the first).
+func (m *mainLines) crossed(from, to int64, text string) {
 	if m.released < 0 || from <= to {
 		return
 	}
@@ -1050,11 +1054,29 @@ func (m *mainLines) crossed(from, to int64) {
 		if n <= to || n >= from || st.pending || !st.hasRec {
 			continue
 		}
-		if text := m.lineText(start, end); text == st.rec {
-			st.rec, st.hasRec = "", false
-			st.pending, st.ptext = true, text
+		shown := m.lineText(start, end)
+		if shown != st.rec || shown == text || m.recordBetween(r, from, shown) {
+			continue
+		}
+		st.rec, st.hasRec = "", false
+		st.pending, st.ptext = true, shown
+	}
+}
+
+// recordBetween reports whether a line from row y on, above position
+// from, had text committed for it.
+func (m *mainLines) recordBetween(y int, from int64, text string) bool {
+	for r := y; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		if m.lineN(start) >= from {
+			break
+		}
+		if st := m.state(start); st.hasRec && st.rec == text {
+			return true
 		}
 	}
+	return false
 }
 
 func sign(x int64) int {
@@ -1116,7 +1138,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 		if from := m.lineN(r); m.lineText(start, end) != text && m.inOrder(from, n) {
 			st.rec, st.hasRec = "", false
 			m.moveTo(from, n)
-			m.crossed(from, n)
+			m.crossed(from, n, text)
 			return from, true
 		}
 	}

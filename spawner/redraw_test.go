@@ -228,6 +228,28 @@ func TestRowsLeftAloneUnderALineThatMovedUpAreNew(t *testing.T) {
 	}
 }
 
+// TestEqualRowsUnderAMoveAreNotNew: two equal lines in a row (the same
+// relay printed twice), the line above them collapsed away: the program
+// moves every row up one and, drawing only the cells that changed, leaves
+// the second equal row alone. The move found for the first is the
+// second's (its row shows other text now), over the row left alone; a
+// reader still sees two "@relay:bob same" lines: nothing is new
+// (TestRowsLeftAloneUnderALineThatMovedUpAreNew's rule, found in review).
+func TestEqualRowsUnderAMoveAreNotNew(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("  header\r\n  alpha line\r\n  @relay:bob same\r\n  @relay:bob same\r\n  omega line\r\n> ")
+	// Up to row 1; row 2 unchanged (passed over), rows 3-4 rewritten.
+	c.write("\x1b[4A\r  @relay:bob same\x1b[K\r\n\x1b[B\r  omega line\x1b[K\r\n> \x1b[K\x1b[J")
+	got := c.flush()
+	want := []string{"  header", "  alpha line", "  @relay:bob same", "  @relay:bob same", "  omega line", ">"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestRunningPreviewInline: Claude Code's inline renderer shows a running
 // command's latest output rows above "… +N lines (1s)" in its live area
 // and redraws them as more comes (issue 29, cause 4). They are a preview:

@@ -559,7 +559,10 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	// as lines that scroll off are.
 	n := m.base
 	// (The states are the screen's own: committing one line can change
-	// another's record, as when lines scroll off.)
+	// another's record, as when lines scroll off, and, a line of a redraw
+	// found moved up, the rows under it (crossed), as when output
+	// settles.)
+	m.released = m.heldZone()
 	for i, l := range lines[:p.drop] {
 		text := string(capLine(appendCellsText(nil, l.cells)))
 		st, ln := m.state(l.start), n
@@ -579,6 +582,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 		}
 		n += int64(l.rows)
 	}
+	m.released = -1
 	for i := p.drop; i < p.keep; i++ {
 		lines[i].st = *m.state(lines[i].start)
 	}
@@ -1456,6 +1460,17 @@ func (m *mainLines) downward(out lineSink) {
 	m.released = -1
 }
 
+// heldZone returns the top row of the redraws whose lines are held back
+// (the trip up going now, and the one before it when no move down
+// released it since), -1 when there is none: what settle commits, and
+// a reflow too, of the lines that leave.
+func (m *mainLines) heldZone() int {
+	if m.zone >= 0 && m.lastZone >= 0 {
+		return min(m.zone, m.lastZone)
+	}
+	return m.zone
+}
+
 // commitPending commits a held-back line with the text it shows now,
 // unless it was erased since.
 func (m *mainLines) commitPending(start, end int, st *rowState, out lineSink) {
@@ -1486,11 +1501,7 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		previews = previewRows(m.layout, m.boxRows, m.previews)
 		m.previews = previews
 	}
-	m.released = m.zone
-	if m.zone >= 0 && m.lastZone >= 0 {
-		// The trip before this one, not released by a move down since.
-		m.released = min(m.zone, m.lastZone)
-	}
+	m.released = m.heldZone()
 	defer func() { m.released = -1 }()
 	for r := 0; r < m.rows; {
 		start, end := m.span(r)

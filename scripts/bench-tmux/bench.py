@@ -13,8 +13,10 @@ Loads (the ones the terminal-speed issue measured):
   redraw  PANES panes, each an Ink-like program printing its transcript at
           RATE MB/s for SECONDS and, every 5 s, clearing the screen and the
           scrollback to write it all again (as Claude Code's classic
-          interface and Gemini CLI do); the anonymous memory is read 3 s
-          after the writers end, once output has paused
+          interface and Gemini CLI do); the anonymous memory is read
+          --idle seconds after the writers end (over two minutes: the Go
+          runtime returns freed memory after the collection it forces every
+          two minutes when nothing allocates)
   soak    PANES panes at RATE MB/s for SECONDS under swarm alone, its RSS
           sampled every --sample seconds, drawn as an SVG (--plot FILE)
 
@@ -270,7 +272,7 @@ def measure(pids, work, writers, idle_seconds):
     else:
         wait_for(lambda: results(work, writers) is not None, 600, "the writers")
         if ARGS.load == "redraw":
-            time.sleep(3)  # what stays once output paused
+            time.sleep(ARGS.idle)  # what stays once output paused
     return (sum(cpu_seconds(p) for p in pids) - c0, time.monotonic() - t0, sum(peak_rss_mib(p) for p in pids),
             sum(status_mib(p, "RssAnon") for p in pids))
 
@@ -440,7 +442,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--swarm", default=None, help="swarm binary (default: build one)")
     p.add_argument("--load", default="all", choices=["one", "many", "redraw", "idle", "soak", "hundred", "all"])
-    p.add_argument("--idle", type=float, default=30, help="hundred: seconds of idle CPU measured after the writers")
+    p.add_argument("--idle", type=float, default=30, help="hundred: seconds of idle CPU measured after the writers; "
+                   "redraw: seconds after the writers before the anonymous memory is read")
     p.add_argument("--sample", type=float, default=10, help="soak: seconds between RSS samples")
     p.add_argument("--plot", default=None, help="soak: the SVG to draw RSS over time into")
     p.add_argument("--reps", type=int, default=3)

@@ -500,3 +500,19 @@ func TestShortRowsMovedWithoutTheirNeighboursAreNew(t *testing.T) {
 		}
 	}
 }
+
+// A short relay line stays where it is while the only long rows in view
+// (progress rows around it) change in place: the view did not move, and
+// the short row is the same line, read once (found in review).
+func TestAShortRowAmongRowsChangedInPlaceIsReadOnce(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	for k := range 4 {
+		r.write(codexFrame(fmt.Sprintf("  └ downloading the first part: %d0%% done", k+1), "    @relay:al ok", fmt.Sprintf("    downloading the second part: %d0%% done", k+1)))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("@relay:al ok"); n != 1 {
+		t.Errorf("committed %d times, want once; lines:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

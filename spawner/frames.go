@@ -255,8 +255,8 @@ type aligner struct {
 	settle          time.Duration
 	frames          int  // frames in a row that settle a row too; 0: only time does
 	back            bool // the frame being read is scrolled back (observe)
-	// viewStayed: the frame shows a long row where the last frame showed
-	// it, or the last frame showed none (longRowStayed).
+	// viewStayed: the view stayed where the last frame showed it
+	// (longRowStayed).
 	viewStayed bool
 
 	// The last frame and the document rows it showed; echo, the echo of
@@ -684,14 +684,18 @@ func (a *aligner) stayed(r frameRow, d *docRow) bool {
 	return move == 0 && a.viewStayed || slices.Contains(a.moves, move)
 }
 
-// longRowStayed reports whether the frame shows a row of minRewrap
-// characters or more where the last frame showed it, with its text, or
-// the last frame showed no such row (then nothing tells that the view
-// moved).
+// longRowStayed reports whether the view stayed where it was: the frame
+// shows a row of minRewrap characters or more where the last frame showed
+// it, with its text, or every such row it shows where the last frame
+// showed another has that text changed in place (inPlace: progress rows,
+// text streaming in); or the last frame showed no long row (then nothing
+// tells that the view moved). Long rows replaced by unrelated text, none
+// kept, tell a view that moved on.
 func (a *aligner) longRowStayed(rows []frameRow) bool {
 	if !slices.ContainsFunc(a.last, func(l frameRow) bool { return len(l.key) >= minRewrap }) {
 		return true
 	}
+	changed, replaced := false, false
 	i := 0
 	for _, r := range rows {
 		if len(r.key) < minRewrap {
@@ -700,11 +704,31 @@ func (a *aligner) longRowStayed(rows []frameRow) bool {
 		for i < len(a.last) && a.last[i].y < r.y {
 			i++
 		}
-		if i < len(a.last) && a.last[i].y == r.y && a.last[i].key == r.key {
+		if i == len(a.last) || a.last[i].y != r.y || len(a.last[i].key) < minRewrap {
+			continue
+		}
+		switch was := a.last[i].key; {
+		case was == r.key:
 			return true
+		case inPlace(was, r.key):
+			changed = true
+		default:
+			replaced = true
 		}
 	}
-	return false
+	return changed && !replaced
+}
+
+// inPlace reports whether a row's text was changed in place rather than
+// replaced by another row's: the two keys start alike, over minRewrap
+// characters and half the shorter one at least ("downloading: 10% done"
+// then "20% done", a row that grows as text streams in).
+func inPlace(was, now string) bool {
+	n := 0
+	for n < len(was) && n < len(now) && was[n] == now[n] {
+		n++
+	}
+	return n >= minRewrap && 2*n >= min(len(was), len(now))
 }
 
 // amidNewText reports whether the run chain[k:j] of rows matched with

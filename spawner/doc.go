@@ -114,7 +114,8 @@
 //     (Layout.Preview), are a preview: not committed when output settles;
 //     the output is read where the program prints it whole. Drawn afresh
 //     (after a resize), its rows are left before the count under them is
-//     drawn: the count takes back those not taken yet.
+//     drawn: the count takes back those not taken yet, and the replay
+//     rule forgets them (drawn again whole, they are new).
 //     A box a command ran in (Layout.ToolBoxes: Gemini CLI's) that the
 //     screen showed at work with output under its head row, as a write
 //     ended, or at work as two writes ended with its mark turned between

@@ -923,7 +923,17 @@ func (m *mainLines) retractPreview(n int64) {
 		return
 	}
 	lo := m.base + int64(top)
-	m.out = slices.DeleteFunc(m.out, func(l Line) bool { return l.N >= lo && l.N < n })
+	var taken []string
+	m.out = slices.DeleteFunc(m.out, func(l Line) bool {
+		if l.N >= lo && l.N < n {
+			taken = append(taken, l.Text)
+			return true
+		}
+		return false
+	})
+	// Nor did the program print them: a screen it draws again shows them
+	// where it prints the output whole, new lines there (replay).
+	m.replay.forget(taken)
 	for r := top; r < y; r++ {
 		st := m.state(r)
 		st.rec, st.hasRec, st.pending, st.ptext = "", false, false, ""

@@ -305,6 +305,28 @@ func TestRunningPreviewInline(t *testing.T) {
 	}
 }
 
+// TestAPreviewTakenBackIsNewWhenDrawnAgain: a running command's preview
+// drawn afresh (its rows left before the count under them is drawn, as
+// after a resize) is taken back, not read (TestRunningPreviewInline):
+// the program did not print those rows yet. When it draws its screen
+// again with the output whole, they are new lines, not lines drawn again
+// (issue 29: Claude Code inline on a 17-row screen).
+func TestAPreviewTakenBackIsNewWhenDrawnAgain(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("! sh f1.sh\r\n  ⎿  @relay:bob second line\r\n     @relay:bob third line\r\n     … +1 line (1s)\r\n\r\n")
+	c.got = nil
+	c.write("\x1b[H\x1b[2J\x1b[3J\x1b[H! sh f1.sh\r\n  ⎿  @relay:bob first line\r\n     @relay:bob second line\r\n" +
+		"     @relay:bob third line\r\n  ⎿  Interrupted\r\n\r\n")
+	got := c.flush()
+	want := []string{"  ⎿  @relay:bob first line", "     @relay:bob second line", "     @relay:bob third line", "  ⎿  Interrupted"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestBlankRowsInsertedKeepTheirPlace: Codex 0.171.0 (inline) ends a
 // running command by erasing its live area, inserting blank rows at its
 // top (a scroll region and reverse index) and writing the finished cell

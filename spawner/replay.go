@@ -137,6 +137,24 @@ func (r *replay) record(text, cmd string) {
 	}
 }
 
+// forget takes back the lines recorded last, texts (oldest first), that
+// the committer took back (a preview: mainLines.retractPreview), as far
+// as they are the newest lines recorded since the last replay began.
+func (r *replay) forget(texts []string) {
+	for i := len(texts) - 1; i >= 0; i-- {
+		if !hasKey(texts[i]) {
+			continue
+		}
+		n := r.seen.len()
+		if r.fresh == 0 || n == 0 || string(r.seen.at(n-1)) != texts[i] {
+			return
+		}
+		r.seen.truncate(1)
+		r.recorded--
+		r.fresh--
+	}
+}
+
 // knownScreens is how many screenfuls of the lines recorded last knows
 // looks through: an echo the program shows again while its command runs
 // (moved, redrawn) is at most a few screens up, and further up the same

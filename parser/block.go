@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // block is an open [[RELAY]] block.
@@ -35,6 +37,14 @@ type block struct {
 	// overflows: the string's rest may be gone, and what does not read
 	// as a block is the program's cut, not its author's mistake.
 	wideCut bool
+	// lastWide: the last row held wide characters; boxEnd is the column
+	// where its text ended in the block's box.
+	lastWide bool
+	boxEnd   int
+	// dropped: a row of its JSON string, in a lossy box, starts with a
+	// word that would have fitted on the row before: the box dropped the
+	// text between (the rest of its terminal's row).
+	dropped bool
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -96,6 +106,7 @@ func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre pr
 	b.last = n
 	b.buf = append(b.buf[:0], blockOpen...)
 	out, _ = p.addContent("", rest[len(blockOpen):], out)
+	p.noteRow(line)
 	return out
 }
 
@@ -156,6 +167,12 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			text = strings.TrimRight(in, " \t\u00a0")
 		}
 		_, k := leadingBlanks(text)
+		if p.lossy && b.box.edge && !b.box.gutter() && !b.lastWide {
+			word, _, _ := strings.Cut(text[k:], " ")
+			if b.boxEnd+1+ansi.StringWidth(word) <= b.box.right-1 {
+				b.dropped = true
+			}
+		}
 		sep := " "
 		if b.scan.escaped {
 			// The row ended in the middle of an escape (a backslash): the
@@ -185,7 +202,7 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			sep = ""
 		}
 		out, _ = p.addContent(sep, text[k:], out)
-		p.noteWideCut(line)
+		p.noteRow(line)
 		return out, false
 	}
 	if opensBlock(rest) || strings.HasPrefix(rest, relayMarker) || strings.HasPrefix(rest, thinkingMarker) {
@@ -201,15 +218,19 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		return out, true
 	}
 	out, _ = p.addContent("\n", trimBorder(rest, pre), out)
-	p.noteWideCut(line)
+	p.noteRow(line)
 	return out, false
 }
 
-// noteWideCut notes, after a row of the open block, whether the box may
-// have cut it (block.wideCut).
-func (p *Parser) noteWideCut(line string) {
+// noteRow notes, after a row of the open block, whether the box may have
+// cut it (block.wideCut), and where it ended.
+func (p *Parser) noteRow(line string) {
 	b := &p.blk
-	if b.active && p.lossy && b.box.edge && !b.box.gutter() && b.scan.inString && holdsWide(line) {
+	if !b.active {
+		return
+	}
+	b.lastWide, b.boxEnd = holdsWide(line), b.box.textEnd(line)
+	if p.lossy && b.box.edge && !b.box.gutter() && b.scan.inString && b.lastWide {
 		b.wideCut = true
 	}
 }
@@ -260,7 +281,7 @@ func (p *Parser) appendBlock(sep, text string, out []Event) []Event {
 // the end marker in the command's source.
 func (p *Parser) closeBlock(sep string, out []Event) []Event {
 	b := &p.blk
-	if !b.skip {
+	if !b.skip && !b.dropped {
 		src := string(b.buf) + sep + blockClose
 		cmd, err := decodeBlock(b.line, b.buf[len(blockOpen):])
 		if err != nil {

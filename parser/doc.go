@@ -119,7 +119,11 @@
 // command wrapped over rows that such a row follows ([Parser.ElidedHeld]),
 // and a block in a lossy box that does not decode, one of whose rows held
 // wide characters and ended inside a JSON string: the box cut that row
-// where its wide characters overflowed it.
+// where its wide characters overflowed it. A block in a lossy box is
+// read as no command at all, with no error, where a row of a JSON string
+// starts with a word that would have fitted on the row before (a row
+// with no wide character): the box did not wrap the string there, it
+// dropped the rest of its terminal's row.
 // An open block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.

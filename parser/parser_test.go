@@ -1213,8 +1213,8 @@ func readLossyBoxSized(boxRows []string, sized bool) string {
 // cuts the row of its box where it overflows: a block's row that ends
 // inside a JSON string among wide characters may have lost the string's
 // rest, and the block that then reads as no JSON is the program's cut,
-// not its author's mistake: no error. The same rows with no wide
-// character, or not in a lossy box, are a malformed block.
+// not its author's mistake: no error. The same rows not in a lossy box
+// are a malformed block.
 func TestABlockStringCutByALossyBoxIsNoError(t *testing.T) {
 	read := func(lossy bool, body string) []Event {
 		var rows []string
@@ -1227,12 +1227,32 @@ func TestABlockStringCutByALossyBoxIsNoError(t *testing.T) {
 	if got := read(true, "hi 漢 字 漢 字"); len(got) != 0 {
 		t.Errorf("a string cut among wide characters in a lossy box: %v, want nothing", got)
 	}
-	for _, c := range []struct {
-		lossy bool
-		body  string
-	}{{true, "hi there and more"}, {false, "hi 漢 字 漢 字"}} {
-		if got := read(c.lossy, c.body); len(got) != 1 || got[0].Err == nil {
-			t.Errorf("lossy %v, body row %q: %v, want one error", c.lossy, c.body, got)
+	if got := read(false, "hi 漢 字 漢 字"); len(got) != 1 || got[0].Err == nil {
+		t.Errorf("the same rows in a box that is not lossy: %v, want one error", got)
+	}
+}
+
+// TestABlockWhoseStringLostTextInALossyBoxIsNoCommand: in a lossy box
+// (Gemini CLI's, its terminal wider than the box), a row of a block's
+// JSON string that starts with a word that would have fitted on the row
+// before was not wrapped there: the box dropped the text between, the
+// rest of its terminal's row. What shows is no command the agent wrote,
+// and no mistake of its: nothing is read. A string the box wrapped, each
+// row with no room left for the next one's first word, is read.
+func TestABlockWhoseStringLostTextInALossyBoxIsNoCommand(t *testing.T) {
+	read := func(rows ...string) []Event {
+		var boxed []string
+		for _, r := range rows {
+			boxed = append(boxed, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
 		}
+		fed, flushed := feedAll(New(Options{LossyBoxes: true}), boxed, 0)
+		return append(fed, flushed...)
+	}
+	if got := read("[[RELAY]]", `{"to":"b","body":"alpha`, `r bravo"}`, "[[/RELAY]]"); len(got) != 0 {
+		t.Errorf("a string that lost text at the box's edge: %v, want nothing", got)
+	}
+	got := read("[[RELAY]]", `{"to":"b","body":"alpha bravo`, `charlie"}`, "[[/RELAY]]")
+	if len(got) != 1 || got[0].Command == nil || got[0].Command.Body != "alpha bravo charlie" {
+		t.Errorf("a string the box wrapped: %v, want the command with body %q", got, "alpha bravo charlie")
 	}
 }

@@ -418,7 +418,11 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			}
 		}
 		if any {
-			out.altLines(v.glimpsed.done(view, since, v.settle, v.settleFrames))
+			read := v.glimpsed.done(view, since, v.settle, v.settleFrames)
+			out.altLines(read)
+			out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
+			v.frames.adopt(read)
+			return
 		}
 	}
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))

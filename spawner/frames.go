@@ -1670,6 +1670,45 @@ func (a *aligner) commit(d *docRow, y int) {
 	d.text = ""
 }
 
+// adopt puts rows read elsewhere into the document, read already, where
+// the latest output goes on: the rows a running command's preview showed
+// (glimpses), read once it was done, belong to the output under the
+// document's last turn, before the first row of it the frame just aligned
+// shows whole (the output's end, with the view at its end) or after the
+// rows its collapsed view shows: a view that shows the output whole later
+// (expanded, or grown) aligns with them, and reads them no more. Rows the
+// view shows at its top may match older rows of the same text: the last
+// turn, not the view, says where the output is.
+func (a *aligner) adopt(read []commitRow) {
+	if len(read) == 0 {
+		return
+	}
+	at := len(a.doc)
+	for p := len(a.doc) - 1; p >= 0; p-- {
+		if !a.doc[p].turn {
+			continue
+		}
+		for p++; p < len(a.doc); p++ {
+			if d := a.doc[p]; d.shown == a.obs && !d.preview && !d.turn {
+				at = p
+				break
+			}
+		}
+		break
+	}
+	fresh := make([]*docRow, 0, len(read))
+	for _, c := range read {
+		key := RowKey(c.text)
+		if key == "" {
+			continue
+		}
+		fresh = append(fresh, &docRow{key: key, hash: maphash.String(keySeed, key), cols: c.cols, y: c.y, at: c.y})
+	}
+	a.inserts = append(a.inserts[:0], insertion{at: at, rows: fresh})
+	a.apply()
+	a.inserts = a.inserts[:0]
+}
+
 // apply makes the gaps' insertions in the document.
 func (a *aligner) apply() {
 	if len(a.inserts) == 0 {

@@ -1,6 +1,7 @@
 package spawner
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -99,7 +100,18 @@ func (g *glimpses) observe(texts []string, ys []int, cols, wrapAt int, since tim
 		g.rows = append(g.rows, glimpse{text: texts[i], key: keys[i], cols: cols, wrapAt: wrapAt, y: ys[i], first: since, frames: 1, apart: i == 0 && k == 0 && !replaced && n > 0})
 	}
 	g.last = len(texts)
+	if len(g.rows) > maxGlimpses+maxGlimpses/4 {
+		// A little at a time would move every row on each frame.
+		g.rows = slices.Delete(g.rows, 0, min(len(g.rows)-maxGlimpses, len(g.rows)-g.last))
+		g.rows[0].apart = true
+	}
 }
+
+// maxGlimpses bounds the rows of one output kept as its preview slid by: a
+// command that prints for hours slides more rows by than are worth
+// keeping, and its oldest are forgotten unread, as a scrollback forgets
+// its oldest rows.
+const maxGlimpses = DefaultScrollback
 
 // overlap returns how many rows at the end of prev head keys, the longest
 // such run; replaced: none do, but do once prev's last row is left out

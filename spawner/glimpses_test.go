@@ -17,14 +17,6 @@ import (
 // a row the preview showed for less than the settle time is not read.
 func TestARowOnlyARunningCommandsPreviewShowedIsRead(t *testing.T) {
 	t.Parallel()
-	frame := func(rows ...string) string {
-		var b strings.Builder
-		for y, row := range rows {
-			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
-		}
-		b.WriteString("\r\n\x1b[J")
-		return b.String()
-	}
 	running := [][]string{
 		{"! sh f1.sh", "  ⎿  line one", "     line two", "     @relay:bob seen only here", "     line four", "     … +1 line (1s)"},
 		{"! sh f1.sh", "  ⎿  line two", "     @relay:bob seen only here", "     line four", "     line five", "     … +2 lines (1s)"},
@@ -47,10 +39,10 @@ func TestARowOnlyARunningCommandsPreviewShowedIsRead(t *testing.T) {
 			r := newKindRun(t, "claude", 24, 60)
 			r.write("\x1b[?1049h\x1b[?25l")
 			for i, rows := range running {
-				r.write(frame(rows...) + "\x1b[24;1H")
+				r.write(previewFrame(rows...) + "\x1b[24;1H")
 				r.pause(settled[i])
 			}
-			r.write(frame(tc.done...) + "\x1b[24;1H")
+			r.write(previewFrame(tc.done...) + "\x1b[24;1H")
 			r.pause(time.Second)
 			r.flush()
 			var got []string
@@ -63,5 +55,94 @@ func TestARowOnlyARunningCommandsPreviewShowedIsRead(t *testing.T) {
 				t.Errorf("committed:\n%s\nwant:\n%s\nall lines:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"), strings.Join(r.lines, "\n"))
 			}
 		})
+	}
+}
+
+// previewFrame draws rows from the top of the screen, and erases the rest.
+func previewFrame(rows ...string) string {
+	var b strings.Builder
+	for y, row := range rows {
+		fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+	}
+	b.WriteString("\r\n\x1b[J")
+	return b.String()
+}
+
+// slidBy is a running command's preview sliding past a relay line, shown
+// for the settle time.
+var slidBy = [][]string{
+	{"! sh f1.sh", "  ⎿  line one", "     line two", "     @relay:bob seen only here", "     line four", "     … +1 line (1s)"},
+	{"! sh f1.sh", "  ⎿  line two", "     @relay:bob seen only here", "     line four", "     line five", "     … +2 lines (1s)"},
+	{"! sh f1.sh", "  ⎿  line six", "     line seven", "     line eight", "     line nine", "     … +6 lines (2s)"},
+}
+
+// wholeOutput is the output slidBy showed, whole, under its echo.
+var wholeOutput = []string{"! sh f1.sh", "  ⎿  line one", "     line two", "     @relay:bob seen only here", "     line four",
+	"     line five", "     line six", "     line seven", "     line eight", "     line nine"}
+
+// TestAGlimpsedRowShownWholeLaterIsReadOnce: the relay line read from a
+// running command's preview, the output shown whole with the view at its
+// end once done, is not read again when the screen grows and the view
+// shows the whole output: a reader saw one command.
+func TestAGlimpsedRowShownWholeLaterIsReadOnce(t *testing.T) {
+	t.Parallel()
+	r := newKindRun(t, "claude", 8, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	for _, rows := range slidBy {
+		r.write(previewFrame(rows...) + "\x1b[8;1H")
+		r.pause(time.Second)
+	}
+	r.write(previewFrame("     line seven", "     line eight", "     line nine") + "\x1b[8;1H")
+	r.pause(time.Second)
+	r.s.Resize(24, 60)
+	r.take(r.s.TakeLines())
+	r.write(previewFrame(wholeOutput...) + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("@relay:bob seen only here"); n != 1 {
+		t.Errorf("the relay line committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
+// TestAGlimpsedRowExpandedLaterIsReadOnce: the same output shown
+// collapsed once done, then expanded (ctrl+o): the relay line read from
+// the preview is not read again.
+func TestAGlimpsedRowExpandedLaterIsReadOnce(t *testing.T) {
+	t.Parallel()
+	r := newKindRun(t, "claude", 24, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	for _, rows := range slidBy {
+		r.write(previewFrame(rows...) + "\x1b[24;1H")
+		r.pause(time.Second)
+	}
+	r.write(previewFrame("! sh f1.sh", "  ⎿  line one", "     … +8 lines (ctrl+o to expand)") + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.write(previewFrame(wholeOutput...) + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("@relay:bob seen only here"); n != 1 {
+		t.Errorf("the relay line committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
+// TestAPreviewSlidingForHoursKeepsABoundedOutput: a command that prints
+// for hours slides every row through its preview; what is kept of them
+// to read once it is done stays bounded, as a scrollback does.
+func TestAPreviewSlidingForHoursKeepsABoundedOutput(t *testing.T) {
+	t.Parallel()
+	var g glimpses
+	now := time.Unix(1e9, 0)
+	rows := []string{"     row 0", "     row 1", "     row 2", "     row 3", "     row 4"}
+	for i := 5; i < 3*maxGlimpses; i++ {
+		rows = append(rows[1:], fmt.Sprintf("     row %d", i))
+		now = now.Add(time.Second)
+		g.observe(rows, []int{1, 2, 3, 4, 5}, 80, 75, g.tick(now))
+		if len(g.rows) > maxGlimpses+maxGlimpses/4+1 {
+			t.Fatalf("after %d rows slid by, %d are kept; want at most %d", i+1, len(g.rows), maxGlimpses+maxGlimpses/4+1)
+		}
+	}
+	read := g.done(nil, g.tick(now.Add(time.Second)), time.Millisecond, 0)
+	if len(read) < maxGlimpses || read[len(read)-1].text != rows[len(rows)-1] {
+		t.Errorf("read %d rows, the last %q; want at least %d, the last %q", len(read), read[len(read)-1].text, maxGlimpses, rows[len(rows)-1])
 	}
 }

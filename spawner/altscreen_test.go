@@ -453,6 +453,36 @@ func TestAnExpandHintReadBeforeTheOutputAboveItIsReadAgainUnderIt(t *testing.T) 
 	}
 }
 
+// A file printed again long after a resize shows the rows it showed the
+// first time, under a turn of its own: they are new output, read again,
+// though the document's rows of the first print were not shown since the
+// resize. Only while the program lays its view out anew for the new size
+// is an echo above rows not shown since history the view shows again.
+func TestAFilePrintedAgainLongAfterAResizeIsReadAgain(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	out := []string{"  ┃  @relay:bob the same words twice over", "  ┃  and a second row that comes with it"}
+	first := append([]string{"  ┃  $ cat one.txt", "  ┃"}, out...)
+	r.write(opencodeFrame(append(first, "", "     ▣  Build")...))
+	r.pause(time.Second)
+	other := []string{"  ┃  $ cat two.txt", "  ┃", "  ┃  other output, one row of it", "  ┃  other output, two rows of it", "", "     ▣  Build"}
+	r.write(opencodeFrame(other...))
+	r.pause(time.Second)
+	r.s.Resize(12, 90)
+	r.take(r.s.TakeLines())
+	r.write(opencodeFrame(other...))
+	r.pause(time.Second)
+	r.pause(time.Second)
+	again := append([]string{"  ┃  other output, two rows of it", "", "  ┃  $ cat three.txt", "  ┃"}, out...)
+	r.write(opencodeFrame(append(again, "", "     ▣  Build")...))
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "other output, two rows of it")
+	if n := r.count("@relay:bob the same words twice over"); n != 2 {
+		t.Errorf("the line printed twice is read %d times, want twice:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
 // A new output drawn over the view where an older one showed, the view
 // moved on (the older output's rows all gone), may have its short rows on
 // the very rows where the older one had the same text: its "[[RELAY]]"

@@ -242,7 +242,8 @@
 //     was only what the terminal kept of the view through a resize, the
 //     program having drawn nothing since: its view laid out anew shows
 //     rows wherever it puts them. A row that would
-//     show (at the same size) under more echoes of typed input
+//     show (at the same size, or once the program has laid its view out
+//     for a new one and its output settled) under more echoes of typed input
 //     (ScreenOptions.Layout) than the document holds there, or under as
 //     many with the nearest one of another line than the document's
 //     nearest, is not taken:

@@ -982,7 +982,7 @@ const minScore = -1
 // pk.d, after pair j of a.pairs (-1: as the chain's first), would put the
 // start of a new turn above it: between the two the frame shows more rows
 // that start the echo of typed input than the document holds there (the
-// document row shown since the screen last changed size). A transcript
+// document row not laid out anew: laidOutAnew). A transcript
 // grows at its end, under the turn typed last; rows under a new turn are
 // that turn's output, however like the rows they resemble above it (a
 // file printed again, a block whose rows are those of the one before),
@@ -991,7 +991,7 @@ const minScore = -1
 // a new turn (replaces).
 func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	d := pk.d
-	if d.shown <= a.resizedAt {
+	if a.laidOutAnew(d) {
 		return false
 	}
 	from, lo := 0, max(0, d.pos-2*pk.i-8)
@@ -1028,6 +1028,15 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	t := a.lastTurn[pk.i]
 	return held > 0 && t >= 0 && !sameTyped(rows[t].key[typedKeyAt(rows[t]):], a.typedOf(a.doc[a.docTurnRows[a.docTurns[d.pos]-1]]))
 }
+
+// laidOutAnew reports whether document row d, not shown since the screen
+// last changed size, may show now under echoes the document does not hold
+// above it: while the program lays its view out anew for the new size
+// (until its output settles), the view shows its history again, with the
+// echoes of turns whose output the view had cut. Once it is done, rows
+// under a new turn are that turn's output (a file printed again long after
+// a resize).
+func (a *aligner) laidOutAnew(d *docRow) bool { return d.shown <= a.resizedAt && a.relaying }
 
 // typedKeyAt returns where the line typed starts in the key of r, a row
 // that starts a turn.
@@ -1538,7 +1547,7 @@ func (a *aligner) shownLast(d *docRow) bool { return d.pending || d.shown == a.o
 // document rows held.
 func (a *aligner) newTurnBefore(rows []frameRow, i0, i1 int, held []*docRow, d *docRow) bool {
 	shown := a.turns[i1] - a.turns[i0]
-	if shown == 0 || d.shown <= a.resizedAt {
+	if shown == 0 || a.laidOutAnew(d) {
 		return false
 	}
 	for _, d := range held {

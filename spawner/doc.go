@@ -369,7 +369,9 @@
 //     those of lines the view does not show whole (an output collapsed,
 //     or shown whole with the view at its end) are committed, in the
 //     output's order, before the frame's rows: a reader saw them there
-//     and nowhere else.
+//     and nowhere else. They go into the document, read already, under
+//     the latest turn: a view that shows the output whole later
+//     (expanded, or a screen grown) aligns with them.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

@@ -281,14 +281,19 @@ func (p *Parser) appendBlock(sep, text string, out []Event) []Event {
 // the end marker in the command's source.
 func (p *Parser) closeBlock(sep string, out []Event) []Event {
 	b := &p.blk
-	if !b.skip && !b.dropped {
+	if !b.skip {
 		src := string(b.buf) + sep + blockClose
-		cmd, err := decodeBlock(b.line, b.buf[len(blockOpen):])
-		if err != nil {
-			if !b.resumed && !b.wideCut {
+		js := b.buf[len(blockOpen):]
+		// What a lossy box cut (wideCut, dropped) is JSON that no longer
+		// parses; a block that parses is its author's, wrong fields too.
+		cut := (b.wideCut || b.dropped) && !json.Valid(bytes.TrimSpace(js))
+		cmd, err := decodeBlock(b.line, js)
+		switch {
+		case err != nil:
+			if !b.resumed && !cut {
 				out = append(out, Event{Err: err})
 			}
-		} else {
+		case !b.dropped: // dropped: its text lost, no command the agent wrote
 			cmd.Source = src
 			out = append(out, Event{Command: cmd})
 		}

@@ -117,13 +117,14 @@
 // left out ([Parser.Elided]: Codex's and Claude Code's "… +N lines") is
 // dropped without an error: the program cut it, not the agent; so is a
 // command wrapped over rows that such a row follows ([Parser.ElidedHeld]),
-// and a block in a lossy box that does not decode, one of whose rows held
-// wide characters and ended inside a JSON string: the box cut that row
-// where its wide characters overflowed it. A block in a lossy box is
-// read as no command at all, with no error, where a row of a JSON string
-// starts with a word that would have fitted on the row before (a row
-// with no wide character): the box did not wrap the string there, it
-// dropped the rest of its terminal's row.
+// and a block in a lossy box whose JSON no longer parses, one of whose
+// rows held wide characters and ended inside a JSON string: the box cut
+// that row where its wide characters overflowed it. A block in a lossy
+// box is read as no command at all, where a row of a JSON string starts
+// with a word that would have fitted on the row before (a row with no
+// wide character): the box did not wrap the string there, it dropped the
+// rest of its terminal's row; no error either, unless its JSON parses (a
+// wrong target or field is its author's, whatever the box cut).
 // An open block is not [Parser.Pending] —
 // agents may pause in the middle of one — and [Parser.Flush] reports it as
 // unterminated.

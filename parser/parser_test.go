@@ -1230,6 +1230,18 @@ func TestABlockStringCutByALossyBoxIsNoError(t *testing.T) {
 	if got := read(false, "hi 漢 字 漢 字"); len(got) != 1 || got[0].Err == nil {
 		t.Errorf("the same rows in a box that is not lossy: %v, want one error", got)
 	}
+	// A block whose JSON parses was not cut by the box: a wrong target
+	// or field is its author's mistake, reported.
+	for _, first := range []string{`  "to": "bob smith!",`, `  "to": "bob", "bdy": "x",`} {
+		var rows []string
+		for _, r := range []string{"[[RELAY]]", "{", first, `  "body": "hi 漢 字 漢 字 漢`, `  字 end",`, `  "topic": "t1"`, "}", "[[/RELAY]]"} {
+			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		fed, flushed := feedAll(New(Options{LossyBoxes: true}), rows, 0)
+		if got := append(fed, flushed...); len(got) != 1 || got[0].Err == nil {
+			t.Errorf("%s: %v, want one error", first, got)
+		}
+	}
 }
 
 // TestABlockWhoseStringLostTextInALossyBoxIsNoCommand: in a lossy box

@@ -10,10 +10,10 @@ Loads (the ones the terminal-speed issue measured):
           10 print, idle CPU after, then the server's peak RSS while a
           client attaches to the full scrollbacks (and rewraps them);
           tmux holds the same 100 for its RSS
-  redraw  PANES panes, each an Ink-like program printing its transcript at
-          RATE MB/s for SECONDS and, every 5 s, clearing the screen and the
-          scrollback to write it all again (as Claude Code's classic
-          interface and Gemini CLI do); the anonymous memory is read
+  redraw  PANES panes, each an Ink-like program printing a transcript of MB
+          megabytes as fast as it goes and, after each fifth of it, clearing
+          the screen and the scrollback to write it all again (as Claude
+          Code's classic interface and Gemini CLI do); the anonymous memory is read
           --idle seconds after the writers end (over two minutes: the Go
           runtime returns freed memory after the collection it forces every
           two minutes when nothing allocates)
@@ -416,9 +416,11 @@ def one_run(system, load, a, work):
     if load == "one":
         cmds = [writer_cmd(os.path.join(work, "w0.out"), "flood", a.mb, 0)]
         cpu, wall, rss, anon = system.run(cmds)
-    elif load in ("many", "soak", "redraw"):
-        mode = "redraw" if load == "redraw" else "rate"
-        cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), mode, a.rate, a.seconds) for i in range(a.panes)]
+    elif load == "redraw":
+        cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), "redraw", a.mb, 0) for i in range(a.panes)]
+        cpu, wall, rss, anon = system.run(cmds)
+    elif load in ("many", "soak"):
+        cmds = [writer_cmd(os.path.join(work, f"w{i}.out"), "rate", a.rate, a.seconds) for i in range(a.panes)]
         cpu, wall, rss, anon = system.run(cmds)
     else:
         cmds = ["sh"] * 4
@@ -432,7 +434,7 @@ def describe(r, load, a):
     if load == "idle":
         return f"CPU {100 * r['cores']:.2f} %, RSS {r['rss']:.0f} MiB (anonymous {r['anon']:.1f})"
     rates = r["rates"]
-    mb = a.mb if load == "one" else sum(rates) * a.seconds
+    mb = {"one": a.mb, "redraw": a.mb * len(rates)}.get(load, sum(rates) * a.seconds)
     s = f"{min(rates):.2f}–{max(rates):.2f} MB/s per writer" if len(rates) > 1 else f"{rates[0]:.2f} MB/s"
     return (f"{s}, {r['cpu']:.2f} CPU-s ({r['cpu'] / mb:.3f} per MB, {r['cores']:.2f} cores), "
             f"peak RSS {r['rss']:.1f} MiB (anonymous {r['anon']:.1f} at the end)")

@@ -3,11 +3,13 @@
 
   writer.py flood MB 0 OUT       write MB megabytes as fast as the terminal takes them
   writer.py rate  MB/s SECS OUT  write at MB/s for SECS seconds
-  writer.py redraw MB/s SECS OUT as rate, but as an Ink program (Claude Code's
-                                 classic interface, Gemini CLI) does: every
-                                 REDRAW seconds it clears the screen and the
-                                 scrollback and writes its whole transcript
-                                 again (MB/s counts the new lines only)
+  writer.py redraw MB 0 OUT      write a transcript of MB megabytes as fast as
+                                 the terminal takes it, as an Ink program
+                                 (Claude Code's classic interface, Gemini CLI)
+                                 does: after each REDRAWS-th of it, it clears
+                                 the screen and the scrollback and writes the
+                                 whole transcript so far again (a fixed amount
+                                 of work, so that a slow run keeps as much)
 
 When done it writes "BYTES SECONDS" to OUT (the writer's own clock) and
 then waits, so that its pane stays until the harness ends the run.
@@ -16,7 +18,7 @@ import os
 import sys
 import time
 
-REDRAW = 5  # seconds between the redraw mode's redraws
+REDRAWS = 5  # how many times the redraw mode draws its transcript again
 
 
 def lines(n):
@@ -34,26 +36,20 @@ def write_all(fd, data):
         view = view[os.write(fd, view):]
 
 
-def redraw(fd, rate, secs):
+def redraw(fd, total):
     """Returns the bytes of new lines written: the transcript, each line
-    once (numbered: no two alike), drawn again whole every REDRAW seconds."""
+    once (numbered: no two alike), drawn again whole REDRAWS times."""
     transcript = bytearray()
-    i, t0, due = 0, time.monotonic(), REDRAW
-    while True:
-        now = time.monotonic() - t0
-        if now >= secs:
-            return len(transcript)
-        if now >= due:
-            write_all(fd, b"\x1b[H\x1b[2J\x1b[3J" + bytes(transcript))
-            due += REDRAW
-            continue
-        if len(transcript) > rate * now:
-            time.sleep(min(len(transcript) / rate - now, due - now, secs - now, 0.05))
-            continue
+    i, due = 0, total / REDRAWS
+    while len(transcript) < total:
         chunk = b"".join(line(i + k) for k in range(20))
         i += 20
         write_all(fd, chunk)
         transcript += chunk
+        if len(transcript) >= due:
+            write_all(fd, b"\x1b[H\x1b[2J\x1b[3J" + bytes(transcript))
+            due += total / REDRAWS
+    return len(transcript)
 
 
 def main():
@@ -63,7 +59,7 @@ def main():
     written = 0
     t0 = time.monotonic()
     if mode == "redraw":
-        written = redraw(fd, arg * 1e6, secs)
+        written = redraw(fd, int(arg * 1e6))
     elif mode == "flood":
         total = int(arg * 1e6)
         while written < total:

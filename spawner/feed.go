@@ -457,7 +457,6 @@ func (s *Screen) printWrapping(b []byte, pad bool) {
 // (where the content that was on the cursor's row is now, even when the
 // wrap scrolled) continues on the cursor's row.
 func (s *Screen) cursorMoved(old, new uv.Position) {
-	s.moves++
 	if s.printMode && new.Y < old.Y {
 		s.lines.risk() // a mode that homes the cursor (DECOM)
 	}
@@ -617,18 +616,17 @@ func (f *feeder) heldFrom(buf []byte, start int) int {
 }
 
 // feedWide feeds one wide cluster to the main emulator and repairs what
-// x/vt does at the right margin: a wide character that does not fit in the
-// last column is blanked instead of wrapped. (One that ends in the last
-// column makes x/vt's wrap pending itself: vt patch 20.)
+// x/vt does at the right margin: a wide character written in the last
+// column, no wrap pending, does not fit and is blanked there instead of
+// wrapped. (After a wrap pending x/vt wraps first, and one that ends in
+// the last column makes its wrap pending itself: vt patch 20.) Told by
+// where the cursor is before the write: whether it moved does not tell,
+// since on a screen two columns wide a wrap at the bottom leaves the
+// cursor where it was.
 func (s *Screen) feedWide(cl []byte) {
-	w := s.cols
-	moves := s.moves
+	blanked := s.awm && s.cols >= 2 && !s.main.PendingWrap() && s.main.CursorPosition().X == s.cols-1
 	s.writePrint(cl)
-	if !s.awm || w < 2 {
-		return
-	}
-	if s.moves == moves {
-		// Written into the last column without moving: blanked.
+	if blanked {
 		s.wrapNow()
 		s.writePrint(cl)
 	}

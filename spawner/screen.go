@@ -143,8 +143,6 @@ type Screen struct {
 	cutLines bool
 	// printMode: the emulator is being fed a print segment.
 	printMode bool
-	// moves counts cursor moves of the main emulator.
-	moves int
 	// lines commits the main screen's lines (lines.go).
 	lines mainLines
 

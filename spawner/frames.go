@@ -688,14 +688,31 @@ func (a *aligner) stayed(r frameRow, d *docRow) bool {
 // shows a row of minRewrap characters or more where the last frame showed
 // it, with its text, or every such row it shows where the last frame
 // showed another has that text changed in place (inPlace: progress rows,
-// text streaming in); or the last frame showed no long row (then nothing
-// tells that the view moved). Long rows replaced by unrelated text, none
-// kept, tell a view that moved on.
+// text streaming in); or a long row shows a piece of the last frame's text
+// that was no whole row of it (relaid: the paragraph there wrapped anew at
+// another width, as Claude Code draws a done output collapsed, whatever
+// replaced the rows around it); or the last frame showed no long row (then
+// nothing tells that the view moved). Long rows replaced by unrelated
+// text, none kept, tell a view that moved on. A row that shows another
+// row's whole text moved with the view, so it is not relaid.
 func (a *aligner) longRowStayed(rows []frameRow) bool {
 	if !slices.ContainsFunc(a.last, func(l frameRow) bool { return len(l.key) >= minRewrap }) {
 		return true
 	}
 	changed, replaced := false, false
+	// lastText: the last frame's keys run together, made only when a long
+	// row is neither kept nor changed in place. Keys hold no blanks, so a
+	// row wrapped anew, anywhere in a word, is a piece of it.
+	var lastText strings.Builder
+	relaid := func(key string) bool {
+		if lastText.Len() == 0 {
+			for _, l := range a.last {
+				lastText.WriteString(l.key)
+			}
+		}
+		return strings.Contains(lastText.String(), key) &&
+			!slices.ContainsFunc(a.last, func(l frameRow) bool { return l.key == key })
+	}
 	i := 0
 	for _, r := range rows {
 		if len(r.key) < minRewrap {
@@ -708,7 +725,7 @@ func (a *aligner) longRowStayed(rows []frameRow) bool {
 			continue
 		}
 		switch was := a.last[i].key; {
-		case was == r.key:
+		case was == r.key, relaid(r.key):
 			return true
 		case inPlace(was, r.key):
 			changed = true

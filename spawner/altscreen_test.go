@@ -546,3 +546,21 @@ func TestAShortRowAmongRowsChangedInPlaceIsReadOnce(t *testing.T) {
 		t.Errorf("committed %d times, want once; lines:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// A spinner's frame before each task's name changes the start of the long
+// rows around a short row: changed in place too, the view stayed, the
+// short row is the same line, read once (the review of 91f0d99: committed
+// at each of four frames).
+func TestAShortRowAmongSpinnerRowsIsReadOnce(t *testing.T) {
+	t.Parallel()
+	r := newCodexRun(t)
+	for k := range 4 {
+		spin := string([]rune("⠋⠙⠹⠸")[k])
+		r.write(codexFrame("  └ "+spin+" fetching the first archive from the mirror", "    @relay:al ok", "    "+spin+" fetching the second archive from the mirror"))
+		r.pause(time.Second)
+	}
+	r.flush()
+	if n := r.count("@relay:al ok"); n != 1 {
+		t.Errorf("committed %d times, want once; lines:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

@@ -737,15 +737,21 @@ func (a *aligner) longRowStayed(rows []frameRow) bool {
 }
 
 // inPlace reports whether a row's text was changed in place rather than
-// replaced by another row's: the two keys start alike, over minRewrap
-// characters and half the shorter one at least ("downloading: 10% done"
-// then "20% done", a row that grows as text streams in).
+// replaced by another row's: the two keys keep their start and their end
+// alike, together over minRewrap characters and half the shorter one at
+// least ("downloading: 10% done" then "20% done", a row that grows as
+// text streams in, a spinner's frame before a task's name).
 func inPlace(was, now string) bool {
+	short := min(len(was), len(now))
 	n := 0
-	for n < len(was) && n < len(now) && was[n] == now[n] {
+	for n < short && was[n] == now[n] {
 		n++
 	}
-	return n >= minRewrap && 2*n >= min(len(was), len(now))
+	m := 0
+	for n+m < short && was[len(was)-1-m] == now[len(now)-1-m] {
+		m++
+	}
+	return n+m >= minRewrap && 2*(n+m) >= short
 }
 
 // amidNewText reports whether the run chain[k:j] of rows matched with

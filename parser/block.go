@@ -168,8 +168,11 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		}
 		_, k := leadingBlanks(text)
 		if p.lossy && b.box.edge && !b.box.gutter() && !b.lastWide {
+			// The word would have fitted after the blanks a wrap eats: one,
+			// or two after a sentence ("end.  Next"), which the row's
+			// trimmed end does not show.
 			word, _, _ := strings.Cut(text[k:], " ")
-			if b.boxEnd+1+ansi.StringWidth(word) <= b.box.right-1 {
+			if b.boxEnd+wrapEatenBlanks+ansi.StringWidth(word) <= b.box.right-1 {
 				b.dropped = true
 			}
 		}
@@ -276,6 +279,11 @@ func (p *Parser) appendBlock(sep, text string, out []Event) []Event {
 	b.buf = append(b.buf, text...)
 	return out
 }
+
+// wrapEatenBlanks is how many blanks a word wrap may have taken from the
+// end of a row unseen: a string's words are one blank apart, or two after
+// a sentence.
+const wrapEatenBlanks = 2
 
 // closeBlock ends the block, emitting its command or error; sep goes before
 // the end marker in the command's source.

@@ -1268,3 +1268,31 @@ func TestABlockWhoseStringLostTextInALossyBoxIsNoCommand(t *testing.T) {
 		t.Errorf("a string the box wrapped: %v, want the command with body %q", got, "alpha bravo charlie")
 	}
 }
+
+// A body with two blanks between two words ("aaaa  xy"), wrapped by the
+// box at those blanks where the second word fits after one blank but not
+// after the two the string holds: nothing was dropped, and a reader reads
+// the command (the review of 27787dd: dropped with no error).
+func TestAStringWrappedAtTwoBlanksInALossyBoxIsRead(t *testing.T) {
+	const inner = 30 // the box's width inside its borders, as the parser tests draw it
+	word := `xy"}`
+	for k := 1; k < 20; k++ {
+		first := `{"to":"b","body":"` + strings.Repeat("a", k)
+		// Wrapped only where "first" + two blanks + word overflows, and
+		// "first" + one blank + word does not.
+		if ansi.StringWidth(first)+2+len(word) != inner+1 {
+			continue
+		}
+		var boxed []string
+		for _, r := range []string{"[[RELAY]]", first, word, "[[/RELAY]]"} {
+			boxed = append(boxed, "│ "+r+strings.Repeat(" ", inner-ansi.StringWidth(r))+" │")
+		}
+		fed, flushed := feedAll(New(Options{LossyBoxes: true}), boxed, 0)
+		got := append(fed, flushed...)
+		if len(got) != 1 || got[0].Command == nil {
+			t.Errorf("first row %q: %v, want one command", first, got)
+		}
+		return
+	}
+	t.Fatal("no row length found")
+}

@@ -229,15 +229,16 @@
 //     moved as far as rows matched with support moved (a view that scrolls
 //     moves its rows together; a new output's "[[/RELAY]]" among new rows
 //     is not an old one's the last frame showed elsewhere) — where it
-//     showed it, only in a view that stayed, a long row showing where it
-//     showed too: a new output drawn where the view showed an older one
-//     has its "[[/RELAY]]" where the older one's was. Short rows the last
-//     frame showed that moved together as far are taken where the
-//     document rows right above and under them, shown then, moved as
-//     far too (or out of the frame): a view that moves takes a block's
-//     "}" and "[[/RELAY]]" with the rows around them. A row the last
-//     frame showed counts
-//     more than one it did not: a long output printed again below the old
+//     showed it, only in a view that stayed (a long row showing where it
+//     showed too, or changed in place there, keeping its start and end,
+//     or showing a piece of the last frame's text wrapped anew; not long
+//     rows all replaced by unrelated text): a new output drawn where the
+//     view showed an older one has its "[[/RELAY]]" where the older one's
+//     was. Short rows the last frame showed that moved together as far
+//     are taken where the document rows right above and under them, shown
+//     then, moved as far too (or out of the frame): a view that moves
+//     takes a block's "}" and "[[/RELAY]]" with the rows around them. A
+//     row the last frame showed counts more than one it did not: a long output printed again below the old
 //     one is new, not the old one scrolled into view — unless that frame
 //     was only what the terminal kept of the view through a resize, the
 //     program having drawn nothing since: its view laid out anew shows

@@ -238,8 +238,8 @@
 //     are taken where the document rows right above and under them, shown
 //     then, moved as far too (or out of the frame): a view that moves
 //     takes a block's "}" and "[[/RELAY]]" with the rows around them. A
-//     row the last frame showed counts more than one it did not: a long output printed again below the old
-//     one is new, not the old one scrolled into view — unless that frame
+//     row the last frame showed counts more than one it did not: a long
+//     output printed again below the old one is new, not the old one scrolled into view — unless that frame
 //     was only what the terminal kept of the view through a resize, the
 //     program having drawn nothing since: its view laid out anew shows
 //     rows wherever it puts them. A row that would

@@ -214,77 +214,75 @@
 //     time (a view too short for them, grown), read after the hint, it is
 //     read again under them as they settle: what they open was cut.
 //  3. The frame is aligned with the document: the longest chain of its rows
-//     that equal document rows in the same order, preferring rows that
-//     stay together, then the newest. Rows of the chain that cannot be
-//     taken (below) are left out and the chain chosen again, up to twice:
-//     short rows of an older block may outweigh the rows a view scrolled
-//     up; the choice that keeps the most rows stands. Chosen again, rows
-//     are taken only in a run that stands on its own (below): a row
-//     alone, or short rows that moved together, as every block's
-//     "[[RELAY]]" and "{" do, are no support. A row matched alone, away from its
-//     neighbours, or with neighbours that are all shorter than 12
-//     characters ("{", "}", "[[RELAY]]": every block has them), is taken
-//     only if the last frame showed it: the same text printed again is new
-//     output. A short row, there too: where the last frame showed it, or
-//     moved as far as rows matched with support moved (a view that scrolls
-//     moves its rows together; a new output's "[[/RELAY]]" among new rows
-//     is not an old one's the last frame showed elsewhere) — where it
-//     showed it, only in a view that stayed (a long row showing where it
-//     showed too, or changed in place there, keeping its start and end,
-//     or showing a piece of the last frame's text wrapped anew; not long
-//     rows all replaced by unrelated text): a new output drawn where the
-//     view showed an older one has its "[[/RELAY]]" where the older one's
-//     was. Short rows the last frame showed that moved together as far
-//     are taken where the document rows right above and under them, shown
-//     then, moved as far too (or out of the frame): a view that moves
-//     takes a block's "}" and "[[/RELAY]]" with the rows around them. A
-//     row the last frame showed counts more than one it did not: a long
-//     output printed again below the old one is new, not the old one scrolled into view — unless that frame
-//     was only what the terminal kept of the view through a resize, the
-//     program having drawn nothing since: its view laid out anew shows
-//     rows wherever it puts them. A row that would
-//     show (at the same size, or once the program has laid its view out
-//     for a new one and its output settled) under more echoes of typed input
+//     that equal document rows in the same order, preferring rows that stay
+//     together, then the newest. Rows of the chain that cannot be taken
+//     (below) are left out and the chain chosen again, up to twice: short
+//     rows of an older block may outweigh the rows a view scrolled up; the
+//     choice that keeps the most rows stands. Chosen again, rows are taken
+//     only in a run that stands on its own (below): a row alone, or short
+//     rows that moved together, as every block's "[[RELAY]]" and "{" do,
+//     are no support. A row matched alone, away from its neighbours, or
+//     with neighbours that are all shorter than 12 characters ("{", "}",
+//     "[[RELAY]]": every block has them), is taken only if the last frame
+//     showed it: the same text printed again is new output. A short row,
+//     there too: where the last frame showed it, or moved as far as rows
+//     matched with support moved (a view that scrolls moves its rows
+//     together; a new output's "[[/RELAY]]" among new rows is not an old
+//     one's the last frame showed elsewhere) — where it showed it, only in
+//     a view that stayed (a long row showing where it showed too, or
+//     changed in place there, keeping its start and end, or showing a piece
+//     of the last frame's text wrapped anew; not long rows all replaced by
+//     unrelated text): a new output drawn where the view showed an older
+//     one has its "[[/RELAY]]" where the older one's was. Short rows the
+//     last frame showed that moved together as far are taken where the
+//     document rows right above and under them, shown then, moved as far
+//     too (or out of the frame): a view that moves takes a block's "}" and
+//     "[[/RELAY]]" with the rows around them. A row the last frame showed
+//     counts more than one it did not: a long output printed again below
+//     the old one is new, not the old one scrolled into view — unless that
+//     frame was only what the terminal kept of the view through a resize,
+//     the program having drawn nothing since: its view laid out anew shows
+//     rows wherever it puts them. A row that would show (at the same size,
+//     or once the program has laid its view out for a new one and its
+//     output settled) under more echoes of typed input
 //     (ScreenOptions.Layout) than the document holds there, or under as
 //     many with the nearest one of another line than the document's
-//     nearest, is not taken:
-//     a transcript grows at its end, and rows under a new turn are its
-//     output (a file printed again, a block whose rows are those of the
-//     block before), not old rows moved, even when an older output
-//     collapsed above moves them up. An echo above the rows the last frame
-//     showed, all shown again moved down as far (the view scrolled back, or
-//     grown taller above them), is no new turn: it is history the view
-//     shows now, as a new turn moves the rows above it up. When the last
-//     frame showed the echo of the latest turn with only its own rows
-//     under it, and this one, not scrolled back, no longer shows it, the
-//     view followed that turn's output down past it: a row the last frame
-//     did not show is no row above that echo (a file printed again, its
-//     rows those of its first print). An echo drawn in the place of a row
-//     that showed the line it echoes (opencode's spinner before the
-//     command it runs) is that row changed, not a new turn — first seen later
-//     too, when the document holds that row and no echo of the line yet
-//     (the view moved on while the line ran, and shows the echo when
-//     scrolled back to it). The same holds once
-//     the turn is in the document: when the last frame showed the echo of
-//     the latest turn and this one shows it again, every row under it is
-//     after it in the document (typed once: an echo typed twice leaves it
-//     to the alignment). When it does not show it again, rows the last
-//     frame showed above it, shown lower now (the same size), are taken
-//     only if the rows that were between them and it moved down as far:
-//     rows above the latest echo move down only with it (scrolled back)
-//     or stay (an output collapsed between), so lower down, with the
-//     echo gone and the rows between showing other text there (not
-//     rows that stay whatever the view shows, a footer), they are a new
-//     output's rows like them ("{", "to", "type"), the view having moved
-//     on past the echo. Rows the last frame did not show, matched in a
-//     paragraph between rows that are new (text the document holds
-//     nowhere near them, not the same text wrapped anew), are new too: a
-//     paragraph is drawn whole (the view follows a long output, its echo
-//     scrolled off, and a block's "{", "to", "type" rows are those of an
-//     older block) — except while the program lays its text out anew
-//     after a resize, until its output settles. Aligned
-//     rows are old, wherever they show: scrolled, repainted, scrolled
-//     back.
+//     nearest, is not taken: a transcript grows at its end, and rows under
+//     a new turn are its output (a file printed again, a block whose rows
+//     are those of the block before), not old rows moved, even when an
+//     older output collapsed above moves them up. An echo above the rows
+//     the last frame showed, all shown again moved down as far (the view
+//     scrolled back, or grown taller above them), is no new turn: it is
+//     history the view shows now, as a new turn moves the rows above it up.
+//     When the last frame showed the echo of the latest turn with only its
+//     own rows under it, and this one, not scrolled back, no longer shows
+//     it, the view followed that turn's output down past it: a row the last
+//     frame did not show is no row above that echo (a file printed again,
+//     its rows those of its first print). An echo drawn in the place of a
+//     row that showed the line it echoes (opencode's spinner before the
+//     command it runs) is that row changed, not a new turn — first seen
+//     later too, when the document holds that row and no echo of the line
+//     yet (the view moved on while the line ran, and shows the echo when
+//     scrolled back to it). The same holds once the turn is in the
+//     document: when the last frame showed the echo of the latest turn and
+//     this one shows it again, every row under it is after it in the
+//     document (typed once: an echo typed twice leaves it to the
+//     alignment). When it does not show it again, rows the last frame
+//     showed above it, shown lower now (the same size), are taken only if
+//     the rows that were between them and it moved down as far: rows above
+//     the latest echo move down only with it (scrolled back) or stay (an
+//     output collapsed between), so lower down, with the echo gone and the
+//     rows between showing other text there (not rows that stay whatever
+//     the view shows, a footer), they are a new output's rows like them
+//     ("{", "to", "type"), the view having moved on past the echo. Rows the
+//     last frame did not show, matched in a paragraph between rows that are
+//     new (text the document holds nowhere near them, not the same text
+//     wrapped anew), are new too: a paragraph is drawn whole (the view
+//     follows a long output, its echo scrolled off, and a block's "{",
+//     "to", "type" rows are those of an older block) — except while the
+//     program lays its text out anew after a resize, until its output
+//     settles. Aligned rows are old, wherever they show: scrolled,
+//     repainted, scrolled back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
 //     collapsed item showing its first rows) — not under a new turn, nor

@@ -88,10 +88,7 @@ func TestAGlimpsedRowShownWholeLaterIsReadOnce(t *testing.T) {
 	t.Parallel()
 	r := newKindRun(t, "claude", 8, 60)
 	r.write("\x1b[?1049h\x1b[?25l")
-	for _, rows := range slidBy {
-		r.write(previewFrame(rows...) + "\x1b[8;1H")
-		r.pause(time.Second)
-	}
+	slideThePreview(r, 8)
 	r.write(previewFrame("     line seven", "     line eight", "     line nine") + "\x1b[8;1H")
 	r.pause(time.Second)
 	r.s.Resize(24, 60)
@@ -111,10 +108,7 @@ func TestAGlimpsedRowExpandedLaterIsReadOnce(t *testing.T) {
 	t.Parallel()
 	r := newKindRun(t, "claude", 24, 60)
 	r.write("\x1b[?1049h\x1b[?25l")
-	for _, rows := range slidBy {
-		r.write(previewFrame(rows...) + "\x1b[24;1H")
-		r.pause(time.Second)
-	}
+	slideThePreview(r, 24)
 	r.write(previewFrame("! sh f1.sh", "  ⎿  line one", "     … +8 lines (ctrl+o to expand)") + "\x1b[24;1H")
 	r.pause(time.Second)
 	r.write(previewFrame(wholeOutput...) + "\x1b[24;1H")
@@ -122,6 +116,15 @@ func TestAGlimpsedRowExpandedLaterIsReadOnce(t *testing.T) {
 	r.flush()
 	if n := r.count("@relay:bob seen only here"); n != 1 {
 		t.Errorf("the relay line committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
+// slideThePreview draws slidBy's frames a second apart, the cursor left
+// on the screen's last row (bottom), as Claude Code leaves it.
+func slideThePreview(r *altRun, bottom int) {
+	for _, rows := range slidBy {
+		r.write(previewFrame(rows...) + fmt.Sprintf("\x1b[%d;1H", bottom))
+		r.pause(time.Second)
 	}
 }
 

@@ -534,6 +534,15 @@ func TestTheNextSwarmEndsWhatAKilledOneLeft(t *testing.T) {
 	second := e.start("up", "--headless")
 	waitUntil(t, "the leftover ended", func() bool { return !alive(worker) })
 	waitUntil(t, "the notice", func() bool { return second.has("the last swarm ended without stopping w") })
+	// The next swarm runs w again, and its worker ignores the signals that
+	// end the swarm too: end it here, or it outlives the test.
+	var again int
+	waitUntil(t, "w's worker started again", func() bool {
+		b, _ := os.ReadFile(pidFile)
+		again, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return again > 0 && again != worker
+	})
+	t.Cleanup(func() { _ = syscall.Kill(again, syscall.SIGKILL) })
 }
 
 // Inside an agent's process, unsetting swarm's variables does not make a

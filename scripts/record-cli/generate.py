@@ -47,8 +47,11 @@ accents, CJK, combining marks, emoji, quotes, backslashes; @thinking: too;
 now and then the same line twice), [[RELAY]] blocks (JSON on one line or
 pretty-printed; bodies with escaped newlines and quotes), ordinary lines
 (indented ones, short ones after long ones, lines that nearly look like
-commands), progress rows rewritten with `\r`; sometimes hundreds of
-lines; sometimes a file printed before is printed again (a new
+commands), progress rows rewritten with `\r`; a blank line after a
+relay line where the next line's first word, at some width the session
+has from that print on, would end the relay line's last row at or near
+the right edge (no reader can tell a wrap from a line's end there);
+sometimes hundreds of lines; sometimes a file printed before is printed again (a new
 occurrence, expected again). Resizes come between files and in the
 middle of a streaming one; on the alternate-screen CLIs the transcript is
 scrolled back and forth (PageUp, PageDown); Claude Code inline sometimes
@@ -346,8 +349,10 @@ def make_plan(config, seed):
     if rng.random() < 0.5:
         steps.append(("resize", (rng.randint(50, 200), rng.randint(15, 60))))
         sizes_seen.append(steps[-1][1])
-    return {"config": config, "seed": seed, "cols": c0, "rows": r0, "features": sorted(features),
+    plan = {"config": config, "seed": seed, "cols": c0, "rows": r0, "features": sorted(features),
             "steps": steps, "sizes": sizes_seen}
+    guard_later_widths(config, plan)
+    return plan
 
 
 def _print_step(name, how, lines, cmds, rng, config, repeat_of=None):
@@ -416,18 +421,65 @@ def make_file(rng, config, features, width, height, widths, is_long, how, used):
             lines.extend(it.lines)
             cmds.append(it)
             continue
-        # A row after a relay line must read as a line of its own.
-        if lines and cmds and lines[-1] == cmds[-1].lines[-1] and not cmds[-1].block:
-            if not fits_after(config, lines[-1], it, widths):
-                lines.append("")
         lines.append(it)
     if how != "printf" or not lines:
-        end = "end of the output, %d lines" % (len(lines) + 1)
-        if lines and cmds and lines[-1] == cmds[-1].lines[-1] and not cmds[-1].block \
-                and not fits_after(config, lines[-1], end, widths):
-            lines.append("")
-        lines.append(end)
-    return lines, cmds
+        lines.append(END)
+    return spaced(config, lines, cmds, widths), cmds
+
+
+# The last line of a file (but a printf's), with the count of its lines.
+END = "end of the output, %d lines"
+
+
+def spaced(config, lines, cmds, widths):
+    """lines with a blank line put after each relay line whose next line
+    would not read as a line of its own at some width in widths (fits_after):
+    where the next row's first word fits neither on the relay line's last
+    row nor clearly not, no reader can tell a wrap from a line's end, so
+    the corpus must not ask for one. Calling it again with more widths only
+    adds blanks."""
+    relay = set(c.lines[-1] for c in cmds if not c.block)
+    starts = set(l for c in cmds for l in c.lines)
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        nxt = lines[i + 1] if i + 1 < len(lines) else None
+        if line in relay and nxt and nxt not in starts and not fits_after(config, line, END if nxt.startswith(END[:18]) else nxt, widths):
+            out.append("")
+    if out and out[-1].startswith(END[:18]):
+        out[-1] = END % len(out)
+    return out
+
+
+def guard_later_widths(config, plan):
+    """Spaces each printed file for every width the session has from its
+    print on, not only the widths it was printed at: a CLI that lays its
+    transcript out again after a resize (Claude Code, Codex, opencode, Gemini
+    CLI's boxes) shows the file at the later widths too."""
+    steps = plan["steps"]
+    width = plan["cols"]
+    at = []  # the width each step starts at
+    for kind, arg in steps:
+        at.append(width)
+        if kind == "resize":
+            width = arg[0]
+        elif kind == "print" and arg.mid_resize:
+            width = arg.mid_resize[1]
+    for i, (kind, st) in enumerate(steps):
+        if kind != "print" or st.repeat_of:
+            continue
+        widths = set(at[i:]) | {width}
+        for kind2, arg in steps[i:]:
+            if kind2 == "print" and arg.mid_resize:
+                widths.add(arg.mid_resize[1])
+        st.lines = spaced(config, st.lines, st.cmds, sorted(widths))
+    by_name = {st.idx: st for kind, st in steps if kind == "print"}
+    for kind, st in steps:
+        if kind == "print" and st.repeat_of:
+            st.lines = by_name[st.repeat_of].lines
+    for kind, st in steps:
+        if kind == "print" and st.how == "printf":
+            st.cmdline = _print_step(st.idx, st.how, st.lines, st.cmds, None, config).cmdline
 
 
 def shq(s):

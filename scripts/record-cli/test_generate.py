@@ -151,5 +151,30 @@ class GeminiRowAfterARelayLine(unittest.TestCase):
         self.assertTrue(generate.fits_after("gemini", "@relay:bob alpha beta", "hello more", [60]))
 
 
+class RowAfterARelayLineAtLaterWidths(unittest.TestCase):
+    """A file shown again at a later width (a resize after its print) is
+    spaced for that width too: the row after a relay line reads as a line
+    of its own at every width the session has from the print on."""
+
+    LINE = "@relay:bob " + " ".join(["word"] * 9)  # 56 columns
+
+    def plan(self, later):
+        cmd = content.Cmd([self.LINE], "relay", "bob", self.LINE[len("@relay:bob "):])
+        lines = generate.spaced("codex", [self.LINE, "hello there", generate.END], [cmd], [120])
+        st = generate.PrintStep("f01", "cat", lines, [cmd], "f01.txt", "cat f01.txt")
+        steps = [("print", st)] + ([("resize", (later, 30))] if later else [])
+        plan = {"config": "codex", "seed": 1, "cols": 120, "rows": 30, "steps": steps}
+        generate.guard_later_widths("codex", plan)
+        return st.lines
+
+    def test_at_the_print_width_the_row_fits(self):
+        self.assertEqual(self.plan(None), [self.LINE, "hello there", "end of the output, 3 lines"])
+
+    def test_a_later_width_that_ends_the_line_at_the_edge(self):
+        # At 64 columns (60 of text) the line's last row leaves 4 columns:
+        # "hello" would have wrapped there or not, nobody can tell.
+        self.assertEqual(self.plan(64), [self.LINE, "", "hello there", "end of the output, 4 lines"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -127,6 +127,19 @@ type feedSink interface {
 	placeWide(cl []byte)
 }
 
+// A string sequence's text is UTF-8, as the rest of the output: a byte
+// 0x9C in it is part of a character ("✳", E2 9C B3, in Claude Code's
+// title "✳ Claude Code"), not the 8-bit String Terminator, which a UTF-8
+// terminal (xterm, tmux) does not take there: it ends such a string at
+// BEL or ESC \ only. The parser's table, which the front parser and the
+// emulator share, ended an OSC string at it and printed the rest of the
+// title where the cursor was, into the program's input box, where the
+// program, drawing only the cells it changes, left it showing.
+func init() {
+	parser.Table.AddOne(0x9C, parser.OscStringState, parser.PutAction, parser.OscStringState)
+	parser.Table.AddOne(0x9C, parser.DcsStringState, parser.PutAction, parser.DcsStringState)
+}
+
 func (f *feeder) init() {
 	f.front = ansi.NewParser()
 	f.front.SetDataSize(1) // string contents are the emulator's business

@@ -352,6 +352,29 @@ func TestSnapshot(t *testing.T) {
 	}
 }
 
+// A title whose UTF-8 holds the byte 0x9C ("✳" is E2 9C B3: Claude
+// Code's "✳ Claude Code") is the title whole, on either screen and cut
+// anywhere into writes: none of it is printed where the cursor is.
+func TestATitleHoldingTheByte9CIsNotPrinted(t *testing.T) {
+	const title = "✳ Claude Code"
+	stream := "\x1b[2;3H\x1b]0;" + title + "\x07X\x1bP+q✳Z\x1b\\Y"
+	for _, alt := range []bool{false, true} {
+		for cut := range len(stream) + 1 {
+			s := NewScreen(ScreenOptions{Rows: 3, Cols: 20})
+			if alt {
+				_, _ = s.Write([]byte("\x1b[?1049h"))
+			}
+			_, _ = s.Write([]byte(stream[:cut]))
+			_, _ = s.Write([]byte(stream[cut:]))
+			got := s.Snapshot()
+			s.Close()
+			if got.Lines[1] != "  XY" || got.Title != title {
+				t.Fatalf("alternate screen %v, cut at %d: row %q, title %q", alt, cut, got.Lines[1], got.Title)
+			}
+		}
+	}
+}
+
 func TestHeldBackClusterShowsOnRead(t *testing.T) {
 	s := NewScreen(ScreenOptions{})
 	defer s.Close()

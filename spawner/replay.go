@@ -162,6 +162,12 @@ func (r *replay) forget(texts []string) {
 		r.recorded--
 		r.fresh--
 	}
+	if r.echoAt >= r.recorded {
+		// The echo itself was taken back: no line recorded is the echo of
+		// the command typed last (the next one recorded would be taken
+		// for it), until the program shows one again.
+		r.echoAt, r.echoCmd = -1, ""
+	}
 }
 
 // knownScreens is how many screenfuls of the lines recorded last knows

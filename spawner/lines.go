@@ -104,10 +104,8 @@ type mainLines struct {
 	// none. goingUp: that trip is still going (no downward move since).
 	zone    int
 	goingUp bool
-	// lastZone is the zone of the trip before the one going now; released
-	// is the top row of the redraw whose held lines are being committed
-	// (downward: lastZone; settle: zone), -1 at other times (crossed).
-	lastZone, released int
+	// lastZone is the zone of the trip before the one going now.
+	lastZone int
 	// tailBase is base as the screen was last found cleared row by row
 	// (replay.beginTail); scrolling: rows are scrolling off (scrolled).
 	tailBase  int64
@@ -234,7 +232,7 @@ func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Lay
 	m.em, m.rows, m.cols, m.layout = em, rows, cols, layout
 	m.shadow = make([]rowState, m.rows)
 	m.top, m.bot = 0, m.rows
-	m.zone, m.lastZone, m.released = -1, -1, -1
+	m.zone, m.lastZone = -1, -1
 	m.typedTo = -1
 	m.doneBox = -1
 }
@@ -283,9 +281,9 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 			m.unresized.add(m.lineN(start), st.rec, text != "")
 		}
 		if st.pending {
-			m.commitPending(start, end, st, out)
+			m.commitPending(start, end, st, noRedraw, out)
 		} else if text != "" {
-			m.commit(st, text, m.lineN(start), lineEnds{}, out)
+			m.commit(st, text, m.lineN(start), lineEnds{}, noRedraw, out)
 		} else if start >= rows && st.hasRec && st.rec != "" {
 			st.rec, st.hasRec, st.faint = "", false, false // it left, erased
 		}
@@ -329,9 +327,9 @@ func (m *mainLines) cutRows(rows, cols int, out lineSink) []bool {
 		stale := textBelow && !st.pending && st.hasRec && st.rec != "" && !m.lineShows(start, end, st.rec)
 		if broke || stale {
 			if st.pending {
-				m.commitPending(start, end, st, out)
+				m.commitPending(start, end, st, noRedraw, out)
 			} else if text := m.lineText(start, end); text != "" {
-				m.commit(st, text, m.lineN(start), lineEnds{}, out)
+				m.commit(st, text, m.lineN(start), lineEnds{}, noRedraw, out)
 			}
 		}
 		for y := start; y <= end && broke && st.hasRec; y++ {
@@ -564,7 +562,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 			st.rec, st.hasRec, st.faint = "", false, false
 			continue
 		}
-		m.final(st, "", n, out) // a held-back blank line
+		m.final(st, "", n, noRedraw, out) // a held-back blank line
 	}
 	// The lines that leave at the top go into the scrollback, committed
 	// as lines that scroll off are.
@@ -573,7 +571,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	// another's record, as when lines scroll off, and, a line of a redraw
 	// found moved up, the rows under it (crossed), as when output
 	// settles.)
-	m.released = m.heldZone()
+	released := m.heldZone()
 	for i, l := range lines[:p.drop] {
 		text := string(capLine(appendCellsText(nil, l.cells)))
 		st, ln := m.state(l.start), n
@@ -587,13 +585,12 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 			text = string(capLine(appendCellsText(append([]byte(nil), m.carry...), l.cells)))
 			ln = m.carryN
 		}
-		m.final(st, text, ln, out)
+		m.final(st, text, ln, released, out)
 		if carried {
 			m.dropCarry()
 		}
 		n += int64(l.rows)
 	}
-	m.released = -1
 	for i := p.drop; i < p.keep; i++ {
 		lines[i].st = *m.state(lines[i].start)
 	}
@@ -749,8 +746,9 @@ func (m *mainLines) lineN(start int) int64 {
 
 // commit commits text as the line of st, unless that is what it shows
 // already or the text is a committed line that moved here; ends is where
-// its rows end in text, when known.
-func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, out lineSink) {
+// its rows end in text, when known; released is the top row of the redraw
+// whose held lines are being committed (noRedraw: none; see crossed).
+func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, released int, out lineSink) {
 	st.pending, st.ptext = false, ""
 	st.ends = ends
 	m.processed++
@@ -799,7 +797,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, ou
 	// A row of a box printed done is the row that box shows there.
 	fresh := m.inDoneBox(text, n)
 	if text != "" && !fresh {
-		if from, ok := m.moved(st, text, n); ok {
+		if from, ok := m.moved(st, text, n, released); ok {
 			if st.hasRec && st.rec != "" {
 				// The line recorded here gave way to the one that moved
 				// in: a region redrawn a row lower moves each line into
@@ -1088,6 +1086,10 @@ func (m *mainLines) moveTo(from, to int64) {
 	m.lastMove = move{from: from, to: to, at: m.processed}
 }
 
+// noRedraw, as the top row of the redraw whose held lines a commit
+// releases, says it releases none (crossed).
+const noRedraw = -1
+
 // crossed: a line of the redraw whose lines are being committed, text,
 // moved up from position from to position to. Lines keep their order, so
 // a row of that redraw under it, above where it was, that shows what was
@@ -1101,12 +1103,13 @@ func (m *mainLines) moveTo(from, to int64) {
 // line with its text was between it and where the moved line was, or was
 // the moved line: that line may be the one that moved into it (the same
 // relay printed twice, both moved up a row, the second left alone; the
-// move found may be the second one's, over the first).
-func (m *mainLines) crossed(from, to int64, text string) {
-	if m.released < 0 || from <= to {
+// move found may be the second one's, over the first). released is the
+// top row of that redraw (noRedraw: the line is not one of a redraw).
+func (m *mainLines) crossed(from, to int64, text string, released int) {
+	if released < 0 || from <= to {
 		return
 	}
-	for r := m.released; r < m.rows; {
+	for r := released; r < m.rows; {
 		start, end := m.span(r)
 		r = end + 1
 		n, st := m.lineN(start), m.state(start)
@@ -1166,7 +1169,7 @@ type rewrapState struct {
 // lines (near where it would show now), or a line whose position no longer
 // shows it (a row a resize took off among them: unresized); from is where
 // it was. The old position gives up its record.
-func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok bool) {
+func (m *mainLines) moved(self *rowState, text string, n int64, released int) (from int64, ok bool) {
 	horizon := int64(2 * m.rows)
 	for len(m.ghosts) > 0 && m.processed-m.ghosts[0].at > horizon {
 		m.ghosts = m.ghosts[1:]
@@ -1197,7 +1200,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64) (from int64, ok 
 		if from := m.lineN(r); m.lineText(start, end) != text && m.inOrder(from, n) {
 			st.rec, st.hasRec = "", false
 			m.moveTo(from, n)
-			m.crossed(from, n, text)
+			m.crossed(from, n, text, released)
 			return from, true
 		}
 	}
@@ -1280,7 +1283,7 @@ func (m *mainLines) leave(start, end int, lf bool, out lineSink) {
 		st.pending, st.ptext = true, text
 		return
 	}
-	m.commit(st, text, m.lineN(start), endsOf(m.rowEnds, text), out)
+	m.commit(st, text, m.lineN(start), endsOf(m.rowEnds, text), noRedraw, out)
 }
 
 // upTo: the cursor went up to row y. A trip up (Ink erasing its frame line
@@ -1402,7 +1405,7 @@ func (m *mainLines) slid(out lineSink) {
 	for r := 0; r < e; {
 		start, end := m.span(r)
 		if st := m.state(start); st.pending && end < e {
-			m.commitPending(start, end, st, out)
+			m.commitPending(start, end, st, noRedraw, out)
 		}
 		r = end + 1
 	}
@@ -1419,7 +1422,7 @@ func (m *mainLines) slid(out lineSink) {
 		n := max(m.base+int64(y), m.slidN+1)
 		m.slidN = n
 		var st rowState
-		m.commit(&st, text, n, lineEnds{}, out)
+		m.commit(&st, text, n, lineEnds{}, noRedraw, out)
 	}
 	// The two moves share shadow, and that is right: the first clears the
 	// records of rows (up to e-1+head) whose lines moved over the elision,
@@ -1504,15 +1507,14 @@ func (m *mainLines) downward(out lineSink) {
 		return
 	}
 	m.goingUp = false
-	m.released = m.lastZone
+	// Their redraw began where the trip before this one went up to.
 	for r := 0; r < m.zone; {
 		start, end := m.span(r)
 		if st := m.state(start); st.pending && end < m.zone {
-			m.commitPending(start, end, st, out)
+			m.commitPending(start, end, st, m.lastZone, out)
 		}
 		r = end + 1
 	}
-	m.released = -1
 }
 
 // heldZone returns the top row of the redraws whose lines are held back
@@ -1527,14 +1529,14 @@ func (m *mainLines) heldZone() int {
 }
 
 // commitPending commits a held-back line with the text it shows now,
-// unless it was erased since.
-func (m *mainLines) commitPending(start, end int, st *rowState, out lineSink) {
+// unless it was erased since; released is as for commit.
+func (m *mainLines) commitPending(start, end int, st *rowState, released int, out lineSink) {
 	text := m.lineText(start, end)
 	if text == "" && st.ptext != "" {
 		st.pending, st.ptext = false, ""
 		return
 	}
-	m.commit(st, text, m.lineN(start), lineEnds{}, out)
+	m.commit(st, text, m.lineN(start), lineEnds{}, released, out)
 }
 
 // settle commits the held-back lines and, when final, every other line
@@ -1556,8 +1558,7 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		previews = previewRows(m.layout, m.boxRows, m.previews)
 		m.previews = previews
 	}
-	m.released = m.heldZone()
-	defer func() { m.released = -1 }()
+	released := m.heldZone()
 	for r := 0; r < m.rows; {
 		start, end := m.span(r)
 		st := m.state(start)
@@ -1572,10 +1573,10 @@ func (m *mainLines) settle(final bool, out lineSink) {
 			// the program prints it whole (see previewRows).
 			st.pending, st.ptext = false, ""
 		case st.pending:
-			m.commitPending(start, end, st, out)
+			m.commitPending(start, end, st, released, out)
 		case final:
 			if text := m.lineText(start, end); text != "" {
-				m.commit(st, text, m.lineN(start), lineEnds{}, out)
+				m.commit(st, text, m.lineN(start), lineEnds{}, released, out)
 			}
 		}
 		r = end + 1
@@ -1729,9 +1730,9 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 			// as on the screen (lineBytes).
 			text, n := sharedText(st, 0, bytes.TrimRight(m.carry, " ")), m.carryN
 			m.dropCarry()
-			m.final(&st, text, n, out)
+			m.final(&st, text, n, noRedraw, out)
 		default:
-			m.final(&st, row, m.base+int64(top), out)
+			m.final(&st, row, m.base+int64(top), noRedraw, out)
 		}
 		m.base++
 		if m.carryOn {
@@ -1776,7 +1777,7 @@ func sharedText(st rowState, from int, text []byte) string {
 // line moved (as when a line is replaced in place), whether the erased
 // row is still on the screen or has left it (a shorter screen pushes it
 // off before a line held back below it is committed).
-func (m *mainLines) final(st *rowState, text string, n int64, out lineSink) {
+func (m *mainLines) final(st *rowState, text string, n int64, released int, out lineSink) {
 	if text == "" && !(st.pending && st.ptext == "") {
 		if st.hasRec && st.rec != "" {
 			m.addGhost(ghost{text: st.rec, at: m.processed, n: n})
@@ -1784,7 +1785,7 @@ func (m *mainLines) final(st *rowState, text string, n int64, out lineSink) {
 		}
 		return
 	}
-	m.commit(st, text, n, lineEnds{}, out)
+	m.commit(st, text, n, lineEnds{}, released, out)
 }
 
 // erasesRow reports whether the token, with the cursor at column x,
@@ -1814,7 +1815,7 @@ func (m *mainLines) carryErased(out lineSink) {
 		m.shadow[m.top] = rowState{}
 	}
 	if st.pending || !st.hasRec || !strings.HasPrefix(st.rec, text) {
-		m.final(&st, text, n, out)
+		m.final(&st, text, n, noRedraw, out)
 	}
 }
 

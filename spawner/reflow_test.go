@@ -333,3 +333,43 @@ func TestErasedLineCutByAShorterScreenMovesAfterTheProgramWrites(t *testing.T) {
 		t.Fatalf("the screen never resized committed %q, want top, status and more once", want)
 	}
 }
+
+// A line the program ended with a carriage return before a reflow and a
+// line feed after it is left whole at the line feed, though the reflow
+// put the cursor inside it (on the row where the line's text now goes
+// on, or past the start of the row it ends on): the next line, written
+// where the line feed took the cursor, is not read into it, narrower or
+// wider.
+func TestALineFedInsideAfterAReflowIsLeftWhole(t *testing.T) {
+	relay := "@relay:bob abcdefghijklmnopqrstuvwxyz0123456789"
+	for _, tc := range []struct {
+		name        string
+		cols, cols2 int
+		line        string
+	}{
+		// 47 columns on one row; at 20, the cursor at the first row's start.
+		{name: "narrower", cols: 80, cols2: 20, line: relay},
+		// Two rows at 30; at 40, the cursor (the second row's start) at
+		// column 30 of the first.
+		{name: "wider", cols: 30, cols2: 40, line: relay},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: tc.cols})
+			defer s.Close()
+			fmt.Fprint(s, "$ run\r\n"+tc.line+"\r")
+			lines := s.TakeLines()
+			s.Resize(12, tc.cols2)
+			fmt.Fprint(s, "\ntext: next\r\n")
+			lines = append(lines, s.TakeLines()...)
+			var relays []string
+			for _, l := range append(lines, s.Flush()...) {
+				if strings.Contains(l.Text, "@relay") {
+					relays = append(relays, l.Text)
+				}
+			}
+			if !slices.Equal(relays, []string{tc.line}) {
+				t.Fatalf("lines with the relay: %q; want only %q", relays, tc.line)
+			}
+		})
+	}
+}

@@ -1086,6 +1086,25 @@ func (m *mainLines) moveTo(from, to int64) {
 	m.lastMove = move{from: from, to: to, at: m.processed}
 }
 
+// shortened commits, before a shorter screen pushes its top k rows into
+// the scrollback (Screen.resize), the lines wholly on them as a reflow
+// commits the lines that leave at the top: with the held lines of a
+// redraw among them released, so that one found moved up takes the rows
+// of that redraw under it for new (crossed), as when output settles on a
+// screen never resized. Scrolled off, a line is committed with the rows
+// under it moved up already, where crossed cannot tell them.
+func (m *mainLines) shortened(k int, out lineSink) {
+	released := m.heldZone()
+	for r := 0; r < k; {
+		start, end := m.span(r)
+		if end >= k {
+			return // it goes on under the rows that leave: carried
+		}
+		m.final(m.state(start), m.lineText(start, end), m.lineN(start), released, out)
+		r = end + 1
+	}
+}
+
 // noRedraw, as the top row of the redraw whose held lines a commit
 // releases, says it releases none (crossed).
 const noRedraw = -1

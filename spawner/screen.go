@@ -460,6 +460,7 @@ func (s *Screen) resize(rows, cols int) {
 		// As a terminal does when it gets shorter: the rows above go into
 		// the scrollback, so the cursor's row and what is above it stay
 		// in view rather than being cut off at the bottom.
+		s.lines.shortened(pos.Y-rows+1, s)
 		k := strconv.Itoa(pos.Y - rows + 1)
 		_, _ = s.main.Write([]byte("\x1b[" + k + "S"))
 		s.lines.harvest(s)

@@ -50,6 +50,8 @@ type altView struct {
 	// else on it.
 	cutRows map[int]cutRow
 	shown   []string // the rows as last read (text)
+	// boxRows is scratch for besidePanel.
+	boxRows []string
 	// drawnCols holds, by row, the width of the screen the program last
 	// drew the row on, when that was before the last resize (0: drawn on
 	// this one): a row the terminal kept through a resize shows its side
@@ -307,11 +309,12 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	}
 	v.evicted = v.evicted[:0]
 	shown := v.text()
-	top, bottom, box := v.layout.InputBox(shown, cursor)
-	ownFrom, boxed := v.layout.BoxAndUnder(shown, cursor)
+	boxRows := v.besidePanel(shown)
+	top, bottom, box := v.layout.InputBox(boxRows, cursor)
+	ownFrom, boxed := v.layout.BoxAndUnder(boxRows, cursor)
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
-	busy, back := false, false
+	busy, back, working := false, false, false
 	var typed screenmodel.Echo
 	waiting := false // in a line typed while the program works
 	above := -1      // the last row of some length read, in rows
@@ -328,6 +331,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		spunTop := spun && y == 0
 		status := v.layout.Status(text)
 		busy = busy || status && v.layout.GrowsWhenDone()
+		working = working || status
 		if waiting && typed.Continues(text) {
 			continue
 		}
@@ -402,6 +406,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	}
 	v.frameRows = rows
 	v.frames.leftover = v.leftover()
+	v.frames.working = working
 	since := v.glimpsed.tick(out.now())
 	switch {
 	case len(running) > 0:
@@ -426,6 +431,27 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		}
 	}
 	out.altLines(v.frames.observe(rows, out.now(), quiet, busy, back))
+}
+
+// besidePanel returns the rows as the program's text shows them, a side
+// panel beside it left out (screenmodel.Layout.TextColumns): the input box
+// is the rows around the cursor that show text, and the panel shows text
+// beside every row of the transcript (the session's title, its context, its
+// cost), none of them the box's. shown itself when no row has a panel.
+func (v *altView) besidePanel(shown []string) []string {
+	out, copied := shown, false
+	for y, text := range shown {
+		c := v.textColumns(y)
+		if c >= v.cols || len(text) <= c || ansi.StringWidth(text) <= c {
+			continue // no panel on the row, or nothing in it
+		}
+		if !copied {
+			v.boxRows = append(v.boxRows[:0], shown...)
+			out, copied = v.boxRows, true
+		}
+		out[y] = strings.TrimRight(ansi.Truncate(text, c, ""), " ")
+	}
+	return out
 }
 
 // spinRow is a row shaped as a spinning echo: as shown, and as its echo.

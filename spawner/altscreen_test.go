@@ -564,3 +564,76 @@ func TestAShortRowAmongSpinnerRowsIsReadOnce(t *testing.T) {
 		t.Errorf("committed %d times, want once; lines:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// On a screen wider than 120 columns opencode shows a side panel beside
+// its transcript (the session's title, its context, its cost), with text
+// beside rows of the transcript. The input box is the rows around the
+// cursor that show text in the program's own columns: the panel beside
+// the transcript made every row of the view one of the box's, and nothing
+// the transcript showed was read (issue 29: a file printed on a wide
+// screen was lost).
+func TestTheSidePanelIsNoRowOfTheInputBox(t *testing.T) {
+	r := newKindRun(t, "opencode", 14, 135)
+	r.write("\x1b[?1049h")
+	panel := []string{"New session", "2026-11-27", "", "Context", "0 tokens", "0% used", "$0.00 spent", "LSP", "LSPs are disabled", "~/work", ""}
+	rows := []string{"  ┃  $ cat f.txt", "  ┃", "  ┃  @relay:bob the file printed on a wide screen", "  ┃  and its last row", "  ┃", "", "     ▣  Build · Model", "", "  ┃", "  ┃", "  ┃  Build · Model Provider", "  ╹▀▀▀▀▀▀▀▀"}
+	// One synchronized update, as opencode draws its frames.
+	var b strings.Builder
+	b.WriteString("\x1b[?2026h" + drawRows(len(rows), rows))
+	for y, p := range panel {
+		if p != "" {
+			fmt.Fprintf(&b, "\x1b[%d;95H%s", y+1, p)
+		}
+	}
+	b.WriteString("\x1b[10;6H\x1b[?2026l")
+	for range 2 {
+		r.write(b.String())
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "@relay:bob the file printed on a wide screen", "and its last row")
+	for _, l := range r.lines {
+		if strings.Contains(l, "spent") || strings.Contains(l, "Build ·") {
+			t.Errorf("committed the program's own row %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
+// opencode at work on a command (its status row shows "esc interrupt")
+// follows the output down: a file printed again, taller than the view,
+// shows its last rows there with its echo above the view, where the last
+// frame showed the end of another output. Nothing the last frame showed is
+// left, and a program takes its view back half a view at a time: the view
+// moved on, and the rows, though those of the file's first print, are new
+// (issue 29: the relay line printed again was taken for the first print's,
+// scrolled back into view, and lost).
+func TestAViewThatMovedOnPastAllItShowedShowsNewRows(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	status := func(working bool) string {
+		if working {
+			return "\x1b[12;1H   ■■⬝⬝⬝⬝  esc interrupt\x1b[K\x1b[10;6H"
+		}
+		return "\x1b[12;1H   ~/work    tab agents\x1b[K\x1b[10;6H"
+	}
+	file := []string{"  ┃  first row of the file, long enough to tell", "  ┃  second row of the file, long enough too",
+		"  ┃  @relay:bob the same words printed twice", "  ┃  end of the file, four rows"}
+	show := func(working bool, rows ...string) {
+		r.write("\x1b[?2026h" + opencodeFrame(rows...) + status(working) + "\x1b[?2026l")
+		r.pause(time.Second)
+	}
+	show(false, append([]string{"  ┃  $ cat one.txt", "  ┃"}, append(file, "", "     ▣  Build")...)...)
+	// Another output, taller than the view: its echo above the view too.
+	other := []string{"  ┃  other output, three rows of it", "  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build"}
+	show(false, append([]string{"  ┃  $ cat two.txt", "  ┃", "  ┃  other output, one row of it", "  ┃  other output, two rows of it"}, other[:2]...)...)
+	show(false, other...)
+	show(true, other...)
+	// cat one.txt again: its echo and first rows above the view.
+	show(true, append(file[1:], "", "     ▣  Build")...)
+	show(false, append(file[1:], "", "     ▣  Build")...)
+	r.flush()
+	if n := r.count("@relay:bob the same words printed twice"); n != 2 {
+		t.Errorf("the line printed twice is read %d times, want twice:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, "other output, five rows of it")
+}

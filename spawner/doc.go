@@ -263,7 +263,14 @@
 //     own rows under it, and this one, not scrolled back, no longer shows
 //     it, the view followed that turn's output down past it: a row the last
 //     frame did not show is no row above that echo (a file printed again,
-//     its rows those of its first print). An echo drawn in the place of a
+//     its rows those of its first print). So too when the program, at work
+//     on a turn (its status row shows), neither scrolled back nor laying
+//     its view out anew, shows none of the transcript rows the last frame
+//     showed: a program takes its view back a part of it at a time (a page
+//     is half a view), so the view moved on past all it showed, to the
+//     turn's output, whose echo it may never have shown (opencode): a row
+//     the last frame did not show is no document row, nor the text of one
+//     wrapped anew. An echo drawn in the place of a
 //     row that showed the line it echoes (opencode's spinner before the
 //     command it runs) is that row changed, not a new turn — first seen
 //     later too, when the document holds that row and no echo of the line
@@ -358,7 +365,9 @@
 //     while the view is scrolled back (Codex's "↓ Back to bottom"), nor the
 //     echo of a message it pins over the view's top row then (Claude
 //     Code's: Layout.Pinned), no turn above the rows under it, nor a
-//     side panel the program shows beside its text on a wide screen, nor
+//     side panel the program shows beside its text on a wide screen (the
+//     box is the rows around the cursor that show text in the program's
+//     own columns: the panel shows text beside the transcript's rows), nor
 //     a line typed while the program
 //     works, waiting under its transcript until the program takes it up
 //     (opencode's "$ command"): the transcript shows it where it runs.

@@ -255,6 +255,11 @@ type aligner struct {
 	settle          time.Duration
 	frames          int  // frames in a row that settle a row too; 0: only time does
 	back            bool // the frame being read is scrolled back (observe)
+	// working: the program shows its status row at work on a turn
+	// (screenmodel.Layout.Status), set by the alternate screen before
+	// each observation. on: the view moved on past all the last frame
+	// showed (movedOn).
+	working, on bool
 	// viewStayed: the view stayed where the last frame showed it
 	// (longRowStayed).
 	viewStayed bool
@@ -344,6 +349,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	}
 	a.moves = a.moves[:0]
 	a.echo = a.echoLastShown()
+	a.on = a.movedOn(rows)
 	a.viewStayed = a.longRowStayed(rows)
 	chain, ok := a.unchanged(rows)
 	if !ok {
@@ -448,6 +454,9 @@ func (a *aligner) align(rows []frameRow) []pair {
 			}
 			if past != nil && d.pos < past.pos && d.shown != a.obs-1 {
 				continue // above the turn the view moved on past
+			}
+			if a.on && d.shown != a.obs-1 {
+				continue // older than the output the view moved on to
 			}
 			if turn != nil && (i == echo && d != turn || i > echo && d.pos < turn.pos) {
 				continue // above the turn typed last, or another echo of it
@@ -998,6 +1007,33 @@ func (a *aligner) movedPastEcho(rows []frameRow) *docRow {
 	return e
 }
 
+// movedOn reports whether the view, the program at work on a turn (its
+// status row shows: a.working), neither scrolled back nor laid out anew,
+// shows none of the transcript rows the last frame showed: the view moved
+// on past all it showed, to the turn's output. A program takes its view
+// back a part of it at a time (a page is half a view), and a transcript
+// grows at its end: a row the last frame did not show is then no document
+// row come back into view but new (a file printed again, its echo above
+// the view, shows the rows of its first print).
+func (a *aligner) movedOn(rows []frameRow) bool {
+	if !a.working || a.back || a.relaying || a.obs-1 <= a.resizedAt {
+		return false
+	}
+	shown := false
+	for i, d := range a.lastMatch {
+		if d == nil || a.last[i].own {
+			continue
+		}
+		shown = true
+		for _, r := range rows {
+			if !r.own && r.hash == a.last[i].hash && r.key == a.last[i].key {
+				return false
+			}
+		}
+	}
+	return shown
+}
+
 // minScore marks a pair no chain may hold.
 const minScore = -1
 
@@ -1152,7 +1188,7 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	// Text shown again with another wrap splits the gap further.
 	matches := a.rewrapped(rows, iStart, iEnd, from, to, top, bottom)
 	i0, d0 := iStart, from
-	if lo < 0 && !unanchored {
+	if lo < 0 && !unanchored && !a.on {
 		end := iEnd
 		if len(matches) > 0 {
 			end = matches[0].i0
@@ -1362,7 +1398,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				p += o
 				k, _ := slices.BinarySearch(starts, p+1)
 				k--
-				if (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
+				if !(a.on && rowsOf[k].shown != a.obs-1) && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&

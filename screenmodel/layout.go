@@ -393,6 +393,19 @@ func boxText(rows []string) bool {
 	return false
 }
 
+// WiderBoxRow reports whether row, a line shown on a screen cols wide, is
+// a row of a box (ToolBox) wider than that screen: the program drew it for
+// a wider screen (a frame it drew after the screen shrank, before it knew)
+// and the terminal broke it over rows, each holding a piece of it. A
+// reader sees no row of the box there, only pieces of its rows.
+func (l Layout) WiderBoxRow(row string, cols int) bool {
+	if !l.HasToolBoxes() || cols <= 0 || len(row) <= cols {
+		return false
+	}
+	inside, _ := BoxRow(row)
+	return inside && ansi.StringWidth(row) > cols
+}
+
 // BoxRow reports whether row is a row between a box's borders (ToolBox),
 // and whether it holds text there.
 func BoxRow(row string) (inside, text bool) {

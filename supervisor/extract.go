@@ -223,6 +223,11 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 
 // read takes one committed line and returns the events it completes.
 func (r *commandReader) read(l spawner.Line) []parser.Event {
+	if r.layout.WiderBoxRow(l.Text, l.Cols) {
+		// Pieces of a box drawn for a wider screen: not read, and what
+		// the parser holds does not go on into it (a gap).
+		return nil
+	}
 	if r.typed(l) {
 		var out []parser.Event
 		if r.layout.CutsRows() && r.output {

@@ -2,9 +2,12 @@ package supervisor
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"swarm/parser"
+	"swarm/screenmodel"
 	"swarm/spawner"
 )
 
@@ -56,5 +59,43 @@ func TestACommandTheLiveBoxSentIsNotSentAgainCut(t *testing.T) {
 	}
 	if out["cut"] != 0 {
 		t.Errorf("the cut reading of a command sent whole went out too: %v", out)
+	}
+}
+
+// TestABoxDrawnForAWiderScreenIsNotRead: right after the screen shrinks,
+// Gemini CLI may draw a frame or two still laid out for the old width:
+// its box's rows are wider than the screen, and the terminal breaks each
+// over two rows, pieces of it under pieces of the one above. A reader
+// sees no row of the box there; the box drawn again for the screen it
+// has, done, is read. Those rows were read whole: the command on one went
+// out as no row of the screen showed it, and where the screen drew the
+// wider frame twice over, or its pieces, it went out more than once.
+func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: cols},
+		{N: 74, Text: wide("@relay:bob one two three four five"), Cols: cols}, // output row 0
+		{N: 75, Text: wide("end"), Cols: cols},
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols},
+		{N: 74, Text: narrow("@relay:bob one two three"), Cols: cols}, // the box cut the row
+		{N: 75, Text: narrow(""), Cols: cols},
+		{N: 76, Text: narrow("end"), Cols: cols},
+		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	for _, l := range lines {
+		for _, ev := range r.read(l) {
+			got = append(got, fmt.Sprintf("%s %q @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+		}
+	}
+	for _, ev := range r.flush(true) {
+		got = append(got, fmt.Sprintf("%s %q @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+	}
+	if want := []string{`bob "one two three" @74`}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package vt
 
 import (
 	"slices"
+	"sync" // swarm patch 22: spareRows
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -13,6 +14,76 @@ const DefaultScrollbackSize = 10000
 type Scrollback struct {
 	lines    []uv.Line
 	maxLines int
+	// spares is storage for rows taken from spareRows, given back by
+	// Clear (swarm patch 22).
+	spares []uv.Line
+}
+
+// spareRows holds the storage of rows that Clear let go, for any
+// scrollback of the process to reuse (swarm patch 22). Each scrollback
+// kept its own, as many rows as one write had pushed (a few dozen rows of
+// ~110-byte cells), for the life of its emulator, idle or not; shared, the
+// rows are those of the writes in progress at once, about one per core.
+// At most maxSpareCells cells are kept: the rows of a burst past that
+// are left to the garbage collector.
+var spareRows struct {
+	mu    sync.Mutex
+	rows  []uv.Line
+	cells int
+}
+
+// maxSpareCells bounds the cells spareRows keeps: about 3.5 MB, 400 rows
+// of 80 columns.
+const maxSpareCells = 32 << 10
+
+// spareBatch is how many rows a scrollback takes from spareRows at once:
+// one lock per batch, not per row.
+const spareBatch = 32
+
+// giveRows adds the storage of rows to spareRows, as far as the bound
+// allows. The caller no longer uses the rows.
+func giveRows(rows []uv.Line) {
+	if len(rows) == 0 {
+		return
+	}
+	spareRows.mu.Lock()
+	for _, r := range rows {
+		if r != nil && spareRows.cells+cap(r) <= maxSpareCells {
+			spareRows.rows = append(spareRows.rows, r[:0])
+			spareRows.cells += cap(r)
+		}
+	}
+	spareRows.mu.Unlock()
+}
+
+// spare returns storage for a row of width cells: a row Clear let go, with
+// the cells it held, or nil. A spare narrower than width (from a narrower
+// emulator, or before a resize) is dropped.
+func (s *Scrollback) spare(width int) uv.Line {
+	for {
+		if len(s.spares) == 0 {
+			spareRows.mu.Lock()
+			k := min(spareBatch, len(spareRows.rows))
+			taken := spareRows.rows[len(spareRows.rows)-k:]
+			for _, r := range taken {
+				spareRows.cells -= cap(r)
+			}
+			s.spares = append(s.spares, taken...)
+			clear(taken)
+			spareRows.rows = spareRows.rows[:len(spareRows.rows)-k]
+			spareRows.mu.Unlock()
+			if k == 0 {
+				return nil
+			}
+		}
+		n := len(s.spares) - 1
+		r := s.spares[n]
+		s.spares[n] = nil
+		s.spares = s.spares[:n]
+		if cap(r) >= width {
+			return r[:width]
+		}
+	}
 }
 
 // NewScrollback creates a new scrollback buffer with the given maximum number of lines.
@@ -38,16 +109,13 @@ func (s *Scrollback) Push(line uv.Line) {
 	lastNonEmpty := lastNonEmptyCell(line) // swarm patch 7: blankCell, not two comparisons of whole cells
 
 	// Copy the line content up to and including the last non-empty cell.
-	// swarm patch 2: after Clear, the slot past the end still holds the
-	// storage of a line pushed before; reuse it instead of allocating. A
-	// reader that harvests and clears the scrollback after every write
-	// then pushes without allocating. Lines returned by Lines or Line are
-	// valid until the next Clear.
+	// swarm patch 2 and 22: the storage of a line that Clear let go is
+	// reused instead of allocating. A reader that harvests and clears the
+	// scrollback after every write then pushes without allocating. Lines
+	// returned by Lines or Line are valid until the next Clear.
 	var cloned uv.Line
-	if n := len(s.lines); n < cap(s.lines) {
-		if old := s.lines[: n+1 : n+1][n]; cap(old) > lastNonEmpty {
-			cloned = append(old[:0], line[:lastNonEmpty+1]...)
-		}
+	if old := s.spare(lastNonEmpty + 1); old != nil {
+		cloned = append(old[:0], line[:lastNonEmpty+1]...)
 	}
 	if cloned == nil {
 		cloned = slices.Clone(line[:lastNonEmpty+1])
@@ -86,19 +154,14 @@ func blankCell(c *uv.Cell) bool {
 
 // takeRow adds *row to the scrollback without copying its cells
 // (swarm patch 7): the scrollback keeps the row's storage, trailing blanks trimmed
-// as Push trims them, and *row gets storage of the same width from a slot
-// past the end (a line pushed before the last Clear) or a new one, with
-// its cells left as they were: the caller blanks it.
+// as Push trims them, and *row gets storage of the same width from a line
+// some scrollback let go in Clear (swarm patch 22) or a new one, with its
+// cells left as they were: the caller blanks it.
 func (s *Scrollback) takeRow(row *uv.Line) {
 	line := *row
 	width := len(line)
 	lastNonEmpty := lastNonEmptyCell(line)
-	var spare uv.Line
-	if n := len(s.lines); n < cap(s.lines) {
-		if old := s.lines[: n+1 : n+1][n]; cap(old) >= width {
-			spare = old[:width]
-		}
-	}
+	spare := s.spare(width)
 	if spare == nil {
 		spare = make(uv.Line, width)
 	}
@@ -172,13 +235,18 @@ func (s *Scrollback) Lines() []uv.Line {
 }
 
 // Clear removes all lines from the scrollback buffer. Their storage is
-// reused by later pushes (swarm patch 2), so lines read before Clear must
-// not be kept.
+// reused by later pushes (swarm patch 2), those of any scrollback of the
+// process (swarm patch 22), so lines read before Clear must not be kept.
 func (s *Scrollback) Clear() {
 	if s == nil {
 		return
 	}
+	giveRows(s.lines)
+	giveRows(s.spares)
+	clear(s.lines)
+	clear(s.spares)
 	s.lines = s.lines[:0]
+	s.spares = s.spares[:0]
 }
 
 // CellAt returns the cell at the given position in the scrollback buffer.

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -778,5 +779,54 @@ func TestPatchResizeKeepsAPendingWrapInTheLastColumn(t *testing.T) {
 				t.Errorf("rows %q, want %q, %q", got, tc.row0, tc.row1)
 			}
 		})
+	}
+}
+
+// The storage of rows a scrollback let go in Clear serves every emulator
+// of the process (patch 22): the rows another emulator scrolls off next
+// get their places' storage from those rows, not new storage, and no
+// scrollback holds rows after Clear. The spares kept are bounded.
+func TestPatchSpareRowsAreSharedBetweenEmulators(t *testing.T) {
+	a, b := NewEmulator(80, 24), NewEmulator(80, 24)
+	text := strings.Repeat("a line of output\r\n", 40) // 17 rows scroll off
+	_, _ = a.WriteString(text)
+	given := map[*uv.Cell]bool{}
+	for _, l := range a.Scrollback().Lines() {
+		given[unsafe.SliceData(l)] = true
+	}
+	if len(given) != 17 {
+		t.Fatalf("a scrolled off %d rows, want 17", len(given))
+	}
+	a.Scrollback().Clear()
+	if sb := a.Scrollback(); len(sb.spares) != 0 || slices.ContainsFunc(sb.lines[:cap(sb.lines)], func(l uv.Line) bool { return l != nil }) {
+		t.Fatal("a's scrollback holds rows after Clear")
+	}
+	_, _ = b.WriteString(text)
+	reused := 0
+	for y := range 24 {
+		if given[unsafe.SliceData(b.Line(y))] {
+			reused++
+		}
+	}
+	// b's 17 rows that scrolled off were replaced by a's: the 16 rows
+	// under its first line of text and the blank row under the last.
+	if reused != 17 {
+		t.Errorf("%d of b's rows are storage a let go, want 17", reused)
+	}
+	if got := strings.Join(screenRows(b)[:2], "|"); got != "a line of output|a line of output" {
+		t.Errorf("b's screen: %q", got)
+	}
+	b.Scrollback().Clear()
+
+	// A burst: 600 rows let go at once; spareRows keeps maxSpareCells.
+	c := NewEmulator(80, 24)
+	c.SetScrollbackSize(1000)
+	_, _ = c.WriteString(strings.Repeat("x\r\n", 600))
+	c.Scrollback().Clear()
+	spareRows.mu.Lock()
+	cells, rows := spareRows.cells, len(spareRows.rows)
+	spareRows.mu.Unlock()
+	if cells > maxSpareCells || rows != maxSpareCells/80 {
+		t.Errorf("spareRows holds %d rows, %d cells; want %d rows, at most %d cells", rows, cells, maxSpareCells/80, maxSpareCells)
 	}
 }

@@ -1234,14 +1234,32 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 // are above everything the frame aligned (fromEnd: pending rows left over
 // scrolled off above them). Pending rows left over are no longer shown:
 // they scrolled off, or the program hid them (a tool's output collapsed
-// once it is done): what they showed last is committed.
+// once it is done): what they showed last is committed. Above everything
+// aligned, a pending row with more turns under it in the document, down to
+// d1, than the frame rows show is none of theirs, and is left as it is: a
+// transcript grows under its latest turn, and rows a view that followed an
+// output down shows above the rows it aligned, under no echo, are that
+// turn's output, not rows of an older one changed (the first rows of an
+// output shown collapsed, never committed, stay pending in the document).
 func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now time.Time, head int) {
-	var pend []*docRow
-	for _, d := range a.doc[d0:d1] {
-		if d.pending && d.shown != a.obs {
-			pend = append(pend, d)
+	shownTurns := 0
+	for _, r := range rows[i0:i1] {
+		if r.turn {
+			shownTurns++
 		}
 	}
+	var pend []*docRow
+	turns := 0 // the document's turns under d, down to d1
+	for p := d1 - 1; p >= d0; p-- {
+		d := a.doc[p]
+		if d.pending && d.shown != a.obs && (!fromEnd || turns <= shownTurns) {
+			pend = append(pend, d)
+		}
+		if d.turn {
+			turns++
+		}
+	}
+	slices.Reverse(pend)
 	n := min(i1-i0, len(pend))
 	// The rows paired: frame rows [pi, pi+n) with pend[pk:pk+n].
 	pi, pk := i0, 0

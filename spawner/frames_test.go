@@ -1475,3 +1475,42 @@ func TestAltScreenScrolledBackPastTheLatestEcho(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:bob the command in the first output", "row 3 of the first output", "row 1 of the second output")
 }
+
+// TestAltScreenRowsAboveTheViewsAnchorAreTheLatestTurns: Claude Code's view
+// follows a long output down past its echo, the rows under the output (a
+// notice the program keeps there) where they were. The output's rows, above
+// every row aligned, are the latest turn's: not the rows, changed, of an
+// older output's first rows shown collapsed (never read, so still pending
+// in the document), two turns up. Placed there, the output was read again
+// when a taller view showed it whole under its echo (issue 29:
+// claude-s6300002, whose file f04.txt's relay lines were read twice).
+func TestAltScreenRowsAboveTheViewsAnchorAreTheLatestTurns(t *testing.T) {
+	t.Parallel()
+	const notice = "  Switched to Manual because your organization's settings didn't load"
+	interrupted := "  ⎿  Interrupted · What should Claude do instead?"
+	first := []string{"! cat f1.txt", "  ⎿  the first file's first row, long enough to read",
+		"     the first file's second row, cut at the edge of", "     … +10 lines (ctrl+o to expand)", interrupted, ""}
+	second := []string{"! cat f2.txt", "  ⎿  the second file's only row, long enough too", interrupted, ""}
+	third := []string{"  ⎿  the third file's first row, which is long"}
+	for i := range 4 {
+		third = append(third, fmt.Sprintf("     row %d of the third file, long enough to read", i+2))
+	}
+	third = append(third, "     @relay:bob the command in the third file", "     end of the output, 7 lines")
+	r := newKindRun(t, "claude", 24, 80)
+	rule := strings.Repeat("─", 80)
+	show := func(view []string) {
+		r.write(drawRows(21, view) + "\x1b[22;1H" + rule + "\r\n❯ \x1b[K\r\n" + rule + "\x1b[23;3H")
+		r.pause(time.Second)
+	}
+	r.write("\x1b[?1049h\x1b[?25l")
+	transcript := slices.Concat(first, second)
+	show(slices.Concat(transcript, []string{notice}))
+	show(slices.Concat(transcript, []string{"! cat f3.txt", "  ⎿  Running…", notice}))
+	// The view follows the output down: its echo and first rows are
+	// above it.
+	show(slices.Concat(third[len(third)-5:], []string{notice}))
+	// Done: the view shows it all, the output whole under its echo.
+	show(slices.Concat(transcript, []string{"! cat f3.txt"}, third, []string{interrupted, notice}))
+	r.flush()
+	r.wantOnce(t, "@relay:bob the command in the third file", "row 4 of the third file", "the second file's only row")
+}

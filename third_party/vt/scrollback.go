@@ -91,10 +91,10 @@ func NewScrollback(maxLines int) *Scrollback {
 	if maxLines <= 0 {
 		maxLines = DefaultScrollbackSize
 	}
-	return &Scrollback{
-		lines:    make([]uv.Line, 0, min(maxLines, 1000)), // Pre-allocate reasonable capacity
-		maxLines: maxLines,
-	}
+	// swarm patch 23: no list of 1,000 lines made at the start (24 KB an
+	// emulator, most of them never scrolled that far between two Clears):
+	// it grows as lines come.
+	return &Scrollback{maxLines: maxLines}
 }
 
 // Push adds a line to the scrollback buffer.

@@ -830,3 +830,19 @@ func TestPatchSpareRowsAreSharedBetweenEmulators(t *testing.T) {
 		t.Errorf("spareRows holds %d rows, %d cells; want %d rows, at most %d cells", rows, cells, maxSpareCells/80, maxSpareCells)
 	}
 }
+
+// A new scrollback makes no list of lines ahead of them (patch 23): an
+// idle emulator (a shell at its prompt) held 24 KB of it.
+func TestPatchScrollbackGrowsAsUsed(t *testing.T) {
+	var sb *Scrollback
+	if allocs := testing.AllocsPerRun(10, func() { sb = NewScrollback(10000) }); allocs != 1 {
+		t.Errorf("NewScrollback made %v allocations, want 1 (itself)", allocs)
+	}
+	line := uv.Line{{Content: "a", Width: 1}}
+	for range 3 {
+		sb.Push(line)
+	}
+	if sb.Len() != 3 || sb.Line(2)[0].Content != "a" {
+		t.Fatalf("%d lines after three pushes", sb.Len())
+	}
+}

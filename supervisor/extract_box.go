@@ -2,6 +2,7 @@ package supervisor
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strings"
 
@@ -19,9 +20,10 @@ import (
 // reader sees it there. The rest read in the live box is held until the
 // done box is read (or the output ends): a command it shows again at the
 // same row of the output (its "first N lines hidden" row and the rows
-// under it tell which), or more of it, is read there, in its order, after
-// those only the live box showed, each where it showed the most of it; a
-// command that went out already is not read again there. The spawner may
+// under it tell which), or more of it, is read there, among those only the
+// live box showed, in the order of their rows in the output, each where it
+// showed the most of it; a command that went out already is not read
+// again there. The spawner may
 // take a row of the done box for new output where the live box's rows had
 // slid, and a command read in the live box would be read twice, the first
 // time out of order. A command a running command prints that the live box
@@ -99,7 +101,7 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 		}
 	}
 	if b.live {
-		return append(out, b.pick(func(e boxEvent) bool { return e.row < b.newest-boxReach })...)
+		return appendEvents(out, b.pick(func(e boxEvent) bool { return e.row < b.newest-boxReach }))
 	}
 	return out
 }
@@ -249,17 +251,28 @@ func (b *toolBox) head(title string, running bool) []parser.Event {
 }
 
 // release returns what the box held, and forgets the box: the commands
-// only the live box showed, and its errors on rows the done box does not
-// show (all of them where no done box followed), then what the done box
-// showed.
+// only the live box showed, its errors on rows the done box does not show
+// (all of them where no done box followed), and what the done box showed,
+// in the order of their rows in the output, as a reader reads the box top
+// down. A row the done box shows as the live box last did is not
+// committed again, and the command on it is read only in the live box,
+// though the done box shows it among the others; the live box's readings
+// first where two start on one row.
 func (b *toolBox) release() []parser.Event {
-	out := b.pick(func(boxEvent) bool { return true })
-	for _, e := range b.again {
-		out = append(out, e.ev)
-	}
+	held := append(b.pick(func(boxEvent) bool { return true }), b.again...)
+	slices.SortStableFunc(held, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
+	out := appendEvents(nil, held)
 	clear(b.again) // the events are the caller's now
 	clear(b.sent)
 	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0]}
+	return out
+}
+
+// appendEvents appends the events of es to out.
+func appendEvents(out []parser.Event, es []boxEvent) []parser.Event {
+	for _, e := range es {
+		out = append(out, e.ev)
+	}
 	return out
 }
 
@@ -267,7 +280,7 @@ func (b *toolBox) release() []parser.Event {
 // chooses, and holds the rest: the commands no other reading of their row
 // showed whole, and its errors on rows the done box does not show (all of
 // them where no done box followed).
-func (b *toolBox) pick(sel func(boxEvent) bool) []parser.Event {
+func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 	if !slices.ContainsFunc(b.seen, sel) {
 		return nil
 	}
@@ -283,7 +296,7 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []parser.Event {
 			againAtRow[e.row] = append(againAtRow[e.row], i)
 		}
 	}
-	var out []parser.Event
+	var out []boxEvent
 	for i, e := range b.seen {
 		switch {
 		case !sel(e):
@@ -291,13 +304,13 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []parser.Event {
 			// shown whole before, gone out then
 		case e.ev.Command == nil:
 			if !b.done || e.row < b.first {
-				out = append(out, e.ev)
+				out = append(out, e)
 			}
 			// else rows of the live box cut by its sliding: read whole in
 			// the done box, if anywhere
 		case b.shownWhole(i, atRow[e.row], againAtRow[e.row]):
 		default:
-			out = append(out, e.ev)
+			out = append(out, e)
 		}
 	}
 	held := b.seen[:0]

@@ -99,3 +99,49 @@ func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
+
+// TestABoxsCommandsGoOutInTheOrderOfItsRows: a command Gemini CLI's live
+// box showed on a row the done box shows unchanged (the same text at the
+// same position: not committed again) is read only in the live box; it
+// goes out where it stands in the output, after the block above it that
+// the live box showed across two frames and the done box shows whole,
+// before the command under it. It went out first: what only the live box
+// showed was read before everything the done box showed.
+func TestABoxsCommandsGoOutInTheOrderOfItsRows(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: row("[[RELAY]]")}, // output row 0
+		{N: 75, Text: row(`{"to":"bob","body":"first"}`)},
+		{N: 76, Text: row("")},
+		{N: 77, Text: bottom},
+		// The next frame: the box one row longer, its rows above the
+		// same, not committed again.
+		{N: 76, Text: row("[[/RELAY]]")},
+		{N: 77, Text: row("@relay:carol second")}, // output row 3
+		{N: 78, Text: row("")},
+		{N: 79, Text: bottom},
+		// Done: the rows that changed.
+		{N: 72, Text: row("✓  Shell Command sh f.sh")},
+		{N: 74, Text: row("[[RELAY]]")},
+		{N: 75, Text: row(`{"to":"bob","body":"first"}`)},
+		{N: 76, Text: row("[[/RELAY]]")},
+		{N: 78, Text: row("@relay:dave third")}, // output row 4
+		{N: 79, Text: bottom},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	for _, l := range lines {
+		for _, ev := range r.read(l) {
+			got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+		}
+	}
+	for _, ev := range r.flush(true) {
+		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+	}
+	if want := []string{"bob first @74", "carol second @77", "dave third @78"}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}

@@ -348,8 +348,9 @@ func geminiBoxRow(s string) string { return "│ " + s + strings.Repeat(" ", 44-
 // in the live box that the done box shows again at the same row of the
 // output is one command, read where the done box shows it, in its order;
 // the same text at another row is printed again; a command only the live
-// box showed is read too, before the done box's, where it showed the most
-// of it.
+// box showed is read too, where it showed the most of it; all in the order
+// of their rows in the output (the done box's "early one", row 6, above
+// the live box's row 8).
 func TestLiveBoxShownAgainDone(t *testing.T) {
 	t.Parallel()
 	row := geminiBoxRow
@@ -384,7 +385,7 @@ func TestLiveBoxShownAgainDone(t *testing.T) {
 		take(r.read(l))
 	}
 	take(r.flush(true))
-	want := []string{"bob only the live box showed this @75", "carol a long line @75", "qa_1 early one @77", "qa_1 can call @81", "qa_1 can call @82"}
+	want := []string{"qa_1 early one @77", "bob only the live box showed this @75", "carol a long line @75", "qa_1 can call @81", "qa_1 can call @82"}
 	if !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}

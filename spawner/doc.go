@@ -337,7 +337,9 @@
 //     rows shown later right above that row (the view scrolled back, grown,
 //     or laid out anew for a new size, that row wrapped another way) are
 //     its history, not new output: a program adds text at a paragraph's
-//     end, and read now they would follow its end. Rows of
+//     end, and read now they would follow its end. So is a row laid out
+//     anew that holds the rows read from that row on at its end, after the
+//     part the view cut, and the rows right above it. Rows of
 //     the document that no longer show are kept (a collapsed item that
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),

@@ -1212,12 +1212,15 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 		} else if bottom {
 			under = -1
 		}
-		if under >= 0 && a.doc[under].cut && i1 > i0 && rows[i1-1].y == rows[i1].y-1 {
+		if under >= 0 && i1 > i0 && rows[i1-1].y == rows[i1].y-1 && (a.doc[under].cut || a.endsCut(rows[i1-1].key, d0, under)) {
 			// New rows right above a row read already at the top of the
 			// view, in its paragraph: the paragraph's first rows, which
 			// the view cut then and shows only now (scrolled back, grown,
 			// or laid out anew for a new size). They are history, read as
-			// such, not new output: its later rows went out already.
+			// such, not new output: its later rows went out already. So
+			// is a row laid out anew that ends with the rows read from
+			// the top of the view down to the aligned row (wider, it holds
+			// them with its first part, which the view had cut).
 			for head = i1 - 1; head > i0 && rows[head-1].y == rows[head].y-1; head-- {
 			}
 		}
@@ -1226,6 +1229,29 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 			i0, d0 = matches[k].i1, matches[k].d1
 		}
 	}
+}
+
+// endsCut reports whether key, a new row's right above document row
+// under, ends with the joined keys of the document rows from one read at
+// the top of the view (cut) down to under, at or after from: that row's
+// paragraph laid out anew, its first part with it (see gap). The rows
+// joined are at least minRewrapOpen long: shorter text ends too much.
+func (a *aligner) endsCut(key string, from, under int) bool {
+	n := 0
+	for c := under - 1; c >= from; c-- {
+		d := a.doc[c]
+		if d.key == "" || d.pending {
+			return false
+		}
+		n += len(d.key)
+		if n > len(key) || key[len(key)-n:len(key)-n+len(d.key)] != d.key {
+			return false
+		}
+		if d.cut {
+			return n >= minRewrapOpen && n < len(key)
+		}
+	}
+	return false
 }
 
 // changed handles frame rows [i0, i1) that are new or changed in place,

@@ -1514,3 +1514,29 @@ func TestAltScreenRowsAboveTheViewsAnchorAreTheLatestTurns(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:bob the command in the third file", "row 4 of the third file", "the second file's only row")
 }
+
+// TestAltScreenARowLaidOutAnewHoldingTheRowsReadFromTheTop: an output
+// taller than the view shows its last rows, read once they settle, the
+// top row the middle of a line wrapped over rows; wider after a resize,
+// the view shows that line on one row, its first part (cut then) with the
+// rows read, and the rows above it. That row and those above it in its
+// paragraph are history the view cut, not new output: read now, a block's
+// first rows would go out after its last ones (issue 29: Codex 0.171.0 on
+// a 53×15 screen, grown to 175 columns; "unterminated relay block").
+func TestAltScreenARowLaidOutAnewHoldingTheRowsReadFromTheTop(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 5, 50)
+	r.write(drawRows(4, []string{`    body of the block, long enough to wrap"}`, "    [[/RELAY]]", "    end of the output, 4 lines"}) +
+		"\x1b[5;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(5, 100)
+	r.write(drawRows(4, []string{"    [[RELAY]]", `    {"to":"bob","type":"message","body":"the body of the block, long enough to wrap"}`,
+		"    [[/RELAY]]", "    end of the output, 4 lines"}) + "\x1b[5;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "body of the block", "[[/RELAY]]")
+	if n := r.count("[[RELAY]]"); n != 0 {
+		t.Errorf("the block's first row, above the rows read, committed %d times, want never:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

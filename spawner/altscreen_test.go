@@ -637,3 +637,53 @@ func TestAViewThatMovedOnPastAllItShowedShowsNewRows(t *testing.T) {
 	}
 	r.wantOnce(t, "other output, five rows of it")
 }
+
+// A view too short for an output opencode shows collapsed showed only its
+// hint ("Click to expand") above the next command, whose block was
+// printing; the screen grows mid-block, and the view shows the collapsed
+// output's echo and first rows above the hint for the first time. They
+// are history, above the echo of a turn read already whose output is
+// still going on (opencode at work): read then, they landed inside the
+// block (its "[[RELAY]]", then the older "$ cat a.txt" and "[[RELAY]]",
+// then the block's body), and the relay was lost (issue 29, found in
+// review of 2e47aa0). They are taken as read, as history shown while the
+// view is scrolled back is.
+func TestHistoryShownAboveAnOutputStillPrintingIsNotReadAmidIt(t *testing.T) {
+	transcript := []string{
+		"  ┃", "  ┃  $ cat a.txt", "  ┃", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`, `  ┃    "type": "message",`,
+		`  ┃    "body": "a body cut short by the progr…`, "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build", "",
+		"  ┃", "  ┃  $ cat b.txt", "  ┃", "  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"the second block"}`, "  ┃  [[/RELAY]]",
+		"  ┃", "", "     ▣  Build",
+	}
+	// The program's input box under the view, its status row at work.
+	under := []string{"", "  ┃", "  ┃", "  ┃", "  ┃  Build · Model Provider", "  ╹▀▀▀▀▀▀", "   ■■⬝⬝⬝⬝  esc interrupt"}
+	for _, grown := range []time.Duration{0, 100 * time.Millisecond, time.Second} {
+		t.Run(fmt.Sprint(grown), func(t *testing.T) {
+			view := 5
+			r := newKindRun(t, "opencode", view+len(under), 100)
+			r.write("\x1b[?1049h")
+			// The view shows the transcript's first n rows, at its end.
+			show := func(n int, d time.Duration) {
+				rows := append(slices.Clone(transcript[max(0, n-view):n]), make([]string, view-min(n, view))...)
+				r.write("\x1b[?2026h" + drawRows(view+len(under), append(rows, under...)) + fmt.Sprintf("\x1b[%d;6H\x1b[?2026l", view+3))
+				r.pause(d)
+			}
+			show(13, time.Second)
+			show(16, time.Second)
+			show(18, time.Second) // the block's "[[RELAY]]", read
+			view = 17
+			r.s.Resize(view+len(under), 100)
+			r.take(r.s.TakeLines())
+			show(18, grown)
+			show(19, 100*time.Millisecond)
+			show(20, 100*time.Millisecond)
+			show(23, time.Second)
+			r.flush()
+			block := strings.Join(transcript[17:20], "\n")
+			if got := strings.Join(r.lines, "\n"); !strings.Contains(got, block) {
+				t.Errorf("the block is not read whole, in its order:\n%s", got)
+			}
+			r.wantOnce(t, "[[RELAY]]")
+		})
+	}
+}

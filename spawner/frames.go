@@ -223,6 +223,8 @@ type docRow struct {
 	shown uint64
 	y, at int
 	pos   int // index in aligner.doc
+	// first is the observation that first showed the row.
+	first uint64
 }
 
 // commitRow is a row the aligner commits: y as in frameRow.
@@ -1333,7 +1335,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, y: r.y, at: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, first: a.obs, y: r.y, at: r.y}
 		if r.turn {
 			d.typed = typedKeyAt(r)
 		}
@@ -1891,10 +1893,26 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 	// waiting: a paragraph above waits (see below), and so do the ones
 	// under it, down to the next turn: an output is read in its order.
 	waiting := false
+	history := a.historyAbove(rows)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && rows[j].y == rows[j-1].y+1 {
 			j++
+		}
+		if i < history {
+			// History shown for the first time above a turn read
+			// already (the view grown, or laid out anew), while that
+			// turn's output may still be going on: read now, it would
+			// land amid that output (an older echo and block inside a
+			// block still printing), and read later, when it may have
+			// left the view, out of its order. It is taken as read, as
+			// history shown while the view is scrolled back is; rows
+			// shown before wait their turn as any.
+			for k := i; k < min(j, history); k++ {
+				if d := a.matched[k]; d != nil && d.pending && d.first == a.obs {
+					d.pending, d.text = false, ""
+				}
+			}
 		}
 		waiting = waiting && !rows[i].turn
 		if busy && (rows[i].y == 0 || waiting) {
@@ -1927,6 +1945,29 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 		}
 		i = j
 	}
+}
+
+// historyAbove returns how many of the frame's first rows lie above the
+// last row that starts the echo of a line typed (not an empty prompt),
+// read already, while that turn's output may still be going on: the
+// program is at work (its status row shows), or rows under it are
+// pending. Rows first shown there are history (commitStable).
+func (a *aligner) historyAbove(rows []frameRow) int {
+	pending := false
+	for k := len(rows) - 1; k >= 0; k-- {
+		d := a.matched[k]
+		if d == nil {
+			continue
+		}
+		if rows[k].turn && int(typedKeyAt(rows[k])) < len(rows[k].key) && !d.pending {
+			if a.working || pending {
+				return k
+			}
+			return 0
+		}
+		pending = pending || d.pending && !rows[k].preview
+	}
+	return 0
 }
 
 // flush commits every pending row, in the document's order.

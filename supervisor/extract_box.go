@@ -327,24 +327,46 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 // shownWhole reports whether the command read i-th in the live box starts
 // at the row of the output another command read in the box starts at
 // (live and again: the indexes of the live box's and the done box's
-// commands on its row), that says as much or more, the rest of the body
-// after it: the same command, which the live box cut (rows under it not
-// shown yet, or slid away) or showed twice — read once, where the done
-// box shows it, else the first time the live box showed the most of it.
+// commands on its row), that says as much or more (holds): the same
+// command, which the live box cut (rows under it not shown yet, or slid
+// away), showed through a box of another width, or showed twice — read
+// once, where the done box shows it, else the first time the live box
+// showed the most of it.
 func (b *toolBox) shownWhole(i int, live, again []int) bool {
 	c := b.seen[i]
 	for _, j := range again {
-		if d := b.again[j]; sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) {
+		if d := b.again[j]; sameStart(c, d) && holds(d.ev.Command.Body, c.ev.Command.Body) {
 			return true
 		}
 	}
 	for _, j := range live {
-		if d := b.seen[j]; j != i && sameStart(c, d) && strings.HasPrefix(d.ev.Command.Body, c.ev.Command.Body) &&
+		if d := b.seen[j]; j != i && sameStart(c, d) && holds(d.ev.Command.Body, c.ev.Command.Body) &&
 			(len(d.ev.Command.Body) > len(c.ev.Command.Body) || j < i) {
 			return true
 		}
 	}
 	return false
+}
+
+// holds reports whether body, a reading of a command on a row of a box's
+// output, says all that other, a reading of the same row, says: other is
+// body cut short, or body with words left out. A box drops what does not
+// fit it where it wraps a row of its terminal, and a box of another width
+// (the screen resized while the command ran) wraps elsewhere and drops
+// other text: a word one reading shows at a wrap, another may have lost.
+func holds(body, other string) bool {
+	if strings.HasPrefix(body, other) {
+		return true
+	}
+	words := strings.Fields(body)
+	for _, w := range strings.Fields(other) {
+		k := slices.Index(words, w)
+		if k < 0 {
+			return false
+		}
+		words = words[k+1:]
+	}
+	return true
 }
 
 // sameStart reports whether two commands read in a box start at the same

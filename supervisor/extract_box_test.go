@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"swarm/parser"
 	"swarm/screenmodel"
@@ -142,6 +143,57 @@ func TestABoxsCommandsGoOutInTheOrderOfItsRows(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
 	}
 	if want := []string{"bob first @74", "carol second @77", "dave third @78"}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}
+
+// TestReadingsThroughBoxesOfTwoWidthsAreOneCommand: Gemini CLI's box drops
+// what does not fit it where it wraps a row of its terminal; the screen
+// widened while the command ran, and the live box, drawn wider, showed a
+// word of a relay line the narrower one had dropped. Both readings start
+// on the same row of the output: one command, read once, as the reading
+// that shows the most shows it. The one that lost the word went out too.
+func TestReadingsThroughBoxesOfTwoWidthsAreOneCommand(t *testing.T) {
+	t.Parallel()
+	boxRow := func(width int) func(string) string {
+		return func(s string) string {
+			return "│ " + s + strings.Repeat(" ", width-4-utf8.RuneCountInString(s)) + " │"
+		}
+	}
+	narrow, wide := boxRow(44), boxRow(52)
+	lines := []spawner.Line{
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: narrow("... first 6 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: narrow("@relay:bob alpha beta gamma delta")}, // output row 6
+		{N: 76, Text: narrow("zeta")},                              // "epsilon" dropped at the wrap
+		{N: 77, Text: narrow("")},
+		{N: 78, Text: "╰" + strings.Repeat("─", 42) + "╯"},
+		// Wider, the next frame.
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: wide("... first 6 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: wide("@relay:bob alpha beta gamma delta epsilon")},
+		{N: 76, Text: wide("zeta")},
+		{N: 77, Text: wide("")},
+		{N: 78, Text: wide("more output")},
+		{N: 79, Text: "╰" + strings.Repeat("─", 50) + "╯"},
+		// Done, the output's last rows.
+		{N: 72, Text: wide("✓  Shell Command sh f.sh")},
+		{N: 74, Text: wide("... first 9 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: wide("more output")},
+		{N: 76, Text: wide("end")},
+		{N: 77, Text: "╰" + strings.Repeat("─", 50) + "╯"},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	for _, l := range lines {
+		for _, ev := range r.read(l) {
+			got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+		}
+	}
+	for _, ev := range r.flush(true) {
+		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+	}
+	if want := []string{"bob alpha beta gamma delta epsilon zeta @75"}; !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }

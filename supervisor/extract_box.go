@@ -41,6 +41,9 @@ type toolBox struct {
 	// top is the line of the box's first row of output shown, first the
 	// output's row it shows (what its "first N lines hidden" row says).
 	top, first int64
+	// hiddenAt is the line of the last "first N lines hidden" row read,
+	// while no other row was read on it, and hidden its N.
+	hiddenAt, hidden int64
 	// newest is the lowest row of the output the live box showed a
 	// command or an error on.
 	newest int64
@@ -176,18 +179,26 @@ func (b *toolBox) wasSent(e boxEvent) bool {
 
 // row follows a row of the box, numbered n, and returns the commands it
 // shows went out whole: a head row's output starts two rows under it (a
-// blank row between), and a row that says how many of the output's first
-// rows are hidden has the next one under it. A row of the live box's
+// blank row between), unless the row there still shows how many of the
+// output's first rows are hidden (no other row read on it since: a row
+// that stayed as it was is not committed again, though the head row
+// above it changed), and a row that says so has the next one under it. A row of the live box's
 // output that comes right after the rows it showed so far (from the
 // output's first) adds to them; a row of text is the next line of the
 // output after a command the live box showed right above it, which its
 // line so ended.
 func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool) []parser.Event {
+	if n == b.hiddenAt && !isHidden {
+		b.hiddenAt = -1 // another row on it
+	}
 	switch {
+	case head && b.hiddenAt == n+2:
+		b.top, b.first = n+3, b.hidden
 	case head:
 		b.top, b.first = n+2, 0
 	case isHidden:
 		b.top, b.first = n+1, int64(hidden)
+		b.hiddenAt, b.hidden = n, int64(hidden)
 	case b.live && n >= b.top:
 		inside, shows := screenmodel.BoxRow(text)
 		if !inside {

@@ -197,3 +197,45 @@ func TestReadingsThroughBoxesOfTwoWidthsAreOneCommand(t *testing.T) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
+
+// TestAHiddenRowThatStayedStillMapsTheBox: Gemini CLI's live box draws a
+// frame whose head row changed (its spinner turned) but whose "first N
+// lines hidden" row stayed as it was, and the spawner commits only the
+// rows that changed. The rows under it are still the output's rows from
+// N on, not from its first: a command the frame showed more of is the
+// same command, read once. Its rows were taken for the output's first
+// rows, and the command went out twice, cut and whole.
+func TestAHiddenRowThatStayedStillMapsTheBox(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: row("... first 6 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("@relay:bob one")}, // output row 6, cut by the box's bottom
+		{N: 76, Text: bottom},
+		// The next frame: the head row's mark turned, the hidden row stayed.
+		{N: 72, Text: row("⊶  Shell Command sh f.sh")},
+		{N: 75, Text: row("@relay:bob one two")},
+		{N: 76, Text: row("")},
+		{N: 77, Text: bottom},
+		// Done, from further down.
+		{N: 72, Text: row("✓  Shell Command sh f.sh")},
+		{N: 74, Text: row("... first 8 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("end")},
+		{N: 76, Text: bottom},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	for _, l := range lines {
+		for _, ev := range r.read(l) {
+			got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+		}
+	}
+	for _, ev := range r.flush(true) {
+		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+	}
+	if want := []string{"bob one two @75"}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}

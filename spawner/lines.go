@@ -1045,7 +1045,7 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	m.rewrap.pieces, m.rewrap.starts, m.rewrap.from = pieces, starts, from
 	stream := b.String()
 	for k, at := range starts {
-		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) {
+		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) && !m.pastTurns(from[k], n) {
 			m.rewrap.next, m.rewrap.at = stream[at+len(key):], m.processed
 			m.moveTo(from[k], n)
 			return true
@@ -1199,7 +1199,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
 		g := m.ghosts[i]
-		if g.text == text && !short && g.near(n) && m.inOrder(g.pos(), n) {
+		if g.text == text && !short && g.near(n) && m.inOrder(g.pos(), n) && !m.pastTurns(g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.pos(), n)
 			return g.n, true
@@ -1229,6 +1229,36 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 		return from, true
 	}
 	return 0, false
+}
+
+// pastTurns reports whether a line at position from would have moved down
+// to position to past two turns: the screen shows two echoes of lines
+// typed between them. A transcript grows at its end, and what shows under
+// a turn is its output; only the echo of the command whose output the line
+// is, printed late over the line's place, pushes it down past one (Claude
+// Code inline printed a file again after a resize: its block's "to" and
+// "type" rows were taken for those of a block it had collapsed above them,
+// past the echoes of the two commands typed since, and the block was read
+// without them).
+func (m *mainLines) pastTurns(from, to int64) bool {
+	if to <= from+2 {
+		return false
+	}
+	echoes := 0
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		if n := m.lineN(start); n <= from || n >= to {
+			continue
+		}
+		text := m.lineText(start, end)
+		if e, ok := m.layout.EchoStart(text); ok && strings.TrimSpace(text[len(e.Start):]) != "" {
+			if echoes++; echoes == 2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inDoneBox reports whether text, a line at n, is a row of the box of a

@@ -51,7 +51,11 @@
 //     (Claude Code collapses an output and draws the next one below it;
 //     the next block's "{" is not the collapsed block's, moved down past
 //     the rows that moved up); a line shown again where it was takes no
-//     part in that. Nor is a row of that redraw under a line that moved
+//     part in that. Nor does a line move down past two echoes of lines
+//     typed: only its own command's echo, printed late over its place,
+//     pushes it down past one (a transcript grows at its end: Claude Code
+//     inline prints a block whose rows are those of one it collapsed
+//     above). Nor is a row of that redraw under a line that moved
 //     up, above where the line was, the line committed for its position,
 //     though it shows its text: that line was above the one that moved,
 //     and this row is new (a program that draws only the cells that
@@ -315,7 +319,10 @@
 //     it has collapsed since, whose rows lie between in the document.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
-//     a spinner) and take their text; the rest are inserted where they
+//     a spinner) and take their text — above every aligned row, only those
+//     with no more turns under them than those rows show (the first rows
+//     of an older output shown collapsed, never read, stay pending: a view
+//     that followed the latest output down shows that turn's rows); the rest are inserted where they
 //     show — as read already while the view is scrolled back (the
 //     program's hint to go back to the bottom shows, over a row or in
 //     one of its own: Layout.Overlay, Layout.Hint): it

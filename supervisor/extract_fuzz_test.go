@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"swarm/parser"
 )
@@ -103,7 +104,10 @@ func FuzzExtractResizeOnce(f *testing.F) {
 }
 
 // plainText is s as printable text and line feeds: the lines a program
-// prints.
+// prints, as a reader sees them. A format character other than the joiner
+// of an emoji sequence (a soft hyphen, a zero-width space, a mark of
+// direction) shows as nothing on a terminal, this screen's too: no reader
+// can tell it was printed, nor read it in a command's body.
 func plainText(s []byte) string {
 	var b strings.Builder
 	for _, r := range string(s) {
@@ -111,6 +115,7 @@ func plainText(s []byte) string {
 		case r == '\n':
 			b.WriteByte('\n')
 		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0xfffd:
+		case unicode.Is(unicode.Cf, r) && r != '\u200d':
 		default:
 			b.WriteRune(r)
 		}

@@ -1327,15 +1327,16 @@ func (m *mainLines) cursorAfter(r0, y1 int, lf bool, out lineSink) {
 // Read on, the line took the next one's text into it (a relay line with
 // the next line's words in its body). So the line is left whole, as it
 // shows, and ends above y, recorded with what its rows above y show:
-// what the program writes from y on is a line of its own. A line held
-// back (a redraw going on) keeps its rows: it is committed as it shows
-// later, and the redraw writes over what it does not keep.
+// what the program writes from y on is a line of its own. Not while a
+// redraw is held (the zone): a program drawing a frame moves down through
+// the rows it drew, a line's among them, and what it does not draw again
+// stays as it was.
 func (m *mainLines) feedInside(start, end, y int, out lineSink) {
-	st := m.state(start)
-	m.leave(start, end, true, out)
-	if st.pending {
+	if m.zone >= 0 {
 		return
 	}
+	st := m.state(start)
+	m.leave(start, end, true, out)
 	unsetWrap(m.em.CellAt(m.cols-1, y-1))
 	st.rec, st.hasRec, st.faint = m.lineText(start, y-1), true, false
 	*m.state(y) = rowState{}

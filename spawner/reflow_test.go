@@ -373,3 +373,24 @@ func TestALineFedInsideAfterAReflowIsLeftWhole(t *testing.T) {
 		})
 	}
 }
+
+// A program drawing a frame over its rows moves down through them with
+// line feeds, a wrapped line's among them: the line it did not draw again
+// stays one line, committed once, its continuation no line of its own.
+func TestARedrawFeedingThroughAWrappedLineKeepsIt(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 8, Cols: 20})
+	defer s.Close()
+	long := "a line of thirty-two characters!"
+	fmt.Fprint(s, "$ run\r\n"+long+"\r\nstatus 1\r\n")
+	lines := s.TakeLines()
+	// Up to the wrapped line's first row, down past it, the status drawn anew.
+	fmt.Fprint(s, "\x1b[3A\r\n\r\n\x1b[2Kstatus 2\r\n")
+	lines = append(lines, s.Flush()...)
+	var got []string
+	for _, l := range lines {
+		got = append(got, l.Text)
+	}
+	if want := []string{"$ run", long, "status 1", "status 2"}; !slices.Equal(got, want) {
+		t.Fatalf("committed %q; want %q", got, want)
+	}
+}

@@ -105,11 +105,41 @@ func (r *packedRing) pushed(b *packedBlock) {
 // open returns the block records are added to.
 func (r *packedRing) open() *packedBlock {
 	if k := len(r.blocks); k > 0 && !r.blocks[k-1].sealed {
-		return r.blocks[k-1]
+		b := r.blocks[k-1]
+		if cap(b.data) < packedBlockSize { // idle let its room go
+			if r.cur == b {
+				r.cur = nil
+			}
+			b.data = append(getBuf(packedBlockSize+packedBlockSize/4), b.data...)
+		}
+		return b
 	}
 	b := &packedBlock{data: getBuf(packedBlockSize + packedBlockSize/4)}
 	r.blocks = append(r.blocks, b)
 	return b
+}
+
+// idle gives back the room of the open block, for a stream that paused:
+// the block is opened with room for a whole one (20 KB from blockBufs),
+// and a pane that printed a few lines and went quiet held it, in each of
+// its two rings (its scrollback, its replay's lines), for as long as it
+// stayed quiet: 2 MB over 100 idle shells. Its records are copied into
+// storage of their size; the next push takes room again (open).
+func (r *packedRing) idle() {
+	k := len(r.blocks)
+	if k == 0 || r.blocks[k-1].sealed {
+		return
+	}
+	b := r.blocks[k-1]
+	if cap(b.data) < packedBlockSize {
+		return
+	}
+	if r.cur == b {
+		r.cur = nil
+	}
+	old := b.data
+	b.data = append(make([]byte, 0, len(old)), old...)
+	putBuf(old)
 }
 
 // seal compresses a full block into a buffer of its own size.

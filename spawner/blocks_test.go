@@ -11,8 +11,8 @@ import (
 )
 
 // FuzzPackedRing: a packed ring reads back what a plain slice of the same
-// records holds, through pushes, drops from the front, cuts from the end
-// and clears, records long and short, compressible or not.
+// records holds, through pushes, drops from the front, cuts from the end,
+// clears and pauses (idle), records long and short, compressible or not.
 func FuzzPackedRing(f *testing.F) {
 	f.Add(uint64(1), uint16(3000))
 	f.Add(uint64(2), uint16(40))
@@ -40,6 +40,8 @@ func FuzzPackedRing(f *testing.F) {
 			case op < 98:
 				r.clear()
 				want = nil
+			case op < 99:
+				r.idle()
 			default: // reads at random, then in order
 				for range 20 {
 					if len(want) > 0 {
@@ -120,5 +122,59 @@ func TestHistoryKeepsRowsAsPushed(t *testing.T) {
 	// slices would (~140 bytes each for these).
 	if b := h.rows.bytes(); b > 800*60 {
 		t.Errorf("800 rows take %d bytes", b)
+	}
+}
+
+// A ring whose stream paused gives back its open block's room and keeps
+// its records; pushes go on after, and a read begun before reads on.
+func TestAnIdleRingLetsGoOfItsOpenBlocksRoom(t *testing.T) {
+	var r packedRing
+	var want [][]byte
+	for i := range 3 {
+		rec := fmt.Appendf(nil, "line %d", i)
+		r.push(rec)
+		want = append(want, rec)
+	}
+	if got := r.bytes(); got < packedBlockSize {
+		t.Fatalf("an open block holds %d bytes, want a block's room", got)
+	}
+	_ = r.at(1) // the read is left in the open block
+	r.idle()
+	if got := r.bytes(); got > 64 {
+		t.Errorf("after idle the ring holds %d bytes for 3 short records", got)
+	}
+	for i := range want {
+		if got := r.at(i); !bytes.Equal(got, want[i]) {
+			t.Fatalf("after idle record %d is %q, want %q", i, got, want[i])
+		}
+	}
+	r.idle() // nothing to give back
+	for i := range 2000 {
+		rec := fmt.Appendf(nil, "%06d INFO worker processed batch %d", i, i)
+		r.push(rec)
+		want = append(want, rec)
+	}
+	for i := range want {
+		if got := r.at(i); !bytes.Equal(got, want[i]) {
+			t.Fatalf("record %d is %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+// A screen whose output paused holds its rings' records, not a block's
+// room for each (Settle).
+func TestASettledScreenHoldsNoRoomInItsRings(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 24, Cols: 80, Scrollback: 2000})
+	defer s.Close()
+	for i := range 30 {
+		fmt.Fprintf(s, "$ echo %d\r\n%d\r\n", i, i)
+	}
+	s.TakeLines()
+	if s.hist.len() == 0 || s.lines.replay.seen.len() == 0 {
+		t.Fatalf("%d rows in the scrollback, %d lines in the replay's ring", s.hist.len(), s.lines.replay.seen.len())
+	}
+	s.Settle()
+	if got := s.hist.rows.bytes() + s.lines.replay.seen.bytes(); got > 2048 {
+		t.Errorf("the settled screen's rings hold %d bytes for %d rows and %d lines", got, s.hist.len(), s.lines.replay.seen.len())
 	}
 }

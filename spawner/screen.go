@@ -388,6 +388,9 @@ func (s *Screen) Settle() []Line {
 	s.applyHeld()
 	s.lines.settle(false, s)
 	s.alt.observe(true, s)
+	// Output paused: the rings' open blocks give back their room.
+	s.hist.rows.idle()
+	s.lines.replay.seen.idle()
 	return s.take()
 }
 

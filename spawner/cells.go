@@ -47,13 +47,6 @@ func setWrap(c *uv.Cell, pad bool) {
 	}
 }
 
-// unsetWrap takes the wrap mark off c, if it has one: its row ends there.
-func unsetWrap(c *uv.Cell) {
-	if c != nil {
-		c.Link = realLink(c)
-	}
-}
-
 // realLink returns c's hyperlink without a wrap mark.
 func realLink(c *uv.Cell) uv.Link {
 	l := c.Link

@@ -526,6 +526,7 @@ func (m *mainLines) flowLines() []flowLine {
 				if m.em.PendingWrap() {
 					l.cursor++ // after the row's last character, waiting to wrap
 				}
+				l.rowStart = y == end && pos.X == 0 && !m.em.PendingWrap()
 			}
 			l.cells = appendCells(l.cells, m.em.Line(y), limit)
 			off += limit
@@ -1311,35 +1312,8 @@ func (m *mainLines) cursorAfter(r0, y1 int, lf bool, out lineSink) {
 		m.downward(out)
 		if y1 > end {
 			m.leave(start, end, lf, out)
-		} else if lf {
-			m.feedInside(start, end, y1, out)
 		}
 	}
-}
-
-// feedInside: a line feed took the cursor from a row of the line on rows
-// [start, end] to row y, which continues that line. A program that feeds
-// a line is done with it and writes the next one on the row under the
-// cursor: that row continues the line only because the line was laid out
-// anew since the program wrote it (a reflow left the cursor where a
-// carriage return had put it, the start of one of the line's rows, which
-// at the new width is inside a row) or the program moved up into it.
-// Read on, the line took the next one's text into it (a relay line with
-// the next line's words in its body). So the line is left whole, as it
-// shows, and ends above y, recorded with what its rows above y show:
-// what the program writes from y on is a line of its own. Not while a
-// redraw is held (the zone): a program drawing a frame moves down through
-// the rows it drew, a line's among them, and what it does not draw again
-// stays as it was.
-func (m *mainLines) feedInside(start, end, y int, out lineSink) {
-	if m.zone >= 0 {
-		return
-	}
-	st := m.state(start)
-	m.leave(start, end, true, out)
-	unsetWrap(m.em.CellAt(m.cols-1, y-1))
-	st.rec, st.hasRec, st.faint = m.lineText(start, y-1), true, false
-	*m.state(y) = rowState{}
 }
 
 // leave: the cursor left the line on rows [start, end] downwards. A blank

@@ -38,6 +38,9 @@ type flowLine struct {
 	// text fills: the next character goes to the next row (a terminal's
 	// pending wrap).
 	curWrap bool
+	// rowStart: the cursor is at the first column of the line's last row
+	// (layout).
+	rowStart bool
 }
 
 // reflow lays the main screen out again at rows × cols. It returns false,
@@ -440,6 +443,17 @@ func (l *flowLine) layout(cols int) {
 		}
 		l.curRow, l.curCol = row, min(col+l.cursor-off, cols-1)
 		l.curWrap = l.cursor == off && col >= cols
+	}
+	if l.rowStart && l.curRow < row {
+		// A carriage return put the cursor at the start of the line's
+		// last row: the program writes from there as from the start of
+		// the row its line ends on — most often the next line, after a
+		// line feed. At the new width that place is inside the line (its
+		// first row, narrower; past the start of a row, wider), where a
+		// line feed lands on the line's own next row and the next line
+		// is written into it. The cursor goes to the start of the line's
+		// last row at the new width.
+		l.curRow, l.curCol = row, 0
 	}
 	l.rows = row + 1
 }

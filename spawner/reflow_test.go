@@ -335,40 +335,36 @@ func TestErasedLineCutByAShorterScreenMovesAfterTheProgramWrites(t *testing.T) {
 }
 
 // A line the program ended with a carriage return before a reflow and a
-// line feed after it is left whole at the line feed, though the reflow
-// put the cursor inside it (on the row where the line's text now goes
-// on, or past the start of the row it ends on): the next line, written
-// where the line feed took the cursor, is not read into it, narrower or
-// wider.
-func TestALineFedInsideAfterAReflowIsLeftWhole(t *testing.T) {
-	relay := "@relay:bob abcdefghijklmnopqrstuvwxyz0123456789"
+// line feed after it ends there, whole, and the next line is written on
+// the row under it: the cursor, at the start of the line's last row,
+// stays at the start of its last row at the new width, not inside the
+// line where a line feed would land on the line's own next row (narrower:
+// its first row; wider, or from a row that is not its first: past a
+// row's start).
+func TestACarriageReturnBeforeAReflowKeepsTheCursorAtTheLinesEnd(t *testing.T) {
+	relay := "@relay:bob abcdefghijklmnopqrstuvwxyz0123456789" // 47 columns
 	for _, tc := range []struct {
 		name        string
 		cols, cols2 int
-		line        string
 	}{
-		// 47 columns on one row; at 20, the cursor at the first row's start.
-		{name: "narrower", cols: 80, cols2: 20, line: relay},
-		// Two rows at 30; at 40, the cursor (the second row's start) at
-		// column 30 of the first.
-		{name: "wider", cols: 30, cols2: 40, line: relay},
+		{name: "narrower", cols: 80, cols2: 20},
+		{name: "wider", cols: 30, cols2: 40},
+		{name: "narrower, from its second row", cols: 24, cols2: 15},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewScreen(ScreenOptions{Rows: 12, Cols: tc.cols})
 			defer s.Close()
-			fmt.Fprint(s, "$ run\r\n"+tc.line+"\r")
+			fmt.Fprint(s, "$ run\r\n"+relay+"\r")
 			lines := s.TakeLines()
 			s.Resize(12, tc.cols2)
 			fmt.Fprint(s, "\ntext: next\r\n")
 			lines = append(lines, s.TakeLines()...)
-			var relays []string
+			var got []string
 			for _, l := range append(lines, s.Flush()...) {
-				if strings.Contains(l.Text, "@relay") {
-					relays = append(relays, l.Text)
-				}
+				got = append(got, l.Text)
 			}
-			if !slices.Equal(relays, []string{tc.line}) {
-				t.Fatalf("lines with the relay: %q; want only %q", relays, tc.line)
+			if want := []string{"$ run", relay, "text: next"}; !slices.Equal(got, want) {
+				t.Fatalf("committed %q; want %q", got, want)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,6 +211,10 @@ type commandReader struct {
 	// that echo, and no block was open there. output: a line of output
 	// was read since the last row of an echo.
 	collapsed, carried, output bool
+	// fed is the number of the last line read; stayed, the text last
+	// read on each line of the box the lines are in.
+	fed    int64
+	stayed map[int64]string
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -218,11 +223,50 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 	opts.BreaksAfterPunctuation = layout.BreaksAfterPunctuation()
 	opts.CutsRows = layout.CutsRows()
 	opts.WrapsWithBlank = layout.WrapsWithBlank()
-	return &commandReader{p: parser.New(opts), layout: layout}
+	return &commandReader{p: parser.New(opts), layout: layout, stayed: map[int64]string{}}
 }
 
 // read takes one committed line and returns the events it completes.
+// Inside a box, where a block is open and lines were skipped since the
+// last one read, the rows there that stayed as they were read last (the
+// spawner commits a row again only when it changed) are read again first:
+// they are still on the screen, and the block goes on through them.
 func (r *commandReader) read(l spawner.Line) []parser.Event {
+	var out []parser.Event
+	if r.p.InBlock() && (r.box.live || r.box.done) && l.N > r.fed+1 && l.N-r.fed <= maxStayed {
+		for n := r.fed + 1; n < l.N; n++ {
+			if _, ok := r.stayed[n]; !ok {
+				break
+			}
+			if n == l.N-1 {
+				for k := r.fed + 1; k < l.N; k++ {
+					out = append(out, r.readLine(spawner.Line{N: k, Text: r.stayed[k], Time: l.Time, Cols: l.Cols})...)
+				}
+			}
+		}
+	}
+	out = append(out, r.readLine(l)...)
+	if r.box.live || r.box.done {
+		if _, in := screenmodel.BoxRow(l.Text); in {
+			r.stayed[l.N] = l.Text
+		}
+		if len(r.stayed) > 2*maxStayed {
+			// A box that runs long, its rows far above: never read again.
+			maps.DeleteFunc(r.stayed, func(n int64, _ string) bool { return n < l.N-maxStayed })
+		}
+	} else {
+		clear(r.stayed)
+	}
+	return out
+}
+
+// maxStayed bounds the rows read again where lines were skipped: a box's
+// rows, at most a screen.
+const maxStayed = 200
+
+// readLine takes one line and returns the events it completes.
+func (r *commandReader) readLine(l spawner.Line) []parser.Event {
+	r.fed = l.N
 	if r.layout.WiderBoxRow(l.Text, l.Cols) {
 		// Pieces of a box drawn for a wider screen: not read, and what
 		// the parser holds does not go on into it (a gap).

@@ -239,3 +239,53 @@ func TestAHiddenRowThatStayedStillMapsTheBox(t *testing.T) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
+
+// TestABlockGoesOnThroughBoxRowsThatStayed: Gemini CLI's live box showed
+// a block's first rows, cut by its bottom border, and drew them again;
+// done, the box shows the block whole. The spawner commits only the rows
+// that changed (the head row's mark, the opening marker drawn anew, the
+// end marker where a blank row was): the block's JSON row stayed as it
+// was, on the screen, and the block is read through it. The block was
+// read with that row missing, and lost.
+func TestABlockGoesOnThroughBoxRowsThatStayed(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊶  Shell Command sh f.sh")},
+		{N: 73, Text: row("")},
+		{N: 74, Text: row("[[RELAY]]")},
+		{N: 75, Text: row(`{"to":"bob","body":"mind\nover"}`)},
+		{N: 76, Text: row("")},
+		{N: 77, Text: bottom},
+		// The next frame, drawn anew after a resize: the spawner commits
+		// the head row and the marker again, not the row under it.
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: row("[[RELAY]]")},
+		{N: 76, Text: row("")},
+		{N: 77, Text: bottom},
+		// Done: the rows that changed.
+		{N: 72, Text: row("✓  Shell Command sh f.sh")},
+		{N: 76, Text: row("[[/RELAY]]")},
+		{N: 77, Text: row("end")},
+		{N: 78, Text: bottom},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	take := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Command != nil {
+				got = append(got, fmt.Sprintf("%s %q @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
+			} else {
+				got = append(got, ev.Err.Error())
+			}
+		}
+	}
+	for _, l := range lines {
+		take(r.read(l))
+	}
+	take(r.flush(true))
+	if want := []string{`bob "mind\nover" @74`}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}

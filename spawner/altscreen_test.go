@@ -687,3 +687,39 @@ func TestHistoryShownAboveAnOutputStillPrintingIsNotReadAmidIt(t *testing.T) {
 		})
 	}
 }
+
+// As in TestAViewThatMovedOnPastAllItShowedShowsNewRows, then the output
+// the view followed down is drawn collapsed once done ("Click to expand":
+// its first row, the next cut short with …), the program still at work:
+// the view shows none of the rows the last frame showed, not because it
+// moved on but because the output under it shrank, and the rows above
+// the echo it shows again, come back into view, are rows read before, not
+// new ones (found in review of 6be471f).
+func TestAViewBackAfterAnOutputShrankShowsNoNewRows(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	status := func(working bool) string {
+		if working {
+			return "\x1b[12;1H   ■■⬝⬝⬝⬝  esc interrupt\x1b[K\x1b[10;6H"
+		}
+		return "\x1b[12;1H   ~/work    tab agents\x1b[K\x1b[10;6H"
+	}
+	file := []string{"  ┃  first row of the file, long enough to tell", "  ┃  second row of the file, long enough too",
+		"  ┃  @relay:bob the same words printed twice", "  ┃  end of the file, four rows"}
+	show := func(working bool, rows ...string) {
+		r.write("\x1b[?2026h" + opencodeFrame(rows...) + status(working) + "\x1b[?2026l")
+		r.pause(time.Second)
+	}
+	show(false, append([]string{"  ┃  $ cat one.txt", "  ┃"}, append(file, "", "     ▣  Build")...)...)
+	other := []string{"  ┃  other output, three rows of it", "  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build"}
+	show(false, append([]string{"  ┃  $ cat two.txt", "  ┃", "  ┃  other output, one row of it", "  ┃  other output, two rows of it"}, other[:2]...)...)
+	show(false, other...)
+	show(true, other...)
+	show(true, append(file[1:], "", "     ▣  Build")...)
+	collapsed := []string{"  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build", "",
+		"  ┃  $ cat one.txt", "  ┃", "  ┃  first row of the file, long enough to tell", "  ┃  second row of the f…"}
+	show(true, collapsed...)
+	show(false, collapsed...)
+	r.flush()
+	r.wantOnce(t, "other output, five rows of it", "other output, four rows of it")
+}

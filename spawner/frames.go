@@ -1011,15 +1011,24 @@ func (a *aligner) movedPastEcho(rows []frameRow) *docRow {
 
 // movedOn reports whether the view, the program at work on a turn (its
 // status row shows: a.working), neither scrolled back nor laid out anew,
-// shows none of the transcript rows the last frame showed: the view moved
-// on past all it showed, to the turn's output. A program takes its view
-// back a part of it at a time (a page is half a view), and a transcript
-// grows at its end: a row the last frame did not show is then no document
-// row come back into view but new (a file printed again, its echo above
-// the view, shows the rows of its first print).
+// showing no echo, shows none of the transcript rows the last frame
+// showed: the view moved on past all it showed, to the turn's output. A
+// program takes its view back a part of it at a time (a page is half a
+// view), and a transcript grows at its end: a row the last frame did not
+// show is then no document row come back into view but new (a file
+// printed again, its echo above the view, shows the rows of its first
+// print).
 func (a *aligner) movedOn(rows []frameRow) bool {
 	if !a.working || a.back || a.relaying || a.obs-1 <= a.resizedAt {
 		return false
+	}
+	for _, r := range rows {
+		if r.turn {
+			// An echo shows: rows under it are its turn's output, and
+			// rows above it older ones (underNewTurn), come back into
+			// view when an output under them shrank (drawn collapsed).
+			return false
+		}
 	}
 	shown := false
 	for i, d := range a.lastMatch {

@@ -390,3 +390,23 @@ func TestARedrawFeedingThroughAWrappedLineKeepsIt(t *testing.T) {
 		t.Fatalf("committed %q; want %q", got, want)
 	}
 }
+
+// A screen made shorter under a cursor waiting to wrap (after text that
+// fills its row) keeps it waiting: the line goes on at the start of the
+// next row, its last character not written over.
+func TestAShorterScreenKeepsTheCursorWaitingToWrap(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 10})
+	defer s.Close()
+	fmt.Fprint(s, "$ run\r\nstart\r\n0123456789")
+	lines := s.TakeLines()
+	s.Resize(2, 10)
+	fmt.Fprint(s, "ab\r\n")
+	lines = append(lines, s.TakeLines()...)
+	var got []string
+	for _, l := range append(lines, s.Flush()...) {
+		got = append(got, l.Text)
+	}
+	if want := []string{"$ run", "start", "0123456789ab"}; !slices.Equal(got, want) {
+		t.Fatalf("committed %q; want %q", got, want)
+	}
+}

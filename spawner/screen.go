@@ -464,10 +464,16 @@ func (s *Screen) resize(rows, cols int) {
 		// the scrollback, so the cursor's row and what is above it stay
 		// in view rather than being cut off at the bottom.
 		s.lines.shortened(pos.Y-rows+1, s)
+		waiting := s.main.PendingWrap()
 		k := strconv.Itoa(pos.Y - rows + 1)
 		_, _ = s.main.Write([]byte("\x1b[" + k + "S"))
 		s.lines.harvest(s)
 		_, _ = s.main.Write([]byte("\x1b[" + k + "A"))
+		if waiting {
+			// The move up ended the cursor's wait to wrap after text that
+			// fills its row: the next character went over the last one.
+			s.pendWrap(rows - 1)
+		}
 	}
 	// Rows under a shorter screen are cut: their lines leave for good,
 	// so they are committed as lines that scroll off are. A line that

@@ -135,12 +135,7 @@
 //     replay goes on after it, from wherever the next line is found — but
 //     a line as common as "{" or "[[/RELAY]]" right after such a new line
 //     takes it on only where the replay expected it (or after a resize):
-//     else it is more of the new output, not an old block's row. A new
-//     line amid history written again for a new width, which scrolls off
-//     before output pauses with lines the replay repeats after it (20
-//     characters or more: text no new line shows by chance), was shown
-//     only in passing (a long output's last rows, as many as the new
-//     width fits): it is not committed. Once the
+//     else it is more of the new output, not an old block's row. Once the
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
 //     printing it again (a file printed twice). An echo counts from when
@@ -422,6 +417,5 @@
 // pushed off by text that wraps with no control character between two
 // frames lose the oldest. A replay is matched against the last 20,000
 // lines committed, and one that begins with a line that matches nothing in
-// its first 64 lines is no replay. A line a replay showed only in passing
-// stays read: shown later where it stays, it is not committed then.
+// its first 64 lines is no replay.
 package spawner

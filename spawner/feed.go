@@ -737,7 +737,6 @@ func (s *Screen) switchScreen(on bool) {
 		if s.alt.em == nil {
 			// An update begun on the main screen ends on the other one.
 			s.lines.synced(false)
-			s.lines.passed()
 			// The alternate screen starts with the main one's cursor.
 			em, pipe := s.newEmulator(false)
 			s.alt.enter(em, s.rows, s.cols)

@@ -182,17 +182,6 @@ type mainLines struct {
 	// that slid out of the program's view.
 	frame frameStart
 	slidN int64
-	// unshown: the new lines a replay at a new width committed, held
-	// until it ends (passed).
-	unshown []unshownLine
-}
-
-// unshownLine is a new line committed during a replay, not handed on yet
-// (mainLines.passed), with the replay's count of long lines repeated as
-// it was committed.
-type unshownLine struct {
-	Line
-	replayed int64
 }
 
 // frameStart is what the screen showed as a synchronized update began,
@@ -776,9 +765,6 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.replay.tailShows(m.scrolling || m.base != m.tailBase || m.showsEcho())
 	}
 	replayed := m.replay.repeats(text)
-	if !replayed && !(m.replay.active && m.replay.resized) {
-		m.passed()
-	}
 	if m.replay.missed {
 		if _, echo := m.layout.EchoStart(text); echo {
 			m.replay.typed()
@@ -833,12 +819,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.shownN = n
 	}
 	m.replay.record(text, cmd)
-	l := Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)}
-	if m.replay.active && m.replay.resized {
-		m.unshown = append(m.unshown, unshownLine{l, m.replay.long})
-	} else {
-		m.out = append(m.out, l)
-	}
+	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
 	if _, running, ok := m.layout.ToolBox(text); ok {
 		m.doneBox = -1
 		if !running {
@@ -927,25 +908,6 @@ func (m *mainLines) addGhost(g ghost) {
 	}
 }
 
-// passed hands on the new lines of the replay at a new width that ended
-// (output paused, the screen was cleared again or resized, the replay gave
-// up) but those it showed only in passing: a line that left the screen
-// before the replay ended, with long lines the replay repeated after it.
-// A program that writes its transcript again for a new width writes it
-// from its start, and new output comes at its end: text it shows amid
-// history is history laid out anew, and scrolled by, it is text no reader
-// was shown (Codex inline shows a long output's last rows, as many as fit
-// at the new width: rows never shown before scroll by among them). A line
-// whose first rows left is cut.
-func (m *mainLines) passed() {
-	for _, l := range m.unshown {
-		if l.N >= m.base || l.replayed == m.replay.long {
-			m.out = append(m.out, l.Line)
-		}
-	}
-	m.unshown = m.unshown[:0]
-}
-
 // retractPreview takes back the lines of the preview that the line at
 // position n closes, committed before its marker was drawn but not taken
 // yet, and forgets them: the output printed whole later holds their text
@@ -962,13 +924,6 @@ func (m *mainLines) retractPreview(n int64) {
 	lo := m.base + int64(top)
 	var taken []string
 	m.out = slices.DeleteFunc(m.out, func(l Line) bool {
-		if l.N >= lo && l.N < n {
-			taken = append(taken, l.Text)
-			return true
-		}
-		return false
-	})
-	m.unshown = slices.DeleteFunc(m.unshown, func(l unshownLine) bool {
 		if l.N >= lo && l.N < n {
 			taken = append(taken, l.Text)
 			return true
@@ -1635,7 +1590,6 @@ func (m *mainLines) settle(final bool, out lineSink) {
 	if !final {
 		m.replay.end()
 	}
-	m.passed()
 }
 
 // harvest collects the rows x/vt pushed into its scrollback and returns how
@@ -2066,7 +2020,6 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 		if op.kind == opErase3 {
 			out.clearHistory()
 		}
-		m.passed()
 		m.replay.begin(m.rows)
 		if op.kind == opReset {
 			// A full reset: what the rows showed is gone, and what was
@@ -2085,10 +2038,8 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	if op.kind == opNone {
 		switch m.clearedView(t, pos) {
 		case clearedHome:
-			m.passed()
 			m.replay.begin(m.rows)
 		case clearedRows:
-			m.passed()
 			m.replay.beginTail(m.rows)
 			m.tailBase = m.base
 		}

@@ -25,12 +25,6 @@ import "strings"
 // one, found wherever one was (Claude Code repaints its transcript with
 // the latest output under it). The echo of typed input (Codex turns a
 // running command's header into "You ran") is not such a new line.
-// A new line a replay at a new width shows amid history, which leaves
-// the screen before the replay ends with lines the replay repeats after
-// it, was shown only in passing: it is not committed (mainLines.passed).
-// New output comes at a transcript's end; Codex inline shows a long
-// output's last rows, as many as fit at the new width, and rows no screen
-// showed before scroll by among them.
 //
 // A command's output comes after its echo: once a replay has repeated
 // the echo of the command typed last (its first echo, for a program that
@@ -120,9 +114,6 @@ type replay struct {
 	// sized says the screen changed size since the last replay began: the
 	// program draws its transcript again for the new size.
 	sized bool
-	// long counts the lines replays repeated whose key is as long as
-	// minResumeKey: text too rare to be a new line's by chance.
-	long int64
 }
 
 // record adds a committed line; cmd is the command a line echoing typed
@@ -282,15 +273,6 @@ func (r *replay) repeats(text string) bool {
 	if key == "" {
 		return r.began
 	}
-	ok := r.repeatsKey(key)
-	if ok && len(key) >= minResumeKey {
-		r.long++
-	}
-	return ok
-}
-
-// repeatsKey is repeats for a line with a key.
-func (r *replay) repeatsKey(key string) bool {
 	if !r.began {
 		if r.tries++; r.tries > maxReplayTries {
 			r.end()

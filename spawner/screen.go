@@ -437,7 +437,6 @@ func (s *Screen) resize(rows, cols int) {
 	if rows == s.rows && cols == s.cols {
 		return
 	}
-	s.lines.passed()
 	s.lines.replay.sizeChanged()
 	s.alt.observe(false, s) // the frame drawn for the old size
 	s.alt.resized()

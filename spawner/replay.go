@@ -147,7 +147,9 @@ func (r *replay) forget(texts []string) {
 		}
 		n := r.seen.len()
 		if r.fresh == 0 || n == 0 || string(r.seen.at(n-1)) != texts[i] {
-			return
+			// Older lines are not the newest recorded: stop taking back,
+			// but still check the echo below (it may be among those taken).
+			break
 		}
 		r.seen.truncate(1)
 		r.recorded--

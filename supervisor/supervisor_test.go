@@ -382,6 +382,9 @@ func TestUnknownRecipientNoticesTheAuthor(t *testing.T) {
 	m := h.send(bus.Message{From: "human", To: "a", Body: "hello"})
 	h.waitFor("hello confirmed", func() bool { return h.deliveryOf(m.ID, "a").State == bus.DeliveryConfirmed })
 	h.waitFor("the notices confirmed with it", func() bool { _, c := notices(); return c == 3 })
+	// Confirmed is the line shown in a's terminal; a writes its log after
+	// it has read the line, a moment later on a busy machine.
+	h.waitFor("a's log of it", func() bool { return len(readLines(h.path("a.log"))) > 0 })
 	got := readLines(h.path("a.log"))
 	if len(got) != 1 {
 		t.Fatalf("a read %q, want one line", got)

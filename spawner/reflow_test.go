@@ -340,7 +340,11 @@ func TestErasedLineCutByAShorterScreenMovesAfterTheProgramWrites(t *testing.T) {
 // stays at the start of its last row at the new width, not inside the
 // line where a line feed would land on the line's own next row (narrower:
 // its first row; wider, or from a row that is not its first: past a
-// row's start).
+// row's start). tmux 3.3a differs here on purpose (TestResizeShowsWhatTmuxShows):
+// it maps the cursor by its offset into the line, and the program's next
+// line overwrites the line's end ("@relay:bob a…z0123456789" written at 80
+// columns, made 20 wide: tmux shows "text: next" over "3456789"); the
+// line the program printed whole stays whole here.
 func TestACarriageReturnBeforeAReflowKeepsTheCursorAtTheLinesEnd(t *testing.T) {
 	relay := "@relay:bob abcdefghijklmnopqrstuvwxyz0123456789" // 47 columns
 	for _, tc := range []struct {

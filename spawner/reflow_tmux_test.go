@@ -55,8 +55,13 @@ func tmuxReflowInput(kind string) string {
 // back from the middle of lines. X is a pane made narrower and shorter
 // with blank rows under its cursor (an agent that has exited, shown in a
 // grid): as many of them give way as the pane lost rows, and then rows
-// leave at the top. One difference is kept on purpose: a display the program cleared stays
-// cleared (tmux brings the cleared rows back when a pane gets wider).
+// leave at the top. Two differences are kept on purpose: a display the program cleared stays
+// cleared (tmux brings the cleared rows back when a pane gets wider); and
+// a cursor a carriage return left at the start of a wrapped line's last
+// row stays at the start of its last row, where tmux keeps its offset
+// into the line and the next line feed lands inside it, so the program's
+// next line overwrites the line's end
+// (TestACarriageReturnBeforeAReflowKeepsTheCursorAtTheLinesEnd).
 func TestResizeShowsWhatTmuxShows(t *testing.T) {
 	f, err := os.Open("testdata/tmux-reflow/screens.txt")
 	if err != nil {

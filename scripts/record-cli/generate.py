@@ -100,7 +100,10 @@ against the rows):
   (collapsed, cut, clipped at a box's edge) stays not shown;
 - Gemini CLI only: shown as Gemini draws it (rows cut to its box and
   joined with one blank, wide characters followed by a blank): expected
-  as shown.
+  as shown; but unsure when a row it spans has room left for the next
+  row's first word and the blank before it (reader.join_unclear): a row
+  Gemini cut leaves free columns, and a reader cannot tell the next row
+  from a line of its own.
 
 Unsure commands are not in the .want; NAME.json lists them ("unsure",
 each with what showed), and corpus-score neither expects them nor counts
@@ -143,6 +146,13 @@ the transcript's view at the size it is printed at; a row that follows a
 relay line starts with a word that would have fitted on the line's last
 row, with room to spare, at any width near the transcript's (else a blank
 row comes between);
+no row break inside a relay line is one a reader cannot read as
+printed, at any width near the transcript's the session has from its
+print on (unreadable_wrap; such a line's body is drawn again, as wide):
+opencode breaking a word after punctuation at its margin ("1,234." over
+"56": "1,234.56" or "1,234. 56"), or a row of wide characters (CJK)
+filled to its edge over a row starting with one (a blank between them or
+none draws the same);
 relay lines are unique in a recording except those printed twice on
 purpose; lines typed on the command line hold no punctuation (Codex's
 composer drops some).
@@ -278,6 +288,130 @@ def fits_after(config, line, nxt, widths):
             if room < cols(first) + 4:
                 return False
     return True
+
+
+def wide(ch):
+    """Whether ch takes two columns (East Asian wide or fullwidth)."""
+    return cols(ch) == 2
+
+
+def wide_rows(text, width):
+    """Wraps text at width columns where a blank is, or between two wide
+    characters (a CLI following Unicode's line breaking may break a run
+    of CJK there); returns the rows."""
+    units = []  # (piece, whether a blank comes before it)
+    for w in text.split(" "):
+        start = 0
+        for i in range(1, len(w)):
+            if wide(w[i - 1]) and wide(w[i]):
+                units.append((w[start:i], start == 0))
+                start = i
+        units.append((w[start:], start == 0))
+    rows, cur = [], ""
+    for piece, blank in units:
+        cand = cur + (" " if blank and cur else "") + piece
+        if not cur or cols(cand) <= width:
+            cur = cand
+            continue
+        rows.append(cur)
+        cur = piece
+    rows.append(cur)
+    return rows
+
+
+# Where opencode 1.18.33 may break a word at its wrap margin: after one of
+# these, when more of the word follows ("1,234." | "56").
+BREAK_AFTER = set(",.;:!?-/|)]}%&=^~")
+
+
+def punct_rows(text, width):
+    """Word-wraps text at width columns as opencode does: a word that does
+    not fit is broken after its last punctuation that fits (else moved to
+    the next row whole); returns the rows and, per row but the last,
+    whether it ended inside a word."""
+    rows, inside, cur = [], [], ""
+    for w in text.split(" "):
+        while True:
+            cand = w if not cur else cur + " " + w
+            if cols(cand) <= width or not cur and cols(w) <= width:
+                cur = cand
+                break
+            lead = (cur + " ") if cur else ""
+            cut = max((i + 1 for i, ch in enumerate(w[:-1]) if ch in BREAK_AFTER and cols(lead + w[:i + 1]) <= width),
+                      default=0)
+            if cut:
+                rows.append(lead + w[:cut])
+                inside.append(True)
+                w, cur = w[cut:], ""
+                continue
+            if not cur:
+                cur = w  # wider than the row and no break: as wrap_rows
+                break
+            rows.append(cur)
+            inside.append(False)
+            cur = ""
+    rows.append(cur)
+    return rows, inside
+
+
+def unreadable_wrap(config, line, widths):
+    """Whether a relay line, wrapped at some width near those in widths
+    (as fits_after: the transcript's text width, a few columns off), has a
+    row break inside it that no reader can read as printed:
+
+    - opencode breaks a word after punctuation at its margin: a row ending
+      "1,234." above "56" is "1,234.56" or "1,234. 56" (punct_rows);
+    - a row of wide characters (CJK) filled to its edge (less than a wide
+      character's room left) above a row starting with a wide character:
+      a blank between them, or none, draws the same (wide_rows, and
+      wrap_rows for a break at a blank).
+
+    Gemini CLI is left out: its rows are cut and drawn with a blank after
+    each wide letter, and its reader joins them its own way (reader.py)."""
+    if config == "gemini":
+        return False
+    for c in widths:
+        for w in range(text_width(config, c) - 3, text_width(config, c) + 2):
+            if config == "opencode":
+                rows, inside = punct_rows(line, w)
+                if any(inside):
+                    return True
+            for rows in (wrap_rows(line, w), wide_rows(line, w)):
+                for a, b in zip(rows, rows[1:]):
+                    ta = a.rstrip()
+                    if ta and b and wide(ta[-1]) and wide(b[0]) and w - cols(a) < 2:
+                        return True
+    return False
+
+
+def redraw_unreadable(plan, st, widths, used):
+    """Draws the body of each relay line of st that unreadable_wrap finds
+    unreadable at widths again, as wide as before, from a random source of
+    its own (the same plan gives the same text), until the line reads as
+    printed: the corpus then never asks for what its screen cannot tell.
+    After 20 draws, a body of plain words (no CJK, no punctuation), which
+    always reads."""
+    config = plan["config"]
+    rng = random.Random("%s/%d/%s/redraw" % (config, plan["seed"], st.idx))
+    typed = st.how == "printf"
+    for cmd in st.cmds:
+        old = cmd.lines[0]
+        if cmd.block or not unreadable_wrap(config, old, widths):
+            continue
+        head = "@%s:%s " % (cmd.kind, cmd.to)
+        for k in range(21):
+            body = content.sentence(rng, max(1, cols(cmd.body)), set() if k == 20 else set(plan.get("features", ())),
+                                    typed or k == 20)
+            if typed:
+                body = body.replace("!", ".")
+            line = head + body
+            if line not in used and not unreadable_wrap(config, line, widths):
+                break
+        used.add(line)
+        for other in st.cmds:
+            if not other.block and other.lines[0] == old:
+                other.lines, other.body = [line], body
+        st.lines = [line if l == old else l for l in st.lines]
 
 
 class PrintStep:
@@ -465,6 +599,7 @@ def guard_later_widths(config, plan):
             width = arg[0]
         elif kind == "print" and arg.mid_resize:
             width = arg.mid_resize[1]
+    used = set(l for kind, st in steps if kind == "print" for l in st.lines)
     for i, (kind, st) in enumerate(steps):
         if kind != "print" or st.repeat_of:
             continue
@@ -472,6 +607,7 @@ def guard_later_widths(config, plan):
         for kind2, arg in steps[i:]:
             if kind2 == "print" and arg.mid_resize:
                 widths.add(arg.mid_resize[1])
+        redraw_unreadable(plan, st, sorted(widths), used)
         st.lines = spaced(config, st.lines, st.cmds, sorted(widths))
     by_name = {st.idx: st for kind, st in steps if kind == "print"}
     for kind, st in steps:
@@ -974,6 +1110,12 @@ class Session:
                 body = sh.text[len(prefix):].strip() if sh.text.startswith(prefix) else None
                 if cmd.block or not body:
                     out.append((cmd, None, "not shown (block cut or no body): " + preview(cmd), after))
+                elif self.config == "gemini" and sh.unclear:
+                    # Across a row with room for the next row's first
+                    # word (reader.join_unclear): the rest of a row Gemini
+                    # cut, or a line of its own, a reader cannot say.
+                    w["shown"] = body
+                    out.append((cmd, w, "unsure, shown across a cut row with room for the next (Gemini): " + json.dumps(body, ensure_ascii=False), after))
                 elif self.config == "gemini":
                     w["body"] = body
                     what = "whole (as Gemini draws it)" if sh.whole else "cut to"

@@ -27,7 +27,11 @@ sees the rows of the box; a printed line is read from the row that starts
 it and the rows after it that hold later parts of it: a row that goes on
 where the one before stopped is joined as it stands (a wrap), one after a
 blank or after dropped text with one blank (trailing and leading blanks
-at the join dropped). That is the .want's body.
+at the join dropped). That is the .want's body, unless a row joined so
+has room left for the next row's first word and the blank before it
+(join_unclear; the blank drawn after a wide letter is the letter's):
+Gemini cut that row, and the next may as well be a line of its own, so
+the reading is unclear (the generator makes the command unsure).
 
 Text is compared as a reader sees it: canonically equivalent forms are
 the same text (Unicode NFC). Claude Code, Codex, Gemini CLI and opencode
@@ -95,8 +99,12 @@ class Shown:
     """How a printed line shows on one capture: rows [first, last] of the
     capture, whole or cut, and the text a reader reads."""
 
-    def __init__(self, first, last, whole, text, edge, composed=False):
+    def __init__(self, first, last, whole, text, edge, composed=False, unclear=False):
         self.first, self.last, self.whole, self.text = first, last, whole, text
+        # unclear (Gemini CLI): the rows join across a row with room left
+        # for the next row's first word (join_unclear): the reading is
+        # one a reader cannot be sure of.
+        self.unclear = unclear
         # edge: the rows ran into the end of the capture, so more of the
         # line may lie beyond it.
         self.edge = edge
@@ -113,28 +121,31 @@ def better(a, b):
         return a.whole
     if a.edge != b.edge:
         return not a.edge
-    return len(a.text) > len(b.text)
+    if len(a.text) != len(b.text):
+        return len(a.text) > len(b.text)
+    return b.unclear and not a.unclear
 
 
 def find_line(config, rows, line, start=0, stop=None):
     """Finds the first showing of the printed line in rows[start:stop],
     as printed or, where that shows less, in composed form."""
     stop = len(rows) if stop is None else stop
-    cleaned = [clean(config, r) for r in rows[start:stop]]
+    raw = rows[start:stop]
+    cleaned = [clean(config, r) for r in raw]
     # Rows lose their leading blanks in clean: so does the line.
     line = line.lstrip()
     target = gemini_form(line) if config == "gemini" else line
-    got = _find(config, cleaned, target, start, stop)
+    got = _find(config, raw, cleaned, target, start, stop)
     if canon(target) == target:
         return got
-    alt = _find(config, [canon(c) for c in cleaned], canon(target), start, stop)
+    alt = _find(config, raw, [canon(c) for c in cleaned], canon(target), start, stop)
     if alt is not None and better(alt, got):
         alt.composed = True
         return alt
     return got
 
 
-def _find(config, cleaned, target, start, stop):
+def _find(config, raw, cleaned, target, start, stop):
     for i, c in enumerate(cleaned):
         if not c:
             continue
@@ -144,8 +155,39 @@ def _find(config, cleaned, target, start, stop):
             got = _match(cleaned, i, target)
         if got:
             last, whole, text = got
-            return Shown(start + i, start + last, whole, text, start + last == stop - 1 and not whole)
+            unclear = config == "gemini" and any(join_unclear(raw[j], cleaned[j], cleaned[j + 1]) for j in range(i, last))
+            return Shown(start + i, start + last, whole, text, start + last == stop - 1 and not whole, unclear=unclear)
     return None
+
+
+# The columns a word needs after a row's text besides its own: the blank
+# before it.
+JOIN_SLACK = 1
+
+
+def box_room(raw):
+    """The free columns at the end of a row of Gemini CLI's box (`│ text
+    │`: a blank of padding each side), or None for a row not in a box."""
+    t = raw.strip()
+    if len(t) < 2 or not t.startswith("│") or not t.endswith("│"):
+        return None
+    inner = t[1:-1]
+    return cols(inner) - 2 - cols(inner.strip())
+
+
+def join_unclear(raw, cleaned, nxt):
+    """Whether a row of Gemini CLI's box (raw, and its text cleaned) joined
+    to the next row's text nxt is a join no reader can be sure of: the
+    row has room left for nxt's first word (and the blank before it), so
+    a wrap would have put the word there; nxt reads as a line of its own
+    as well as the rest of a row Gemini cut (its lossy wrap drops what a
+    row of its terminal held beyond the box, leaving the room)."""
+    room = box_room(raw)
+    if room is None or not nxt:
+        return False
+    if cleaned and cols(cleaned[-1]) == 2:
+        room -= 1  # the blank drawn after a wide letter is the letter's
+    return room >= cols(nxt.split(" ")[0]) + JOIN_SLACK
 
 
 def _head_ok(c, target):

@@ -176,5 +176,82 @@ class RowAfterARelayLineAtLaterWidths(unittest.TestCase):
         self.assertEqual(self.plan(64), [self.LINE, "", "hello there", "end of the output, 4 lines"])
 
 
+class UnreadableWrapInsideARelayLine(unittest.TestCase):
+    """unreadable_wrap and redraw_unreadable: a row break inside a relay
+    line that no reader can read as printed is drawn away from the plan."""
+
+    def guarded(self, config, line, cols):
+        body = line[len("@relay:bob "):]
+        cmd = content.Cmd([line], "relay", "bob", body)
+        st = generate.PrintStep("f01", "cat", [line, generate.END % 2], [cmd], "f01.txt", "cat f01.txt")
+        plan = {"config": config, "seed": 1, "cols": cols, "rows": 30, "features": ["cjk"], "steps": [("print", st)]}
+        generate.guard_later_widths(config, plan)
+        return st, cmd
+
+    def test_opencode_breaks_after_punctuation_at_its_margin(self):
+        line = "@relay:bob abc 1,234.56 end"
+        # 17 text columns: "@relay:bob abc 1," | "234.56 end".
+        self.assertEqual(generate.punct_rows(line, 17)[0], ["@relay:bob abc 1,", "234.56 end"])
+        self.assertTrue(generate.unreadable_wrap("opencode", line, [25]))
+        # Codex does not break there; a word with no punctuation neither.
+        self.assertFalse(generate.unreadable_wrap("codex", line, [25]))
+        self.assertFalse(generate.unreadable_wrap("opencode", "@relay:bob abc 1234 end", [25]))
+        st, cmd = self.guarded("opencode", line, 25)
+        self.assertNotEqual(cmd.lines, [line])
+        self.assertFalse(generate.unreadable_wrap("opencode", cmd.lines[0], [25]))
+        self.assertEqual(cmd.lines[0], "@relay:bob " + cmd.body)
+        self.assertEqual(st.lines[0], cmd.lines[0])
+
+    def test_wide_letters_to_the_edge_above_a_wide_word(self):
+        line = "@relay:bob 北京 한국어 x"
+        # 16 text columns: "@relay:bob 北京" (15) | "한국어 x": with or
+        # without the blank, the same rows.
+        self.assertEqual(generate.wrap_rows(line, 16), ["@relay:bob 北京", "한국어 x"])
+        self.assertTrue(generate.unreadable_wrap("codex-inline", line, [20]))
+        self.assertFalse(generate.unreadable_wrap("codex-inline", "@relay:bob hello there x", [20]))
+        st, cmd = self.guarded("codex-inline", line, 20)
+        self.assertNotEqual(cmd.lines, [line])
+        self.assertFalse(generate.unreadable_wrap("codex-inline", cmd.lines[0], [20]))
+
+    def test_a_readable_line_stays(self):
+        line = "@relay:bob hello there x"
+        st, cmd = self.guarded("codex-inline", line, 20)
+        self.assertEqual(cmd.lines, [line])
+
+
+def box(text, width=48):
+    """A row of Gemini CLI's box at 60 columns (48 of text)."""
+    return "│ " + text + " " * (width - generate.cols(text)) + " │"
+
+
+class GeminiJoinAcrossACutRow(unittest.TestCase):
+    """A Gemini row cut with room left for the next row's first word:
+    the next row may be a line of its own, so the command is unsure."""
+
+    def verdict(self, line, *rows):
+        cmd = content.Cmd([line], "relay", "bob", line[len("@relay:bob "):])
+        st = generate.PrintStep("f01", "cat", [line], [cmd], "f01.txt", "cat f01.txt")
+        scr = "\n".join(["! cat f01.txt"] + [box(r) for r in rows] + ["", "> "])
+        (_, _, what, _), = session("gemini").read_commands(st, [(0.0, generate.SETTLED, scr)], 0.0)
+        return what
+
+    def test_room_for_the_next_word(self):
+        line = "@relay:bob alpha beta gamma delta longdroppedword tail end"
+        self.assertTrue(self.verdict(line, "@relay:bob alpha beta gamma delta", "tail end").startswith("unsure"))
+
+    def test_no_room_for_the_next_word(self):
+        line = "@relay:bob alpha beta gamma delta epsilon zeta e droppedword tailpiece end"
+        what = self.verdict(line, "@relay:bob alpha beta gamma delta epsilon zeta e", "tailpiece end")
+        self.assertTrue(what.startswith("cut to"), what)
+
+    def test_the_blank_after_a_wide_letter_is_no_room(self):
+        # 47 columns drawn, the last a wide letter's blank: 1 free, not
+        # room for "x" and its blank.
+        head = reader.gemini_form("@relay:bob alpha beta gamma delta epsilon z 中")
+        self.assertEqual(generate.cols(head), 47)
+        self.assertFalse(reader.join_unclear(box(head), head.rstrip(), "x"))
+        short = reader.gemini_form("@relay:bob alpha beta gamma delta 中")
+        self.assertTrue(reader.join_unclear(box(short), short.rstrip(), "x"))
+
 if __name__ == "__main__":
     unittest.main()

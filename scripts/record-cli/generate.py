@@ -389,8 +389,9 @@ def redraw_unreadable(plan, st, widths, used):
     unreadable at widths again, as wide as before, from a random source of
     its own (the same plan gives the same text), until the line reads as
     printed: the corpus then never asks for what its screen cannot tell.
-    After 20 draws, a body of plain words (no CJK, no punctuation), which
-    always reads."""
+    A line with wide letters is drawn again with wide letters where one of
+    15 draws has them and reads; after 20 draws, a body of plain words (no
+    CJK, no punctuation), which always reads."""
     config = plan["config"]
     rng = random.Random("%s/%d/%s/redraw" % (config, plan["seed"], st.idx))
     typed = st.how == "printf"
@@ -405,7 +406,12 @@ def redraw_unreadable(plan, st, widths, used):
             if typed:
                 body = body.replace("!", ".")
             line = head + body
-            if line not in used and not unreadable_wrap(config, line, widths):
+            if line in used or unreadable_wrap(config, line, widths):
+                continue
+            # Most lines with CJK are unreadable somewhere (a long one at
+            # nearly every width): the first 15 draws keep wide letters
+            # when the line had them, or the corpus would lose most of its.
+            if k >= 15 or any(map(wide, body)) or not any(map(wide, cmd.body)):
                 break
         used.add(line)
         for other in st.cmds:

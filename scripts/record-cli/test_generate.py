@@ -213,6 +213,17 @@ class UnreadableWrapInsideARelayLine(unittest.TestCase):
         self.assertNotEqual(cmd.lines, [line])
         self.assertFalse(generate.unreadable_wrap("codex-inline", cmd.lines[0], [20]))
 
+    def test_a_line_with_wide_letters_is_drawn_again_with_some(self):
+        # At 30 columns (23 to 27 of text) this line breaks between wide
+        # letters at the edge; most draws with CJK do too, but one of the
+        # first 15 reads, and the corpus keeps its CJK.
+        line = "@relay:bob word 北京 한국어 東京 hello 中文字符 x y"
+        self.assertTrue(generate.unreadable_wrap("codex-inline", line, [30]))
+        st, cmd = self.guarded("codex-inline", line, 30)
+        self.assertNotEqual(cmd.lines, [line])
+        self.assertTrue(any(map(generate.wide, cmd.body)), cmd.body)
+        self.assertFalse(generate.unreadable_wrap("codex-inline", cmd.lines[0], [30]))
+
     def test_a_readable_line_stays(self):
         line = "@relay:bob hello there x"
         st, cmd = self.guarded("codex-inline", line, 20)

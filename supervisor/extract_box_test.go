@@ -86,16 +86,7 @@ func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 		{N: 76, Text: narrow("end"), Cols: cols},
 		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
 	}
-	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
-	var got []string
-	for _, l := range lines {
-		for _, ev := range r.read(l) {
-			got = append(got, fmt.Sprintf("%s %q @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-		}
-	}
-	for _, ev := range r.flush(true) {
-		got = append(got, fmt.Sprintf("%s %q @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-	}
+	got := readGeminiBox(lines)
 	if want := []string{`bob "one two three" @74`}; !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
@@ -132,17 +123,8 @@ func TestABoxsCommandsGoOutInTheOrderOfItsRows(t *testing.T) {
 		{N: 78, Text: row("@relay:dave third")}, // output row 4
 		{N: 79, Text: bottom},
 	}
-	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
-	var got []string
-	for _, l := range lines {
-		for _, ev := range r.read(l) {
-			got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-		}
-	}
-	for _, ev := range r.flush(true) {
-		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-	}
-	if want := []string{"bob first @74", "carol second @77", "dave third @78"}; !slices.Equal(got, want) {
+	got := readGeminiBox(lines)
+	if want := []string{`bob "first" @74`, `carol "second" @77`, `dave "third" @78`}; !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
@@ -183,17 +165,8 @@ func TestReadingsThroughBoxesOfTwoWidthsAreOneCommand(t *testing.T) {
 		{N: 76, Text: wide("end")},
 		{N: 77, Text: "╰" + strings.Repeat("─", 50) + "╯"},
 	}
-	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
-	var got []string
-	for _, l := range lines {
-		for _, ev := range r.read(l) {
-			got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-		}
-	}
-	for _, ev := range r.flush(true) {
-		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-	}
-	if want := []string{"bob alpha beta gamma delta epsilon zeta @75"}; !slices.Equal(got, want) {
+	got := readGeminiBox(lines)
+	if want := []string{`bob "alpha beta gamma delta epsilon zeta" @75`}; !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
@@ -225,17 +198,8 @@ func TestAHiddenRowThatStayedStillMapsTheBox(t *testing.T) {
 		{N: 75, Text: row("end")},
 		{N: 76, Text: bottom},
 	}
-	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
-	var got []string
-	for _, l := range lines {
-		for _, ev := range r.read(l) {
-			got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-		}
-	}
-	for _, ev := range r.flush(true) {
-		got = append(got, fmt.Sprintf("%s %s @%d", ev.Command.To, ev.Command.Body, ev.Command.Line))
-	}
-	if want := []string{"bob one two @75"}; !slices.Equal(got, want) {
+	got := readGeminiBox(lines)
+	if want := []string{`bob "one two" @75`}; !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
@@ -270,6 +234,16 @@ func TestABlockGoesOnThroughBoxRowsThatStayed(t *testing.T) {
 		{N: 77, Text: row("end")},
 		{N: 78, Text: bottom},
 	}
+	got := readGeminiBox(lines)
+	if want := []string{`bob "mind\nover" @74`}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}
+
+// readGeminiBox reads lines as committed from Gemini CLI's screen and
+// returns each command as `to "body" @line`, and each error's text, in
+// the order the reader gives them, flushed at the end.
+func readGeminiBox(lines []spawner.Line) []string {
 	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
 	var got []string
 	take := func(evs []parser.Event) {
@@ -285,7 +259,5 @@ func TestABlockGoesOnThroughBoxRowsThatStayed(t *testing.T) {
 		take(r.read(l))
 	}
 	take(r.flush(true))
-	if want := []string{`bob "mind\nover" @74`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	return got
 }

@@ -608,28 +608,7 @@ func TestTheSidePanelIsNoRowOfTheInputBox(t *testing.T) {
 // (issue 29: the relay line printed again was taken for the first print's,
 // scrolled back into view, and lost).
 func TestAViewThatMovedOnPastAllItShowedShowsNewRows(t *testing.T) {
-	r := newKindRun(t, "opencode", 12, 80)
-	r.write("\x1b[?1049h")
-	status := func(working bool) string {
-		if working {
-			return "\x1b[12;1H   ■■⬝⬝⬝⬝  esc interrupt\x1b[K\x1b[10;6H"
-		}
-		return "\x1b[12;1H   ~/work    tab agents\x1b[K\x1b[10;6H"
-	}
-	file := []string{"  ┃  first row of the file, long enough to tell", "  ┃  second row of the file, long enough too",
-		"  ┃  @relay:bob the same words printed twice", "  ┃  end of the file, four rows"}
-	show := func(working bool, rows ...string) {
-		r.write("\x1b[?2026h" + opencodeFrame(rows...) + status(working) + "\x1b[?2026l")
-		r.pause(time.Second)
-	}
-	show(false, append([]string{"  ┃  $ cat one.txt", "  ┃"}, append(file, "", "     ▣  Build")...)...)
-	// Another output, taller than the view: its echo above the view too.
-	other := []string{"  ┃  other output, three rows of it", "  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build"}
-	show(false, append([]string{"  ┃  $ cat two.txt", "  ┃", "  ┃  other output, one row of it", "  ┃  other output, two rows of it"}, other[:2]...)...)
-	show(false, other...)
-	show(true, other...)
-	// cat one.txt again: its echo and first rows above the view.
-	show(true, append(file[1:], "", "     ▣  Build")...)
+	r, show, file := opencodeFilePrintedAgain(t)
 	show(false, append(file[1:], "", "     ▣  Build")...)
 	r.flush()
 	if n := r.count("@relay:bob the same words printed twice"); n != 2 {
@@ -696,7 +675,23 @@ func TestHistoryShownAboveAnOutputStillPrintingIsNotReadAmidIt(t *testing.T) {
 // the echo it shows again, come back into view, are rows read before, not
 // new ones (found in review of 6be471f).
 func TestAViewBackAfterAnOutputShrankShowsNoNewRows(t *testing.T) {
-	r := newKindRun(t, "opencode", 12, 80)
+	r, show, _ := opencodeFilePrintedAgain(t)
+	collapsed := []string{"  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build", "",
+		"  ┃  $ cat one.txt", "  ┃", "  ┃  first row of the file, long enough to tell", "  ┃  second row of the f…"}
+	show(true, collapsed...)
+	show(false, collapsed...)
+	r.flush()
+	r.wantOnce(t, "other output, five rows of it", "other output, four rows of it")
+}
+
+// opencodeFilePrintedAgain draws opencode (12×80, alternate screen) showing
+// a file of four rows under its echo, then another output taller than the
+// view (its echo above the view), at work on it, then the file printed
+// again at work, its echo and first row above the view. It returns the run,
+// its frame drawer (working: the status row shows "esc interrupt") and the
+// file's rows.
+func opencodeFilePrintedAgain(t *testing.T) (r *altRun, show func(working bool, rows ...string), file []string) {
+	r = newKindRun(t, "opencode", 12, 80)
 	r.write("\x1b[?1049h")
 	status := func(working bool) string {
 		if working {
@@ -704,22 +699,19 @@ func TestAViewBackAfterAnOutputShrankShowsNoNewRows(t *testing.T) {
 		}
 		return "\x1b[12;1H   ~/work    tab agents\x1b[K\x1b[10;6H"
 	}
-	file := []string{"  ┃  first row of the file, long enough to tell", "  ┃  second row of the file, long enough too",
+	file = []string{"  ┃  first row of the file, long enough to tell", "  ┃  second row of the file, long enough too",
 		"  ┃  @relay:bob the same words printed twice", "  ┃  end of the file, four rows"}
-	show := func(working bool, rows ...string) {
+	show = func(working bool, rows ...string) {
 		r.write("\x1b[?2026h" + opencodeFrame(rows...) + status(working) + "\x1b[?2026l")
 		r.pause(time.Second)
 	}
 	show(false, append([]string{"  ┃  $ cat one.txt", "  ┃"}, append(file, "", "     ▣  Build")...)...)
+	// Another output, taller than the view: its echo above the view too.
 	other := []string{"  ┃  other output, three rows of it", "  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build"}
 	show(false, append([]string{"  ┃  $ cat two.txt", "  ┃", "  ┃  other output, one row of it", "  ┃  other output, two rows of it"}, other[:2]...)...)
 	show(false, other...)
 	show(true, other...)
+	// cat one.txt again: its echo and first rows above the view.
 	show(true, append(file[1:], "", "     ▣  Build")...)
-	collapsed := []string{"  ┃  other output, four rows of it", "  ┃  other output, five rows of it", "", "     ▣  Build", "",
-		"  ┃  $ cat one.txt", "  ┃", "  ┃  first row of the file, long enough to tell", "  ┃  second row of the f…"}
-	show(true, collapsed...)
-	show(false, collapsed...)
-	r.flush()
-	r.wantOnce(t, "other output, five rows of it", "other output, four rows of it")
+	return r, show, file
 }

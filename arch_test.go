@@ -17,7 +17,7 @@ func TestImportRules(t *testing.T) {
 	allowed := map[string][]string{
 		"swarm":            {"cli"},
 		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster", "swarmrun"},
-		"swarm/swarmrun":   {"bus", "cluster", "server", "supervisor", "swarmapi"},
+		"swarm/swarmrun":   {"bus", "server", "supervisor", "swarmapi"},
 		"swarm/cluster":    {"supervisor", "swarmapi", "wire", "server", "bus"},
 		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
 		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},

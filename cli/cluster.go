@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"swarm/bus"
 	"swarm/cluster"
 	"swarm/supervisor"
 	"swarm/swarmrun"
@@ -23,6 +25,20 @@ type inviteCmd struct {
 	Config string `short:"c" help:"Config file (its [cluster] says where hosts connect)." default:"swarm.toml" placeholder:"FILE"`
 	Name   string `arg:"" help:"The host's name, as agents' host = \"NAME\" gives it."`
 	Revoke bool   `help:"End the host's invitation: its URL no longer joins, and a running swarm disconnects it."`
+}
+
+// startCluster starts the main side of cfg's cluster, for swarmrun.Run
+// (swarmrun does not link the cluster's NATS: a server without it is
+// smaller).
+func startCluster(ctx context.Context, cfg *supervisor.Config, b *bus.Bus, log *slog.Logger, actAs swarmrun.ActAs) (swarmrun.Cluster, error) {
+	cl, err := cluster.StartMain(ctx, cluster.MainOptions{Config: cfg, Bus: b, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	if actAs != nil {
+		cl.ActFor(cluster.ActFunc(actAs))
+	}
+	return cl, nil
 }
 
 // clusterConfig loads the config and its [cluster] table.

@@ -156,7 +156,7 @@ func (p inProcess) Subscribe() tui.Events { return p.Supervisor.Subscribe() }
 // runSwarm runs the swarm of opts in this process on the bus directory
 // (swarmrun.Run) until body returns.
 func (g *Globals) runSwarm(opts supervisor.Options, body func(context.Context, *swarmrun.Swarm) error) error {
-	return swarmrun.Run(g.ctx, swarmrun.Options{BusDir: g.busDir(), Supervisor: opts, Program: program(), Stderr: g.stderr}, body)
+	return swarmrun.Run(g.ctx, swarmrun.Options{BusDir: g.busDir(), Supervisor: opts, Program: program(), Stderr: g.stderr, StartCluster: startCluster}, body)
 }
 
 // printEvents prints the swarm's events until the process is interrupted

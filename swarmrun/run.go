@@ -13,7 +13,9 @@
 // runtime's pieces together while server is the socket alone: the socket's
 // clients (the attached UI, the command line's requests) link server and
 // need none of the cluster's NATS, and cluster imports server (a host
-// serves its own agents), so server cannot import cluster.
+// serves its own agents), so server cannot import cluster. Nor does
+// swarmrun: the cluster's start is its caller's (Options.StartCluster), so
+// that a server binary without [cluster] links no NATS (cmd/swarm-server).
 //
 // The order is the rule here. The bus directory's lock comes first (only
 // its holder may replace the socket file), then the socket, which listens
@@ -28,6 +30,7 @@ package swarmrun
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,7 +40,6 @@ import (
 	"time"
 
 	"swarm/bus"
-	"swarm/cluster"
 	"swarm/server"
 	"swarm/supervisor"
 	"swarm/swarmapi"
@@ -55,6 +57,30 @@ type Options struct {
 	// Stderr is where the person running the swarm is told what it is
 	// waiting for, and that its socket could not listen.
 	Stderr io.Writer
+	// StartCluster starts the cluster's main side of a config with a
+	// [cluster] table (cli passes the cluster package's); nil refuses
+	// such a config.
+	StartCluster StartCluster
+}
+
+// StartCluster starts the main side of cfg's cluster on b. actAs makes the
+// requests hosts send for their agents as the swarm's socket would (nil
+// when the swarm has no socket).
+type StartCluster func(ctx context.Context, cfg *supervisor.Config, b *bus.Bus, log *slog.Logger, actAs ActAs) (Cluster, error)
+
+// ActAs makes a request of the socket's protocol as agent
+// (server.Server.ActAs).
+type ActAs func(ctx context.Context, agent, method string, params json.RawMessage) (json.RawMessage, error)
+
+// Cluster is a running cluster's main side, as Run needs it: the agents
+// elsewhere, their events and its end.
+type Cluster interface {
+	server.Elsewhere
+	// Addr is where hosts reach it, for the log.
+	Addr() string
+	// Watch calls fn with the hosts' agents' events until stop.
+	Watch(fn func(swarmapi.Event)) (stop func())
+	Close()
 }
 
 // Swarm is a running swarm, as Run hands it to its body.
@@ -139,7 +165,11 @@ func Run(parent context.Context, opts Options, body func(context.Context, *Swarm
 	log.Info("swarm started", "agents", len(sopts.Config.Agents), "pid", os.Getpid())
 	var elsewhere server.Elsewhere // the agents of the cluster's hosts
 	if sopts.Config.Cluster != nil {
-		cl, err := cluster.StartMain(parent, cluster.MainOptions{Config: sopts.Config, Bus: b, Log: log})
+		var actAs ActAs // what hosts send for their agents (swarm task inside one)
+		if srv != nil {
+			actAs = srv.ActAs
+		}
+		cl, err := startCluster(parent, opts.StartCluster, sopts.Config, b, log, actAs)
 		if err != nil {
 			_ = sup.Shutdown(context.WithoutCancel(parent))
 			return err
@@ -148,9 +178,6 @@ func Run(parent context.Context, opts Options, body func(context.Context, *Swarm
 		log.Info("cluster listening", "addr", cl.Addr())
 		elsewhere = cl
 		defer cl.Watch(sup.Tell)() // the hosts' agents' events, told with the swarm's own
-		if srv != nil {
-			cl.ActFor(srv.ActAs) // what hosts send for their agents (swarm task inside one)
-		}
 	}
 	if srv != nil {
 		srv.Open(elsewhere)
@@ -163,6 +190,15 @@ func Run(parent context.Context, opts Options, body func(context.Context, *Swarm
 		return fmt.Errorf("%w: stopped every agent and ended", err)
 	}
 	return errors.Join(bodyErr, shutdownErr)
+}
+
+// startCluster starts cfg's cluster with start, which a caller without
+// one (a server binary that links no NATS) leaves nil.
+func startCluster(ctx context.Context, start StartCluster, cfg *supervisor.Config, b *bus.Bus, log *slog.Logger, actAs ActAs) (Cluster, error) {
+	if start == nil {
+		return nil, fmt.Errorf("%s has a [cluster] table and this program does not run clusters: run it with swarm", cfg.Path)
+	}
+	return start(ctx, cfg, b, log, actAs)
 }
 
 // listen opens the swarm's socket, held until its agents have started. The

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,4 +124,35 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// A config with a [cluster] table is refused by a caller that gives Run no
+// way to start a cluster (the server binary that links no NATS), with an
+// error that says so; its agents are stopped and the bus directory's lock
+// let go, so that swarm itself can run the config there next.
+func TestAClusterWithoutItsStartIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := &supervisor.Config{
+		Path:      filepath.Join(dir, "swarm.toml"),
+		Quiet:     supervisor.DefaultQuiet,
+		Heartbeat: supervisor.HeartbeatConfig{Warn: supervisor.DefaultWarn, Stale: supervisor.DefaultStale, Dead: supervisor.DefaultDead},
+		Cluster:   &supervisor.ClusterConfig{Listen: "127.0.0.1:0"},
+		Agents:    []supervisor.AgentConfig{{Name: "a", Argv: []string{"sh", "-c", "exec sleep 100"}, Dir: dir, Restart: supervisor.RestartNever}},
+	}
+	busDir := filepath.Join(dir, ".swarm")
+	ran := false
+	err := Run(context.Background(), Options{BusDir: busDir, Supervisor: supervisor.Options{Config: cfg}, Program: "swarmrun test", Stderr: io.Discard},
+		func(ctx context.Context, sw *Swarm) error { ran = true; return nil })
+	if err == nil || !strings.Contains(err.Error(), "[cluster]") {
+		t.Fatalf("Run without StartCluster on a [cluster] config: %v, want an error naming [cluster]", err)
+	}
+	if ran {
+		t.Error("the swarm's body ran")
+	}
+	cfg.Cluster = nil
+	if err := Run(context.Background(), Options{BusDir: busDir, Supervisor: supervisor.Options{Config: cfg}, Program: "swarmrun test", Stderr: io.Discard},
+		func(ctx context.Context, sw *Swarm) error { return nil }); err != nil {
+		t.Fatalf("the same bus directory afterwards: %v", err)
+	}
 }

@@ -67,6 +67,11 @@ type ghost struct {
 	// again reach rows from n+shift at most. Text the program prints anew
 	// further off is not it.
 	shift, reach int64
+	// stays says the text that replaced it begins with it: the program
+	// wrote on after it where it stands, and a reader still sees it there.
+	// The same text elsewhere is another line, not this one moved; the
+	// ghost is kept only as a piece of a paragraph drawn anew (rewrapped).
+	stays bool
 }
 
 // move is a line taken to have moved (or to be a paragraph drawn anew)
@@ -741,13 +746,17 @@ func (m *mainLines) lineN(start int) int64 {
 func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, released int, out lineSink) {
 	st.pending, st.ptext = false, ""
 	st.ends = ends
-	m.processed++
 	// The replay matcher sees every line, also those committed already —
 	// once: the same line seen again in the same replay (left by a line
-	// feed, then scrolled off) is not another line of it.
+	// feed, then scrolled off) is not another line of it. Nor is it
+	// another line processed: how often a line is offered depends on how
+	// the screen went (a line scrolls off, or a shorter screen commits it
+	// as it leaves and then scrolls it off), and the ages counted in lines
+	// processed (ghosts, moves, a paragraph's pieces) must not.
 	if st.hasRec && st.rec == text && st.offered == m.replay.epoch {
 		return
 	}
+	m.processed++
 	if m.layout.HasStatus() && m.layout.Status(text) {
 		// The program's status row, not output: seen, not committed.
 		st.rec, st.hasRec, st.faint = text, true, false
@@ -790,7 +799,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 				// in: a region redrawn a row lower moves each line into
 				// the place of the next, and one scrolled inside a box
 				// hides a line that shows again a frame later.
-				m.addGhost(ghost{text: st.rec, at: m.processed, n: n, shift: n - from, reach: 1 + max(from-n, n-from)})
+				m.addGhost(ghost{text: st.rec, at: m.processed, n: n, shift: n - from, reach: 1 + max(from-n, n-from), stays: strings.HasPrefix(text, st.rec)})
 			}
 			st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 			m.lastNew = false
@@ -800,7 +809,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
-		m.addGhost(ghost{text: st.rec, at: m.processed, n: n})
+		m.addGhost(ghost{text: st.rec, at: m.processed, n: n, stays: strings.HasPrefix(text, st.rec)})
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 	if replayed || replaced && !fresh && m.rewrapped(st, text, n) {
@@ -1141,7 +1150,8 @@ type rewrapState struct {
 
 // moved reports whether text is a committed line that left its position in
 // the current redraw: a ghost replaced within the last two screenfuls of
-// lines (near where it would show now), or a line whose position no longer
+// lines (near where it would show now; not one written on where it stands),
+// or a line whose position no longer
 // shows it (a row a resize took off among them: unresized); from is where
 // it was. The old position gives up its record.
 func (m *mainLines) moved(self *rowState, text string, n int64, released int) (from int64, ok bool) {
@@ -1155,7 +1165,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
 		g := m.ghosts[i]
-		if g.text == text && !short && g.near(n) && m.inOrder(g.pos(), n) && !m.pastTurns(g.pos(), n) {
+		if g.text == text && !g.stays && !short && g.near(n) && m.inOrder(g.pos(), n) && !m.pastTurns(g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.pos(), n)
 			return g.n, true

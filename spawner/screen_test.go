@@ -498,6 +498,63 @@ func TestAShorterScreenCommitsTheLinesAboveTheCutFirst(t *testing.T) {
 	}
 }
 
+// A line the program wrote on after, where it stands ("@relay:bob hi"
+// grown to "@relay:bob hi!"), is still there for a reader: the same text
+// printed a few rows lower is a line of its own, not that line moved
+// down, on a screen never resized as on one made shorter and as tall as
+// before (which commits the first line's rows as they leave).
+func TestALineWrittenOnWhereItStandsIsNotMovedByTheSameTextLower(t *testing.T) {
+	const in = "a\r\n@relay:bob hi\r\n\x1b[A\x1b[14G!\r\nb\r\nc\r\n@relay:bob hi"
+	want := []string{"a", "@relay:bob hi", "@relay:bob hi!", "b", "c", "@relay:bob hi"}
+	for _, resize := range []bool{false, true} {
+		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		_, _ = s.Write([]byte(in))
+		got := appendTexts(nil, s.TakeLines())
+		if resize {
+			s.Resize(1, 20)
+			got = appendTexts(got, s.TakeLines())
+			s.Resize(6, 20)
+		}
+		got = appendTexts(got, s.Flush())
+		s.Close()
+		if !cmp.Equal(want, got) {
+			t.Errorf("resized %v: lines %q, want %q", resize, got, want)
+		}
+	}
+}
+
+// A line replaced where it stands and printed a few rows lower is that
+// line moved (the ghost rule, moved), however often the screen offered
+// the lines in between: a shorter screen commits the rows it pushes off
+// as they leave and offers them again as they scroll off, and the line
+// moved is still the line moved once the screen is as tall as before.
+func TestALineMovedIsFoundAfterAShorterScreenOfferedRowsTwice(t *testing.T) {
+	const in = "a\r\n@relay:bob hi\r\n\x1b[A\x1b[2Kxyz\r\nb\r\nc\r\nd\r\n@relay:bob hi"
+	var want []string
+	for _, resize := range []bool{false, true} {
+		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		_, _ = s.Write([]byte(in))
+		got := appendTexts(nil, s.TakeLines())
+		if resize {
+			s.Resize(1, 20)
+			got = appendTexts(got, s.TakeLines())
+			s.Resize(6, 20)
+		}
+		got = appendTexts(got, s.Flush())
+		s.Close()
+		if !resize {
+			want = got
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("lines differ from a screen never resized (-want +got):\n%s", diff)
+		}
+	}
+	if w := []string{"a", "@relay:bob hi", "xyz", "b", "c", "d"}; !cmp.Equal(w, want) {
+		t.Fatalf("the screen never resized committed %q, want %q", want, w)
+	}
+}
+
 // A program with a scroll region (Codex draws its transcript so) keeps its
 // cursor where it is when the screen gets shorter, so the rows under the
 // new bottom are cut. A line wrapped across the cut is committed whole,

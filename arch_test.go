@@ -15,9 +15,9 @@ import (
 func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
-		"swarm":            {"cli"},
+		"swarm":            {"cli", "internal/mainrun"},
 		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster", "swarmrun"},
-		"swarm/swarmrun":   {"bus", "server", "supervisor", "swarmapi"},
+		"swarm/swarmrun":   {"bus", "server", "supervisor", "swarmapi", "textsafe"},
 		"swarm/cluster":    {"supervisor", "swarmapi", "wire", "server", "bus"},
 		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
 		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},

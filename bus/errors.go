@@ -1,6 +1,10 @@
 package bus
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+)
 
 // Sentinel errors. Functions wrap them with context, so compare with errors.Is.
 var (
@@ -39,3 +43,14 @@ var (
 	// ErrClosed means the Bus has been closed.
 	ErrClosed = errors.New("bus closed")
 )
+
+// Damaged says where err found a damaged bus and what can be done, when
+// it is damage SQLite found past the file's header in the middle of a
+// command (ErrCorrupt, found at the start, says so already); else it
+// returns err. dir is the bus directory.
+func Damaged(dir string, err error) error {
+	if !IsCorrupt(err) || errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	return fmt.Errorf("%s is damaged: %w; move it away to start a new bus, or put back a copy", filepath.Join(dir, "bus.db"), err)
+}

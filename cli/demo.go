@@ -81,7 +81,7 @@ func (c *demoTicTacToeCmd) Run(g *Globals) error {
 		result, err = supervisor.WaitGame(ctx, sw.Subscription, c.MoveTimeout, func(ev swarmapi.Event) {
 			switch ev.Kind {
 			case swarmapi.EventGame, swarmapi.EventAgentStarted, swarmapi.EventAgentExited, swarmapi.EventNotice:
-				_ = printEvent(g.stdout, ev, false)
+				_ = swarmrun.PrintEvent(g.stdout, ev, false)
 			}
 		})
 		return err

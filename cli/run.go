@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -76,12 +75,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	if err := kctx.Run(&cli.Globals); err != nil {
-		if bus.IsCorrupt(err) && !errors.Is(err, bus.ErrCorrupt) {
-			// Damage found past the file's header, in the middle of a
-			// command: say which file and what can be done.
-			err = fmt.Errorf("%s is damaged: %w; move it away to start a new bus, or put back a copy",
-				filepath.Join(cli.Globals.busDir(), "bus.db"), err)
-		}
+		err = bus.Damaged(cli.Globals.busDir(), err)
 		fmt.Fprintln(stderr, "swarm:", errorLine(err.Error()))
 		var ee *exitError
 		if errors.As(err, &ee) {

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,9 +12,7 @@ import (
 
 	"swarm/server"
 	"swarm/supervisor"
-	"swarm/swarmapi"
 	"swarm/swarmrun"
-	"swarm/textsafe"
 	"swarm/tui"
 )
 
@@ -45,16 +41,11 @@ func (c *upCmd) Run(g *Globals) error {
 	switch {
 	case c.Headless:
 		return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
-			return printEvents(ctx, g, sw.Supervisor, sw.Subscription, c.JSON)
+			return sw.PrintEvents(ctx, g.stdout, g.stderr, c.JSON)
 		})
 	case c.Server:
 		return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
-			select {
-			case <-ctx.Done(): // a signal, or swarm stop
-			case <-sw.Unneeded(server.IdleEnd):
-				fmt.Fprintln(g.stderr, "swarm: every agent has ended and no UI is attached: the server ends")
-			}
-			return nil
+			return sw.Serve(ctx, g.stderr)
 		})
 	case c.JSON:
 		return usageError("--json goes with --headless")
@@ -157,75 +148,6 @@ func (p inProcess) Subscribe() tui.Events { return p.Supervisor.Subscribe() }
 // (swarmrun.Run) until body returns.
 func (g *Globals) runSwarm(opts supervisor.Options, body func(context.Context, *swarmrun.Swarm) error) error {
 	return swarmrun.Run(g.ctx, swarmrun.Options{BusDir: g.busDir(), Supervisor: opts, Program: program(), Stderr: g.stderr, StartCluster: startCluster}, body)
-}
-
-// printEvents prints the swarm's events until the process is interrupted
-// or every agent has ended (nothing could run again without a person, so
-// a script waiting on swarm is not left waiting): then it fails if one gave
-// up.
-func printEvents(ctx context.Context, g *Globals, sup *supervisor.Supervisor, sub *supervisor.Subscription, asJSON bool) error {
-	// An agent's final state is set around its last events, so the check
-	// runs on a ticker, and swarm ends once the events have gone quiet
-	// for a moment after it: the last of them are printed too.
-	const settle = 200 * time.Millisecond
-	tick := time.NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	var ending <-chan time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case ev := <-sub.Events():
-			if err := printEvent(g.stdout, ev, asJSON); err != nil {
-				return err
-			}
-			if ending != nil {
-				ending = time.After(settle)
-			}
-		case <-tick.C:
-			if ending == nil && sup.Ended() {
-				ending = time.After(settle)
-			}
-		case <-ending:
-			if !sup.Ended() {
-				ending = nil // an agent is back
-				continue
-			}
-			return endedErr(g.stderr, sup.Agents())
-		}
-	}
-}
-
-// endedErr says why a swarm whose agents have all ended stops: an error
-// naming those that gave up, or none when every one simply finished.
-func endedErr(stderr io.Writer, agents []swarmapi.AgentInfo) error {
-	var gaveUp []string
-	for _, a := range agents {
-		if a.State == swarmapi.StateGaveUp {
-			gaveUp = append(gaveUp, fmt.Sprintf("%s (%s)", a.Name, a.Reason))
-		}
-	}
-	if len(gaveUp) > 0 {
-		return fmt.Errorf("every agent has ended; gave up: %s", strings.Join(gaveUp, ", "))
-	}
-	fmt.Fprintln(stderr, "swarm: every agent has ended")
-	return nil
-}
-
-func printEvent(w io.Writer, ev swarmapi.Event, asJSON bool) error {
-	if ev.Kind == swarmapi.EventScreen {
-		return nil
-	}
-	if asJSON {
-		b, err := json.Marshal(ev)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", textsafe.JSON(b))
-		return err
-	}
-	_, err := fmt.Fprintln(w, swarmapi.FormatEvent(ev))
-	return err
 }
 
 type initCmd struct {

@@ -396,14 +396,19 @@ func boxText(rows []string) bool {
 // WiderBoxRow reports whether row, a line shown on a screen cols wide, is
 // a row of a box (ToolBox) wider than that screen: the program drew it for
 // a wider screen (a frame it drew after the screen shrank, before it knew)
-// and the terminal broke it over rows, each holding a piece of it. A
-// reader sees no row of the box there, only pieces of its rows.
+// and the terminal broke it over rows, each holding a piece of it, or the
+// screen cut it at its edge, the box's right border past it (the program
+// always draws that border: a row without it is cut). A reader sees no
+// row of the box there, only pieces of its rows.
 func (l Layout) WiderBoxRow(row string, cols int) bool {
-	if !l.HasToolBoxes() || cols <= 0 || len(row) <= cols {
+	if !l.HasToolBoxes() || cols <= 0 {
 		return false
 	}
 	inside, _ := BoxRow(row)
-	return inside && ansi.StringWidth(row) > cols
+	if !inside {
+		return false
+	}
+	return len(row) > cols && ansi.StringWidth(row) > cols || !strings.HasSuffix(strings.TrimRight(row, " "), "│")
 }
 
 // BoxRow reports whether row is a row between a box's borders (ToolBox),

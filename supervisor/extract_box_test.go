@@ -92,6 +92,47 @@ func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 	}
 }
 
+// TestABoxCutAtTheScreensEdgeIsNotRead: right after the screen shrinks,
+// Gemini CLI may draw a frame still laid out for the old width that the
+// screen cuts at its right edge instead of breaking its rows: each row of
+// the box shows its left part, and no row shows the box's right border. A
+// reader sees pieces of a box there, the rest of each row past the edge;
+// the box drawn again for the screen it has, done, is read. Those rows
+// were read as a box: the command cut at the edge took the next row's
+// piece for its continuation, and a command the done box shows again went
+// out twice, the cut frame's rows counted from a head row laid out for
+// another width (its line wrapped over fewer rows there).
+func TestABoxCutAtTheScreensEdgeIsNotRead(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	cut := func(s string) string { // a row of a 48-column box, cut by the screen
+		r := []rune(geminiBoxRow(s))
+		return strings.TrimRight(string(r[:cols]), " ")
+	}
+	lines := []spawner.Line{
+		{N: 72, Text: cut("⊷  Shell Command sh f.sh"), Cols: cols},
+		{N: 74, Text: cut("@relay:bob one two three four five six"), Cols: cols}, // output row 0
+		{N: 75, Text: cut("seven eight"), Cols: cols},
+		{N: 76, Text: cut(""), Cols: cols},
+		{N: 77, Text: cut("@relay:carol hi"), Cols: cols}, // output row 3 at the old width
+		{N: 78, Text: cut(""), Cols: cols},
+		{N: 79, Text: "╰" + strings.Repeat("─", cols-1), Cols: cols},
+		// Drawn again for the screen: its terminal as narrow, the long
+		// line over one more row, hidden.
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols},
+		{N: 74, Text: narrow("... 3 hidden (Ctrl+O) ..."), Cols: cols},
+		{N: 75, Text: narrow(""), Cols: cols},                // output row 3
+		{N: 76, Text: narrow("@relay:carol hi"), Cols: cols}, // output row 4
+		{N: 77, Text: narrow("end"), Cols: cols},
+		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+	}
+	got := readGeminiBox(lines)
+	if want := []string{`carol "hi" @76`}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}
+
 // TestABoxsCommandsGoOutInTheOrderOfItsRows: a command Gemini CLI's live
 // box showed on a row the done box shows unchanged (the same text at the
 // same position: not committed again) is read only in the live box; it

@@ -1223,15 +1223,16 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 		} else if bottom {
 			under = -1
 		}
-		if under >= 0 && i1 > i0 && rows[i1-1].y == rows[i1].y-1 && (a.doc[under].cut || a.endsCut(rows[i1-1].key, d0, under)) {
+		if under >= 0 && i1 > i0 && rows[i1-1].y == rows[i1].y-1 && (a.doc[under].cut || a.endsCut(rows, i0, i1, d0, under)) {
 			// New rows right above a row read already at the top of the
 			// view, in its paragraph: the paragraph's first rows, which
 			// the view cut then and shows only now (scrolled back, grown,
 			// or laid out anew for a new size). They are history, read as
 			// such, not new output: its later rows went out already. So
-			// is a row laid out anew that ends with the rows read from
-			// the top of the view down to the aligned row (wider, it holds
-			// them with its first part, which the view had cut).
+			// are rows laid out anew that end with the rows read from the
+			// top of the view down to the aligned row (wider, they hold
+			// them with their first part, which the view had cut, the row
+			// read at the top split between two of them maybe).
 			for head = i1 - 1; head > i0 && rows[head-1].y == rows[head].y-1; head-- {
 			}
 		}
@@ -1242,27 +1243,51 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	}
 }
 
-// endsCut reports whether key, a new row's right above document row
-// under, ends with the joined keys of the document rows from one read at
-// the top of the view (cut) down to under, at or after from: that row's
-// paragraph laid out anew, its first part with it (see gap). The rows
-// joined are at least minRewrapOpen long: shorter text ends too much.
-func (a *aligner) endsCut(key string, from, under int) bool {
-	n := 0
-	for c := under - 1; c >= from; c-- {
+// endsCut reports whether the new rows [i0, i1) right above document row
+// under, joined from the bottom up as far as they run on with no row
+// between, end with the joined keys of the document rows from one read at
+// the top of the view (cut) down to under, at or after from, and hold
+// more: that row's paragraph laid out anew, its first part with it (see
+// gap), where the new width may split the row read at the top between
+// two rows. The rows joined are at least minRewrapOpen long: shorter text
+// ends too much.
+func (a *aligner) endsCut(rows []frameRow, i0, i1, from, under int) bool {
+	n, c := 0, under-1
+	for ; c >= from; c-- {
 		d := a.doc[c]
 		if d.key == "" || d.pending {
 			return false
 		}
 		n += len(d.key)
-		if n > len(key) || key[len(key)-n:len(key)-n+len(d.key)] != d.key {
-			return false
-		}
 		if d.cut {
-			return n >= minRewrapOpen && n < len(key)
+			break
 		}
 	}
-	return false
+	if c < from || n < minRewrapOpen {
+		return false
+	}
+	// The rows above, from the bottom up, until they hold more than n.
+	k, held := i1-1, len(rows[i1-1].key)
+	for held <= n && k > i0 && rows[k-1].y == rows[k].y-1 {
+		k--
+		held += len(rows[k].key)
+	}
+	if held <= n {
+		return false
+	}
+	joined := make([]byte, 0, held)
+	for ; k < i1; k++ {
+		joined = append(joined, rows[k].key...)
+	}
+	end := len(joined)
+	for d := under - 1; d >= c; d-- {
+		key := a.doc[d].key
+		if string(joined[end-len(key):end]) != key {
+			return false
+		}
+		end -= len(key)
+	}
+	return true
 }
 
 // changed handles frame rows [i0, i1) that are new or changed in place,

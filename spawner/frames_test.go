@@ -1540,3 +1540,37 @@ func TestAltScreenARowLaidOutAnewHoldingTheRowsReadFromTheTop(t *testing.T) {
 		t.Errorf("the block's first row, above the rows read, committed %d times, want never:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// A row read at the top of the view, whose paragraph a wider screen lays
+// out anew so that its text is split between two rows (the first holding
+// what the view had cut above it): the rows above the aligned row, joined,
+// hold the rows read at their end. They are the paragraph's history with
+// the rows above them, not new output under its end (Codex 0.171.0 at
+// 70x17 grown to 168x18: a block's "[[RELAY]]" and first rows read after
+// its "[[/RELAY]]", an unterminated block).
+func TestAltScreenRowsLaidOutAnewHoldingTheRowsReadFromTheTop(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 5, 50)
+	r.write(drawRows(4, []string{
+		"    india juliett kilo lima mike november oscar",
+		`    papa quebec romeo sierra tango","topic":"t1"}`,
+		"    [[/RELAY]]",
+		"    end of the output, 6 lines"}) + "\x1b[5;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(6, 100)
+	r.write(drawRows(5, []string{
+		"    [[RELAY]]",
+		`    {"to":"bob","type":"message","body":"alpha bravo charlie delta echo foxtrot golf hotel india`,
+		`    juliett kilo lima mike november oscar papa quebec romeo sierra tango","topic":"t1"}`,
+		"    [[/RELAY]]",
+		"    end of the output, 6 lines"}) + "\x1b[6;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "juliett kilo", "[[/RELAY]]")
+	for _, s := range []string{"[[RELAY]]", "alpha bravo"} {
+		if n := r.count(s); n != 0 {
+			t.Errorf("%q, above the rows read, committed %d times, want never:\n%s", s, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

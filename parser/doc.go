@@ -72,7 +72,11 @@
 // with wide characters says neither:
 // the box draws them wider than its terminal counts them (each followed by
 // a blank) and cuts the row where it overflows;
-// what ends a bullet's paragraph ends this too. A command under a
+// what ends a bullet's paragraph ends this too. Where each row fed takes
+// more than one line number ([Parser.RowLines]: a box drawn for a wider
+// screen, each of its rows broken over lines by the terminal and fed
+// whole), the next row is that many lines under the one before, no gap.
+// A command under a
 // bullet inside a box follows the bullet's rule, between the borders, and
 // so does one down a gutter (a left border with no right one, as opencode
 // draws its transcript).

@@ -52,11 +52,12 @@ type Options struct {
 type Parser struct {
 	max       int
 	lossy     bool
-	wideBreak bool // Options.BreaksWideRuns
-	markBreak bool // Options.BreaksAfterPunctuation, or BreaksWideRuns
-	cutMark   bool // Options.CutsRows
-	blankWrap bool // Options.WrapsWithBlank
-	sized     bool // BoxSized
+	wideBreak bool  // Options.BreaksWideRuns
+	markBreak bool  // Options.BreaksAfterPunctuation, or BreaksWideRuns
+	cutMark   bool  // Options.CutsRows
+	blankWrap bool  // Options.WrapsWithBlank
+	sized     bool  // BoxSized
+	step      int64 // RowLines
 	fence     fence
 	held      held
 	blk       block
@@ -123,6 +124,9 @@ type held struct {
 	// sized: the command is in a box whose terminal was as wide as the
 	// box (Parser.BoxSized).
 	sized bool
+	// step is how many line numbers each of its rows takes
+	// (Parser.RowLines), 0 for one.
+	step int64
 	// ragged counts the rows right inside a box, with no wide character,
 	// that another row continued and that ended more than a column short
 	// of the box; filled, those that filled it (see box.filled).
@@ -240,6 +244,15 @@ func (p *Parser) ElidedHeld() bool {
 // whole word, and the next row goes on after what was lost, with a blank.
 func (p *Parser) BoxSized(sized bool) { p.sized = sized }
 
+// RowLines says how many line numbers each row fed from now on takes: more
+// than one where the program drew its rows wider than the screen and the
+// terminal broke each over that many lines, the caller feeding each row
+// whole (the terminal's lines joined), numbered by its first line. A
+// command's next row is then that many lines under it, no gap; a row that
+// takes another number of lines is laid out for another screen, and no
+// row of it. 0 or 1: one line each.
+func (p *Parser) RowLines(n int64) { p.step = max(n, 1) - 1 }
+
 // Pending reports whether a command under a bullet is held back waiting for
 // continuation rows; the caller should Flush after a quiet period. An open
 // block does not count: agents pause inside blocks, and the end marker will
@@ -306,7 +319,7 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 		// Wait for rows with the bullet's hanging indent, or for the rest
 		// of a row the box wrapped; where the program wraps its rows is
 		// known, for the rest of any row it wrapped.
-		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt, sized: p.sized}
+		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt, sized: p.sized, step: p.step}
 		p.held.end = textEnd(line)
 		if boxed && bx.edge && !bx.gutter() {
 			p.held.end = bx.textEnd(line)
@@ -341,7 +354,7 @@ func cutShort(row string) bool {
 // body.
 func (p *Parser) continues(n int64, line string) bool {
 	h := &p.held
-	if n != h.last+1 {
+	if n != h.last+1+h.step || p.step != h.step {
 		return false
 	}
 	if h.box.border != 0 {

@@ -944,6 +944,46 @@ func TestBlockCutByItsBoxGoesOnWhereItWas(t *testing.T) {
 	}
 }
 
+// TestRowLines: a program drew its box for a wider screen and the terminal
+// broke each row over two lines; the caller feeds each row whole, numbered
+// by its first line (RowLines(2)). A command's next row, two lines under
+// it, goes on with it; fed without RowLines, the lines between are a gap
+// that ends it; and a row one line under it is laid out for another screen
+// (RowLines back to one), no row of it.
+func TestRowLines(t *testing.T) {
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 20-len(s)) + " │" }
+	read := func(step int64, rows map[int64]string) []string {
+		p := New(Options{LossyBoxes: true})
+		var got []string
+		for n := int64(10); n <= 16; n++ {
+			if text, ok := rows[n]; ok {
+				p.RowLines(step)
+				if n == 11 {
+					p.RowLines(1)
+				}
+				for _, e := range p.FeedLine(n, text, 0) {
+					got = append(got, describe(e))
+				}
+			}
+		}
+		for _, e := range p.Flush() {
+			got = append(got, describe(e))
+		}
+		return got
+	}
+	broken := map[int64]string{10: row("@relay:bob one three"), 12: row("four"), 14: row("")}
+	if got, want := read(2, broken), []string{`relay bob "one three four" @10`}; !slices.Equal(got, want) {
+		t.Errorf("rows two lines each: got %q, want %q", got, want)
+	}
+	if got, want := read(1, broken), []string{`relay bob "one three" @10`}; !slices.Equal(got, want) {
+		t.Errorf("rows one line each: got %q, want %q", got, want)
+	}
+	other := map[int64]string{10: row("@relay:bob one three"), 11: row("four")}
+	if got, want := read(2, other), []string{`relay bob "one three" @10`}; !slices.Equal(got, want) {
+		t.Errorf("a row laid out for another screen: got %q, want %q", got, want)
+	}
+}
+
 // TestBoxRedrawnAboveAnOpenBlock: Gemini CLI 0.61.0 scrolls the box of a
 // running command's last rows as output pours in, drawing it again from
 // its top: a row of the box above an open block's first row means the

@@ -411,6 +411,16 @@ func (l Layout) WiderBoxRow(row string, cols int) bool {
 	return len(row) > cols && ansi.StringWidth(row) > cols || !strings.HasSuffix(strings.TrimRight(row, " "), "│")
 }
 
+// BoxRowLines returns how many lines of a screen cols wide row, a line
+// shown there, takes: more than one for a row of a box wider than the
+// screen that the terminal broke over lines (WiderBoxRow), else one.
+func (l Layout) BoxRowLines(row string, cols int) int64 {
+	if cols <= 0 || len(row) <= cols {
+		return 1
+	}
+	return int64(max(1, (ansi.StringWidth(row)+cols-1)/cols))
+}
+
 // BoxRow reports whether row is a row between a box's borders (ToolBox),
 // and whether it holds text there.
 func BoxRow(row string) (inside, text bool) {

@@ -215,6 +215,9 @@ type commandReader struct {
 	// read on each line of the box the lines are in.
 	fed    int64
 	stayed map[int64]string
+	// wider is the lines each row takes of a box printed done for a
+	// wider screen whose rows are read (staysWider), 0 while none.
+	wider int64
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -267,7 +270,10 @@ const maxStayed = 200
 // readLine takes one line and returns the events it completes.
 func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	r.fed = l.N
-	if r.layout.WiderBoxRow(l.Text, l.Cols) {
+	span := r.layout.BoxRowLines(l.Text, l.Cols)
+	if !r.layout.WiderBoxRow(l.Text, l.Cols) {
+		r.wider = 0 // the box drawn wider ended
+	} else if !r.staysWider(l.Text, span) {
 		// Pieces of a box drawn for a wider screen: not read, and what
 		// the parser holds does not go on into it (a gap).
 		return nil
@@ -315,17 +321,36 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	if l.Cols > 0 {
 		wrapAt = r.layout.WrapAt(l.Cols)
 	}
+	r.p.RowLines(r.wider) // 0 out of a box drawn wider: one line
 	hidden, isHidden := r.layout.HiddenAbove(l.Text)
 	r.box.follow(l, head || isHidden)
 	// What a row ends was read in the box the row is in, or before it.
 	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt), l)
 	switch {
 	case head:
-		out = append(out, r.box.head(title, running)...)
+		out = append(out, r.box.head(title, running, span)...)
 	case r.box.done && !strings.HasPrefix(strings.TrimLeft(l.Text, " "), "│"):
 		out = append(out, r.box.release()...) // the done box ended
 	}
 	return append(out, r.box.row(l.N, l.Text, head, hidden, isHidden)...)
+}
+
+// staysWider reports whether text, a row of a box drawn for a wider
+// screen that the terminal broke over span lines (WiderBoxRow), is a row
+// of a box printed done: the program prints that box once, where it stays
+// until the screen is drawn anew, and a reader reads its rows across the
+// terminal's breaks (the terminal broke them mid-row, as it wraps any
+// line). A box at work it draws again at its next frame, for the screen it
+// has, and a row the screen cut at its edge is never whole. It follows
+// the head rows read, done ones drawn wider starting such a box.
+func (r *commandReader) staysWider(text string, span int64) bool {
+	if _, running, head := r.layout.ToolBox(text); head {
+		r.wider = 0
+		if !running && span > 1 {
+			r.wider = span
+		}
+	}
+	return span > 1 && span == r.wider
 }
 
 // flush returns what the parser held (parser.Parser.Flush), and at the

@@ -59,6 +59,11 @@ type toolBox struct {
 	// read one after the other in the box since its rows were last
 	// mapped to the output's (a head row, a count of rows hidden).
 	from, last int64
+	// span is how many lines of the screen each row of the box takes:
+	// more than one where the program printed the box done for a wider
+	// screen (it drew it before it knew the screen had shrunk) and the
+	// terminal broke each of its rows over that many (0 is one).
+	span int64
 }
 
 // boxReach is how far above the newest row of a live box's output a
@@ -89,7 +94,7 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 		} else if ev.Err != nil {
 			line = ev.Err.Line
 		}
-		e := boxEvent{ev: ev, row: b.first + line - b.top}
+		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top)}
 		switch {
 		case b.wasSent(e):
 			// the live box showed it whole before: it went out then
@@ -192,12 +197,12 @@ func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool
 		b.hiddenAt = -1 // another row on it
 	}
 	switch {
-	case head && b.hiddenAt == n+2:
-		b.top, b.first = n+3, b.hidden
+	case head && b.hiddenAt == n+2*b.lines():
+		b.top, b.first = n+3*b.lines(), b.hidden
 	case head:
-		b.top, b.first = n+2, 0
+		b.top, b.first = n+2*b.lines(), 0
 	case isHidden:
-		b.top, b.first = n+1, int64(hidden)
+		b.top, b.first = n+b.lines(), int64(hidden)
 		b.hiddenAt, b.hidden = n, int64(hidden)
 	case b.live && n >= b.top:
 		inside, shows := screenmodel.BoxRow(text)
@@ -247,18 +252,32 @@ func (b *toolBox) ended(at int64) []parser.Event {
 }
 
 // head follows a head row of the program's boxes, at work or done, and
-// returns what it ends.
-func (b *toolBox) head(title string, running bool) []parser.Event {
+// returns what it ends; span is how many lines of the screen each of the
+// box's rows takes (toolBox.span).
+func (b *toolBox) head(title string, running bool, span int64) []parser.Event {
 	if running && b.live && b.title == title {
 		return nil // its spinner turning
 	}
 	if !running && b.live && b.title == title {
-		b.live, b.done = false, true
+		b.live, b.done, b.span = false, true, span
 		return nil
 	}
 	out := b.release()
-	b.title, b.live = title, running
+	b.title, b.live, b.span = title, running, span
 	return out
+}
+
+// lines returns how many lines of the screen each row of the box takes.
+func (b *toolBox) lines() int64 { return max(b.span, 1) }
+
+// rows returns how many rows of the box n lines of the screen from its
+// first row of output down are (n may be negative: rows above it).
+func (b *toolBox) rows(n int64) int64 {
+	k := b.lines()
+	if n < 0 {
+		return -((-n + k - 1) / k)
+	}
+	return n / k
 }
 
 // release returns what the box held, and forgets the box: the commands

@@ -20,7 +20,7 @@ import (
 func TestACommandTheLiveBoxSentIsNotSentAgainCut(t *testing.T) {
 	t.Parallel()
 	var b toolBox
-	b.head("Shell Command sh f.sh", true)
+	b.head("Shell Command sh f.sh", true, 1)
 	b.row(72, "", true, 0, false) // the box's head: output from line 74
 	for n := int64(74); n <= 77; n++ {
 		b.row(n, "│ x │", false, 0, false)
@@ -129,6 +129,67 @@ func TestABoxCutAtTheScreensEdgeIsNotRead(t *testing.T) {
 	}
 	got := readGeminiBox(lines)
 	if want := []string{`carol "hi" @76`}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}
+
+// TestADoneBoxDrawnForAWiderScreenIsRead: Gemini CLI may print a
+// command's box done still laid out for the screen's old width, right
+// after the screen shrank; the terminal breaks each of its rows over two
+// lines, and the box stays so in the transcript (the program prints a done
+// box once). A reader reads its rows across those breaks: the commands on
+// them, a command over two of its rows whole. Its box at work, drawn so, is
+// drawn again at its next frame, for the screen the program has: not read.
+func TestADoneBoxDrawnForAWiderScreenIsRead(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	wide := geminiBoxRow // 48 columns: two lines of the screen each
+	lines := []spawner.Line{
+		{N: 81, Text: wide("⊷  Shell Command sh f.sh"), Cols: cols},
+		{N: 85, Text: wide("@relay:carol hi"), Cols: cols},
+		{N: 80, Text: "╭" + strings.Repeat("─", 46) + "╮", Cols: cols},
+		{N: 81, Text: wide("✓  Shell Command sh f.sh"), Cols: cols},
+		{N: 83, Text: wide(""), Cols: cols},
+		{N: 85, Text: wide("@relay:carol hi"), Cols: cols},
+		{N: 87, Text: wide("@relay:bob one two three four five six seven"), Cols: cols}, // to the box's edge
+		{N: 89, Text: wide("eight nine"), Cols: cols},
+		{N: 91, Text: wide("end"), Cols: cols},
+		{N: 93, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: cols},
+	}
+	got := readGeminiBox(lines)
+	if want := []string{`carol "hi" @85`, `bob "one two three four five six seven eight nine" @87`}; !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}
+
+// TestADoneBoxDrawnWiderShowsTheLiveBoxsRows: the box at work read on the
+// screen it was drawn for, before the screen shrank, and then printed done
+// for that width, each row broken over two lines: a row of the done box is
+// the row of the output two lines of the screen further down, not one. The
+// commands the live box showed whole went out again where the done box
+// showed them, taken for rows further down the output.
+func TestADoneBoxDrawnWiderShowsTheLiveBoxsRows(t *testing.T) {
+	t.Parallel()
+	wide := geminiBoxRow // 48 columns
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50},
+		{N: 74, Text: wide("@relay:carol hi"), Cols: 50}, // output row 0
+		{N: 75, Text: wide("two"), Cols: 50},
+		{N: 76, Text: wide("@relay:dave three"), Cols: 50}, // output row 2
+		{N: 77, Text: wide("four"), Cols: 50},
+		{N: 78, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		// The screen shrank to 30 columns; the box printed done for 50.
+		{N: 80, Text: "╭" + strings.Repeat("─", 46) + "╮", Cols: 30},
+		{N: 81, Text: wide("✓  Shell Command sh f.sh"), Cols: 30},
+		{N: 83, Text: wide(""), Cols: 30},
+		{N: 85, Text: wide("@relay:carol hi"), Cols: 30}, // output row 0
+		{N: 87, Text: wide("two"), Cols: 30},
+		{N: 89, Text: wide("@relay:dave three"), Cols: 30}, // output row 2
+		{N: 91, Text: wide("four"), Cols: 30},
+		{N: 93, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 30},
+	}
+	got := readGeminiBox(lines)
+	if want := []string{`carol "hi" @74`, `dave "three" @76`}; !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }

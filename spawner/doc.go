@@ -138,17 +138,21 @@
 //     else it is more of the new output, not an old block's row. Once the
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
-//     printing it again (a file printed twice). An echo counts from when
-//     the transcript shows it, also one that committed nothing (moved
-//     there out of the input box), and so do the rows that continue it,
-//     also those that committed nothing (drawn where the input box
-//     showed them typed). A screen whose rows the program erased one by
-//     one before drawing from its top (Claude Code, when its live area
-//     grows taller than the screen: it draws the area's last rows) and
-//     that, drawn, shows no echo of a line typed, fits the screen and
-//     was not resized, shows rows under the echo of the command typed
-//     last: they repeat only lines committed since that echo (a file
-//     printed again, its first rows and echo cut off above).
+//     printing it again (a file printed twice). The rows under an echo
+//     of typed input that repeats nothing (a command the replay has not
+//     seen) repeat no line above where the replay got to, however
+//     common, after a resize too: they are that command's output. An
+//     echo counts from when the transcript shows it, also one that
+//     committed nothing (moved there out of the input box), and so do
+//     the rows that continue it, also those that committed nothing
+//     (drawn where the input box showed them typed). A screen whose rows
+//     the program erased one by one before drawing from its top (Claude
+//     Code, when its live area grows taller than the screen: it draws
+//     the area's last rows) and that, drawn, shows no echo of a line
+//     typed, fits the screen and was not resized, shows rows under the
+//     echo of the command typed last: they repeat only lines committed
+//     since that echo (a file printed again, its first rows and echo cut
+//     off above).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

@@ -1022,3 +1022,34 @@ func TestReplayOfAnEchoDrawnWhereItWasTyped(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestReplayNewEchoOutputIsNew: a transcript written again after a resize
+// that shows a command the replay has not seen (its echo repeats nothing)
+// shows that command's output under it, new: rows as common as a block's
+// "[[RELAY]]" or "{" there are not the rows of an older block above,
+// though after a resize other rows are looked for anywhere (issue 29:
+// codex-inline-s6300024 lost two blocks printed by a command that ended
+// as Codex wrote its transcript again at 172 columns, their rows taken
+// for those of a block printed earlier).
+func TestReplayNewEchoOutputIsNew(t *testing.T) {
+	t.Parallel()
+	block := "  └ [[RELAY]]\r\n    {\r\n      \"to\": \"bob\",\r\n      \"type\": \"message\",\r\n" +
+		"      \"body\": \"%s\"\r\n    }\r\n    [[/RELAY]]\r\n    end of the output\r\n\r\n"
+	old := "• You ran cat f01.txt\r\n" + fmt.Sprintf(block, "the first block's body") + "  Worked for 1s\r\n\r\n"
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write(old)
+	c.got = nil
+	s.Resize(12, 100)
+	newBlock := fmt.Sprintf(block, "the second block's body")
+	// Codex shows a long output collapsed: the first block's rows are not
+	// written again.
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" + "• You ran cat f01.txt\r\n  └ … +7 lines\r\n  Worked for 1s\r\n\r\n" +
+		"• You ran sh f02.sh\r\n" + newBlock)
+	got := c.flush()
+	want := append([]string{"  └ … +7 lines", "• You ran sh f02.sh"}, strings.Split(strings.TrimSuffix(newBlock, "\r\n\r\n"), "\r\n")...)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("a new command's output in a transcript written again: (-want +got):\n%s", diff)
+	}
+}

@@ -35,7 +35,8 @@ import "strings"
 // first print's output collapsed above it. The lines committed after the
 // echo that the replay took before reaching it (older rows, wrapped
 // anew as the second print was) are taken back: the output under the
-// echo is still to come. Lines as common as a block's "{" are left out
+// echo is still to come. Under an echo the replay has not seen (a new
+// command), no line repeats history the replay passed (typed). Lines as common as a block's "{" are left out
 // of the rule (see oldest).
 
 // replayLines bounds the committed lines a replay is matched against: a
@@ -114,6 +115,10 @@ type replay struct {
 	// sized says the screen changed size since the last replay began: the
 	// program draws its transcript again for the new size.
 	sized bool
+	// past: the replay met the echo of typed input that repeats nothing
+	// (a command new to it); the lines before past are the history it
+	// passed, which no line under that echo repeats.
+	past int
 }
 
 // record adds a committed line; cmd is the command a line echoing typed
@@ -209,7 +214,7 @@ func (r *replay) begin(rows int) {
 		r.head[k] = int32(i)
 	}
 	r.pos, r.off = 0, 0
-	r.echo, r.floor = -1, 0
+	r.echo, r.floor, r.past = -1, 0, 0
 	if r.echoCmd != "" {
 		if i := r.echoAt - (r.recorded - n); i >= 0 {
 			r.echo = i
@@ -318,9 +323,19 @@ func (r *replay) reached() {
 	}
 }
 
-// typed notes that the line just looked for, found or not, is the echo of
-// typed input, not new output (see the package's replay rule).
-func (r *replay) typed() { r.missed = false }
+// typed notes that the line just looked for, which repeated nothing, is
+// the echo of typed input, not new output (see the package's replay rule).
+// A transcript is written again in its order, and a command's output
+// comes under its echo: what is under an echo the replay has not seen is
+// new, or lines committed after those it passed (output committed while
+// the command ran, under a header the program changed since) — never a
+// line of the history above, however common its text ("{", "[[RELAY]]":
+// a new block's rows are not an old block's). After a resize too, when
+// such rows are otherwise looked for wherever they are.
+func (r *replay) typed() {
+	r.missed = false
+	r.past = max(r.past, r.pos)
+}
 
 // goesOn reports whether key, looked for once the replay has begun, goes
 // on with it.
@@ -378,9 +393,9 @@ func (r *replay) goesOn(key string) bool {
 // been matched to older rows when first shown.
 func (r *replay) oldest(key string) int {
 	if len(key) >= minResumeKey || r.live {
-		return max(r.first-2*r.rows, 0, r.floor)
+		return max(r.first-2*r.rows, 0, r.floor, r.past)
 	}
-	return max(r.first-2*r.rows, 0)
+	return max(r.first-2*r.rows, 0, r.past)
 }
 
 // resume looks for key, wrapped anew, in the unused committed lines from

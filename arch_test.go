@@ -15,20 +15,23 @@ import (
 func TestImportRules(t *testing.T) {
 	t.Parallel()
 	allowed := map[string][]string{
-		"swarm":            {"cli", "internal/mainrun"},
-		"swarm/cli":        {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster", "swarmrun"},
-		"swarm/swarmrun":   {"bus", "server", "supervisor", "swarmapi", "textsafe"},
-		"swarm/cluster":    {"supervisor", "swarmapi", "wire", "server", "bus"},
-		"swarm/server":     {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
-		"swarm/tui":        {"swarmapi", "tasks", "textsafe", "bus", "games"},
-		"swarm/supervisor": {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
-		"swarm/swarmapi":   {"bus", "games", "textsafe", "screenmodel"},
-		"swarm/tasks":      {"bus", "gitrepo"},
-		"swarm/wire":       {"swarmapi", "bus", "tasks"},
-		"swarm/checks":     {"bus", "gitrepo", "tasks", "textsafe"},
-		"swarm/spawner":    {"screenmodel"},
-		"swarm/mcpserver":  {"actor", "supervisor", "swarmapi", "tasks", "bus", "textsafe"},
-		"swarm/actor":      {"supervisor", "bus", "tasks", "textsafe"},
+		"swarm": {"cli", "internal/mainrun"},
+		// The server binary: a swarm without the command line, the UI,
+		// the MCP server or the cluster (internal/serverbin).
+		"swarm/cmd/swarm-server": {"actor", "bus", "internal/mainrun", "supervisor", "swarmrun"},
+		"swarm/cli":              {"tui", "supervisor", "swarmapi", "tasks", "checks", "bus", "games", "parser", "asciicast", "textsafe", "mcpserver", "actor", "server", "cluster", "swarmrun", "internal/serverbin"},
+		"swarm/swarmrun":         {"bus", "server", "supervisor", "swarmapi", "textsafe"},
+		"swarm/cluster":          {"supervisor", "swarmapi", "wire", "server", "bus"},
+		"swarm/server":           {"supervisor", "swarmapi", "wire", "bus", "tasks", "actor", "textsafe"},
+		"swarm/tui":              {"swarmapi", "tasks", "textsafe", "bus", "games"},
+		"swarm/supervisor":       {"spawner", "parser", "screenmodel", "swarmapi", "bus", "games", "asciicast", "textsafe", "gitrepo", "tasks", "checks"},
+		"swarm/swarmapi":         {"bus", "games", "textsafe", "screenmodel"},
+		"swarm/tasks":            {"bus", "gitrepo"},
+		"swarm/wire":             {"swarmapi", "bus", "tasks"},
+		"swarm/checks":           {"bus", "gitrepo", "tasks", "textsafe"},
+		"swarm/spawner":          {"screenmodel"},
+		"swarm/mcpserver":        {"actor", "supervisor", "swarmapi", "tasks", "bus", "textsafe"},
+		"swarm/actor":            {"supervisor", "bus", "tasks", "textsafe"},
 		// A tool of the repository, not of swarm: it scores the
 		// extraction over a corpus of recordings.
 		"swarm/scripts/corpus-score": {"supervisor", "parser", "asciicast", "internal/wantfile"},
@@ -80,6 +83,28 @@ func TestClientsDoNotLinkTheRuntime(t *testing.T) {
 			if slices.Contains(deps, n) {
 				t.Errorf("%s links %s", pkg, n)
 			}
+		}
+	}
+}
+
+// The server binary links none of what it is without: what a process
+// maps of its binary is most of a quiet swarm's memory (issue 34), and
+// the cluster's NATS alone is a quarter of swarm's code.
+func TestTheServerBinaryLinksNoCommandLine(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "list", "-deps", "./cmd/swarm-server").Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/swarm-server: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "swarm/supervisor") {
+		t.Fatalf("swarm-server does not link the supervisor: %v", deps)
+	}
+	for _, never := range []string{"swarm/cli", "swarm/tui", "swarm/mcpserver", "swarm/cluster",
+		"github.com/alecthomas/kong", "charm.land/bubbletea/v2", "github.com/modelcontextprotocol/go-sdk/mcp",
+		"github.com/nats-io/nats-server/v2/server", "github.com/nats-io/nats.go"} {
+		if slices.Contains(deps, never) {
+			t.Errorf("swarm-server links %s", never)
 		}
 	}
 }

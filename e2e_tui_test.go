@@ -75,7 +75,13 @@ const answerRGB = "TEST_TERMINAL_ANSWERS_RGB"
 // in env.
 func startTUIIn(t testing.TB, env []string, dir string, rows, cols int, args ...string) *tuiTerm {
 	t.Helper()
-	cmd := exec.Command(swarmBin, args...)
+	return startTUIOf(t, swarmBin, env, dir, rows, cols, args...)
+}
+
+// startTUIOf is startTUIIn with the swarm binary bin.
+func startTUIOf(t testing.TB, bin string, env []string, dir string, rows, cols int, args ...string) *tuiTerm {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "SWARM_") && !strings.HasPrefix(kv, "TERM=") && !strings.HasPrefix(kv, "COLORTERM=") {

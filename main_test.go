@@ -34,16 +34,25 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Both binaries, as the README builds them: from a clean checkout
+	// (CI) swarm runs its servers as swarm-server; from a tree with
+	// changes it serves them itself (internal/serverbin).
 	swarmBin = filepath.Join(dir, "swarm")
-	if out, err := exec.Command("go", "build", "-o", swarmBin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", dir+"/", ".", "./cmd/swarm-server").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	// go keeps its build cache in the user's cache directory, which is
+	// about to change: the builds the tests make (TestServerBinary) keep
+	// using this one, not an empty one (compiling everything again).
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
 	// What swarm keeps in the user's cache directory (the notes of running
-	// swarms, Gemini's kit files) stays in the test's own. Set after the
-	// build: go keeps its build cache there too, and an empty one means
-	// compiling everything again (half a minute).
+	// swarms, Gemini's kit files) stays in the test's own.
 	os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -53,6 +62,7 @@ func TestMain(m *testing.M) {
 // env is one user's environment: a bus directory and an identity.
 type env struct {
 	t     *testing.T
+	bin   string // the swarm binary; empty: swarmBin
 	cwd   string
 	dir   string // $SWARM_DIR; empty: unset
 	agent string // $SWARM_AGENT; empty: unset
@@ -85,7 +95,11 @@ func (e *env) claiming(agent string) *env {
 func testToken(agent string) string { return "test-token-of-" + agent }
 
 func (e *env) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(swarmBin, args...)
+	bin := swarmBin
+	if e.bin != "" {
+		bin = e.bin
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = e.cwd
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "SWARM_DIR=") && !strings.HasPrefix(kv, "SWARM_AGENT=") && !strings.HasPrefix(kv, "SWARM_TOKEN=") {

@@ -7,9 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
+	"swarm/internal/serverbin"
 	"swarm/server"
 	"swarm/supervisor"
 	"swarm/swarmrun"
@@ -40,6 +43,9 @@ func (c *upCmd) Run(g *Globals) error {
 	}
 	switch {
 	case c.Headless:
+		if cfg.Cluster == nil {
+			g.execServer(c.JSON, c.Config) // returns only when swarm serves here
+		}
 		return g.runSwarm(supervisor.Options{Config: cfg}, func(ctx context.Context, sw *swarmrun.Swarm) error {
 			return sw.PrintEvents(ctx, g.stdout, g.stderr, c.JSON)
 		})
@@ -54,7 +60,7 @@ func (c *upCmd) Run(g *Globals) error {
 		return err
 	}
 	if !c.Foreground {
-		srv, err := g.startServer(c.Config)
+		srv, err := g.startServer(c.Config, cfg.Cluster != nil)
 		if err == nil {
 			notice := ""
 			if !srv.Since.IsZero() && cfgChangedSince(c.Config, srv.Since) {
@@ -84,9 +90,10 @@ func (c *upCmd) Run(g *Globals) error {
 }
 
 // startServer starts the swarm of config in a server process of its
-// own (swarm up --server), unless one already serves the bus directory:
-// server.Start.
-func (g *Globals) startServer(config string) (server.Started, error) {
+// own, unless one already serves the bus directory (server.Start): the
+// server binary beside swarm when it is of this build and the config has
+// no cluster (serverBinary), else swarm up --server.
+func (g *Globals) startServer(config string, cluster bool) (server.Started, error) {
 	busDir, err := filepath.Abs(g.busDir())
 	if err != nil {
 		return server.Started{}, err
@@ -99,7 +106,59 @@ func (g *Globals) startServer(config string) (server.Started, error) {
 	if err != nil {
 		return server.Started{}, err
 	}
-	return server.Start(g.ctx, busDir, program(), filepath.Dir(config), exe, "up", "--server", "--config", config, "--dir", busDir)
+	argv := []string{exe, "up", "--server", "--config", config, "--dir", busDir}
+	if srv := g.serverBinary(exe); srv != "" && !cluster {
+		argv = []string{srv, "--server", "--config", config, "--dir", busDir, "--swarm", exe, "--program", program()}
+	}
+	return server.Start(g.ctx, busDir, program(), filepath.Dir(config), argv...)
+}
+
+// execServer makes this process the server binary running the headless
+// swarm of config, when there is one of this build (serverBinary): the
+// same process (its pid, signals and output), a smaller program. It
+// returns when there is none, or the exec failed, and this process is to
+// serve the swarm itself.
+func (g *Globals) execServer(asJSON bool, config string) {
+	if g.stdout != os.Stdout || g.stderr != os.Stderr {
+		return // the events go where the caller said, not to fds 1 and 2
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	srv := g.serverBinary(exe)
+	if srv == "" {
+		return
+	}
+	argv := []string{srv, "--headless", "--config", config, "--dir", g.busDir(), "--swarm", exe, "--program", program()}
+	if asJSON {
+		argv = append(argv, "--json")
+	}
+	err = syscall.Exec(srv, argv, os.Environ())
+	g.debugf("serving in this process: exec %s: %v", srv, err)
+}
+
+// serverBinary is the server binary beside swarm's own (exe), if it is of
+// this very build (serverbin.Find); else "", and swarm serves in its own
+// process, which it always can. Why one was refused is said with
+// $SWARM_DEBUG set.
+func (g *Globals) serverBinary(exe string) string {
+	self, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	srv, err := serverbin.Find(self, exe)
+	if err != nil && !errors.Is(err, serverbin.ErrNone) {
+		g.debugf("serving in this process: %v", err)
+	}
+	return srv
+}
+
+// debugf says on stderr, with $SWARM_DEBUG set, what swarm chose and why.
+func (g *Globals) debugf(format string, args ...any) {
+	if os.Getenv("SWARM_DEBUG") != "" {
+		fmt.Fprintf(g.stderr, "swarm: "+format+"\n", args...)
+	}
 }
 
 // cfgChangedSince says whether the config file at path was written after

@@ -442,7 +442,7 @@ def describe(r, load, a):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--swarm", default=None, help="swarm binary (default: build one)")
+    p.add_argument("--swarm", default=None, help="swarm binary, run with the swarm-server beside it when that is of the same build (default: build both)")
     p.add_argument("--load", default="all", choices=["one", "many", "redraw", "idle", "soak", "hundred", "all"])
     p.add_argument("--idle", type=float, default=30, help="hundred: seconds of idle CPU measured after the writers; "
                    "redraw: seconds after the writers before the anonymous memory is read")
@@ -473,8 +473,11 @@ def main():
     work = tempfile.mkdtemp(prefix="swarm-bench-")
     binary = a.swarm
     if binary is None:
+        # Both binaries, as the README builds them: swarm runs its
+        # server as swarm-server when that is beside it, of the same build.
         binary = os.path.join(work, "swarm")
-        subprocess.run(["go", "build", "-o", binary, "."], cwd=os.path.join(HERE, "..", ".."), check=True)
+        subprocess.run(["go", "build", "-o", work + "/", ".", "./cmd/swarm-server"],
+                       cwd=os.path.join(HERE, "..", ".."), check=True)
     binary = os.path.abspath(binary)
     loads = ["one", "many", "idle"] if a.load == "all" else [a.load]
     history = "each its default" if a.history is None else f"{a.history} rows each"

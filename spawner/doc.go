@@ -344,13 +344,15 @@
 //     of the view cuts waits: its first rows may show once it is done;
 //     so do the paragraphs under it, down to the echo of a new turn (the
 //     rest of that output, read after it).
-//     Once such a paragraph is read from the first row the view showed,
+//     Once such a paragraph is read from the first row the view showed
+//     (at its top, settled there or as it left the view),
 //     rows shown later right above that row (the view scrolled back, grown,
 //     or laid out anew for a new size, that row wrapped another way) are
 //     its history, not new output: a program adds text at a paragraph's
-//     end, and read now they would follow its end. So is a row laid out
-//     anew that holds the rows read from that row on at its end, after the
-//     part the view cut, and the rows right above it. Rows of
+//     end, and read now they would follow its end. So are rows laid out
+//     anew that, joined, hold the rows read from that row on at their end,
+//     after the part the view cut (that row maybe split between two of
+//     them), and the rows right above them. Rows of
 //     the document that no longer show are kept (a collapsed item that
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),

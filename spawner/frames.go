@@ -202,7 +202,8 @@ type docRow struct {
 	// it is dropped, not committed, unless shown whole.
 	preview bool
 	// cut: committed as the first row the view showed of its paragraph,
-	// at the view's top: the rows above it were out of view.
+	// at the view's top (there in place, or as it left the view from
+	// there): the rows above it were out of view.
 	cut bool
 	// own: shown as the program's own row (frameRow.own): never committed.
 	own bool
@@ -1355,6 +1356,11 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 	}
 	for j, d := range pend {
 		if j < pk || j >= pk+n {
+			// Read as it leaves the view, from the view's top row, it is
+			// the first row the view showed of its paragraph, as one
+			// read there in place is (commitStable): rows shown later
+			// right above it are its history (see gap).
+			d.cut = d.cut || d.y == 0
 			a.commit(d, d.y)
 		}
 	}

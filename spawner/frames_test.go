@@ -1574,3 +1574,32 @@ func TestAltScreenRowsLaidOutAnewHoldingTheRowsReadFromTheTop(t *testing.T) {
 		}
 	}
 }
+
+// A row read as it leaves the view from its top row (the view following an
+// output down, frame by frame, the rows above it gone between two frames)
+// is the first row the view showed of its paragraph, as one read there in
+// place is: rows shown right above it later (a taller screen laid out
+// anew) are its history, not new output after the rows read under it
+// (Codex 0.171.0 at 53x15 grown to 184x53: a block's "[[RELAY]]" and "{"
+// read after its "[[/RELAY]]", an unterminated block).
+func TestAltScreenRowsAboveARowReadAsItLeftTheTopAreHistory(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 5, 50)
+	r.write(drawRows(4, []string{`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }"}) +
+		"\x1b[5;1H" + bar + "\x1b[K")
+	r.write(drawRows(4, []string{`      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}) +
+		"\x1b[5;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(9, 100)
+	r.write(drawRows(8, []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`,
+		`      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}) + "\x1b[9;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, `"to": "bob"`, `"type"`, "alpha bravo", "[[/RELAY]]")
+	for _, s := range []string{"[[RELAY]]", "{"} {
+		if n := r.count(s); n != 0 {
+			t.Errorf("%q, above the row read as it left the top, committed %d times, want never:\n%s", s, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -1150,10 +1150,10 @@ type rewrapState struct {
 
 // moved reports whether text is a committed line that left its position in
 // the current redraw: a ghost replaced within the last two screenfuls of
-// lines (near where it would show now; not one written on where it stands),
-// or a line whose position no longer
-// shows it (a row a resize took off among them: unresized); from is where
-// it was. The old position gives up its record.
+// lines (near where it would show now; not one written on where it
+// stands), or a line whose position no longer shows it (a row a resize
+// took off among them: unresized); from is where it was. The old position
+// gives up its record.
 func (m *mainLines) moved(self *rowState, text string, n int64, released int) (from int64, ok bool) {
 	horizon := int64(2 * m.rows)
 	for len(m.ghosts) > 0 && m.processed-m.ghosts[0].at > horizon {
@@ -1707,7 +1707,14 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 	}
 	m.detached = det
 	m.shiftUp(top, bot, min(k, h))
+	// The rows under them are k rows up already: base counts all k gone
+	// before any of them is committed, so that a row still on the screen
+	// has its own position (lineN) while they are — the line scrolling off
+	// may have moved from there (moved) — and theirs are counted here.
+	first := m.base + int64(top)
+	m.base += int64(k)
 	for j, l := range lines {
+		n := first + int64(j)
 		wrapped, _ := lineWrap(l, m.cols)
 		st := det[j]
 		if m.carryOn {
@@ -1724,8 +1731,8 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 		var row string
 		if j < len(m.pieces) && m.pieces[j] >= 0 {
 			row = st.rec[from : from+m.pieces[j]]
-		} else if n, ok := m.knownRow(&st, from); ok {
-			row = st.rec[from : from+n]
+		} else if w, ok := m.knownRow(&st, from, n-int64(top)); ok {
+			row = st.rec[from : from+w]
 		} else {
 			m.lineBuf = appendText(m.lineBuf[:0], l, m.cols)
 			row = sharedText(st, from, m.lineBuf)
@@ -1733,7 +1740,7 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 		switch {
 		case wrapped:
 			if !m.carryOn {
-				m.carryOn, m.carryN, m.carry = true, m.base+int64(top), m.carry[:0]
+				m.carryOn, m.carryN, m.carry = true, n, m.carry[:0]
 			}
 			m.carryState = st
 			m.carry = capLine(append(m.carry, row...))
@@ -1746,9 +1753,8 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 			m.dropCarry()
 			m.final(&st, text, n, noRedraw, out)
 		default:
-			m.final(&st, row, m.base+int64(top), noRedraw, out)
+			m.final(&st, row, n, noRedraw, out)
 		}
-		m.base++
 		if m.carryOn {
 			out.keep(l, row, false, &m.carryState)
 		} else {
@@ -1760,10 +1766,11 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 // knownRow returns the length of the row of st's line whose text starts
 // at byte from of it, when the row shows what was committed for it: while
 // only line feeds have gone by since every row on the screen came in (see
-// risk), and where its rows ended is known.
-func (m *mainLines) knownRow(st *rowState, from int) (int, bool) {
+// risk: base was gone when the row scrolled off), and where its rows
+// ended is known.
+func (m *mainLines) knownRow(st *rowState, from int, gone int64) (int, bool) {
 	e := &st.ends
-	if m.base < m.riskUntil || !st.hasRec || e.n == 0 || int(e.at[e.n-1]) != len(st.rec) {
+	if gone < m.riskUntil || !st.hasRec || e.n == 0 || int(e.at[e.n-1]) != len(st.rec) {
 		return 0, false
 	}
 	prev := 0

@@ -45,6 +45,11 @@ func feedScreen(t testing.TB, s *Screen, data string, chunk int) screenState {
 	for off := s.ScrollbackLen(); off > 0; off-- {
 		st.Scrollback = append(st.Scrollback, strings.SplitN(s.Render(off), "\n", 2)[0])
 	}
+	// The lines still held (a redraw's, until output settles) count too:
+	// whether one moved was decided as the rows scrolled.
+	for _, l := range s.Flush() {
+		st.Lines = append(st.Lines, fmt.Sprintf("%d:%s", l.N, l.Text))
+	}
 	return st
 }
 
@@ -75,6 +80,13 @@ func TestBatchedScrollsMatchSingleScrolls(t *testing.T) {
 		// "2" moves up a row in a redraw: when it scrolls off, the row that
 		// showed it is still on the screen, line by line.
 		"moved line": "1\r\n2\r\n3\r\n\x1b[3A\x1b[2K2\r\n\x1b[2Kother\r\n\x1b[3B\r\np\r\nq\r\nr\r\ns\r\n",
+		// A redraw moves "mmm…" up three rows and "c-line…" down two, past
+		// it: lines that move in one redraw keep their order, so c-line is
+		// new there (inOrder). "mmm…" is found moved as the top row scrolls
+		// off, two rows at once or one by one, from where it was: the rows
+		// still on the screen are at their own positions then, not short
+		// by the rows still to go.
+		"moved past a line": movedPastALine,
 		"after a redraw": many(func(i int) string {
 			return fmt.Sprintf("log %d\r\nspin %d\r\n> \x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K\x1b[Gspin %d\r\n> \r\n", i, i, i+1) +
 				strings.Repeat("z", 25+i%7) + "\r\nsame\r\nsame\r\n\x1b[3A\x1b[2Kchanged\x1b[3B\r\n"
@@ -138,12 +150,17 @@ func TestRowsAhead(t *testing.T) {
 	}
 }
 
+// movedPastALine: see TestBatchedScrollsMatchSingleScrolls.
+const movedPastALine = "r0\r\nr1\r\nc-line-long-enough\r\nmmm-line-long-enough\r\nr4\r\n" +
+	"\x1b[1;1H\x1b[2Kmmm-line-long-enough\x1b[3;1H\x1b[2Kxx\x1b[4;1H\x1b[2Kzzz\x1b[5;1H\x1b[2Kc-line-long-enough\x1b[6;1H\np1\r\n"
+
 // batchCases are inputs where batching once went wrong: inside an
 // Ink-style redraw, with a background colour brought back by a restored
 // cursor or by leaving the alternate screen, and outside a redraw, a line
 // erased (ED 1) and written again lower down, which line by line has moved
 // but was committed again when the batch took the erased row off at once.
 var batchCases = []string{
+	movedPastALine,
 	"\n@relay:bob x\x1b[7H\x1b[1;J@relay:bob x\n0000000000\n",
 	"\r\n@relay:bob x\x1b[6;7H\x1b[1;8H\r@relay:bob x\r\nrrrrrrrrrqqqqqqqqqqqqqqqqqqqq\r\n@relay:bob x\n\r\n\n\n\r\n\r\n",
 	"1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[44m\x1b7\x1b[0m\x1b8a\n\rb\x1b[0m\r\nc\r\nd\r\n",

@@ -542,7 +542,7 @@ func (m *mainLines) flowLines() []flowLine {
 // carried line). The lines that stay take their states along in f.
 func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	lines, p := f.lines, f.plan
-	f.base = m.base
+	f.base, f.processed = m.base, m.processed
 	if f.back > 0 {
 		// The line is whole on the screen again, with the state it had.
 		m.base -= int64(f.back)
@@ -642,8 +642,9 @@ func (m *mainLines) placed(f *screenFlow, oldRows int) {
 		}
 	}
 	// The last move's positions follow their lines, so that the order it
-	// keeps (inOrder) is kept as on a screen never resized.
-	if m.lastMove.at != 0 {
+	// keeps (inOrder) is kept as on a screen never resized — unless it was
+	// found as its line left in the reflow, at the positions after it.
+	if m.lastMove.at != 0 && m.lastMove.at <= f.processed {
 		from, ok := f.position(m.lastMove.from, m.base, oldRows, m.rows)
 		to, ok2 := f.position(m.lastMove.to, m.base, oldRows, m.rows)
 		if ok && ok2 {

@@ -110,16 +110,24 @@ type screenFlow struct {
 	back   int
 	height int
 	base   int64 // mainLines.base before the reflow: the lines' positions are base + start
+	// processed is mainLines.processed before the reflow: a line found
+	// moved as it left (mainLines.reflowed) has its positions after it.
+	processed int64
 }
 
 // position returns where position p (a Line.N before the reflow, of a
 // screen oldRows high) is after it, newBase being mainLines.base then: the
 // first row of the line on p's row. A line that left at the top is above
 // the screen, a blank line that gave way under it below it (rows: the new
-// height); a position off the screen is not known (ok false).
+// height). A line above the screen before, in the scrollback, which the
+// reflow does not lay out anew, is where it was; one under the screen is
+// not known (ok false).
 func (f *screenFlow) position(p, newBase int64, oldRows, rows int) (int64, bool) {
 	r := p - f.base
-	if r < 0 || r >= int64(oldRows) || len(f.lines) == 0 {
+	if r < 0 {
+		return p, true
+	}
+	if r >= int64(oldRows) || len(f.lines) == 0 {
 		return 0, false
 	}
 	k := 0 // the lines cover the rows in order, the first from row 0

@@ -192,10 +192,11 @@ func (b *Bus) MarkUnconfirmed(ctx context.Context, msgID, recipient, reason stri
 	return b.markDelivery(ctx, msgID, recipient, DeliveryUnconfirmed, reason)
 }
 
-// Requeue reopens a confirmed delivery: the recipient's process died so
-// soon after the message showed on its screen that it may never have read
-// it. The message becomes pending again (at least once: it may arrive
-// twice). Deliveries in any other state are left as they are.
+// Requeue reopens a confirmed delivery: the recipient's process ended
+// without reading the message, or so soon after it showed on its screen
+// that it may not have. The message becomes pending again (at least once:
+// it may arrive twice). Deliveries in any other state are left as they
+// are.
 func (b *Bus) Requeue(ctx context.Context, msgID, recipient string) error {
 	err := b.write(ctx, func(ctx context.Context, tx querier) (bool, error) {
 		res, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, open = ?, updated_ms = ?, error = ''

@@ -9,7 +9,10 @@
 // period; when the program exits, what is left of its group (told by the
 // terminal's hang-up or the stop) gets a short grace to end on its own
 // while the rest of its output is read, then SIGKILL; then
-// [Process.Done] closes.
+// [Process.Done] closes. Swarm holds a descriptor of the terminal's program
+// side from the start, so what was typed in and read by none of the group
+// is still in the terminal when they are gone: [Process.Unread] has it (a
+// program reading lines got it echoed by the kernel, read or not).
 //
 // Each process has a [Screen], a VT emulator (github.com/charmbracelet/x/vt)
 // that a UI can snapshot and render, with bounded scrollback. A Screen also

@@ -108,11 +108,22 @@ type Process struct {
 	master *os.File
 	screen *Screen
 	w      *fifo
+	// slave is swarm's own descriptor of the terminal's program side (-1
+	// if it could not be had): input a program has not read waits in
+	// that side's queue, which lives as long as one descriptor holds it,
+	// so what none of the group read can still be told once they ended
+	// (takeUnread).
+	slave int
+
+	unread      []byte // set by takeUnread, before done closes
+	unreadKnown bool
 
 	readDone chan struct{} // closed when the PTY's output has ended
+	taken    chan struct{} // closed when takeUnread is done
 	exited   chan struct{}
 	done     chan struct{}
 	status   ExitStatus
+	exitedAt time.Time
 	waitErr  error
 	lastOut  atomic.Int64
 	urgent   atomic.Bool
@@ -156,8 +167,18 @@ func Start(opts Options) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", opts.Argv[0], err)
 	}
+	// Opened before anything is typed in, so nothing could have been read
+	// from it unseen; a kernel without TIOCGPTPEER (before Linux 4.13)
+	// leaves the unread input unknown.
+	slave, _, errno := unix.Syscall(unix.SYS_IOCTL, ptmx.Fd(), unix.TIOCGPTPEER, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC)
+	if errno != 0 {
+		slave = ^uintptr(0)
+	}
 	master, err := pollable(ptmx)
 	if err != nil {
+		if errno == 0 {
+			_ = unix.Close(int(slave))
+		}
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		startMu.Lock()
@@ -170,7 +191,9 @@ func Start(opts Options) (*Process, error) {
 		cmd:      cmd,
 		pid:      cmd.Process.Pid,
 		master:   master,
+		slave:    int(slave),
 		readDone: make(chan struct{}),
+		taken:    make(chan struct{}),
 		exited:   make(chan struct{}),
 		done:     make(chan struct{}),
 	}
@@ -252,7 +275,7 @@ func (p *Process) output() {
 		}
 	}
 	close(p.readDone)
-	<-p.exited
+	<-p.taken // after exited: Done says the unread input is known too
 	p.emit(p.screen.Flush())
 	p.closeMaster()
 	p.w.close()
@@ -283,10 +306,12 @@ func (p *Process) wait() {
 	startMu.Lock()
 	delete(started, p.pid)
 	startMu.Unlock()
+	p.exitedAt = time.Now()
 	p.status, p.waitErr = exitStatus(p.cmd, err)
 	close(p.exited)
 	awaitGroup(p.pid, time.Now().Add(drainTimeout))
 	_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	p.takeUnread()
 	timer := time.NewTimer(drainTimeout)
 	defer timer.Stop()
 	select {
@@ -294,6 +319,78 @@ func (p *Process) wait() {
 	case <-timer.C:
 		p.closeMaster()
 	}
+}
+
+// maxUnread bounds the unread input kept: far more than a terminal
+// holds (its line discipline's 4 KiB and the tty layer's 64 KiB of
+// buffers), unless one write of a person's paste was under way.
+const maxUnread = 1 << 20
+
+// takeUnread reads what the terminal's input holds that no process read —
+// the group is gone or killed by now — then lets go of the terminal: the
+// output ends (EIO) as the last of the group closes it. Nothing is
+// written from then on: a write already under way is waited for (reading
+// makes room for it), so that all that was typed is either here or was
+// read; one still blocked at the drain's end is cut off by closing the
+// master, and the input is then unknown (what the write left may have
+// been echoed, and lost).
+//
+// A program reading lines (canonical mode) leaves complete lines: the
+// kernel echoed each as it came, read or not. A program reading keys
+// echoes them itself: it read what it showed.
+func (p *Process) takeUnread() {
+	defer close(p.taken)
+	if p.slave < 0 {
+		return
+	}
+	defer unix.Close(p.slave)
+	p.w.shut()
+	deadline := time.NewTimer(drainTimeout)
+	defer deadline.Stop()
+	poll := time.NewTicker(groupPoll)
+	defer poll.Stop()
+	var unread []byte
+	buf := make([]byte, 4096)
+	for {
+		idle := false
+		select {
+		case <-p.w.done:
+			idle = true
+		default:
+		}
+		// A read finding nothing waits for what the kernel has still to
+		// hand its line discipline (n_tty_read flushes it first): bytes
+		// written are in the queue, or read, once it says EAGAIN.
+		for {
+			n, err := unix.Read(p.slave, buf)
+			if n <= 0 || err != nil {
+				break
+			}
+			if len(unread) < maxUnread {
+				unread = append(unread, buf[:min(n, maxUnread-len(unread))]...)
+			}
+		}
+		if idle {
+			p.unread, p.unreadKnown = unread, true
+			return
+		}
+		select {
+		case <-p.w.done:
+		case <-poll.C: // a write blocked on a full queue goes on as it is read
+		case <-deadline.C:
+			p.closeMaster()
+			<-p.w.done
+			return
+		}
+	}
+}
+
+// Unread returns what was typed into the terminal and read by none of the
+// process's group when it ended, waiting for Done; false when swarm could
+// not tell (no descriptor of its own, or a write blocked to the end).
+func (p *Process) Unread() ([]byte, bool) {
+	<-p.done
+	return p.unread, p.unreadKnown
 }
 
 // awaitGroup waits until no live process is left in process group pgid,
@@ -473,12 +570,18 @@ func (p *Process) Wait() (ExitStatus, error) {
 }
 
 // Exited is closed as soon as the process has been reaped, before the
-// rest of its output is read. Bytes written to the PTY after that reach
-// nobody, even though the write succeeds.
+// rest of its output is read. A write asked for from then on is refused:
+// it would reach nobody.
 func (p *Process) Exited() <-chan struct{} { return p.exited }
 
-// Done is closed once the process has exited and every line of its output
-// was handed to OnLines.
+// ExitedAt returns when the process was reaped, waiting for Exited.
+func (p *Process) ExitedAt() time.Time {
+	<-p.exited
+	return p.exitedAt
+}
+
+// Done is closed once the process has exited, every line of its output
+// was handed to OnLines and its unread input was taken (Unread).
 func (p *Process) Done() <-chan struct{} { return p.done }
 
 // Pid returns the process id, which is also its process group id.

@@ -453,3 +453,63 @@ func TestProcessGroupGetsItsGraceWhenTheLeaderEndsFirst(t *testing.T) {
 	}
 	waitGroupGone(t, p.Pid())
 }
+
+// What was typed into a program reading lines and echoed by the kernel,
+// but never read, is still known once the program is dead: swarm holds
+// the terminal's input queue (Unread). What it read is not in it.
+func TestUnreadInputOutlivesTheProgram(t *testing.T) {
+	t.Parallel()
+	p := start(t, Options{Argv: []string{"sh", "-c", `echo ready; read l; echo "got $l"; exec sleep 1000`}}, nil)
+	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
+	if err := p.Write([]byte("read #1\r")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the first line read", func() bool { return p.Screen().Contains("got read #1") })
+	if err := p.Write([]byte("never read #2\r")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the second line echoed", func() bool { return p.Screen().Contains("never read #2") })
+	if err := syscall.Kill(-p.Pid(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, p)
+	if got, known := p.Unread(); !known || string(got) != "never read #2\n" {
+		t.Fatalf("unread %q (known %t), want the second line", got, known)
+	}
+}
+
+// The queue is the group's, not the leader's: a program the leader started
+// may read a line after the leader died (it ignores the hang-up), and that
+// line is read; one left for a program the group never had is not.
+func TestUnreadInputIsWhatNoneOfTheGroupRead(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	gone, got := filepath.Join(dir, "gone"), filepath.Join(dir, "got")
+	child := `trap '' HUP; while [ ! -e "$1" ]; do sleep 0.01; done; read l <&3; echo "$l" > "$2"`
+	// (A command sh runs in the background reads /dev/null on its stdin.)
+	script := `exec 3<&0; (` + child + `) & echo ready; exec sleep 1000`
+	p := start(t, Options{Argv: []string{"sh", "-c", script, "sh", gone, got}}, nil)
+	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
+	if err := p.Write([]byte("for the child\rfor nobody\r")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "both lines echoed", func() bool { return p.Screen().Contains("for nobody") })
+	if err := syscall.Kill(p.Pid(), syscall.SIGKILL); err != nil { // the leader alone
+		t.Fatal(err)
+	}
+	select {
+	case <-p.Exited():
+	case <-time.After(testrun.Patience):
+		t.Fatal("the leader was not reaped")
+	}
+	if err := os.WriteFile(gone, nil, 0o600); err != nil { // the child reads now
+		t.Fatal(err)
+	}
+	waitDone(t, p)
+	if b, err := os.ReadFile(got); err != nil || string(b) != "for the child\n" {
+		t.Fatalf("the child read %q, %v", b, err)
+	}
+	if got, known := p.Unread(); !known || string(got) != "for nobody\n" {
+		t.Fatalf("unread %q (known %t), want the line nobody read", got, known)
+	}
+}

@@ -133,15 +133,21 @@ func (f *fifo) fail() {
 // close stops the writer once it is idle or its write fails (the caller
 // closes the PTY to end a blocked write) and waits for it.
 func (f *fifo) close() {
+	f.shut()
+	<-f.done
+}
+
+// shut is close without the wait: done closes once a write under way
+// ended; what is queued fails.
+func (f *fifo) shut() {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.closed = true
-	f.mu.Unlock()
 	select {
 	case <-f.stop:
 	default:
 		close(f.stop)
 	}
-	<-f.done
 }
 
 // replyWriter queues the emulator's replies without waiting for them.

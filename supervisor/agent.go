@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -118,8 +119,9 @@ type agent struct {
 	// behind what it wrote (submit.go's waits count from when it is not).
 	linesBehind atomic.Int64
 
-	// Messages confirmed lately to the current process: if it crashes right
-	// after, they go back to the queue (see requeueWindow).
+	// Messages confirmed lately to the current process, those it may not
+	// have read yet: when it ends, the ones it did not read go back to the
+	// queue (requeueUnread).
 	recent []confirmation
 }
 
@@ -127,15 +129,31 @@ type agent struct {
 type confirmation struct {
 	id string
 	at time.Time
+	// header is what the message was typed under (header, trimmed): the
+	// input the process left unread holds it if it never read the line.
+	header string
+	typed  int // bytes typed for it (a notice that went with it: 0)
+	// unsure: it was confirmed by the kernel's echo of its line (or not
+	// checked), not by the program showing it: read or not, only the
+	// terminal's queue tells.
+	unsure bool
 }
 
 // requeueWindow: a message confirmed this shortly before its recipient
-// crashed may never have been read — the terminal echoes (and so confirms)
-// input the moment it arrives, read or not — so it is delivered again.
-// A program reads a line within milliseconds of its echo; a longer window
+// crashed may have been read by a dying process — the kernel hands a line
+// to a thread blocked in read that a kill has woken, and the thread never
+// returns from the read — or, where what the process left unread is not
+// known, not read at all: it is delivered again (requeueUnread). A
+// program reads a line within milliseconds of its echo; a longer window
 // only sends more duplicates after a crash (the fault trial saw about 35
 // a crash with a second, against a reader taking 30 messages a second).
 const requeueWindow = 300 * time.Millisecond
+
+// unreadHeld bounds the input a terminal holds unread: its line
+// discipline's 4 KiB and the tty layer's 64 KiB of buffers, with room to
+// spare. A confirmation with more than this typed after it was read, or
+// the process reads nothing and its terminal holds only what came later.
+const unreadHeld = 128 << 10
 
 func newAgent(s *Supervisor, cfg AgentConfig) *agent {
 	ctx, cancel := context.WithCancel(s.ctx)
@@ -505,18 +523,14 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	moved, movedAt, movedFor := a.moved, a.movedAt, a.movedFor
 	a.moved = ""
 	a.mu.Unlock()
-	switch {
-	case !stopped && !st.Success():
-		// A crash right after a confirmation may have lost the message.
-		a.requeue(recent, time.Now().Add(-requeueWindow))
-	case moved != "" && movedFor != "":
-		// So may a move into a task's worktree: swarm ends the process
-		// the moment the task comes back to the agent (sent back, in
+	a.requeueUnread(proc, recent, !stopped && !st.Success())
+	if moved != "" && movedFor != "" {
+		// A move into a task's worktree: swarm ends the process the
+		// moment the task comes back to the agent (sent back, in
 		// conflict), and a message about that task typed in just before
-		// or since goes to the process in the worktree. Otherwise a
-		// process swarm ended on purpose (a stop, a restart, a move) was
-		// shown it, and its next process must not get the last one's
-		// messages again.
+		// or since goes to the process in the worktree, read or not.
+		// Otherwise what a process read is not typed into the next one
+		// again.
 		a.requeueAbout(recent, movedAt.Add(-requeueWindow), movedFor)
 	}
 	how = st.String()
@@ -560,6 +574,36 @@ func permanent(err error, code int, ran time.Duration) bool {
 		return errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
 	}
 	return (code == 126 || code == 127) && ran < 2*time.Second
+}
+
+// requeueUnread puts back in the agent's queue the messages of recent
+// that proc may not have read, however it ended. Never read: their header
+// is in the input its terminal held unread when the process and its
+// group were gone (spawner's Unread) — a program reading lines gets each
+// echoed by the kernel as it arrives, and that echo confirmed it, though
+// the program may have died, or sat stopped, before reading it. A line
+// that quotes another message's header puts that one back too: at least
+// once. Read, perhaps, by a dying process: after a crash, what the kernel
+// alone confirmed within requeueWindow of the end (a read the kernel
+// completed for a killed thread looks like any read), and, where the
+// unread input is not known, whatever was confirmed then. A program that
+// showed a message itself had read it: it comes again only if unread.
+func (a *agent) requeueUnread(proc *spawner.Process, recent []confirmation, crashed bool) {
+	unread, known := proc.Unread()
+	ended := proc.ExitedAt() // not when swarm got round to it: ending the group, its descendants take seconds
+	var back []confirmation
+	for _, c := range recent {
+		switch {
+		case known && bytes.Contains(unread, []byte(c.header)):
+			back = append(back, c)
+		case crashed && (c.unsure || !known) && !c.at.Before(ended.Add(-requeueWindow)):
+			back = append(back, c)
+		}
+	}
+	if len(back) > 0 {
+		a.s.log.Info("messages its process may not have read go back to the queue", "agent", a.cfg.Name, "messages", len(back))
+	}
+	a.requeue(back, time.Time{})
 }
 
 // requeue puts the messages confirmed since a back in the agent's queue.

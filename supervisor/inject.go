@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -361,12 +362,15 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message, notices []bus.Mess
 	a.drainOutputSeen()
 	a.expect(marker)
 	defer a.expect("")
-	res, reason := a.typeIn(proc, text, marker, func() {
+	unsure := false
+	res, reason := a.typeIn(proc, text, marker, func(kernel bool) {
+		unsure = kernel
 		unlock() // the text is out: the person's keys may follow it
 		if err := a.persist(func() error { return a.s.bus.MarkInjected(ctx, m.ID, a.cfg.Name) }); err != nil {
 			a.s.log.Error("mark injected", "agent", a.cfg.Name, "err", err)
 		}
 	})
+	at := time.Now() // before it is recorded: whoever sees it confirmed sees it confirmed by then
 	switch {
 	case a.ctx.Err() != nil:
 		return 0 // stays injected: typed again after a restart of swarm
@@ -386,39 +390,43 @@ func (a *agent) deliver(proc *spawner.Process, m bus.Message, notices []bus.Mess
 		a.s.log.Error("mark confirmed", "agent", a.cfg.Name, "err", err)
 		return 0
 	}
-	a.confirmed(proc, m.ID)
+	head := strings.TrimSpace(header(m))
+	a.confirmed(proc, confirmation{id: m.ID, at: at, header: head, typed: len(text), unsure: unsure})
 	a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &m})
 	for _, n := range notices {
 		if err := a.persist(func() error { return a.s.bus.MarkConfirmed(ctx, n.ID, a.cfg.Name) }); err != nil {
 			a.s.log.Error("mark notice confirmed", "agent", a.cfg.Name, "err", err)
 			continue
 		}
+		a.confirmed(proc, confirmation{id: n.ID, at: at, header: head, unsure: unsure}) // typed in m's line: read, or not, with it
 		a.s.hub.emit(Event{Kind: EventDelivered, Agent: a.cfg.Name, Message: &n})
 	}
 	return 0
 }
 
-// confirmed remembers a confirmation to proc for requeueWindow, so that
-// the lifecycle can requeue it if proc crashes. If proc has already ended,
-// a crash requeues it at once.
-func (a *agent) confirmed(proc *spawner.Process, id string) {
-	now := time.Now()
+// confirmed remembers confirmation c to proc while proc may not have read
+// it — within requeueWindow, or while less than unreadHeld was typed
+// after it — so that when proc ends, the lifecycle can requeue it if it
+// did not (requeueUnread). If proc has ended already, it is judged now.
+func (a *agent) confirmed(proc *spawner.Process, c confirmation) {
 	a.mu.Lock()
 	if a.proc == proc {
-		keep := a.recent[:0]
-		for _, c := range a.recent {
-			if now.Sub(c.at) < requeueWindow {
-				keep = append(keep, c)
+		a.recent = append(a.recent, c)
+		after, drop := 0, 0
+		for i := len(a.recent) - 1; i >= 0; i-- {
+			if old := a.recent[i]; c.at.Sub(old.at) >= requeueWindow && after >= unreadHeld {
+				drop = i + 1
+				break
 			}
+			after += a.recent[i].typed
 		}
-		a.recent = append(keep, confirmation{id: id, at: now})
+		a.recent = slices.Delete(a.recent, 0, drop)
 		a.mu.Unlock()
 		return
 	}
 	a.mu.Unlock()
-	if st, _ := proc.Wait(); !st.Success() {
-		a.requeue([]confirmation{{id: id, at: now}}, now)
-	}
+	st, _ := proc.Wait()
+	a.requeueUnread(proc, []confirmation{c}, !st.Success())
 }
 
 func (a *agent) fail(ctx context.Context, m bus.Message, reason string) {
@@ -485,7 +493,7 @@ func (a *agent) typeBrief(proc *spawner.Process) {
 		a.briefTyped(m, gone, err.Error())
 		return
 	}
-	res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func() {})
+	res, reason := a.typeIn(proc, text, "#"+bus.ShortID(m.ID), func(bool) {})
 	if res == taken {
 		a.submitted()
 	}

@@ -129,9 +129,11 @@ func (s *Supervisor) writeMessageFile(m bus.Message) (string, error) {
 }
 
 // typeIn types text (which holds marker) into proc and submits it; typed
-// is called once the text is written. The reason says why a message is
-// unconfirmed.
-func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func()) (outcome, string) {
+// is called once the text is written, told whether what will confirm it
+// is not the program's doing — the kernel's echo of a line, or no check
+// at all — so that it says nothing of the program having read it. The
+// reason says why a message is unconfirmed.
+func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func(unsure bool)) (outcome, string) {
 	lineMode, err := proc.LineMode()
 	if err != nil {
 		return gone, ""
@@ -141,7 +143,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 		if !a.write(proc, text+"\r") {
 			return gone, ""
 		}
-		typed()
+		typed(true)
 		if !a.cfg.Confirm {
 			return taken, ""
 		}
@@ -159,7 +161,7 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func())
 	if !a.write(proc, text) {
 		return gone, ""
 	}
-	typed()
+	typed(false)
 	inInput := func() bool { return inText(a.input(proc), marker) }
 	switch a.waitUntil(proc, patience, inInput) {
 	case condGone:

@@ -59,6 +59,11 @@ def clean(config, row):
             t = t[1:]
             if t.endswith("│"):
                 t = t[:-1]
+        elif t.endswith(" │"):
+            # The last piece of a box row drawn for a wider screen, which
+            # the terminal broke over lines: the box's right border ends it
+            # and a reader reads the row's text through to it.
+            t = t[:-1]
         return t.strip()
     t = s.lstrip()
     for glyph in ("⎿", "└", "┃", "│"):

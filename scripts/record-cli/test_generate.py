@@ -120,6 +120,21 @@ class RepeatedFile(unittest.TestCase):
         self.assertTrue(what.startswith("not shown"), what)
 
 
+class GeminiBoxBorders(unittest.TestCase):
+    """clean: a Gemini box row reads without its borders, also when the
+    terminal broke a row drawn for a wider screen over lines."""
+
+    def test_a_whole_row(self):
+        self.assertEqual(reader.clean("gemini", "│ @relay:bob hi   │"), "@relay:bob hi")
+
+    def test_the_pieces_of_a_row_broken_by_the_terminal(self):
+        self.assertEqual(reader.clean("gemini", "│ @relay:bob alpha beta ga"), "@relay:bob alpha beta ga")
+        self.assertEqual(reader.clean("gemini", "mma delta ride th              │"), "mma delta ride th")
+
+    def test_a_line_of_its_own_keeps_its_text(self):
+        self.assertEqual(reader.clean("gemini", "a│b"), "a│b")
+
+
 class GeminiRowAfterARelayLine(unittest.TestCase):
     """fits_after: the row after a relay line must read as a line of its
     own in Gemini's box whatever width its inner terminal has."""

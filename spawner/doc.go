@@ -314,6 +314,11 @@
 //     only where their paragraph ends there or goes on with the row's
 //     text cut short (…): a block printed pretty, whose first rows join
 //     as the start of an older compact one, goes on with its own body.
+//     Text shown twice there is the document's where it goes on as the
+//     document does, to a row's end (the other is text alike: an older
+//     block's "type" row above the block read); shown as far, it is the
+//     document's where the other ends with the rows read from the top of
+//     the view (that paragraph's history, rule 6: a line printed twice).
 //     The view's
 //     first rows, above every aligned row, are matched so with the
 //     nearest such text however far back the document holds it: a view

@@ -1468,6 +1468,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 			j++
 		}
 		took := 0
+		elsewhere := false // the text row i starts shows further down (shownFurtherOn)
 		for end := j; end > i && took == 0; end-- {
 			var joined strings.Builder
 			for _, r := range rows[i:end] {
@@ -1490,6 +1491,11 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
+					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {
+						elsewhere = true
+						o = p + 1
+						continue
+					}
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
 					if rowsOf[k].pending {
@@ -1509,7 +1515,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 			}
 		}
 		if took == 0 {
-			if k := decorated(rowsOf, rows[i].key, off, starts); k >= 0 {
+			if k := decorated(rowsOf, rows[i].key, off, starts); k >= 0 && !elsewhere {
 				d := rowsOf[k]
 				d.shown, d.at = a.obs, rows[i].y
 				out = append(out, rewrap{i0: i, i1: i + 1, d0: d.pos, d1: d.pos + 1})
@@ -1521,6 +1527,36 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		i += took
 	}
 	return out
+}
+
+// shownFurtherOn reports whether the text rest (the document's from
+// stream offset p, row pos, on), which frame rows [i, end) show the start
+// of, shows again further down the gap, up to iEnd, and goes on there with
+// more of it, to the end of a document row: the same text shown twice is
+// the document's where it goes on as the document does; the other is
+// other text alike (a block's "type" row of another block above it, the
+// view laid out anew for a new size). Shown as far, the later is taken
+// when rows [i, end) end with the document rows right above row pos, from
+// one read at the top of the view (endsCut, from from on): they are that
+// paragraph's history laid out anew, which a line printed twice ends alike.
+func (a *aligner) shownFurtherOn(rows []frameRow, i, end, iEnd int, rest string, isEnd func(int) bool, p, from, pos int) bool {
+	n := 0
+	for _, r := range rows[i:end] {
+		n += len(r.key)
+	}
+	for i2 := end; i2 < iEnd; i2++ {
+		m := 0
+		for e := i2; e < iEnd && (e == i2 || rows[e].y == rows[e-1].y+1); e++ {
+			if !strings.HasPrefix(rest[m:], rows[e].key) {
+				break
+			}
+			m += len(rows[e].key)
+		}
+		if m > n && isEnd(p+m) || m == n && a.endsCut(rows, i, end, from, pos) {
+			return true
+		}
+	}
+	return false
 }
 
 // commitAbove commits the pending document rows before position pos that

@@ -1603,3 +1603,69 @@ func TestAltScreenRowsAboveARowReadAsItLeftTheTopAreHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenARowLikeTheTopRowAboveItIsNotIt: the view showed a block
+// from its "type" row down, its first rows cut; taller after a resize, it
+// shows the block whole and an older block above it, whose "type" row
+// reads as the one read at the top (the program cleared the view before
+// it drew it: nothing of the last frame stayed). That row is the older block's: the
+// text read goes on, as the document does, under the other "type" row.
+// Both blocks are history the view cut (read then, a block would have
+// its first rows without its end), not new output (issue 29: Claude Code
+// at 199×15 grown to 152×29, claude-s6300014 "unterminated relay block").
+func TestAltScreenARowLikeTheTopRowAboveItIsNotIt(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 6, 80)
+	r.write(drawRows(5, []string{`      "type": "message",`, `      "body": "the body of the second block, long enough to wrap"`,
+		"    [[/RELAY]]", "    end of the output, 12 lines"}) + "\x1b[6;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(17, 40)
+	r.write("\x1b[2J")
+	r.write("\x1b[H" + drawRows(16, []string{"    [[RELAY]]", "    {", `      "to": "alice",`, `      "type": "message",`,
+		`      "body": "the first block's body"`, "    }", "    [[/RELAY]]", "    [[RELAY]]", "    {", `      "to": "bob",`,
+		`      "type": "message",`, `      "body": "the body of the second`, `    block, long enough to wrap"`,
+		"    [[/RELAY]]", "    end of the output, 12 lines"}) + "\x1b[17;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "the body of the second block", "[[/RELAY]]")
+	for _, s := range []string{"[[RELAY]]", `"to"`, "the first block's body"} {
+		if n := r.count(s); n != 0 {
+			t.Errorf("%q, above the rows read, committed %d times, want never:\n%s", s, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
+// TestAltScreenALinePrintedTwiceLaidOutAnewIsReadOnce: an output prints
+// the same long line twice; the view showed the second whole and the
+// first's last rows at its top. Wider after a resize, it shows both whole,
+// and the text read matches either: the second is the line read (the
+// first ends with the rows read at the top, its history), not new output
+// read again (issue 29: Claude Code at 115×15 grown to 192×21,
+// claude-s6300034, a relay line read three times).
+func TestAltScreenALinePrintedTwiceLaidOutAnewIsReadOnce(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	const line = "@relay:bob the same line printed twice, long enough to wrap at forty columns and more"
+	wrapped := func(cols int) []string {
+		var out []string
+		for s := line; s != ""; {
+			n := min(len(s), cols-5)
+			out = append(out, "    "+s[:n])
+			s = s[n:]
+		}
+		return out
+	}
+	narrow := wrapped(40)
+	r := newAltRun(t, 7, 40)
+	r.write(drawRows(6, append(append(narrow[1:], narrow...), "    end of the output, 9 lines")) + "\x1b[7;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(7, 80)
+	wide := wrapped(80)
+	r.write(drawRows(6, append(append(slices.Clone(wide), wide...), "    end of the output, 9 lines")) + "\x1b[7;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("@relay:bob"); n != 1 {
+		t.Errorf("the line read at the smaller size committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

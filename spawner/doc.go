@@ -243,8 +243,11 @@
 //     a view that stayed (a long row showing where it showed too, or
 //     changed in place there, keeping its start and end, or showing a piece
 //     of the last frame's text wrapped anew; not long rows all replaced by
-//     unrelated text): a new output drawn where the view showed an older
-//     one has its "[[/RELAY]]" where the older one's was. Short rows the
+//     unrelated text), and where the document rows right above and under
+//     it, shown then, show there still (or out of the frame): a new output
+//     drawn where the view showed an older one has its "[[/RELAY]]" where
+//     the older one's was, also under a notice that stays at the view's
+//     bottom while the output scrolls up past it. Short rows the
 //     last frame showed that moved together as far are taken where the
 //     document rows right above and under them, shown then, moved as far
 //     too (or out of the frame): a view that moves takes a block's "}" and

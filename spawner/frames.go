@@ -611,7 +611,7 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		// and "{" of any block do), are no support.
 		alone, together := !supported(run), a.movedTogether(rows, run)
 		for n, p := range run {
-			if !drop && (!alone || p.d.pending || !again && p.d.shown == a.obs-1 && (len(p.d.key) >= minRewrap || together || a.stayed(rows[p.i], p.d))) {
+			if !drop && (!alone || p.d.pending || !again && p.d.shown == a.obs-1 && (len(p.d.key) >= minRewrap || together || a.stayed(rows, rows[p.i], p.d))) {
 				kept = append(kept, p)
 			} else {
 				a.excluded[at[k+n]], dropped = true, true
@@ -663,7 +663,18 @@ func (a *aligner) movedTogether(rows []frameRow, run []pair) bool {
 			return false
 		}
 	}
-	for _, pos := range []int{run[0].d.pos - 1, run[len(run)-1].d.pos + 1} {
+	return a.besideMoved(rows, run[0].d.pos, run[len(run)-1].d.pos, move, false)
+}
+
+// besideMoved reports whether the document rows right above position
+// first and right under position last, where the last frame showed them,
+// show moved by move too (changed in place counts where inPlace says so:
+// a short row between rows that stay, their progress or spinner turning),
+// or out of the frame (or no longer shown): rows between other text where
+// those showed (a new output's "}" and "[[/RELAY]]") are that text's, not
+// old rows there.
+func (a *aligner) besideMoved(rows []frameRow, first, last, move int, inPlaceToo bool) bool {
+	for _, pos := range []int{first - 1, last + 1} {
 		if pos < 0 || pos >= len(a.doc) {
 			continue
 		}
@@ -672,7 +683,7 @@ func (a *aligner) movedTogether(rows []frameRow, run []pair) bool {
 		if d.shown != a.obs-1 || y < rows[0].y || y > rows[len(rows)-1].y {
 			continue
 		}
-		if n, found := slices.BinarySearchFunc(rows, y, byY); found && rows[n].key != d.key {
+		if n, found := slices.BinarySearchFunc(rows, y, byY); found && rows[n].key != d.key && !(inPlaceToo && inPlace(d.key, rows[n].key)) {
 			return false
 		}
 	}
@@ -690,10 +701,14 @@ func (a *aligner) movedTogether(rows []frameRow, run []pair) bool {
 // Where the last frame showed it, a short row stays only in a view that
 // stayed (viewStayed): when no long row shows where it showed, the view
 // moved on, and the "[[/RELAY]]" of a new output drawn on the row where an
-// old output's showed is new like the rows around it.
-func (a *aligner) stayed(r frameRow, d *docRow) bool {
+// old output's showed is new like the rows around it. Nor does it stay
+// where other text shows in place of the rows right above and under it
+// then (besideMoved): a long row that stayed (a notice under the
+// transcript) keeps the view's bottom, not the rows above it, which a new
+// output scrolled up and took the place of.
+func (a *aligner) stayed(rows []frameRow, r frameRow, d *docRow) bool {
 	move := r.y - d.at
-	return move == 0 && a.viewStayed || slices.Contains(a.moves, move)
+	return move == 0 && a.viewStayed && a.besideMoved(rows, d.pos, d.pos, 0, true) || slices.Contains(a.moves, move)
 }
 
 // longRowStayed reports whether the view stayed where it was: the frame
@@ -1487,7 +1502,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				k--
 				if !(a.on && rowsOf[k].shown != a.obs-1) && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
-						rowsOf[k].shown == a.obs-1 && a.stayed(rows[i], rowsOf[k])) &&
+						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {

@@ -1669,3 +1669,31 @@ func TestAltScreenALinePrintedTwiceLaidOutAnewIsReadOnce(t *testing.T) {
 		t.Errorf("the line read at the smaller size committed %d times, want once:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenANewBlocksShortRowsWhereAnOldOnesShowedAreNew: a view
+// anchored at its bottom, a notice under the transcript: a new output
+// scrolls the old one up and out, and its block's "[[RELAY]]" and
+// "[[/RELAY]]" land on the rows where the old block's showed. The notice
+// stayed, but the rows that were right above and under those short rows
+// show other text now: they are the new block's, read with it (issue 29:
+// Claude Code, claude-s6900022, a block read without its "[[/RELAY]]").
+func TestAltScreenANewBlocksShortRowsWhereAnOldOnesShowedAreNew(t *testing.T) {
+	t.Parallel()
+	const notice = "     Switched to Manual because the settings did not load"
+	r := newAltRun(t, 8, 70)
+	r.write(drawRows(8, []string{"     a line the old output printed first", "     and a second line of the old output",
+		"     [[RELAY]]", `     {"to":"bob","type":"message","body":"the old block"}`,
+		"     [[/RELAY]]", "     end of the output, 3 lines", notice}))
+	r.pause(time.Second)
+	r.write(drawRows(8, []string{"     something else entirely, printed now", "     more of the new output on this row",
+		"     [[RELAY]]", `     {"to":"alice","type":"message","body":"the new block"}`,
+		"     [[/RELAY]]", "     end of the output, 12 lines", notice}))
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "the old block", "the new block", notice)
+	for _, s := range []string{"[[RELAY]]", "[[/RELAY]]"} {
+		if n := r.count(s); n != 2 {
+			t.Errorf("%q committed %d times, want twice (each block's):\n%s", s, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -411,10 +411,13 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	switch {
 	case len(running) > 0:
 		v.glimpsed.observe(running, runningAt, v.cols, v.layout.WrapAt(v.cols), since)
-	case len(v.glimpsed.rows) > 0 && !back:
+	case len(v.glimpsed.rows) > 0 && !back && !v.frames.leftover:
 		// The command is done: what its preview showed that the view
 		// does not show whole is read where the preview showed it. An
-		// erased view says nothing of it.
+		// erased view says nothing of it, nor does what the terminal kept
+		// of the view through a resize (a shorter screen cuts the
+		// preview off, the command still at work): the program shows the
+		// output, or its preview, once it draws for the new size.
 		view, any := make([]string, len(shown)), false
 		for y, text := range shown {
 			if previews[y] == notPreview {

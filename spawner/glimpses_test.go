@@ -149,3 +149,61 @@ func TestAPreviewSlidingForHoursKeepsABoundedOutput(t *testing.T) {
 		t.Errorf("read %d rows, the last %q; want at least %d, the last %q", len(read), read[len(read)-1].text, maxGlimpses, rows[len(rows)-1])
 	}
 }
+
+// TestAResizeIsNoEndOfTheCommandAPreviewShows: a running command's preview
+// slides past a block; the screen, made shorter, cuts the preview off (what
+// the terminal kept shows the transcript above it, an older block's
+// "type" row among it), and the program, drawing for the new size, shows
+// the output whole once done. The resize did not end the command: the
+// block is read in its order where the program shows it, not a part of
+// its rows from the preview at the resize (those not in the older block)
+// and the rest later (issue 29: Claude Code at 64×43 made 79×26,
+// claude-s6900030 "malformed relay block").
+func TestAResizeIsNoEndOfTheCommandAPreviewShows(t *testing.T) {
+	t.Parallel()
+	transcript := []string{"! cat old.txt", `  ⎿  {"to":"qa_1",`, `       "type": "message",`, `       "body": "the older block"}`,
+		"  ⎿  Interrupted · What should Claude do instead?", "", "! sh f1.sh"}
+	block := []string{"[[RELAY]]", "{", `  "to": "alice",`, `  "type": "message",`, `  "body": "the block the preview showed"`, "}", "[[/RELAY]]"}
+	r := newKindRun(t, "claude", 20, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	for i := range 5 {
+		preview := slices.Clone(transcript)
+		for k, row := range block[i : i+3] {
+			mark := "     "
+			if k == 0 {
+				mark = "  ⎿  "
+			}
+			preview = append(preview, mark+row)
+		}
+		preview = append(preview, fmt.Sprintf("     … +%d lines (%ds)", i+1, i+1))
+		r.write(previewFrame(preview...) + "\x1b[20;1H")
+		r.pause(time.Second)
+	}
+	r.s.Resize(12, 70)
+	r.take(r.s.TakeLines())
+	done := []string{"! sh f1.sh"}
+	for k, row := range block {
+		mark := "     "
+		if k == 0 {
+			mark = "  ⎿  "
+		}
+		done = append(done, mark+row)
+	}
+	r.write(previewFrame(done...) + "\x1b[12;1H")
+	r.pause(time.Second)
+	r.flush()
+	// The older block's "type" row, then the block, each row once.
+	want := []string{`"type": "message",`}
+	for _, row := range block {
+		want = append(want, strings.TrimLeft(row, " "))
+	}
+	var got []string
+	for _, l := range r.lines {
+		if l = strings.TrimLeft(l, " ⎿\u00a0"); slices.Contains(want, l) {
+			got = append(got, l)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("committed:\n%s\nwant:\n%s\nall lines:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), strings.Join(r.lines, "\n"))
+	}
+}

@@ -1268,13 +1268,20 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 // two rows. The rows joined are at least minRewrapOpen long: shorter text
 // ends too much.
 func (a *aligner) endsCut(rows []frameRow, i0, i1, from, under int) bool {
+	// The new rows right above, as far up as they run on: what they hold,
+	// joined, bounds the rows read that they may hold.
+	top, room := i1-1, len(rows[i1-1].key)
+	for top > i0 && rows[top-1].y == rows[top].y-1 {
+		top--
+		room += len(rows[top].key)
+	}
 	n, c := 0, under-1
 	for ; c >= from; c-- {
 		d := a.doc[c]
-		if d.key == "" || d.pending {
+		n += len(d.key)
+		if d.key == "" || d.pending || n >= room {
 			return false
 		}
-		n += len(d.key)
 		if d.cut {
 			break
 		}
@@ -1282,17 +1289,8 @@ func (a *aligner) endsCut(rows []frameRow, i0, i1, from, under int) bool {
 	if c < from || n < minRewrapOpen {
 		return false
 	}
-	// The rows above, from the bottom up, until they hold more than n.
-	k, held := i1-1, len(rows[i1-1].key)
-	for held <= n && k > i0 && rows[k-1].y == rows[k].y-1 {
-		k--
-		held += len(rows[k].key)
-	}
-	if held <= n {
-		return false
-	}
-	joined := make([]byte, 0, held)
-	for ; k < i1; k++ {
+	joined := make([]byte, 0, room)
+	for k := top; k < i1; k++ {
 		joined = append(joined, rows[k].key...)
 	}
 	end := len(joined)

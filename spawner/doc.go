@@ -148,14 +148,21 @@
 //     echo counts from when the transcript shows it, also one that
 //     committed nothing (moved there out of the input box), and so do
 //     the rows that continue it, also those that committed nothing
-//     (drawn where the input box showed them typed). A screen whose rows
-//     the program erased one by one before drawing from its top (Claude
-//     Code, when its live area grows taller than the screen: it draws
-//     the area's last rows) and that, drawn, shows no echo of a line
-//     typed, fits the screen and was not resized, shows rows under the
-//     echo of the command typed last: they repeat only lines committed
-//     since that echo (a file printed again, its first rows and echo cut
-//     off above).
+//     (drawn where the input box showed them typed). A new line a
+//     replay at a new width shows amid history, in the synchronized
+//     update that draws it, and that leaves the screen before the update
+//     ends with history after it, was shown only in passing (Codex
+//     inline shows a long output's last rows, as many as fit at the new
+//     width): it is not committed. Rows the update left on the screen
+//     were shown, whatever scrolls them off later, and so is new output
+//     after the history; nothing is held outside an update (a busy
+//     program never pauses). A screen whose rows the program erased one
+//     by one before drawing from its top (Claude Code, when its live
+//     area grows taller than the screen: it draws the area's last rows)
+//     and that, drawn, shows no echo of a line typed, fits the screen
+//     and was not resized, shows rows under the echo of the command
+//     typed last: they repeat only lines committed since that echo (a
+//     file printed again, its first rows and echo cut off above).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence
@@ -434,5 +441,7 @@
 // pushed off by text that wraps with no control character between two
 // frames lose the oldest. A replay is matched against the last 20,000
 // lines committed, and one that begins with a line that matches nothing in
-// its first 64 lines is no replay.
+// its first 64 lines is no replay. The lines held in one synchronized
+// update for a replay at a new width are at most 4096: past that they
+// are decided as if the update ended.
 package spawner

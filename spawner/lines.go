@@ -187,7 +187,25 @@ type mainLines struct {
 	// that slid out of the program's view.
 	frame frameStart
 	slidN int64
+	// unshown: the new lines committed inside the synchronized update
+	// that draws a replay at a new width, held until the update ends
+	// (passed); reprint: a replay began since the last update ended, so
+	// the update under way (or the next) draws it.
+	unshown []unshownLine
+	reprint bool
 }
+
+// unshownLine is a line held in mainLines.unshown, with the count of long
+// lines the replay had repeated as it was committed (replay.long).
+type unshownLine struct {
+	Line
+	replayed int64
+}
+
+// maxUnshown bounds the lines held within one synchronized update: an
+// update that runs on (a whole transcript and output after it in one
+// frame) has its held lines decided then, as if it ended.
+const maxUnshown = 4096
 
 // frameStart is what the screen showed as a synchronized update began,
 // while the redraw zone held lines: each row's text ("" for a row of a
@@ -829,7 +847,17 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.shownN = n
 	}
 	m.replay.record(text, cmd)
-	m.out = append(m.out, Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)})
+	l := Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)}
+	switch {
+	case m.syncing && m.reprint && m.replay.active && m.replay.resized, len(m.unshown) > 0:
+		// Lines after one held wait with it: lines keep their order.
+		m.unshown = append(m.unshown, unshownLine{l, m.replay.long})
+		if len(m.unshown) > maxUnshown {
+			m.passed()
+		}
+	default:
+		m.out = append(m.out, l)
+	}
 	if _, running, ok := m.layout.ToolBox(text); ok {
 		m.doneBox = -1
 		if !running {
@@ -918,6 +946,63 @@ func (m *mainLines) addGhost(g ghost) {
 	}
 }
 
+// passed hands on the lines held while a replay at a new width was drawn
+// in a synchronized update, once the update ends (or output paused, or
+// the screen changed size), but those it showed only in passing: a new
+// line that left the screen (its first row at least) before the update
+// ended, with history after it — long lines (replay.long) the replay
+// repeated after it, or first on the screen a line it will repeat
+// (historyNext). A
+// program that writes its transcript again for a new width writes it
+// from its start, and new output comes at its end: a new line amid
+// history is history laid out anew (Codex inline shows a long output's
+// last rows, as many as fit at the new width), and one that scrolled by
+// within a frame was never on the screen for a reader. What the frame
+// left on the screen was shown, whatever scrolls it off later; new
+// output after the history, whatever scrolls it off, is new. Lines are
+// held only inside an update: outside one each write may be on the
+// screen, and a busy program never pauses (Codex animates every ~33 ms).
+func (m *mainLines) passed() {
+	history := -1 // whether the screen shows history next (historyNext), once known
+	for _, l := range m.unshown {
+		amid := l.replayed != m.replay.long
+		if !amid && l.N < m.base {
+			if history < 0 {
+				history = 0
+				if m.historyNext() {
+					history = 1
+				}
+			}
+			amid = history == 1
+		}
+		if l.N >= m.base || !amid {
+			m.out = append(m.out, l.Line)
+		}
+	}
+	m.unshown = m.unshown[:0]
+}
+
+// historyNext reports whether the first line on the screen whose key is
+// as long as minResumeKey, not yet looked at by the replay, is one the
+// replay will repeat: rows the program drew last in the frame are held
+// back in the redraw zone until output settles, and their lines are
+// looked at then, after the frame they were drawn in ended.
+func (m *mainLines) historyNext() bool {
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		text := m.lineText(start, end)
+		if key := RowKey(text); len(key) >= minResumeKey {
+			st := m.state(start)
+			if st.hasRec && st.rec == text && st.offered == m.replay.epoch {
+				return false // looked at, and not repeated (passed)
+			}
+			return m.replay.wouldRepeat(key)
+		}
+	}
+	return false
+}
+
 // retractPreview takes back the lines of the preview that the line at
 // position n closes, committed before its marker was drawn but not taken
 // yet, and forgets them: the output printed whole later holds their text
@@ -934,6 +1019,13 @@ func (m *mainLines) retractPreview(n int64) {
 	lo := m.base + int64(top)
 	var taken []string
 	m.out = slices.DeleteFunc(m.out, func(l Line) bool {
+		if l.N >= lo && l.N < n {
+			taken = append(taken, l.Text)
+			return true
+		}
+		return false
+	})
+	m.unshown = slices.DeleteFunc(m.unshown, func(l unshownLine) bool {
 		if l.N >= lo && l.N < n {
 			taken = append(taken, l.Text)
 			return true
@@ -1322,6 +1414,8 @@ func (m *mainLines) synced(on bool) {
 	m.syncing = on
 	if !on {
 		m.frame.on = false
+		m.passed() // the frame is drawn: what it left on the screen was shown
+		m.reprint = false
 	}
 	if !on && m.downLater {
 		m.downLater, m.goingUp = false, false
@@ -1598,6 +1692,7 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		r = end + 1
 	}
 	m.zone, m.lastZone, m.goingUp = -1, -1, false
+	m.passed() // output paused: what is on the screen was shown
 	if !final {
 		m.replay.end()
 	}
@@ -2039,6 +2134,7 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 			out.clearHistory()
 		}
 		m.replay.begin(m.rows)
+		m.reprint = true
 		if op.kind == opReset {
 			// A full reset: what the rows showed is gone, and what was
 			// committed at their positions tells nothing about what comes
@@ -2057,9 +2153,11 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 		switch m.clearedView(t, pos) {
 		case clearedHome:
 			m.replay.begin(m.rows)
+			m.reprint = true
 		case clearedRows:
 			m.replay.beginTail(m.rows)
 			m.tailBase = m.base
+			m.reprint = true
 		}
 	}
 	m.cursorAfter(r0, m.em.CursorPosition().Y, lineFeed(t), out)

@@ -115,6 +115,10 @@ type replay struct {
 	// sized says the screen changed size since the last replay began: the
 	// program draws its transcript again for the new size.
 	sized bool
+	// long counts the lines replays repeated whose key is as long as
+	// minResumeKey: text too rare to be a new line's by chance
+	// (mainLines.passed).
+	long int64
 	// past: the replay met the echo of typed input that repeats nothing
 	// (a command new to it); the lines before past are the history it
 	// passed, which no line under that echo repeats.
@@ -280,6 +284,15 @@ func (r *replay) repeats(text string) bool {
 	if key == "" {
 		return r.began
 	}
+	ok := r.repeatsKey(key)
+	if ok && len(key) >= minResumeKey {
+		r.long++
+	}
+	return ok
+}
+
+// repeatsKey is repeats for a line with a key.
+func (r *replay) repeatsKey(key string) bool {
 	if !r.began {
 		if r.tries++; r.tries > maxReplayTries {
 			r.end()
@@ -464,6 +477,29 @@ func (r *replay) rewrapAhead(key string, lo int) bool {
 			return true
 		}
 		r.pos, r.off = pos, off
+	}
+	return false
+}
+
+// wouldRepeat reports whether a line with key, looked for now, would go
+// on with the replay as a line of history, taken whole, found inside a
+// committed line or starting one (wrapped anew): it takes nothing.
+func (r *replay) wouldRepeat(key string) bool {
+	if !r.active || !r.began {
+		return false
+	}
+	lo := r.oldest(key)
+	if _, ok := r.exact(key, lo); ok {
+		return true
+	}
+	if len(key) < minReplayStart {
+		return false
+	}
+	for i := max(lo, 0); i < len(r.lines); i++ {
+		l := r.lines[i]
+		if !r.used[i] && l != "" && (strings.Contains(l, key) || strings.HasPrefix(key, l)) {
+			return true
+		}
 	}
 	return false
 }

@@ -437,6 +437,7 @@ func (s *Screen) resize(rows, cols int) {
 	if rows == s.rows && cols == s.cols {
 		return
 	}
+	s.lines.passed() // the frame drawn for the old size was shown
 	s.lines.replay.sizeChanged()
 	s.alt.observe(false, s) // the frame drawn for the old size
 	s.alt.resized()

@@ -351,7 +351,9 @@
 //     out anew), which read then would land amid that output (an older
 //     echo and block inside a block still printing).
 //  6. A new row is committed once it has shown the same text for the
-//     settle time, a paragraph (rows with no blank between them) at a time;
+//     settle time, a paragraph (rows with no blank between them) at a time,
+//     and not before the paragraphs above it, down from the echo of the
+//     latest turn above it, have settled (an output is read in its order);
 //     when it scrolls off or the program hides it, with the text it showed
 //     last; when shown again with another wrap, as first shown, after the
 //     rows of its paragraph right above it (a paragraph is read in its

@@ -2004,6 +2004,10 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 			}
 		}
 		waiting = waiting && !rows[i].turn
+		if waiting && !busy {
+			i = j
+			continue
+		}
 		if busy && (rows[i].y == 0 || waiting) {
 			waiting = true
 			// The paragraph the top of the view cuts, while the program
@@ -2023,6 +2027,13 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 					stable = false
 				}
 			}
+		}
+		if any && !stable {
+			// A paragraph not settled yet holds the ones under it, down
+			// to the echo of a new turn: an output is read in its order
+			// (Claude Code, done, shows the first row of an output the
+			// view cut a moment after the rows under it).
+			waiting = true
 		}
 		if any && stable {
 			for k := i; k < j; k++ {

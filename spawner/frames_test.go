@@ -1697,3 +1697,40 @@ func TestAltScreenANewBlocksShortRowsWhereAnOldOnesShowedAreNew(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenAParagraphNotSettledHoldsTheOnesUnderIt: a frame shows
+// two paragraphs of an output; the first changes (the program, done,
+// shows one more of its rows) while the second has shown as it is for the
+// settle time. The second waits for the first: an output is read in its
+// order (issue 29: Claude Code, claude-s6900020, two relay lines read
+// before the rows above them).
+func TestAltScreenAParagraphNotSettledHoldsTheOnesUnderIt(t *testing.T) {
+	t.Parallel()
+	r := newAltRun(t, 8, 60)
+	first := []string{"    the first paragraph's first row", "    and its second row, 10% of it", "",
+		"    @relay:bob the second paragraph", "    and its last row"}
+	changed := slices.Clone(first)
+	changed[1] = "    and its second row, 20% of it"
+	// Each frame is read as the next one starts: the first one at 1/5 of
+	// the settle time, the change at 2/5, and at 6/5 the second paragraph
+	// has shown as it is for the settle time, the first not.
+	for _, f := range []struct {
+		rows  []string
+		after time.Duration
+	}{{first, DefaultSettle / 5}, {changed, DefaultSettle / 5}, {changed, 4 * DefaultSettle / 5}, {changed, 0}} {
+		r.write(drawRows(7, f.rows))
+		r.now = r.now.Add(f.after)
+	}
+	r.pause(time.Second)
+	r.flush()
+	want := []string{"the first paragraph's first row", "and its second row, 20% of it", "@relay:bob the second paragraph", "and its last row"}
+	var got []string
+	for _, l := range r.lines {
+		if l = strings.TrimSpace(l); l != "" {
+			got = append(got, l)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("committed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -715,3 +715,45 @@ func opencodeFilePrintedAgain(t *testing.T) (r *altRun, show func(working bool, 
 	show(true, append(file[1:], "", "     ▣  Build")...)
 	return r, show, file
 }
+
+// opencode's view, at work, moves on from one command's output to the
+// next (its echo above the view), whose short rows are the older one's
+// ("progress 0%" … "progress 90%"), between rows of new text. The short
+// rows would not align with the older output's (they moved without the
+// rows around them), but their text joined is long, and it was matched as
+// that output's text wrapped anew: the new output's rows went into the
+// older one, and those the view moved on from were committed again when
+// scrolled back to (issue 29, opencode-s6900014).
+func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
+	r := newKindRun(t, "opencode", 16, 80)
+	r.write("\x1b[?1049h")
+	show := func(working bool, rows ...string) {
+		status := "   ~/work    tab agents"
+		if working {
+			status = "   ■■⬝⬝⬝⬝  esc interrupt"
+		}
+		r.write("\x1b[?2026h" + drawRows(13, rows) + "\x1b[14;1H  ┃\x1b[K\x1b[15;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[16;1H" + status + "\x1b[K\x1b[14;6H\x1b[?2026l")
+		r.pause(time.Second)
+	}
+	progress := []string{"  ┃  progress 30%", "  ┃  progress 60%", "  ┃  progress 90%"}
+	first := append(append([]string{"  ┃  @relay:bob words of one kind, long enough"}, progress...), "  ┃  @relay:bob the first output ends", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")
+	show(false, append([]string{"  ┃  $ sh one.sh", "  ┃"}, first...)...)
+	second := append(append([]string{"  ┃  @thinking:alice quite other text here"}, progress...), "  ┃  @relay:carol and a last row, new too",
+		"  ┃  the output goes on with more words", "  ┃  and ends here, under its relay lines", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")
+	// The view moves on to it as it runs: its short rows show two rows
+	// higher than the first output's did, the hint where that one's was.
+	show(true, second...)
+	show(false, second...)
+	// Scrolled back to the first output, and to the bottom again.
+	show(false, append([]string{"  ┃  $ sh one.sh", "  ┃"}, first...)...)
+	show(false, second...)
+	r.flush()
+	r.wantOnce(t, "@relay:bob words of one kind, long enough", "@relay:bob the first output ends",
+		"@thinking:alice quite other text here", "@relay:carol and a last row, new too")
+	if n := r.count("progress 60%"); n != 2 {
+		t.Errorf("progress 60%% committed %d times, want twice (once in each output); lines:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	if got := strings.Join(r.lines, "\n"); !strings.Contains(got, strings.Join(append(append([]string{"  ┃  @thinking:alice quite other text here"}, progress...), "  ┃  @relay:carol and a last row, new too"), "\n")) {
+		t.Errorf("the second output is not read in its order:\n%s", got)
+	}
+}

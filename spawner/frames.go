@@ -1502,6 +1502,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
+					!(p == starts[k] && a.shortRowsMovedAlone(rows, i, end, rowsOf[k:])) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {
@@ -1570,6 +1571,61 @@ func (a *aligner) shownFurtherOn(rows []frameRow, i, end, iEnd int, rest string,
 		}
 	}
 	return false
+}
+
+// shortRowsMovedAlone reports whether frame rows [i, end) are short rows
+// ("progress 30%", "}", "[[/RELAY]]") that show the document rows from
+// docs[0] on one for one, none of them pending, that would not stand as
+// aligned rows (supportedRuns): rows the last frame did not show, or
+// showed elsewhere, moved without the rows around them (movedTogether)
+// and not as far as the view moved (stayed). Their joined text, long as
+// it is, is not their text shown again either: the rows of a new output
+// like an older one's ("progress 0%" … "progress 90%"), drawn where the
+// view showed the older one a moment ago (opencode's view moving on from
+// one command's output to the next), are new like the rows around them.
+// Not while the program lays its text out anew after a resize.
+func (a *aligner) shortRowsMovedAlone(rows []frameRow, i, end int, docs []*docRow) bool {
+	if a.relaying || end-i < 2 || len(docs) < end-i {
+		return false
+	}
+	for n, r := range rows[i:end] {
+		if d := docs[n]; r.key != d.key || len(r.key) >= minRewrap || d.pending {
+			return false
+		}
+	}
+	if docs[0].shown == a.obs-1 && a.stayed(rows, rows[i], docs[0]) {
+		return false
+	}
+	run := make([]pair, 0, end-i)
+	for n := range end - i {
+		run = append(run, pair{i + n, docs[n]})
+	}
+	// The short rows around the run that show moved as far with it are
+	// of its run: the rows that tell whether it moved with the view are
+	// the first others around them.
+	move := rows[i].y - docs[0].at
+	grow := func(d *docRow) (pair, bool) {
+		if d.shown != a.obs-1 || len(d.key) >= minRewrap || d.pending {
+			return pair{}, false
+		}
+		n, found := slices.BinarySearchFunc(rows, d.at+move, byY)
+		return pair{n, d}, found && rows[n].key == d.key
+	}
+	for pos := run[0].d.pos - 1; pos >= 0; pos-- {
+		p, ok := grow(a.doc[pos])
+		if !ok {
+			break
+		}
+		run = slices.Insert(run, 0, p)
+	}
+	for pos := run[len(run)-1].d.pos + 1; pos < len(a.doc); pos++ {
+		p, ok := grow(a.doc[pos])
+		if !ok {
+			break
+		}
+		run = append(run, p)
+	}
+	return !a.movedTogether(rows, run)
 }
 
 // commitAbove commits the pending document rows before position pos that

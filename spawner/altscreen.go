@@ -327,8 +327,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 		// On the view's top row the spinner may be drawn over another row
 		// (the echo above the view): a row hidden in part, read only
 		// where it shows whole (spunTop).
-		text, spun := v.spinner(y, shown, spin, spinning)
-		spunTop := spun && y == 0
+		text, spunTop := v.spinner(y, shown, spin, spinning)
 		status := v.layout.Status(text)
 		busy = busy || status && v.layout.GrowsWhenDone()
 		working = working || status
@@ -461,19 +460,23 @@ func (v *altView) besidePanel(shown []string) []string {
 type spinRow struct{ shown, echo string }
 
 // spinner returns row y of shown as the echo of a command at work when it
-// is one (screenmodel.Layout.Spinner), and whether it is. A row of output
+// is one (screenmodel.Layout.Spinner), else as shown. A row of output
 // may start with a spinner's characters too (a file printed, a tool's
 // log): the row is the echo only where it heads its box (the program
 // draws the echo first in the box, under a row of the bare gutter, the
 // output under it; the box is not that of the rows above), where its
 // mark turned since the last frame with the rest of the row the same, or
 // where its echo was spinning in the frames before; near the view's top,
-// where the rows above are out of view, it is taken for the echo (the
-// spinner may be drawn over another row there: see observeAt).
-// Otherwise the row is text, as shown. It records the row in spin, and a
-// spinning echo in spinning, for the next frame.
-func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning map[string]bool) (string, bool) {
-	row := shown[y]
+// where the rows above are out of view, it is taken for the echo.
+// hidden says the row may be another row the spinner is drawn over: on
+// the view's top row the program draws it over whatever row shows there
+// while the echo is above the view (see observeAt) — unless the gutter's
+// bare row is under it, as the program draws it under the echo: the view
+// starts with the echo then (it moved on to a command's output as the
+// command started). It records the row in spin, and a spinning echo in
+// spinning, for the next frame.
+func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning map[string]bool) (row string, hidden bool) {
+	row = shown[y]
 	echo, ok := v.layout.Spinner(row)
 	if !ok {
 		return row, false
@@ -494,7 +497,7 @@ func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning 
 		return row, false
 	}
 	spinning[echo] = true
-	return echo, true
+	return echo, y == 0 && (len(shown) < 2 || text(1) != gutter)
 }
 
 // commonPrefix returns the length in bytes of the longest prefix a and b

@@ -716,15 +716,11 @@ func opencodeFilePrintedAgain(t *testing.T) (r *altRun, show func(working bool, 
 	return r, show, file
 }
 
-// opencode's view, at work, moves on from one command's output to the
-// next (its echo above the view), whose short rows are the older one's
-// ("progress 0%" … "progress 90%"), between rows of new text. The short
-// rows would not align with the older output's (they moved without the
-// rows around them), but their text joined is long, and it was matched as
-// that output's text wrapped anew: the new output's rows went into the
-// older one, and those the view moved on from were committed again when
-// scrolled back to (issue 29, opencode-s6900014).
-func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
+// opencodeTallRun is a run of opencode on a screen of 16 rows, its view 13
+// rows over its input box, and its frame drawer: each frame in one
+// synchronized update, then a pause; working: the status row shows
+// "esc interrupt".
+func opencodeTallRun(t *testing.T) (*altRun, func(working bool, rows ...string)) {
 	r := newKindRun(t, "opencode", 16, 80)
 	r.write("\x1b[?1049h")
 	show := func(working bool, rows ...string) {
@@ -735,6 +731,19 @@ func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
 		r.write("\x1b[?2026h" + drawRows(13, rows) + "\x1b[14;1H  ┃\x1b[K\x1b[15;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[16;1H" + status + "\x1b[K\x1b[14;6H\x1b[?2026l")
 		r.pause(time.Second)
 	}
+	return r, show
+}
+
+// opencode's view, at work, moves on from one command's output to the
+// next (its echo above the view), whose short rows are the older one's
+// ("progress 0%" … "progress 90%"), between rows of new text. The short
+// rows would not align with the older output's (they moved without the
+// rows around them), but their text joined is long, and it was matched as
+// that output's text wrapped anew: the new output's rows went into the
+// older one, and those the view moved on from were committed again when
+// scrolled back to (issue 29, opencode-s6900014).
+func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
+	r, show := opencodeTallRun(t)
 	progress := []string{"  ┃  progress 30%", "  ┃  progress 60%", "  ┃  progress 90%"}
 	first := append(append([]string{"  ┃  @relay:bob words of one kind, long enough"}, progress...), "  ┃  @relay:bob the first output ends", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")
 	show(false, append([]string{"  ┃  $ sh one.sh", "  ┃"}, first...)...)
@@ -755,5 +764,30 @@ func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
 	}
 	if got := strings.Join(r.lines, "\n"); !strings.Contains(got, strings.Join(append(append([]string{"  ┃  @thinking:alice quite other text here"}, progress...), "  ┃  @relay:carol and a last row, new too"), "\n")) {
 		t.Errorf("the second output is not read in its order:\n%s", got)
+	}
+}
+
+// When the view moves on to a command's output as the command starts, the
+// echo heads the view, its mark a spinner, the gutter's bare row under it.
+// Taken for a spinner drawn over some other row (as it is over an output
+// row when the echo is above the view), it was no turn: the new output's
+// rows alike the old output's ("progress 30%") were aligned with those the
+// last frame showed, the new output went into the old one (its progress
+// rows never read, its echo read after its output; issue 29,
+// opencode-s6900014).
+func TestASpinningEchoAtTheViewsTopHeadsANewOutput(t *testing.T) {
+	r, show := opencodeTallRun(t)
+	progress := []string{"  ┃  progress 30%", "  ┃  progress 60%", "  ┃  progress 90%"}
+	first := append(append([]string{"  ┃  the first output's own first row"}, progress...), "  ┃  @relay:bob the first output ends", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")
+	show(false, append([]string{"  ┃  $ sh one.sh", "  ┃"}, first...)...)
+	show(false, append([]string{"  ┃", "  ┃", "  ┃"}, first...)[3:]...)
+	for _, mark := range []string{"⠋", "⠙", "$"} {
+		show(mark != "$", append(append([]string{"  ┃  " + mark + " sh two.sh", "  ┃", "  ┃  @relay:alice the second output's words"}, progress...),
+			"  ┃  @relay:carol the second output ends", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")...)
+	}
+	r.flush()
+	r.wantOnce(t, "@relay:alice the second output's words", "@relay:carol the second output ends", "$ sh two.sh")
+	if n := r.count("progress 60%"); n != 2 {
+		t.Errorf("progress 60%% committed %d times, want twice (once in each output); lines:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // A row of the alternate screen that a resize cuts, and that the program
@@ -470,7 +472,11 @@ func TestAFilePrintedAgainLongAfterAResizeIsReadAgain(t *testing.T) {
 	r.pause(time.Second)
 	r.s.Resize(12, 90)
 	r.take(r.s.TakeLines())
-	r.write(opencodeFrame(other...))
+	// opencode lays its view out for the new width: it paints its rows
+	// out to the new edge.
+	laid := slices.Clone(other)
+	laid[len(laid)-1] += strings.Repeat(" ", 90-ansi.StringWidth(laid[len(laid)-1]))
+	r.write(opencodeFrame(laid...))
 	r.pause(time.Second)
 	r.pause(time.Second)
 	again := append([]string{"  ┃  other output, two rows of it", "", "  ┃  $ cat three.txt", "  ┃"}, out...)
@@ -717,21 +723,24 @@ func opencodeFilePrintedAgain(t *testing.T) (r *altRun, show func(working bool, 
 }
 
 // opencodeTallRun is a run of opencode on a screen of 16 rows, its view 13
-// rows over its input box, and its frame drawer: each frame in one
-// synchronized update, then a pause; working: the status row shows
-// "esc interrupt".
-func opencodeTallRun(t *testing.T) (*altRun, func(working bool, rows ...string)) {
-	r := newKindRun(t, "opencode", 16, 80)
+// rows over its input box, and its frame drawers: draw draws a frame in
+// one synchronized update (working: the status row shows "esc
+// interrupt"), show draws one and pauses.
+func opencodeTallRun(t *testing.T) (r *altRun, show, draw func(working bool, rows ...string)) {
+	r = newKindRun(t, "opencode", 16, 80)
 	r.write("\x1b[?1049h")
-	show := func(working bool, rows ...string) {
+	draw = func(working bool, rows ...string) {
 		status := "   ~/work    tab agents"
 		if working {
 			status = "   ■■⬝⬝⬝⬝  esc interrupt"
 		}
 		r.write("\x1b[?2026h" + drawRows(13, rows) + "\x1b[14;1H  ┃\x1b[K\x1b[15;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[16;1H" + status + "\x1b[K\x1b[14;6H\x1b[?2026l")
+	}
+	show = func(working bool, rows ...string) {
+		draw(working, rows...)
 		r.pause(time.Second)
 	}
-	return r, show
+	return r, show, draw
 }
 
 // opencode's view, at work, moves on from one command's output to the
@@ -743,7 +752,7 @@ func opencodeTallRun(t *testing.T) (*altRun, func(working bool, rows ...string))
 // older one, and those the view moved on from were committed again when
 // scrolled back to (issue 29, opencode-s6900014).
 func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
-	r, show := opencodeTallRun(t)
+	r, show, _ := opencodeTallRun(t)
 	progress := []string{"  ┃  progress 30%", "  ┃  progress 60%", "  ┃  progress 90%"}
 	first := append(append([]string{"  ┃  @relay:bob words of one kind, long enough"}, progress...), "  ┃  @relay:bob the first output ends", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")
 	show(false, append([]string{"  ┃  $ sh one.sh", "  ┃"}, first...)...)
@@ -776,7 +785,7 @@ func TestShortRowsLikeAnOlderOutputsAreNewWhereTheViewMovesOn(t *testing.T) {
 // rows never read, its echo read after its output; issue 29,
 // opencode-s6900014).
 func TestASpinningEchoAtTheViewsTopHeadsANewOutput(t *testing.T) {
-	r, show := opencodeTallRun(t)
+	r, show, _ := opencodeTallRun(t)
 	progress := []string{"  ┃  progress 30%", "  ┃  progress 60%", "  ┃  progress 90%"}
 	first := append(append([]string{"  ┃  the first output's own first row"}, progress...), "  ┃  @relay:bob the first output ends", "  ┃", "  ┃  Click to expand", "  ┃", "", "     ▣  Build")
 	show(false, append([]string{"  ┃  $ sh one.sh", "  ┃"}, first...)...)
@@ -790,4 +799,42 @@ func TestASpinningEchoAtTheViewsTopHeadsANewOutput(t *testing.T) {
 	if n := r.count("progress 60%"); n != 2 {
 		t.Errorf("progress 60%% committed %d times, want twice (once in each output); lines:\n%s", n, strings.Join(r.lines, "\n"))
 	}
+}
+
+// After a resize to a narrower screen, opencode draws its view anew: the
+// echo and the output wrap at the new width. Output going on then scrolls
+// the view: no row of the frame shows as any row the last frame showed
+// (the echo's first row above the view, the rest wrapped anew, the new
+// output's rows new). Such a frame was taken to go on after the rows the
+// last frame showed, and the text wrapped anew was read again as new
+// output: the relay line came out twice (issue 29, opencode-s6900012).
+func TestAViewLaidOutAnewAndScrolledAtOnceShowsNoNewText(t *testing.T) {
+	r, show, draw := opencodeTallRun(t)
+	echo := "  ┃  $ printf '%s\\n' '@relay:alice words to wrap at forty cols' 'next'"
+	relay := "  ┃  @relay:alice words to wrap at forty cols"
+	show(false, echo, "  ┃", relay, "  ┃  next", "", "     ▣  Build")
+	r.s.Resize(16, 40)
+	r.take(r.s.TakeLines())
+	// What the terminal kept of the view, for a while: the program moves
+	// its cursor, drawing no row.
+	r.write("\x1b[?2026h\x1b[14;6H\x1b[?2026l")
+	r.pause(time.Second)
+	wrapped := []string{"  ┃  $ printf '%s\\n' '@relay:alice", "  ┃  words to wrap at forty cols' 'next'", "  ┃",
+		"  ┃  @relay:alice words to wrap at", "  ┃  forty cols", "  ┃  next", ""}
+	draw(true, append(wrapped, "  ┃  $ sh two.sh", "", "     ▣  Build")...)
+	r.now = r.now.Add(100 * time.Millisecond)
+	scrolled := append(wrapped[1:], "", "  ┃  $ sh two.sh", "  ┃", "  ┃  @relay:bob the new output", "", "     ▣  Build")
+	show(true, scrolled...)
+	show(false, scrolled...)
+	r.flush()
+	read := 0
+	for _, l := range r.lines {
+		if strings.HasPrefix(l, "  ┃  @relay:alice") {
+			read++
+		}
+	}
+	if read != 1 {
+		t.Errorf("the relay line read %d times, want once; lines:\n%s", read, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, "@relay:bob the new output")
 }

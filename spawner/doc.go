@@ -333,7 +333,11 @@
 //     first rows, above every aligned row, are matched so with the
 //     nearest such text however far back the document holds it: a view
 //     laid out anew for a new size shows its history again above outputs
-//     it has collapsed since, whose rows lie between in the document.
+//     it has collapsed since, whose rows lie between in the document. A
+//     frame that aligns with nothing while the program lays its text out
+//     anew is matched so from the first row the last frame showed: the
+//     view laid out anew and scrolled at once shows none of its rows as
+//     they were.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text — above every aligned row, only those

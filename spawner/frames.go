@@ -398,7 +398,10 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	a.trim()
 	if quiet {
 		a.relaying = a.relaying && !a.drawn
-	} else {
+	} else if !a.leftover {
+		// What the terminal kept of the view through the resize is not
+		// the program drawing for the new size (it may move its cursor
+		// first, drawing no row): its output settling then ends nothing.
 		a.drawn = true
 	}
 	a.last = append(a.last[:0], rows...)
@@ -1196,6 +1199,17 @@ func (a *aligner) unanchoredStart() int {
 	return last
 }
 
+// firstShownLast returns the position of the first document row the last
+// frame showed, or from if none is before it.
+func (a *aligner) firstShownLast(from int) int {
+	for _, d := range a.doc[:min(from, len(a.doc))] {
+		if d.shown == a.obs-1 {
+			return d.pos
+		}
+	}
+	return from
+}
+
 // gap handles the frame rows [iStart, iEnd) that matched nothing, lying
 // between document positions lo and hi (exclusive; -1 for none: the top or
 // the bottom of the frame).
@@ -1212,9 +1226,20 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	if iStart >= iEnd && !hasPending(a.doc, from, to) {
 		return
 	}
-	// Text shown again with another wrap splits the gap further.
-	matches := a.rewrapped(rows, iStart, iEnd, from, to, top, bottom)
+	// Text shown again with another wrap splits the gap further. A frame
+	// that aligns with nothing while the program lays its text out anew
+	// may show the rows the last frame showed wrapped anew and scrolled
+	// (none of its rows as the last frame showed it): their text is
+	// looked for from the first of them, and rows above it go before it.
+	wrapFrom := from
+	if unanchored && a.relaying {
+		wrapFrom = a.firstShownLast(from)
+	}
+	matches := a.rewrapped(rows, iStart, iEnd, wrapFrom, to, top, bottom)
 	i0, d0 := iStart, from
+	if len(matches) > 0 {
+		d0 = min(d0, matches[0].d0)
+	}
 	if lo < 0 && !unanchored && !a.on {
 		end := iEnd
 		if len(matches) > 0 {

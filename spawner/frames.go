@@ -228,6 +228,15 @@ type docRow struct {
 	first uint64
 }
 
+// unread reports whether d is a pending row never shown whole (under a
+// spinner drawn over it, cut by a resize, in a preview: frameRow.preview):
+// no reader has read its text, so a row shown whole later is not it shown
+// again with another wrap (opencode's row under the spinner on the view's
+// top row, shown whole once the command is done, is new then, and the
+// paragraph under it, read from the view's top, keeps its first rows,
+// shown later above it, as history).
+func (d *docRow) unread() bool { return d.pending && d.preview }
+
 // commitRow is a row the aligner commits: y as in frameRow.
 type commitRow struct {
 	y    int
@@ -1481,7 +1490,9 @@ type rewrap struct{ i0, i1, d0, d1 int }
 // row, and a long enough run may end inside one (a paragraph shown
 // collapsed) where its paragraph ends or goes on with that row's text cut
 // short (cutShort). A pending row shown again so is done: it is committed as it
-// was first shown, often whole. The matches come in order.
+// was first shown, often whole — but not a pending row never shown whole
+// (unread): the text shown whole now is no row seen before. The matches
+// come in order.
 func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bottom bool) []rewrap {
 	var stream strings.Builder
 	var starts []int // where each document row starts in stream
@@ -1523,7 +1534,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				p += o
 				k, _ := slices.BinarySearch(starts, p+1)
 				k--
-				if !(a.on && rowsOf[k].shown != a.obs-1) && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
+				if !(a.on && rowsOf[k].shown != a.obs-1) && !rowsOf[k].unread() && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&

@@ -376,7 +376,11 @@
 //     end, and read now they would follow its end. So are rows laid out
 //     anew that, joined, hold the rows read from that row on at their end,
 //     after the part the view cut (that row maybe split between two of
-//     them), and the rows right above them. Rows of
+//     them), and the rows right above them. Such history, never read
+//     (a block whose "[[RELAY]]" the view cut, whole only now), is given
+//     at once as Line.Late lines, followed by the rows of its paragraph
+//     read already, again (Line.Again): a reader reads them apart from
+//     the lines in order, and a block printed once is read once. Rows of
 //     the document that no longer show are kept (a collapsed item that
 //     expands again is not new), up to a bound.
 //  7. A row a resize cut (the terminal keeps what fits a narrower screen),

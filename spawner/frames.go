@@ -243,6 +243,8 @@ type commitRow struct {
 	text string
 	cols int     // the width the row was laid out for; 0: the screen's
 	row  *docRow // for committing in the document's order
+	// late and again: see Line.Late and Line.Again.
+	late, again bool
 }
 
 // aligner is the alternate screen's committer.
@@ -1396,9 +1398,15 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 	}
 	a.insert(rows, i0, pi, before, now)
 	a.insert(rows, pi+n, i1, after, now)
-	for i := max(head, i0); i < i1; i++ {
-		if d := a.matched[i]; (i < pi || i >= pi+n) && d != nil && d.pending {
-			d.pending, d.text = false, "" // history (see gap): read already
+	if head < i1 && a.lateRows(rows, max(head, i0), i1, pi, n) {
+		// History (see gap), read now before the rows of its paragraph
+		// read already, which go out again after it (Line.Late).
+		for k := i1; k < len(rows) && rows[k].y == rows[k-1].y+1; k++ {
+			d := a.matched[k]
+			if d == nil || d.pending || d.preview || d.own {
+				break
+			}
+			a.out = append(a.out, commitRow{y: rows[k].y, text: rows[k].text, cols: rows[k].cols, row: d, again: true})
 		}
 	}
 	for j, d := range pend {
@@ -1411,6 +1419,26 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 			a.commit(d, d.y)
 		}
 	}
+}
+
+// lateRows commits frame rows [from, i1), new rows of history (see gap)
+// not paired with pending rows [pi, pi+n), at once as Line.Late, and
+// reports whether it committed any.
+func (a *aligner) lateRows(rows []frameRow, from, i1, pi, n int) bool {
+	some := false
+	for i := from; i < i1; i++ {
+		d := a.matched[i]
+		if (i >= pi && i < pi+n) || d == nil || !d.pending {
+			continue
+		}
+		d.pending = false
+		if !d.preview && !d.own {
+			a.out = append(a.out, commitRow{y: rows[i].y, text: d.text, cols: d.cols, row: d, late: true})
+			some = true
+		}
+		d.text = ""
+	}
+	return some
 }
 
 // insert puts frame rows [i0, i1) into the document, before position at,

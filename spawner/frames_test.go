@@ -129,6 +129,7 @@ type altRun struct {
 	s     *Screen
 	now   time.Time
 	lines []string
+	late  []Line
 }
 
 // newAltRun is a run on the alternate screen, its cursor hidden, of a
@@ -156,8 +157,14 @@ func (r *altRun) write(b string) {
 	r.take(r.s.TakeLines())
 }
 
+// take adds the lines committed to lines, and those read apart (Late,
+// Again: history shown only now, and its paragraph's rows again) to late.
 func (r *altRun) take(ls []Line) {
 	for _, l := range ls {
+		if l.Late || l.Again {
+			r.late = append(r.late, l)
+			continue
+		}
 		r.lines = append(r.lines, l.Text)
 	}
 }
@@ -1732,5 +1739,38 @@ func TestAltScreenAParagraphNotSettledHoldsTheOnesUnderIt(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("committed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A view too short for a block shows its last rows, read as they settle,
+// the block's "[[RELAY]]" cut off above; a taller view then shows the
+// block whole. A reader sees the block printed by the agent, once: its
+// first rows, history the view shows only now, are not dropped but given
+// as Late lines, followed by the rows of their paragraph read already,
+// again (Again), so that the block can be read in its order apart from
+// the lines read before (the supervisor's reader); the lines read in
+// order are as before: the block's first rows are not read after its end.
+func TestAltScreenABlockWholeOnlyInATallerViewIsGivenLate(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	body := `    {"to":"bob","type":"message","body":"hi"}`
+	r := newAltRun(t, 5, 60)
+	r.write(drawRows(4, []string{body, "    [[/RELAY]]", "    end of the output"}) + "\x1b[5;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(10, 60)
+	r.write(drawRows(9, []string{"    $ cat a.txt", "    [[RELAY]]", body, "    [[/RELAY]]", "    end of the output"}) + "\x1b[10;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "[[/RELAY]]", body)
+	if n := r.count("[[RELAY]]"); n != 0 {
+		t.Errorf("the block's first row read in order, after its end, %d times:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	var late []string
+	for _, l := range r.late {
+		late = append(late, fmt.Sprintf("%v %v %s", l.Late, l.Again, l.Text))
+	}
+	want := []string{"true false     $ cat a.txt", "true false     [[RELAY]]", "false true " + body, "false true     [[/RELAY]]", "false true     end of the output"}
+	if !slices.Equal(late, want) {
+		t.Errorf("lines read apart:\n%s\nwant\n%s", strings.Join(late, "\n"), strings.Join(want, "\n"))
 	}
 }

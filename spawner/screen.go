@@ -54,6 +54,16 @@ type Line struct {
 	// the command in as wide as the box, so the box's rows are that
 	// terminal's rows whole.
 	ShownRunning bool
+	// Late says the line is history shown only now, above a paragraph
+	// whose later rows were read while the view cut it (the view grown,
+	// or laid out anew after a resize: its first rows, a block's
+	// "[[RELAY]]" among them): it comes after lines it was above. Again
+	// says the line is one of that paragraph's rows read already, given
+	// again right after the Late lines so that they can be read in their
+	// order. A reader reads them apart from the other lines: a command
+	// that begins on a Late line is new; one that begins on an Again line
+	// was read already.
+	Late, Again bool
 }
 
 // ScreenOptions configure a Screen.

@@ -218,6 +218,14 @@ type commandReader struct {
 	// wider is the lines each row takes of a box printed done for a
 	// wider screen whose rows are read (staysWider), 0 while none.
 	wider int64
+	// late reads the Late and Again lines (spawner.Line.Late) apart from
+	// the others, while lateOn; lateLo and lateHi are the first and last
+	// Late line's numbers there: the commands that begin between them
+	// are new.
+	late           *parser.Parser
+	lateOpts       parser.Options
+	lateOn         bool
+	lateLo, lateHi int64
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -226,7 +234,63 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 	opts.BreaksAfterPunctuation = layout.BreaksAfterPunctuation()
 	opts.CutsRows = layout.CutsRows()
 	opts.WrapsWithBlank = layout.WrapsWithBlank()
-	return &commandReader{p: parser.New(opts), layout: layout, stayed: map[int64]string{}}
+	return &commandReader{p: parser.New(opts), lateOpts: opts, layout: layout, stayed: map[int64]string{}}
+}
+
+// readLate reads a Late or Again line (spawner.Line.Late) apart from the
+// other lines: history the program shows only now, above a paragraph read
+// already, and that paragraph's rows again. The lines read before went
+// on without it, and what the parser holds of them is not its to finish;
+// a command found that begins on a Late line is new, one that begins on
+// an Again line was read already. Echoes of typed input are not read.
+func (r *commandReader) readLate(l spawner.Line) []parser.Event {
+	var out []parser.Event
+	if l.Late && r.lateOn && l.N <= r.lateHi {
+		out = r.endLate() // another paragraph's history
+	}
+	if !r.lateOn {
+		if l.Again {
+			return out // no history to go on: read already, with its lines
+		}
+		// Each paragraph's history is read from a parser's start.
+		r.late, r.lateOn, r.lateLo = parser.New(r.lateOpts), true, l.N
+	}
+	if l.Late {
+		r.lateHi = l.N
+	}
+	if _, echo := r.layout.EchoStart(l.Text); echo {
+		return out
+	}
+	wrapAt := 0
+	if l.Cols > 0 {
+		wrapAt = r.layout.WrapAt(l.Cols)
+	}
+	return append(out, r.lateCommands(r.late.FeedLine(l.N, l.Text, wrapAt))...)
+}
+
+// pending reports whether lines read wait for more (parser.Parser.Pending),
+// or Late and Again lines are being read apart: a pause ends them (flush).
+func (r *commandReader) pending() bool { return r.p.Pending() || r.lateOn }
+
+// endLate ends the Late and Again lines read apart (readLate).
+func (r *commandReader) endLate() []parser.Event {
+	if !r.lateOn {
+		return nil
+	}
+	out := r.lateCommands(r.late.Flush())
+	r.lateOn = false
+	return out
+}
+
+// lateCommands keeps the commands of evs that begin on a Late line.
+func (r *commandReader) lateCommands(evs []parser.Event) []parser.Event {
+	var out []parser.Event
+	for _, ev := range evs {
+		if c := ev.Command; c != nil && c.Line >= r.lateLo && c.Line <= r.lateHi {
+			out = append(out, ev)
+		}
+	}
+	return out
 }
 
 // read takes one committed line and returns the events it completes.
@@ -235,7 +299,10 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 // spawner commits a row again only when it changed) are read again first:
 // they are still on the screen, and the block goes on through them.
 func (r *commandReader) read(l spawner.Line) []parser.Event {
-	var out []parser.Event
+	if l.Late || l.Again {
+		return r.readLate(l)
+	}
+	out := r.endLate()
 	if r.p.InBlock() && (r.box.live || r.box.done) && l.N > r.fed+1 && l.N-r.fed <= maxStayed {
 		for n := r.fed + 1; n < l.N; n++ {
 			if _, ok := r.stayed[n]; !ok {
@@ -356,7 +423,7 @@ func (r *commandReader) staysWider(text string, span int64) bool {
 // flush returns what the parser held (parser.Parser.Flush), and at the
 // end of the output what the box held too.
 func (r *commandReader) flush(end bool) []parser.Event {
-	out := r.box.take(r.p.Flush(), spawner.Line{})
+	out := append(r.endLate(), r.box.take(r.p.Flush(), spawner.Line{})...)
 	if end {
 		out = append(out, r.box.release()...)
 	}
@@ -388,7 +455,7 @@ func (x *extractor) write(b []byte) {
 // settle is what an agent's process and pump do when its output pauses.
 func (x *extractor) settle() {
 	x.feed(x.s.Settle())
-	if x.r.p.Pending() {
+	if x.r.pending() {
 		for _, ev := range x.r.flush(false) {
 			x.emit(ev)
 		}

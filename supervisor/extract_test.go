@@ -591,3 +591,53 @@ func TestALiveBoxKeepsOnlyTheCommandsItsDoneBoxCanShowAgain(t *testing.T) {
 		t.Errorf("the live box remembers %d commands, more than the %d its done box can show again", n, boxReach/2+1)
 	}
 }
+
+// Lines given late (spawner.Line.Late: history a taller view shows only
+// now, above a paragraph read already) and that paragraph's rows again
+// (Again) are read apart: a block that begins on a Late line is read
+// once, whole, and a block whole among the Again rows was read already,
+// as the lines read before were, and is not read again; the lines in
+// order go on as if they were not there.
+func TestLateLinesAreReadApart(t *testing.T) {
+	body := `{"to":"bob","type":"message","body":"hi"}`
+	again := `{"to":"carol","type":"message","body":"read already"}`
+	lines := []spawner.Line{
+		{N: 0, Text: body},
+		{N: 1, Text: "[[/RELAY]]"},
+		{N: 2, Text: "[[RELAY]]"},
+		{N: 3, Text: again},
+		{N: 4, Text: "[[/RELAY]]"},
+		{N: 5, Text: "@relay:dave in order"},
+		{N: 6, Text: "[[RELAY]]"},
+		{N: 1, Text: "$ cat a.txt", Late: true},
+		{N: 2, Text: "[[RELAY]]", Late: true},
+		{N: 3, Text: body, Again: true},
+		{N: 4, Text: "[[/RELAY]]", Again: true},
+		{N: 5, Text: "[[RELAY]]", Again: true},
+		{N: 6, Text: again, Again: true},
+		{N: 7, Text: "[[/RELAY]]", Again: true},
+		{N: 7, Text: `{"to":"eve","type":"message","body":"goes on"}`},
+		{N: 8, Text: "[[/RELAY]]"},
+		// Again with no Late line before it: nothing to go on with.
+		{N: 9, Text: "@relay:frank read already", Again: true},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
+	var got []string
+	take := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Command != nil {
+				got = append(got, ev.Command.To+" "+ev.Command.Body)
+			} else {
+				got = append(got, ev.Err.Error())
+			}
+		}
+	}
+	for _, l := range lines {
+		take(r.read(l))
+	}
+	take(r.flush(true))
+	want := []string{"carol read already", "dave in order", "bob hi", "eve goes on"}
+	if !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}

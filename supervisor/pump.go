@@ -21,7 +21,6 @@ const logFlushAfter = 200 * time.Millisecond
 // runs until the process has exited and every line it wrote is handled.
 func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 	r := newCommandReader(parser.Options{}, screenmodel.Of(a.profile.Kind))
-	p := r.p
 	flush := time.NewTimer(time.Hour)
 	flush.Stop()
 	defer flush.Stop()
@@ -49,7 +48,7 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 		select {
 		case batch := <-lines:
 			a.readLines(r, batch)
-			if p.Pending() {
+			if r.pending() {
 				flush.Reset(a.s.opts.FlushAfter)
 			}
 			if len(lines) == 0 && !logArmed {
@@ -98,8 +97,12 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 func (a *agent) readLines(r *commandReader, batch []spawner.Line) {
 	defer a.linesBehind.Add(-1)
 	for _, l := range batch {
-		a.sawLine(l.Text)
-		a.outLog.line(l.Text)
+		if !l.Again {
+			// A row given again (spawner.Line.Again) was seen and
+			// logged as it was read first.
+			a.sawLine(l.Text)
+			a.outLog.line(l.Text)
+		}
 		a.handle(r.read(l))
 	}
 }

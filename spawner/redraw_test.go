@@ -610,13 +610,14 @@ func TestAViewTallerThanTheScreenSlidAsAWhole(t *testing.T) {
 }
 
 // TestReplayFromANoticeShownAgain: a transcript written again may start
-// with a line committed again since the lines under it (issue 29, Claude
-// Code 2.1.332 inline: after a resize it erases its rows and draws the
-// transcript again from a notice at its top, which an earlier redraw had
-// wrapped anew and so committed again, and the outputs under it collapsed
-// to their first rows, a screenful of rows holding more lines than it
-// has). The lines under the notice are the transcript's, not new output:
-// an old block's first rows are not a new block cut short.
+// with a notice wrapped anew (issue 29, Claude Code 2.1.332 inline: after
+// a resize it erases its rows and draws the transcript again from a
+// notice at its top, which an earlier redraw had wrapped anew, and the
+// outputs under it collapsed to their first rows, a screenful of rows
+// holding more lines than it has). The notice joined on one row is the
+// notice (TestReplayBeginsWithAParagraphJoined), and the lines under it
+// are the transcript's, not new output: an old block's first rows are not
+// a new block cut short.
 func TestReplayFromANoticeShownAgain(t *testing.T) {
 	t.Parallel()
 	s := NewScreen(ScreenOptions{Rows: 12, Cols: 60})
@@ -640,11 +641,16 @@ func TestReplayFromANoticeShownAgain(t *testing.T) {
 	got := c.flush()
 	var after []string
 	for i, l := range got {
-		if l == "⚠ Settings failed to load · no remote policy applied" {
-			after = got[i+1:]
+		if l == "  output line 11" {
+			after = nil
+			for _, l := range got[i+1:] {
+				if l != "" {
+					after = append(after, l)
+				}
+			}
 		}
 	}
-	want := []string{"", "", "  … +5 lines (ctrl+o to expand)", "  … +11 lines (ctrl+o to expand)"}
+	want := []string{"  … +5 lines (ctrl+o to expand)", "  … +11 lines (ctrl+o to expand)"}
 	if diff := cmp.Diff(want, after); diff != "" {
 		t.Errorf("lines after the notice drawn again: (-want +got):\n%s\nall lines:\n%s", diff, strings.Join(got, "\n"))
 	}
@@ -1051,5 +1057,32 @@ func TestReplayNewEchoOutputIsNew(t *testing.T) {
 	want := append([]string{"  └ … +7 lines", "• You ran sh f02.sh"}, strings.Split(strings.TrimSuffix(newBlock, "\r\n\r\n"), "\r\n")...)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("a new command's output in a transcript written again: (-want +got):\n%s", diff)
+	}
+}
+
+// TestReplayBeginsWithAParagraphJoined: after a resize to a wider screen,
+// the first line a transcript written again shows may be a paragraph
+// that was committed over several rows, now joined into fewer: it starts
+// the replay as the lines it joins, and nothing is committed again
+// (issue 29: codex-inline-s6900038, grown from 57 to 97 columns, read
+// three relay lines again from the reprint of their output).
+func TestReplayBeginsWithAParagraphJoined(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	var filler strings.Builder
+	for k := range 12 {
+		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
+	}
+	c.write("  Tip: alpha bravo charlie delta echo foxtrot golf hotel india\r\n  juliett kilo lima mike november oscar\r\n\r\n" +
+		"• You ran sh f01.sh\r\n  └ @relay:bob uniform victor whiskey xray yankee zulu and the\r\n    rest of the relay line\r\n" + filler.String())
+	c.got = nil
+	s.Resize(10, 100)
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
+		"  Tip: alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima\r\n  mike november oscar\r\n\r\n" +
+		"• You ran sh f01.sh\r\n  └ @relay:bob uniform victor whiskey xray yankee zulu and the rest of the relay line\r\n" + filler.String())
+	if got := c.flush(); len(got) != 0 {
+		t.Errorf("written again after a resize, wider: committed again %q", got)
 	}
 }

@@ -44,8 +44,8 @@ import "strings"
 const replayLines = 20000
 
 // minReplayStart is the shortest key a replay may start with in the middle
-// of a committed line (a paragraph wrapped anew); a shorter first line
-// must repeat a whole committed line.
+// of a committed line or over several (a paragraph wrapped anew: joined);
+// a shorter first line must repeat a whole committed line.
 const minReplayStart = 16
 
 // maxReplayTries ends a replay that has not matched in so many lines: the
@@ -312,6 +312,11 @@ func (r *replay) repeatsKey(key string) bool {
 			r.reached()
 			return true
 		}
+		if i, ok := r.joined(key, r.floor); ok {
+			r.began, r.first = true, i
+			r.reached()
+			return true
+		}
 		return false
 	}
 	ok := r.goesOn(key)
@@ -502,6 +507,28 @@ func (r *replay) wouldRepeat(key string) bool {
 		}
 	}
 	return false
+}
+
+// joined takes key, as the first line of a replay, when it is the text
+// of committed lines from lo on wrapped anew into one longer line: the
+// whole of one, and the lines after it (a screen made wider joins a
+// paragraph's rows, and the first line a program writes again for it
+// may be such a paragraph). It returns the first line taken.
+func (r *replay) joined(key string, lo int) (int, bool) {
+	if len(key) < minReplayStart {
+		return 0, false
+	}
+	for i := lo; i < len(r.lines); i++ {
+		l := r.lines[i]
+		if r.used[i] || l == "" || len(l) >= len(key) || !strings.HasPrefix(key, l) {
+			continue
+		}
+		if r.pos, r.off = i, 0; r.rewrap(key) {
+			return i, true
+		}
+	}
+	r.pos, r.off = 0, 0
+	return 0, false
 }
 
 // exact returns the first unused line from lo on whose key is key,

@@ -205,6 +205,9 @@ type docRow struct {
 	// at the view's top (there in place, or as it left the view from
 	// there): the rows above it were out of view.
 	cut bool
+	// left: cut as it left the view from its top, unsettled: what shows
+	// above it later is its history only under its own paragraph (gap).
+	left bool
 	// own: shown as the program's own row (frameRow.own): never committed.
 	own bool
 	// under: the hint under an output shown collapsed was last read under
@@ -1275,7 +1278,7 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 		} else if bottom {
 			under = -1
 		}
-		if under >= 0 && i1 > i0 && rows[i1-1].y == rows[i1].y-1 && (a.doc[under].cut || a.endsCut(rows, i0, i1, d0, under)) {
+		if under >= 0 && i1 > i0 && rows[i1-1].y == rows[i1].y-1 && (a.doc[under].cut && (!a.doc[under].left || a.goesOn(rows, i1, under)) || a.endsCut(rows, i0, i1, d0, under)) {
 			// New rows right above a row read already at the top of the
 			// view, in its paragraph: the paragraph's first rows, which
 			// the view cut then and shows only now (scrolled back, grown,
@@ -1284,7 +1287,11 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 			// are rows laid out anew that end with the rows read from the
 			// top of the view down to the aligned row (wider, they hold
 			// them with their first part, which the view had cut, the row
-			// read at the top split between two of them maybe).
+			// read at the top split between two of them maybe). A row
+			// read as it left the view's top takes them only where the
+			// frame's paragraph from it on goes on as the document does:
+			// rows alike an older block's ("to", "type") over another
+			// body are a new block's, not that one's.
 			for head = i1 - 1; head > i0 && rows[head-1].y == rows[head].y-1; head-- {
 			}
 		}
@@ -1293,6 +1300,32 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 			i0, d0 = matches[k].i1, matches[k].d1
 		}
 	}
+}
+
+// goesOn reports whether the frame's paragraph from row i on (the rows
+// that follow it with no blank row between) holds, joined, what the
+// document holds from row p on, as far as either goes: the same text,
+// however wrapped (see gap).
+func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
+	k, at := i, 0 // the frame row, and how much of its key is matched
+	for d := p; d < len(a.doc); d++ {
+		key := a.doc[d].key
+		for off := 0; off < len(key); {
+			if k == len(rows) || k > i && rows[k].y != rows[k-1].y+1 {
+				return true // the paragraph ended: all of it matched
+			}
+			fk := rows[k].key
+			m := min(len(key)-off, len(fk)-at)
+			if key[off:off+m] != fk[at:at+m] {
+				return false
+			}
+			off, at = off+m, at+m
+			if at == len(fk) {
+				k, at = k+1, 0
+			}
+		}
+	}
+	return true // the document ended: the rest is new, under it
 }
 
 // endsCut reports whether the new rows [i0, i1) right above document row
@@ -1415,7 +1448,9 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 			// the first row the view showed of its paragraph, as one
 			// read there in place is (commitStable): rows shown later
 			// right above it are its history (see gap).
-			d.cut = d.cut || d.y == 0
+			if d.y == 0 && !d.cut {
+				d.cut, d.left = true, true
+			}
 			a.commit(d, d.y)
 		}
 	}

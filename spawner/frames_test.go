@@ -1774,3 +1774,28 @@ func TestAltScreenABlockWholeOnlyInATallerViewIsGivenLate(t *testing.T) {
 		t.Errorf("lines read apart:\n%s\nwant\n%s", strings.Join(late, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// As TestAltScreenRowsAboveARowReadAsItLeftTheTopAreHistory, but the taller
+// view shows, under output printed since, a new block whose "to" and
+// "type" rows are the old block's, over another body: its rows above
+// them are new output, read (the reviewer's repro of a0bd792).
+func TestAltScreenANewBlockAlikeTheOneReadAtTheTopIsRead(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 5, 50)
+	r.write(drawRows(4, []string{`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }"}) +
+		"\x1b[5;1H" + bar + "\x1b[K")
+	r.write(drawRows(4, []string{`      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}) +
+		"\x1b[5;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.s.Resize(17, 100)
+	var rows []string
+	for _, w := range []string{"one", "two", "three", "four", "five", "six"} {
+		rows = append(rows, "    a line of the output printed since, number "+w)
+	}
+	rows = append(rows, "    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "second"`, "    }", "    [[/RELAY]]")
+	r.write("\x1b[2J" + drawRows(16, rows) + "\x1b[17;1H" + bar + "\x1b[K")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "[[RELAY]]", "second", "number six")
+}

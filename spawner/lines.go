@@ -67,10 +67,10 @@ type ghost struct {
 	// again reach rows from n+shift at most. Text the program prints anew
 	// further off is not it.
 	shift, reach int64
-	// stays says the text that replaced it begins with it: the program
-	// wrote on after it where it stands, and a reader still sees it there.
-	// The same text elsewhere is another line, not this one moved; the
-	// ghost is kept only as a piece of a paragraph drawn anew (rewrapped).
+	// stays says the text that replaced it was only written on after it
+	// (writtenOn): the same text elsewhere is another line, not this one
+	// moved; the ghost is kept only as a piece of a paragraph drawn anew
+	// (rewrapped).
 	stays bool
 }
 
@@ -818,7 +818,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 				// in: a region redrawn a row lower moves each line into
 				// the place of the next, and one scrolled inside a box
 				// hides a line that shows again a frame later.
-				m.addGhost(ghost{text: st.rec, at: m.processed, n: n, shift: n - from, reach: 1 + max(from-n, n-from), stays: strings.HasPrefix(text, st.rec)})
+				m.addGhost(ghost{text: st.rec, at: m.processed, n: n, shift: n - from, reach: 1 + max(from-n, n-from), stays: writtenOn(text, st.rec)})
 			}
 			st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 			m.lastNew = false
@@ -828,7 +828,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	}
 	replaced := st.hasRec && st.rec != ""
 	if replaced {
-		m.addGhost(ghost{text: st.rec, at: m.processed, n: n, stays: strings.HasPrefix(text, st.rec)})
+		m.addGhost(ghost{text: st.rec, at: m.processed, n: n, stays: writtenOn(text, st.rec)})
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 	if replayed || replaced && !fresh && m.rewrapped(st, text, n) {
@@ -926,6 +926,12 @@ func (m *mainLines) shown(text string, n int64) {
 		m.replay.record(text, "")
 	}
 }
+
+// writtenOn reports whether a line that shows now was, committed as was,
+// only written on where it stands (was is the start of now): a reader
+// still sees it there, so the same text elsewhere is not that line moved
+// (moved: neither a ghost's nor a row's record).
+func writtenOn(now, was string) bool { return strings.HasPrefix(now, was) }
 
 // near reports whether the line replaced may show again at position n:
 // anywhere, unless it gave way to a line that moved in (reach).
@@ -1244,8 +1250,9 @@ type rewrapState struct {
 // moved reports whether text is a committed line that left its position in
 // the current redraw: a ghost replaced within the last two screenfuls of
 // lines (near where it would show now; not one written on where it
-// stands), or a line whose position no longer shows it (a row a resize
-// took off among them: unresized); from is where it was. The old position
+// stands), or a line whose position no longer shows it, not even written
+// on (a row a resize took off among them: unresized); from is where it
+// was. The old position
 // gives up its record.
 func (m *mainLines) moved(self *rowState, text string, n int64, released int) (from int64, ok bool) {
 	horizon := int64(2 * m.rows)
@@ -1275,7 +1282,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 			st.rec, st.hasRec = "", false
 			continue
 		}
-		if from := m.lineN(r); m.lineText(start, end) != text && m.inOrder(from, n) {
+		if from := m.lineN(r); !writtenOn(m.lineText(start, end), text) && m.inOrder(from, n) {
 			st.rec, st.hasRec = "", false
 			m.moveTo(from, n)
 			m.crossed(from, n, text, released)

@@ -523,6 +523,34 @@ func TestALineWrittenOnWhereItStandsIsNotMovedByTheSameTextLower(t *testing.T) {
 	}
 }
 
+// The same holds for the text printed above a line written on where it
+// stands (found moved by the row's record, not a ghost): "@relay:bob hi"
+// grown to "@relay:bob hi0" is still there, and the "@relay:bob hi"
+// printed on the row above is a line of its own, on a screen never
+// resized as on one made shorter first (which commits the lower line as
+// the cut takes it).
+func TestTheSameTextAboveALineWrittenOnIsNotThatLineMoved(t *testing.T) {
+	const in = "\n@relay:bob hi\n\x1b[A0\x1b[H@relay:bob hi"
+	want := []string{"@relay:bob hi", "@relay:bob hi", "@relay:bob hi0"}
+	for _, resize := range []bool{false, true} {
+		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+		_, _ = s.Write([]byte(in))
+		got := appendTexts(nil, s.TakeLines())
+		if resize {
+			s.Resize(1, 20)
+			got = appendTexts(got, s.TakeLines())
+			s.Resize(6, 20)
+		}
+		got = appendTexts(got, s.Flush())
+		s.Close()
+		got = slices.DeleteFunc(got, func(l string) bool { return l == "" })
+		slices.Sort(got)
+		if !cmp.Equal(want, got) {
+			t.Errorf("resized %v: lines %q, want %q", resize, got, want)
+		}
+	}
+}
+
 // A line replaced where it stands and printed a few rows lower is that
 // line moved (the ghost rule, moved), however often the screen offered
 // the lines in between: a shorter screen commits the rows it pushes off

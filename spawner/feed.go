@@ -241,6 +241,15 @@ func (f *feeder) feed(p []byte, out feedSink) {
 			continue
 		}
 		if out.inert() {
+			if f.front.State() != parser.GroundState {
+				// A control executed inside a sequence (ESC, then a C0
+				// control, then the rest of it): the sequence goes on
+				// from its ESC, which is not fed apart from it (the
+				// emulator, fed the ESC, would take the next character
+				// after a screen switch the screen handles itself as
+				// the sequence's end).
+				continue
+			}
 			tokStart = i + 1
 			if tokStart-f.segStart >= maxSegment {
 				f.feedSeg(out, buf, tokStart)

@@ -962,6 +962,21 @@ func TestViewOfAScreen(t *testing.T) {
 	}
 }
 
+// A control inside a screen switch (ESC, a C0 control the terminal
+// executes there, then "[?47h") is part of that sequence: the emulator is
+// not left holding its ESC, to take the next character for the end of it,
+// so "0" written on the alternate screen is read, whole or cut anywhere.
+func TestAControlInsideAScreenSwitchLeavesNoEscapeOpen(t *testing.T) {
+	const in = "\x1b[?1049h\x1b\x1f[?47h0"
+	opts := ScreenOptions{Rows: 1, Cols: 11, Scrollback: 20}
+	for k := 0; k <= len(in); k++ {
+		got := feed(t, opts, in, func(int) []int { return []int{k} })
+		if want := []string{"0:0"}; !cmp.Equal(want, got) {
+			t.Errorf("cut at %d: lines %q, want %q", k, got, want)
+		}
+	}
+}
+
 // A string (OSC, DCS, SOS, PM, APC) ends at the ESC of the next sequence as
 // well as at its ST. When that sequence is a screen switch, which the
 // screen makes itself, the emulator still drops what it had of the

@@ -193,13 +193,10 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		if p.markBreak && wide(first) && endsWithLineBreak(b.buf) && brokeAfterLineBreak(text[k:], end, wrapBefore, p.wideBreak) {
 			sep = ""
 		}
-		if p.markBreak && ((last != '\\' || strings.HasPrefix(text[k:], `\\`)) && brokeAfter(last, text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore)) {
-			// A word the CLI broke after punctuation. After an escaped
-			// backslash, only where the next row starts with another:
-			// Unicode's line breaking allows a break between two
-			// backslashes ("a\\\\b" broken between its escapes), not
-			// between one and a letter ("\\ end" broken at its blank).
-			// A row ending inside an escape is seen above.
+		if p.markBreak && (last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) || last == '\\' && brokeBetweenBackslashes(text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore)) {
+			// A word the CLI broke after punctuation, or between two
+			// escaped backslashes (brokeBetweenBackslashes). A row ending
+			// inside an escape is seen above.
 			sep = ""
 		}
 		if p.blankWrap && wrapBefore > 0 && end > wrapBefore {

@@ -146,10 +146,11 @@
 // Options.BreaksAfterPunctuation: only after that punctuation) gets a row
 // that ends there, and a next row whose first word would not have fitted
 // even without a blank, joined without one (in a block's string too,
-// after a backslash only before another: a row that ends inside an
-// escape is broken anyway, and one that ends after a whole escape was
-// broken at a blank unless the next row starts with a backslash too, the
-// only break Unicode's line breaking allows there).
+// after a backslash only before another in a full row: a row that ends
+// inside an escape is broken anyway, and one that ends after a whole
+// escape was broken at a blank unless the next row starts with a
+// backslash too, the only break Unicode's line breaking allows there, and
+// the next backslash would not have fitted).
 // In a run of wide characters the next row's first word is its first
 // character with the closing punctuation after it (a quote, a bracket);
 // a row that had room for a blank and that word was drawn at another

@@ -526,6 +526,18 @@ func brokeAfterLineBreak(rest string, end, wrapAt int, runs bool) bool {
 	return end+need != wrapAt
 }
 
+// brokeBetweenBackslashes reports whether a row of a block's string that
+// ended with an escaped backslash at column end, the program wrapping at
+// wrapAt, and rest, the next row's text, were a word broken between two
+// escaped backslashes ("a\\\\b" as "a\\" and "\\b"): Unicode's line
+// breaking allows a break between two backslashes, not between one and a
+// letter ("\\ end" was broken at its blank), and the program breaks at the
+// last place that fits, so the row was full: the next backslash would not
+// have fitted on it. A row with room left ended at a blank.
+func brokeBetweenBackslashes(rest string, end, wrapAt int) bool {
+	return strings.HasPrefix(rest, `\\`) && wrapAt > 0 && end+1 > wrapAt
+}
+
 // closing are the characters a line may not be broken before: they go
 // with the character before them.
 const closing = "\"')]}>,.;:!?”’）」』】〕、。，．！？：；"

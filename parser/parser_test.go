@@ -458,6 +458,7 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"in a block's string, a character would have fitted: a blank was there", 43, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `试"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测 试" @1`},
 		{"in a block's string, before an escaped line break", 40, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `\nmore"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测\nmore" @1`},
 		{"in a block's string, between two escaped backslashes", 27, []string{"[[RELAY]]", `{"to":"bob","body":"sky a\\`, `\\b more"}`, "[[/RELAY]]"}, `relay bob "sky a\\\\b more" @1`},
+		{"in a block's string, between two escaped backslashes, a row with room left: a blank was there", 28, []string{"[[RELAY]]", `{"to":"bob","body":"sky a\\`, `\\b more"}`, "[[/RELAY]]"}, `relay bob "sky a\\ \\b more" @1`},
 		{"in a block's string, an escaped backslash before a letter: a blank was there", 27, []string{"[[RELAY]]", `{"to":"bob","body":"sky a\\`, `end more"}`, "[[/RELAY]]"}, `relay bob "sky a\\ end more" @1`},
 		{"in a block's string, before an escaped line break that would have fitted: a blank was there", 47, []string{"[[RELAY]]", `{"to":"bob","body":"测试北京中文 字符测`, `\nmore"}`, "[[/RELAY]]"}, `relay bob "测试北京中文 字符测 \nmore" @1`},
 	} {

@@ -337,10 +337,9 @@ const maxStayed = 200
 // readLine takes one line and returns the events it completes.
 func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	r.fed = l.N
-	span := r.layout.BoxRowLines(l.Text, l.Cols)
 	if !r.layout.WiderBoxRow(l.Text, l.Cols) {
 		r.wider = 0 // the box drawn wider ended
-	} else if !r.staysWider(l.Text, span) {
+	} else if !r.staysWider(l.Text, r.layout.BoxRowLines(l.Text, l.Cols)) {
 		// Pieces of a box drawn for a wider screen: not read, and what
 		// the parser holds does not go on into it (a gap).
 		return nil
@@ -395,7 +394,9 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt), l)
 	switch {
 	case head:
-		out = append(out, r.box.head(title, running, span)...)
+		// A row's width is measured only here and for a box drawn wider:
+		// measuring every line's was a seventh of extraction's work.
+		out = append(out, r.box.head(title, running, r.layout.BoxRowLines(l.Text, l.Cols))...)
 	case r.box.done && !strings.HasPrefix(strings.TrimLeft(l.Text, " "), "│"):
 		out = append(out, r.box.release()...) // the done box ended
 	}

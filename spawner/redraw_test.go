@@ -43,6 +43,24 @@ func (c *committed) flush() []string {
 	return c.got
 }
 
+// settledScreen is a 10×60 screen whose lines c collects as they settle
+// (Screen.Settle), closed when the test ends.
+func settledScreen(t *testing.T) (*Screen, *committed) {
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
+	t.Cleanup(func() { _ = s.Close() })
+	return s, &committed{t: t, s: s, take: s.Settle}
+}
+
+// fillerLines is n lines of plain output ("  filler line K"), enough to
+// scroll what came before off a short screen.
+func fillerLines(n int) string {
+	var b strings.Builder
+	for k := range n {
+		fmt.Fprintf(&b, "  filler line %d\r\n", k)
+	}
+	return b.String()
+}
+
 func redrawLines(t *testing.T, writes ...string) []string {
 	t.Helper()
 	s := NewScreen(ScreenOptions{Rows: 12, Cols: 80})
@@ -152,22 +170,17 @@ func TestReplayInTranscriptOrder(t *testing.T) {
 // over several committed lines.
 func TestReplayAfterAResizeSkipsAhead(t *testing.T) {
 	t.Parallel()
-	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
-	defer s.Close()
-	c := &committed{t: t, s: s, take: s.Settle}
-	var filler strings.Builder
-	for k := range 12 {
-		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
-	}
+	s, c := settledScreen(t)
+	filler := fillerLines(12)
 	c.write("  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf\r\n  hotel india juliett\r\n" +
 		"  second paragraph kilo lima mike november oscar papa quebec\r\n  romeo sierra tango\r\n" +
-		"  @relay:bob third paragraph uniform victor whiskey xray yankee\r\n  zulu and the rest\r\n" + filler.String())
+		"  @relay:bob third paragraph uniform victor whiskey xray yankee\r\n  zulu and the rest\r\n" + filler)
 	c.got = nil
 	s.Resize(10, 100)
 	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
 		"  the header\r\n  first paragraph alpha bravo charlie delta echo foxtrot golf hotel india juliett\r\n" +
 		"  … +2 lines\r\n" +
-		"  @relay:bob third paragraph uniform victor whiskey xray yankee zulu and the rest\r\n" + filler.String())
+		"  @relay:bob third paragraph uniform victor whiskey xray yankee zulu and the rest\r\n" + filler)
 	got := c.flush()
 	if diff := cmp.Diff([]string{"  … +2 lines"}, got); diff != "" {
 		t.Errorf("written again after a resize: (-want +got):\n%s", diff)
@@ -819,20 +832,15 @@ func TestReplayOfAFilePrintedAgainRewrapped(t *testing.T) {
 // long after a resize: a command's output already read came out again.
 func TestReplayAtTheNewWidthAgainPastALineLeftOut(t *testing.T) {
 	t.Parallel()
-	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
-	defer s.Close()
-	c := &committed{t: t, s: s, take: s.Settle}
-	var filler strings.Builder
-	for k := range 10 {
-		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
-	}
+	s, c := settledScreen(t)
+	filler := fillerLines(10)
 	c.write("! cat f03.txt\r\n  Switched to manual for a moment\r\n" +
 		"  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf\r\n" +
-		"     hotel india juliett kilo lima mike november oscar\r\n     papa quebec\r\n" + filler.String())
+		"     hotel india juliett kilo lima mike november oscar\r\n     papa quebec\r\n" + filler)
 	c.got = nil
 	wide := "\x1b[H\x1b[2J\x1b[3J\x1b[H! cat f03.txt\r\n" +
 		"  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mik\r\n" +
-		"     e november oscar papa quebec\r\n" + filler.String()
+		"     e november oscar papa quebec\r\n" + filler
 	s.Resize(10, 100)
 	c.write(wide)
 	c.write(wide)
@@ -1068,20 +1076,15 @@ func TestReplayNewEchoOutputIsNew(t *testing.T) {
 // three relay lines again from the reprint of their output).
 func TestReplayBeginsWithAParagraphJoined(t *testing.T) {
 	t.Parallel()
-	s := NewScreen(ScreenOptions{Rows: 10, Cols: 60})
-	defer s.Close()
-	c := &committed{t: t, s: s, take: s.Settle}
-	var filler strings.Builder
-	for k := range 12 {
-		fmt.Fprintf(&filler, "  filler line %d\r\n", k)
-	}
+	s, c := settledScreen(t)
+	filler := fillerLines(12)
 	c.write("  Tip: alpha bravo charlie delta echo foxtrot golf hotel india\r\n  juliett kilo lima mike november oscar\r\n\r\n" +
-		"• You ran sh f01.sh\r\n  └ @relay:bob uniform victor whiskey xray yankee zulu and the\r\n    rest of the relay line\r\n" + filler.String())
+		"• You ran sh f01.sh\r\n  └ @relay:bob uniform victor whiskey xray yankee zulu and the\r\n    rest of the relay line\r\n" + filler)
 	c.got = nil
 	s.Resize(10, 100)
 	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H" +
 		"  Tip: alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima\r\n  mike november oscar\r\n\r\n" +
-		"• You ran sh f01.sh\r\n  └ @relay:bob uniform victor whiskey xray yankee zulu and the rest of the relay line\r\n" + filler.String())
+		"• You ran sh f01.sh\r\n  └ @relay:bob uniform victor whiskey xray yankee zulu and the rest of the relay line\r\n" + filler)
 	if got := c.flush(); len(got) != 0 {
 		t.Errorf("written again after a resize, wider: committed again %q", got)
 	}

@@ -498,6 +498,23 @@ func TestAShorterScreenCommitsTheLinesAboveTheCutFirst(t *testing.T) {
 	}
 }
 
+// linesShrunkOnce writes in on a 6×20 screen and returns the texts of the
+// lines it commits; with shrink, the screen is made one row tall and as
+// tall as before once in is written (a shorter screen commits the rows it
+// pushes off as they leave).
+func linesShrunkOnce(in string, shrink bool) []string {
+	s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
+	defer s.Close()
+	_, _ = s.Write([]byte(in))
+	got := appendTexts(nil, s.TakeLines())
+	if shrink {
+		s.Resize(1, 20)
+		got = appendTexts(got, s.TakeLines())
+		s.Resize(6, 20)
+	}
+	return appendTexts(got, s.Flush())
+}
+
 // A line the program wrote on after, where it stands ("@relay:bob hi"
 // grown to "@relay:bob hi!"), is still there for a reader: the same text
 // printed a few rows lower is a line of its own, not that line moved
@@ -507,16 +524,7 @@ func TestALineWrittenOnWhereItStandsIsNotMovedByTheSameTextLower(t *testing.T) {
 	const in = "a\r\n@relay:bob hi\r\n\x1b[A\x1b[14G!\r\nb\r\nc\r\n@relay:bob hi"
 	want := []string{"a", "@relay:bob hi", "@relay:bob hi!", "b", "c", "@relay:bob hi"}
 	for _, resize := range []bool{false, true} {
-		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
-		_, _ = s.Write([]byte(in))
-		got := appendTexts(nil, s.TakeLines())
-		if resize {
-			s.Resize(1, 20)
-			got = appendTexts(got, s.TakeLines())
-			s.Resize(6, 20)
-		}
-		got = appendTexts(got, s.Flush())
-		s.Close()
+		got := linesShrunkOnce(in, resize)
 		if !cmp.Equal(want, got) {
 			t.Errorf("resized %v: lines %q, want %q", resize, got, want)
 		}
@@ -533,16 +541,7 @@ func TestTheSameTextAboveALineWrittenOnIsNotThatLineMoved(t *testing.T) {
 	const in = "\n@relay:bob hi\n\x1b[A0\x1b[H@relay:bob hi"
 	want := []string{"@relay:bob hi", "@relay:bob hi", "@relay:bob hi0"}
 	for _, resize := range []bool{false, true} {
-		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
-		_, _ = s.Write([]byte(in))
-		got := appendTexts(nil, s.TakeLines())
-		if resize {
-			s.Resize(1, 20)
-			got = appendTexts(got, s.TakeLines())
-			s.Resize(6, 20)
-		}
-		got = appendTexts(got, s.Flush())
-		s.Close()
+		got := linesShrunkOnce(in, resize)
 		got = slices.DeleteFunc(got, func(l string) bool { return l == "" })
 		slices.Sort(got)
 		if !cmp.Equal(want, got) {
@@ -560,16 +559,7 @@ func TestALineMovedIsFoundAfterAShorterScreenOfferedRowsTwice(t *testing.T) {
 	const in = "a\r\n@relay:bob hi\r\n\x1b[A\x1b[2Kxyz\r\nb\r\nc\r\nd\r\n@relay:bob hi"
 	var want []string
 	for _, resize := range []bool{false, true} {
-		s := NewScreen(ScreenOptions{Rows: 6, Cols: 20})
-		_, _ = s.Write([]byte(in))
-		got := appendTexts(nil, s.TakeLines())
-		if resize {
-			s.Resize(1, 20)
-			got = appendTexts(got, s.TakeLines())
-			s.Resize(6, 20)
-		}
-		got = appendTexts(got, s.Flush())
-		s.Close()
+		got := linesShrunkOnce(in, resize)
 		if !resize {
 			want = got
 			continue

@@ -197,6 +197,17 @@ func (r *altRun) wantOnce(t *testing.T, ids ...string) {
 	}
 }
 
+// wantNever checks that no committed line contains any of ids; where
+// says where the test drew them.
+func (r *altRun) wantNever(t *testing.T, where string, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		if n := r.count(id); n != 0 {
+			t.Errorf("%q, %s, committed %d times, want never:\n%s", id, where, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
 func relayPara(id string, words int) string {
 	var b strings.Builder
 	b.WriteString("@relay:bob " + id)
@@ -1575,11 +1586,7 @@ func TestAltScreenRowsLaidOutAnewHoldingTheRowsReadFromTheTop(t *testing.T) {
 	r.pause(time.Second)
 	r.flush()
 	r.wantOnce(t, "juliett kilo", "[[/RELAY]]")
-	for _, s := range []string{"[[RELAY]]", "alpha bravo"} {
-		if n := r.count(s); n != 0 {
-			t.Errorf("%q, above the rows read, committed %d times, want never:\n%s", s, n, strings.Join(r.lines, "\n"))
-		}
-	}
+	r.wantNever(t, "above the rows read", "[[RELAY]]", "alpha bravo")
 }
 
 // A row read as it leaves the view from its top row (the view following an
@@ -1604,11 +1611,7 @@ func TestAltScreenRowsAboveARowReadAsItLeftTheTopAreHistory(t *testing.T) {
 	r.pause(time.Second)
 	r.flush()
 	r.wantOnce(t, `"to": "bob"`, `"type"`, "alpha bravo", "[[/RELAY]]")
-	for _, s := range []string{"[[RELAY]]", "{"} {
-		if n := r.count(s); n != 0 {
-			t.Errorf("%q, above the row read as it left the top, committed %d times, want never:\n%s", s, n, strings.Join(r.lines, "\n"))
-		}
-	}
+	r.wantNever(t, "above the row read as it left the top", "[[RELAY]]", "{")
 }
 
 // TestAltScreenARowLikeTheTopRowAboveItIsNotIt: the view showed a block
@@ -1636,11 +1639,7 @@ func TestAltScreenARowLikeTheTopRowAboveItIsNotIt(t *testing.T) {
 	r.pause(time.Second)
 	r.flush()
 	r.wantOnce(t, "the body of the second block", "[[/RELAY]]")
-	for _, s := range []string{"[[RELAY]]", `"to"`, "the first block's body"} {
-		if n := r.count(s); n != 0 {
-			t.Errorf("%q, above the rows read, committed %d times, want never:\n%s", s, n, strings.Join(r.lines, "\n"))
-		}
-	}
+	r.wantNever(t, "above the rows read", "[[RELAY]]", `"to"`, "the first block's body")
 }
 
 // TestAltScreenALinePrintedTwiceLaidOutAnewIsReadOnce: an output prints

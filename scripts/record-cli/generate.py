@@ -137,7 +137,8 @@ from it):
   its box (a cut JSON row is a malformed block to every reader).
 - opencode 1.18.33: long output shows its first rows and `…`, `Click to
   expand`; 120 columns and wider, a sidebar shares the transcript's rows
-  (cut off at the gap before it); it waits up to a minute for models.dev
+  (cut off at the gap before it; it and the gap take 42 columns, the
+  transcript's text is that much narrower); it waits up to a minute for models.dev
   before its first screen.
 
 So that every expected command reads one way, the generator avoids what
@@ -205,9 +206,17 @@ BETWEEN = "unsure, shown only between captures (a frame of the recording): "
 
 # ---------------------------------------------------------------- the plan
 
+# opencode 1.18.33, 120 columns and wider: its sidebar and the gap before
+# it take this many columns right of the transcript (recordings: text rows
+# of 83 columns at 133, 112 at 162).
+OPENCODE_SIDEBAR = 42
+
+
 def text_width(config, c):
     """Columns of the transcript's text at window width c, and how sure
     that is (the rows may be a few columns narrower)."""
+    if config == "opencode" and c >= 120:
+        return c - INDENT[config] - OPENCODE_SIDEBAR
     return c - INDENT[config]
 
 

@@ -191,6 +191,27 @@ class RowAfterARelayLineAtLaterWidths(unittest.TestCase):
         self.assertEqual(self.plan(64), [self.LINE, "", "hello there", "end of the output, 4 lines"])
 
 
+class OpencodeBesideItsSidebar(unittest.TestCase):
+    """opencode, 120 columns and wider: the sidebar takes 42 columns
+    right of the transcript, so its text is that much narrower."""
+
+    def test_text_width(self):
+        # opencode-s6900008 (holdout-20261127g): rows of 83 columns at
+        # 133, 112 at 162; no sidebar at 119.
+        self.assertEqual(generate.text_width("opencode", 133), 83)
+        self.assertEqual(generate.text_width("opencode", 119), 111)
+        self.assertEqual(generate.text_width("codex", 133), 129)
+
+    def test_a_row_after_a_relay_line_beside_the_sidebar(self):
+        # 80 columns: at 133 its row leaves 3 of 83, and "progress" may be
+        # its wrap; without the sidebar (125) it would seem to fit.
+        line = "@relay:bob " + " ".join(["word"] * 12) + " C:\\path\\x"
+        self.assertEqual(generate.cols(line), 80)
+        cmd = content.Cmd([line], "relay", "bob", line[len("@relay:bob "):])
+        lines = generate.spaced("opencode", [line, "progress 0%", generate.END], [cmd], [133])
+        self.assertEqual(lines[:3], [line, "", "progress 0%"])
+
+
 class UnreadableWrapInsideARelayLine(unittest.TestCase):
     """unreadable_wrap and redraw_unreadable: a row break inside a relay
     line that no reader can read as printed is drawn away from the plan."""

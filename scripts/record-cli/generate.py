@@ -151,9 +151,12 @@ no row break inside a relay line is one a reader cannot read as
 printed, at any width near the transcript's the session has from its
 print on (unreadable_wrap; such a line's body is drawn again, as wide):
 opencode breaking a word after punctuation at its margin ("1,234." over
-"56": "1,234.56" or "1,234. 56"), or a row of wide characters (CJK)
-filled to its edge over a row starting with one (a blank between them or
-none draws the same);
+"56": "1,234.56" or "1,234. 56"), or a break between two chunks where
+the CLI may break without a blank (Codex and Claude Code: UAX #14, beside
+a wide letter or emoji; opencode: between wide letters) and the next
+chunk would not have fitted in the room left with the blank or without
+(wide letters to the edge over a wide letter, "💡" with 3 columns left
+over "✅✅": a blank between them or none draws the same);
 relay lines are unique in a recording except those printed twice on
 purpose; lines typed on the command line hold no punctuation (Codex's
 composer drops some).
@@ -172,6 +175,7 @@ import sys
 import threading
 import time
 import traceback
+import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -363,6 +367,79 @@ def punct_rows(text, width):
     return rows, inside
 
 
+# Where a line may not break without a blank under Unicode's line breaking
+# (UAX #14): before closing punctuation, infix separators, exclamation and
+# postfix signs; after opening punctuation, prefix signs and quotes.
+NO_BREAK_BEFORE = set(",.;:!?)]}%'\"、。，．！？」』）ー々")
+NO_BREAK_AFTER = set("([{$#'\"\\/「『（")
+
+
+def break_without_blank(config, a, b):
+    """Whether config may break a line between the characters a and b
+    (neither a blank) with no blank between them. Codex and Claude Code
+    follow Unicode's line breaking (UAX #14): a wide letter or emoji (ID
+    class) breaks from what is next to it, except before closing
+    punctuation or after opening; opencode breaks between two wide
+    letters (and after punctuation at its margin, punct_rows)."""
+    if config == "opencode":
+        return wide(a) and wide(b)
+    if not (wide(a) or wide(b)):
+        return False
+    return b not in NO_BREAK_BEFORE and a not in NO_BREAK_AFTER
+
+
+def emoji(ch):
+    """A pictograph (emoji, ✅): not a letter of a script."""
+    return wide(ch) and unicodedata.category(ch) == "So"
+
+
+def ambig_rows(config, text, width):
+    """Wraps text at width columns where a blank is or where config may
+    break without one (break_without_blank); returns the rows."""
+    units = []  # (piece, whether a blank comes before it)
+    for w in text.split(" "):
+        start = 0
+        for i in range(1, len(w)):
+            if break_without_blank(config, w[i - 1], w[i]):
+                units.append((w[start:i], start == 0))
+                start = i
+        units.append((w[start:], start == 0))
+    rows, cur = [], ""
+    for piece, blank in units:
+        cand = cur + (" " if blank and cur else "") + piece
+        if not cur or cols(cand) <= width:
+            cur = cand
+            continue
+        rows.append(cur)
+        cur = piece
+    rows.append(cur)
+    return rows
+
+
+def next_chunk(config, b):
+    """The first part of row b no break can split, as large as any CLI
+    might take it: up to a blank or a break without one, but two emoji
+    kept together (Codex drew "💡" at 50 of 53 columns over "✅✅")."""
+    for i in range(1, len(b)):
+        if b[i] == " ":
+            return b[:i]
+        if break_without_blank(config, b[i - 1], b[i]) and not (emoji(b[i - 1]) and emoji(b[i])):
+            return b[:i]
+    return b
+
+
+def ambiguous_break(config, a, b, width):
+    """Whether a row a (of width columns) over a row b reads two ways: a
+    ends and b starts with something not a blank, config may break there
+    without a blank, and b's first chunk (next_chunk) would not have
+    fitted in a's room left with the blank or without: a blank between
+    them, or none, draws the same rows."""
+    ta = a.rstrip()
+    if not ta or not b or b[0] == " " or not break_without_blank(config, ta[-1], b[0]):
+        return False
+    return cols(next_chunk(config, b)) > width - cols(ta)
+
+
 def unreadable_wrap(config, line, widths):
     """Whether a relay line, wrapped at some width near those in widths
     (as fits_after: the transcript's text width, a few columns off), has a
@@ -370,10 +447,14 @@ def unreadable_wrap(config, line, widths):
 
     - opencode breaks a word after punctuation at its margin: a row ending
       "1,234." above "56" is "1,234.56" or "1,234. 56" (punct_rows);
-    - a row of wide characters (CJK) filled to its edge (less than a wide
-      character's room left) above a row starting with a wide character:
-      a blank between them, or none, draws the same (wide_rows, and
-      wrap_rows for a break at a blank).
+    - a break between two chunks where the CLI may break without a blank
+      (between wide letters or emoji, or a wide letter and another
+      script) and the next chunk would not have fitted in the room left
+      with the blank or without (ambiguous_break: wide letters filled to
+      the edge over a wide letter; "💡" with 3 columns left over "✅✅";
+      a blank between them, or none, draws the same), in rows wrapped at
+      blanks only (wrap_rows), between wide letters (wide_rows) or
+      wherever the CLI may break (ambig_rows).
 
     Gemini CLI is left out: its rows are cut and drawn with a blank after
     each wide letter, and its reader joins them its own way (reader.py)."""
@@ -385,10 +466,9 @@ def unreadable_wrap(config, line, widths):
                 rows, inside = punct_rows(line, w)
                 if any(inside):
                     return True
-            for rows in (wrap_rows(line, w), wide_rows(line, w)):
+            for rows in (wrap_rows(line, w), wide_rows(line, w), ambig_rows(config, line, w)):
                 for a, b in zip(rows, rows[1:]):
-                    ta = a.rstrip()
-                    if ta and b and wide(ta[-1]) and wide(b[0]) and w - cols(a) < 2:
+                    if ambiguous_break(config, a, b, w):
                         return True
     return False
 

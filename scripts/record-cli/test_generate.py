@@ -250,15 +250,47 @@ class UnreadableWrapInsideARelayLine(unittest.TestCase):
         self.assertFalse(generate.unreadable_wrap("codex-inline", cmd.lines[0], [20]))
 
     def test_a_line_with_wide_letters_is_drawn_again_with_some(self):
-        # At 30 columns (23 to 27 of text) this line breaks between wide
-        # letters at the edge; most draws with CJK do too, but one of the
+        # At 40 columns (33 to 37 of text) this line breaks ambiguously
+        # beside wide letters; most draws with CJK do too, but one of the
         # first 15 reads, and the corpus keeps its CJK.
         line = "@relay:bob word 北京 한국어 東京 hello 中文字符 x y"
-        self.assertTrue(generate.unreadable_wrap("codex-inline", line, [30]))
-        st, cmd = self.guarded("codex-inline", line, 30)
+        self.assertTrue(generate.unreadable_wrap("codex-inline", line, [40]))
+        st, cmd = self.guarded("codex-inline", line, 40)
         self.assertNotEqual(cmd.lines, [line])
         self.assertTrue(any(map(generate.wide, cmd.body)), cmd.body)
-        self.assertFalse(generate.unreadable_wrap("codex-inline", cmd.lines[0], [30]))
+        self.assertFalse(generate.unreadable_wrap("codex-inline", cmd.lines[0], [40]))
+
+    def test_a_chunk_that_fits_with_the_blank_or_without(self):
+        # codex-s6900032 (holdout-20261127g): "💡" at column 50 of 53,
+        # then "✅✅" (4 columns, kept together) on the next row: with its
+        # blank or without, it would not have fitted; the rows read
+        # "💡 ✅✅" and "💡✅✅" alike.
+        a = "@relay:qa_1 wow a&b felt provide want mile fill 💡"
+        self.assertEqual(generate.cols(a), 50)
+        self.assertTrue(generate.ambiguous_break("codex", a, "✅✅ power", 53))
+        # One ✅ (2 columns) would have fitted in the 3 left: had there
+        # been no blank, it would be on the row; the blank is read.
+        self.assertFalse(generate.ambiguous_break("codex", a, "✅ power", 53))
+        # Between two plain words Codex breaks only at the blank.
+        self.assertFalse(generate.ambiguous_break("codex", a[:-2] + "ab", "power x", 53))
+        line = a + " ✅✅ power learn"
+        self.assertTrue(generate.unreadable_wrap("codex", line, [57]))
+        st, cmd = self.guarded("codex", line, 57)
+        self.assertNotEqual(cmd.lines, [line])
+        self.assertFalse(generate.unreadable_wrap("codex", cmd.lines[0], [57]))
+
+    def test_a_change_of_script_breaks_without_a_blank(self):
+        # UAX #14 (Codex, Claude Code): a wide letter and a Latin word
+        # break apart with no blank; opencode breaks only between wide
+        # letters (and after punctuation at its margin).
+        self.assertTrue(generate.break_without_blank("codex", "한", "か"))
+        self.assertTrue(generate.break_without_blank("claude", "e", "中"))
+        self.assertFalse(generate.break_without_blank("claude", "中", "。"))
+        self.assertFalse(generate.break_without_blank("opencode", "e", "中"))
+        # "chance" over "北京東京": a blank before it or none, the rows
+        # are the same when "北" does not fit in the one column left.
+        self.assertTrue(generate.ambiguous_break("claude", "@relay:bob word chance", "北京東京 x", 23))
+        self.assertFalse(generate.ambiguous_break("opencode", "@relay:bob word chance", "北京東京 x", 23))
 
     def test_a_readable_line_stays(self):
         line = "@relay:bob hello there x"

@@ -117,7 +117,8 @@ func exeOf(pid int) string {
 // A swarm whose swarm-server beside it is of its very build runs its
 // swarms in it: `up --headless` becomes it (the same process), `swarm`
 // starts it as its server; the agents still call swarm. Beside a
-// swarm-server of another build (other -ldflags, a tree with changes),
+// swarm-server of another build (other -ldflags, a tree with changes), or
+// beside swarm itself under that name,
 // swarm refuses it, saying why, and serves in its own process.
 func TestServerBinary(t *testing.T) {
 	t.Parallel()
@@ -191,6 +192,7 @@ func TestServerBinary(t *testing.T) {
 	for _, c := range []struct{ name, server, why string }{
 		{"ldflags", filepath.Join(b.ldflags, serverbin.Name), "build setting -ldflags"},
 		{"modified", filepath.Join(b.modified, serverbin.Name), "uncommitted changes (vcs.modified)"},
+		{"swarm itself", swarm, "the program swarm, not swarm/cmd/swarm-server"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bin := swarmBeside(t, swarm, c.server)

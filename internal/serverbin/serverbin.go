@@ -43,10 +43,28 @@ func Find(self *debug.BuildInfo, exe string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	if err := SameBuild(self, other); err != nil {
-		return "", fmt.Errorf("%s is of another build: %w", path, err)
+	if err := Server(self, other); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	return path, nil
+}
+
+// Server returns nil when other, a binary's build, is the server binary of
+// self's build: the main package cmd/swarm-server of self's module (not
+// swarm itself, or another program of the module, under that name, which
+// `up --headless` would exec with flags it does not take), built with it
+// (SameBuild). Else it says why not.
+func Server(self, other *debug.BuildInfo) error {
+	if self == nil || other == nil {
+		return errors.New("no build information")
+	}
+	if want := self.Main.Path + "/cmd/" + Name; other.Path != want {
+		return fmt.Errorf("the program %s, not %s", other.Path, want)
+	}
+	if err := SameBuild(self, other); err != nil {
+		return fmt.Errorf("of another build: %w", err)
+	}
+	return nil
 }
 
 // SameBuild returns nil when a and b were built together from one clean

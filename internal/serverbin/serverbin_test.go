@@ -41,3 +41,22 @@ func TestAnUnstampedBuildIsNotTheSameAsItself(t *testing.T) {
 		t.Errorf("SameBuild of an unstamped build with itself: %v; want no VCS revision", err)
 	}
 }
+
+// Only the module's cmd/swarm-server is its server binary: swarm itself,
+// or another program of the same build, copied or linked under that name,
+// is not (up --headless would exec it with flags it does not take).
+func TestOnlyTheServerProgramIsTheServer(t *testing.T) {
+	build := func(path string) *debug.BuildInfo {
+		return &debug.BuildInfo{GoVersion: "go1.26", Path: path, Main: debug.Module{Path: "swarm", Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.time", Value: "t"}, {Key: "vcs.modified", Value: "false"}}}
+	}
+	self := build("swarm")
+	if err := Server(self, build("swarm/cmd/swarm-server")); err != nil {
+		t.Errorf("swarm-server of the same build refused: %v", err)
+	}
+	for _, other := range []string{"swarm", "swarm/scripts/corpus-score"} {
+		if err := Server(self, build(other)); err == nil || !strings.Contains(err.Error(), other) {
+			t.Errorf("the program %s named swarm-server: %v, want refused, naming it", other, err)
+		}
+	}
+}

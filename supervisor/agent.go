@@ -257,7 +257,7 @@ func (a *agent) lifecycle() {
 	backoff := a.s.opts.Backoff
 	for {
 		started := time.Now()
-		code, how, err := a.runOnce()
+		code, how, ran, err := a.runOnce()
 		if a.ctx.Err() != nil {
 			return
 		}
@@ -288,7 +288,7 @@ func (a *agent) lifecycle() {
 		case !failed:
 			reason = bus.CleanExit // what says it ended as it should
 		}
-		if failed && permanent(err, code, time.Since(started)) {
+		if failed && permanent(err, code, ran) {
 			why := "not restarted: " + reason
 			a.setState(StateGaveUp, why)
 			a.s.hub.emit(Event{Kind: EventAgentGaveUp, Agent: a.cfg.Name, Text: why})
@@ -392,9 +392,12 @@ func (a *agent) park() bool {
 
 // runOnce starts the process, runs its output pump and waits until both
 // are done. A stop request or shutdown stops the process.
-func (a *agent) runOnce() (code int, how string, err error) {
+// ran is how long the program itself ran: from its start to its end (its
+// reaping), not swarm's work around it (the bus, its files, its output
+// read to the end), which a loaded machine may make seconds long.
+func (a *agent) runOnce() (code int, how string, ran time.Duration, err error) {
 	if a.ctx.Err() != nil {
-		return -1, "", a.ctx.Err() // shut down before it started
+		return -1, "", 0, a.ctx.Err() // shut down before it started
 	}
 	// What the last run printed stays in the scrollback, under a line
 	// saying why the program starts again.
@@ -452,9 +455,10 @@ func (a *agent) runOnce() (code int, how string, err error) {
 		Separator: separator,
 		Layout:    screenmodel.Of(a.profile.Kind),
 	})
+	spawned := time.Now()
 	if err != nil {
 		a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: -1, Text: err.Error()})
-		return -1, "", fmt.Errorf("%w: %w", errCannotStart, err)
+		return -1, "", 0, fmt.Errorf("%w: %w", errCannotStart, err)
 	}
 	proc.SetUrgent(a.s.focused(a.cfg.Name))
 	if f := beforeRunning.Load(); f != nil {
@@ -547,7 +551,7 @@ func (a *agent) runOnce() (code int, how string, err error) {
 	a.outLog.mark("%s ended: %s", a.cfg.Name, how)
 	a.outLog.flush()
 	a.s.hub.emit(Event{Kind: EventAgentExited, Agent: a.cfg.Name, ExitCode: st.Code, Text: how, Planned: stopped && moved != ""})
-	return st.Code, how, werr
+	return st.Code, how, proc.ExitedAt().Sub(spawned), werr
 }
 
 // errCannotStart: the program could not be started at all.

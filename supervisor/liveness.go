@@ -60,6 +60,9 @@ func (s *Supervisor) checkLiveness(ctx context.Context, written map[string]time.
 	}
 	th := s.thresholds()
 	now := time.Now()
+	if s.opts.livenessNow != nil {
+		now = s.opts.livenessNow()
+	}
 	for _, a := range s.agentSnapshot() {
 		in := a.info()
 		hb := beats[in.Name]

@@ -67,6 +67,11 @@ type Options struct {
 	// cluster's host: the main swarm's). Task control messages are taken
 	// here without a word and left to that swarm, which gets them too.
 	TasksElsewhere bool
+
+	// livenessNow is the clock liveness judges ages by (nil: time.Now):
+	// a test moves it on to put an agent past a threshold at once, rather
+	// than waiting for the judging loop to come round in time.
+	livenessNow func() time.Time
 }
 
 // Supervisor runs the agents of one config against one bus.

@@ -312,11 +312,17 @@ def wide_rows(text, width):
     """Wraps text at width columns where a blank is, or between two wide
     characters (a CLI following Unicode's line breaking may break a run
     of CJK there); returns the rows."""
+    return break_rows(text, width, lambda a, b: wide(a) and wide(b))
+
+
+def break_rows(text, width, breaks):
+    """Wraps text at width columns where a blank is, or inside a word
+    between two characters a and b where breaks(a, b); returns the rows."""
     units = []  # (piece, whether a blank comes before it)
     for w in text.split(" "):
         start = 0
         for i in range(1, len(w)):
-            if wide(w[i - 1]) and wide(w[i]):
+            if breaks(w[i - 1], w[i]):
                 units.append((w[start:i], start == 0))
                 start = i
         units.append((w[start:], start == 0))
@@ -396,24 +402,7 @@ def emoji(ch):
 def ambig_rows(config, text, width):
     """Wraps text at width columns where a blank is or where config may
     break without one (break_without_blank); returns the rows."""
-    units = []  # (piece, whether a blank comes before it)
-    for w in text.split(" "):
-        start = 0
-        for i in range(1, len(w)):
-            if break_without_blank(config, w[i - 1], w[i]):
-                units.append((w[start:i], start == 0))
-                start = i
-        units.append((w[start:], start == 0))
-    rows, cur = [], ""
-    for piece, blank in units:
-        cand = cur + (" " if blank and cur else "") + piece
-        if not cur or cols(cand) <= width:
-            cur = cand
-            continue
-        rows.append(cur)
-        cur = piece
-    rows.append(cur)
-    return rows
+    return break_rows(text, width, lambda a, b: break_without_blank(config, a, b))
 
 
 def next_chunk(config, b):

@@ -86,10 +86,7 @@ func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 		{N: 76, Text: narrow("end"), Cols: cols},
 		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`bob "one two three" @74`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `bob "one two three" @74`)
 }
 
 // TestABoxCutAtTheScreensEdgeIsNotRead: right after the screen shrinks,
@@ -127,10 +124,7 @@ func TestABoxCutAtTheScreensEdgeIsNotRead(t *testing.T) {
 		{N: 77, Text: narrow("end"), Cols: cols},
 		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`carol "hi" @76`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `carol "hi" @76`)
 }
 
 // TestADoneBoxDrawnForAWiderScreenIsRead: Gemini CLI may print a
@@ -156,10 +150,7 @@ func TestADoneBoxDrawnForAWiderScreenIsRead(t *testing.T) {
 		{N: 91, Text: wide("end"), Cols: cols},
 		{N: 93, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: cols},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`carol "hi" @85`, `bob "one two three four five six seven eight nine" @87`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `carol "hi" @85`, `bob "one two three four five six seven eight nine" @87`)
 }
 
 // TestADoneBoxDrawnWiderShowsTheLiveBoxsRows: the box at work read on the
@@ -188,10 +179,7 @@ func TestADoneBoxDrawnWiderShowsTheLiveBoxsRows(t *testing.T) {
 		{N: 91, Text: wide("four"), Cols: 30},
 		{N: 93, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 30},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`carol "hi" @74`, `dave "three" @76`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `carol "hi" @74`, `dave "three" @76`)
 }
 
 // TestABoxsCommandsGoOutInTheOrderOfItsRows: a command Gemini CLI's live
@@ -225,10 +213,7 @@ func TestABoxsCommandsGoOutInTheOrderOfItsRows(t *testing.T) {
 		{N: 78, Text: row("@relay:dave third")}, // output row 4
 		{N: 79, Text: bottom},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`bob "first" @74`, `carol "second" @77`, `dave "third" @78`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `bob "first" @74`, `carol "second" @77`, `dave "third" @78`)
 }
 
 // TestReadingsThroughBoxesOfTwoWidthsAreOneCommand: Gemini CLI's box drops
@@ -267,10 +252,7 @@ func TestReadingsThroughBoxesOfTwoWidthsAreOneCommand(t *testing.T) {
 		{N: 76, Text: wide("end")},
 		{N: 77, Text: "╰" + strings.Repeat("─", 50) + "╯"},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`bob "alpha beta gamma delta epsilon zeta" @75`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `bob "alpha beta gamma delta epsilon zeta" @75`)
 }
 
 // TestAHiddenRowThatStayedStillMapsTheBox: Gemini CLI's live box draws a
@@ -300,10 +282,7 @@ func TestAHiddenRowThatStayedStillMapsTheBox(t *testing.T) {
 		{N: 75, Text: row("end")},
 		{N: 76, Text: bottom},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`bob "one two" @75`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `bob "one two" @75`)
 }
 
 // TestABlockGoesOnThroughBoxRowsThatStayed: Gemini CLI's live box showed
@@ -336,15 +315,21 @@ func TestABlockGoesOnThroughBoxRowsThatStayed(t *testing.T) {
 		{N: 77, Text: row("end")},
 		{N: 78, Text: bottom},
 	}
-	got := readGeminiBox(lines)
-	if want := []string{`bob "mind\nover" @74`}; !slices.Equal(got, want) {
-		t.Errorf("commands %q, want %q", got, want)
-	}
+	wantGeminiBox(t, lines, `bob "mind\nover" @74`)
 }
 
 // readGeminiBox reads lines as committed from Gemini CLI's screen and
 // returns each command as `to "body" @line`, and each error's text, in
 // the order the reader gives them, flushed at the end.
+// wantGeminiBox checks that reading lines as Gemini CLI's rows finds
+// exactly the commands want, in order.
+func wantGeminiBox(t *testing.T, lines []spawner.Line, want ...string) {
+	t.Helper()
+	if got := readGeminiBox(lines); !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}
+
 func readGeminiBox(lines []spawner.Line) []string {
 	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
 	var got []string

@@ -210,16 +210,17 @@ BETWEEN = "unsure, shown only between captures (a frame of the recording): "
 
 # ---------------------------------------------------------------- the plan
 
-# opencode 1.18.33, 120 columns and wider: its sidebar and the gap before
-# it take this many columns right of the transcript (recordings: text rows
-# of 83 columns at 133, 112 at 162).
+# opencode 1.18.33, on a screen wider than 120 columns: its sidebar and the
+# gap before it take this many columns right of the transcript (recordings:
+# text rows of 83 columns at 133, 112 at 162; at exactly 120 no sidebar,
+# rows out to column 117).
 OPENCODE_SIDEBAR = 42
 
 
 def text_width(config, c):
     """Columns of the transcript's text at window width c, and how sure
     that is (the rows may be a few columns narrower)."""
-    if config == "opencode" and c >= 120:
+    if config == "opencode" and c > 120:
         return c - INDENT[config] - OPENCODE_SIDEBAR
     return c - INDENT[config]
 

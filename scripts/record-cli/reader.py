@@ -71,7 +71,7 @@ def clean(config, row):
             t = t[len(glyph):].lstrip()
             break
     if config == "opencode":
-        # opencode 1.18.33, 120 columns and wider: a sidebar (session,
+        # opencode 1.18.33, wider than 120 columns: a sidebar (session,
         # context, LSP) to the right of the transcript, on the same rows,
         # a gap of blanks away. The generator never prints three blanks
         # inside a line, so the gap ends the transcript's text.

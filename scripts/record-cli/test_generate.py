@@ -192,7 +192,7 @@ class RowAfterARelayLineAtLaterWidths(unittest.TestCase):
 
 
 class OpencodeBesideItsSidebar(unittest.TestCase):
-    """opencode, 120 columns and wider: the sidebar takes 42 columns
+    """opencode, wider than 120 columns: the sidebar takes 42 columns
     right of the transcript, so its text is that much narrower."""
 
     def test_text_width(self):
@@ -200,6 +200,18 @@ class OpencodeBesideItsSidebar(unittest.TestCase):
         # 133, 112 at 162; no sidebar at 119.
         self.assertEqual(generate.text_width("opencode", 133), 83)
         self.assertEqual(generate.text_width("opencode", 119), 111)
+        # Exactly 120 shows no sidebar (opencode-s6300012, batch-20261127g,
+        # resized to 120x31: rows out to column 117).
+        self.assertEqual(generate.text_width("opencode", 120), 112)
+        self.assertEqual(generate.text_width("opencode", 121), 71)
+
+    def test_a_break_after_punctuation_at_120_is_redrawn(self):
+        # At 120 the text is 112 wide, where opencode breaks "1," | "234.56":
+        # a reader cannot tell "1,234.56" from "1, 234.56".
+        line = "@relay:bob " + " ".join(["word"] * 19) + " 1,234.56 end"
+        rows, inside = generate.punct_rows(line, 112)
+        self.assertTrue(any(inside), rows)
+        self.assertTrue(generate.unreadable_wrap("opencode", line, [120]))
         self.assertEqual(generate.text_width("codex", 133), 129)
 
     def test_a_row_after_a_relay_line_beside_the_sidebar(self):

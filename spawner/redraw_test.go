@@ -405,6 +405,43 @@ func TestReplayDoesNotResumeAtAnOldBlock(t *testing.T) {
 	}
 }
 
+// TestReplayDoesNotBeginAtACommonRowAfterNewOnes: a screen cleared and
+// drawn from its top with rows that repeat nothing is new output, not the
+// transcript written again (issue 29: Codex 0.171.0 inline erases the
+// screen from its top as a running command's output fills its live area).
+// A new block's "[[RELAY]]" and "{" among those rows are its own, though
+// an older block committed before showed the same rows: a replay does not
+// begin on so common a row after new ones (the block lost its "{":
+// malformed).
+func TestReplayDoesNotBeginAtACommonRowAfterNewOnes(t *testing.T) {
+	t.Parallel()
+	block := func(to, body string) string {
+		return "    [[RELAY]]\r\n    {\r\n      \"to\": \"" + to + "\",\r\n      \"body\": \"" + body + "\"\r\n    }\r\n    [[/RELAY]]\r\n"
+	}
+	s := NewScreen(ScreenOptions{Rows: 30, Cols: 80})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.TakeLines() {
+			got = append(got, strings.TrimSpace(l.Text))
+		}
+	}
+	write("• You ran cat f01.txt\r\n" + block("bob", "first one") + "    end of the output\r\n\r\n")
+	got = nil
+	write("\x1b[H\x1b[J    the second file starts here\r\n    and goes on with more\r\n" + block("qa_1", "second one"))
+	for _, l := range s.Flush() {
+		got = append(got, strings.TrimSpace(l.Text))
+	}
+	want := []string{"the second file starts here", "and goes on with more", "[[RELAY]]", "{", `"to": "qa_1",`,
+		`"body": "second one"`, "}", "[[/RELAY]]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("new rows under a clear: (-want +got):\n%s", diff)
+	}
+}
+
 // TestSynchronizedFrameLeavesUntouchedRowsLive: a frame drawn in a
 // synchronized update (mode 2026) by a program that draws only the cells
 // that changed says nothing about the rows it did not touch (issue 29:

@@ -23,8 +23,11 @@ import "strings"
 // is the line the replay expects next or the screen's width changed (the
 // transcript wrapped anew): a new block's rows are not those of an old
 // one, found wherever one was (Claude Code repaints its transcript with
-// the latest output under it). The echo of typed input (Codex turns a
-// running command's header into "You ran") is not such a new line.
+// the latest output under it). Nor does such a line begin a replay after
+// lines that repeated nothing (Codex inline erases its screen from the
+// top as a running command's output fills it, and draws new rows). The
+// echo of typed input (Codex turns a running command's header into "You
+// ran") is not such a new line.
 //
 // A command's output comes after its echo: once a replay has repeated
 // the echo of the command typed last (its first echo, for a program that
@@ -97,6 +100,11 @@ type replay struct {
 	redrawn bool
 	// missed says the last line looked for was new: it repeated nothing.
 	missed bool
+	// newLong counts the lines as long as minResumeKey that repeated
+	// nothing before the replay began, not echoes of typed input;
+	// longMissed says the last line looked for was one.
+	newLong    int
+	longMissed bool
 
 	// recorded counts the lines recorded (with a key) so far; echoAt is
 	// the count before the first echo of the command typed last, whose
@@ -200,6 +208,7 @@ func (r *replay) begin(rows int) {
 		return
 	}
 	r.active, r.began, r.tries, r.rows, r.missed = true, false, 0, rows, false
+	r.newLong, r.longMissed = 0, false
 	keyed := min(max(n-r.fresh, 0), len(r.lines)) // lines whose keys lines ends with
 	r.lines = append(r.lines[:0], r.lines[len(r.lines)-keyed:]...)
 	for i := keyed; i < n; i++ {
@@ -298,6 +307,13 @@ func (r *replay) repeatsKey(key string) bool {
 			r.end()
 			return false
 		}
+		// After a line too long to be common that repeated nothing (new
+		// output under the clear), a line as common as a block's
+		// "[[RELAY]]" or "{" is more of it: no replay begins on it.
+		r.longMissed = false
+		if r.newLong > 0 && len(key) < minResumeKey {
+			return false
+		}
 		if i, ok := r.exact(key, r.floor); ok {
 			r.began, r.first = true, i
 			r.take(i)
@@ -316,6 +332,9 @@ func (r *replay) repeatsKey(key string) bool {
 			r.began, r.first = true, i
 			r.reached()
 			return true
+		}
+		if r.longMissed = len(key) >= minResumeKey; r.longMissed {
+			r.newLong++
 		}
 		return false
 	}
@@ -352,6 +371,10 @@ func (r *replay) reached() {
 // such rows are otherwise looked for wherever they are.
 func (r *replay) typed() {
 	r.missed = false
+	if !r.began && r.longMissed {
+		r.newLong--
+	}
+	r.longMissed = false
 	r.past = max(r.past, r.pos)
 }
 

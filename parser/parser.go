@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/rivo/uniseg"
 )
 
 // DefaultMaxBlock is the default for [Options.MaxBlock]: 1 MiB.
@@ -440,25 +441,22 @@ func brokeWord(src []byte, line string, end, wrapAt int, runs bool) bool {
 // brokeInRun reports whether a row whose text ended with a wide character
 // at column end, the program wrapping at wrapAt (0: not known), and rest,
 // the next row's text, which starts with one, were broken in a run of
-// them. The next one, with the closing punctuation that may not be broken
-// from it (a quote, a bracket, a comma…), needs need columns: where it
-// would have fitted right after the row but not after a blank, a blank was
-// there, which the program's wrap ate. Where it would have fitted after a
-// blank too, the row was not wrapped at this width (it was drawn before a
-// resize) and the width tells nothing: a run broken is far more common
-// than a run that meets a blank at the edge.
+// them. What the program would have put next on the row is rest's first
+// piece that Unicode's line breaking (UAX #14) does not break: one CJK
+// letter or emoji with the closing punctuation that may not be broken
+// from it (a quote, a bracket, a comma…), but a run of pictographs of
+// class AL whole ("✅✅": Codex 0.171.0 drew "💡" with 3 columns left over
+// it). Where that would have fitted right after the row but not after a
+// blank, a blank was there, which the program's wrap ate. Where it would
+// have fitted after a blank too, the row was not wrapped at this width
+// (it was drawn before a resize) and the width tells nothing: a run
+// broken is far more common than a run that meets a blank at the edge.
 func brokeInRun(rest string, end, wrapAt int) bool {
 	if wrapAt <= 0 {
 		return true
 	}
-	need := 0
-	for i, r := range rest {
-		if i > 0 && !strings.ContainsRune(closing, r) {
-			break
-		}
-		need += ansi.StringWidth(string(r))
-	}
-	return end+need != wrapAt
+	piece, _, _, _ := uniseg.FirstLineSegmentInString(rest, -1)
+	return end+ansi.StringWidth(strings.TrimRight(piece, " ")) != wrapAt
 }
 
 // brokeBeforeLineBreak reports whether a row of a block's string that

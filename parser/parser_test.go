@@ -432,7 +432,8 @@ func TestLossyBoxBrokeAtEdge(t *testing.T) {
 }
 
 // TestBrokenWideRuns: Codex 0.171.0 breaks words where Unicode's line
-// breaking allows it: anywhere in a run of wide characters (CJK, emoji),
+// breaking allows it: anywhere in a run of wide characters (CJK, emoji;
+// not inside a run of pictographs of class AL, "✅✅"),
 // after a bar or an opening bracket, after a wide character before an
 // escaped line break in a block's string: no blank was there.
 func TestBrokenWideRuns(t *testing.T) {
@@ -446,6 +447,10 @@ func TestBrokenWideRuns(t *testing.T) {
 		{"a character would have fitted: a blank was there", 46, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ 字符 more" @1`},
 		{"a row drawn at another width: a run broken", 47, []string{"  └ @relay:bob ok 東京テスト漢字北京カタカナ", "    字符 more"}, `relay bob "ok 東京テスト漢字北京カタカナ字符 more" @1`},
 		{"emoji", 23, []string{"    @relay:bob go 🚀🚀", "    🚀 now"}, `relay bob "go 🚀🚀🚀 now" @1`},
+		// ✅ is of class AL: "✅✅" is not broken, and would have fitted in
+		// the 4 columns left without a blank.
+		{"pictographs kept together would have fitted: a blank was there", 26, []string{"    @relay:bob go 北京", "    ✅✅ now"}, `relay bob "go 北京 ✅✅ now" @1`},
+		{"pictographs kept together", 25, []string{"    @relay:bob go 北京", "    ✅✅ now"}, `relay bob "go 北京✅✅ now" @1`},
 		{"after a bar", 24, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe|bar temperature" @1`},
 		{"after an opening bracket", 26, []string{"    @relay:bob phrase (", "    paren) now"}, `relay bob "phrase (paren) now" @1`},
 		{"a word that fits without the blank had one", 28, []string{"    @relay:bob take pipe|", "    bar temperature"}, `relay bob "take pipe| bar temperature" @1`},

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"swarm/asciicast"
 	"swarm/parser"
 	"swarm/screenmodel"
@@ -378,10 +380,13 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 		return nil
 	}
 	title, running, head := r.layout.ToolBox(l.Text)
+	width := 0
 	if head {
 		// The rows of a box a command's output was seen in while it ran
-		// are its terminal's rows whole, at the box's width.
-		r.p.BoxSized(running || l.ShownRunning)
+		// are its terminal's rows whole, at the box's width — printed
+		// done as wide as it ran.
+		width = ansi.StringWidth(strings.TrimRight(l.Text, " "))
+		r.p.BoxSized(running || l.ShownRunning && r.box.drawnAsAtWork(title, width))
 	}
 	wrapAt := 0
 	if l.Cols > 0 {
@@ -396,7 +401,7 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	case head:
 		// A row's width is measured only here and for a box drawn wider:
 		// measuring every line's was a seventh of extraction's work.
-		out = append(out, r.box.head(title, running, r.layout.BoxRowLines(l.Text, l.Cols))...)
+		out = append(out, r.box.head(title, running, r.layout.BoxRowLines(l.Text, l.Cols), width)...)
 	case r.box.done && !strings.HasPrefix(strings.TrimLeft(l.Text, " "), "│"):
 		out = append(out, r.box.release()...) // the done box ended
 	}

@@ -64,6 +64,9 @@ type toolBox struct {
 	// screen (it drew it before it knew the screen had shrunk) and the
 	// terminal broke each of its rows over that many (0 is one).
 	span int64
+	// width is how wide the live box was drawn the last time its head
+	// row was read: the program made the command's terminal as wide.
+	width int
 }
 
 // boxReach is how far above the newest row of a live box's output a
@@ -253,10 +256,11 @@ func (b *toolBox) ended(at int64) []parser.Event {
 
 // head follows a head row of the program's boxes, at work or done, and
 // returns what it ends; span is how many lines of the screen each of the
-// box's rows takes (toolBox.span).
-func (b *toolBox) head(title string, running bool, span int64) []parser.Event {
+// box's rows takes (toolBox.span), width how wide the box is drawn.
+func (b *toolBox) head(title string, running bool, span int64, width int) []parser.Event {
 	if running && b.live && b.title == title {
-		return nil // its spinner turning
+		b.width = width // its spinner turning, or the box drawn anew
+		return nil
 	}
 	if !running && b.live && b.title == title {
 		b.live, b.done, b.span = false, true, span
@@ -264,7 +268,20 @@ func (b *toolBox) head(title string, running bool, span int64) []parser.Event {
 	}
 	out := b.release()
 	b.title, b.live, b.span = title, running, span
+	if running {
+		b.width = width
+	}
 	return out
+}
+
+// drawnAsAtWork reports whether the box headed title, drawn width wide,
+// is as wide as the live box followed last showed it (true where no live
+// box of that title was followed): the program made the terminal the
+// command ran in as wide as the box at work, and a box printed done for a
+// screen that shrank or grew since shows that terminal's rows cut to its
+// width, or short of it, not whole.
+func (b *toolBox) drawnAsAtWork(title string, width int) bool {
+	return !b.live || b.title != title || b.width == width
 }
 
 // lines returns how many lines of the screen each row of the box takes.
@@ -289,6 +306,7 @@ func (b *toolBox) rows(n int64) int64 {
 // though the done box shows it among the others; the live box's readings
 // first where two start on one row.
 func (b *toolBox) release() []parser.Event {
+	b.again = slices.DeleteFunc(b.again, b.cutAgain)
 	held := append(b.pick(func(boxEvent) bool { return true }), b.again...)
 	slices.SortStableFunc(held, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
 	out := appendEvents(nil, held)
@@ -296,6 +314,23 @@ func (b *toolBox) release() []parser.Event {
 	clear(b.sent)
 	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0]}
 	return out
+}
+
+// cutAgain reports whether e, a command the done box shows, is one the
+// live box showed at the same row of the output with more of its words
+// (holds): the done box, drawn narrower than the terminal the command ran
+// in, dropped what did not fit its rows. A reader who saw both reads the
+// fuller one; it alone goes out.
+func (b *toolBox) cutAgain(e boxEvent) bool {
+	if e.ev.Command == nil {
+		return false
+	}
+	for _, d := range b.seen {
+		if sameStart(e, d) && len(d.ev.Command.Body) > len(e.ev.Command.Body) && holds(d.ev.Command.Body, e.ev.Command.Body) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendEvents appends the events of es to out.

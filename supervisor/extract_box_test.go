@@ -20,7 +20,7 @@ import (
 func TestACommandTheLiveBoxSentIsNotSentAgainCut(t *testing.T) {
 	t.Parallel()
 	var b toolBox
-	b.head("Shell Command sh f.sh", true, 1)
+	b.head("Shell Command sh f.sh", true, 1, 48)
 	b.row(72, "", true, 0, false) // the box's head: output from line 74
 	for n := int64(74); n <= 77; n++ {
 		b.row(n, "│ x │", false, 0, false)
@@ -347,4 +347,37 @@ func readGeminiBox(lines []spawner.Line) []string {
 	}
 	take(r.flush(true))
 	return got
+}
+
+// TestABoxPrintedDoneNarrowerThanItRanIsCut: Gemini CLI made the terminal
+// a command ran in as wide as its box at work; the screen shrank before
+// the command ended, and the box printed done for the new width shows
+// each row of that terminal cut at the last blank that fits, the rest
+// dropped. A row cut so may reach the box's last column after a whole
+// word: it broke no word, and the next row is the terminal's next, after
+// what was dropped. The command the live box showed whole is read as it
+// showed it, once. The done box's rows were read as the terminal's rows
+// whole (the box seen at work), the words at the cut joined into one
+// ("fifteenseven"), and that reading went out too.
+func TestABoxPrintedDoneNarrowerThanItRanIsCut(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width while it ran
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50},
+		{N: 73, Text: wide(""), Cols: 50},
+		{N: 74, Text: wide("@relay:bob one two fifteen four five six ab"), Cols: 50}, // output row 0, the blank at the edge
+		{N: 75, Text: wide("seven eight"), Cols: 50},
+		{N: 76, Text: wide(""), Cols: 50},
+		{N: 77, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		// The screen shrank; the box printed done for it.
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, ShownRunning: true},
+		{N: 73, Text: narrow(""), Cols: cols},
+		{N: 74, Text: narrow("@relay:bob one two fifteen"), Cols: cols}, // cut after a whole word, at the edge
+		{N: 75, Text: narrow("seven eight"), Cols: cols},
+		{N: 76, Text: narrow("end"), Cols: cols},
+		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+	}
+	wantGeminiBox(t, lines, `bob "one two fifteen four five six ab seven eight" @74`)
 }

@@ -220,6 +220,12 @@ type commandReader struct {
 	// wider is the lines each row takes of a box printed done for a
 	// wider screen whose rows are read (staysWider), 0 while none.
 	wider int64
+	// cols is the width of the screen the last line read was shown on;
+	// resizedAt is when a line was first read on one of another width
+	// (resized: one was), which unsettles a box at work (toolBox).
+	cols      int
+	resized   bool
+	resizedAt time.Time
 	// late reads the Late and Again lines (spawner.Line.Late) apart from
 	// the others, while lateOn; lateLo and lateHi are the first and last
 	// Late line's numbers there: the commands that begin between them
@@ -339,6 +345,12 @@ const maxStayed = 200
 // readLine takes one line and returns the events it completes.
 func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	r.fed = l.N
+	if l.Cols > 0 {
+		if r.cols > 0 && l.Cols != r.cols {
+			r.resized, r.resizedAt = true, l.Time
+		}
+		r.cols = l.Cols
+	}
 	if !r.layout.WiderBoxRow(l.Text, l.Cols) {
 		r.wider = 0 // the box drawn wider ended
 	} else if !r.staysWider(l.Text, r.layout.BoxRowLines(l.Text, l.Cols)) {
@@ -394,6 +406,12 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	}
 	r.p.RowLines(r.wider) // 0 out of a box drawn wider: one line
 	hidden, isHidden := r.layout.HiddenAbove(l.Text)
+	r.box.unsettled = r.resized && l.Time.Sub(r.resizedAt) < relayout && r.layout.HasToolBoxes()
+	if r.box.unsettled && !head {
+		if inside, _ := screenmodel.BoxRow(l.Text); inside {
+			r.box.adopt(l.N)
+		}
+	}
 	r.box.follow(l, head || isHidden)
 	// What a row ends was read in the box the row is in, or before it.
 	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt), l)

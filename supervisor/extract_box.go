@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"time"
 
 	"swarm/parser"
 	"swarm/screenmodel"
@@ -67,7 +68,24 @@ type toolBox struct {
 	// width is how wide the live box was drawn the last time its head
 	// row was read: the program made the command's terminal as wide.
 	width int
+	// unsettled says the lines read now came right after the screen
+	// changed width (relayout): a box at work drawn for the new width
+	// shows, for a frame or a few, the rows of the command's terminal
+	// still as wide as the old box, cut to the new one (what did not fit
+	// dropped) and counted as that terminal counted them, until the
+	// program makes the terminal as wide as the box and its rows wrap
+	// the output anew. What the live box shows then is held, never sent
+	// at once, and a reading of it gives way to a later reading of the
+	// box that shows its first row as it did (supersedes).
+	unsettled bool
+	// seq counts the readings of the box.
+	seq int64
 }
+
+// relayout is how long after the screen changes width a box at work may
+// still show the rows of a terminal as wide as the old box (Gemini CLI
+// 0.61.0 was seen to take 0.1 to 0.4 s to lay its terminal out anew).
+const relayout = time.Second
 
 // boxReach is how far above the newest row of a live box's output a
 // command it showed may still be shown again: the done box shows at most
@@ -77,10 +95,13 @@ type toolBox struct {
 const boxReach = 1000
 
 // boxEvent is an event read in a box, and the row of the command's output
-// it starts on (0 the first).
+// it starts on (0 the first); seq orders the readings of a box, and
+// unsettled says it was read in the live box right after the screen
+// changed width (toolBox.unsettled).
 type boxEvent struct {
-	ev  parser.Event
-	row int64
+	ev        parser.Event
+	row, seq  int64
+	unsettled bool
 }
 
 // take holds events read in the box, or returns them where no box is
@@ -97,11 +118,12 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 		} else if ev.Err != nil {
 			line = ev.Err.Line
 		}
-		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top)}
+		b.seq++
+		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, unsettled: b.live && b.unsettled}
 		switch {
 		case b.wasSent(e):
 			// the live box showed it whole before: it went out then
-		case b.live && e.row <= b.shown && b.whole(ev, by) && !b.holdsAbove(e.row):
+		case b.live && !e.unsettled && e.row <= b.shown && b.whole(ev, by) && !b.holdsAbove(e.row):
 			b.send(e)
 			out = append(out, ev)
 		case b.live:
@@ -242,7 +264,7 @@ func (b *toolBox) ended(at int64) []parser.Event {
 		return nil
 	}
 	e := b.seen[best]
-	if e.row > b.shown || b.wasSent(e) || b.holdsAbove(e.row) {
+	if e.unsettled || e.row > b.shown || b.wasSent(e) || b.holdsAbove(e.row) {
 		return nil
 	}
 	for _, d := range b.seen {
@@ -258,6 +280,10 @@ func (b *toolBox) ended(at int64) []parser.Event {
 // returns what it ends; span is how many lines of the screen each of the
 // box's rows takes (toolBox.span), width how wide the box is drawn.
 func (b *toolBox) head(title string, running bool, span int64, width int) []parser.Event {
+	unsettled := b.unsettled
+	if b.live && b.title == "" {
+		b.title = title // the box whose rows were read first (adopt)
+	}
 	if running && b.live && b.title == title {
 		b.width = width // its spinner turning, or the box drawn anew
 		return nil
@@ -267,7 +293,7 @@ func (b *toolBox) head(title string, running bool, span int64, width int) []pars
 		return nil
 	}
 	out := b.release()
-	b.title, b.live, b.span = title, running, span
+	b.title, b.live, b.span, b.unsettled = title, running, span, unsettled
 	if running {
 		b.width = width
 	}
@@ -282,6 +308,18 @@ func (b *toolBox) head(title string, running bool, span int64, width int) []pars
 // width, or short of it, not whole.
 func (b *toolBox) drawnAsAtWork(title string, width int) bool {
 	return !b.live || b.title != title || b.width == width
+}
+
+// adopt follows, as a box at work, the box whose row was read with no box
+// followed, right after the screen changed width (unsettled): the program
+// draws its box at work anew for the new width, and its rows may be read
+// before its head row is. What it shows is held (unsettled) as in a box
+// whose head was read, its rows counted from n, the first read; its head
+// row, read later, names it and maps its rows anew.
+func (b *toolBox) adopt(n int64) {
+	if !b.live && !b.done && b.unsettled {
+		b.live, b.title, b.top, b.first = true, "", n, 0
+	}
 }
 
 // lines returns how many lines of the screen each row of the box takes.
@@ -374,6 +412,7 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 			// else rows of the live box cut by its sliding: read whole in
 			// the done box, if anywhere
 		case b.shownWhole(i, atRow[e.row], againAtRow[e.row]):
+		case e.unsettled && b.superseded(e):
 		default:
 			out = append(out, e)
 		}
@@ -413,6 +452,51 @@ func (b *toolBox) shownWhole(i int, live, again []int) bool {
 	return false
 }
 
+// superseded reports whether e, a command the live box showed right after
+// the screen changed width (toolBox.unsettled), gives way to a reading of
+// the box made later — in the live box, the done box, or gone out — that
+// shows its first row as it did, and then goes on: the box showed, that
+// first frame or few, the rows of a terminal as wide as the old box cut
+// to the new one, and the row under it was another line's, or the next
+// part of the line after what was dropped; then the line laid out anew,
+// counted from another row. A later reading that starts as e's first row
+// does is the same command, as the box showed it once settled.
+func (b *toolBox) superseded(e boxEvent) bool {
+	first := firstRowWords(e.ev.Command)
+	if len(first) == 0 {
+		return false
+	}
+	later := func(d boxEvent) bool {
+		return d.seq > e.seq && d.ev.Command != nil && sameFields(e.ev.Command, d.ev.Command) && startsAs(d.ev.Command.Body, first)
+	}
+	return slices.ContainsFunc(b.seen, later) || slices.ContainsFunc(b.again, later) || slices.ContainsFunc(b.sent, later)
+}
+
+// firstRowWords returns the words of c's body its first row showed (the
+// row it starts on, after its marker).
+func firstRowWords(c *parser.Command) []string {
+	row, _, _ := strings.Cut(c.Source, "\n")
+	words := strings.Fields(row)
+	for i, w := range words {
+		if strings.HasPrefix(w, "@relay:") || strings.HasPrefix(w, "@thinking:") {
+			words = words[i+1:]
+			break
+		}
+	}
+	return slices.DeleteFunc(words, func(w string) bool { return w == "│" })
+}
+
+// startsAs reports whether body's words start with first, the last of
+// them perhaps longer (a row that ended with part of a word).
+func startsAs(body string, first []string) bool {
+	words := strings.Fields(body)
+	if len(words) < len(first) {
+		return false
+	}
+	n := len(first) - 1
+	return slices.Equal(words[:n], first[:n]) && strings.HasPrefix(words[n], first[n])
+}
+
 // holds reports whether body, a reading of a command on a row of a box's
 // output, says all that other, a reading of the same row, says: other is
 // body cut short, or body with words left out. A box drops what does not
@@ -437,10 +521,12 @@ func holds(body, other string) bool {
 // sameStart reports whether two commands read in a box start at the same
 // row of the output and say the same but for their bodies.
 func sameStart(c, d boxEvent) bool {
-	if c.row != d.row || d.ev.Command == nil {
-		return false
-	}
-	x, y := c.ev.Command, d.ev.Command
+	return c.row == d.row && d.ev.Command != nil && sameFields(c.ev.Command, d.ev.Command)
+}
+
+// sameFields reports whether two commands say the same but for their
+// bodies.
+func sameFields(x, y *parser.Command) bool {
 	return x.Kind == y.Kind && x.To == y.To && x.Type == y.Type && bytes.Equal(x.Data, y.Data) &&
 		x.Topic == y.Topic && x.CorrelationID == y.CorrelationID && x.InReplyTo == y.InReplyTo
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"swarm/parser"
@@ -380,4 +381,81 @@ func TestABoxPrintedDoneNarrowerThanItRanIsCut(t *testing.T) {
 		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
 	}
 	wantGeminiBox(t, lines, `bob "one two fifteen four five six ab seven eight" @74`)
+}
+
+// TestALiveBoxRightAfterAResizeIsReadOnceLaidOut: the screen shrank while
+// a command ran; Gemini CLI draws its box at work for the new width at
+// once, but for a frame or a few it shows the rows of the command's
+// terminal still as wide as the old box, each cut at the last blank that
+// fits ("three", its line's end dropped), counted as that terminal counts
+// them; then it makes the terminal as wide as the box, whose rows wrap
+// the line whole, counted anew. A reader who saw the box settle reads the
+// line as it shows then, once. The cut reading went out at once, the rows
+// under it read, and the whole one was taken for the same command read
+// again.
+func TestALiveBoxRightAfterAResizeIsReadOnceLaidOut(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
+		{N: 74, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+		{N: 75, Text: wide("progress 10%"), Cols: 50, Time: at(0)}, // output row 2
+		{N: 76, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		// Shrunk: the old terminal's rows, cut.
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 74, Text: narrow("... 2 hidden (Ctrl+O) ..."), Cols: cols, Time: at(1000)},
+		{N: 75, Text: narrow("progress 10%"), Cols: cols, Time: at(1000)},
+		{N: 76, Text: narrow("@relay:bob one two three"), Cols: cols, Time: at(1000)}, // output row 3
+		{N: 77, Text: narrow("progress 50%"), Cols: cols, Time: at(1000)},
+		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		// The terminal made as wide as the box: its rows counted anew.
+		{N: 74, Text: narrow("... 4 hidden (Ctrl+O) ..."), Cols: cols, Time: at(1300)},
+		{N: 75, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1300)}, // output row 4
+		{N: 76, Text: narrow("our five"), Cols: cols, Time: at(1300)},
+		{N: 77, Text: narrow("progress 50%"), Cols: cols, Time: at(1300)},
+		// Done.
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+		{N: 78, Text: narrow("end"), Cols: cols, Time: at(1500)},
+		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+	}
+	wantGeminiBox(t, lines, `bob "one two three four five" @75`)
+}
+
+// TestALiveBoxReadBeforeItsHeadRightAfterAResize: as in
+// TestALiveBoxRightAfterAResizeIsReadOnceLaidOut, but the rows of the box
+// drawn anew for the new width are read before its head row (the spawner
+// commits the head only when it next changes, its spinner turning), and
+// no row of it was read before the resize: they are the box's at work,
+// cut as the old terminal's rows. They were read as rows of no box, and
+// the cut reading went out at once.
+func TestALiveBoxReadBeforeItsHeadRightAfterAResize(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	lines := []spawner.Line{
+		{N: 70, Text: " $ sh f.sh", Cols: 50, Time: at(0)}, // its box at work not read at this width
+		// Shrunk: the box's rows, the old terminal's cut, its head not read.
+		{N: 80, Text: "", Cols: cols, Time: at(1000)},
+		{N: 82, Text: narrow("@relay:bob one two three"), Cols: cols, Time: at(1100)},
+		{N: 83, Text: narrow("progress 50%"), Cols: cols, Time: at(1100)},
+		{N: 84, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1100)},
+		// Its head, the spinner turned; then the terminal laid out anew.
+		{N: 79, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1150)},
+		{N: 81, Text: narrow("progress 10%"), Cols: cols, Time: at(1300)},
+		{N: 82, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1300)},
+		{N: 83, Text: narrow("our five"), Cols: cols, Time: at(1300)},
+		{N: 84, Text: narrow("progress 50%"), Cols: cols, Time: at(1300)},
+		{N: 85, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1300)},
+		// Done.
+		{N: 79, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+		{N: 85, Text: narrow("end"), Cols: cols, Time: at(1500)},
+		{N: 86, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+	}
+	wantGeminiBox(t, lines, `bob "one two three four five" @82`)
 }

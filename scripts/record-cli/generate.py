@@ -276,7 +276,8 @@ def char_rows(text, width):
 def fits_after(config, line, nxt, widths):
     """Whether the row nxt, after the relay line line, reads as a line of
     its own at every width in widths: its first word would have fitted on
-    line's last row (or line takes one row and nxt is short of a wrap)."""
+    line's last row, however the CLI wraps the line (or line takes one row
+    and nxt is short of a wrap)."""
     first = nxt.strip().split(" ")[0]
     if not nxt.strip():
         return True
@@ -297,8 +298,12 @@ def fits_after(config, line, nxt, widths):
                          (wrap_rows(line, c + d), wrap_rows(line, box), char_rows(line, box))]
                 room = min(box - cols(wrap_rows(last, box)[0]) for last in lasts)
             else:
-                rows = wrap_rows(line, w)
-                room = w - cols(rows[-1])
+                # As the CLI may wrap it: at blanks only, or also where
+                # its line breaking breaks a run of wide letters (Codex
+                # and Claude Code follow UAX #14; ambig_rows), which may
+                # leave its last row longer.
+                room = min(w - cols(rows[-1]) for rows in
+                           (wrap_rows(line, w), wide_rows(line, w), ambig_rows(config, line, w)))
             if room < cols(first) + 4:
                 return False
     return True

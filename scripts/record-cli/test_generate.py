@@ -166,6 +166,24 @@ class GeminiRowAfterARelayLine(unittest.TestCase):
         self.assertTrue(generate.fits_after("gemini", "@relay:bob alpha beta", "hello more", [60]))
 
 
+class RowAfterARelayLineWrappedInARun(unittest.TestCase):
+    """fits_after: Codex breaks a run of wide letters at its edge (UAX
+    #14), which can leave the relay line's last row longer than wrapping
+    at blanks does: the next row's first word must fit there too
+    (codex-inline-s6300036: "country" read as the relay line's end)."""
+
+    LINE = "@relay:alice danger brought since 测试カタカナ한국어测试 if shout flat stead 東京 kind 한국어中文"
+
+    def test_last_row_of_the_run_broken(self):
+        # At 51 columns, blanks only: "kind 한국어中文" (15 columns) last,
+        # with room for "country"; broken in the run as Codex does, the
+        # last row takes 47 columns, 4 left.
+        self.assertEqual(generate.cols(generate.wrap_rows(self.LINE, 51)[-1]), 15)
+        self.assertEqual(generate.cols(generate.ambig_rows("codex-inline", self.LINE, 51)[-1]), 47)
+        self.assertFalse(generate.fits_after("codex-inline", self.LINE, "country high", [55]))
+        self.assertTrue(generate.fits_after("codex-inline", self.LINE, "country high", [120]))
+
+
 class RowAfterARelayLineAtLaterWidths(unittest.TestCase):
     """A file shown again at a later width (a resize after its print) is
     spaced for that width too: the row after a relay line reads as a line

@@ -310,8 +310,15 @@
 //     follows a long output, its echo scrolled off, and a block's "{",
 //     "to", "type" rows are those of an older block) — except while the
 //     program lays its text out anew after a resize, until its output
-//     settles. Aligned rows are old, wherever they show: scrolled,
-//     repainted, scrolled back.
+//     settles. Rows alike the rows of a paragraph whose first row the
+//     view showed as it left its top, where the frame's paragraph goes on
+//     otherwise than the document's from there, are another paragraph's
+//     (a new block to the same recipient, its "to" and "type" rows those
+//     of the block before, over another body); so are short rows ("}",
+//     "[[/RELAY]]") right under new text where the document holds other
+//     text above them, with only rows across a blank to stand for them or
+//     the document's rows shown elsewhere in the frame. Aligned rows are
+//     old, wherever they show: scrolled, repainted, scrolled back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
 //     collapsed item showing its first rows) — not under a new turn, nor

@@ -602,8 +602,9 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 	// text.
 	for k := 0; k < len(chain); {
 		j := runEnd(chain, k)
-		if supported(chain[k:j]) {
-			for _, p := range chain[k:j] {
+		if s, e := a.standing(rows, chain, k, j); supported(chain[s:e]) {
+			run := chain[s:e]
+			for _, p := range run {
 				if p.d.shown == a.obs-1 {
 					a.moves = append(a.moves, rows[p.i].y-p.d.at)
 				}
@@ -614,6 +615,18 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 	kept = make([]pair, 0, len(chain))
 	for k := 0; k < len(chain); {
 		j := runEnd(chain, k)
+		if s, e := a.standing(rows, chain, k, j); s > k || e < j {
+			for n := k; n < j; n++ {
+				if n < s || n >= e {
+					a.excluded[at[n]], dropped = true, true
+				}
+			}
+			if s == e {
+				k = j
+				continue
+			}
+			k, j = s, e
+		}
 		run := chain[k:j]
 		drop := a.leftBehindEcho(rows, run)
 		if !drop {
@@ -637,6 +650,103 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		k = j
 	}
 	return kept, dropped
+}
+
+// standing returns the part [s, e) of the run chain[k:j] of aligned rows
+// that may stand as the document's rows: the rest are another paragraph's,
+// alike the document's rows. From a row of a paragraph whose first row the
+// view showed as it left the view's top (strays: the rows above it were
+// out of view), where the frame's paragraph does not go on as the document
+// does, the rows are another paragraph's: every block to one recipient has
+// its "to" and "type" rows, and rows like them over another body are a new
+// block's, drawn under the old one or after it, not the old one scrolled
+// back into view. So are short rows ("}", "[[/RELAY]]") that start the run
+// right under a row of new text where the document holds other text, read
+// already, above them: a new block's end under its body.
+func (a *aligner) standing(rows []frameRow, chain []pair, k, j int) (s, e int) {
+	s, e = k, j
+	for n := k; n < j; n++ {
+		if p := chain[n]; a.strays(rows, p.i, p.d) {
+			e = n
+			break
+		}
+	}
+	// The short rows at the run's start, under new text: taken apart when
+	// a blank row parts them from the first long row of the run (only rows
+	// of another paragraph stand for them), or when the frame shows the
+	// document row above them elsewhere, with a row of their text right
+	// under it (the document's rows are there).
+	short := k
+	for short < e && len(chain[short].d.key) < minRewrap && !chain[short].d.pending {
+		short++
+	}
+	i := chain[k].i
+	if short == k || short == e || i == 0 || rows[i-1].y != rows[i].y-1 || !a.newOver(rows[i-1], chain[k].d) {
+		return s, e
+	}
+	if rows[chain[short].i].y != rows[chain[short-1].i].y+1 || a.shownAbove(rows, chain, chain[k].d) {
+		s = short
+	}
+	return s, e
+}
+
+// strays reports whether frame row i, showing the text of document row d
+// from its start, shows another paragraph than d's (see standing): d, or
+// a row above it in its paragraph, shown right above it as the document
+// has it, is the first its paragraph showed as it left the view's top,
+// and the frame's paragraph from there does not go on as the document
+// does.
+func (a *aligner) strays(rows []frameRow, i int, d *docRow) bool {
+	for p := d.pos; ; i, p = i-1, p-1 {
+		if a.doc[p].left {
+			return !a.goesOn(rows, i, p)
+		}
+		if i == 0 || p == 0 || rows[i-1].y != rows[i].y-1 || rows[i-1].key != a.doc[p-1].key {
+			return false
+		}
+	}
+}
+
+// shownAbove reports whether the chain shows the document row above d
+// with a frame row of d's text right under it.
+func (a *aligner) shownAbove(rows []frameRow, chain []pair, d *docRow) bool {
+	for _, p := range chain {
+		if p.d.pos == d.pos-1 {
+			n := p.i + 1
+			return n < len(rows) && rows[n].y == rows[p.i].y+1 && rows[n].key == d.key
+		}
+	}
+	return false
+}
+
+// straysIn reports whether frame rows [i, end), matched as the text of
+// the document rows from rowsOf[k] on (stream offsets p to stop) wrapped
+// anew, show a row of it from its start in another paragraph than its
+// (strays).
+func (a *aligner) straysIn(rows []frameRow, i, end, p, stop int, rowsOf []*docRow, starts []int, k int) bool {
+	off := p // where row n starts in the stream
+	for n := i; n < end; n++ {
+		for ; k < len(starts) && starts[k] <= off && starts[k] < stop; k++ {
+			if starts[k] == off && a.strays(rows, n, rowsOf[k]) {
+				return true
+			}
+		}
+		off += len(rows[n].key)
+	}
+	return false
+}
+
+// newOver reports whether frame row r, right above a row showing document
+// row d, is new text where the document holds another row, read already,
+// above d: text the document holds nowhere, nor the row above d wrapped
+// anew or changed in place (see standing).
+func (a *aligner) newOver(r frameRow, d *docRow) bool {
+	if d.pos == 0 {
+		return false
+	}
+	above := a.doc[d.pos-1]
+	return !r.turn && !r.own && !above.pending && above.key != r.key && !inPlace(above.key, r.key) &&
+		!a.holds(r) && !a.rewrapNext(r.key, d.pos, -1)
 }
 
 // runEnd returns where the run of the chain that starts at k ends: rows
@@ -1303,21 +1413,22 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 }
 
 // goesOn reports whether the frame's paragraph from row i on (the rows
-// that follow it with no blank row between) holds, joined, what the
-// document holds from row p on, as far as either goes: the same text,
-// however wrapped (see gap).
+// that follow it with no blank row between, not the program's own) holds,
+// joined, what the document holds from row p on, as far as either goes:
+// the same text, however wrapped (see gap). A pending document row may
+// have changed since: what shows in its place says nothing.
 func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 	k, at := i, 0 // the frame row, and how much of its key is matched
 	for d := p; d < len(a.doc); d++ {
 		key := a.doc[d].key
 		for off := 0; off < len(key); {
-			if k == len(rows) || k > i && rows[k].y != rows[k-1].y+1 {
+			if k == len(rows) || k > i && (rows[k].y != rows[k-1].y+1 || rows[k].own) {
 				return true // the paragraph ended: all of it matched
 			}
 			fk := rows[k].key
 			m := min(len(key)-off, len(fk)-at)
 			if key[off:off+m] != fk[at:at+m] {
-				return false
+				return a.doc[d].pending
 			}
 			off, at = off+m, at+m
 			if at == len(fk) {
@@ -1602,6 +1713,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
 					!(p == starts[k] && a.shortRowsMovedAlone(rows, i, end, rowsOf[k:])) &&
+					!a.straysIn(rows, i, end, p, p+len(want), rowsOf, starts, k) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {

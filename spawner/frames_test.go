@@ -1798,3 +1798,35 @@ func TestAltScreenANewBlockAlikeTheOneReadAtTheTopIsRead(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "[[RELAY]]", "second", "number six")
 }
+
+// TestAltScreenANewBlockAlikeTheOneCutAtTheTopIsNew: a short view streamed
+// a block to bob, its "to" row read as it left the view's top; a new block
+// to bob is drawn under it and streams through the view, a frame at a
+// time. Its "to" and "type" rows read as the old block's, but the rows
+// under them in the frame (the program's bar, then another body) are not
+// the old block's: they are the new block's, read whole and in its order
+// (issue 29, the reviewer's repro: the relay was lost, "unterminated
+// relay block").
+func TestAltScreenANewBlockAlikeTheOneCutAtTheTopIsNew(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	r := newAltRun(t, 5, 50)
+	frame := func(rows ...string) { r.write(drawRows(4, rows) + "\x1b[5;1H" + bar + "\x1b[K") }
+	frame(`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }")
+	frame(`      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]")
+	r.pause(time.Second)
+	block := []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "second"`, "    }", "    [[/RELAY]]"}
+	for i := 0; i+4 <= len(block); i++ {
+		frame(block[i : i+4]...)
+		r.pause(100 * time.Millisecond)
+	}
+	r.pause(time.Second)
+	r.flush()
+	want := append([]string{`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}, block...)
+	if got := slices.DeleteFunc(slices.Clone(r.lines), func(l string) bool { return l == bar }); !slices.Equal(got, want) {
+		t.Errorf("lines\n%s\nwant (the bar aside)\n%s", strings.Join(r.lines, "\n"), strings.Join(want, "\n"))
+	}
+	if len(r.late) > 0 {
+		t.Errorf("lines given late: %v", r.late)
+	}
+}

@@ -1733,6 +1733,7 @@ func (s *Screen) keep(l uv.Line, text string, erased bool, st *rowState) {
 		return
 	}
 	s.hist.push(s.histRow(l, text, s.cols, &s.hist.pal))
+	s.own = min(s.own+1, s.hist.len())
 	if erased {
 		s.pullable = 0
 		s.left = s.left[:0]
@@ -1770,6 +1771,7 @@ func (s *Screen) dropLeft(n int) {
 // clearHistory empties the scrollback the UI shows (lineSink).
 func (s *Screen) clearHistory() {
 	s.hist.clear()
+	s.own = 0
 	s.left = s.left[:0]
 }
 

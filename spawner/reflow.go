@@ -76,6 +76,7 @@ func (s *Screen) reflow(rows, cols int) (freed int, ok bool) {
 	if f.back > 0 {
 		s.hist.truncate(f.back)
 		s.pullable = max(s.pullable-f.back, 0)
+		s.own = max(s.own-f.back, 0)
 		s.dropLeft(f.back)
 	}
 	pos := s.main.CursorPosition()
@@ -525,7 +526,7 @@ const maxReflowRows = 256
 
 // reflowHistory lays the scrollback out again at width cols (historyFlow).
 func (s *Screen) reflowHistory(cols int) {
-	s.hist, s.pullable = reflowHistory(&s.hist, s.pullable, cols, s.histRow)
+	s.hist, s.pullable, s.own = reflowHistory(&s.hist, s.pullable, s.own, cols, s.histRow)
 	s.left = s.left[:0] // the rows are wrapped anew
 }
 
@@ -536,13 +537,14 @@ func (s *Screen) reflowHistory(cols int) {
 // long, keeps its rows as they were. The rows are read and written one
 // line at a time, so that a full scrollback is never unpacked whole (every
 // pane is rewrapped when a UI attaches). pullable is how many of the
-// newest rows a taller screen may take back; the answer has, in its
-// place, the rows of the lines that start in them, wrapped anew. pack
-// turns a row at the new width into a scrollback row (Screen.histRow).
-func reflowHistory(old *history, pullable, cols int, pack rowPacker) (history, int) {
+// newest rows a taller screen may take back, own how many this run of
+// the program wrote (Screen.own); the answer has, in the place of each,
+// the rows of the lines that start in them, wrapped anew. pack turns a
+// row at the new width into a scrollback row (Screen.histRow).
+func reflowHistory(old *history, pullable, own, cols int, pack rowPacker) (history, int, int) {
 	n := old.len()
 	if n == 0 || old.max <= 0 {
-		return *old, pullable
+		return *old, pullable, own
 	}
 	f := historyFlow{
 		cols: cols,
@@ -557,8 +559,11 @@ func reflowHistory(old *history, pullable, cols int, pack rowPacker) (history, i
 		}
 	}()
 	// The rows a taller screen may take back are those of the lines that
-	// start in the pullable rows, wrapped anew.
+	// start in the pullable rows, wrapped anew; this run's, those of the
+	// lines that start in its rows (a previous run's end with the
+	// separator, a line of its own).
 	pullFrom, mark := n-min(pullable, n), -1
+	ownFrom, ownMark := n-min(own, n), -1
 	long := false // the line is too long to reflow: its rows go as they are
 	var prev *histLine
 	for i := range n {
@@ -569,6 +574,9 @@ func reflowHistory(old *history, pullable, cols int, pack rowPacker) (history, i
 			}
 			if i >= pullFrom && mark < 0 {
 				mark = f.pushed
+			}
+			if i >= ownFrom && ownMark < 0 {
+				ownMark = f.pushed
 			}
 			f.line, long = f.line[:0], false
 		}
@@ -587,11 +595,14 @@ func reflowHistory(old *history, pullable, cols int, pack rowPacker) (history, i
 	if len(f.line) > 0 {
 		f.flow()
 	}
-	pullable = 0
+	pullable, own = 0, 0
 	if mark >= 0 {
 		pullable = min(f.pushed-mark, f.hist.len())
 	}
-	return f.hist, pullable
+	if ownMark >= 0 {
+		own = min(f.pushed-ownMark, f.hist.len())
+	}
+	return f.hist, pullable, own
 }
 
 // rowPacker turns a row of cols cells and its plain text into a

@@ -165,7 +165,12 @@ type Screen struct {
 	// rows left the screen (keep), newest last, no more than pullable:
 	// a line pullBack brings back is as it was, not read anew from its
 	// rows (an erased row must still hold what was committed there).
-	left           []leftRow
+	left []leftRow
+	// own counts the newest rows of hist that this run of the program
+	// wrote: those above them are a previous run's (ScreenOptions.Before)
+	// and the separator, which show what was typed into that run, not
+	// into this one (Contains).
+	own            int
 	rowBuf         []byte     // scratch: a row with its styles
 	runBuf         []styleRun // scratch: a row's style runs
 	title          string
@@ -581,6 +586,7 @@ func (s *Screen) pullBack(n int) {
 	}
 	back := s.hist.popNewest(k)
 	s.pullable -= k
+	s.own = max(s.own-k, 0)
 	states := s.left[max(len(s.left)-k, 0):]
 	if _, carried, _ := s.lines.carried(); back[k-1].wrapped && !carried && len(states) > 0 {
 		// The newest row's line went on into rows that are gone (see
@@ -938,14 +944,17 @@ func (l *lineIndex) find(q string, out []Match) []Match {
 }
 
 // Contains reports whether text shows on the visible screen or in the last
-// screenful of scrollback, rows the terminal wrapped joined.
+// screenful of scrollback, rows the terminal wrapped joined: what this run
+// of the program shows. A previous run's rows kept above it (Before) are
+// left out: a message typed into this run must not be taken for shown by
+// its echo in the run before, typed into that one.
 func (s *Screen) Contains(text string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.applyHeld()
 	var b []byte
 	n := s.hist.len()
-	for i := max(0, n-s.rows); i < n; i++ {
+	for i := max(0, n-s.rows, n-s.own); i < n; i++ {
 		h := s.hist.at(i)
 		b = append(b, h.text...)
 		if !h.wrapped {

@@ -330,3 +330,42 @@ func TestTextJoinsWrappedRows(t *testing.T) {
 		t.Errorf("Text(2, 3) = %q, want %q", got, want)
 	}
 }
+
+// What a screen started after another shows is this run's: the last run's
+// rows kept above the separator (a message's echo typed into that run)
+// are not found by Contains, on the screen, in the scrollback, or after
+// a resize lays the scrollback out again; this run's rows are, there too.
+func TestContainsLeavesOutThePreviousRun(t *testing.T) {
+	old := NewScreen(ScreenOptions{Rows: 3, Cols: 30})
+	defer old.Close()
+	_, _ = old.Write([]byte("$ \r\n[relay #5eed0001 from lead] hi\r\n$ "))
+	old.TakeLines()
+	if !old.Contains("#5eed0001") {
+		t.Fatal("the first run does not show its own echo")
+	}
+	s := NewScreen(ScreenOptions{Rows: 3, Cols: 30, Before: old, Separator: "── again ──"})
+	defer s.Close()
+	check := func(when string) {
+		t.Helper()
+		if s.Contains("#5eed0001") {
+			t.Errorf("%s: the last run's echo is taken for this run's", when)
+		}
+	}
+	check("at the start")
+	_, _ = s.Write([]byte("[relay #5eed0002 from lead] again\r\n"))
+	check("after a line")
+	_, _ = s.Write([]byte("a\r\nb\r\nc\r\n"))
+	check("after this run's first line scrolled off")
+	if !s.Contains("#5eed0002") {
+		t.Error("this run's line, in the scrollback, is not found")
+	}
+	s.Resize(3, 20)
+	check("after a narrower resize")
+	if !s.Contains("#5eed0002") {
+		t.Error("this run's line, laid out again in the scrollback, is not found")
+	}
+	_, _ = s.Write([]byte("[relay #5eed0001 from lead] hi\r\n"))
+	if !s.Contains("#5eed0001") {
+		t.Error("the message typed into this run and echoed is not found")
+	}
+}

@@ -426,6 +426,37 @@ func TestAMessageEchoedButNeverReadComesAgain(t *testing.T) {
 	}
 }
 
+// A message typed into a process again after a restart is confirmed only
+// by what the new process shows: the last run's echo of it, kept in the
+// scrollback above the separator, is not this one's. Here the first run
+// never reads it (its echo confirmed it, and it goes back to the queue as
+// unread input), and the second run reads lines without echo: nothing
+// shows it, and it is unconfirmed, not confirmed by the old echo.
+func TestAMessageTypedAgainIsNotConfirmedByTheLastRunsEcho(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	script := `if [ -e "$0.ran" ]; then stty -echo; echo second run; exec sleep 600; fi
+: > "$0.ran"; echo first run; exec sleep 600
+`
+	if err := os.WriteFile(h.path("b.sh"), []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := AgentConfig{Name: "b", Argv: []string{h.path("b.sh")}, Cmd: "./b.sh", Restart: RestartAlways, MaxRestarts: 5, Confirm: true}
+	h.run(Options{StopGrace: 100 * time.Millisecond, Patience: time.Second}, b)
+	m := h.send(bus.Message{To: "b", Body: "hello"})
+	h.waitFor("the kernel's echo to confirm it", func() bool { return h.deliveryOf(m.ID, "b").State == bus.DeliveryConfirmed })
+	if err := h.sup.Restart("b"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("it typed into the second run and judged", func() bool {
+		d := h.deliveryOf(m.ID, "b")
+		return d.Attempts == 2 && d.State != bus.DeliveryQueued && d.State != bus.DeliveryInjected
+	})
+	if d := h.deliveryOf(m.ID, "b"); d.State != bus.DeliveryUnconfirmed {
+		t.Errorf("typed into a run that never showed it: %s (%s), want unconfirmed", d.State, d.Error)
+	}
+}
+
 // A message to nobody fails, and its author is told — in its inbox, not
 // by a notice typed in by itself (for an AI agent each would be a turn):
 // the notices go with its next message, all of them in one line.

@@ -139,7 +139,8 @@
 //     a line as common as "{" or "[[/RELAY]]" right after such a new line
 //     takes it on only where the replay expected it (or after a resize):
 //     else it is more of the new output, not an old block's row; nor does
-//     such a line begin a replay after lines that repeated nothing. Once the
+//     such a line begin a replay after a long line that repeated nothing,
+//     under a clear that kept the scrollback. Once the
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
 //     printing it again (a file printed twice). The rows under an echo

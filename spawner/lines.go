@@ -2142,7 +2142,11 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 		if op.kind == opErase3 {
 			out.clearHistory()
 		}
-		m.replay.begin(m.rows)
+		if op.kind == opErase {
+			m.replay.beginKept(m.rows)
+		} else {
+			m.replay.beginWiped(m.rows)
+		}
 		m.reprint = true
 		if op.kind == opReset {
 			// A full reset: what the rows showed is gone, and what was
@@ -2161,7 +2165,7 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	if op.kind == opNone {
 		switch m.clearedView(t, pos) {
 		case clearedHome:
-			m.replay.begin(m.rows)
+			m.replay.beginKept(m.rows)
 			m.reprint = true
 		case clearedRows:
 			m.replay.beginTail(m.rows)

@@ -442,6 +442,41 @@ func TestReplayDoesNotBeginAtACommonRowAfterNewOnes(t *testing.T) {
 	}
 }
 
+// TestReplayBegunAfterALongNewRow: a program that erases its scrollback
+// too (ED 3) writes all of its transcript again (Ink: Claude Code's
+// classic interface, Gemini CLI), and its first row may be drawn anew (a
+// banner with a count, a row laid out for a new width): the short rows
+// under it (an echo, a short relay line) still repeat the transcript,
+// and begin the replay. Only the new row is committed (reviewer's repro).
+func TestReplayBegunAfterALongNewRow(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 10, Cols: 80})
+	defer s.Close()
+	var got []string
+	write := func(b string) {
+		if _, err := s.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range s.TakeLines() {
+			got = append(got, strings.TrimSpace(l.Text))
+		}
+	}
+	var tail strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&tail, "     row %d\r\n", i)
+	}
+	write(" Welcome, 3 sessions in this directory so far\r\n! cat f00.txt\r\n  ⎿  @relay:bob ok\r\n" + tail.String())
+	got = nil
+	write("\x1b[2J\x1b[3J\x1b[H Welcome back, 4 sessions in this directory so far\r\n! cat f00.txt\r\n  ⎿  @relay:bob ok\r\n" + tail.String())
+	for _, l := range s.Flush() {
+		got = append(got, strings.TrimSpace(l.Text))
+	}
+	want := []string{"Welcome back, 4 sessions in this directory so far"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transcript written again under a new long row: (-want +got):\n%s", diff)
+	}
+}
+
 // TestSynchronizedFrameLeavesUntouchedRowsLive: a frame drawn in a
 // synchronized update (mode 2026) by a program that draws only the cells
 // that changed says nothing about the rows it did not touch (issue 29:

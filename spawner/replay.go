@@ -24,8 +24,9 @@ import "strings"
 // transcript wrapped anew): a new block's rows are not those of an old
 // one, found wherever one was (Claude Code repaints its transcript with
 // the latest output under it). Nor does such a line begin a replay after
-// lines that repeated nothing (Codex inline erases its screen from the
-// top as a running command's output fills it, and draws new rows). The
+// a line too long to be common that repeated nothing, under a clear that
+// kept the scrollback (Codex inline erases its screen from the top as a
+// running command's output fills it, and draws new rows). The
 // echo of typed input (Codex turns a running command's header into "You
 // ran") is not such a new line.
 //
@@ -100,11 +101,15 @@ type replay struct {
 	redrawn bool
 	// missed says the last line looked for was new: it repeated nothing.
 	missed bool
-	// newLong counts the lines as long as minResumeKey that repeated
-	// nothing before the replay began, not echoes of typed input;
-	// longMissed says the last line looked for was one.
-	newLong    int
-	longMissed bool
+	// kept says the clear that began this replay kept the scrollback
+	// (beginKept); wiped, that the scrollback was erased since output
+	// last paused (beginWiped). newLong counts the lines as long as
+	// minResumeKey that repeated nothing before the replay began, not
+	// echoes of typed input; longMissed says the last line looked for
+	// was one.
+	kept, wiped bool
+	newLong     int
+	longMissed  bool
 
 	// recorded counts the lines recorded (with a key) so far; echoAt is
 	// the count before the first echo of the command typed last, whose
@@ -208,7 +213,7 @@ func (r *replay) begin(rows int) {
 		return
 	}
 	r.active, r.began, r.tries, r.rows, r.missed = true, false, 0, rows, false
-	r.newLong, r.longMissed = 0, false
+	r.kept, r.newLong, r.longMissed = false, 0, false
 	keyed := min(max(n-r.fresh, 0), len(r.lines)) // lines whose keys lines ends with
 	r.lines = append(r.lines[:0], r.lines[len(r.lines)-keyed:]...)
 	for i := keyed; i < n; i++ {
@@ -235,6 +240,28 @@ func (r *replay) begin(rows int) {
 	}
 }
 
+// beginKept starts matching a screen, rows high, that the program cleared
+// keeping its scrollback (no ED 3): it draws its view anew, not its whole
+// transcript again, and after rows that repeat nothing, its rows are more
+// of what it draws new (Codex inline erases the screen from its top as a
+// running command's output fills it). A program that erased its
+// scrollback too writes all of its transcript again, whose first rows may
+// be drawn anew (a banner with a count, a row laid out for a new width)
+// over rows that repeat, short ones too.
+func (r *replay) beginKept(rows int) {
+	r.begin(rows)
+	r.kept = !r.wiped
+}
+
+// beginWiped starts matching a screen, rows high, that the program
+// cleared with its scrollback (ED 3, a reset): until output pauses, a
+// clear of the screen alone is part of that (Ink writes ED 2 and ED 3
+// together).
+func (r *replay) beginWiped(rows int) {
+	r.begin(rows)
+	r.wiped = true
+}
+
 // beginTail starts matching a screen, rows high, whose rows the program
 // erased one by one before drawing from its top: Claude Code does so when
 // its live area (the command typed last, its output, the status and
@@ -247,10 +274,12 @@ func (r *replay) begin(rows int) {
 // shows the first print's text under its own echo, cut off above). The
 // committer tells once it has the drawing (tailShows): one that shows
 // the echo of any line typed is taken as before, the transcript drawn
-// again.
+// again. The rows erased, the scrollback is kept (beginKept); Codex
+// inline erases the screen so too as a running command's output fills
+// it.
 func (r *replay) beginTail(rows int) {
 	sized := r.sized
-	r.begin(rows)
+	r.beginKept(rows)
 	r.tail = !sized && r.active && r.echo >= 0
 }
 
@@ -272,7 +301,7 @@ func (r *replay) sizeChanged() { r.sized = true }
 
 // end stops matching: output paused.
 func (r *replay) end() {
-	r.active, r.began = false, false
+	r.active, r.began, r.wiped = false, false, false
 	r.used, r.head, r.next = nil, nil, nil
 	if r.redrawn {
 		r.resized, r.redrawn = false, false
@@ -307,11 +336,12 @@ func (r *replay) repeatsKey(key string) bool {
 			r.end()
 			return false
 		}
-		// After a line too long to be common that repeated nothing (new
-		// output under the clear), a line as common as a block's
-		// "[[RELAY]]" or "{" is more of it: no replay begins on it.
+		// Under a clear that kept the scrollback, after a line too long
+		// to be common that repeated nothing (new output), a line as
+		// common as a block's "[[RELAY]]" or "{" is more of it: no
+		// replay begins on it (beginKept).
 		r.longMissed = false
-		if r.newLong > 0 && len(key) < minResumeKey {
+		if r.kept && r.newLong > 0 && len(key) < minResumeKey {
 			return false
 		}
 		if i, ok := r.exact(key, r.floor); ok {

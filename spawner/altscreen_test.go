@@ -882,3 +882,46 @@ func TestARowUnderTheSpinnerShownWholeLaterLeavesNoBlockOpen(t *testing.T) {
 	}
 	r.wantOnce(t, `"body": "a body long enough`)
 }
+
+// As in TestHistoryShownAboveAnOutputStillPrintingIsNotReadAmidIt, but the
+// older output the grown view shows above the turn at work holds a block
+// whole, never shown before: it is given late (Line.Late), read apart,
+// not amid the block still printing, and not dropped as read (a block
+// whole only there would never be delivered).
+func TestHistoryShownAboveAnOutputStillPrintingIsGivenLate(t *testing.T) {
+	const first = `  ┃  {"to":"alice","type":"message","body":"the first block, shown only above the turn at work"}`
+	transcript := []string{
+		"  ┃", "  ┃  $ cat a.txt", "  ┃", "  ┃  [[RELAY]]", first, "  ┃  [[/RELAY]]", "  ┃", "", "     ▣  Build", "",
+		"  ┃", "  ┃  $ cat b.txt", "  ┃", "  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"the second block"}`, "  ┃  [[/RELAY]]",
+		"  ┃", "", "     ▣  Build",
+	}
+	under := []string{"", "  ┃", "  ┃", "  ┃", "  ┃  Build · Model Provider", "  ╹▀▀▀▀▀▀", "   ■■⬝⬝⬝⬝  esc interrupt"}
+	view := 4
+	r := newKindRun(t, "opencode", view+len(under), 100)
+	r.write("\x1b[?1049h")
+	show := func(n int, d time.Duration) {
+		rows := append(slices.Clone(transcript[max(0, n-view):n]), make([]string, view-min(n, view))...)
+		r.write("\x1b[?2026h" + drawRows(view+len(under), append(rows, under...)) + fmt.Sprintf("\x1b[%d;6H\x1b[?2026l", view+3))
+		r.pause(d)
+	}
+	show(12, time.Second) // the view shows the b.txt turn's echo, none of a.txt's output
+	show(14, time.Second) // the block's "[[RELAY]]", read
+	view = 17
+	r.s.Resize(view+len(under), 100)
+	r.take(r.s.TakeLines())
+	show(14, time.Second)
+	show(16, 100*time.Millisecond)
+	show(19, time.Second)
+	r.flush()
+	var late []string
+	for _, l := range r.late {
+		late = append(late, l.Text)
+	}
+	if got, want := strings.Join(late, "\n"), strings.Join(transcript[3:6], "\n"); !strings.Contains(got, want) {
+		t.Errorf("the block shown only above the turn at work is not given late whole:\n%s", got)
+	}
+	r.wantNever(t, "above the turn at work", "alice")
+	if got := strings.Join(r.lines, "\n"); !strings.Contains(got, strings.Join(transcript[13:16], "\n")) {
+		t.Errorf("the block still printing is not read whole, in its order:\n%s", got)
+	}
+}

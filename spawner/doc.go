@@ -357,12 +357,14 @@
 //     program's hint to go back to the bottom shows, over a row or in
 //     one of its own: Layout.Overlay, Layout.Hint): it
 //     shows history then, laid out anew after a resize, and new output
-//     goes on under it, out of view. So are rows first shown above the
-//     echo of a line typed, read already, while that turn's output may
-//     still go on (the program's status row shows, or rows under the
-//     echo are not read yet): history the view shows now (grown, laid
-//     out anew), which read then would land amid that output (an older
-//     echo and block inside a block still printing).
+//     goes on under it, out of view. Rows first shown above the echo of
+//     a line typed, read already, while that turn's output may still go
+//     on (the program's status row shows, or rows under the echo are not
+//     read yet), are history the view shows now (grown, laid out anew),
+//     which read in order would land amid that output (an older echo and
+//     block inside a block still printing): they are given at once as
+//     Line.Late lines, read apart (rule 6), so that a block whole only
+//     there is read once.
 //  6. A new row is committed once it has shown the same text for the
 //     settle time, a paragraph (rows with no blank between them) at a time,
 //     and not before the paragraphs above it, down from the echo of the

@@ -1577,12 +1577,7 @@ func (a *aligner) lateRows(rows []frameRow, from, i1, pi, n int) bool {
 		if (i >= pi && i < pi+n) || d == nil || !d.pending {
 			continue
 		}
-		d.pending = false
-		if !d.preview && !d.own {
-			a.out = append(a.out, commitRow{y: rows[i].y, text: d.text, cols: d.cols, row: d, late: true})
-			some = true
-		}
-		d.text = ""
+		some = a.commitLate(d, rows[i].y) || some
 	}
 	return some
 }
@@ -2140,6 +2135,19 @@ func (a *aligner) commit(d *docRow, y int) {
 	d.text = ""
 }
 
+// commitLate commits a pending row of the document as Line.Late: history
+// shown only now, read apart from the lines in order. It reports whether
+// the row was given (not a preview's, nor the program's own).
+func (a *aligner) commitLate(d *docRow, y int) bool {
+	n := len(a.out)
+	a.commit(d, y)
+	if len(a.out) == n {
+		return false
+	}
+	a.out[n].late = true
+	return true
+}
+
 // adopt puts rows read elsewhere into the document, read already, where
 // the latest output goes on: the rows a running command's preview showed
 // (glimpses), read once it was done, belong to the output under the
@@ -2258,15 +2266,16 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 		if i < history {
 			// History shown for the first time above a turn read
 			// already (the view grown, or laid out anew), while that
-			// turn's output may still be going on: read now, it would
-			// land amid that output (an older echo and block inside a
-			// block still printing), and read later, when it may have
-			// left the view, out of its order. It is taken as read, as
-			// history shown while the view is scrolled back is; rows
-			// shown before wait their turn as any.
+			// turn's output may still be going on: read in order now, it
+			// would land amid that output (an older echo and block inside
+			// a block still printing), and read later, when it may have
+			// left the view, out of its order. It is given at once as
+			// Line.Late, read apart (a block whole only there is read
+			// once, one cut short not at all); rows shown before wait
+			// their turn as any.
 			for k := i; k < min(j, history); k++ {
 				if d := a.matched[k]; d != nil && d.pending && d.first == a.obs {
-					d.pending, d.text = false, ""
+					a.commitLate(d, rows[k].y)
 				}
 			}
 		}

@@ -68,6 +68,9 @@ type toolBox struct {
 	// width is how wide the live box was drawn the last time its head
 	// row was read: the program made the command's terminal as wide.
 	width int
+	// cols is the width of the screen the box's last line read was
+	// shown on.
+	cols int
 	// unsettled says the lines read now came right after the screen
 	// changed width (relayout): a box at work drawn for the new width
 	// shows, for a frame or a few, the rows of the command's terminal
@@ -102,6 +105,9 @@ type boxEvent struct {
 	ev        parser.Event
 	row, seq  int64
 	unsettled bool
+	// cols is the width of the screen it was read on: the box's rows
+	// count the output as a terminal as wide as the box counts it.
+	cols int
 }
 
 // take holds events read in the box, or returns them where no box is
@@ -119,7 +125,7 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 			line = ev.Err.Line
 		}
 		b.seq++
-		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, unsettled: b.live && b.unsettled}
+		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, unsettled: b.live && b.unsettled, cols: b.cols}
 		switch {
 		case b.wasSent(e):
 			// the live box showed it whole before: it went out then
@@ -147,6 +153,9 @@ func (b *toolBox) follow(l spawner.Line, mapped bool) {
 		b.from = l.N
 	}
 	b.last = l.N
+	if l.Cols > 0 {
+		b.cols = l.Cols
+	}
 }
 
 // whole reports whether the live box showed the command ev, completed by
@@ -345,12 +354,66 @@ func (b *toolBox) rows(n int64) int64 {
 // first where two start on one row.
 func (b *toolBox) release() []parser.Event {
 	b.again = slices.DeleteFunc(b.again, b.cutAgain)
+	earlier := func(e boxEvent) bool { return e.cols != b.cols }
+	var read []boxEvent
+	if slices.ContainsFunc(b.seen, earlier) || slices.ContainsFunc(b.again, earlier) {
+		read = slices.DeleteFunc(append(slices.Clone(b.seen), b.again...), func(e boxEvent) bool { return !earlier(e) })
+	}
 	held := append(b.pick(func(boxEvent) bool { return true }), b.again...)
 	slices.SortStableFunc(held, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
+	if slices.ContainsFunc(held, earlier) {
+		held = placeByContent(held, read, b.cols)
+	}
 	out := appendEvents(nil, held)
 	clear(b.again) // the events are the caller's now
 	clear(b.sent)
 	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0]}
+	return out
+}
+
+// placeByContent returns held, what the box read and holds in the order
+// of its rows, with the readings made on a screen of another width than
+// cols, the last one's, placed among those by what they say (read: all
+// the box read at other widths, held or not): the program made the command's terminal as wide
+// as its box, the box's rows count the output anew at each width (a line
+// one wraps over two rows takes one at another), and rows counted at two
+// widths say nothing of each other's order. A reader places what the box
+// showed at an earlier width by the lines around it: a command the box
+// shows at the last width too (its first row as it showed then: startsAs)
+// is read there once, as the reading that says more says it; one it does
+// not show goes out after the last such command above it, or first.
+func placeByContent(held, read []boxEvent, cols int) []boxEvent {
+	base := slices.DeleteFunc(slices.Clone(held), func(e boxEvent) bool { return e.cols != cols })
+	slices.SortStableFunc(read, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
+	after := make([][]boxEvent, len(base)+1) // after[j+1]: after base[j]
+	anchor := -1
+	for _, e := range read {
+		j := -1
+		if c := e.ev.Command; c != nil {
+			if first := firstRowWords(c); len(first) > 0 {
+				j = slices.IndexFunc(base[anchor+1:], func(d boxEvent) bool {
+					return d.ev.Command != nil && sameFields(c, d.ev.Command) && startsAs(d.ev.Command.Body, first)
+				})
+			}
+		}
+		kept := slices.ContainsFunc(held, func(d boxEvent) bool { return d.seq == e.seq })
+		if j < 0 {
+			if kept {
+				after[anchor+1] = append(after[anchor+1], e)
+			}
+			continue
+		}
+		j += anchor + 1
+		if d := base[j].ev.Command; kept && len(e.ev.Command.Body) > len(d.Body) && holds(e.ev.Command.Body, d.Body) {
+			base[j] = e // the box showed it whole at the earlier width, cut at this one
+		}
+		anchor = j
+	}
+	out := append(make([]boxEvent, 0, len(held)), after[0]...)
+	for j, d := range base {
+		out = append(out, d)
+		out = append(out, after[j+1]...)
+	}
 	return out
 }
 

@@ -459,3 +459,43 @@ func TestALiveBoxReadBeforeItsHeadRightAfterAResize(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "one two three four five" @82`)
 }
+
+// TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines: the screen widened
+// while a command ran; the box printed done for the new width counts the
+// output's rows anew (a line the narrow box wrapped over two rows takes
+// one). A command only the live box showed (the done box's row that shows
+// it was not committed again) goes out where it stands among the lines
+// the done box shows, after the command above it (read at both widths),
+// before the one under it. By its row in the narrow box's count it came
+// after the command under it.
+func TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width once it widened
+	lines := []spawner.Line{
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols},
+		{N: 73, Text: narrow(""), Cols: cols},
+		{N: 74, Text: narrow("@relay:erin first"), Cols: cols}, // output row 0
+		{N: 75, Text: narrow(""), Cols: cols},
+		{N: 76, Text: narrow("long plain words here and"), Cols: cols},
+		{N: 77, Text: narrow("then more"), Cols: cols},
+		{N: 78, Text: narrow("another plain line that wr"), Cols: cols},
+		{N: 79, Text: narrow("aps too"), Cols: cols},
+		{N: 80, Text: narrow("@relay:carol hi"), Cols: cols}, // output row 6 here
+		{N: 81, Text: narrow(""), Cols: cols},
+		{N: 82, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		// Widened; printed done.
+		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, ShownRunning: true},
+		{N: 73, Text: wide(""), Cols: 50},
+		{N: 74, Text: wide("@relay:erin first"), Cols: 50},
+		{N: 75, Text: wide(""), Cols: 50},
+		{N: 76, Text: wide("long plain words here and then more"), Cols: 50},
+		{N: 77, Text: wide("another plain line that wraps too"), Cols: 50},
+		// 78, carol's row, not committed again
+		{N: 79, Text: wide("@relay:dave bye"), Cols: 50}, // output row 5
+		{N: 80, Text: wide("end"), Cols: 50},
+		{N: 81, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+	}
+	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi" @80`, `dave "bye" @79`)
+}

@@ -206,19 +206,24 @@ func TestProcessStopHangsUpOnAProgramThatIgnoresTerm(t *testing.T) {
 	// Each is stopped once it is ready, as an agent's shell sits at its
 	// prompt: a bash hung up on while it still sets itself up can miss the
 	// hang-up (its handler only raises a flag it may not look at again
-	// before it blocks reading), and is then killed after the grace.
+	// before it blocks reading), and is then killed after the grace. Its
+	// prompt on the screen is not enough: readline draws it, looks at that
+	// flag, then waits for a key (pselect), and a loaded machine may stop
+	// it in between; it is ready once it sleeps in that wait.
 	for name, c := range map[string]struct {
-		argv  []string
-		ready string
+		argv    []string
+		ready   string
+		waiting bool // ready only once it sleeps waiting for a key
 	}{
-		"interactive bash": {[]string{"bash", "--norc", "--noprofile", "-i"}, "bash-ready$"},
-		"sh trapping TERM": {[]string{"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`}, "ready"},
+		"interactive bash": {[]string{"bash", "--norc", "--noprofile", "-i"}, "bash-ready$", true},
+		"sh trapping TERM": {[]string{"sh", "-c", `trap "" TERM; echo ready; while :; do sleep 1; done`}, "ready", false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			p := start(t, Options{Argv: c.argv, Env: []string{"PS1=bash-ready$ "}}, nil)
 			eventually(t, "the program ready, ignoring SIGTERM", func() bool {
-				return p.Screen().Contains(c.ready) && ignoresSignal(p.Pid(), syscall.SIGTERM)
+				return p.Screen().Contains(c.ready) && ignoresSignal(p.Pid(), syscall.SIGTERM) &&
+					(!c.waiting || waitsForKeys(p.Pid()))
 			})
 			if err := p.Stop(testrun.Patience); err != nil {
 				t.Fatal(err)
@@ -228,6 +233,28 @@ func TestProcessStopHangsUpOnAProgramThatIgnoresTerm(t *testing.T) {
 			}
 		})
 	}
+}
+
+// waitsForKeys reports whether process pid sleeps waiting for input: in
+// select or poll (readline's wait for a key), or in a terminal's read.
+// Where the kernel does not name the wait (/proc/PID/wchan "0"), only
+// that it sleeps.
+func waitsForKeys(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) == 0 || f[0] != "S" {
+		return false
+	}
+	wchan, err := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", pid))
+	if err != nil {
+		return false
+	}
+	w := string(wchan)
+	return w == "0" || strings.HasPrefix(w, "poll_schedule_timeout") || strings.HasPrefix(w, "do_select") ||
+		strings.HasPrefix(w, "wait_woken") || strings.HasPrefix(w, "n_tty_read")
 }
 
 func TestProcessStopTerm(t *testing.T) {

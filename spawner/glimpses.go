@@ -221,11 +221,18 @@ func (g *glimpses) done(view []string, since time.Time, settle time.Duration, se
 	return out
 }
 
-// inView reports whether rows of view, one under the other, join to key.
+// inView reports whether rows of view, one under the other, join to key;
+// blank rows between them too: the preview leaves out an output's blank
+// lines (Claude Code's), so rows it showed one under the other, the first
+// leaving no room for the next one's first word, may be two lines with a
+// blank one between, as the view shows them.
 func inView(view []string, key string) bool {
 	for s := range view {
+		if view[s] == "" {
+			continue
+		}
 		rest := key
-		for k := s; k < len(view) && view[k] != "" && strings.HasPrefix(rest, view[k]); k++ {
+		for k := s; k < len(view) && strings.HasPrefix(rest, view[k]); k++ {
 			if rest = rest[len(view[k]):]; rest == "" {
 				return true
 			}

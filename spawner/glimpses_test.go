@@ -207,3 +207,33 @@ func TestAResizeIsNoEndOfTheCommandAPreviewShows(t *testing.T) {
 		t.Errorf("committed:\n%s\nwant:\n%s\nall lines:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAPreviewLeavesOutBlankLines: Claude Code's preview of a running
+// command leaves out the output's blank lines, so a line that ends near
+// the edge shows right above the line printed after a blank one, as if
+// wrapped into it. Shown whole once done, the blank row between them says
+// they are two lines: the preview's join is not read as one line.
+func TestAPreviewLeavesOutBlankLines(t *testing.T) {
+	t.Parallel()
+	r := newKindRun(t, "claude", 24, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	for _, rows := range [][]string{
+		{"! sh f1.sh", "  ⎿  line one", "     @relay:bob collect is top history his for study fish", "     machine", "     … +1 line (1s)"},
+		{"! sh f1.sh", "  ⎿  @relay:bob collect is top history his for study fish", "     machine", "     line four", "     … +2 lines (1s)"},
+	} {
+		r.write(previewFrame(rows...) + "\x1b[24;1H")
+		r.pause(time.Second)
+	}
+	r.write(previewFrame("! sh f1.sh", "  ⎿  line one", "     @relay:bob collect is top history his for study fish", "", "     machine", "     line four") + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.flush()
+	var relays []string
+	for _, l := range r.lines {
+		if strings.Contains(l, "@relay:") {
+			relays = append(relays, strings.TrimLeft(l, " ⎿"))
+		}
+	}
+	if want := []string{"@relay:bob collect is top history his for study fish"}; !slices.Equal(relays, want) {
+		t.Errorf("relay lines committed %q, want %q:\n%s", relays, want, strings.Join(r.lines, "\n"))
+	}
+}

@@ -342,7 +342,11 @@
 //     first rows, above every aligned row, are matched so with the
 //     nearest such text however far back the document holds it: a view
 //     laid out anew for a new size shows its history again above outputs
-//     it has collapsed since, whose rows lie between in the document. A
+//     it has collapsed since, whose rows lie between in the document —
+//     but not rows right above the first aligned row (no blank between:
+//     one paragraph) with a turn between the two in the document: a
+//     paragraph is one turn's (a file printed again shows its first row,
+//     which the view cut while the program worked, once it is done). A
 //     frame that aligns with nothing while the program lays its text out
 //     anew is matched so from the first row the last frame showed: the
 //     view laid out anew and scrolled at once shows none of its rows as

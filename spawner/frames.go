@@ -1215,9 +1215,22 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	if shown == 0 {
 		return false
 	}
+	held := a.turnsBefore(d.pos) - a.turnsBefore(lo)
+	if shown > held {
+		return true
+	}
+	// As many echoes, but the nearest one above the row is of another line
+	// than the one the document has above it: the row is under a new turn
+	// (a file's block under its echo is not a block of the file printed
+	// under the turn before, though their first rows are alike).
+	t := a.lastTurn[pk.i]
+	return held > 0 && t >= 0 && !sameTyped(rows[t].key[typedKeyAt(rows[t]):], a.typedOf(a.doc[a.docTurnRows[a.docTurns[d.pos]-1]]))
+}
+
+// turnsBefore returns how many rows of the document before position pos
+// start a turn. The counts are made once per frame, when first needed.
+func (a *aligner) turnsBefore(pos int) int {
 	if a.docTurns == nil {
-		// How many rows before each position of the document start a
-		// turn, counted once per frame, when first needed.
 		a.docTurns = slices.Grow(a.docTurnsBuf[:0], len(a.doc)+1)[:len(a.doc)+1]
 		a.docTurns[0] = 0
 		a.docTurnRows = a.docTurnRows[:0]
@@ -1230,16 +1243,7 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 		}
 		a.docTurnsBuf = a.docTurns
 	}
-	held := a.docTurns[d.pos] - a.docTurns[lo]
-	if shown > held {
-		return true
-	}
-	// As many echoes, but the nearest one above the row is of another line
-	// than the one the document has above it: the row is under a new turn
-	// (a file's block under its echo is not a block of the file printed
-	// under the turn before, though their first rows are alike).
-	t := a.lastTurn[pk.i]
-	return held > 0 && t >= 0 && !sameTyped(rows[t].key[typedKeyAt(rows[t]):], a.typedOf(a.doc[a.docTurnRows[a.docTurns[d.pos]-1]]))
+	return a.docTurns[pos]
 }
 
 // laidOutAnew reports whether document row d, not shown since the screen
@@ -1369,7 +1373,11 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 		if len(matches) > 0 {
 			end = matches[0].i0
 		}
-		i0 = a.rewrappedAbove(rows, iStart, end, from)
+		below := hi
+		if len(matches) > 0 {
+			below = matches[0].d0
+		}
+		i0 = a.rewrappedAbove(rows, iStart, end, from, below)
 	}
 	for k := 0; k <= len(matches); k++ {
 		i1, d1 := iEnd, to
@@ -1879,9 +1887,10 @@ const maxRewrapAbove = 4096
 // however many rows the document holds between (an output the program
 // has collapsed since: a view laid out anew for a new size shows the
 // history above it again, with another wrap). The nearest such text is
-// taken, long enough not to be common text. It returns the first frame
-// row not matched.
-func (a *aligner) rewrappedAbove(rows []frameRow, iStart, iEnd, to int) int {
+// taken, long enough not to be common text, and not text whose rows run
+// into row iEnd (document row below) with a turn between them in the
+// document (splitsTurn). It returns the first frame row not matched.
+func (a *aligner) rewrappedAbove(rows []frameRow, iStart, iEnd, to, below int) int {
 	if iStart >= iEnd {
 		return iStart
 	}
@@ -1899,7 +1908,7 @@ func (a *aligner) rewrappedAbove(rows []frameRow, iStart, iEnd, to int) int {
 			off = len(key) - len(first) // the top row shows a row's end
 		}
 		n, last := a.rewrapRun(rows[iStart:j], k, off, to)
-		if n == 0 {
+		if n == 0 || a.splitsTurn(rows, iStart+n, iEnd, last, below) {
 			continue
 		}
 		for _, d := range a.doc[k : last+1] {
@@ -1909,6 +1918,21 @@ func (a *aligner) rewrappedAbove(rows []frameRow, iStart, iEnd, to int) int {
 		return iStart + n
 	}
 	return iStart
+}
+
+// splitsTurn reports whether frame rows up to i, matched with document
+// rows up to last, end right above row iEnd of the frame (no blank row
+// between: one paragraph), matched with document row below, and the
+// document holds the start of a turn between last and below: a paragraph
+// is one turn's output, or the echo heading it, not rows of two turns
+// (a file printed again shows its first row, above the view's top while
+// the program was at work, once it is done: that row's text is the first
+// print's too, whose turn lies above the one printing it again).
+func (a *aligner) splitsTurn(rows []frameRow, i, iEnd, last, below int) bool {
+	if below < 0 || i != iEnd || iEnd >= len(rows) || rows[iEnd].y != rows[iEnd-1].y+1 {
+		return false
+	}
+	return a.turnsBefore(below) > a.turnsBefore(last+1)
 }
 
 // rewrapRun returns how many of rows, from the first, are the document's

@@ -614,6 +614,70 @@ func TestAltScreenOutputCutByTheTopOfTheView(t *testing.T) {
 	}
 }
 
+// TestAltScreenFileShownAgainFromTheTopOfTheView: a file printed a second
+// time, its first row above the view's top while Claude Code works, shows
+// that row once the program is done and gives the view its rows back. The
+// row is the first row of the output under it (no blank row between), not
+// the first print's row, whose turn lies above the second's: it is read
+// again, before the rows under it (issue 29).
+func TestAltScreenFileShownAgainFromTheTopOfTheView(t *testing.T) {
+	t.Parallel()
+	const rule = "────────────────────────────────────────"
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y := range 13 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
+		return b.String()
+	}
+	const first = "  ⎿  @relay:bob the first row of a file printed twice"
+	transcript := []string{"! cat f1.txt", first, "     the second row of that file"}
+	for i := range 30 {
+		transcript = append(transcript, fmt.Sprintf("     an ordinary line of output, number %02d", i))
+	}
+	transcript = append(transcript, "  ⎿  Interrupted", "", "! cat f2.txt")
+	box := []string{rule, "❯ ", rule, "  ? for shortcuts"}
+	r := newKindRun(t, "claude", 13, 80)
+	r.write("\x1b[?1049h\x1b[?25l")
+	// The first print, the view following it down, then the second's echo.
+	for top := 0; top+9 <= len(transcript); top += 4 {
+		r.write(frame(slices.Concat(transcript[top:top+9], box)...))
+		r.pause(time.Second)
+	}
+	r.write(frame(slices.Concat(transcript[len(transcript)-9:], box)...))
+	r.pause(time.Second)
+	second := []string{first, "     the second row of that file", "     and a third row, printed only the second time"}
+	for i := range 5 {
+		second = append(second, fmt.Sprintf("     a new line of the second print, number %d", i))
+	}
+	// At work: the status row and a hint take two rows, the view follows
+	// the output's end; its first row and the echo are above the view.
+	r.write(frame(slices.Concat(second[1:], []string{"✶ Working… (esc to interrupt)", "  ⎿  Tip: a hint"}, box)...))
+	r.pause(time.Second)
+	// Done: the view shows the output from its first row.
+	r.write(frame(slices.Concat(second, []string{"  ⎿  Interrupted"}, box)...))
+	r.pause(time.Second)
+	r.flush()
+	var at []int
+	third := -1
+	for i, l := range r.lines {
+		if strings.Contains(l, "@relay:bob the first row") {
+			at = append(at, i)
+		}
+		if strings.Contains(l, "and a third row") {
+			third = i
+		}
+	}
+	if len(at) != 2 || third < 0 || at[1] > third {
+		t.Errorf("the file's first row committed at %v, its third row at %d: want twice, the second time before the third row:\n%s", at, third, strings.Join(r.lines, "\n"))
+	}
+}
+
 // TestAltScreenScrolledBackAfterAResize: scrolled back (Claude Code
 // shows its hint to jump to the bottom), the view shows history; after a
 // resize, the program lays that history out for the new width, and rows

@@ -87,6 +87,10 @@ type Layout struct {
 	// while the view is scrolled back: the echo of the message the rows
 	// shown answer (Claude Code's "❯ [Request interrupted by user]").
 	pins []string
+	// menuMark marks the chosen row of the menu of the program's own
+	// commands it draws right above its input box while a "/" command is
+	// typed: see Menu.
+	menuMark string
 	// hints are what a row holds that the program draws under its view,
 	// in a row of its own, while the view is scrolled back (Codex's "↓
 	// Back to bottom"): its own, never text.
@@ -145,6 +149,9 @@ var layouts = []Layout{
 		// and pins the echo of the message the rows shown answer over
 		// the top row of the view.
 		pins: []string{"❯ "},
+		// A "/" typed opens the menu of its commands, drawn right above
+		// the box's top rule, over the transcript's last rows.
+		menuMark: "❯",
 		// While a command runs it shows the latest rows of its output
 		// above "… +N lines (1s)"; once done, an output it does not show
 		// whole is its first rows, each cut at the edge, above "… +N
@@ -530,6 +537,55 @@ func (l Layout) InputBox(rows []string, cursor int) (top, bottom int, ok bool) {
 		bottom = len(rows) - 1 // and the program's footer under it
 	}
 	return top, bottom, true
+}
+
+// Menu returns the rows [from, to] of the menu of the program's own
+// commands it draws right above its input box's top rule while a command
+// is typed ("/ex"): a row for each command, its name and what it does
+// ("  ❯ /exit     Exit the CLI", the chosen one marked). The menu is what
+// is being typed, not output, and it covers the transcript's last rows:
+// they are hidden, not gone. ok is false where no menu shows.
+func (l Layout) Menu(rows []string) (from, to int, ok bool) {
+	if l.menuMark == "" {
+		return 0, 0, false
+	}
+	from, marked := -1, false
+	for y, row := range rows {
+		chosen, in := l.menuRow(row)
+		switch {
+		case in:
+			if from < 0 {
+				from, marked = y, false
+			}
+			marked = marked || chosen
+		case from >= 0 && marked && row != "" && !hasText(row):
+			return from, y - 1, true // the box's rule under it
+		default:
+			from = -1
+		}
+	}
+	return 0, 0, false
+}
+
+// menuRow reports whether row is a row of the program's menu of commands
+// (see Menu), and whether it is the chosen one: after two blanks, the mark
+// or two blanks more, "/" and the command's name, two blanks at least, and
+// what the command does.
+func (l Layout) menuRow(row string) (chosen, ok bool) {
+	rest, in := strings.CutPrefix(row, "  ")
+	if !in {
+		return false, false
+	}
+	if r, mark := strings.CutPrefix(rest, l.menuMark+" "); mark {
+		rest, chosen = r, true
+	} else if rest, in = strings.CutPrefix(rest, "  "); !in {
+		return false, false
+	}
+	name, what, two := strings.Cut(rest, "  ")
+	if !two || !strings.HasPrefix(name, "/") || len(name) < 2 || strings.ContainsRune(name, ' ') {
+		return false, false
+	}
+	return chosen, strings.TrimLeft(what, " ") != ""
 }
 
 // BoxAndUnder returns the first row of the program's input box where it is

@@ -311,6 +311,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	shown := v.text()
 	boxRows := v.besidePanel(shown)
 	top, bottom, box := v.layout.InputBox(boxRows, cursor)
+	menuFrom, menuTo, menu := v.layout.Menu(boxRows) // a command being typed
 	ownFrom, boxed := v.layout.BoxAndUnder(boxRows, cursor)
 	previews := previewRows(v.layout, shown, v.previews)
 	v.previews = previews
@@ -343,7 +344,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 				runningAt = append(runningAt, y)
 			}
 		}
-		if waiting || box && y >= top && y <= bottom || status || hint || previews != nil && previews[y] == previewRunning {
+		if waiting || box && y >= top && y <= bottom || menu && y >= menuFrom && y <= menuTo || status || hint || previews != nil && previews[y] == previewRunning {
 			continue // typed input, the program's status row or hints, or a running command's latest rows
 		}
 		if y < len(v.pastEdge) && v.pastEdge[y] {

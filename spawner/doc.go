@@ -265,7 +265,10 @@
 //     the old one is new, not the old one scrolled into view — unless that
 //     frame was only what the terminal kept of the view through a resize,
 //     the program having drawn nothing since: its view laid out anew shows
-//     rows wherever it puts them. A row that would show (at the same size,
+//     rows wherever it puts them. Of rows alike (a "⎿  Interrupted" under
+//     each turn's output), in a view that stayed, or what a resize left of
+//     one, the one the last frame showed where this one shows it counts
+//     more. A row that would show (at the same size,
 //     or once the program has laid its view out for a new one and its
 //     output settled) under more echoes of typed input
 //     (ScreenOptions.Layout) than the document holds there, or under as
@@ -419,6 +422,9 @@
 //     program left it at the end of the frame (ScreenOptions.Layout), are
 //     what is being typed: they are no part of the frame; nor is the
 //     footer some programs keep under it (Codex's model and directory),
+//     nor the menu of its commands a program draws right above its box while
+//     one is typed, over the transcript's last rows (Claude Code's "/exit":
+//     Layout.Menu; the rows it covers are hidden, not gone),
 //     nor the program's live status row, nor the hint it draws under its view
 //     while the view is scrolled back (Codex's "↓ Back to bottom"), nor the
 //     echo of a message it pins over the view's top row then (Claude

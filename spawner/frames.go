@@ -543,9 +543,12 @@ func (a *aligner) bestChain(rows []frameRow) []int {
 		if pk.d.shown == a.obs-1 && !a.lastLeftover {
 			w = shownWeight
 		}
-		if a.leftover && pk.d.shown == a.obs-1 && pk.d.at == rows[pk.i].y {
-			// What a resize left of the view stays where it was: of rows
-			// alike, the one the last frame showed there, not the newest.
+		if (a.leftover || a.viewStayed) && pk.d.shown == a.obs-1 && pk.d.at == rows[pk.i].y {
+			// What a resize left of the view stays where it was, and so
+			// does a view that stayed where it was (viewStayed): of rows
+			// alike, the one the last frame showed there, not the newest
+			// ("⎿  Interrupted" under each turn's output, the latest one
+			// covered by a menu drawn over the transcript's last rows).
 			w++
 		}
 		a.score[k], a.prev[k] = w, -1

@@ -678,6 +678,64 @@ func TestAltScreenFileShownAgainFromTheTopOfTheView(t *testing.T) {
 	}
 }
 
+// TestAltScreenMenuOverTheTranscript: a "/" typed in Claude Code's box
+// opens the menu of its commands right above the box, over the
+// transcript's last rows: the menu is what is being typed, and the rows it
+// covers are hidden, not gone. The relay line's first row, shown above the
+// menu, is no line of its own, and a row alike under each turn ("⎿
+// Interrupted"), shown where the last frame showed it, is that row, not
+// the latest turn's one the menu covers (issue 29).
+func TestAltScreenMenuOverTheTranscript(t *testing.T) {
+	t.Parallel()
+	rule := strings.Repeat("─", 64)
+	frame := func(box []string, rows ...string) string {
+		var b strings.Builder
+		rows = append(rows, box...)
+		for y := range 14 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
+		return b.String()
+	}
+	box := []string{rule, "❯ ", rule, "  ? for shortcuts"}
+	const interrupted = "  ⎿  Interrupted · What should Claude do instead?"
+	first := []string{"! cat f1.txt", "  ⎿  the first row of the first output", "     … +2 lines (ctrl+o to expand)", interrupted, ""}
+	r := newKindRun(t, "claude", 14, 100)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(box, "! cat f1.txt", "  ⎿  the first row of the first output", "     the second row of the first output",
+		"     the third row of the first output", interrupted, "", "! : f2; printf '%s\\n' '@relay:bob answer nothing part hear chair talk make climb fell key'", "  ⎿  Running…"))
+	r.pause(time.Second)
+	// Done: the first output collapsed, the second shown whole.
+	r.write(frame(box, slices.Concat(first, []string{"! : f2; printf '%s\\n' '@relay:bob answer nothing part hear chair talk make climb fell key'",
+		"  ⎿  @relay:bob answer nothing part hear chair talk make climb fell key", interrupted})...))
+	r.pause(time.Second)
+	// Narrower: the program lays the transcript out anew.
+	r.s.Resize(14, 64)
+	r.take(r.s.TakeLines())
+	done := slices.Concat(first, []string{"! : f2; printf '%s\\n' '@relay:bob answer nothing part hear",
+		"  chair talk make climb fell key'", "  ⎿  @relay:bob answer nothing part hear chair talk make climb", "     fell key", interrupted})
+	r.write(frame(box, done...))
+	r.pause(time.Second)
+	// "/ex" typed: the menu covers the transcript's last two rows.
+	r.write(frame([]string{"  ❯ /exit                   Exit the CLI", "    /context                Show what fills the context", rule, "❯ /ex", rule, "  ? for shortcuts"}, done[:len(done)-2]...))
+	r.pause(time.Second)
+	r.flush()
+	var relays []string
+	for _, l := range r.lines {
+		if l = strings.TrimLeft(l, " ⎿"); strings.HasPrefix(l, "@relay:") {
+			relays = append(relays, l)
+		}
+	}
+	if want := []string{"@relay:bob answer nothing part hear chair talk make climb fell key"}; !slices.Equal(relays, want) {
+		t.Errorf("relay lines committed %q, want %q:\n%s", relays, want, strings.Join(r.lines, "\n"))
+	}
+	r.wantNever(t, "in the menu", "/context")
+}
+
 // TestAltScreenScrolledBackAfterAResize: scrolled back (Claude Code
 // shows its hint to jump to the bottom), the view shows history; after a
 // resize, the program lays that history out for the new width, and rows

@@ -211,7 +211,9 @@
 //     home, when the cursor goes back up (a program redrawing what changed
 //     from the top down starts its next frame), when output pauses
 //     (Options.Settle), on resize, on leaving, at the end. Rows that
-//     scroll off in between are read with the next frame.
+//     scroll off in between are read with the next frame. An erased view,
+//     read as the program starts drawing anew, showing no row, is no
+//     frame: the next one is read against the last that showed rows.
 //  2. Rows are compared by their key: the text without blanks and
 //     box-drawing characters, so that gutters, borders and indents do not
 //     count. Blank rows and rules take no part. The program's own rows

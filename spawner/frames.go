@@ -340,6 +340,14 @@ func (a *aligner) resized() {
 // bottom, screenmodel.Layout.Overlay or Hint): what it shows is history, and new
 // output goes on under it, out of view.
 func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool) []commitRow {
+	if len(rows) == 0 && len(a.last) > 0 {
+		// An erased view, read as the program starts drawing it anew
+		// (Claude Code erases its view after a resize), shows nothing and
+		// says nothing: the next frame is aligned with the last one that
+		// showed rows, not with none (then it shows none of the rows the
+		// last frame showed, and its text wrapped anew is taken for new).
+		return nil
+	}
 	a.back = back
 	a.obs++
 	a.out = a.out[:0]

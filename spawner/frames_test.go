@@ -736,6 +736,41 @@ func TestAltScreenMenuOverTheTranscript(t *testing.T) {
 	r.wantNever(t, "in the menu", "/context")
 }
 
+// TestAltScreenErasedViewSaysNothing: a program resized (Claude Code)
+// erases its view and draws it anew for the new width, its rows wrapped
+// anew and the view scrolled. The erased view read in between shows no
+// row: it is no frame to align the new one with (the row under the relay
+// line, shown alone, is where the last frame that showed rows showed
+// it), and the relay line wrapped anew is not read again (issue 29;
+// claude-s8100030).
+func TestAltScreenErasedViewSaysNothing(t *testing.T) {
+	t.Parallel()
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y := range 8 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		return b.String()
+	}
+	const under = "  ⎿  Interrupted · What should Claude do instead?"
+	r := newAltRun(t, 8, 100)
+	r.write(frame("! sh f1.sh", "  ⎿  @relay:bob the first row of a long relay line that the program wraps at the edge of its view,",
+		"     a hundred columns wide, and more", under))
+	r.pause(time.Second)
+	r.s.Resize(8, 70)
+	r.take(r.s.TakeLines())
+	r.write("\x1b[2J\x1b[H")
+	r.write(frame("  ⎿  @relay:bob the first row of a long relay line that the program",
+		"     wraps at the edge of its view, a hundred columns wide, and more", under))
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "@relay:bob the first row")
+}
+
 // TestAltScreenScrolledBackAfterAResize: scrolled back (Claude Code
 // shows its hint to jump to the bottom), the view shows history; after a
 // resize, the program lays that history out for the new width, and rows

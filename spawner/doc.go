@@ -196,6 +196,19 @@
 // size it has, and an erased row among them is a line that left erased, as
 // one that scrolls off erased is (rule 4's lines replaced).
 //
+// A program that draws only the cells that changed since its last frame
+// (Claude Code inline) may draw one more frame for the old width right
+// after a change of width, before it takes the resize in: up as many rows
+// as its last frame had, over rows laid out anew, keeping cells that are
+// no longer those it drew there. A reader sees garbled rows, until the
+// program erases the screen and draws anew for the new width. A trip up
+// since a change of width, before output pauses or a frame reaches the new
+// edge and stops there, that runs text past the new edge and moves the
+// cursor over cells that show text is such a frame: the lines it holds
+// and draws are not committed, as it leaves them or as they scroll off
+// (mainLines.oldFrameFound). A program that writes its rows whole (Ink)
+// keeps no cells: its rows the terminal wrapped are its text.
+//
 // # The alternate screen
 //
 // Full-screen chat views (Claude Code's default renderer, Codex, opencode)

@@ -373,7 +373,11 @@ func (s *Screen) inert() bool {
 				// A row erased whole may end a line carried at the top
 				// (mainLines.carryErased), which needs the cursor's row.
 				ok = s.alt.em != nil || t.param(0, 0) == 1
-			case 'X', '@', 'P', 'G', '`', 'a', 'C', 'D', 'I', 'Z', 'b', 'n', 'c', 'g':
+			case 'G', '`', 'a', 'C':
+				// A move right that may keep cells of a screen laid out
+				// anew is followed alone (mainLines.skipped).
+				ok = s.alt.em != nil || !s.lines.watchesMoves()
+			case 'X', '@', 'P', 'D', 'I', 'Z', 'b', 'n', 'c', 'g':
 				ok = true
 			}
 		case c.Prefix() == '?' && (c.Final() == 'h' || c.Final() == 'l'):
@@ -444,9 +448,20 @@ func (s *Screen) printWrapping(b []byte, pad bool) {
 		s.alt.print(b)
 		return
 	}
+	watch := s.lines.oldWidth
+	var pos uv.Position
+	if watch {
+		pos = s.main.CursorPosition()
+	}
 	s.printMode = true
 	_, _ = s.main.Write(b)
 	s.printMode = false
+	if watch {
+		// The scrollback is emptied after each write (harvest): rows in
+		// it now scrolled off as the text wrapped.
+		s.lines.printed(s.main.CursorPosition().Y > pos.Y || s.main.Scrollback().Len() > 0,
+			pos.X+ansi.StringWidth(string(b)) == s.cols)
+	}
 	if s.lines.oneRowRegion() {
 		// A print segment holds no line feed: a row that left the top of
 		// a region one row high left by wrapping. The cursor moving down

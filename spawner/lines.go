@@ -179,6 +179,7 @@ type mainLines struct {
 	// read last (screenmodel.Layout.ToolBoxes; -1: none): see inDoneBox.
 	doneBox  int64
 	detached []rowState
+	olds     []bool // scratch: scrolled's rows drawn for the old width
 	// previews is scratch: the main screen's rows that are previews
 	// (settle).
 	previews []previewRow
@@ -193,6 +194,15 @@ type mainLines struct {
 	// the update under way (or the next) draws it.
 	unshown []unshownLine
 	reprint bool
+	// oldWidth: since the screen's width changed, output has not paused
+	// and the program has not drawn a row out to the new right edge and
+	// stopped there (atEdge, not ranPast: text ran past the edge in the
+	// trip up going on). keptText: that trip moved the cursor over cells
+	// that show text, keeping them (skipped). oldFrame: both, the trip is
+	// a frame laid out for the old width (oldFrameFound).
+	oldWidth, ranPast, atEdge, keptText, oldFrame bool
+	// carryOld: a row of the carried line was drawn by such a frame.
+	carryOld bool
 }
 
 // unshownLine is a line held in mainLines.unshown, with the count of long
@@ -482,8 +492,73 @@ func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow)
 }
 
 // widthChanged tells the replay rule that the program will redraw for a
-// new width.
-func (m *mainLines) widthChanged() { m.replay.widthChanged() }
+// new width, and notes that it has not yet (oldWidth).
+func (m *mainLines) widthChanged() {
+	m.replay.widthChanged()
+	m.oldWidth, m.ranPast, m.atEdge, m.keptText, m.oldFrame = true, false, false, false, false
+}
+
+// printed notes, while oldWidth, how a print segment ended: its text ran
+// past the right edge (the terminal wrapped it), or ended on the edge.
+func (m *mainLines) printed(ranPast, atEdge bool) {
+	m.ranPast = m.ranPast || ranPast
+	m.atEdge = m.atEdge || atEdge
+	m.oldFrameFound()
+}
+
+// skipped notes, while watchesMoves, that the cursor moved right on row y
+// from column x0 to x1: over cells that show text, it kept them.
+func (m *mainLines) skipped(y, x0, x1 int) {
+	if m.keptText || x1 <= x0 || y < 0 || y >= m.rows {
+		return
+	}
+	line := m.em.Line(y)
+	for x := x0; x < min(x1, len(line)); x++ {
+		if c := line[x].Content; c != "" && c != " " {
+			m.keptText = true
+			m.oldFrameFound()
+			return
+		}
+	}
+}
+
+// oldFrameFound checks whether the trip up going on, since a change of
+// width, is a frame laid out for the old width by a program that draws
+// only the cells that changed since its last frame (Claude Code inline,
+// before it takes the resize in): its text runs past the new edge, and it
+// moves the cursor over the cells it keeps. The terminal laid the rows
+// out anew under them, and the cells kept are no longer those the program
+// drew there: the rows read as neither frame, a reader sees garbled rows.
+// They are not the program's text: the lines the trip holds are let go,
+// uncommitted, and so are those it goes on to draw, as they are left and
+// as they scroll off (drawnOld); the program draws them again once it
+// takes the resize in (Claude Code erases the screen and draws its
+// transcript anew). A program that writes whole rows (Ink: Gemini CLI)
+// keeps no cells: its rows, wrapped by the terminal, are its text; one
+// that keeps cells and has taken the resize in (Codex inline) draws
+// nothing past the edge.
+func (m *mainLines) oldFrameFound() {
+	if m.oldFrame || !m.ranPast || !m.keptText || m.zone < 0 {
+		return
+	}
+	m.oldFrame = true
+	for r := m.zone; r < m.rows; r++ {
+		st := m.state(r)
+		st.pending, st.ptext = false, ""
+	}
+}
+
+// frameEnds ends the trip up going on for oldWidth: one that drew a row
+// out to the new edge, none past it, was drawn for the new width.
+func (m *mainLines) frameEnds() {
+	m.oldWidth = m.oldWidth && (m.ranPast || !m.atEdge)
+	m.ranPast, m.atEdge, m.keptText, m.oldFrame = false, false, false, false
+}
+
+// drawnOld reports whether row y, about to scroll off, was drawn by a
+// frame laid out for the old width (oldFrameFound): its line is not
+// committed as it leaves either.
+func (m *mainLines) drawnOld(y int) bool { return m.oldFrame && m.zone >= 0 && y >= m.zone }
 
 // take returns the lines committed since the last call, in order.
 func (m *mainLines) take() []Line {
@@ -1391,6 +1466,10 @@ func (m *mainLines) leave(start, end int, lf bool, out lineSink) {
 	}
 	st := m.state(start)
 	if m.zone >= 0 && end >= m.zone {
+		if m.oldFrame {
+			st.pending, st.ptext = false, "" // drawn for the old width
+			return
+		}
 		if st.hasRec && st.rec == text {
 			st.pending, st.ptext = false, ""
 			return
@@ -1407,6 +1486,7 @@ func (m *mainLines) leave(start, end int, lf bool, out lineSink) {
 func (m *mainLines) upTo(y int) {
 	if !m.goingUp {
 		m.lastZone = m.zone
+		m.frameEnds()
 	}
 	if !m.goingUp || y < m.zone {
 		m.zone = y
@@ -1699,6 +1779,10 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		r = end + 1
 	}
 	m.zone, m.lastZone, m.goingUp = -1, -1, false
+	// Output paused: a program that has not taken a resize in yet draws
+	// its next frame at once.
+	m.frameEnds()
+	m.oldWidth = false
 	m.passed() // output paused: what is on the screen was shown
 	if !final {
 		m.replay.end()
@@ -1803,13 +1887,17 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 	h := max(bot-top, 0)
 	k := len(lines)
 	det := m.detached[:0]
+	old := m.olds[:0]
 	for j := range k {
 		if j < h {
 			det = append(det, m.shadow[top+j])
+			old = append(old, m.drawnOld(top+j))
 		} else {
 			det = append(det, rowState{})
+			old = append(old, m.oldFrame)
 		}
 	}
+	m.olds = old
 	m.detached = det
 	m.shiftUp(top, bot, min(k, h))
 	// The rows under them are k rows up already: base counts all k gone
@@ -1849,15 +1937,18 @@ func (m *mainLines) scrolled(lines []uv.Line, out lineSink) {
 			}
 			m.carryState = st
 			m.carry = capLine(append(m.carry, row...))
+			m.carryOld = m.carryOld || old[j]
 		case m.carryOn:
 			m.carry = capLine(append(m.carry, row...))
 			// The line ends here: blanks at the end of the rows it wrapped
 			// from, with nothing but blanks after them, are its end too,
 			// as on the screen (lineBytes).
-			text, n := sharedText(st, 0, bytes.TrimRight(m.carry, " ")), m.carryN
+			text, n, drawnOld := sharedText(st, 0, bytes.TrimRight(m.carry, " ")), m.carryN, m.carryOld || old[j]
 			m.dropCarry()
-			m.final(&st, text, n, noRedraw, out)
-		default:
+			if !drawnOld {
+				m.final(&st, text, n, noRedraw, out)
+			}
+		case !old[j]:
 			m.final(&st, row, n, noRedraw, out)
 		}
 		if m.carryOn {
@@ -1935,18 +2026,18 @@ func erasesRow(t *token, x int) bool {
 // line cut short is not a new line.
 func (m *mainLines) carryErased(out lineSink) {
 	text := string(bytes.TrimRight(m.carry, " "))
-	st, n := m.carryState, m.carryN
+	st, n, drawnOld := m.carryState, m.carryN, m.carryOld
 	m.dropCarry()
 	if m.top < len(m.shadow) {
 		m.shadow[m.top] = rowState{}
 	}
-	if st.pending || !st.hasRec || !strings.HasPrefix(st.rec, text) {
+	if !drawnOld && (st.pending || !st.hasRec || !strings.HasPrefix(st.rec, text)) {
 		m.final(&st, text, n, noRedraw, out)
 	}
 }
 
 func (m *mainLines) dropCarry() {
-	m.carryOn = false
+	m.carryOn, m.carryOld = false, false
 	m.carry = m.carry[:0]
 	m.carryState = rowState{}
 }
@@ -2088,6 +2179,11 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	m.erasing = op.kind == opErase
 	erasesCarry := m.carryOn && pos.Y == m.top && erasesRow(t, pos.X)
 	_, _ = m.em.Write(tb)
+	if m.watchesMoves() && movesRight(t) {
+		if now := m.em.CursorPosition(); now.Y == pos.Y {
+			m.skipped(pos.Y, pos.X, now.X)
+		}
+	}
 	if erasesCarry {
 		m.carryErased(out)
 	}
@@ -2175,6 +2271,24 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 	}
 	m.cursorAfter(r0, m.em.CursorPosition().Y, lineFeed(t), out)
 	m.pieces = m.pieces[:0]
+}
+
+// watchesMoves reports whether a move of the cursor to the right is to
+// be followed (skipped): in a trip up since a change of width, until it
+// is found to keep text.
+func (m *mainLines) watchesMoves() bool { return m.oldWidth && m.zone >= 0 && !m.keptText }
+
+// movesRight reports whether t may move the cursor right on its row: CUF,
+// CHA, HPA, CUP.
+func movesRight(t *token) bool {
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
+		return false
+	}
+	switch t.cmd.Final() {
+	case 'C', 'G', '`', 'H', 'f', 'a':
+		return true
+	}
+	return false
 }
 
 // How a token cleared the screen without ED 2 (clearedView).

@@ -1161,3 +1161,78 @@ func TestReplayBeginsWithAParagraphJoined(t *testing.T) {
 		t.Errorf("written again after a resize, wider: committed again %q", got)
 	}
 }
+
+// TestARedrawLaidOutForTheOldWidthIsNotRead: Claude Code 2.1.332 inline
+// draws only the cells that changed since its last frame; right after a
+// change of width, before it takes the resize in, it draws a frame for
+// the old width: up as many rows as its last frame had, over rows the
+// terminal laid out anew, keeping cells that are no longer those it drew
+// there, and its rows run past the new edge. A reader sees garbled rows
+// until the program erases the screen and draws its transcript anew for
+// the new width, a moment later: the garbled rows are not its text,
+// neither as the frame leaves them (the cursor goes on down, issue 29:
+// claude-inline-s6300036 read "─────}" inside a block) nor as they scroll
+// off the top (claude-inline-s6900006 read a command twice, garbled).
+// Only the transcript drawn anew is read.
+func TestARedrawLaidOutForTheOldWidthIsNotRead(t *testing.T) {
+	t.Parallel()
+	rule := func(w int) string { return strings.Repeat("─", w) }
+	box := func(w int) string { return rule(w) + "\r\n❯ \r\n" + rule(w) + "\r\n  ? for shortcuts" }
+	erase := "\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 11) + "\x1b[2K\x1b[H"
+	// At 40 columns the relay line takes two rows, and the first leaves
+	// the top of the screen: the line is carried on the top row.
+	history := "! cat a.txt\r\n  ⎿  first line\r\n     @relay:bob soft represent clean thousand words here\r\n  ⎿  Interrupted\r\n\r\n"
+	for _, tc := range []struct {
+		name string
+		// old is the frame drawn for 60 columns on the screen laid out
+		// for 40: up to the "Running…" row as the program last drew it,
+		// the cells that changed, the cursor left in the input box.
+		old, redrawn string
+		want         []string
+	}{
+		{"left", "\r\x1b[5A\x1b[5C@relay:bob hello from the file\x1b[K\r\n\r\n" + rule(60) + "\r\n❯ \r\n" + rule(60) +
+			"\r\n  esc to interrupt\x1b[2A\r\x1b[2C",
+			"! cat f.txt\r\n  ⎿  @relay:bob hello from the file\r\n\r\n",
+			[]string{"  ⎿  @relay:bob hello from the file"}},
+		{"scrolled off", "\r\x1b[5A\x1b[5C@relay:bob hello from the file\x1b[K\r\n     second row of the output\r\n" +
+			"     third row of the output\r\n     fourth row of the output\r\n     fifth row\r\n     sixth row\r\n" +
+			"     @relay:bob the last row\r\n\r\n" + rule(60) + "\r\n❯ \r\n" + rule(60) + "\r\n  esc to interrupt\x1b[2A\r\x1b[2C",
+			"     fifth row\r\n     sixth row\r\n     @relay:bob the last row\r\n\r\n",
+			[]string{"     @relay:bob the last row"}},
+		{"carried on the top row", "\r\x1b[30A\x1b[5C… +2 lines (ctrl+o to expand)\x1b[K\r\n  ⎿  Interrupted\r\n\r\n! cat f.txt\r\n" +
+			"     @relay:bob hello\r\n\r\n" + rule(60) + "\r\n❯ \r\n" + rule(60) + "\r\n  esc to interrupt\x1b[2A\r\x1b[2C",
+			"     … +2 lines (ctrl+o to expand)\r\n  ⎿  Interrupted\r\n\r\n! cat f.txt\r\n  ⎿  @relay:bob hello\r\n\r\n",
+			[]string{"  ⎿  @relay:bob hello"}},
+		{"carried off the top", "\r\x1b[5A\x1b[5C@relay:bob hello from the file\r\n     @relay:bob this line was laid out for sixty columns\r\n" +
+			"     row 1\r\n     row 2\r\n     row 3\r\n     row 4\r\n     row 5\r\n     row 6\r\n     row 7\r\n     row 8\r\n" +
+			"     row 9\r\n     row 10\r\n     @relay:bob row 11\x1b[2A\r\x1b[2C",
+			"     row 10\r\n     @relay:bob row 11\r\n\r\n",
+			[]string{"     @relay:bob row 11"}},
+		// Ink (Gemini CLI) erases the rows of its last frame going up and
+		// writes its rows whole: those the terminal wrapped are its text.
+		{"whole rows", strings.Repeat("\x1b[2K\x1b[1A", 5) + "\x1b[2K\r! cat f.txt\r\n  ⎿  @relay:bob hello from the file\r\n\r\n" +
+			rule(60) + "\r\n❯ \r\n" + rule(60) + "\r\n  esc to interrupt\x1b[2A\r\x1b[2C",
+			"", []string{"  ⎿  @relay:bob hello from the file"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("claude")})
+			defer s.Close()
+			c := &committed{t: t, s: s, take: s.TakeLines}
+			c.write(history + "! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box(60))
+			c.add(s.Settle())
+			c.got = nil
+			s.Resize(12, 40)
+			c.add(s.TakeLines())
+			c.write(tc.old)
+			c.write("\x1b[2B" + erase + tc.redrawn + box(40))
+			c.add(s.Settle())
+			// The relay lines read: the rows around them drawn anew
+			// (blanks, rules, the echo) are no matter here.
+			got := slices.DeleteFunc(c.got, func(l string) bool { return !strings.Contains(l, "@relay") })
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

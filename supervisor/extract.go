@@ -108,6 +108,11 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 	x := newExtractor(opts, emit, func() time.Time { return now }, 0)
 	defer x.s.Close()
 	last := time.Duration(-1)
+	// unsettled: output came since the screen last settled. A quiet
+	// spell settles the screen once, as a running agent's (spawner's
+	// output loop) does: a resize in it is no output, and does not settle
+	// it again after the resize.
+	unsettled := false
 	for {
 		ev, err := rec.Next()
 		if errors.Is(err, io.EOF) {
@@ -116,14 +121,16 @@ func ExtractRecording(r io.Reader, opts ExtractOptions, emit func(parser.Event))
 		if err != nil {
 			return err
 		}
-		if last >= 0 && ev.Time-last >= settle {
+		if unsettled && ev.Time-last >= settle {
 			now = start.Add(last + settle)
 			x.settle()
+			unsettled = false
 		}
 		now = start.Add(max(ev.Time, last))
 		switch ev.Code {
 		case asciicast.Output:
 			last = max(ev.Time, last)
+			unsettled = true
 			x.write([]byte(ev.Data))
 		case asciicast.Resize:
 			cols, rows, err := ev.Size()

@@ -500,3 +500,38 @@ func TestCollapseHintReadBeforeItsEcho(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestAQuietSpellSettlesOnce: a recording's quiet spell settles the
+// screen once, as a running agent's screen settles once output has been
+// quiet for the settle time; a resize in it is no output and does not
+// settle the screen again. Claude Code 2.1.332 inline draws a frame laid
+// out for the old width right after a resize (spawner: a redraw laid out
+// for the old width is not read): settled again after the resize, the
+// screen took that frame for one drawn once output had paused, and read
+// its garbled rows (issue 29: claude-inline-s6300036).
+func TestAQuietSpellSettlesOnce(t *testing.T) {
+	t.Parallel()
+	rule := func(w int) string { return strings.Repeat("─", w) }
+	box := func(w int) string {
+		return rule(w) + "\r\n❯ \r\n" + rule(w) + "\r\n  ? for shortcuts\x1b[2A\r\x1b[2C"
+	}
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	got := commandsRecorded(t, "claude", 60, 12,
+		asciicast.Event{Time: 0, Code: asciicast.Output, Data: "! cat a.txt\r\n  ⎿  first line\r\n  ⎿  Interrupted\r\n\r\n" +
+			"! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box(60)},
+		asciicast.Event{Time: ms(1000), Code: asciicast.Resize, Data: "40x12"},
+		// The frame for 60 columns, up to the "Running…" row as the
+		// program last drew it, the cells that changed.
+		asciicast.Event{Time: ms(1020), Code: asciicast.Output, Data: "\r\x1b[5A\x1b[5C@relay:bob hello from the file\x1b[K\r\n" +
+			"     @relay:bob a second row of the output\r\n     third row\r\n     fourth row\r\n     @relay:bob the last row\r\n\r\n" +
+			rule(60) + "\r\n❯ \r\n" + rule(60) + "\r\n  esc to interrupt\x1b[2A\r\x1b[2C"},
+		// The resize taken in: every row erased, the transcript drawn anew.
+		asciicast.Event{Time: ms(1150), Code: asciicast.Output, Data: "\x1b[2B\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 11) + "\x1b[2K\x1b[H" +
+			"! cat f.txt\r\n  ⎿  @relay:bob hello from the file\r\n     @relay:bob a second row of the output\r\n     third row\r\n" +
+			"     fourth row\r\n     @relay:bob the last row\r\n\r\n" + box(40)},
+	)
+	want := []string{`relay bob "hello from the file"`, `relay bob "a second row of the output"`, `relay bob "the last row"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -143,7 +143,10 @@
 //     under a clear that kept the scrollback. Once the
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
-//     printing it again (a file printed twice). The rows under an echo
+//     printing it again (a file printed twice); so does a line right
+//     after a new one there, however common, also after a resize (a new
+//     block's "type" row is not that of an older block shown collapsed
+//     above). The rows under an echo
 //     of typed input that repeats nothing (a command the replay has not
 //     seen) repeat no line above where the replay got to, however
 //     common, after a resize too: they are that command's output. An

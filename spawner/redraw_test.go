@@ -1236,3 +1236,43 @@ func TestARedrawLaidOutForTheOldWidthIsNotRead(t *testing.T) {
 		})
 	}
 }
+
+// TestANewBlockUnderTheLatestEchoAfterAResize: after a change of width,
+// Claude Code inline erases its screen and draws its transcript anew, an
+// older block shown collapsed (its "type" row, "}" and "[[/RELAY]]" not
+// shown), then the echo of the command typed last and, under it, that
+// command's output, new: a block whose "type", "}" and "[[/RELAY]]" rows
+// are those of the older block. Under the latest echo, a row right after
+// a new one is more of that command's output, not an older block's row
+// the replay did not see yet, also after a resize (issue 29:
+// claude-inline-s6300036 lost a block's "type" and end rows, "unterminated
+// relay block").
+func TestANewBlockUnderTheLatestEchoAfterAResize(t *testing.T) {
+	t.Parallel()
+	block := func(to, body string) string {
+		return "     [[RELAY]]\r\n     {\r\n       \"to\": \"" + to + "\",\r\n       \"type\": \"message\",\r\n" +
+			"       \"body\": \"" + body + "\"\r\n     }\r\n     [[/RELAY]]\r\n"
+	}
+	box := func(w int) string {
+		return strings.Repeat("─", w) + "\r\n❯ \r\n" + strings.Repeat("─", w) + "\r\n  ? for shortcuts\x1b[2A\r\x1b[2C"
+	}
+	s := NewScreen(ScreenOptions{Rows: 30, Cols: 60, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.TakeLines}
+	c.write("! cat a.txt\r\n  ⎿  the first row of the file\r\n" + block("bob", "an older block") + "  ⎿  Interrupted\r\n\r\n" +
+		"! sh b.sh\r\n  ⎿  Running…\r\n\r\n" + box(60))
+	c.add(s.Settle())
+	c.got = nil
+	s.Resize(30, 50)
+	c.add(s.TakeLines())
+	c.write("\x1b[2J\x1b[3J\x1b[H! cat a.txt\r\n  ⎿  the first row of the file\r\n     [[RELAY]]\r\n     {\r\n" +
+		"     … +5 lines (ctrl+o to expand)\r\n  ⎿  Interrupted\r\n\r\n! sh b.sh\r\n  ⎿  a new row of output\r\n" +
+		block("alice", "a new block") + "  ⎿  Interrupted\r\n\r\n" + box(50))
+	c.add(s.Settle())
+	want := []string{"  ⎿  a new row of output", "     [[RELAY]]", "     {", "       \"to\": \"alice\",", "       \"type\": \"message\",",
+		"       \"body\": \"a new block\"", "     }", "     [[/RELAY]]", "  ⎿  Interrupted"}
+	got := slices.DeleteFunc(c.got, func(l string) bool { return l == "" || strings.Contains(l, "+5 lines") || strings.Trim(l, "─") == "" })
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

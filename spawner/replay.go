@@ -36,7 +36,10 @@ import "strings"
 // a line under it that repeats only lines committed before that echo is
 // new — the command printed the same text again (a file printed twice),
 // which the program writes again whole under the echo while it shows the
-// first print's output collapsed above it. The lines committed after the
+// first print's output collapsed above it; and a line right after a new
+// one under the echo, however common, is more of that output, also after
+// a resize (a new block's "type" row is not that of an older block shown
+// collapsed above, which the replay did not take). The lines committed after the
 // echo that the replay took before reaching it (older rows, wrapped
 // anew as the second print was) are taken back: the output under the
 // echo is still to come. Under an echo the replay has not seen (a new
@@ -413,8 +416,16 @@ func (r *replay) typed() {
 func (r *replay) goesOn(key string) bool {
 	// Right after a new line, a common line goes on only where expected.
 	common := r.missed && !r.resized && len(key) < minResumeKey
+	lo := r.oldest(key)
+	if r.missed && r.echo >= 0 && r.floor == r.echo {
+		// Under the echo of the command typed last, a line right after a
+		// new one is that command's output too, also after a resize: no
+		// line committed before the echo (a new block's "type" row is
+		// not an older block's, shown collapsed above).
+		lo = max(lo, r.floor)
+	}
 	if r.off == 0 {
-		if i, ok := r.exact(key, r.oldest(key)); ok && (!common || i == r.pos) {
+		if i, ok := r.exact(key, lo); ok && (!common || i == r.pos) {
 			r.take(i)
 			return true
 		}
@@ -422,7 +433,6 @@ func (r *replay) goesOn(key string) bool {
 	// The line after the last one matched is taken only where key may
 	// be taken from: a short row under the latest echo may have matched
 	// an older output's.
-	lo := r.oldest(key)
 	if r.pos >= lo && r.rewrap(key) {
 		return true
 	}

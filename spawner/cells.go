@@ -47,6 +47,9 @@ func setWrap(c *uv.Cell, pad bool) {
 	}
 }
 
+// clearWrap takes the wrap mark off c, keeping any hyperlink it has.
+func clearWrap(c *uv.Cell) { c.Link = realLink(c) }
+
 // realLink returns c's hyperlink without a wrap mark.
 func realLink(c *uv.Cell) uv.Link {
 	l := c.Link

@@ -392,7 +392,10 @@ func (m *mainLines) resizedTo(rows, cols int, out lineSink) {
 // (straddles, from cutBelow) and, when the width changed, the lines the
 // emulator broke (broken: their rows, from cutRows), each piece of them
 // the line it is now. Otherwise they would be committed again cut short (a
-// relay line would be sent twice, or a piece of it).
+// relay line would be sent twice, or a piece of it). A line the new width
+// cut short still shows whole on a screen never resized: what it showed
+// is kept as such a row (unresized), for a line drawn above it to go on
+// into (a paragraph drawn anew, rewrapped), as it would on that screen.
 func (m *mainLines) recordCut(straddles int, broken []bool) {
 	if straddles >= 0 {
 		start, end := m.span(straddles)
@@ -404,7 +407,11 @@ func (m *mainLines) recordCut(straddles int, broken []bool) {
 		for y := start; y <= end && y < len(broken); y++ {
 			if broken[y] {
 				st := m.state(start)
-				st.rec, st.hasRec, st.faint = m.lineText(start, end), true, false
+				text := m.lineText(start, end)
+				if st.hasRec && st.rec != "" && st.rec != text {
+					m.unresized.add(m.lineN(start), st.rec, true)
+				}
+				st.rec, st.hasRec, st.faint = text, true, false
 				break
 			}
 		}

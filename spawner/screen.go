@@ -504,6 +504,15 @@ func (s *Screen) resize(rows, cols int) {
 	oldRows, oldCols := s.rows, s.cols
 	s.rows, s.cols = rows, cols
 	s.main.Resize(cols, rows)
+	if straddles >= 0 {
+		// The line cut at the bottom ends on the last row now: its rows
+		// under it are gone, and a screen grown again shows blank rows
+		// there, no part of it (the line it is, and its text, end there:
+		// trailing blanks and all, as recordCut records it).
+		if c := s.main.CellAt(cols-1, rows-1); c != nil {
+			clearWrap(c)
+		}
+	}
 	s.main.SetScrollbackSize(queueRows(rows))
 	if s.alt.em != nil {
 		s.alt.resize(rows, cols)

@@ -385,7 +385,8 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			r.preview = previews != nil && previews[y] == previewDone || covered || spunTop
 			if v.layout.CutsRows() {
 				// Which output a hint under one shown collapsed is under.
-				if v.layout.Collapsed(text) && above >= 0 {
+				r.expand = v.layout.Collapsed(text)
+				if r.expand && above >= 0 {
 					var h maphash.Hash
 					h.SetSeed(keySeed)
 					for _, a := range rows[min(above, len(rows)):] {

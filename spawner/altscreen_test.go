@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"swarm/screenmodel"
 )
 
 // A row of the alternate screen that a resize cuts, and that the program
@@ -924,4 +926,69 @@ func TestHistoryShownAboveAnOutputStillPrintingIsGivenLate(t *testing.T) {
 	if got := strings.Join(r.lines, "\n"); !strings.Contains(got, strings.Join(transcript[13:16], "\n")) {
 		t.Errorf("the block still printing is not read whole, in its order:\n%s", got)
 	}
+}
+
+// opencode shows no hint while its view is scrolled back; a reader knows
+// the view went back when the rows it showed all move down and an older
+// command's echo shows above them: what shows there is that turn's
+// output, read when it ran, however the screen lays it out now, with
+// more of an output it shows collapsed maybe (issue 29: after a resize,
+// PageUp showed older turns laid out anew, and their rows, relay lines
+// among them, were read again as new output).
+func TestAnOlderTurnScrolledBackIsHistory(t *testing.T) {
+	const rows = 40
+	r := newKindRun(t, "opencode", rows, 60)
+	show := func(cols int, text ...string) {
+		r.write("\x1b[?2026h" + drawRows(rows-6, text) + fmt.Sprintf("\x1b[%d;1H  ┃\x1b[K\x1b[%d;1H  ╹%s\x1b[K\x1b[%d;6H\x1b[?2026l",
+			rows-5, rows-4, strings.Repeat("▀", cols-4), rows-5))
+		r.pause(time.Second)
+	}
+	// A long output collapsed: its first ten rows, the last cut short,
+	// and the hint to expand it; wider, its lines take fewer rows, and
+	// more of them show.
+	lines := []string{"@relay:bob the first file's command, long enough to be wrapped over three rows at sixty columns",
+		"@relay:carol another command in the first file, two rows at sixty columns"}
+	for i := range 9 {
+		lines = append(lines, fmt.Sprintf("row %d of the first file", i+1))
+	}
+	olderAt := func(cols int) []string {
+		var shown []string
+		for _, l := range lines {
+			shown = append(shown, opencodeWrapped(cols, l)...)
+		}
+		return slices.Concat([]string{"  ┃  $ cat one.txt", "  ┃"}, shown[:9], []string{"  ┃  row…", "  ┃", "  ┃  Click to expand", "  ┃"})
+	}
+	newer := []string{"  ┃  $ cat two.txt", "  ┃", "  ┃  first row of the second output", "  ┃  second row of the second output",
+		"  ┃  third row of the second output", "  ┃  @relay:alice the second file", "  ┃"}
+	r.write("\x1b[?1049h")
+	show(60, olderAt(60)...)
+	show(60, newer...)
+	r.s.Resize(rows, 80)
+	r.take(r.s.TakeLines())
+	show(80, newer...)
+	read := len(r.lines)
+	show(80, slices.Concat(olderAt(80), newer)...) // scrolled back
+	show(80, slices.Concat(olderAt(80), newer)...)
+	r.flush()
+	for _, l := range r.lines[read:] {
+		if !strings.Contains(l, "Click to expand") { // read again under other rows: rule 2
+			t.Errorf("the older turn scrolled back read as new output: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
+// opencodeWrapped is a line as opencode shows it on a screen cols wide:
+// its words wrapped, after the gutter, where the next would not fit.
+func opencodeWrapped(cols int, line string) []string {
+	wrapAt := screenmodel.Of("opencode").WrapAt(cols)
+	var rows []string
+	row := "  ┃ "
+	for _, w := range strings.Fields(line) {
+		if len(row) > len("  ┃ ") && ansi.StringWidth(row)+1+ansi.StringWidth(w) > wrapAt {
+			rows = append(rows, row)
+			row = "  ┃ "
+		}
+		row += " " + w
+	}
+	return append(rows, row)
 }

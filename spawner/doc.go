@@ -380,16 +380,23 @@
 //     that followed the latest output down shows that turn's rows); the rest are inserted where they
 //     show — as read already while the view is scrolled back (the
 //     program's hint to go back to the bottom shows, over a row or in
-//     one of its own: Layout.Overlay, Layout.Hint): it
-//     shows history then, laid out anew after a resize, and new output
-//     goes on under it, out of view. Rows first shown above the echo of
-//     a line typed, read already, while that turn's output may still go
-//     on (the program's status row shows, or rows under the echo are not
-//     read yet), are history the view shows now (grown, laid out anew),
-//     which read in order would land amid that output (an older echo and
-//     block inside a block still printing): they are given at once as
-//     Line.Late lines, read apart (rule 6), so that a block whole only
-//     there is read once.
+//     one of its own: Layout.Overlay, Layout.Hint), or, where the
+//     program shows no hint, above the rows the last frame showed, all
+//     moved down, with the echo of an older turn (one the document holds
+//     with a later turn under it) above them, down to the latest turn's
+//     echo: it shows history then, laid out anew after a resize, and new
+//     output goes on under it, out of view. Rows first shown above the
+//     echo of a line typed, read already, while that turn's output may
+//     still go on (the program's status row shows, or rows under the echo
+//     are not read yet), are history the view shows now (grown, laid out
+//     anew), which read in order would land amid that output (an older
+//     echo and block inside a block still printing): they are given at
+//     once as Line.Late lines, read apart (rule 6), so that a block whole
+//     only there is read once. New rows right above an aligned row, under
+//     document rows all read that the frame no longer shows, the hint
+//     under an output shown collapsed among them, go after those rows: the
+//     output's rows its collapse hides (the next turn, shown under the
+//     hint, is under all of them).
 //  6. A new row is committed once it has shown the same text for the
 //     settle time, a paragraph (rows with no blank between them) at a time,
 //     and not before the paragraphs above it, down from the echo of the
@@ -397,7 +404,11 @@
 //     when it scrolls off or the program hides it, with the text it showed
 //     last; when shown again with another wrap, as first shown, after the
 //     rows of its paragraph right above it (a paragraph is read in its
-//     order, and a new layout leaves short rows as they were). While a
+//     order, and a new layout leaves short rows as they were). A row's
+//     line keeps, from the line of the document row right above it, the
+//     distance the frame that showed both last shows between them: a
+//     blank row between two paragraphs, one read before the view
+//     scrolled and one after, still parts them. While a
 //     program whose view grows back when it is done (Claude Code: its
 //     status row and hint give their rows back,
 //     screenmodel.Layout.GrowsWhenDone) is at work, the paragraph the top

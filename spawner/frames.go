@@ -83,6 +83,8 @@ type frameRow struct {
 	under    uint64
 	anchored bool
 	anchor   int
+	// expand: the row is that hint.
+	expand bool
 	// own: the program's own row around its transcript (its input box,
 	// the footer under it, an answer's footer): aligned as any row, for
 	// where it is tells where the transcript ends, but never read.
@@ -229,6 +231,10 @@ type docRow struct {
 	pos   int // index in aligner.doc
 	// first is the observation that first showed the row.
 	first uint64
+	// line is the screen row the row was committed as, once lined
+	// (keepBreaks).
+	line  int
+	lined bool
 }
 
 // unread reports whether d is a pending row never shown whole (under a
@@ -272,6 +278,10 @@ type aligner struct {
 	settle          time.Duration
 	frames          int  // frames in a row that settle a row too; 0: only time does
 	back            bool // the frame being read is scrolled back (observe)
+	// backAbove: the frame's rows above this one are history the view
+	// shows scrolled back, an older turn's echo among them (olderTurn);
+	// headAt: the first row a gap reads as history late (changed).
+	backAbove, headAt int
 	// working: the program shows its status row at work on a turn
 	// (screenmodel.Layout.Status), set by the alternate screen before
 	// each observation. on: the view moved on past all the last frame
@@ -349,6 +359,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 		return nil
 	}
 	a.back = back
+	a.backAbove = 0
 	a.obs++
 	a.out = a.out[:0]
 	// turns[i]: how many of the frame's rows before row i start a turn.
@@ -367,6 +378,14 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 		}
 		if r.turn && !looked {
 			history, looked = a.scrolledBack(rows), true
+			if i < history && a.olderTurn(r) {
+				a.backAbove = history
+			}
+		}
+		if r.turn && i < a.backAbove && !a.olderTurn(r) {
+			// The latest turn's rows: a view grown taller shows them,
+			// maybe for the first time (rules for them below).
+			a.backAbove = i
 		}
 		if r.turn && i >= history && !a.replaces(r) {
 			a.turns[i+1]++
@@ -417,6 +436,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	// settle, in one frame (opencode wraps a block's body rows anew and
 	// leaves its "[[RELAY]]" row as it was).
 	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.row.pos - y.row.pos })
+	a.keepBreaks()
 	a.trim()
 	if quiet {
 		a.relaying = a.relaying && !a.drawn
@@ -1558,7 +1578,14 @@ func (a *aligner) changed(rows []frameRow, i0, i1, d0, d1 int, fromEnd bool, now
 	after := d0
 	if n > 0 {
 		after = pend[pk+n-1].pos + 1
+	} else if a.hiddenAbove(rows, i0, i1, d0, d1) {
+		// An output collapsed to its first rows hides the rest: its hint
+		// under them, new, goes after the rows hidden (and the next turn
+		// under the hint with it), as the view shows them once it expands
+		// the output again; a transcript grows at its end.
+		after = d1
 	}
+	a.headAt = head
 	a.insert(rows, i0, pi, before, now)
 	a.insert(rows, pi+n, i1, after, now)
 	if head < i1 && a.lateRows(rows, max(head, i0), i1, pi, n) {
@@ -1614,10 +1641,15 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 		if r.turn {
 			d.typed = typedKeyAt(r)
 		}
-		if a.back {
+		if a.back || i < a.backAbove && i < a.headAt {
 			// Scrolled back, a row that matches nothing is history laid
 			// out anew (the screen changed size since it was read): read
-			// already, not new output, which goes on under the view.
+			// already, not new output, which goes on under the view. A
+			// program that shows no hint then shows it so too: the last
+			// frame's rows all moved down, an older turn's echo above
+			// them (a transcript grows at its end; rows right above a
+			// paragraph cut at the view's top, its first rows, are read
+			// late: gap).
 			d.pending, d.text = false, ""
 		}
 		a.matched[i] = d
@@ -2387,5 +2419,66 @@ func (a *aligner) flush() []commitRow {
 	for _, d := range a.doc {
 		a.commit(d, d.y)
 	}
+	a.keepBreaks()
 	return a.out
+}
+
+// keepBreaks gives each row committed, in the document's order, the row
+// that keeps, against the line the document row right above it was
+// committed as, the blank rows (or none) the frame that showed both last
+// showed between them: a reader joins a paragraph's rows and breaks it at
+// a blank row, and a view that scrolled between two commits (a paragraph
+// read as it settled, the next one as it left the view) would have the
+// rows of two paragraphs follow each other, or one paragraph's rows part.
+// A row with no such row above keeps the row it shows.
+func (a *aligner) keepBreaks() {
+	for k := range a.out {
+		c := &a.out[k]
+		d := c.row
+		if c.late || c.again || d.pos == 0 {
+			d.line, d.lined = c.y, true
+			continue
+		}
+		if p := a.doc[d.pos-1]; p.lined && p.shown == d.shown && c.y == d.y && p.y < d.y {
+			c.y = p.line + d.y - p.y
+		}
+		d.line, d.lined = c.y, true
+	}
+}
+
+// hiddenAbove reports whether the document rows [d0, d1) were all read
+// and the frame shows none of them, while it shows row d1 right under
+// the gap [i0, i1), and among the gap's rows the hint under an output
+// shown collapsed (frameRow.expand): the rows the view hides are that
+// output's.
+func (a *aligner) hiddenAbove(rows []frameRow, i0, i1, d0, d1 int) bool {
+	if d1 <= d0 || d1 >= len(a.doc) || i1 >= len(rows) || a.matched[i1] != a.doc[d1] {
+		return false
+	}
+	if !slices.ContainsFunc(rows[i0:i1], func(r frameRow) bool { return r.expand }) {
+		return false
+	}
+	for _, d := range a.doc[d0:d1] {
+		if d.pending || d.shown == a.obs {
+			return false
+		}
+	}
+	return true
+}
+
+// olderTurn reports whether r, a row that starts a turn, echoes a line
+// typed whose echo the document holds read already, with a later turn
+// under it: an older turn's, which a view shows only scrolled back.
+func (a *aligner) olderTurn(r frameRow) bool {
+	for _, d := range a.index[r.hash] {
+		if !d.turn || d.pending || d.key != r.key {
+			continue
+		}
+		for _, e := range a.doc[d.pos+1:] {
+			if e.turn && !e.pending {
+				return true
+			}
+		}
+	}
+	return false
 }

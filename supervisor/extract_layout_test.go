@@ -3,6 +3,7 @@ package supervisor
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -396,20 +397,7 @@ func TestStatusRowIsNotOutput(t *testing.T) {
 // expand it, that ends so was left open by its author: an error.
 func TestCollapsedBlockEndsAtTheNextCommand(t *testing.T) {
 	t.Parallel()
-	frame := func(rows int, text ...string) string {
-		var b strings.Builder
-		b.WriteString("\x1b[?2026h")
-		for y := range rows - 6 {
-			row := ""
-			if y < len(text) {
-				row = text[y]
-			}
-			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s", y+1, row)
-		}
-		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K  ┃\x1b[%d;1H\x1b[2K  ┃  Build\x1b[%d;1H\x1b[2K  ╹%s\x1b[%d;6H\x1b[?2026l",
-			rows-5, rows-4, rows-3, strings.Repeat("▀", 76), rows-5)
-		return b.String()
-	}
+	frame := func(rows int, text ...string) string { return opencodeView(80, rows, text...) }
 	tail := []string{`  ┃    "topic": "t9"`, "  ┃  }", "  ┃  …", "  ┃", "  ┃  Click to expand", "  ┃"}
 	whole := append([]string{"  ┃  $ cat f1.txt", "  ┃", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`,
 		`  ┃    "type": "message",`, `  ┃    "body": "cut short by the program",`}, tail...)
@@ -433,6 +421,117 @@ func TestCollapsedBlockEndsAtTheNextCommand(t *testing.T) {
 	want = []string{"error: unterminated relay block", `relay bob "the next file"`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("a block never closed (-want +got):\n%s", diff)
+	}
+}
+
+// opencodeView is opencode drawing a frame of its view on a screen of
+// cols×rows, in one synchronized update: the transcript's rows from the
+// top, then its input box (a gutter, the model's row, a rule of ▀) with
+// the cursor in it.
+func opencodeView(cols, rows int, text ...string) string {
+	var b strings.Builder
+	b.WriteString("\x1b[?2026h")
+	for y := range rows - 6 {
+		row := ""
+		if y < len(text) {
+			row = text[y]
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K%s", y+1, row)
+	}
+	fmt.Fprintf(&b, "\x1b[%d;1H\x1b[2K  ┃\x1b[%d;1H\x1b[2K  ┃  Build\x1b[%d;1H\x1b[2K  ╹%s\x1b[%d;6H\x1b[?2026l",
+		rows-5, rows-4, rows-3, strings.Repeat("▀", cols-4), rows-5)
+	return b.String()
+}
+
+// opencodeSession is a recording of opencode's view on a screen rows
+// high: each step a frame drawn (at the width the screen has then) or a
+// resize, a second apart, the output settling between them.
+func opencodeSession(t *testing.T, cols, rows int, steps ...any) []string {
+	t.Helper()
+	var events []asciicast.Event
+	first := cols
+	for i, st := range steps {
+		at := time.Duration(i) * time.Second
+		switch st := st.(type) {
+		case []string:
+			out := opencodeView(cols, rows, st...)
+			if i == 0 {
+				out = "\x1b[?1049h" + out
+			}
+			events = append(events, asciicast.Event{Time: at, Code: asciicast.Output, Data: out})
+		case int: // a resize to st columns
+			cols = st
+			events = append(events, asciicast.Event{Time: at, Code: asciicast.Resize, Data: fmt.Sprintf("%dx%d", cols, rows)})
+		default:
+			t.Fatalf("step %d: %T", i, st)
+		}
+	}
+	return commandsRecorded(t, "opencode", first, rows, events...)
+}
+
+// TestABlankRowKeptAsTheViewScrolls: a paragraph read as it settled and
+// the next one, under a blank row, read a moment later after the view
+// scrolled up a row, are two paragraphs, as the screen shows them: a
+// reader does not join a row to the one above it across a blank row,
+// however full that row is (issue 29: a thinking line's body took in
+// the text under it, its row and the next one's committed one row apart).
+func TestABlankRowKeptAsTheViewScrolls(t *testing.T) {
+	t.Parallel()
+	const cols = 80
+	// A thinking line that fills its row: the next row's first word would
+	// not have fitted after it.
+	thinking := "  ┃  @thinking:bob"
+	for i := 0; ansi.StringWidth(thinking)+4 < screenmodel.Of("opencode").WrapAt(cols)-2; i++ {
+		thinking += fmt.Sprintf(" w%02d", i)
+	}
+	view := func(under string, scrolled int) string {
+		rows := []string{"  ┃  $ sh one.sh", "  ┃", "  ┃  an output row", "  ┃", thinking, "  ┃", "  ┃  " + under, "  ┃"}
+		return opencodeView(cols, 24, rows[scrolled:]...)
+	}
+	var events []asciicast.Event
+	at := func(ms int, out string) {
+		events = append(events, asciicast.Event{Time: time.Duration(ms) * time.Millisecond, Code: asciicast.Output, Data: out})
+	}
+	at(0, "\x1b[?1049h"+view("iron", 0))
+	at(100, view("iron thought", 0))
+	at(200, view("iron thought floor", 0))
+	at(300, view("iron thought floor follow", 0)) // the thinking line settled: read
+	at(400, view("iron thought floor follow quite", 1))
+	got := commandsRecorded(t, "opencode", cols, 24, events...)
+	want := []string{`thinking bob "` + strings.TrimPrefix(thinking, "  ┃  @thinking:bob ") + `"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestTheNextTurnUnderACollapsedOutput: opencode, narrower, shows an
+// older output collapsed (its first rows, "…", its hint to expand it) and
+// the next command's output under the hint; wider again, it shows the
+// older output whole and the next one under it, as before. The next
+// output is under all of the older one, the rows the hint hid too: read
+// once (issue 29: it was put between the rows shown and the rows hidden,
+// and, shown whole again under those, read again).
+func TestTheNextTurnUnderACollapsedOutput(t *testing.T) {
+	t.Parallel()
+	var whole []string
+	whole = append(whole, "  ┃  $ sh one.sh", "  ┃")
+	for i := range 8 {
+		whole = append(whole, fmt.Sprintf("  ┃  progress %d0%% of the first script", i))
+	}
+	whole = append(whole, "  ┃  @relay:bob the first script is done", "  ┃")
+	collapsed := append(slices.Clone(whole[:5]), "  ┃  progress 30% of the…", "  ┃", "  ┃  Click to expand", "  ┃")
+	next := []string{"  ┃  $ sh two.sh", "  ┃", "  ┃  @relay:alice the second script", "  ┃"}
+	footer := []string{"", "     ▣  Build · GPT-5.6"} // under an answer done
+	got := opencodeSession(t, 80, 24,
+		slices.Concat(whole, footer),
+		60,
+		slices.Concat(collapsed, footer),
+		slices.Concat(collapsed, next, footer),
+		80,
+		slices.Concat(whole, next, footer))
+	want := []string{`relay bob "the first script is done"`, `relay alice "the second script"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
 

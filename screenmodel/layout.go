@@ -807,6 +807,27 @@ func (l Layout) Spinner(row string) (echo string, ok bool) {
 	return row, false
 }
 
+// BareSpinner reports whether row is a frame of an echo's spinner
+// (Echo.Spinner) after its gutter and nothing else: the program draws the
+// spinner of a command at work on the view's top row once the echo it
+// marks is above the view, and over a blank row of the transcript it
+// shows no text at all.
+func (l Layout) BareSpinner(row string) bool {
+	for _, e := range l.echoes {
+		if e.Spinner == "" {
+			continue
+		}
+		start := strings.TrimSuffix(e.Start, " ")
+		_, w := utf8.DecodeLastRuneInString(start)
+		rest, ok := strings.CutPrefix(row, start[:len(start)-w])
+		spin, n := utf8.DecodeRuneInString(rest)
+		if ok && n > 0 && n == len(rest) && strings.ContainsRune(e.Spinner, spin) {
+			return true
+		}
+	}
+	return false
+}
+
 // startOf returns the first of echoes that row starts.
 func startOf(echoes []Echo, row string) (Echo, bool) {
 	for _, e := range echoes {

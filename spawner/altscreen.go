@@ -481,7 +481,9 @@ func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning 
 	row = shown[y]
 	echo, ok := v.layout.Spinner(row)
 	if !ok {
-		return row, false
+		// The spinner alone on the view's top row, over a blank row of
+		// the transcript (its echo above the view): no text to read.
+		return row, y == 0 && v.layout.BareSpinner(row)
 	}
 	spin[y] = spinRow{shown: row, echo: echo}
 	last, was := v.spin[y]

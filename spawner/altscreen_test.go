@@ -992,3 +992,24 @@ func opencodeWrapped(cols int, line string) []string {
 	}
 	return append(rows, row)
 }
+
+// The spinner of a command at work whose echo is above the view is drawn
+// on the view's top row, over whatever row shows there; over the blank
+// row under the echo it shows alone, after the gutter: no text a reader
+// reads (issue 29, opencode-s8100022: committed among the rows of a block
+// under it, read before them, it broke the block).
+func TestTheSpinnerAloneOnTheViewsTopRowIsNoText(t *testing.T) {
+	r, show, _ := opencodeTallRun(t)
+	block := []string{"  ┃  some text before the block", "  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"hi"}`}
+	show(true, append([]string{"  ┃  ⠋ sh a.sh", "  ┃"}, block...)...)
+	for _, spin := range []string{"⠙", "⠹", "⠸"} {
+		show(true, append([]string{"  ┃  " + spin}, append(block, "  ┃  [[/RELAY]]", "  ┃  and text after it")...)...)
+	}
+	r.flush()
+	for _, l := range r.lines {
+		if strings.TrimLeft(l, " ┃") != "" && strings.ContainsAny(strings.TrimLeft(l, " ┃"), "⠙⠹⠸") && !strings.Contains(l, "sh a.sh") {
+			t.Errorf("the spinner read as text: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+	r.wantOnce(t, "[[/RELAY]]")
+}

@@ -242,7 +242,8 @@
 //     or its mark turns at its row, the rest the same; a row of output of
 //     that shape (a file printed) is text, read as shown. On the view's
 //     top row the spinner may hide part of another row, read only where
-//     shown whole.
+//     shown whole; alone there after the gutter (over a blank row), it is
+//     no text at all (Layout.BareSpinner).
 //     The hint under an output shown collapsed (Layout.Collapsed) reads
 //     the same under every output: taken for the row of one read before,
 //     it is read again where the rows above it are others than then,

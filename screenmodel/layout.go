@@ -855,6 +855,18 @@ func (e Echo) ContinuesAfter(prev, row string, wrapAt int) bool {
 	return ansi.StringWidth(strings.TrimRight(prev, " "))+1+ansi.StringWidth(word) > wrapAt
 }
 
+// ContinuesAnEcho reports whether row, by its look, may continue the echo
+// of a line typed (Echo.Continues, for any of the program's echoes): a
+// row that does not is no row of typed input.
+func (l Layout) ContinuesAnEcho(row string) bool {
+	for _, e := range l.echoes {
+		if e.Continues(row) {
+			return true
+		}
+	}
+	return len(l.echoes) == 0
+}
+
 // Continues reports whether row continues the echo: it starts with Cont
 // and then text, not a blank and not a mark with a blank after it (the
 // program's own bullet: what follows the echo, as Claude Code's "⎿" over

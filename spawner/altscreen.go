@@ -321,6 +321,8 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	above := -1      // the last row of some length read, in rows
 	spin, spinning := make(map[int]spinRow), make(map[string]bool)
 	defer func() { v.spin, v.spinning = spin, spinning }()
+	var echo screenmodel.Echo // the echo of a line typed over the row read, while inEcho; echoY: its last row
+	inEcho, echoY := false, -1
 	var running []string // a running command's preview, its rows
 	var runningAt []int
 	for y := range shown {
@@ -380,6 +382,19 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			r.own = boxed && y >= ownFrom || v.layout.AnswerFooter(text)
 			if !spunTop {
 				r.markTurn(v.layout.EchoStart(text))
+			}
+			// Rows of a line typed, wrapped under its echo, are typed
+			// input; a row that by its look continues no echo is output.
+			r.typedOn = inEcho && y == echoY+1 && echo.Continues(text)
+			r.notTyped = !v.layout.ContinuesAnEcho(text)
+			switch {
+			case r.turn:
+				echo, _ = v.layout.EchoStart(text)
+				inEcho, echoY = true, y
+			case r.typedOn:
+				echoY = y
+			default:
+				inEcho = false
 			}
 			// A row partly covered by a hint is not whole either.
 			r.preview = previews != nil && previews[y] == previewDone || covered || spunTop

@@ -287,7 +287,10 @@
 //     rows wherever it puts them. Of rows alike (a "⎿  Interrupted" under
 //     each turn's output), in a view that stayed, or what a resize left of
 //     one, the one the last frame showed where this one shows it counts
-//     more. A row that would show (at the same size,
+//     more. A row that by its look continues no echo of a line typed
+//     (its indent, a mark: output) is no row shown continuing one (a
+//     command that prints what it was given: keys leave the indent out).
+//     A row that would show (at the same size,
 //     or once the program has laid its view out for a new one and its
 //     output settled) under more echoes of typed input
 //     (ScreenOptions.Layout) than the document holds there, or under as

@@ -65,6 +65,10 @@ type frameRow struct {
 	typed int
 	// typedKey is where the line typed starts in key.
 	typedKey int32
+	// typedOn: the row continues the echo of a line typed shown right
+	// above it (screenmodel.Echo.Continues); notTyped: by its look (its
+	// indent, a mark) it continues no echo at all (output).
+	typedOn, notTyped bool
 	// preview: the row is in a preview of an output done (its first
 	// rows, cut at the edge): never read as text, nor does it change the
 	// text a row showed (screenmodel.Layout.Preview).
@@ -198,8 +202,9 @@ type docRow struct {
 	cols int
 	// pending: seen, not committed yet, because it may still change.
 	pending bool
-	// turn: the row starts the echo of typed input (frameRow.turn).
-	turn bool
+	// turn: the row starts the echo of typed input (frameRow.turn);
+	// typedOn: it was shown continuing one (frameRow.typedOn).
+	turn, typedOn bool
 	// preview: the row was only shown in a preview (frameRow.preview):
 	// it is dropped, not committed, unless shown whole.
 	preview bool
@@ -498,6 +503,13 @@ func (a *aligner) align(rows []frameRow) []pair {
 		for j := len(cands) - 1; j >= 0; j-- {
 			d := cands[j]
 			if d.key != r.key {
+				continue
+			}
+			if d.typedOn && r.notTyped {
+				// A row of output is no row of a line typed, though it
+				// holds its text (a command that prints what it was
+				// given, its output under its echo): keys leave out the
+				// indent that tells them apart.
 				continue
 			}
 			if past != nil && d.pos < past.pos && d.shown != a.obs-1 {
@@ -1637,7 +1649,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, first: a.obs, y: r.y, at: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, typedOn: r.typedOn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, first: a.obs, y: r.y, at: r.y}
 		if r.turn {
 			d.typed = typedKeyAt(r)
 		}
@@ -2119,6 +2131,7 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 // seen records that row d is shown as r.
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
 	d.shown, d.y, d.at = a.obs, r.y, r.y
+	d.typedOn = d.typedOn || r.typedOn
 	d.own = d.own || r.own
 	if r.anchored {
 		if d.anchored && r.under != d.under && !d.pending && !d.own && !r.preview {

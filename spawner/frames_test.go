@@ -771,6 +771,50 @@ func TestAltScreenErasedViewSaysNothing(t *testing.T) {
 	r.wantOnce(t, "@relay:bob the first row")
 }
 
+// TestAltScreenOutputHoldingTheLineTyped: a command that prints what it
+// was given shows rows whose text, without their indent, is that of the
+// rows of its echo, wrapped alike. The output's rows are output, not the
+// echo's rows shown again, though the program wrapped the echo's last
+// rows anew since (issue 29; claude-s8100026, gemini-s8100022).
+func TestAltScreenOutputHoldingTheLineTyped(t *testing.T) {
+	t.Parallel()
+	rule := strings.Repeat("─", 60)
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		rows = append(rows, rule, "❯ ", rule, "  ? for shortcuts")
+		for y := range 14 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
+		return b.String()
+	}
+	r := newKindRun(t, "claude", 14, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame("! printf '%s\\n' 'one two three four five six seven eight nine",
+		"  listen white flat tail think rock sail either",
+		"  age six strong they game love them every'", "  ⎿  Running…"))
+	r.pause(time.Second)
+	// Done: the echo's last rows wrapped anew, the output under it.
+	r.write(frame("! printf '%s\\n' 'one two three four five six seven eight nine",
+		"  listen white flat tail think rock sail either age six",
+		"  strong they game love them every'",
+		"  ⎿  one two three four five six seven eight nine",
+		"     listen white flat tail think rock sail either",
+		"     age six strong they game love them every",
+		"  ⎿  Interrupted · What should Claude do instead?"))
+	r.pause(time.Second)
+	r.flush()
+	for _, want := range []string{"     listen white flat tail think rock sail either", "     age six strong they game love them every"} {
+		if n := slices.Index(r.lines, want); n < 0 {
+			t.Errorf("the output's row %q is not committed:\n%s", want, strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
 // TestAltScreenScrolledBackAfterAResize: scrolled back (Claude Code
 // shows its hint to jump to the bottom), the view shows history; after a
 // resize, the program lays that history out for the new width, and rows

@@ -217,6 +217,11 @@ type docRow struct {
 	left bool
 	// own: shown as the program's own row (frameRow.own): never committed.
 	own bool
+	// laidOut: put in the document from a view scrolled back (or one
+	// that shows history so: insert), matching nothing: history laid out
+	// anew, whose place among the rows read is a guess. A view at the bottom aligns with the rows read
+	// there rather than with these (bestChain).
+	laidOut bool
 	// under: the hint under an output shown collapsed was last read under
 	// these rows (frameRow.under), anchored on a row of some length
 	// (frameRow.anchored).
@@ -582,6 +587,14 @@ func (a *aligner) bestChain(rows []frameRow) []int {
 		w := 2
 		if pk.d.shown == a.obs-1 && !a.lastLeftover {
 			w = shownWeight
+		}
+		if pk.d.laidOut && !a.back {
+			// History a view scrolled back laid out anew, placed where
+			// the aligner guessed: back at the bottom, the view's rows
+			// read there outweigh it, or the rows under it, put after
+			// it, would be new (Codex after a resize narrower, the view
+			// paged back and forth: its last lines read again).
+			w = 1
 		}
 		if (a.leftover || a.viewStayed) && pk.d.shown == a.obs-1 && pk.d.at == rows[pk.i].y {
 			// What a resize left of the view stays where it was, and so
@@ -1662,7 +1675,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 			// them (a transcript grows at its end; rows right above a
 			// paragraph cut at the view's top, its first rows, are read
 			// late: gap).
-			d.pending, d.text = false, ""
+			d.pending, d.text, d.laidOut = false, "", true
 		}
 		a.matched[i] = d
 		fresh = append(fresh, d)

@@ -444,11 +444,12 @@ func (a *agent) drainOutputSeen() {
 }
 
 // expect sets the marker the pump watches committed lines for ("" for
-// none) and forgets an earlier hit.
+// none) and forgets an earlier hit. Marker and hit change together under
+// markerMu (see sawLine).
 func (a *agent) expect(marker string) {
 	a.markerMu.Lock()
+	defer a.markerMu.Unlock()
 	a.marker = marker
-	a.markerMu.Unlock()
 	select {
 	case <-a.markerHit:
 	default:
@@ -456,16 +457,19 @@ func (a *agent) expect(marker string) {
 }
 
 // sawLine is the pump's half of confirmation: a committed line with the
-// expected marker.
+// expected marker. The hit is signalled under the lock it was judged by:
+// signalled after it, a hit on one message's marker could land after
+// expect moved on to the next message and confirm that one before its
+// echo showed. Neither side blocks (markerHit holds one signal).
 func (a *agent) sawLine(text string) {
 	a.markerMu.Lock()
-	hit := a.marker != "" && strings.Contains(text, a.marker)
-	a.markerMu.Unlock()
-	if hit {
-		select {
-		case a.markerHit <- struct{}{}:
-		default:
-		}
+	defer a.markerMu.Unlock()
+	if a.marker == "" || !strings.Contains(text, a.marker) {
+		return
+	}
+	select {
+	case a.markerHit <- struct{}{}:
+	default:
 	}
 }
 

@@ -1238,7 +1238,10 @@ func (m *mainLines) moveTo(from, to int64) {
 // redraw among them released, so that one found moved up takes the rows
 // of that redraw under it for new (crossed), as when output settles on a
 // screen never resized. Scrolled off, a line is committed with the rows
-// under it moved up already, where crossed cannot tell them.
+// under it moved up already, where crossed cannot tell them. A line
+// erased, its record kept, is still a row of a screen never resized
+// (unresized), which a line moving from there is found at, however short
+// (moved), not a ghost.
 func (m *mainLines) shortened(k int, out lineSink) {
 	released := m.heldZone()
 	for r := 0; r < k; {
@@ -1246,7 +1249,13 @@ func (m *mainLines) shortened(k int, out lineSink) {
 		if end >= k {
 			return // it goes on under the rows that leave: carried
 		}
-		m.final(m.state(start), m.lineText(start, end), m.lineN(start), released, out)
+		st, text := m.state(start), m.lineText(start, end)
+		if text == "" && !st.pending && st.hasRec && st.rec != "" {
+			m.unresized.add(m.lineN(start), st.rec, false)
+			st.rec, st.hasRec, st.faint = "", false, false // it left, erased
+		} else {
+			m.final(st, text, m.lineN(start), released, out)
+		}
 		r = end + 1
 	}
 }

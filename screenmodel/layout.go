@@ -41,6 +41,10 @@ type Layout struct {
 	// right edge (its background): a frame drawn after a change of width
 	// whose rows stop short of the new edge is laid out for the old one.
 	paintsRows bool
+	// redrawsAfterResize: on the main screen, once it takes a change of
+	// width in, the program erases the screen and draws its whole last
+	// frame anew for the new width: see RedrawsAfterResize.
+	redrawsAfterResize bool
 	// cutsRows: the program shows a long output collapsed, its last row
 	// cut short with … at the end.
 	cutsRows bool
@@ -140,7 +144,7 @@ var layouts = []Layout{
 	// the fullscreen renderer); the transcript shows a message as
 	// "❯ text" and a shell command as "! command", wrapped under two
 	// blanks. Its status row says "esc to interrupt".
-	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true,
+	{Kind: "claude", Version: "2.1.332", wrapMargin: 1, boxAtCursor: true, redrawsAfterResize: true,
 		echoes: []Echo{{Start: "❯ ", Cont: "  "}, {Start: "❯\u00a0", Cont: "  "}, {Start: "! ", Cont: "  "}, {Start: "!\u00a0", Cont: "  "}},
 		status: []string{"esc to interrupt"}, growsWhenDone: true,
 		// Scrolled back, it draws a hint to jump to the bottom at the
@@ -264,6 +268,16 @@ func (l Layout) WrapsWithBlank() bool { return l.wrapsWithBlank }
 // short of the edge, after the screen got wider, was laid out for the
 // width before.
 func (l Layout) PaintsRows() bool { return l.paintsRows }
+
+// RedrawsAfterResize reports whether the program, drawing on the main
+// screen, erases it once it takes a change of width in and draws its whole
+// last frame anew, from the top row, for the new width: what a frame it
+// drew for the old width showed, garbled, it shows again. Claude Code
+// inline does after each resize in the recordings (testdata/cli,
+// claude-inline-*). Gemini CLI (Ink) does not: it writes only its live
+// rows again. Codex inline draws its first frame for the new width
+// already; the full-screen renderers draw on the alternate screen.
+func (l Layout) RedrawsAfterResize() bool { return l.redrawsAfterResize }
 
 // CutsRows reports whether the program shows a row it cut short with …
 // at its end (a long output collapsed to its first rows): what such a

@@ -209,8 +209,11 @@
 // edge and stops there, that runs text past the new edge and moves the
 // cursor over cells that show text is such a frame: the lines it holds
 // and draws are not committed, as it leaves them or as they scroll off
-// (mainLines.oldFrameFound). A program that writes its rows whole (Ink)
-// keeps no cells: its rows the terminal wrapped are its text.
+// (mainLines.oldFrameFound). That counts on the program drawing them again
+// once it takes the resize in: the rule holds only for a program known to
+// (screenmodel.Layout.RedrawsAfterResize); for any other, what the frame
+// showed is read. A program that writes its rows whole (Ink) keeps no
+// cells: its rows the terminal wrapped are its text.
 //
 // # The alternate screen
 //

@@ -499,10 +499,14 @@ func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow)
 }
 
 // widthChanged tells the replay rule that the program will redraw for a
-// new width, and notes that it has not yet (oldWidth).
+// new width, and notes that it has not yet (oldWidth). Only for a program
+// that draws its whole frame again once it takes the resize in
+// (screenmodel.Layout.RedrawsAfterResize): the lines a frame drawn for
+// the old width holds are let go counting on that (oldFrameFound); one
+// that draws only the cells that changed and never again would lose them.
 func (m *mainLines) widthChanged() {
 	m.replay.widthChanged()
-	m.oldWidth, m.ranPast, m.atEdge, m.keptText, m.oldFrame = true, false, false, false, false
+	m.oldWidth, m.ranPast, m.atEdge, m.keptText, m.oldFrame = m.layout.RedrawsAfterResize(), false, false, false, false
 }
 
 // printed notes, while oldWidth, how a print segment ended: its text ran

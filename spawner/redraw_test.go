@@ -1237,6 +1237,64 @@ func TestARedrawLaidOutForTheOldWidthIsNotRead(t *testing.T) {
 	}
 }
 
+// TestAnOldWidthFrameIsLetGoOnlyForAProgramThatDrawsItAgain: the frame of
+// TestARedrawLaidOutForTheOldWidthIsNotRead (the cells that changed, text
+// past the new edge, the cursor moved right over text kept) is let go
+// counting on the program to draw it again once it takes the resize in.
+// Claude Code inline does: it erases the screen and draws its whole last
+// frame from the top row, scrolling (claude-inline-s6900006 after its
+// resize to 57x15: 23 rows), and a relay line the old frame scrolled off
+// is read from that redraw. A program not known to (no layout, Gemini CLI,
+// Codex inline) may never draw again: the relay line its frame shows,
+// left on the screen or scrolled off, is its text and is read (issue 29;
+// the reviewer's s12 probe: the scrolled-off line was lost for them).
+func TestAnOldWidthFrameIsLetGoOnlyForAProgramThatDrawsItAgain(t *testing.T) {
+	t.Parallel()
+	rule := func(w int) string { return strings.Repeat("─", w) }
+	box := func(w int) string { return rule(w) + "\r\n❯ \r\n" + rule(w) + "\r\n  ? for shortcuts" }
+	history := "! cat a.txt\r\n  ⎿  first line\r\n     @relay:bob soft represent clean thousand words here\r\n  ⎿  Interrupted\r\n\r\n"
+	output := "     second row of the output\r\n     third row of the output\r\n     fourth row of the output\r\n" +
+		"     fifth row\r\n     sixth row\r\n     seventh row\r\n\r\n"
+	// Drawn for 60 columns on the screen laid out for 40, up to the
+	// "Running…" row as the program last drew it: the relay line left on
+	// the screen, or scrolled off as the frame draws on.
+	left := "\r\x1b[5A\x1b[5C@relay:bob hello from the file\x1b[K\r\n\r\n" + rule(60) + "\r\n❯ \r\n" + rule(60) +
+		"\r\n  esc to interrupt\x1b[2A\r\x1b[2C"
+	scrolled := "\r\x1b[5A\x1b[5C@relay:bob hello from the file\x1b[K\r\n" + output +
+		rule(60) + "\r\n❯ \r\n" + rule(60) + "\r\n  esc to interrupt\x1b[2A\r\x1b[2C"
+	erase := "\x1b[2B\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 11) + "\x1b[2K\x1b[H"
+	redrawn := erase + "! cat f.txt\r\n  ⎿  @relay:bob hello from the file\r\n" + output + box(40)
+	for _, tc := range []struct {
+		name, layout, old, redrawn string
+	}{
+		{"claude redrawn, scrolled off", "claude", scrolled, redrawn},
+		{"no layout, left", "", left, ""},
+		{"no layout, scrolled off", "", scrolled, ""},
+		{"gemini, scrolled off", "gemini", scrolled, ""},
+		{"codex, scrolled off", "codex", scrolled, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of(tc.layout)})
+			defer s.Close()
+			c := &committed{t: t, s: s, take: s.TakeLines}
+			c.write(history + "! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box(60))
+			c.add(s.Settle())
+			c.got = nil
+			s.Resize(12, 40)
+			c.add(s.TakeLines())
+			c.write(tc.old)
+			c.write(tc.redrawn)
+			c.add(s.Settle())
+			c.add(s.Flush())
+			got := slices.DeleteFunc(c.got, func(l string) bool { return !strings.Contains(l, "@relay") })
+			if len(got) != 1 || !strings.Contains(got[0], "@relay:bob hello from the file") {
+				t.Errorf("relay lines read %q, want the one shown once; committed:\n%s", got, strings.Join(c.got, "\n"))
+			}
+		})
+	}
+}
+
 // TestANewBlockUnderTheLatestEchoAfterAResize: after a change of width,
 // Claude Code inline erases its screen and draws its transcript anew, an
 // older block shown collapsed (its "type" row, "}" and "[[/RELAY]]" not

@@ -306,6 +306,13 @@ type aligner struct {
 	last      []frameRow
 	lastMatch []*docRow
 	echo      *docRow
+	// bottom, bottomMatch: the last frame before the view was scrolled
+	// back, and the document rows it showed (none after a resize: the
+	// view is laid out anew); shownAgain: the last frame, back at the
+	// bottom, showed that frame again (see observe).
+	bottom      []frameRow
+	bottomMatch []*docRow
+	shownAgain  bool
 
 	// scratch, reused across observations
 	pairs []pair
@@ -349,6 +356,7 @@ func newAligner(settle time.Duration, frames int) *aligner {
 func (a *aligner) resized() {
 	a.resizedAt, a.redrawn = a.obs, false
 	a.relaying, a.drawn = true, false
+	a.bottom, a.bottomMatch = a.bottom[:0], a.bottomMatch[:0]
 }
 
 // observe aligns a frame with the document and returns the rows it
@@ -367,6 +375,11 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 		// showed rows, not with none (then it shows none of the rows the
 		// last frame showed, and its text wrapped anew is taken for new).
 		return nil
+	}
+	wasBack := a.back
+	if back && !wasBack {
+		a.bottom = append(a.bottom[:0], a.last...)
+		a.bottomMatch = append(a.bottomMatch[:0], a.lastMatch...)
 	}
 	a.back = back
 	a.backAbove = 0
@@ -405,7 +418,18 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	a.echo = a.echoLastShown()
 	a.on = a.movedOn(rows)
 	a.viewStayed = a.longRowStayed(rows)
-	chain, ok := a.unchanged(rows)
+	chain, ok := a.unchanged(rows, a.last, a.lastMatch, false)
+	again := false
+	if !ok && !back && (wasBack || a.shownAgain) {
+		// Back at the bottom, the view shows what it showed before it
+		// was scrolled back: the same rows, read already, not new ones
+		// (Codex's transcript paged back and forth after a resize: the
+		// history it laid out anew, scrolled back, holds rows alike the
+		// bottom's, which the rows under them would go after as new).
+		chain, ok = a.unchanged(rows, a.bottom, a.bottomMatch, true)
+		again = ok
+	}
+	a.shownAgain = again
 	if !ok {
 		chain = a.align(rows)
 	}
@@ -462,24 +486,33 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	return a.out
 }
 
-// unchanged is the alignment when most of the frame is as the last one
-// showed it (a spinner turned, a line was typed): the rows that did not
-// change show the document rows they showed then. false: align anew.
-func (a *aligner) unchanged(rows []frameRow) ([]pair, bool) {
-	if len(rows) != len(a.last) {
+// unchanged is the alignment when most of the frame is as an earlier one,
+// last with the document rows it showed, lastMatch (a spinner turned, a
+// line was typed): the rows that did not change show the document rows
+// they showed then. again: the frame is the view shown again, back at the
+// bottom (see observe). false: align anew.
+func (a *aligner) unchanged(rows, last []frameRow, lastMatch []*docRow, again bool) ([]pair, bool) {
+	if len(rows) != len(last) {
 		return nil, false
 	}
 	var chain []pair
 	same := 0
 	for i, r := range rows {
-		l := a.last[i]
+		l := last[i]
 		if r.gone || r.y != l.y {
 			return nil, false
 		}
 		if r.text != l.text {
 			continue
 		}
-		d := a.lastMatch[i]
+		d := lastMatch[i]
+		if d == nil && again {
+			// Shown then as text wrapped anew, matched to no row of its
+			// own: the same row still, which the gap around it finds
+			// again where it found it then.
+			same++
+			continue
+		}
 		if d == nil || d.pos >= len(a.doc) || a.doc[d.pos] != d {
 			return nil, false
 		}

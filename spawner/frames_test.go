@@ -2031,3 +2031,55 @@ func TestAltScreenANewBlockAlikeTheOneCutAtTheTopIsNew(t *testing.T) {
 		t.Errorf("lines given late: %v", r.late)
 	}
 }
+
+// TestAltScreenPagedBackAfterAResize: Codex, its screen made narrower,
+// lays its transcript out anew for the new width; paged back, the view
+// shows history wrapped anew, whose rows match none read and go into the
+// document as history; back at the bottom, the view shows what it showed
+// before it was paged back. A reader sees the same lines again, not new
+// ones: rows alike in that history ("that wraps at the edge…", under each
+// paragraph) are not the bottom's, which would put the rows under them,
+// the relay lines, after them as new (issue 29: fresh codex-s9300006 and
+// codex-s9300008 sent two relay lines twice).
+func TestAltScreenPagedBackAfterAResize(t *testing.T) {
+	t.Parallel()
+	var paras []string
+	for i := range 8 {
+		paras = append(paras, fmt.Sprintf("history %02d: some words of an earlier output that wraps at the edge of the view once or twice", i))
+	}
+	paras = append(paras, "@relay:bob the first command", "@relay:alice the second command")
+	const rows, h = 14, 10 // the screen, and the view above the input box
+	frame := func(cols, back int) string {
+		var all []string
+		for i, p := range paras {
+			bullet := "    "
+			if i == 0 {
+				bullet = "  └ "
+			}
+			all = append(all, wrapHanging(bullet, p, cols-1)...)
+		}
+		end := max(len(all)-back, 0)
+		view := slices.Clone(all[max(end-h, 0):end])
+		if back > 0 {
+			// Codex's hint on the view's last row.
+			for len(view) < h {
+				view = append(view, "")
+			}
+			view = append(view[:h-1], "                  ↓ Back to bottom · esc")
+		}
+		return drawRows(h, view) + fmt.Sprintf("\x1b[%d;1H› \x1b[K\x1b[%d;3H", h+2, h+2)
+	}
+	r := newKindRun(t, "codex", rows, 100)
+	r.write("\x1b[?1049h")
+	r.write(frame(100, 0))
+	r.pause(time.Second)
+	r.s.Resize(rows, 50)
+	r.take(r.s.TakeLines())
+	// Three pages back and forth.
+	for _, back := range []int{0, h, 2 * h, 3 * h, 2 * h, h, 0} {
+		r.write(frame(50, back))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "@relay:bob the first command", "@relay:alice the second command")
+}

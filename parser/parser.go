@@ -378,11 +378,7 @@ func (p *Parser) continues(n int64, line string) bool {
 		// wrap), and only after a row with no room left for its first word
 		// — give or take what a lossy box dropped at the wrap.
 		word, _, _ := strings.Cut(r, " ")
-		need := 1 + ansi.StringWidth(word)
-		if p.lossy {
-			need += lossySlack
-		}
-		return cols >= h.hang && cols <= h.hang+2 && h.end+need > h.box.right-1
+		return cols >= h.hang && cols <= h.hang+2 && p.noRoom(h.box, h.end, word)
 	}
 	cols, k := leadingBlanks(line)
 	if cols != h.hang && cols != h.hang+1 || k == len(line) {
@@ -390,6 +386,39 @@ func (p *Parser) continues(n int64, line string) bool {
 	}
 	r := line[k:]
 	return !startsWithGlyph(r) && !startsSomething(r) && !p.endedLine(line, r, cols > h.hang)
+}
+
+// noRoom reports whether a row right inside box b, its text ending at
+// column end, had no room left for word after a blank — give or take
+// what a lossy box dropped at the wrap (lossySlack): the box wrapped the
+// row there, or cut it at its edge, and the line may go on with word.
+func (p *Parser) noRoom(b box, end int, word string) bool {
+	need := 1 + ansi.StringWidth(word)
+	if p.lossy {
+		need += lossySlack
+	}
+	return end+need > b.right-1
+}
+
+// CutAtEdge reports whether the last row of c, an inline command read
+// right inside a box's two borders, was cut at the box's edge before
+// word: it had no room left for it (noRoom, the test by which a row under
+// it continues it), and a reading of the command through a box of another
+// width may go on with word. A row with room for word ended the command's
+// line there. False for a block, or a command in no such box: where its
+// row ended says nothing of what was cut.
+func (p *Parser) CutAtEdge(c *Command, word string) bool {
+	if c.FromBlock {
+		return false
+	}
+	first, _, _ := strings.Cut(c.Source, "\n")
+	_, _, pre := stripPrefix(first)
+	bx, boxed := boxOf(first, pre)
+	if !boxed || !bx.edge || bx.gutter() {
+		return false
+	}
+	last := c.Source[strings.LastIndexByte(c.Source, '\n')+1:]
+	return p.noRoom(bx, bx.textEnd(last), word)
 }
 
 // endedLine reports whether the held command's last row ended its line

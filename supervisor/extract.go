@@ -249,7 +249,9 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 	opts.BreaksAfterPunctuation = layout.BreaksAfterPunctuation()
 	opts.CutsRows = layout.CutsRows()
 	opts.WrapsWithBlank = layout.WrapsWithBlank()
-	return &commandReader{p: parser.New(opts), lateOpts: opts, layout: layout, stayed: map[int64]string{}}
+	r := &commandReader{p: parser.New(opts), lateOpts: opts, layout: layout, stayed: map[int64]string{}}
+	r.box.cutAtEdge = r.p.CutAtEdge
+	return r
 }
 
 // readLate reads a Late or Again line (spawner.Line.Late) apart from the

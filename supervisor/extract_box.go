@@ -83,6 +83,10 @@ type toolBox struct {
 	unsettled bool
 	// seq counts the readings of the box.
 	seq int64
+	// cutAtEdge is the parser's [parser.Parser.CutAtEdge]: whether a
+	// command's last row was cut at its box's edge before a word. Kept
+	// from box to box.
+	cutAtEdge func(c *parser.Command, word string) bool
 }
 
 // relayout is how long after the screen changes width a box at work may
@@ -362,12 +366,12 @@ func (b *toolBox) release() []parser.Event {
 	held := append(b.pick(func(boxEvent) bool { return true }), b.again...)
 	slices.SortStableFunc(held, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
 	if slices.ContainsFunc(held, earlier) {
-		held = placeByContent(held, read, b.cols)
+		held = placeByContent(held, read, b.cols, b.cutAtEdge)
 	}
 	out := appendEvents(nil, held)
 	clear(b.again) // the events are the caller's now
 	clear(b.sent)
-	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0]}
+	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0], cutAtEdge: b.cutAtEdge}
 	return out
 }
 
@@ -379,10 +383,11 @@ func (b *toolBox) release() []parser.Event {
 // one wraps over two rows takes one at another), and rows counted at two
 // widths say nothing of each other's order. A reader places what the box
 // showed at an earlier width by the lines around it: a command the box
-// shows at the last width too (its first row as it showed then: startsAs)
-// is read there once, as the reading that says more says it; one it does
-// not show goes out after the last such command above it, or first.
-func placeByContent(held, read []boxEvent, cols int) []boxEvent {
+// shows at the last width too (sameCommand; cut tells a row cut at the
+// box's edge) is read there once, as the reading that says more says it;
+// one it does not show goes out after the last such command above it, or
+// first.
+func placeByContent(held, read []boxEvent, cols int, cut func(*parser.Command, string) bool) []boxEvent {
 	base := slices.DeleteFunc(slices.Clone(held), func(e boxEvent) bool { return e.cols != cols })
 	slices.SortStableFunc(read, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
 	after := make([][]boxEvent, len(base)+1) // after[j+1]: after base[j]
@@ -390,11 +395,9 @@ func placeByContent(held, read []boxEvent, cols int) []boxEvent {
 	for _, e := range read {
 		j := -1
 		if c := e.ev.Command; c != nil {
-			if first := firstRowWords(c); len(first) > 0 {
-				j = slices.IndexFunc(base[anchor+1:], func(d boxEvent) bool {
-					return d.ev.Command != nil && sameFields(c, d.ev.Command) && startsAs(d.ev.Command.Body, first)
-				})
-			}
+			j = slices.IndexFunc(base[anchor+1:], func(d boxEvent) bool {
+				return d.ev.Command != nil && sameCommand(c, d.ev.Command, cut)
+			})
 		}
 		kept := slices.ContainsFunc(held, func(d boxEvent) bool { return d.seq == e.seq })
 		if j < 0 {
@@ -404,7 +407,7 @@ func placeByContent(held, read []boxEvent, cols int) []boxEvent {
 			continue
 		}
 		j += anchor + 1
-		if d := base[j].ev.Command; kept && len(e.ev.Command.Body) > len(d.Body) && holds(e.ev.Command.Body, d.Body) {
+		if d := base[j].ev.Command; kept && len(e.ev.Command.Body) > len(d.Body) {
 			base[j] = e // the box showed it whole at the earlier width, cut at this one
 		}
 		anchor = j
@@ -415,6 +418,46 @@ func placeByContent(held, read []boxEvent, cols int) []boxEvent {
 		out = append(out, after[j+1]...)
 	}
 	return out
+}
+
+// sameCommand reports whether x and y, commands a box showed at two
+// widths, are one command: they say the same, or one says less, its words
+// the other's first ones (the last perhaps cut short), and its last row
+// was cut at its box's edge (cut) before what the other goes on with. One
+// whose row had room for that ended its line there: another command that
+// only starts as the other does, and a reader read both.
+func sameCommand(x, y *parser.Command, cut func(*parser.Command, string) bool) bool {
+	if !sameFields(x, y) {
+		return false
+	}
+	xs, ys := strings.Fields(x.Body), strings.Fields(y.Body)
+	if slices.Equal(xs, ys) {
+		return true
+	}
+	if next, ok := goesOn(xs, ys); ok {
+		return cut(x, next)
+	}
+	if next, ok := goesOn(ys, xs); ok {
+		return cut(y, next)
+	}
+	return false
+}
+
+// goesOn returns what long, a command's body's words, says after short's
+// words, when long starts with them (the last perhaps cut short in
+// short), and says more: the rest of a word short cut, or its next word.
+func goesOn(short, long []string) (string, bool) {
+	n := len(short)
+	if n == 0 || len(long) < n || !slices.Equal(long[:n-1], short[:n-1]) || !strings.HasPrefix(long[n-1], short[n-1]) {
+		return "", false
+	}
+	if rest := long[n-1][len(short[n-1]):]; rest != "" {
+		return rest, true
+	}
+	if len(long) == n {
+		return "", false
+	}
+	return long[n], true
 }
 
 // cutAgain reports whether e, a command the done box shows, is one the

@@ -499,3 +499,76 @@ func TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi" @80`, `dave "bye" @79`)
 }
+
+// TestABoxDoneAtAnotherWidthKeepsAnotherMessageThatStartsAlike: as in
+// TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines, the screen widened
+// while a command ran, and the narrow box showed "@relay:carol hi" with
+// room left on its row (its line ended there), a row only it read. The
+// done box shows "@relay:carol hi again": another message to carol that
+// only starts alike, not the first one's rest cut at the narrow box's
+// edge. Both go out, the narrow box's after the command above it.
+// (Reviewer repro s12.)
+func TestABoxDoneAtAnotherWidthKeepsAnotherMessageThatStartsAlike(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width once it widened
+	lines := []spawner.Line{
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols},
+		{N: 73, Text: narrow(""), Cols: cols},
+		{N: 74, Text: narrow("@relay:erin first"), Cols: cols},
+		{N: 75, Text: narrow(""), Cols: cols},
+		{N: 76, Text: narrow("long plain words here and"), Cols: cols},
+		{N: 77, Text: narrow("then more"), Cols: cols},
+		{N: 78, Text: narrow("another plain line that wr"), Cols: cols},
+		{N: 79, Text: narrow("aps too"), Cols: cols},
+		{N: 80, Text: narrow("@relay:carol hi"), Cols: cols},
+		{N: 81, Text: narrow(""), Cols: cols},
+		{N: 82, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		// Widened; printed done.
+		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, ShownRunning: true},
+		{N: 73, Text: wide(""), Cols: 50},
+		{N: 74, Text: wide("@relay:erin first"), Cols: 50},
+		{N: 75, Text: wide(""), Cols: 50},
+		{N: 76, Text: wide("long plain words here and then more"), Cols: 50},
+		{N: 77, Text: wide("another plain line that wraps too"), Cols: 50},
+		// 78, carol's first message's row, not committed again
+		{N: 79, Text: wide("@relay:carol hi again"), Cols: 50},
+		{N: 80, Text: wide("end"), Cols: 50},
+		{N: 81, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+	}
+	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi" @80`, `carol "hi again" @79`)
+}
+
+// TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce: the narrow box
+// at work showed carol's message on its last row, cut at its right edge
+// in the middle of a word (the rest below the box's view); the done box,
+// drawn for the widened screen, shows it whole on a row counted anew. The
+// cut reading is that command's start, not another message: it goes out
+// once, whole.
+func TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width once it widened
+	lines := []spawner.Line{
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols},
+		{N: 73, Text: narrow(""), Cols: cols},
+		{N: 74, Text: narrow("@relay:erin first"), Cols: cols},
+		{N: 75, Text: narrow(""), Cols: cols},
+		{N: 76, Text: narrow("long plain words here and"), Cols: cols},
+		{N: 77, Text: narrow("then more"), Cols: cols},
+		{N: 78, Text: narrow("@relay:carol hi there my f"), Cols: cols}, // reaches the edge
+		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		// Widened; printed done.
+		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, ShownRunning: true},
+		{N: 73, Text: wide(""), Cols: 50},
+		{N: 74, Text: wide("@relay:erin first"), Cols: 50},
+		{N: 75, Text: wide(""), Cols: 50},
+		{N: 76, Text: wide("long plain words here and then more"), Cols: 50},
+		{N: 77, Text: wide("@relay:carol hi there my friend"), Cols: 50},
+		{N: 78, Text: wide("end"), Cols: 50},
+		{N: 79, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+	}
+	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi there my friend" @77`)
+}

@@ -79,7 +79,7 @@ type toolBox struct {
 	// program makes the terminal as wide as the box and its rows wrap
 	// the output anew. What the live box shows then is held, never sent
 	// at once, and a reading of it gives way to a later reading of the
-	// box that shows its first row as it did (supersedes).
+	// box that is the command its first row showed (superseded).
 	unsettled bool
 	// seq counts the readings of the box.
 	seq int64
@@ -561,26 +561,29 @@ func (b *toolBox) shownWhole(i int, live, again []int) bool {
 // superseded reports whether e, a command the live box showed right after
 // the screen changed width (toolBox.unsettled), gives way to a reading of
 // the box made later — in the live box, the done box, or gone out — that
-// shows its first row as it did, and then goes on: the box showed, that
+// is the command its first row showed (sameCommand): the box showed, that
 // first frame or few, the rows of a terminal as wide as the old box cut
 // to the new one, and the row under it was another line's, or the next
 // part of the line after what was dropped; then the line laid out anew,
-// counted from another row. A later reading that starts as e's first row
-// does is the same command, as the box showed it once settled.
+// counted from another row. Only its first row says what e is: a later
+// reading that says the same, or goes on with what that row, cut at the
+// box's edge, had no room for, is the same command, as the box showed it
+// once settled. One that only starts alike, where the row had room left,
+// is another message, and e goes out too.
 func (b *toolBox) superseded(e boxEvent) bool {
-	first := firstRowWords(e.ev.Command)
-	if len(first) == 0 {
+	first := firstRow(e.ev.Command)
+	if first.Body == "" {
 		return false
 	}
 	later := func(d boxEvent) bool {
-		return d.seq > e.seq && d.ev.Command != nil && sameFields(e.ev.Command, d.ev.Command) && startsAs(d.ev.Command.Body, first)
+		return d.seq > e.seq && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
 	}
 	return slices.ContainsFunc(b.seen, later) || slices.ContainsFunc(b.again, later) || slices.ContainsFunc(b.sent, later)
 }
 
-// firstRowWords returns the words of c's body its first row showed (the
-// row it starts on, after its marker).
-func firstRowWords(c *parser.Command) []string {
+// firstRow returns c as the row it starts on showed it: its source that
+// row, its body the words after its marker there.
+func firstRow(c *parser.Command) *parser.Command {
 	row, _, _ := strings.Cut(c.Source, "\n")
 	words := strings.Fields(row)
 	for i, w := range words {
@@ -589,18 +592,9 @@ func firstRowWords(c *parser.Command) []string {
 			break
 		}
 	}
-	return slices.DeleteFunc(words, func(w string) bool { return w == "│" })
-}
-
-// startsAs reports whether body's words start with first, the last of
-// them perhaps longer (a row that ended with part of a word).
-func startsAs(body string, first []string) bool {
-	words := strings.Fields(body)
-	if len(words) < len(first) {
-		return false
-	}
-	n := len(first) - 1
-	return slices.Equal(words[:n], first[:n]) && strings.HasPrefix(words[n], first[n])
+	f := *c
+	f.Source, f.Body = row, strings.Join(slices.DeleteFunc(words, func(w string) bool { return w == "│" }), " ")
+	return &f
 }
 
 // holds reports whether body, a reading of a command on a row of a box's

@@ -572,3 +572,44 @@ func TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi there my friend" @77`)
 }
+
+// TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike: as in
+// TestALiveBoxRightAfterAResizeIsReadOnceLaidOut, the screen shrank while
+// a command ran, and the box at work, not laid out anew yet, showed
+// "@relay:carol hi" with room left on its row: its line ended there. The
+// output went on, that row slid out of the box's view, and the box, laid
+// out anew, showed "@relay:carol hi yo": another message to carol that only
+// starts alike, not the first one laid out anew. Both go out. The
+// held reading gave way to it, and carol's first message was lost.
+func TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
+		{N: 74, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+		{N: 75, Text: wide("progress 10%"), Cols: 50, Time: at(0)}, // output row 2
+		{N: 76, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		// Shrunk: the old terminal's rows, cut; carol's line ends on its row.
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 74, Text: narrow("... 2 hidden (Ctrl+O) ..."), Cols: cols, Time: at(1000)},
+		{N: 75, Text: narrow("progress 10%"), Cols: cols, Time: at(1000)},
+		{N: 76, Text: narrow("@relay:carol hi"), Cols: cols, Time: at(1000)}, // output row 3
+		{N: 77, Text: narrow("ok"), Cols: cols, Time: at(1000)},
+		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		// Laid out anew, the output gone on: carol's first row slid away.
+		{N: 74, Text: narrow("... 9 hidden (Ctrl+O) ..."), Cols: cols, Time: at(2500)},
+		{N: 75, Text: narrow("@relay:carol hi yo"), Cols: cols, Time: at(2500)}, // output row 9
+		{N: 76, Text: narrow("ok"), Cols: cols, Time: at(2500)},
+		{N: 77, Text: narrow("progress 95%"), Cols: cols, Time: at(2500)},
+		// Done.
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(3000), ShownRunning: true},
+		{N: 78, Text: narrow("end"), Cols: cols, Time: at(3000)},
+		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(3000)},
+	}
+	wantGeminiBox(t, lines, `carol "hi" @76`, `carol "hi yo" @75`)
+}

@@ -212,6 +212,12 @@ func (m *Main) setUp(ctx context.Context) error {
 	if _, err := m.nc.Subscribe(m.space.actor("*"), m.actFor); err != nil {
 		return err
 	}
+	// Subscribe only queues the interest for the server; a host's request
+	// that reaches the server first gets "no responders". Started means
+	// the server has them.
+	if err := m.nc.Flush(); err != nil {
+		return fmt.Errorf("subscribe: %w", err)
+	}
 	m.wg.Add(2)
 	go func() { defer m.wg.Done(); m.forward(runCtx) }()
 	go func() { defer m.wg.Done(); m.ping(runCtx) }()

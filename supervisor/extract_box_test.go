@@ -613,3 +613,36 @@ func TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike(t *testing.
 	}
 	wantGeminiBox(t, lines, `carol "hi" @76`, `carol "hi yo" @75`)
 }
+
+// TestALiveBoxRightAfterAResizeKeepsALinePrintedTwice: the box at work,
+// the first frame after the screen shrank, shows one line printed twice,
+// on two rows one under the other. Rows of one frame read one after the
+// other are two lines a reader sees; only a reading of a later frame
+// tells what an earlier one cut. The first gave way to the second, the
+// same command on the next row, and was lost (the done box drew those
+// rows as the live box last did: not committed again).
+func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwice(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
+		{N: 74, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		// Shrunk: the box drawn anew, the line on two rows.
+		{N: 72, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 74, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+		{N: 75, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+		{N: 76, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		// Done, its rows of output as they were.
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+		{N: 76, Text: narrow("end"), Cols: cols, Time: at(1500)},
+		{N: 77, Text: narrow(""), Cols: cols, Time: at(1500)},
+		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+	}
+	wantGeminiBox(t, lines, `bob "same" @74`, `bob "same" @75`)
+}

@@ -1013,3 +1013,59 @@ func TestTheSpinnerAloneOnTheViewsTopRowIsNoText(t *testing.T) {
 	}
 	r.wantOnce(t, "[[/RELAY]]")
 }
+
+// A view that follows the latest turn's output down moves the rows it
+// showed up, never down: when the rows the last frame showed all show
+// again lower down, the view went back (opencode shows no hint), even
+// when the latest turn's echo, shown last with only its own rows under
+// it, no longer shows. The older turns above are history, laid out anew
+// after a resize, not rows of a new output (issue 29,
+// opencode-s8100022: PageUp after a resize showed the older turns
+// wrapped anew, and their relay lines were read again).
+func TestOlderTurnsScrolledBackPastTheLatestEchoAreHistory(t *testing.T) {
+	const rows, view = 20, 13 // a blank row between the view and the input box
+	r := newKindRun(t, "opencode", rows, 60)
+	show := func(cols int, text ...string) {
+		var b strings.Builder
+		for y := range rows - 6 { // every row painted out to the edge, as opencode does
+			row := ""
+			if y < view && y < len(text) {
+				row = text[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%-*s", y+1, cols, row)
+		}
+		r.write("\x1b[?2026h" + b.String() + fmt.Sprintf("\x1b[%d;1H%-*s\x1b[%d;1H  ╹%s\x1b[%d;6H\x1b[?2026l",
+			rows-5, cols, "  ┃", rows-4, strings.Repeat("▀", cols-4), rows-5))
+		r.pause(time.Second)
+	}
+	turn := func(cols int, command string, out ...string) []string {
+		shown := []string{"  ┃", "  ┃  $ " + command, "  ┃"}
+		for _, l := range out {
+			shown = append(shown, opencodeWrapped(cols, l)...)
+		}
+		return append(shown, "  ┃", "")
+	}
+	one := []string{"@relay:bob the first file's command, long enough to be wrapped over three rows at sixty columns",
+		"@relay:carol another command of the first file"}
+	two := []string{"@relay:alice the second file's command, wrapped over two rows at sixty columns", "its last row, the same at both widths"}
+	three := []string{"@relay:dave the third file"}
+	bottom := func(text []string) []string { return text[max(0, len(text)-view):] } // the view follows the output
+	r.write("\x1b[?1049h")
+	show(60, turn(60, "cat one.txt", one...)...)
+	show(60, bottom(slices.Concat(turn(60, "cat one.txt", one...), turn(60, "cat two.txt", two...)))...)
+	r.s.Resize(rows, 80)
+	r.take(r.s.TakeLines())
+	older := slices.Concat(turn(80, "cat one.txt", one...), turn(80, "cat two.txt", two...))
+	show(80, bottom(older)...)
+	all := slices.Concat(older, turn(80, "cat three.txt", three...))
+	show(80, bottom(all)...) // the latest turn under the older ones
+	read := len(r.lines)
+	show(80, all[:view]...) // scrolled back: the latest echo out of view
+	show(80, all[:view]...)
+	show(80, bottom(all)...) // and forth
+	r.flush()
+	if len(r.lines) > read {
+		t.Errorf("the older turns scrolled back read again: %q; lines:\n%s", r.lines[read:], strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, "@relay:bob", "@relay:carol", "@relay:alice", "@relay:dave")
+}

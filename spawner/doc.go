@@ -306,7 +306,8 @@
 //     scrolled back, or grown taller above them), is no new turn: it is
 //     history the view shows now, as a new turn moves the rows above it up.
 //     When the last frame showed the echo of the latest turn with only its
-//     own rows under it, and this one, not scrolled back, no longer shows
+//     own rows under it, and this one, not scrolled back (its rows all
+//     shown again lower down say it was, with no hint), no longer shows
 //     it, the view followed that turn's output down past it: a row the last
 //     frame did not show is no row above that echo (a file printed again,
 //     its rows those of its first print). So too when the program, at work

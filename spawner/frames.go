@@ -1222,7 +1222,10 @@ func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) 
 // at its end, and the rows below the turn are its output (a file printed
 // again shows the rows of its first print). Rows the last frame showed
 // move as the view does (the program took the echo away, and the view
-// moved down). nil otherwise.
+// moved down). But a view that follows an output down moves the rows it
+// showed up: the last frame's rows all shown again lower down
+// (scrolledBack) say the view went back, with no hint (opencode), to older
+// turns above that echo. nil otherwise.
 func (a *aligner) movedPastEcho(rows []frameRow) *docRow {
 	e := a.echo
 	if e == nil || a.back {
@@ -1237,6 +1240,9 @@ func (a *aligner) movedPastEcho(rows []frameRow) *docRow {
 		if d != nil && a.last[i].y > e.at && d.pos < e.pos {
 			return nil // the last frame showed older rows under it
 		}
+	}
+	if a.scrolledBack(rows) > 0 {
+		return nil // history: older turns, maybe laid out anew since read
 	}
 	return e
 }

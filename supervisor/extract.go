@@ -381,7 +381,7 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 			// above as if new. Where it showed no output collapsed,
 			// around the block, the agent left the block open.
 			open := r.p.InBlock()
-			if open && !r.collapsed && !r.carried {
+			if open && !r.cutByProgram() {
 				out = r.flush(false)
 			} else {
 				r.p.Elided()
@@ -456,11 +456,24 @@ func (r *commandReader) staysWider(text string, span int64) bool {
 // flush returns what the parser held (parser.Parser.Flush), and at the
 // end of the output what the box held too.
 func (r *commandReader) flush(end bool) []parser.Event {
+	if end && r.output && r.cutByProgram() {
+		// The session ends in an output shown collapsed: a block open
+		// there was cut by the program, as at the next line typed.
+		r.p.Elided()
+	}
 	out := append(r.endLate(), r.box.take(r.p.Flush(), spawner.Line{})...)
 	if end {
 		out = append(out, r.box.release()...)
 	}
 	return out
+}
+
+// cutByProgram reports whether a block open where an output ends (the next
+// line typed, or the end of the session) was cut by the program, not left
+// open by its author: the program shows a long output collapsed, with no
+// end marker of a block in it, and showed one around the block (see read).
+func (r *commandReader) cutByProgram() bool {
+	return r.layout.CutsRows() && (r.collapsed || r.carried)
 }
 
 // typed reports whether the line is the transcript's echo of typed input:

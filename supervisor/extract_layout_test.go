@@ -600,6 +600,44 @@ func TestCollapseHintReadBeforeItsEcho(t *testing.T) {
 	}
 }
 
+// TestCollapsedBlockEndsWithTheSession: a session that ends in an output
+// opencode shows collapsed, a block in it open (the hint to expand it read
+// before the block's rows, a short view showing it first), ends in the
+// program's cut, as at the next command typed: no error (issue 29,
+// opencode-s8100022). A block left open in an output shown whole is its
+// author's: an error.
+func TestCollapsedBlockEndsWithTheSession(t *testing.T) {
+	t.Parallel()
+	block := []string{"  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`}
+	for _, c := range []struct {
+		name string
+		rows []string
+		want []string
+	}{
+		{"collapsed", slices.Concat([]string{"  ┃  $ cat f1.txt", "  ┃  Click to expand"}, block), nil},
+		{"shown whole", slices.Concat([]string{"  ┃  $ cat f1.txt"}, block), []string{"error: unterminated relay block"}},
+	} {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
+		var got []string
+		describe := func(evs []parser.Event) {
+			for _, ev := range evs {
+				if ev.Err != nil {
+					got = append(got, "error: "+ev.Err.Reason)
+					continue
+				}
+				got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+			}
+		}
+		for i, row := range c.rows {
+			describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 80}))
+		}
+		describe(r.flush(true))
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+}
+
 // TestAQuietSpellSettlesOnce: a recording's quiet spell settles the
 // screen once, as a running agent's screen settles once output has been
 // quiet for the settle time; a resize in it is no output and does not

@@ -34,8 +34,11 @@ type block struct {
 	// wideCut: a row of it in a lossy box (Options.LossyBoxes) held wide
 	// characters and ended inside a JSON string. The box draws them wider
 	// than its terminal counts them and cuts such a row where it
-	// overflows: the string's rest may be gone, and what does not read
-	// as a block is the program's cut, not its author's mistake.
+	// overflows (the row ended inside a string: the terminal's row was
+	// full): the text after the cut is gone, and what shows is no
+	// command the agent wrote, though its JSON may still parse; what
+	// does not read as a block is the program's cut, not its author's
+	// mistake.
 	wideCut bool
 	// lastWide: the last row held wide characters; boxEnd is the column
 	// where its text ended in the block's box.
@@ -292,8 +295,9 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 	if !b.skip {
 		src := string(b.buf) + sep + blockClose
 		js := b.buf[len(blockOpen):]
-		// What a lossy box cut (wideCut, dropped) is JSON that no longer
-		// parses; a block that parses is its author's, wrong fields too.
+		// What a lossy box cut (wideCut, dropped) lost text: no command
+		// the agent wrote, and no error where its JSON no longer parses;
+		// a wrong target or field in JSON that parses is its author's.
 		cut := (b.wideCut || b.dropped) && !json.Valid(bytes.TrimSpace(js))
 		cmd, err := decodeBlock(b.line, js)
 		switch {
@@ -301,7 +305,7 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 			if !b.resumed && !cut {
 				out = append(out, Event{Err: err})
 			}
-		case !b.dropped: // dropped: its text lost, no command the agent wrote
+		case !b.dropped && !b.wideCut: // its text lost: not what the agent wrote
 			cmd.Source = src
 			out = append(out, Event{Command: cmd})
 		}

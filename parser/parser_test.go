@@ -1292,6 +1292,30 @@ func TestABlockStringCutByALossyBoxIsNoError(t *testing.T) {
 	}
 }
 
+// TestABlockStringCutAmongWideCharactersIsNoCommand: a block's JSON
+// string row in a lossy box (Gemini CLI's) that holds wide characters and
+// ends inside the string was cut where they overflowed the box: the
+// string's next row goes on after text the box dropped ("ｆ ｕ" then
+// "ng", of "ｆ ｕ ｌ ｌ  ring"), and the JSON still parses. What shows is
+// no command the agent wrote: nothing is read (it was read with the text
+// gone). The same rows where the box is not lossy are the command.
+func TestABlockStringCutAmongWideCharactersIsNoCommand(t *testing.T) {
+	read := func(lossy bool) []Event {
+		var rows []string
+		for _, r := range []string{"[[RELAY]]", `{"to":"b","body":"北 京 ｆ ｕ`, `ng noun"}`, "[[/RELAY]]"} {
+			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		fed, flushed := feedAll(New(Options{LossyBoxes: lossy}), rows, 0)
+		return append(fed, flushed...)
+	}
+	if got := read(true); len(got) != 0 {
+		t.Errorf("a string cut among wide characters in a lossy box: %v, want nothing", got)
+	}
+	if got := read(false); len(got) != 1 || got[0].Command == nil {
+		t.Errorf("the same rows in a box that is not lossy: %v, want one command", got)
+	}
+}
+
 // TestABlockWhoseStringLostTextInALossyBoxIsNoCommand: in a lossy box
 // (Gemini CLI's, its terminal wider than the box), a row of a block's
 // JSON string that starts with a word that would have fitted on the row

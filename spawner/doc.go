@@ -305,6 +305,8 @@
 //     the last frame showed, all shown again moved down as far (the view
 //     scrolled back, or grown taller above them), is no new turn: it is
 //     history the view shows now, as a new turn moves the rows above it up.
+//     Nor is any echo a view scrolled back shows: one the document lacks
+//     is that of a turn whose first rows a short view had cut.
 //     When the last frame showed the echo of the latest turn with only its
 //     own rows under it, and this one, not scrolled back (its rows all
 //     shown again lower down say it was, with no hint), no longer shows

@@ -1290,16 +1290,25 @@ const minScore = -1
 // pk.d, after pair j of a.pairs (-1: as the chain's first), would put the
 // start of a new turn above it: between the two the frame shows more rows
 // that start the echo of typed input than the document holds there (the
-// document row not laid out anew: laidOutAnew). A transcript
+// document row not laid out anew: laidOutAnew; the view not scrolled
+// back). A transcript
 // grows at its end, under the turn typed last; rows under a new turn are
 // that turn's output, however like the rows they resemble above it (a
 // file printed again, a block whose rows are those of the one before),
 // wherever they show (an older output collapsed above moves them up). An
 // echo that takes the place of the row showing the line it echoes is not
-// a new turn (replaces).
+// a new turn (replaces). A view scrolled back shows history, where no turn
+// is new: an echo the document lacks there is that of a turn whose first
+// rows a short view had cut, and the rows under it are its output, read
+// already in part (Codex paged back to a command whose output a view of a
+// few rows had shown only the end of: taken for a new turn, the rows under
+// its echo matched nothing read, the row above it, "Worked for" as under
+// every turn of that minute, went to the bottom's own, and the command's
+// first rows were put after the bottom's; a view grown taller later, showing
+// it all, sent the turn before it again).
 func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	d := pk.d
-	if a.laidOutAnew(d) {
+	if a.laidOutAnew(d) || a.back {
 		return false
 	}
 	from, lo := 0, max(0, d.pos-2*pk.i-8)

@@ -899,6 +899,13 @@ func (a *aligner) besideMoved(rows []frameRow, first, last, move int, inPlaceToo
 		if d.shown != a.obs-1 || y < rows[0].y || y > rows[len(rows)-1].y {
 			continue
 		}
+		if end := rows[len(rows)-1]; pos == last+1 && move != 0 && end.y == d.at && end.key == d.key {
+			// The row under them still shows on the frame's last row, where
+			// it showed: a bar the program keeps under its view, not part of
+			// what the view scrolled (a program of no known layout, whose bar
+			// is read as the transcript's row under what it first showed).
+			continue
+		}
 		if n, found := slices.BinarySearchFunc(rows, y, byY); found && rows[n].key != d.key && !(inPlaceToo && inPlace(d.key, rows[n].key)) {
 			return false
 		}

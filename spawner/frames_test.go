@@ -2083,3 +2083,35 @@ func TestAltScreenPagedBackAfterAResize(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:bob the first command", "@relay:alice the second command")
 }
+
+// TestAltScreenTheSameBlockTwiceThroughAShortView: a program of no known
+// layout prints the same block twice in one output (a line, a blank or
+// both between), streamed through a view shorter than the block, over a
+// bar it keeps on the screen's last row. The same text on a new line is
+// a new message: a reader sees both blocks go by, each row once, while
+// the bar stays. The bar, read as the transcript's row under the first
+// frame's rows, does not move with them: it is no sign that the rows
+// moving up are another block's (issue 29, the reviewer's repro: the
+// second relay was lost, garbage read in its place).
+func TestAltScreenTheSameBlockTwiceThroughAShortView(t *testing.T) {
+	t.Parallel()
+	const bar = "the program's own bar at the bottom"
+	block := []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}
+	for _, view := range []int{4, 6, 8} {
+		for _, gap := range [][]string{{"    a line between"}, {""}, {"    a line between", ""}} {
+			doc := slices.Concat([]string{"    a line before the block"}, block, gap, block)
+			r := newAltRun(t, view+1, 50)
+			for i := 0; i+view <= len(doc); i++ {
+				r.write(drawRows(view, doc[i:i+view]) + fmt.Sprintf("\x1b[%d;1H", view+1) + bar + "\x1b[K")
+				r.pause(100 * time.Millisecond)
+			}
+			r.pause(time.Second)
+			r.flush()
+			got := slices.DeleteFunc(slices.Clone(r.lines), func(l string) bool { return l == bar })
+			want := slices.DeleteFunc(slices.Clone(doc), func(l string) bool { return l == "" })
+			if !slices.Equal(got, want) || len(r.late) > 0 {
+				t.Errorf("view %d, gap %q: lines\n%s\nwant (the bar aside)\n%s\nlate %v", view, gap, strings.Join(got, "\n"), strings.Join(want, "\n"), r.late)
+			}
+		}
+	}
+}

@@ -1542,7 +1542,15 @@ func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 		key := a.doc[d].key
 		for off := 0; off < len(key); {
 			if k == len(rows) || k > i && (rows[k].y != rows[k-1].y+1 || rows[k].own) {
-				return true // the paragraph ended: all of it matched
+				// The paragraph ended: all of it matched — unless it ran
+				// to the view's bottom edge while the document goes on
+				// with other rows of the transcript: the view cut it
+				// there, and rows alike a block's "to" and "type" say
+				// nothing of the body under them (a new block streams
+				// through a short view, a blank row and the program's bar
+				// under it). The program's own rows (its input box, read
+				// under the transcript) are no more of it.
+				return off > 0 || a.doc[d].own || !a.cutAtBottom(rows, k) || k < len(rows) && rows[k].key == key
 			}
 			fk := rows[k].key
 			m := min(len(key)-off, len(fk)-at)
@@ -1556,6 +1564,30 @@ func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 		}
 	}
 	return true // the document ended: the rest is new, under it
+}
+
+// cutAtBottom reports whether frame rows from k on, under a paragraph,
+// are only the view's edge: none, the program's own rows, or a row on the
+// frame's last row where the last frame showed it (a bar it keeps there).
+// A view scrolled back (back) shows history that goes on under it: its
+// bottom edge cuts nothing new.
+func (a *aligner) cutAtBottom(rows []frameRow, k int) bool {
+	if a.back {
+		return false
+	}
+	for n := k; n < len(rows); n++ {
+		r := rows[n]
+		if r.own {
+			continue
+		}
+		if n < len(rows)-1 || len(a.last) == 0 {
+			return false
+		}
+		if l := a.last[len(a.last)-1]; l.y != r.y || l.key != r.key {
+			return false
+		}
+	}
+	return true
 }
 
 // endsCut reports whether the new rows [i0, i1) right above document row

@@ -2007,28 +2007,36 @@ func TestAltScreenANewBlockAlikeTheOneReadAtTheTopIsRead(t *testing.T) {
 // under them in the frame (the program's bar, then another body) are not
 // the old block's: they are the new block's, read whole and in its order
 // (issue 29, the reviewer's repro: the relay was lost, "unterminated
-// relay block").
+// relay block"). With a blank row between the view and the bar, the
+// frame that shows the new block's "[[RELAY]]" to "type" shows nothing
+// under them: the view's edge cuts them, and they are no more the old
+// block's than they are a new one's; new output is what a view at the
+// bottom shows.
 func TestAltScreenANewBlockAlikeTheOneCutAtTheTopIsNew(t *testing.T) {
 	t.Parallel()
 	const bar = "the program's own bar at the bottom"
-	r := newAltRun(t, 5, 50)
-	frame := func(rows ...string) { r.write(drawRows(4, rows) + "\x1b[5;1H" + bar + "\x1b[K") }
-	frame(`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }")
-	frame(`      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]")
-	r.pause(time.Second)
-	block := []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "second"`, "    }", "    [[/RELAY]]"}
-	for i := 0; i+4 <= len(block); i++ {
-		frame(block[i : i+4]...)
-		r.pause(100 * time.Millisecond)
-	}
-	r.pause(time.Second)
-	r.flush()
-	want := append([]string{`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}, block...)
-	if got := slices.DeleteFunc(slices.Clone(r.lines), func(l string) bool { return l == bar }); !slices.Equal(got, want) {
-		t.Errorf("lines\n%s\nwant (the bar aside)\n%s", strings.Join(r.lines, "\n"), strings.Join(want, "\n"))
-	}
-	if len(r.late) > 0 {
-		t.Errorf("lines given late: %v", r.late)
+	for _, blank := range []int{0, 1} {
+		r := newAltRun(t, 5+blank, 50)
+		frame := func(rows ...string) {
+			r.write(drawRows(4+blank, rows) + fmt.Sprintf("\x1b[%d;1H", 5+blank) + bar + "\x1b[K")
+		}
+		frame(`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }")
+		frame(`      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]")
+		r.pause(time.Second)
+		block := []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "second"`, "    }", "    [[/RELAY]]"}
+		for i := 0; i+4 <= len(block); i++ {
+			frame(block[i : i+4]...)
+			r.pause(100 * time.Millisecond)
+		}
+		r.pause(time.Second)
+		r.flush()
+		want := append([]string{`      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}, block...)
+		if got := slices.DeleteFunc(slices.Clone(r.lines), func(l string) bool { return l == bar }); !slices.Equal(got, want) {
+			t.Errorf("%d blank rows over the bar: lines\n%s\nwant (the bar aside)\n%s", blank, strings.Join(r.lines, "\n"), strings.Join(want, "\n"))
+		}
+		if len(r.late) > 0 {
+			t.Errorf("%d blank rows over the bar: lines given late: %v", blank, r.late)
+		}
 	}
 }
 

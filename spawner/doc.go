@@ -137,8 +137,10 @@
 //     long the history; a line that repeats nothing is committed, and the
 //     replay goes on after it, from wherever the next line is found — but
 //     a line as common as "{" or "[[/RELAY]]" right after such a new line
-//     takes it on only where the replay expected it (or after a resize):
-//     else it is more of the new output, not an old block's row; nor does
+//     takes it on only where the replay expected it (or where the program
+//     draws again after a resize; not in lines it drew before, held back
+//     and committed after): else it is more of the new output, not an old
+//     block's row; nor does
 //     such a line begin a replay after a long line that repeated nothing,
 //     under a clear that kept the scrollback. Once the
 //     replay repeated the echo of the command typed last, a line under it

@@ -716,8 +716,9 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	}
 }
 
-// written notes that the program wrote (resizedQuiet).
+// written notes that the program wrote (resizedQuiet, replay.written).
 func (m *mainLines) written() {
+	m.replay.written()
 	if m.resizedQuiet {
 		m.lastMove, m.resizedQuiet = move{}, false
 		// The rows the resize took off are gone now; one erased is a line

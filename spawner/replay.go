@@ -100,8 +100,11 @@ type replay struct {
 	// several committed lines.
 	resized bool
 	// redrawn says lines came since then: the pause after them ends what
-	// the resize allows.
-	redrawn bool
+	// the resize allows. newWidth says the width changed and the program
+	// has not written since: lines committed until it does (held back
+	// before the resize, committed as output settles) were drawn for the
+	// old width, no redraw; the resize allows nothing for them.
+	redrawn, newWidth bool
 	// missed says the last line looked for was new: it repeated nothing.
 	missed bool
 	// kept says the clear that began this replay kept the scrollback
@@ -311,8 +314,17 @@ func (r *replay) end() {
 	}
 }
 
-// widthChanged notes that the screen's width changed.
-func (r *replay) widthChanged() { r.resized, r.redrawn = true, false }
+// widthChanged notes that the screen's width changed: what the program
+// writes next may be drawn for the new width (written).
+func (r *replay) widthChanged() { r.newWidth = true }
+
+// written notes that the program wrote: after a change of width, it may
+// be drawing its transcript again for the new one (resized).
+func (r *replay) written() {
+	if r.newWidth {
+		r.resized, r.redrawn, r.newWidth = true, false, false
+	}
+}
 
 // repeats reports whether text, about to be committed, is a replayed line.
 // Blank lines are replayed when a replay has begun.

@@ -34,8 +34,10 @@ import (
 const maxDocRows = 20000
 
 // maxCandidates bounds how many earlier rows with the same key a frame row
-// is compared with (the newest ones), besides the rows the last frame
-// showed.
+// is compared with (the newest ones), and, apart, how many of the rows the
+// last frame showed: that frame may hold thousands of rows alike, scrolled
+// off its top in one write, and the alignment's work grows with the square
+// of the pairs.
 const maxCandidates = 32
 
 // shownWeight is what a frame row matching a document row the last frame
@@ -537,7 +539,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 	past := a.movedPastEcho(rows)
 	for i, r := range rows {
 		cands := a.index[r.hash]
-		n := 0
+		n, shown := 0, 0
 		for j := len(cands) - 1; j >= 0; j-- {
 			d := cands[j]
 			if d.key != r.key {
@@ -559,9 +561,13 @@ func (a *aligner) align(rows []frameRow) []pair {
 			if turn != nil && (i == echo && d != turn || i > echo && d.pos < turn.pos) {
 				continue // above the turn typed last, or another echo of it
 			}
-			if n < maxCandidates || d.shown == a.obs-1 {
+			last := d.shown == a.obs-1
+			if n < maxCandidates || last && shown < maxCandidates {
 				a.pairs = append(a.pairs, pair{i, d})
 				n++
+				if last {
+					shown++
+				}
 			}
 		}
 	}

@@ -2123,3 +2123,24 @@ func TestAltScreenTheSameBlockTwiceThroughAShortView(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenAlignmentWorkIsBounded: thousands of rows alike scrolled
+// off the view by one run of text (no control character: one frame) are
+// all rows the last frame showed; the next frame's rows are compared with
+// a bounded number of them, not all: the alignment's work grows with the
+// square of the pairs (a fuzzed input of invalid bytes on a one-column
+// screen took seconds a frame).
+func TestAltScreenAlignmentWorkIsBounded(t *testing.T) {
+	t.Parallel()
+	const rows = 12
+	r := newAltRun(t, rows, 1)
+	r.write(strings.Repeat("x", 3000))
+	r.write("\x1b[Hx")
+	if a := r.s.alt.frames; a == nil || len(a.pairs) == 0 || len(a.pairs) > 2*maxCandidates*rows {
+		n := -1
+		if a != nil {
+			n = len(a.pairs)
+		}
+		t.Errorf("the frame's rows paired with %d rows, want some and at most %d", n, 2*maxCandidates*rows)
+	}
+}

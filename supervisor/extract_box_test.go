@@ -646,3 +646,39 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwice(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "same" @74`, `bob "same" @75`)
 }
+
+// TestALiveBoxRightAfterAResizeKeepsALinePrintedAgainAFrameLater: as
+// TestALiveBoxRightAfterAResizeKeepsALinePrintedTwice, but the second
+// copy comes a frame later, still in the second after the resize: the
+// first copy's row stays as it was (not committed again) and the copy is
+// on the row under it. A reader sees both lines; a reading gives way to a
+// later one only once its row was drawn anew. The first copy gave way to
+// the second, read in a later run of rows, and was lost (review s13).
+func TestALiveBoxRightAfterAResizeKeepsALinePrintedAgainAFrameLater(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	lines := []spawner.Line{
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
+		{N: 74, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		// Shrunk: the box drawn anew, the line once.
+		{N: 72, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 74, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+		{N: 75, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 76, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		// A frame later: printed again under it.
+		{N: 75, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1100)},
+		{N: 76, Text: narrow(""), Cols: cols, Time: at(1100)},
+		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1100)},
+		// Done, its rows of output as they were.
+		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+		{N: 76, Text: narrow("end"), Cols: cols, Time: at(1500)},
+		{N: 77, Text: narrow(""), Cols: cols, Time: at(1500)},
+		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+	}
+	wantGeminiBox(t, lines, `bob "same" @74`, `bob "same" @75`)
+}

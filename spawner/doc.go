@@ -435,7 +435,13 @@
 //     end, and read now they would follow its end. So are rows laid out
 //     anew that, joined, hold the rows read from that row on at their end,
 //     after the part the view cut (that row maybe split between two of
-//     them), and the rows right above them. Such history, never read
+//     them), and the rows right above them. Under a row read as it left
+//     the view's top (output streaming through it), they are only where
+//     the frame's paragraph goes on from that row as the document does,
+//     and shows it: rows alike an older block's "to" and "type" over
+//     another body, or cut by the view's bottom edge with nothing under
+//     them, are a new block's, not the old one scrolled back (a view at
+//     the bottom shows new output). Such history, never read
 //     (a block whose "[[RELAY]]" the view cut, whole only now), is given
 //     at once as Line.Late lines, followed by the rows of its paragraph
 //     read already, again (Line.Again): a reader reads them apart from

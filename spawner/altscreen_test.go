@@ -1069,3 +1069,59 @@ func TestOlderTurnsScrolledBackPastTheLatestEchoAreHistory(t *testing.T) {
 	}
 	r.wantOnce(t, "@relay:bob", "@relay:carol", "@relay:alice", "@relay:dave")
 }
+
+// A view shows the echo of every turn between two rows it shows: a row
+// alike an older one, with turns under that one in the document the view
+// does not show between it and the rows aligned under it, is a new row,
+// not the older one laid out anew (issue 29, opencode-s8700016: after a
+// resize, a new block's "type" row, the rows around it new, was taken for
+// an older block's two turns back; the new output went into the document
+// there, and once the view grew taller the turn between was read again
+// as new).
+func TestARowAlikeOneTurnsBackIsNew(t *testing.T) {
+	rows, view := 20, 13
+	r := newKindRun(t, "opencode", rows, 60)
+	draw := func(cols int, text ...string) {
+		var b strings.Builder
+		// The answer's footer, the program's own row, under the
+		// transcript; every row painted out to the edge, as opencode does.
+		text = append(text, "     ▣  Build · model")
+		for y := range rows - 6 {
+			row := ""
+			if y < view && y < len(text) {
+				row = text[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%-*s", y+1, cols, row)
+		}
+		r.write("\x1b[?2026h" + b.String() + fmt.Sprintf("\x1b[%d;1H%-*s\x1b[%d;1H  ╹%s\x1b[%d;6H\x1b[?2026l",
+			rows-5, cols, "  ┃", rows-4, strings.Repeat("▀", cols-4), rows-5))
+	}
+	show := func(cols int, text ...string) {
+		draw(cols, text...)
+		r.pause(time.Second)
+	}
+	bottom := func(text []string) []string { return text[max(0, len(text)-(view-1)):] } // the view follows the output
+	block := func(command, to, body string) []string {
+		return []string{"  ┃", "  ┃  $ " + command, "  ┃", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "` + to + `",`, `  ┃    "type": "message",`,
+			`  ┃    "body": "` + body + `"`, "  ┃  }", "  ┃  [[/RELAY]]", "  ┃", ""}
+	}
+	one := block("cat a.txt", "bob", "the first block")
+	two := []string{"  ┃", "  ┃  $ echo two", "  ┃", "  ┃  @relay:carol the second turn", "  ┃", ""}
+	three := block("cat c.txt", "dave", "the third block")
+	r.write("\x1b[?1049h")
+	show(60, bottom(one)...)
+	show(60, bottom(slices.Concat(one, two))...)
+	r.s.Resize(rows, 50)
+	r.take(r.s.TakeLines())
+	// Laid out anew, the transcript drawn in the next frame; the view
+	// follows the new block, its first rows above it.
+	draw(50)
+	show(50, bottom(slices.Concat(one, two, three))[4:]...)
+	rows, view = 30, 23
+	r.s.Resize(rows, 50)
+	r.take(r.s.TakeLines())
+	show(50, bottom(slices.Concat(one, two, three))...) // taller: the turn between shows again
+	show(50, bottom(slices.Concat(one, two, three))...)
+	r.flush()
+	r.wantOnce(t, "@relay:carol", `"to": "bob"`, `"to": "dave"`)
+}

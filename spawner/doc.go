@@ -361,7 +361,12 @@
 //     block's "[[RELAY]]", "{", "to", "type" rows, a new output's last
 //     row, join as an older one's), as in rule 3, and text shorter than
 //     12 characters only where the last frame showed that row: a new
-//     block's "[[RELAY]]" is not an older block's shown again. Rows that
+//     block's "[[RELAY]]" is not an older block's shown again. Nor is a
+//     row alone, while the program lays its text out anew, a document row
+//     with echoes of typed input under it, down to the aligned row under
+//     it, that the frame does not show there: a view shows every turn's
+//     echo between two rows it shows (a new block's "type" row is not an
+//     older block's two turns back). Rows that
 //     join as only the start of a document row are that row collapsed
 //     only where their paragraph ends there or goes on with the row's
 //     text cut short (…): a block printed pretty, whose first rows join

@@ -1879,6 +1879,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					!(p == starts[k] && a.shortRowsMovedAlone(rows, i, end, rowsOf[k:])) &&
 					!a.straysIn(rows, i, end, p, p+len(want), rowsOf, starts, k) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
+					!(end == i+1 && !bottom && a.relaying && a.hidesTurns(rows, end, iEnd, rowsOf[lastRowOf(starts, p+len(want))], to)) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {
 						elsewhere = true
@@ -2181,6 +2182,34 @@ func (a *aligner) rewrapAmidNewText(rows []frameRow, iStart, iEnd, i, end int, r
 // is pending: text too short to tell one row from another ("{", "}",
 // "[[RELAY]]": every block has them) is that row only then.
 func (a *aligner) shownLast(d *docRow) bool { return d.pending || d.shown == a.obs-1 }
+
+// hidesTurns reports whether the document holds, under document row d
+// down to position to (the row aligned under the frame's rows i to iEnd),
+// more echoes of typed input (not empty prompts) than those rows show: a
+// view shows the echo of every turn between two rows it shows (an output
+// collapsed hides rows of output, not echoes). A row alone taken for d
+// so, while the program lays its view out anew after a resize (when rows
+// amid new text are not told apart: rewrapAmidNewText), is another row
+// alike it: a new block's "type" row, drawn with the rest of its block
+// after a resize, is not an older block's two turns back.
+func (a *aligner) hidesTurns(rows []frameRow, i, iEnd int, d *docRow, to int) bool {
+	if to <= d.pos || to > len(a.doc) {
+		return false
+	}
+	shown := 0
+	for _, r := range rows[i:iEnd] {
+		if r.turn {
+			shown++
+		}
+	}
+	held := 0
+	for _, dd := range a.doc[d.pos+1 : to] {
+		if dd.turn && int(dd.typed) < len(dd.key) { // an empty prompt is no turn
+			held++
+		}
+	}
+	return held > shown
+}
 
 // newTurnBefore reports whether frame row i1 showing document row d
 // would put a new turn above it (see underNewTurn): the frame rows

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -37,7 +38,31 @@ const (
 	adminUser  = "swarm-admin"
 	urlScheme  = "swarm"
 	secretSize = 24
+	// lockFile is held while a file here is made on first use, or
+	// hosts.json changed: swarm up and swarm invite run at once each made
+	// a certificate, and the join URL named the one the swarm did not
+	// serve (its host refused as talking to a stranger); two invitations
+	// at once each wrote hosts.json without the other's secret.
+	lockFile = "lock"
 )
+
+// locked runs fn holding the cluster directory dir's lock (made if
+// need be), which every process that writes there takes.
+func locked[T any](dir string, fn func() (T, error)) (T, error) {
+	var zero T
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return zero, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close() // lets the lock go
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return zero, fmt.Errorf("lock %s: %w", f.Name(), err)
+	}
+	return fn()
+}
 
 // Dir is the cluster directory of a swarm whose bus is in busDir.
 func Dir(busDir string) string { return filepath.Join(busDir, "cluster") }
@@ -46,6 +71,10 @@ func Dir(busDir string) string { return filepath.Join(busDir, "cluster") }
 // self-signed, ten years) on first use. Hosts pin its fingerprint, so its
 // names matter to nobody.
 func loadOrMakeCert(dir string) (tls.Certificate, error) {
+	return locked(dir, func() (tls.Certificate, error) { return loadOrMakeCertLocked(dir) })
+}
+
+func loadOrMakeCertLocked(dir string) (tls.Certificate, error) {
 	certPath, keyPath := filepath.Join(dir, certFile), filepath.Join(dir, keyFile)
 	if c, err := tls.LoadX509KeyPair(certPath, keyPath); err == nil {
 		return c, nil
@@ -76,9 +105,6 @@ func loadOrMakeCert(dir string) (tls.Certificate, error) {
 	}
 	keyDER, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
-		return tls.Certificate{}, err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return tls.Certificate{}, err
 	}
 	if err := writeFileAtomic(keyPath, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
@@ -125,18 +151,17 @@ func hostSecrets(dir string) (map[string]string, error) {
 // adminSecret returns the secret of the main swarm's own connection and
 // of `swarm hosts`, made on first use.
 func adminSecret(dir string) (string, error) {
-	p := filepath.Join(dir, adminFile)
-	if b, err := os.ReadFile(p); err == nil {
-		return strings.TrimSpace(string(b)), nil
-	}
-	s, err := newSecret()
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	return s, writeFileAtomic(p, []byte(s+"\n"), 0o600)
+	return locked(dir, func() (string, error) {
+		p := filepath.Join(dir, adminFile)
+		if b, err := os.ReadFile(p); err == nil {
+			return strings.TrimSpace(string(b)), nil
+		}
+		s, err := newSecret()
+		if err != nil {
+			return "", err
+		}
+		return s, writeFileAtomic(p, []byte(s+"\n"), 0o600)
+	})
 }
 
 // spaceOf is the space of the main swarm whose cluster state is in dir
@@ -147,19 +172,18 @@ func spaceOf(dir string, c supervisor.ClusterConfig) (space, error) {
 	if c.NATS == "" {
 		return "", nil
 	}
-	p := filepath.Join(dir, spaceFile)
-	if b, err := os.ReadFile(p); err == nil {
-		return space(strings.TrimSpace(string(b))), nil
-	}
-	var id [5]byte
-	if _, err := rand.Read(id[:]); err != nil {
-		return "", err
-	}
-	s := hex.EncodeToString(id[:])
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	return space(s), writeFileAtomic(p, []byte(s+"\n"), 0o600)
+	return locked(dir, func() (space, error) {
+		p := filepath.Join(dir, spaceFile)
+		if b, err := os.ReadFile(p); err == nil {
+			return space(strings.TrimSpace(string(b))), nil
+		}
+		var id [5]byte
+		if _, err := rand.Read(id[:]); err != nil {
+			return "", err
+		}
+		s := hex.EncodeToString(id[:])
+		return space(s), writeFileAtomic(p, []byte(s+"\n"), 0o600)
+	})
 }
 
 func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
@@ -194,20 +218,24 @@ func Invite(busDir string, c supervisor.ClusterConfig, name string) (string, err
 	if err != nil {
 		return "", err
 	}
-	secrets, err := hostSecrets(dir)
-	if err != nil {
-		return "", err
-	}
-	secret, ok := secrets[name]
-	if !ok {
-		if secret, err = newSecret(); err != nil {
+	secret, err := locked(dir, func() (string, error) {
+		secrets, err := hostSecrets(dir)
+		if err != nil {
+			return "", err
+		}
+		if secret, ok := secrets[name]; ok {
+			return secret, nil
+		}
+		secret, err := newSecret()
+		if err != nil {
 			return "", err
 		}
 		secrets[name] = secret
 		data, _ := json.MarshalIndent(secrets, "", "  ")
-		if err := writeFileAtomic(filepath.Join(dir, hostsFile), data, 0o600); err != nil {
-			return "", err
-		}
+		return secret, writeFileAtomic(filepath.Join(dir, hostsFile), data, 0o600)
+	})
+	if err != nil {
+		return "", err
 	}
 	return JoinURL{Addr: dialAddr(listen), Host: name, Secret: secret, Fingerprint: fingerprint(cert.Certificate[0])}.String(), nil
 }
@@ -220,16 +248,19 @@ var ErrNotInvited = errors.New("was not invited")
 // new secret.
 func Revoke(busDir, name string) error {
 	dir := Dir(busDir)
-	secrets, err := hostSecrets(dir)
-	if err != nil {
-		return err
-	}
-	if _, ok := secrets[name]; !ok {
-		return fmt.Errorf("host %s %w (nothing to revoke)", name, ErrNotInvited)
-	}
-	delete(secrets, name)
-	data, _ := json.MarshalIndent(secrets, "", "  ")
-	return writeFileAtomic(filepath.Join(dir, hostsFile), data, 0o600)
+	_, err := locked(dir, func() (struct{}, error) {
+		secrets, err := hostSecrets(dir)
+		if err != nil {
+			return struct{}{}, err
+		}
+		if _, ok := secrets[name]; !ok {
+			return struct{}{}, fmt.Errorf("host %s %w (nothing to revoke)", name, ErrNotInvited)
+		}
+		delete(secrets, name)
+		data, _ := json.MarshalIndent(secrets, "", "  ")
+		return struct{}{}, writeFileAtomic(filepath.Join(dir, hostsFile), data, 0o600)
+	})
+	return err
 }
 
 // dialAddr is the address to dial for a listen address: an unspecified

@@ -86,6 +86,11 @@ type agent struct {
 	markerMu  sync.Mutex
 	marker    string
 	markerHit chan struct{}
+	// echoes are how the kernel's echoes of messages typed into a
+	// program reading lines begin (each one's text up to its marker),
+	// oldest first, until the pump reads the line showing each: see
+	// sawLine. The delivery may end before (confirmed by the screen).
+	echoes []string
 
 	moved    string    // set when a restart moves the agent to this directory
 	movedAt  time.Time // when that move was asked for

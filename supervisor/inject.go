@@ -456,21 +456,57 @@ func (a *agent) expect(marker string) {
 	}
 }
 
+// expectEcho says that text, holding marker, is typed into a program
+// reading lines: the kernel echoes it where the cursor is (sawLine).
+func (a *agent) expectEcho(text, marker string) {
+	i := strings.Index(text, marker)
+	if marker == "" || i < 0 {
+		return
+	}
+	a.markerMu.Lock()
+	defer a.markerMu.Unlock()
+	if len(a.echoes) == maxEchoes { // echoes never shown: lost with their process
+		a.echoes = slices.Delete(a.echoes, 0, 1)
+	}
+	a.echoes = append(a.echoes, text[:i+len(marker)])
+}
+
+// maxEchoes bounds the echoes an agent's pump looks for.
+const maxEchoes = 8
+
 // sawLine is the pump's half of confirmation: a committed line with the
 // expected marker. The hit is signalled under the lock it was judged by:
 // signalled after it, a hit on one message's marker could land after
 // expect moved on to the next message and confirm that one before its
 // echo showed. Neither side blocks (markerHit holds one signal).
-func (a *agent) sawLine(text string) {
+//
+// It returns the line's text to read commands in. The kernel echoes a
+// line typed into a program reading lines at the cursor, which may be
+// inside an output line the program has not ended: even one written at
+// once, whose text and newline the kernel writes apart. The first line
+// showing a message's echo (expectEcho) is that echo; what stands before
+// it there is the program's, and only that is read: `@relay:lead pong
+// 1[relay #… from bob] ping 2` is the relay "pong 1". A later line
+// showing it is the program's own (it quotes what it read), read whole.
+func (a *agent) sawLine(text string) string {
 	a.markerMu.Lock()
 	defer a.markerMu.Unlock()
-	if a.marker == "" || !strings.Contains(text, a.marker) {
-		return
+	if a.marker != "" && strings.Contains(text, a.marker) {
+		select {
+		case a.markerHit <- struct{}{}:
+		default:
+		}
 	}
-	select {
-	case a.markerHit <- struct{}{}:
-	default:
+	for k, head := range a.echoes {
+		if i := strings.Index(text, head); i >= 0 {
+			a.echoes = slices.Delete(a.echoes, k, k+1)
+			if i > 0 {
+				return strings.TrimRight(text[:i], " ")
+			}
+			break
+		}
 	}
+	return text
 }
 
 // needsBrief says whether the current process still has to be briefed.

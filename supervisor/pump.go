@@ -100,8 +100,9 @@ func (a *agent) readLines(r *commandReader, batch []spawner.Line) {
 		if !l.Again {
 			// A row given again (spawner.Line.Again) was seen and
 			// logged as it was read first.
-			a.sawLine(l.Text)
+			text := a.sawLine(l.Text)
 			a.outLog.line(l.Text)
+			l.Text = text // without an echo of swarm's inside it
 		}
 		a.handle(r.read(l))
 	}

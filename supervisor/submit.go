@@ -140,6 +140,9 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func(un
 	}
 	patience := a.patience()
 	if lineMode || !a.cfg.Confirm {
+		if lineMode {
+			a.expectEcho(text, marker)
+		}
 		if !a.write(proc, text+"\r") {
 			return gone, ""
 		}

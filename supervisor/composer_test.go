@@ -26,9 +26,11 @@ import (
 // COMPOSER_DIALOG=1 starts with a trust dialog, as the CLIs do on a first
 // start (its text Codex's); COMPOSER_DIALOG_AFTER_MS=N shows it N ms
 // after the prompt, as Codex does on a fresh HOME (its prompt first,
-// then its sign-in question); COMPOSER_DIALOG_ON_TEXT_MS=N, N ms after
-// the first text arrives in its box (which keeps it), as Codex does when
-// its start is slow. The dialog: the cursor hidden, "No, exit" chosen; Down
+// then its sign-in question); COMPOSER_DIALOG_ON_TEXT=1, as the first
+// text arrives in its box (which keeps it), before the box is drawn with
+// it, as Codex does when its start is slow (it shows then at once, not
+// after a timer: a timer of the program's, starved on a loaded machine,
+// fired after swarm had looked and pressed Enter). The dialog: the cursor hidden, "No, exit" chosen; Down
 // moves to "Yes", Enter answers (No exits with status 1), and what else
 // is typed is ignored. "!" typed into an empty box enters a shell mode
 // ("! " and "Shell mode" under the box; Esc leaves it) in which a
@@ -98,7 +100,7 @@ func runComposer() int {
 	if ms := envInt("COMPOSER_DIALOG_AFTER_MS", 0); ms > 0 {
 		dialogAfter = time.After(time.Duration(ms) * time.Millisecond)
 	}
-	onText := time.Duration(envInt("COMPOSER_DIALOG_ON_TEXT_MS", 0)) * time.Millisecond
+	onText := os.Getenv("COMPOSER_DIALOG_ON_TEXT") == "1"
 	exit := make(<-chan time.Time)
 	if ms := envInt("COMPOSER_EXIT_MS", 0); ms > 0 {
 		exit = time.After(time.Duration(ms) * time.Millisecond)
@@ -123,8 +125,8 @@ func runComposer() int {
 				}
 			} else {
 				c.keys(b)
-				if onText > 0 && strings.Join(c.box, "") != "" {
-					dialogAfter, onText = time.After(onText), 0
+				if onText && strings.Join(c.box, "") != "" {
+					c.dialog, onText = true, false
 				}
 			}
 			c.draw()

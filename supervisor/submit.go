@@ -170,13 +170,13 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func(un
 	case condGone:
 		return gone, ""
 	case condTimedOut:
-		if r, ok := a.entersInput(proc); !ok {
-			return unconfirmed, "it never showed in its input, and Enter was not pressed: " + r
+		switch res, why := a.pressEnter(proc); res {
+		case taken:
+			return unconfirmed, "it never showed in its input"
+		case unconfirmed:
+			return unconfirmed, "it never showed in its input, and " + why
 		}
-		if !a.write(proc, "\r") {
-			return gone, ""
-		}
-		return unconfirmed, "it never showed in its input"
+		return gone, ""
 	}
 	if !a.pause(proc, a.profile.SubmitDelay) {
 		return gone, ""
@@ -207,11 +207,8 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func(un
 		}
 	}
 	for range submitTries {
-		if r, ok := a.entersInput(proc); !ok {
-			return unconfirmed, "Enter was not pressed: " + r
-		}
-		if !a.write(proc, "\r") {
-			return gone, ""
+		if res, why := a.pressEnter(proc); res != taken {
+			return res, why
 		}
 		switch a.waitUntil(proc, patience/submitTries, left) {
 		case condMet:
@@ -221,6 +218,19 @@ func (a *agent) typeIn(proc *spawner.Process, text, marker string, typed func(un
 		}
 	}
 	return unconfirmed, fmt.Sprintf("still in its input after Enter was pressed %d times", submitTries)
+}
+
+// pressEnter presses Enter into proc's input, if Enter goes to one now
+// (entersInput): taken when pressed; unconfirmed, saying what shows
+// instead, when not; gone with the process.
+func (a *agent) pressEnter(proc *spawner.Process) (outcome, string) {
+	if r, ok := a.entersInput(proc); !ok {
+		return unconfirmed, "Enter was not pressed: " + r
+	}
+	if !a.write(proc, "\r") {
+		return gone, ""
+	}
+	return taken, ""
 }
 
 // entersInput reports whether Enter pressed now goes to an input (a

@@ -253,12 +253,16 @@ func TestAgentsThatTakeNoMessages(t *testing.T) {
 // and Enter (Codex on a fresh HOME, its start slow on a loaded machine:
 // its prompt, then its sign-in picker) does not get Enter: Enter would
 // answer the question. The agent goes on the needs-you list instead.
+// The question comes as the text arrives, so that it shows before
+// swarm's Enter however the machine schedules the program; swarm then
+// waits its patience for the text to show in the input, and every Enter
+// it presses goes through the one look (pressEnter).
 func TestEnterIsNotPressedIntoAQuestionThatReplacedThePrompt(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	cx := composerAgent(h, "cx", map[string]string{"COMPOSER_DIALOG_ON_TEXT_MS": "20"})
+	cx := composerAgent(h, "cx", map[string]string{"COMPOSER_DIALOG_ON_TEXT": "1"})
 	cx.Brief = true
-	h.run(Options{}, cx)
+	h.run(Options{Patience: 2 * time.Second}, cx)
 	h.running("cx")
 	h.waitFor("cx on the needs-you list", func() bool {
 		n := h.needsOf()

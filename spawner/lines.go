@@ -25,7 +25,11 @@ type rowState struct {
 	faint   bool
 	pending bool   // left downwards inside the redraw zone, not committed
 	ptext   string // its text when left
-	offered int    // the replay (replay.epoch) whose matcher saw rec
+	// same: pending only because it was left showing rec, in a drawing
+	// that may be the live area cut above (replay.drawsTail): committed
+	// only if it is (commitPending).
+	same    bool
+	offered int // the replay (replay.epoch) whose matcher saw rec
 	// ends: where each of the line's rows ends in rec, when rec was read
 	// from them as the cursor left the line (zero: not known).
 	ends lineEnds
@@ -555,7 +559,7 @@ func (m *mainLines) oldFrameFound() {
 	m.oldFrame = true
 	for r := m.zone; r < m.rows; r++ {
 		st := m.state(r)
-		st.pending, st.ptext = false, ""
+		st.pending, st.ptext, st.same = false, "", false
 	}
 }
 
@@ -850,7 +854,8 @@ func (m *mainLines) lineN(start int) int64 {
 // its rows end in text, when known; released is the top row of the redraw
 // whose held lines are being committed (noRedraw: none; see crossed).
 func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, released int, out lineSink) {
-	st.pending, st.ptext = false, ""
+	same := st.pending && st.same
+	st.pending, st.ptext, st.same = false, "", false
 	st.ends = ends
 	// The replay matcher sees every line, also those committed already —
 	// once: the same line seen again in the same replay (left by a line
@@ -875,17 +880,22 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.retractPreview(n)
 		return
 	}
-	if m.replay.tailUnknown() {
-		// Rows that scrolled since the drawing began leave it unknown.
-		m.replay.tailShows(m.scrolling || m.base != m.tailBase || m.showsEcho())
-	}
+	m.knowTail()
 	replayed := m.replay.repeats(text)
 	if m.replay.missed {
 		if _, echo := m.layout.EchoStart(text); echo {
 			m.replay.typed()
 		}
 	}
-	if st.hasRec && st.rec == text {
+	// The live area cut above draws the latest command's output on rows
+	// erased one by one: a row left showing the text an older line had
+	// there, that repeats nothing since that command's echo, is its
+	// output where the output goes on under it (a file printed again over
+	// rows of an older block: its "[[RELAY]]"), not an older line that
+	// stayed, moved or was wrapped anew. Rows under the last new one are
+	// the program's own (rules, the input box), drawn again.
+	drawnNew := same && !replayed && text != "" && m.replay.liveTail() && m.newRowBelow(n)
+	if st.hasRec && st.rec == text && !drawnNew {
 		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false
 		m.shown(text, n)
@@ -898,7 +908,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	}
 	// A row of a box printed done is the row that box shows there.
 	fresh := m.inDoneBox(text, n)
-	if text != "" && !fresh {
+	if text != "" && !fresh && !drawnNew {
 		if from, ok := m.moved(st, text, n, released); ok {
 			if st.hasRec && st.rec != "" {
 				// The line recorded here gave way to the one that moved
@@ -918,7 +928,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.addGhost(ghost{text: st.rec, at: m.processed, n: n, stays: writtenOn(text, st.rec)})
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
-	if replayed || replaced && !fresh && m.rewrapped(st, text, n) {
+	if replayed || replaced && !fresh && !drawnNew && m.rewrapped(st, text, n) {
 		m.lastNew = false
 		if !replayed {
 			m.shown(text, n)
@@ -954,6 +964,33 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	if echo {
 		m.shownN, m.shownEcho = n, e
 		m.echoRowsUnder(text, n)
+	}
+}
+
+// newRowBelow reports whether a row under line n's rows is held back
+// with text other than what was committed for it (see commit).
+func (m *mainLines) newRowBelow(n int64) bool {
+	r := n - m.base
+	if r < 0 || r >= int64(m.rows) {
+		return false
+	}
+	_, end := m.span(int(r))
+	for y := end + 1; y < m.rows; {
+		start, end := m.span(y)
+		y = end + 1
+		if st := m.state(start); st.pending && !st.same && m.lineText(start, end) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// knowTail tells a replay begun by beginTail, still to be told, what the
+// drawing shows, once its first line is committed (replay.tailShows).
+func (m *mainLines) knowTail() {
+	if m.replay.tailUnknown() {
+		// Rows that scrolled since the drawing began leave it unknown.
+		m.replay.tailShows(m.scrolling || m.base != m.tailBase || m.showsEcho())
 	}
 }
 
@@ -1130,7 +1167,7 @@ func (m *mainLines) retractPreview(n int64) {
 	m.replay.forget(taken)
 	for r := top; r < y; r++ {
 		st := m.state(r)
-		st.rec, st.hasRec, st.pending, st.ptext = "", false, false, ""
+		st.rec, st.hasRec, st.pending, st.ptext, st.same = "", false, false, "", false
 	}
 }
 
@@ -1292,7 +1329,7 @@ func (m *mainLines) crossed(from, to int64, text string, released int) {
 		start, end := m.span(r)
 		r = end + 1
 		n, st := m.lineN(start), m.state(start)
-		if n <= to || n >= from || st.pending || !st.hasRec {
+		if n <= to || n >= from || st.pending && !st.same || !st.hasRec {
 			continue
 		}
 		shown := m.lineText(start, end)
@@ -1300,7 +1337,7 @@ func (m *mainLines) crossed(from, to int64, text string, released int) {
 			continue
 		}
 		st.rec, st.hasRec = "", false
-		st.pending, st.ptext = true, shown
+		st.pending, st.ptext, st.same = true, shown, false
 	}
 }
 
@@ -1488,14 +1525,15 @@ func (m *mainLines) leave(start, end int, lf bool, out lineSink) {
 	st := m.state(start)
 	if m.zone >= 0 && end >= m.zone {
 		if m.oldFrame {
-			st.pending, st.ptext = false, "" // drawn for the old width
+			st.pending, st.ptext, st.same = false, "", false // drawn for the old width
 			return
 		}
-		if st.hasRec && st.rec == text {
-			st.pending, st.ptext = false, ""
+		same := st.hasRec && st.rec == text
+		if same && !m.replay.drawsTail() {
+			st.pending, st.ptext, st.same = false, "", false
 			return
 		}
-		st.pending, st.ptext = true, text
+		st.pending, st.ptext, st.same = true, text, same
 		return
 	}
 	m.commit(st, text, m.lineN(start), endsOf(m.rowEnds, text), noRedraw, out)
@@ -1751,8 +1789,17 @@ func (m *mainLines) heldZone() int {
 func (m *mainLines) commitPending(start, end int, st *rowState, released int, out lineSink) {
 	text := m.lineText(start, end)
 	if text == "" && st.ptext != "" {
-		st.pending, st.ptext = false, ""
+		st.pending, st.ptext, st.same = false, "", false
 		return
+	}
+	if st.same {
+		m.knowTail()
+		if !m.replay.liveTail() && st.rec == text {
+			// The drawing is no live area: the row shows what was
+			// committed for it, as any row left so (leave).
+			st.pending, st.ptext, st.same = false, "", false
+			return
+		}
 	}
 	m.commit(st, text, m.lineN(start), lineEnds{}, released, out)
 }
@@ -1784,12 +1831,12 @@ func (m *mainLines) settle(final bool, out lineSink) {
 		case box && end >= top && start <= bottom:
 			// Taken as seen, so that the cursor leaving it later, or the
 			// box moving down a row, commits nothing either.
-			st.pending, st.ptext = false, ""
+			st.pending, st.ptext, st.same = false, "", false
 			st.rec, st.hasRec = m.lineText(start, end), true
 		case previews != nil && previews[start] == previewRunning && !final:
 			// A running command's latest rows: its output is read where
 			// the program prints it whole (see previewRows).
-			st.pending, st.ptext = false, ""
+			st.pending, st.ptext, st.same = false, "", false
 		case st.pending:
 			m.commitPending(start, end, st, released, out)
 		case final:
@@ -2065,7 +2112,7 @@ func (m *mainLines) dropCarry() {
 
 func (m *mainLines) clearPending() {
 	for i := range m.shadow {
-		m.shadow[i].pending, m.shadow[i].ptext = false, ""
+		m.shadow[i].pending, m.shadow[i].ptext, m.shadow[i].same = false, "", false
 	}
 }
 
@@ -2234,7 +2281,7 @@ func (m *mainLines) token(t *token, tb []byte, out lineSink) {
 		} else {
 			for y := op.a; y < op.b; y++ {
 				st := &m.shadow[y]
-				st.pending, st.ptext, st.faint = false, "", st.hasRec
+				st.pending, st.ptext, st.same, st.faint = false, "", false, st.hasRec
 			}
 		}
 		if op.a == m.top {

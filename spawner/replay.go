@@ -302,6 +302,17 @@ func (r *replay) tailShows(shows bool) {
 	}
 }
 
+// drawsTail reports whether the replay under way may be, or is, the
+// live area of the command typed last cut above (beginTail): its rows
+// are drawn anew, whatever a row showed there before.
+func (r *replay) drawsTail() bool { return r.active && (r.tail || r.live) }
+
+// liveTail reports whether the replay under way is that live area
+// (tailShows): a row it draws that repeats no line committed since the
+// echo of the command typed last is that command's output, new, also
+// where the same text was committed before at the same row.
+func (r *replay) liveTail() bool { return r.active && r.live }
+
 // sizeChanged notes that the screen changed size.
 func (r *replay) sizeChanged() { r.sized = true }
 

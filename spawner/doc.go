@@ -146,9 +146,10 @@
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
 //     printing it again (a file printed twice); so does a line right
-//     after a new one there, however common, also after a resize (a new
-//     block's "type" row is not that of an older block shown collapsed
-//     above). The rows under an echo
+//     after a new one there, or right under that echo, however common,
+//     also after a resize (a new block's "type" row is not that of an
+//     older block shown collapsed above, nor its "[[RELAY]]" that of one
+//     cut off above). The rows under an echo
 //     of typed input that repeats nothing (a command the replay has not
 //     seen) repeat no line above where the replay got to, however
 //     common, after a resize too: they are that command's output. An
@@ -169,7 +170,10 @@
 //     and that, drawn, shows no echo of a line typed, fits the screen
 //     and was not resized, shows rows under the echo of the command
 //     typed last: they repeat only lines committed since that echo (a
-//     file printed again, its first rows and echo cut off above).
+//     file printed again, its first rows and echo cut off above) — a row
+//     of it that shows the text an older line had at that row too, where
+//     new rows go on under it (another block's "[[RELAY]]" was there);
+//     the rows under the last new one are the program's own, drawn again.
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

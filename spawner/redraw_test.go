@@ -902,6 +902,37 @@ func TestLiveAreaDrawnOverRowsThatShowedTheSameText(t *testing.T) {
 	}
 }
 
+// TestTranscriptDrawnAgainWithANewBlockUnderTheLatestEcho: a transcript
+// drawn again from the screen's top, showing the echo of the command typed
+// last, shows that command's output under it: its first rows are new, not
+// the rows of an older block cut off above that read the same ("⎿
+// [[RELAY]]", "{", "to": "alice"), which the replay would take them for —
+// the older block's rows are not drawn again, so nothing else would take
+// them (issue 29, Claude Code 2.1.332 inline: claude-inline-s8100026).
+func TestTranscriptDrawnAgainWithANewBlockUnderTheLatestEcho(t *testing.T) {
+	t.Parallel()
+	block := func(body string) string {
+		return "  ⎿  [[RELAY]]\r\n     {\r\n" + `       "to": "alice",` + "\r\n" + `       "body": "` + body + `"` +
+			"\r\n     }\r\n     [[/RELAY]]\r\n"
+	}
+	box := strings.Repeat("─", 60) + "\r\n❯ \r\n" + strings.Repeat("─", 60) + "\r\n  ? for shortcuts"
+	erase := "\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 15) + "\x1b[2K\x1b[H"
+	s := NewScreen(ScreenOptions{Rows: 16, Cols: 60, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("! cat f.txt\r\n" + block("the first file's message") + "  ⎿  Interrupted\r\n\r\n")
+	g := "! cat g.txt\r\n  ⎿  another file\r\n  ⎿  Interrupted\r\n\r\n"
+	c.write(g)
+	c.write("! cat h.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+	c.got = nil
+	c.write(erase + g + "! cat h.txt\r\n" + block("the second file's message") + "\r\n" + box)
+	want := []string{"  ⎿  [[RELAY]]", "     {", `       "to": "alice",`, `       "body": "the second file's message"`, "     }",
+		"     [[/RELAY]]"}
+	if diff := cmp.Diff(want, c.flush()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestReplayOfAFilePrintedAgainRewrapped: a transcript written again for
 // a new width holds a file printed twice, each print under its own echo,
 // the first print committed at one width, the second at another; the

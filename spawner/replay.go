@@ -37,9 +37,11 @@ import "strings"
 // new — the command printed the same text again (a file printed twice),
 // which the program writes again whole under the echo while it shows the
 // first print's output collapsed above it; and a line right after a new
-// one under the echo, however common, is more of that output, also after
-// a resize (a new block's "type" row is not that of an older block shown
-// collapsed above, which the replay did not take). The lines committed after the
+// one under the echo, or right after the echo itself, however common, is
+// more of that output, also after a resize (a new block's "type" row is
+// not that of an older block shown collapsed above, which the replay did
+// not take; its first rows are not those of an older block cut off above,
+// which the replay passed over). The lines committed after the
 // echo that the replay took before reaching it (older rows, wrapped
 // anew as the second print was) are taken back: the output under the
 // echo is still to come. Under an echo the replay has not seen (a new
@@ -440,11 +442,13 @@ func (r *replay) goesOn(key string) bool {
 	// Right after a new line, a common line goes on only where expected.
 	common := r.missed && !r.resized && len(key) < minResumeKey
 	lo := r.oldest(key)
-	if r.missed && r.echo >= 0 && r.floor == r.echo {
+	if r.echo >= 0 && r.floor == r.echo && (r.missed || r.pos == r.echo+1 && r.off == 0) {
 		// Under the echo of the command typed last, a line right after a
-		// new one is that command's output too, also after a resize: no
-		// line committed before the echo (a new block's "type" row is
-		// not an older block's, shown collapsed above).
+		// new one, or right after the echo itself (the last line taken),
+		// is that command's output too, also after a resize: no line
+		// committed before the echo (a new block's "type" row is not an
+		// older block's, shown collapsed above; its "[[RELAY]]" and "{"
+		// are not those of an older block the drawing cut off above).
 		lo = max(lo, r.floor)
 	}
 	if r.off == 0 {

@@ -171,9 +171,11 @@
 //     and was not resized, shows rows under the echo of the command
 //     typed last: they repeat only lines committed since that echo (a
 //     file printed again, its first rows and echo cut off above) — a row
-//     of it that shows the text an older line had at that row too, where
-//     new rows go on under it (another block's "[[RELAY]]" was there);
-//     the rows under the last new one are the program's own, drawn again.
+//     of it that shows the text of an older line at that row, or a few
+//     rows under it, too, where new output goes on under it: not that
+//     line shown again or moved up (another block's "[[RELAY]]" was
+//     there); the rows under the last new one are the program's own (its
+//     rules, the input box), drawn again.
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

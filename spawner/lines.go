@@ -854,7 +854,6 @@ func (m *mainLines) lineN(start int) int64 {
 // its rows end in text, when known; released is the top row of the redraw
 // whose held lines are being committed (noRedraw: none; see crossed).
 func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, released int, out lineSink) {
-	same := st.pending && st.same
 	st.pending, st.ptext, st.same = false, "", false
 	st.ends = ends
 	// The replay matcher sees every line, also those committed already —
@@ -888,13 +887,13 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		}
 	}
 	// The live area cut above draws the latest command's output on rows
-	// erased one by one: a row left showing the text an older line had
-	// there, that repeats nothing since that command's echo, is its
-	// output where the output goes on under it (a file printed again over
-	// rows of an older block: its "[[RELAY]]"), not an older line that
-	// stayed, moved or was wrapped anew. Rows under the last new one are
-	// the program's own (rules, the input box), drawn again.
-	drawnNew := same && !replayed && text != "" && m.replay.liveTail() && m.newRowBelow(n)
+	// erased one by one: a row that repeats nothing since that command's
+	// echo is its output where the output goes on under it, not an older
+	// line that stayed at its row, moved there or was wrapped anew (a file
+	// printed again over rows of an older block: its "[[RELAY]]" where
+	// that block's was, or lower). Rows under the last new one are the
+	// program's own (rules, the input box), drawn again.
+	drawnNew := !replayed && m.replay.liveTail() && m.outputRow(text) && m.newRowBelow(n)
 	if st.hasRec && st.rec == text && !drawnNew {
 		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false
@@ -967,8 +966,20 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	}
 }
 
-// newRowBelow reports whether a row under line n's rows is held back
-// with text other than what was committed for it (see commit).
+// outputRow reports whether text may be a row of a command's output: it
+// has a key (a rule or a blank row has none), and it is not the echo of a
+// line typed nor the input box's prompt.
+func (m *mainLines) outputRow(text string) bool {
+	if !hasKey(text) {
+		return false
+	}
+	_, echo := m.layout.EchoStart(text)
+	return !echo
+}
+
+// newRowBelow reports whether a row of output (outputRow) under line n's
+// rows is held back with text other than what was committed for it (see
+// commit).
 func (m *mainLines) newRowBelow(n int64) bool {
 	r := n - m.base
 	if r < 0 || r >= int64(m.rows) {
@@ -978,7 +989,7 @@ func (m *mainLines) newRowBelow(n int64) bool {
 	for y := end + 1; y < m.rows; {
 		start, end := m.span(y)
 		y = end + 1
-		if st := m.state(start); st.pending && !st.same && m.lineText(start, end) != "" {
+		if st := m.state(start); st.pending && !st.same && m.outputRow(m.lineText(start, end)) {
 			return true
 		}
 	}

@@ -871,34 +871,49 @@ func TestLiveAreaTallerThanTheScreenDrawnFromItsTop(t *testing.T) {
 // TestLiveAreaDrawnOverRowsThatShowedTheSameText: the live area cut
 // above (TestLiveAreaTallerThanTheScreenDrawnFromItsTop) is drawn on rows
 // erased one by one, and where a row of it has the text an older line
-// had at that row (another block's "[[RELAY]]" and "[[/RELAY]]" right
-// there), it is still the latest command's output, drawn anew: read as
-// the rows around it are, or the block is read without its first and
-// last rows (issue 29, Claude Code 2.1.332 inline: a file printed again
-// over the rows of another file's block, claude-inline-s8100032).
+// had at that row, or a few rows under it (another block's "[[RELAY]]"
+// and "[[/RELAY]]"), it is still the latest command's output, drawn anew,
+// not that line shown again or moved up: read as the rows around it are,
+// or the block is read without its first and last rows (issue 29, Claude
+// Code 2.1.332 inline: a file printed again over the rows of another
+// file's block, claude-inline-s8100032, fresh claude-inline-s94200008).
 func TestLiveAreaDrawnOverRowsThatShowedTheSameText(t *testing.T) {
 	t.Parallel()
 	file := []string{"the first line of the file", "     [[RELAY]]", `     {"to":"bob","body":"hello there"}`, "     [[/RELAY]]",
 		"     end of the output, 4 lines"}
 	box := strings.Repeat("─", 60) + "\r\n❯ \r\n" + strings.Repeat("─", 60) + "\r\n  ? for shortcuts"
 	erase := "\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 11) + "\x1b[2K\x1b[H"
-	s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("claude")})
-	defer s.Close()
-	c := &committed{t: t, s: s, take: s.Settle}
-	c.write("! cat f.txt\r\n  ⎿  " + strings.Join(file, "\r\n") + "\r\n  ⎿  Interrupted\r\n\r\n")
-	// Another file's block, which the screen shows on its top three rows
-	// when the live area is drawn.
-	c.write("! cat h.txt\r\n  ⎿  a line of h\r\n     [[RELAY]]\r\n" + `     {"to":"alice","body":"another"}` +
-		"\r\n     [[/RELAY]]\r\n  ⎿  Interrupted\r\n\r\n")
-	c.write("! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box)
-	if row := s.Snapshot().Lines[0]; strings.TrimRight(row, " ") != file[1] {
-		t.Fatalf("the top row shows %q, not the row the live area draws there", row)
-	}
-	c.got = nil
-	c.write(erase + strings.Join(file[1:], "\r\n") + "\r\n\r\n✻ Working…\r\n\r\n" + box)
-	want := append(slices.Clone(file[1:]), "✻ Working…", "")
-	if diff := cmp.Diff(want, c.flush()); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		name string
+		// after: what h.txt printed after its block; at: the row that
+		// shows the block's "[[RELAY]]" then.
+		after string
+		at    int
+	}{
+		{"where they were", "  ⎿  Interrupted\r\n\r\n", 0},
+		{"two rows under", "", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("claude")})
+			defer s.Close()
+			c := &committed{t: t, s: s, take: s.Settle}
+			c.write("! cat f.txt\r\n  ⎿  " + strings.Join(file, "\r\n") + "\r\n  ⎿  Interrupted\r\n\r\n")
+			// Another file's block, on the screen when the live area is
+			// drawn.
+			c.write("! cat h.txt\r\n  ⎿  a line of h\r\n     [[RELAY]]\r\n" + `     {"to":"alice","body":"another"}` +
+				"\r\n     [[/RELAY]]\r\n" + tc.after)
+			c.write("! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+			if row := s.Snapshot().Lines[tc.at]; row != file[1] {
+				t.Fatalf("row %d shows %q, not the other block's first row", tc.at, row)
+			}
+			c.got = nil
+			c.write(erase + strings.Join(file[1:], "\r\n") + "\r\n\r\n✻ Working…\r\n\r\n" + box)
+			got := slices.DeleteFunc(c.flush(), func(l string) bool { return l == "" })
+			if diff := cmp.Diff(append(slices.Clone(file[1:]), "✻ Working…"), got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

@@ -897,7 +897,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	if st.hasRec && st.rec == text && !drawnNew {
 		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false
-		m.shown(text, n)
+		m.shown(text, n, replayed)
 		return
 	}
 	if st.faint {
@@ -918,7 +918,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 			}
 			st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
 			m.lastNew = false
-			m.shown(text, n)
+			m.shown(text, n, replayed)
 			return
 		}
 	}
@@ -930,7 +930,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	if replayed || replaced && !fresh && !drawnNew && m.rewrapped(st, text, n) {
 		m.lastNew = false
 		if !replayed {
-			m.shown(text, n)
+			m.shown(text, n, false)
 		}
 		return
 	}
@@ -1041,14 +1041,17 @@ func (m *mainLines) echoRowsUnder(text string, n int64) {
 // as it would have had the line been committed: a transcript written
 // again shows it, and the command's output under it is new (the
 // package's replay rule). The rows that continue the echo right under
-// it go with it, wherever the box was.
-func (m *mainLines) shown(text string, n int64) {
+// it go with it, wherever the box was. A line the replay just repeated
+// (replayed) is an older line of the transcript drawn again, though at a
+// new width its text is none recorded (an echo Claude Code wrapped
+// itself, joined on a wider screen): not the line typed last.
+func (m *mainLines) shown(text string, n int64, replayed bool) {
 	if e, ok := m.layout.EchoStart(text); ok {
 		if n >= m.typedFrom && n <= m.typedTo {
 			return
 		}
 		m.shownN, m.shownEcho = n, e
-		if !m.replay.knows(text) {
+		if !replayed && !m.replay.knows(text) {
 			m.replay.record(text, strings.TrimSpace(text[len(e.Start):]))
 		}
 		return
@@ -1057,7 +1060,7 @@ func (m *mainLines) shown(text string, n int64) {
 		return
 	}
 	m.shownN = n
-	if !m.replay.knows(text) {
+	if !replayed && !m.replay.knows(text) {
 		m.replay.record(text, "")
 	}
 }

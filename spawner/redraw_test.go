@@ -948,6 +948,42 @@ func TestTranscriptDrawnAgainWithANewBlockUnderTheLatestEcho(t *testing.T) {
 	}
 }
 
+// TestAnEchoJoinedAtANewWidthIsNoNewCommand: Claude Code wraps the echo
+// of a long command itself, on rows of their own; on a wider screen it
+// draws the echo joined, a text no line committed has. Drawn so again by
+// a later redraw where the last one showed it, the echo is an older line
+// of the transcript, not the echo of the command typed last — taken for
+// it, the next transcript written again would be read as that command's
+// output from there on, every older output under it committed again
+// (issue 29, Claude Code 2.1.332 inline: fresh claude-inline-s94300014,
+// two extra relays after a second resize).
+func TestAnEchoJoinedAtANewWidthIsNoNewCommand(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 20, Cols: 60, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	const typed = "! : f01; printf '%s\\n' '@relay:alice start' '    noise give"
+	older := "  ⎿  @relay:alice start\r\n  ⎿  Interrupted\r\n\r\n! cat f02.txt\r\n  ⎿  @relay:bob a sign\r\n  ⎿  Interrupted\r\n\r\n"
+	c.write(typed + "\r\n  long fact'\r\n" + older)
+	latest := "! cat f03.txt\r\n  ⎿  Running…\r\n\r\n"
+	c.write(latest)
+	box := strings.Repeat("─", 100) + "\r\n❯ \r\n" + strings.Repeat("─", 100) + "\r\n  ? for shortcuts"
+	again := "\x1b[H\x1b[2J\x1b[3J\x1b[H" + typed + " long fact'\r\n" + older + latest + box
+	s.Resize(20, 100)
+	c.write(again)
+	c.got = nil
+	c.write(again)
+	// Drawn again a row lower (a notice): the rows show other lines than
+	// they did, and the replay reads each of them; then on a shorter
+	// screen, as the resize left it.
+	c.write(strings.Replace(again, "\x1b[H"+typed, "\x1b[H\r\n"+typed, 1))
+	s.Resize(12, 100)
+	c.write(again)
+	if got := strings.TrimSpace(strings.Join(c.flush(), "")); strings.Contains(got, "@relay") {
+		t.Errorf("the transcript written again, its relays committed again: %q", got)
+	}
+}
+
 // TestReplayOfAFilePrintedAgainRewrapped: a transcript written again for
 // a new width holds a file printed twice, each print under its own echo,
 // the first print committed at one width, the second at another; the

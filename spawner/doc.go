@@ -357,8 +357,16 @@
 //     of the block before, over another body); so are short rows ("}",
 //     "[[/RELAY]]") right under new text where the document holds other
 //     text above them, with only rows across a blank to stand for them or
-//     the document's rows shown elsewhere in the frame. Aligned rows are
-//     old, wherever they show: scrolled, repainted, scrolled back.
+//     the document's rows shown elsewhere in the frame. So are the view's
+//     first rows, alike rows the last frame showed, where the two rows
+//     that were under those, moved as far, show long new text (not theirs
+//     changed in place): a view that moves takes a paragraph's rows with
+//     the rows under them, and a block to the same recipient printed again,
+//     its "[[RELAY]]" and "{" above the view's top, shows its "to" and
+//     "type" rows over another body — not while the program lays its view
+//     out anew after a resize; nor are those rows the older ones wrapped
+//     anew (rule 4). Aligned rows are old, wherever they show: scrolled,
+//     repainted, scrolled back.
 //  4. Between aligned rows, rows whose keys, joined, are the joined keys of
 //     document rows there are the same text wrapped anew (a resize, a
 //     collapsed item showing its first rows) — not under a new turn, nor

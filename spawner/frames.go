@@ -757,8 +757,12 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 // block's, drawn under the old one or after it, not the old one scrolled
 // back into view. So are short rows ("}", "[[/RELAY]]") that start the run
 // right under a row of new text where the document holds other text, read
-// already, above them: a new block's end under its body.
+// already, above them: a new block's end under its body. A run at the
+// view's top whose rows under it moved apart (overOther) stands not at all.
 func (a *aligner) standing(rows []frameRow, chain []pair, k, j int) (s, e int) {
+	if a.overOther(rows, chain[k].i, chain[k].d, chain[j-1].d) {
+		return k, k
+	}
 	s, e = k, j
 	for n := k; n < j; n++ {
 		if p := chain[n]; a.strays(rows, p.i, p.d) {
@@ -783,6 +787,39 @@ func (a *aligner) standing(rows []frameRow, chain []pair, k, j int) (s, e int) {
 		s = short
 	}
 	return s, e
+}
+
+// overOther reports whether frame rows from i on, the frame's first rows
+// (nothing above them in view), showing document rows first to last that
+// the last frame showed one under the other, moved away from the rows
+// under them: the two document rows right under last, long and read,
+// shown right under it then, where the last frame showed them moved as
+// far, show long text the document holds nowhere, not theirs changed in
+// place. A view that moves moves a paragraph's rows
+// with the rows under them; rows alike the document's over new text are
+// another paragraph's (a block to the same recipient printed again: its
+// "to" and "type" rows over another body, its first rows above the view's
+// top), not the old one's moved. Two rows, for the one row under a
+// command's echo (Claude Code's "Running…") gives way to its output. Not
+// while the program lays its view out anew after a resize.
+func (a *aligner) overOther(rows []frameRow, i int, first, last *docRow) bool {
+	if i != 0 || a.relaying || a.lastLeftover || first.shown != a.obs-1 || last.pos+2 >= len(a.doc) {
+		return false
+	}
+	move := rows[i].y - first.at
+	if move == 0 || last.at-first.at != last.pos-first.pos {
+		return false
+	}
+	for _, under := range a.doc[last.pos+1 : last.pos+3] {
+		if under.pending || under.own || len(under.key) < minRewrap || under.shown != a.obs-1 || under.at-last.at != under.pos-last.pos {
+			return false
+		}
+		n, found := slices.BinarySearchFunc(rows, under.at+move, byY)
+		if !found || len(rows[n].key) < minRewrap || inPlace(under.key, rows[n].key) || a.holds(rows[n]) {
+			return false
+		}
+	}
+	return true
 }
 
 // strays reports whether frame row i, showing the text of document row d
@@ -1856,6 +1893,11 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		}
 		took := 0
 		elsewhere := false // the text row i starts shows further down (shownFurtherOn)
+		// other: the rows from i on, the frame's first, are another
+		// paragraph's than document rows alike them (overOther): taking
+		// no other document rows, none of that paragraph's rows is taken
+		// for the document's text.
+		other := false
 		for end := j; end > i && took == 0; end-- {
 			var joined strings.Builder
 			for _, r := range rows[i:end] {
@@ -1872,6 +1914,11 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				p += o
 				k, _ := slices.BinarySearch(starts, p+1)
 				k--
+				if i == 0 && a.overOther(rows, i, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) {
+					other = true
+					o = p + 1
+					continue
+				}
 				if !(a.on && rowsOf[k].shown != a.obs-1) && !rowsOf[k].unread() && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
@@ -1903,6 +1950,10 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				}
 				o = p + 1
 			}
+		}
+		if took == 0 && other {
+			i = j
+			continue
 		}
 		if took == 0 {
 			if k := decorated(rowsOf, rows[i].key, off, starts); k >= 0 && !elsewhere {

@@ -678,6 +678,78 @@ func TestAltScreenFileShownAgainFromTheTopOfTheView(t *testing.T) {
 	}
 }
 
+// TestAltScreenBlockToTheSameRecipientAtTheViewsTop: a second file holds
+// a block to the same recipient as the first file's; the view, at work,
+// moves on to the second output and shows it from the block's "to" and
+// "type" rows, its "[[RELAY]]" and "{" above the view's top. The rows
+// that were under the first block's "type" row, moved as far, would show
+// new text: those two rows are the new block's, not the old one's moved
+// (a reader sees the new body right under them), nor the old ones wrapped
+// anew above a row aligned further down (the line both files hold), and
+// the block is read whole (claude-s8700030; issue 29).
+func TestAltScreenBlockToTheSameRecipientAtTheViewsTop(t *testing.T) {
+	t.Parallel()
+	const rule = "────────────────────────────────────────"
+	const height = 32
+	frame := func(rows ...string) string {
+		var b strings.Builder
+		for y := range height {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-1) // in the input box
+		return b.String()
+	}
+	block := func(to, topic, body1 string, body ...string) []string {
+		rows := []string{"     [[RELAY]]", "     {", `       "to": "` + to + `",`, `       "type": "message",`, `       "body": "` + body1}
+		for _, b := range body {
+			rows = append(rows, "     "+b)
+		}
+		rows[len(rows)-1] += `",`
+		return append(rows, `       "topic": "`+topic+`"`, "     }", "     [[/RELAY]]")
+	}
+	first := slices.Concat([]string{"! cat f1.txt", "  ⎿  a line before the first block"},
+		block("bob", "t1", "the first block's body runs on over", "two rows of the first file"),
+		[]string{"     a line both files hold"},
+		block("carol", "t2", "a block to carol after it, its body", "also over two rows of that file"),
+		[]string{"     end of the first output", "  ⎿  Interrupted", "", "! cat f2.txt", "  ⎿  Running…"})
+	// The second file's block to bob has a longer body, and a new line
+	// under it: rows under its first rows move less than those.
+	second := slices.Concat([]string{"  ⎿  a line before the second block"},
+		block("bob", "t3", "another body, the second file's own", "text over three rows", "and not two"),
+		[]string{"     a line only the second file holds", "     a line both files hold", "     end of the second output"})
+	box := []string{rule, "❯ ", rule}
+	r := newKindRun(t, "claude", height, 80)
+	r.write("\x1b[?1049h\x1b[?25l")
+	// The first file, the second's echo under it, read.
+	r.write(frame(slices.Concat(first, box)...))
+	r.pause(time.Second)
+	// At work: the view moved on to the second output's end, its first
+	// rows (down to bob's block's "{") above the view's top.
+	r.write(frame(slices.Concat(second[3:], []string{"", "✶ Working… (esc to interrupt)", ""}, box)...))
+	r.pause(time.Second)
+	// Done: the view shows the second output from its first row.
+	r.write(frame(slices.Concat(second, []string{"  ⎿  Interrupted", ""}, box)...))
+	r.pause(time.Second)
+	r.flush()
+	for want, n := range map[string]int{`"to": "bob",`: 2, `"type": "message",`: 3, "[[RELAY]]": 3, "{": 3, "}": 3, "[[/RELAY]]": 3} {
+		if got := r.count(want); got != n {
+			t.Errorf("%q committed %d times, want %d (once for each block):\n%s", want, got, n, strings.Join(r.lines, "\n"))
+		}
+	}
+	// The second file's first block in order: its rows from "[[RELAY]]"
+	// to its body.
+	at := slices.IndexFunc(r.lines, func(l string) bool { return strings.Contains(l, "another body") })
+	if at < 5 || !strings.Contains(r.lines[at-5], "a line before the second block") ||
+		!strings.Contains(r.lines[at-1], `"type"`) || !strings.Contains(r.lines[at-2], `"to"`) ||
+		!strings.Contains(r.lines[at-3], "{") || !strings.Contains(r.lines[at-4], "[[RELAY]]") {
+		t.Errorf("the second file's first block is not read whole, in order:\n%s", strings.Join(r.lines, "\n"))
+	}
+}
+
 // TestAltScreenMenuOverTheTranscript: a "/" typed in Claude Code's box
 // opens the menu of its commands right above the box, over the
 // transcript's last rows: the menu is what is being typed, and the rows it

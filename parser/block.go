@@ -196,10 +196,13 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		if p.markBreak && wide(first) && endsWithLineBreak(b.buf) && brokeAfterLineBreak(text[k:], end, wrapBefore, p.wideBreak) {
 			sep = ""
 		}
-		if p.markBreak && (last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) || last == '\\' && brokeBetweenBackslashes(text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore)) {
-			// A word the CLI broke after punctuation, or between two
-			// escaped backslashes (brokeBetweenBackslashes). A row ending
-			// inside an escape is seen above.
+		if p.markBreak && (last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) || last == '\\' && brokeBetweenBackslashes(text[k:], end, wrapBefore) ||
+			last == '\\' && !p.wideBreak && brokeAfterEscape(b.buf, text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore)) {
+			// A word the CLI broke after punctuation, between two
+			// escaped backslashes (brokeBetweenBackslashes), or, one
+			// that breaks only after punctuation, after an escaped one
+			// (brokeAfterEscape). A row ending inside an escape is seen
+			// above.
 			sep = ""
 		}
 		if p.blankWrap && wrapBefore > 0 && end > wrapBefore {

@@ -144,7 +144,7 @@
 // breaks words where Unicode's line breaking allows it
 // (Options.BreaksWideRuns: in runs of wide characters, after a hyphen,
 // slash, bar, colon, semicolon or opening bracket, or a number after its
-// thousands separator, "1," then "234";
+// thousands separator or decimal point, "1," then "234", "1,234." then "56";
 // Options.BreaksAfterPunctuation: only after that punctuation) gets a row
 // that ends there, and a next row whose first word would not have fitted
 // even without a blank, joined without one (in a block's string too,
@@ -152,7 +152,9 @@
 // inside an escape is broken anyway, and one that ends after a whole
 // escape was broken at a blank unless the next row starts with a
 // backslash too, the only break Unicode's line breaking allows there, and
-// the next backslash would not have fitted).
+// the next backslash would not have fitted; a program that breaks only
+// after punctuation breaks after an escaped backslash inside a word too,
+// "C:\\" then "path\\x", not after one that is a word of its own).
 // In a run of wide characters the next row's first word is its first
 // character with the closing punctuation after it (a quote, a bracket);
 // a row that had room for a blank and that word was drawn at another

@@ -565,6 +565,22 @@ func brokeBetweenBackslashes(rest string, end, wrapAt int) bool {
 	return strings.HasPrefix(rest, `\\`) && wrapAt > 0 && end+1 > wrapAt
 }
 
+// brokeAfterEscape reports whether a block's row that ends with an escaped
+// backslash inside a word (the row's text before it no blank), and rest,
+// the next row's text, are a word the program broke after that backslash:
+// a program that breaks words after punctuation, not where Unicode's line
+// breaking allows (opencode: "C:\\" then "path\\x"), breaks after a
+// backslash too, the next row's first word too long for the row even
+// without a blank. An escape that is a word of its own (" \\ end") ends
+// no word broken.
+func brokeAfterEscape(row []byte, rest string, end, wrapAt int) bool {
+	row = bytes.TrimRight(row, " \t")
+	if len(row) < 3 || !bytes.HasSuffix(row, []byte(`\\`)) || row[len(row)-3] == ' ' {
+		return false
+	}
+	return brokeAfter('\\', rest, end, wrapAt)
+}
+
 // closing are the characters a line may not be broken before: they go
 // with the character before them.
 const closing = "\"')]}>,.;:!?”’）」』】〕、。，．！？：；"
@@ -583,14 +599,14 @@ func brokeAfter(last rune, rest string, end, wrapAt int) bool {
 	return wrapAt > 0 && end+ansi.StringWidth(word) > wrapAt
 }
 
-// brokeNumber reports whether row, ending with a digit and a comma, and
-// rest, the next row's text, starting with a digit, are a number the
-// program broke after a thousands separator ("1," and "234.56": opencode
-// breaks there), the next row's first word too long for the row even
-// without a blank.
+// brokeNumber reports whether row, ending with a digit and a comma or a
+// point, and rest, the next row's text, starting with a digit, are a
+// number the program broke after a thousands separator or its decimal
+// point ("1," and "234.56", "1,234." and "56": opencode breaks there), the
+// next row's first word too long for the row even without a blank.
 func brokeNumber(row []byte, rest string, end, wrapAt int) bool {
 	row = bytes.TrimRight(row, " \t")
-	if len(row) < 2 || row[len(row)-1] != ',' || !isDigit(row[len(row)-2]) || rest == "" || !isDigit(rest[0]) {
+	if len(row) < 2 || row[len(row)-1] != ',' && row[len(row)-1] != '.' || !isDigit(row[len(row)-2]) || rest == "" || !isDigit(rest[0]) {
 		return false
 	}
 	word, _, _ := strings.Cut(rest, " ")

@@ -543,9 +543,10 @@ func TestRowPastTheWrapColumn(t *testing.T) {
 
 // TestNumberBrokenAfterItsComma: opencode 1.18.33 breaks a number after
 // its thousands separator ("1," at the end of a row, "234.56" at the start
-// of the next): a reader reads one number, with no blank in it, where the
-// rest would not have fitted on the row (issue 29). Where it would have
-// fitted, a blank was there.
+// of the next), or its decimal point ("1,234." and "56",
+// opencode-s6300020): a reader reads one number, with no blank in it,
+// where the rest would not have fitted on the row (issue 29). Where it
+// would have fitted, a blank was there.
 func TestNumberBrokenAfterItsComma(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -556,6 +557,39 @@ func TestNumberBrokenAfterItsComma(t *testing.T) {
 		{"a line", 30, []string{"  ┃  @relay:bob it costs 1,", "  ┃  234.56 in all"}, `relay bob "it costs 1,234.56 in all" @1`},
 		{"in a block's string", 34, []string{"[[RELAY]]", `{"to":"bob","body":"it costs 1,`, `234.56 in all"}`, "[[/RELAY]]"}, `relay bob "it costs 1,234.56 in all" @1`},
 		{"the number would have fitted", 60, []string{"[[RELAY]]", `{"to":"bob","body":"it costs 1,`, `234.56 in all"}`, "[[/RELAY]]"}, `relay bob "it costs 1, 234.56 in all" @1`},
+		{"after its point", 32, []string{"  ┃  @relay:bob it costs 1,234.", "  ┃  56 in all"}, `relay bob "it costs 1,234.56 in all" @1`},
+		{"after its point, in a block's string", 35, []string{"[[RELAY]]", `{"to":"bob","body":"it costs 1,234.`, `56 in all"}`, "[[/RELAY]]"}, `relay bob "it costs 1,234.56 in all" @1`},
+		{"after its point, the rest would have fitted: the line ended", 40, []string{"  ┃  @relay:bob it costs 1,234.", "  ┃  56 in all"}, `relay bob "it costs 1,234." @1`},
+	} {
+		fed, flushed := feedAll(New(Options{BreaksAfterPunctuation: true}), c.lines, c.wrapAt)
+		var got []string
+		for _, e := range append(fed, flushed...) {
+			got = append(got, describe(e))
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: got %q, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// TestWordBrokenAfterAnEscapedBackslash: opencode 1.18.33 breaks words
+// after punctuation, not where Unicode's line breaking allows, a backslash
+// among them: in a block's string a row that ends with an escaped
+// backslash inside a word ("C:\\") and a next row whose first word would
+// not have fitted even without a blank ("path\\x") are one word
+// (opencode-s8700000, s8100000). Where it would have fitted, a blank was
+// there; an escape that is a word of its own (" \\ end") ends no word
+// broken.
+func TestWordBrokenAfterAnEscapedBackslash(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		wrapAt int
+		lines  []string
+		want   string
+	}{
+		{"broken after it", 28, []string{"[[RELAY]]", `{"to":"bob","body":"at C:\\`, `path\\x safe"}`, "[[/RELAY]]"}, `relay bob "at C:\\path\\x safe" @1`},
+		{"the next word would have fitted", 40, []string{"[[RELAY]]", `{"to":"bob","body":"at C:\\`, `path\\x safe"}`, "[[/RELAY]]"}, `relay bob "at C:\\ path\\x safe" @1`},
+		{"an escape on its own", 28, []string{"[[RELAY]]", `{"to":"bob","body":"mark \\`, `end"}`, "[[/RELAY]]"}, `relay bob "mark \\ end" @1`},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksAfterPunctuation: true}), c.lines, c.wrapAt)
 		var got []string

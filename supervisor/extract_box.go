@@ -65,6 +65,11 @@ type toolBox struct {
 	// screen (it drew it before it knew the screen had shrunk) and the
 	// terminal broke each of its rows over that many (0 is one).
 	span int64
+	// liveTop and liveFirst are top and first as the live box last
+	// mapped its rows, kept once it is printed done; doneRead are the
+	// lines read in the done box.
+	liveTop, liveFirst int64
+	doneRead           []int64
 	// width is how wide the live box was drawn the last time its head
 	// row was read: the program made the command's terminal as wide.
 	width int
@@ -174,6 +179,9 @@ func (b *toolBox) follow(l spawner.Line, mapped bool) {
 	b.last = l.N
 	if l.Cols > 0 {
 		b.cols = l.Cols
+	}
+	if b.done {
+		b.doneRead = append(b.doneRead, l.N)
 	}
 }
 
@@ -318,6 +326,7 @@ func (b *toolBox) head(title string, running bool, span int64, width int) []pars
 	}
 	if !running && b.live && b.title == title {
 		b.live, b.done, b.span = false, true, span
+		b.liveTop, b.liveFirst, b.doneRead = b.top, b.first, b.doneRead[:0]
 		return nil
 	}
 	out := b.release()
@@ -369,9 +378,11 @@ func (b *toolBox) rows(n int64) int64 {
 // in the order of their rows in the output, as a reader reads the box top
 // down. A row the done box shows as the live box last did is not
 // committed again, and the command on it is read only in the live box,
-// though the done box shows it among the others; the live box's readings
-// first where two start on one row.
+// though the done box shows it among the others (at another row of the
+// output where the done box maps its rows otherwise: stayedAgain); the
+// live box's readings first where two start on one row.
 func (b *toolBox) release() []parser.Event {
+	b.again = append(b.again, b.stayedAgain()...)
 	b.again = slices.DeleteFunc(b.again, b.cutAgain)
 	earlier := func(e boxEvent) bool { return e.cols != b.cols }
 	var read []boxEvent
@@ -386,7 +397,61 @@ func (b *toolBox) release() []parser.Event {
 	out := appendEvents(nil, held)
 	clear(b.again) // the events are the caller's now
 	clear(b.sent)
-	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0], cutAtEdge: b.cutAtEdge}
+	*b = toolBox{seen: b.seen[:0], again: b.again[:0], sent: b.sent[:0], doneRead: b.doneRead[:0], cutAtEdge: b.cutAtEdge}
+	return out
+}
+
+// stayedAgain returns the commands the done box shows on lines it drew as
+// the live box last did (not committed again, not read in it) where its
+// rows map to other rows of the output: the done box shows more of the
+// output's first rows hidden than the live box last did (the output went
+// on after its last frame), and a line that shows the same text as the
+// live box showed there shows it at a row further down, a line printed
+// again (the same command twice in a row: the second copy drawn where the
+// first was). Each is a command the live box read (held or gone out),
+// whose rows its last mapping put on those lines, every one of them under
+// the done box's rows read and above its last; none is read at its row.
+func (b *toolBox) stayedAgain() []boxEvent {
+	shift := (b.first - b.top) - (b.liveFirst - b.liveTop)
+	if !b.done || shift <= 0 || b.lines() != 1 || len(b.doneRead) == 0 {
+		return nil
+	}
+	bottom := slices.Max(b.doneRead)
+	var out []boxEvent
+	add := func(e boxEvent) {
+		c := e.ev.Command
+		if c == nil {
+			return
+		}
+		at := b.liveTop + e.row - b.liveFirst // where the live box last showed it
+		rows := int64(strings.Count(c.Source, "\n"))
+		if at < b.liveTop || at < b.top || at+rows >= bottom {
+			return
+		}
+		for n := at; n <= at+rows; n++ {
+			if slices.Contains(b.doneRead, n) {
+				return // drawn anew there
+			}
+		}
+		d := boxEvent{row: e.row + shift, cols: b.cols}
+		again := *c
+		again.Line = at
+		d.ev.Command = &again
+		for _, held := range [][]boxEvent{b.seen, b.again, b.sent, out} {
+			if slices.ContainsFunc(held, func(x boxEvent) bool { return sameStart(d, x) }) {
+				return // read at that row
+			}
+		}
+		b.seq++
+		d.seq = b.seq
+		out = append(out, d)
+	}
+	for _, e := range b.seen {
+		add(e)
+	}
+	for _, e := range b.sent {
+		add(e)
+	}
 	return out
 }
 

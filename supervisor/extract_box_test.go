@@ -682,3 +682,54 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedAgainAFrameLater(t *testing.T
 	}
 	wantGeminiBox(t, lines, `bob "same" @74`, `bob "same" @75`)
 }
+
+// TestADoneBoxShowsALinePrintedAgainWhereTheLiveBoxShowedIt: a relay line
+// printed twice in a row. The live box showed the first copy, then slid a
+// row (its rows not committed again: they moved up); the output went on,
+// and the box printed done shows more of its first rows hidden, the
+// second copy on the line where the live box last showed the first. The
+// spawner commits no row that shows what it showed there before: that
+// line, and the one under it, are never read in the done box. A reader
+// sees both copies; the second was lost (fresh gemini-s94400016).
+func TestADoneBoxShowsALinePrintedAgainWhereTheLiveBoxShowedIt(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	border := "╰" + strings.Repeat("─", 46) + "╯"
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	// The output's rows: 0 a0, 1 a, 2 b, 3 c, 4 d, 5 up, 6 x, 7 relay,
+	// 8 ok, 9 relay again, 10 ok, 11 end.
+	lines := []spawner.Line{
+		{N: 51, Text: row("⊶  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 52, Text: row(""), Cols: 50, Time: at(0)},
+		{N: 53, Text: row("... 1 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+		{N: 54, Text: row("a"), Cols: 50, Time: at(0)},
+		{N: 55, Text: row("b"), Cols: 50, Time: at(0)},
+		{N: 56, Text: row("c"), Cols: 50, Time: at(0)},
+		{N: 57, Text: row("d"), Cols: 50, Time: at(0)},
+		{N: 58, Text: row("up"), Cols: 50, Time: at(0)},
+		{N: 59, Text: row("x"), Cols: 50, Time: at(0)},
+		{N: 60, Text: row("@relay:bob same"), Cols: 50, Time: at(0)},
+		{N: 61, Text: row("ok"), Cols: 50, Time: at(0)},
+		{N: 62, Text: border, Cols: 50, Time: at(0)},
+		// Slid a row: only the count of rows hidden changed.
+		{N: 53, Text: row("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(100)},
+		// Done: rows 4 to 11; 59 and 60 show what they showed.
+		{N: 51, Text: row("✓  Shell Command sh f.sh"), Cols: 50, Time: at(300), ShownRunning: true},
+		{N: 53, Text: row("... 4 hidden (Ctrl+O) ..."), Cols: 50, Time: at(300)},
+		{N: 54, Text: row("d"), Cols: 50, Time: at(300)},
+		{N: 55, Text: row("up"), Cols: 50, Time: at(300)},
+		{N: 56, Text: row("x"), Cols: 50, Time: at(300)},
+		{N: 57, Text: row("@relay:bob same"), Cols: 50, Time: at(300)},
+		{N: 58, Text: row("ok"), Cols: 50, Time: at(300)},
+		{N: 61, Text: row("end"), Cols: 50, Time: at(300)},
+		{N: 63, Text: "", Cols: 50, Time: at(300)},
+	}
+	wantGeminiBox(t, lines, `bob "same" @57`, `bob "same" @59`)
+	// Printed once: the done box draws other rows there, read.
+	once := slices.Clone(lines[:len(lines)-2])
+	once = append(once,
+		spawner.Line{N: 59, Text: row("y"), Cols: 50, Time: at(300)},
+		spawner.Line{N: 60, Text: row("z"), Cols: 50, Time: at(300)},
+		lines[len(lines)-2], lines[len(lines)-1])
+	wantGeminiBox(t, once, `bob "same" @57`)
+}

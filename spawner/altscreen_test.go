@@ -1125,3 +1125,32 @@ func TestARowAlikeOneTurnsBackIsNew(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:carol", `"to": "bob"`, `"to": "dave"`)
 }
+
+// opencode closes every output it shows collapsed with "Click to expand".
+// A new output's hint, drawn further down than an older output's hint was
+// a moment ago, the rows between gone, is the new output's: the view's
+// text moves up as output comes under it, not down. Taken for the old
+// hint, it put the new output's rows above the turn read under the old
+// one, and once the view, grown taller, showed that turn again over the
+// new output, the turn was read a second time (issue 29,
+// opencode-s8100004: an extra "@thinking:* tiny").
+func TestAnExpandHintFurtherDownIsANewOutputs(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	r.write(opencodeFrame("  ┃  the first output, long enough to tell, cut…", "  ┃", "  ┃  Click to expand", "", "  ┃  $ echo tiny", "  ┃", "  ┃  @thinking:* tiny"))
+	r.pause(time.Second)
+	// The next turn's output, collapsed, its echo above the view.
+	second := []string{"  ┃  [[RELAY]]", `  ┃  {"to":"bob","type":"message","body":"a new body"}`, "  ┃  [[/RELAY]]", "  ┃  the second output goes on, cut…", "  ┃", "  ┃  Click to expand"}
+	r.write(opencodeFrame(second...))
+	r.pause(time.Second)
+	// Taller, the view shows the turn above the output again.
+	r.s.Resize(20, 80)
+	taller := append([]string{"  ┃  $ echo tiny", "  ┃", "  ┃  @thinking:* tiny", "", "  ┃  $ cat b.txt", "  ┃", "  ┃  its first row"}, second...)
+	r.write(drawRows(17, taller) + "\x1b[18;1H  ┃\x1b[K\x1b[19;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[18;6H")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "@thinking:* tiny", "[[RELAY]]")
+	if got := strings.Join(r.lines, "\n"); strings.Index(got, "@thinking:* tiny") > strings.Index(got, "[[RELAY]]") {
+		t.Errorf("the turn is read after the output under it:\n%s", got)
+	}
+}

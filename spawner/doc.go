@@ -262,7 +262,12 @@
 //     view (scrolled off the top) the rows above say nothing, and the
 //     hint is not read again. Where rows among those show for the first
 //     time (a view too short for them, grown), read after the hint, it is
-//     read again under them as they settle: what they open was cut.
+//     read again under them as they settle: what they open was cut. A
+//     hint shown further down than the last frame showed one, alone (the
+//     row that frame showed above it shows other text), the view not laid
+//     out anew, is a new output's: a view's text moves up as output comes
+//     under it (any other row alone may be pushed down by the paragraph
+//     above it growing, in a view not yet full).
 //  3. The frame is aligned with the document: the longest chain of its rows
 //     that equal document rows in the same order, preferring rows that stay
 //     together, then the newest. Rows of the chain that cannot be taken

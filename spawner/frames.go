@@ -736,7 +736,8 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		// and "{" of any block do), are no support.
 		alone, together := !supported(run), a.movedTogether(rows, run)
 		for n, p := range run {
-			if !drop && (!alone || p.d.pending || !again && p.d.shown == a.obs-1 && (len(p.d.key) >= minRewrap || together || a.stayed(rows, rows[p.i], p.d))) {
+			long := len(p.d.key) >= minRewrap && !a.movedDownAlone(rows, rows[p.i], p.d)
+			if !drop && (!alone || p.d.pending || !again && p.d.shown == a.obs-1 && (long || together || a.stayed(rows, rows[p.i], p.d))) {
 				kept = append(kept, p)
 			} else {
 				a.excluded[at[k+n]], dropped = true, true
@@ -975,6 +976,33 @@ func (a *aligner) besideMoved(rows []frameRow, first, last, move int, inPlaceToo
 func (a *aligner) stayed(rows []frameRow, r frameRow, d *docRow) bool {
 	move := r.y - d.at
 	return move == 0 && a.viewStayed && a.besideMoved(rows, d.pos, d.pos, 0, true) || slices.Contains(a.moves, move)
+}
+
+// movedDownAlone reports whether frame row r, the hint under an output
+// shown collapsed (frameRow.expand: opencode's "Click to expand", the same
+// under every such output), shows document row d, which the last frame
+// showed, further down than it showed it, not as far as rows aligned with
+// support moved (a.moves), while the program is not laying its view out
+// anew for a new size (relaying), and the row the last frame showed right
+// above it did not move as far with it: that place shows other text. A
+// view scrolled back moves its rows down together; otherwise its text
+// moves up as output comes under it. A hint that moved down on its own is
+// a new output's, and taken for the old one it puts the new output's rows
+// above the turns under the old one. Only the hint: any other row is
+// pushed down alone by the paragraph above it growing, in a view not yet
+// full that the program draws from its top (a relay line read twice so).
+func (a *aligner) movedDownAlone(rows []frameRow, r frameRow, d *docRow) bool {
+	move := r.y - d.at
+	if !r.expand || d.shown != a.obs-1 || move <= 0 || a.relaying || slices.Contains(a.moves, move) {
+		return false
+	}
+	n, _ := slices.BinarySearchFunc(a.last, d.at, byY)
+	if n == 0 {
+		return false // the last frame's top row: nothing above it to tell
+	}
+	above := a.last[n-1]
+	k, found := slices.BinarySearchFunc(rows, above.y+move, byY)
+	return !found || rows[k].key != above.key && !inPlace(above.key, rows[k].key)
 }
 
 // longRowStayed reports whether the view stayed where it was: the frame
@@ -1922,6 +1950,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				if !(a.on && rowsOf[k].shown != a.obs-1) && !rowsOf[k].unread() && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
+					!(end == i+1 && p == starts[k] && isEnd(p+len(want)) && a.movedDownAlone(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
 					!(p == starts[k] && a.shortRowsMovedAlone(rows, i, end, rowsOf[k:])) &&
 					!a.straysIn(rows, i, end, p, p+len(want), rowsOf, starts, k) &&

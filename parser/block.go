@@ -33,13 +33,15 @@ type block struct {
 	resumed bool
 	// wideCut: a row of it in a lossy box (Options.LossyBoxes) held wide
 	// characters and ended inside a JSON string. The box draws them wider
-	// than its terminal counts them and cuts such a row where it
-	// overflows (the row ended inside a string: the terminal's row was
+	// than its terminal counts them and may cut such a row where it
+	// overflows: the string's rest may be gone, and what does not read
+	// as a block is the program's cut, not its author's mistake.
+	// wideLost: such a row in a box not at work (Parser.BoxAtWork), which
+	// cuts it (the row ended inside a string: the terminal's row was
 	// full): the text after the cut is gone, and what shows is no
-	// command the agent wrote, though its JSON may still parse; what
-	// does not read as a block is the program's cut, not its author's
-	// mistake.
-	wideCut bool
+	// command the agent wrote, though its JSON may still parse. The box
+	// at work wraps the row instead.
+	wideCut, wideLost bool
 	// lastWide: the last row held wide characters; boxEnd is the column
 	// where its text ended in the block's box.
 	lastWide bool
@@ -241,6 +243,7 @@ func (p *Parser) noteRow(line string) {
 	b.lastWide, b.boxEnd = holdsWide(line), b.box.textEnd(line)
 	if p.lossy && b.box.edge && !b.box.gutter() && b.scan.inString && b.lastWide {
 		b.wideCut = true
+		b.wideLost = b.wideLost || !p.atWork
 	}
 }
 
@@ -298,9 +301,10 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 	if !b.skip {
 		src := string(b.buf) + sep + blockClose
 		js := b.buf[len(blockOpen):]
-		// What a lossy box cut (wideCut, dropped) lost text: no command
-		// the agent wrote, and no error where its JSON no longer parses;
-		// a wrong target or field in JSON that parses is its author's.
+		// What a lossy box cut (wideCut, dropped) is JSON that may no
+		// longer parse: no error then; a wrong target or field in JSON
+		// that parses is its author's. What it lost text of (wideLost,
+		// dropped) is no command the agent wrote.
 		cut := (b.wideCut || b.dropped) && !json.Valid(bytes.TrimSpace(js))
 		cmd, err := decodeBlock(b.line, js)
 		switch {
@@ -308,7 +312,7 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 			if !b.resumed && !cut {
 				out = append(out, Event{Err: err})
 			}
-		case !b.dropped && !b.wideCut: // its text lost: not what the agent wrote
+		case !b.dropped && !b.wideLost: // its text lost: not what the agent wrote
 			cmd.Source = src
 			out = append(out, Event{Command: cmd})
 		}

@@ -124,9 +124,10 @@
 // and a block in a lossy box whose JSON no longer parses, one of whose
 // rows held wide characters and ended inside a JSON string: the box cut
 // that row where its wide characters overflowed it. A block in a lossy
-// box is read as no command at all where the box cut a row of its JSON
-// string so (what the string shows lost the text after the cut, though
-// the JSON may still parse), or where a row of a JSON string starts
+// box is read as no command at all where the box, printed done, cut a row
+// of its JSON string so (what the string shows lost the text after the
+// cut, though the JSON may still parse; the box of a command at work,
+// [Parser.BoxAtWork], wraps such a row), or where a row of a JSON string starts
 // with a word that would have fitted on the row before (a row with no
 // wide character): the box did not wrap the string there, it dropped the
 // rest of its terminal's row; no error either, unless its JSON parses (a

@@ -58,6 +58,7 @@ type Parser struct {
 	cutMark   bool  // Options.CutsRows
 	blankWrap bool  // Options.WrapsWithBlank
 	sized     bool  // BoxSized
+	atWork    bool  // BoxAtWork
 	step      int64 // RowLines
 	fence     fence
 	held      held
@@ -244,6 +245,13 @@ func (p *Parser) ElidedHeld() bool {
 // (see the package documentation); else the row was cut there, after a
 // whole word, and the next row goes on after what was lost, with a blank.
 func (p *Parser) BoxSized(sized bool) { p.sized = sized }
+
+// BoxAtWork says whether the rows fed from now on are in a box of a
+// command still at work (Options.LossyBoxes: Gemini CLI's live box). That
+// box wraps its terminal's rows at its edge and drops nothing; the box
+// printed done cuts a row whose wide characters overflow it, and a block
+// one of whose string rows it so cut is no command (see block.wideLost).
+func (p *Parser) BoxAtWork(atWork bool) { p.atWork = atWork }
 
 // RowLines says how many line numbers each row fed from now on takes: more
 // than one where the program drew its rows wider than the screen and the

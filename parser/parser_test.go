@@ -1332,21 +1332,27 @@ func TestABlockStringCutByALossyBoxIsNoError(t *testing.T) {
 // string's next row goes on after text the box dropped ("ｆ ｕ" then
 // "ng", of "ｆ ｕ ｌ ｌ  ring"), and the JSON still parses. What shows is
 // no command the agent wrote: nothing is read (it was read with the text
-// gone). The same rows where the box is not lossy are the command.
+// gone). The same rows where the box is not lossy are the command, and so
+// are they in the box of a command at work, which wraps such a row.
 func TestABlockStringCutAmongWideCharactersIsNoCommand(t *testing.T) {
-	read := func(lossy bool) []Event {
+	read := func(lossy, atWork bool) []Event {
 		var rows []string
 		for _, r := range []string{"[[RELAY]]", `{"to":"b","body":"北 京 ｆ ｕ`, `ng noun"}`, "[[/RELAY]]"} {
 			rows = append(rows, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
 		}
-		fed, flushed := feedAll(New(Options{LossyBoxes: lossy}), rows, 0)
+		p := New(Options{LossyBoxes: lossy})
+		p.BoxAtWork(atWork)
+		fed, flushed := feedAll(p, rows, 0)
 		return append(fed, flushed...)
 	}
-	if got := read(true); len(got) != 0 {
+	if got := read(true, false); len(got) != 0 {
 		t.Errorf("a string cut among wide characters in a lossy box: %v, want nothing", got)
 	}
-	if got := read(false); len(got) != 1 || got[0].Command == nil {
+	if got := read(false, false); len(got) != 1 || got[0].Command == nil {
 		t.Errorf("the same rows in a box that is not lossy: %v, want one command", got)
+	}
+	if got := read(true, true); len(got) != 1 || got[0].Command == nil {
+		t.Errorf("the same rows in a lossy box at work: %v, want one command", got)
 	}
 }
 

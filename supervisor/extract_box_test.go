@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"swarm/parser"
 	"swarm/screenmodel"
 	"swarm/spawner"
@@ -732,4 +734,31 @@ func TestADoneBoxShowsALinePrintedAgainWhereTheLiveBoxShowedIt(t *testing.T) {
 		spawner.Line{N: 60, Text: row("z"), Cols: 50, Time: at(300)},
 		lines[len(lines)-2], lines[len(lines)-1])
 	wantGeminiBox(t, once, `bob "same" @57`)
+}
+
+// TestABlockWithWideLettersIsWholeInTheLiveBox: Gemini CLI's box at work
+// wraps its terminal's rows at the box's edge (each wide letter drawn
+// with a blank after it) and drops nothing, where the box printed done
+// cuts such a row. A block whose JSON string holds wide letters and wraps
+// shows whole in the live box, read row after row with the next line
+// under it: a reader reads it. Every such row of a lossy box was taken
+// for one the box cut, and no command read (review s13, on e3094b6).
+func TestABlockWithWideLettersIsWholeInTheLiveBox(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-ansi.StringWidth(s)) + " │" }
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	// `{"to":"bob","body":"北 京 ` is 26 columns drawn: the box's edge.
+	lines := []spawner.Line{
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(0)},
+		{N: 73, Text: narrow(""), Cols: cols, Time: at(0)},
+		{N: 74, Text: narrow("[[RELAY]]"), Cols: cols, Time: at(0)},
+		{N: 75, Text: narrow(`{"to":"bob","body":"北 京 `), Cols: cols, Time: at(0)},
+		{N: 76, Text: narrow(`カ タ カ ナ hello"}`), Cols: cols, Time: at(0)},
+		{N: 77, Text: narrow("[[/RELAY]]"), Cols: cols, Time: at(0)},
+		{N: 78, Text: narrow("more output"), Cols: cols, Time: at(0)},
+		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(0)},
+		{N: 72, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(2000)},
+	}
+	wantGeminiBox(t, lines, `bob "北 京 カ タ カ ナ hello" @74`)
 }

@@ -103,7 +103,10 @@ against the rows):
   as shown; but unsure when a row it spans has room left for the next
   row's first word and the blank before it (reader.join_unclear): a row
   Gemini cut leaves free columns, and a reader cannot tell the next row
-  from a line of its own.
+  from a line of its own; and unsure when a row it spans reaches the
+  box's last column over a row starting with a letter, unless the line's
+  rows say whether a word broke there or text was dropped after it and
+  the line was printed so (reader.edge_break).
 
 Unsure commands are not in the .want; NAME.json lists them ("unsure",
 each with what showed), and corpus-score neither expects them nor counts
@@ -1203,9 +1206,11 @@ class Session:
                 elif self.config == "gemini" and sh.unclear:
                     # Across a row with room for the next row's first
                     # word (reader.join_unclear): the rest of a row Gemini
-                    # cut, or a line of its own, a reader cannot say.
+                    # cut, or a line of its own, a reader cannot say; or
+                    # across the box's edge, a word broken there or text
+                    # dropped after it (reader.edge_unclear).
                     w["shown"] = body
-                    out.append((cmd, w, "unsure, shown across a cut row with room for the next (Gemini): " + json.dumps(body, ensure_ascii=False), after))
+                    out.append((cmd, w, "unsure, shown across a row break a reader cannot join one way (Gemini): " + json.dumps(body, ensure_ascii=False), after))
                 elif self.config == "gemini":
                     w["body"] = body
                     what = "whole (as Gemini draws it)" if sh.whole else "cut to"

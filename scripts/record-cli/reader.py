@@ -31,7 +31,11 @@ at the join dropped). That is the .want's body, unless a row joined so
 has room left for the next row's first word and the blank before it
 (join_unclear; the blank drawn after a wide letter is the letter's):
 Gemini cut that row, and the next may as well be a line of its own, so
-the reading is unclear (the generator makes the command unsure).
+the reading is unclear (the generator makes the command unsure). A row
+reaching the box's last column over a row whose text starts at its first
+is a word broken at the edge or a word ended there with the rest of the
+terminal's row dropped: the reading is unclear unless the line's rows say
+which and that is how it was printed (edge_break, edge_unclear).
 
 Text is compared as a reader sees it: canonically equivalent forms are
 the same text (Unicode NFC). Claude Code, Codex, Gemini CLI and opencode
@@ -107,8 +111,10 @@ class Shown:
     def __init__(self, first, last, whole, text, edge, composed=False, unclear=False):
         self.first, self.last, self.whole, self.text = first, last, whole, text
         # unclear (Gemini CLI): the rows join across a row with room left
-        # for the next row's first word (join_unclear): the reading is
-        # one a reader cannot be sure of.
+        # for the next row's first word (join_unclear), or across the
+        # box's edge where the screen does not say whether a word broke
+        # there (edge_unclear): the reading is one a reader cannot be
+        # sure of.
         self.unclear = unclear
         # edge: the rows ran into the end of the capture, so more of the
         # line may lie beyond it.
@@ -154,13 +160,18 @@ def _find(config, raw, cleaned, target, start, stop):
     for i, c in enumerate(cleaned):
         if not c:
             continue
+        unclear = False
         if config == "gemini":
             got = _match_gemini(cleaned, i, target)
+            if got:
+                last, whole, text, as_printed = got
+                got = last, whole, text
+                unclear = any(join_unclear(raw[j], cleaned[j], cleaned[j + 1])
+                              or edge_unclear(raw, cleaned, i, last, j, j in as_printed) for j in range(i, last))
         else:
             got = _match(cleaned, i, target)
         if got:
             last, whole, text = got
-            unclear = config == "gemini" and any(join_unclear(raw[j], cleaned[j], cleaned[j + 1]) for j in range(i, last))
             return Shown(start + i, start + last, whole, text, start + last == stop - 1 and not whole, unclear=unclear)
     return None
 
@@ -193,6 +204,67 @@ def join_unclear(raw, cleaned, nxt):
     if cleaned and cols(cleaned[-1]) == 2:
         room -= 1  # the blank drawn after a wide letter is the letter's
     return room >= cols(nxt.split(" ")[0]) + JOIN_SLACK
+
+
+def two_columns(text):
+    """Whether text holds a character drawn two columns wide: an East
+    Asian wide letter (Gemini CLI's terminal counts it two columns and
+    Gemini draws a blank after it) or an emoji (its terminal counts one):
+    a row holding one is wider in the box than the row of Gemini's
+    terminal it comes from."""
+    return any(cols(ch) == 2 for ch in text)
+
+
+def edge_break(raw, cleaned, first, last, j):
+    """How a reader joins row j of a Gemini CLI box showing (rows first
+    to last) to the next when row j reaches the box's last column and the
+    next row's text starts at the box's first: "word" (one word broken at
+    the edge, joined as the rows stand), "blank" (a word ended at the
+    edge and Gemini dropped the rest of its terminal's row: joined with
+    one blank), None when the screen does not say; "" for any other
+    join (a row with room left, a next row starting with a blank: a
+    blank either way).
+
+    Gemini breaks inside a word at its box's edge only where a row of its
+    terminal went on past it as drawn (its terminal's own wrap, its live
+    box's); it drops text only from a row drawn wider than its terminal
+    counted it (two_columns) or from a terminal wider than the box. So
+    row j holding a two-column character was cut; else the line's other
+    rows (but its last, and those with two-column characters) say which
+    layout drew it: one stopping two columns or more short of the edge
+    was cut (a terminal row ends at its last column, or one column short
+    before a wide letter), and rows all reaching the edge are rows of a
+    terminal as wide as the box, broken where it was full."""
+    if box_room(raw[j]) != 0:
+        return ""
+    t = raw[j + 1].strip()
+    if not t.startswith("│ ") or t[2:3] in ("", " "):
+        return ""
+    if two_columns(cleaned[j]):
+        return "blank"
+    full = short = False
+    for k in range(first, last):
+        if k == j or two_columns(cleaned[k]):
+            continue
+        room = box_room(raw[k])
+        if room == 0:
+            full = True
+        elif room is not None and room >= 2:
+            short = True
+    if short:
+        return "blank"
+    return "word" if full else None
+
+
+def edge_unclear(raw, cleaned, first, last, j, as_printed):
+    """Whether the join of row j to the next, in a Gemini CLI box showing
+    of rows first to last, reads otherwise than the line was printed
+    (as_printed: the next row goes on right where row j stopped) or
+    does not read one way at all (edge_break): the reading is unclear."""
+    how = edge_break(raw, cleaned, first, last, j)
+    if how == "":
+        return False
+    return how != ("word" if as_printed else "blank")
 
 
 def _head_ok(c, target):
@@ -243,6 +315,9 @@ def _match_gemini(cleaned, i, target):
     pos = len(c)
     j = i
     end = len(target.rstrip())
+    # Rows whose next row goes on right where they stop in the line as
+    # printed (a word broken at the box's edge, or no blank there).
+    as_printed = set()
     while pos < end:
         if j + 1 >= len(cleaned):
             break
@@ -256,6 +331,7 @@ def _match_gemini(cleaned, i, target):
             # Wrapped in the box where the text goes on (its live view of
             # streaming output wraps rows instead of cutting them).
             text += n
+            as_printed.add(j)
         elif target.startswith(n, p):
             text += " " + n
         else:
@@ -267,7 +343,7 @@ def _match_gemini(cleaned, i, target):
             text += " " + n
         pos = p + len(n)
         j += 1
-    return j, text == target.rstrip(), text
+    return j, text == target.rstrip(), text, as_printed
 
 
 def tail_room(config, rows, shown):

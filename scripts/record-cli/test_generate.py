@@ -349,8 +349,10 @@ class GeminiJoinAcrossACutRow(unittest.TestCase):
         self.assertTrue(self.verdict(line, "@relay:bob alpha beta gamma delta", "tail end").startswith("unsure"))
 
     def test_no_room_for_the_next_word(self):
-        line = "@relay:bob alpha beta gamma delta epsilon zeta e droppedword tailpiece end"
-        what = self.verdict(line, "@relay:bob alpha beta gamma delta epsilon zeta e", "tailpiece end")
+        # Two columns left: no room for "tailpiece" (a row reaching the
+        # edge is GeminiJoinAtTheBoxEdge's).
+        line = "@relay:bob alpha beta gamma delta epsilon zeta droppedword tailpiece end"
+        what = self.verdict(line, "@relay:bob alpha beta gamma delta epsilon zeta", "tailpiece end")
         self.assertTrue(what.startswith("cut to"), what)
 
     def test_the_blank_after_a_wide_letter_is_no_room(self):
@@ -361,6 +363,62 @@ class GeminiJoinAcrossACutRow(unittest.TestCase):
         self.assertFalse(reader.join_unclear(box(head), head.rstrip(), "x"))
         short = reader.gemini_form("@relay:bob alpha beta gamma delta 中")
         self.assertTrue(reader.join_unclear(box(short), short.rstrip(), "x"))
+
+class GeminiJoinAtTheBoxEdge(unittest.TestCase):
+    """A Gemini row that reaches the box's last column over a row whose
+    text starts at its first: a word broken at the edge, or one that
+    ended there with the rest of its terminal's row dropped. Read one way
+    only where the line's rows say which (reader.edge_break)."""
+
+    verdict = GeminiJoinAcrossACutRow.verdict
+
+    def test_a_lone_row_at_the_edge_is_unsure(self):
+        # "sa|lt": "salt", or "sa" and a dropped rest, a reader cannot say.
+        head = "@relay:bob alpha beta gamma delta epsilon zet sa"
+        self.assertEqual(generate.cols(head), 48)
+        what = self.verdict(head + "lt end", head, "lt end")
+        self.assertTrue(what.startswith("unsure"), what)
+        # Joined with a blank instead (text dropped after "sa"): as unsure.
+        what = self.verdict(head + " gone lt end", head, "lt end")
+        self.assertTrue(what.startswith("unsure"), what)
+
+    def test_rows_all_at_the_edge_are_words_broken(self):
+        rows = ["@relay:bob alpha beta gamma delta epsilon zet sa", "lt and more words to fill this row right to edge",
+                "s of the box"]
+        self.assertEqual([generate.cols(r) for r in rows[:2]], [48, 48])
+        what = self.verdict("".join(rows), *rows)
+        self.assertTrue(what.startswith("whole"), what)
+        # The same rows over a line that had a blank and more at the
+        # first edge: the screen reads "salt", the line was not that.
+        what = self.verdict(rows[0] + " gone " + "".join(rows[1:]), *rows)
+        self.assertTrue(what.startswith("unsure"), what)
+
+    def test_a_row_cut_short_elsewhere_says_text_was_dropped(self):
+        # The second row stops 5 columns short, no room for "edgeword".
+        rows = ["@relay:bob alpha beta gamma delta epsilon zet sa", "lt and more words to fill this row right to",
+                "edgeword here"]
+        line = rows[0] + " gone " + rows[1] + " dropped " + rows[2]
+        what = self.verdict(line, *rows)
+        self.assertTrue(what.startswith("cut to"), what)
+        self.assertIn("sa lt", what)
+        # The rows read "sa lt": a line with "salt" there is unsure.
+        what = self.verdict(rows[0] + rows[1] + " dropped " + rows[2], *rows)
+        self.assertTrue(what.startswith("unsure"), what)
+
+    def test_a_row_with_a_two_column_letter_was_cut(self):
+        head = reader.gemini_form("@relay:bob alpha beta 中文 gamma delta epsi sa")
+        self.assertEqual(generate.cols(head), 48)
+        line = "@relay:bob alpha beta 中文 gamma delta epsi sa gone lt end"
+        what = self.verdict(line, head, "lt end")
+        self.assertTrue(what.startswith("cut to"), what)
+        what = self.verdict("@relay:bob alpha beta 中文 gamma delta epsi salt end", head, "lt end")
+        self.assertTrue(what.startswith("unsure"), what)
+
+    def test_a_blank_at_the_next_rows_start_reads_as_one(self):
+        head = "@relay:bob alpha beta gamma delta epsilon zeta s"
+        what = self.verdict(head + " lt end", head, " lt end")
+        self.assertTrue(what.startswith("whole"), what)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -58,8 +58,9 @@ type toolBox struct {
 	shown int64
 	// from and last are the first and the last line of the run of rows
 	// read one after the other in the box since its rows were last
-	// mapped to the output's (a head row, a count of rows hidden).
-	from, last int64
+	// mapped to the output's (a head row, a count of rows hidden); run
+	// counts those runs.
+	from, last, run int64
 	// span is how many lines of the screen each row of the box takes:
 	// more than one where the program printed the box done for a wider
 	// screen (it drew it before it knew the screen had shrunk) and the
@@ -107,13 +108,14 @@ const relayout = time.Second
 const boxReach = 1000
 
 // boxEvent is an event read in a box, and the row of the command's output
-// it starts on (0 the first); seq orders the readings of a box, and
-// unsettled says it was read in the live box right after the screen
-// changed width (toolBox.unsettled).
+// it starts on (0 the first); seq orders the readings of a box, run is
+// the run of rows it was read in (toolBox.run), and unsettled says it was
+// read in the live box right after the screen changed width
+// (toolBox.unsettled).
 type boxEvent struct {
-	ev        parser.Event
-	row, seq  int64
-	unsettled bool
+	ev            parser.Event
+	row, seq, run int64
+	unsettled     bool
 	// overdrawn says the line its first row was read on (a command's)
 	// was drawn anew since: the screen no longer shows that reading.
 	overdrawn bool
@@ -137,7 +139,13 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 			line = ev.Err.Line
 		}
 		b.seq++
-		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, unsettled: b.live && b.unsettled, cols: b.cols}
+		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, run: b.run, unsettled: b.live && b.unsettled, cols: b.cols}
+		if c := ev.Command; c != nil {
+			// The line that ended it may have started another run.
+			if end := line + int64(strings.Count(c.Source, "\n")); end < b.from || end > b.last {
+				e.run--
+			}
+		}
 		if c := ev.Command; c != nil && line == by.N {
 			// Read from an earlier drawing of the line that ends it (the
 			// parser held it until then), or from that line itself.
@@ -170,6 +178,7 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 func (b *toolBox) follow(l spawner.Line, mapped bool) {
 	if mapped || l.N != b.last+1 {
 		b.from = l.N
+		b.run++
 	}
 	for i := range b.seen {
 		if c := b.seen[i].ev.Command; c != nil && c.Line == l.N {
@@ -641,10 +650,12 @@ func (b *toolBox) shownWhole(i int, live, again []int) bool {
 // superseded reports whether e, a command the live box showed right after
 // the screen changed width (toolBox.unsettled), gives way to a reading of
 // the box made later — in the live box, the done box, or gone out — that
-// is the command its first row showed (sameCommand), once the line that
-// row was read on was drawn anew (overdrawn): while the screen still
-// shows it there, a reader reads it, and a reading of the same text on
-// another row is another line (one printed twice): the box showed, that
+// is the command its first row showed (sameCommand), read in another run
+// of rows (a later frame: rows of one run, read one after the other, are
+// lines a reader sees one under the other), once the line that row was
+// read on was drawn anew (overdrawn): while the screen still shows it
+// there, a reader reads it, and a reading of the same text on another
+// row is another line (one printed twice): the box showed, that
 // first frame or few, the rows of a terminal as wide as the old box cut
 // to the new one, and the row under it was another line's, or the next
 // part of the line after what was dropped; then the line laid out anew,
@@ -659,7 +670,7 @@ func (b *toolBox) superseded(e boxEvent) bool {
 		return false
 	}
 	later := func(d boxEvent) bool {
-		return d.seq > e.seq && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
+		return d.seq > e.seq && d.run != e.run && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
 	}
 	return e.overdrawn && (slices.ContainsFunc(b.seen, later) || slices.ContainsFunc(b.again, later) || slices.ContainsFunc(b.sent, later))
 }

@@ -762,3 +762,41 @@ func TestABlockWithWideLettersIsWholeInTheLiveBox(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "北 京 カ タ カ ナ hello" @74`)
 }
+
+// TestALiveBoxRightAfterAResizeKeepsALinePrintedTwiceThenSlidPast: one
+// line printed twice, both copies in the box's first frame after the
+// screen shrank; the box then slides past both in that second (its rows
+// drawn anew with later output). Each copy was read beside the other in
+// one run of rows: two lines a reader saw. The first gave way to the
+// second, a reading its line's row drawn anew came before; and the second
+// counted as read in the run of the head row that ended it (review s13).
+func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwiceThenSlidPast(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
+	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	lines := []spawner.Line{
+		{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
+		{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+		{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
+		{N: 6, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		// Shrunk: the box drawn anew, the line twice.
+		{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+		{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
+		{N: 9, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+		{N: 10, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+		// Slid past both.
+		{N: 5, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(1200)},
+		{N: 7, Text: narrow("... 5 hidden (Ctrl+O) ..."), Cols: cols, Time: at(1200)},
+		{N: 9, Text: narrow("progress 50%"), Cols: cols, Time: at(1200)},
+		{N: 10, Text: narrow("progress 60%"), Cols: cols, Time: at(1200)},
+		{N: 11, Text: narrow("progress 70%"), Cols: cols, Time: at(1200)},
+		// Done.
+		{N: 5, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+		{N: 12, Text: narrow("end"), Cols: cols, Time: at(1500)},
+		{N: 13, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+	}
+	wantGeminiBox(t, lines, `bob "same" @9`, `bob "same" @10`)
+}

@@ -1154,3 +1154,36 @@ func TestAnExpandHintFurtherDownIsANewOutputs(t *testing.T) {
 		t.Errorf("the turn is read after the output under it:\n%s", got)
 	}
 }
+
+// A long output opencode shows collapsed cuts its last row short with
+// "…": a relay line wrapped onto that row is not read there. Laid out
+// wider, the screen shows that line whole on one row, starting with the
+// text of the row above the cut one: the line, never shown whole before,
+// is read now, not taken for the row above with something drawn after it
+// (issue 29, opencode-s8700008: the line was lost).
+func TestALineCutByACollapseShownWholeWiderIsRead(t *testing.T) {
+	const rows = 14
+	r := newKindRun(t, "opencode", rows, 58)
+	show := func(cols int, text ...string) {
+		var b strings.Builder
+		for y := range rows - 6 { // every row painted out to the edge, as opencode does
+			row := ""
+			if y < len(text) {
+				row = text[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%-*s", y+1, cols, row)
+		}
+		r.write("\x1b[?2026h" + b.String() + fmt.Sprintf("\x1b[%d;1H%-*s\x1b[%d;1H  ╹%s\x1b[%d;6H\x1b[?2026l",
+			rows-5, cols, "  ┃", rows-4, strings.Repeat("▀", cols-4), rows-5))
+		r.pause(time.Second)
+	}
+	r.write("\x1b[?1049h")
+	show(58, "  ┃  $ sh f1.sh", "  ┃", "  ┃  @relay:bob the first line of the output, whole", "  ┃  @relay:carol chair office tone metal put milk {",
+		"  ┃  brace} late throw …", "  ┃", "  ┃  Click to expand")
+	r.s.Resize(rows, 100)
+	r.take(r.s.TakeLines())
+	show(100, "  ┃  $ sh f1.sh", "  ┃", "  ┃  @relay:bob the first line of the output, whole", "  ┃  @relay:carol chair office tone metal put milk {brace} late throw crowd",
+		"  ┃  the next line of the output", "  ┃  end of the output")
+	r.flush()
+	r.wantOnce(t, "@relay:bob", "@relay:carol chair office tone metal put milk {brace} late throw crowd")
+}

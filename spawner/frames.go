@@ -2316,10 +2316,15 @@ const minDecorated = 12
 // stream offset off on whose text key starts, with more after it: the row
 // shown again with something drawn after it (Claude Code writes "Jump to
 // bottom" there while the transcript is scrolled back); -1 if none. A
-// pending row that grows is text streaming in, not this.
+// pending row that grows is text streaming in, not this; nor is a row
+// that goes on with the next row's text, which the document holds cut
+// short with "…" (an output shown collapsed): laid out wider, the row
+// shows that text whole, never shown so before (new).
+
 func decorated(rows []*docRow, key string, off int, starts []int) int {
 	for k, d := range rows {
-		if !d.pending && starts[k] >= off && len(d.key) >= minDecorated && len(key) > len(d.key) && strings.HasPrefix(key, d.key) {
+		if !d.pending && starts[k] >= off && len(d.key) >= minDecorated && len(key) > len(d.key) && strings.HasPrefix(key, d.key) &&
+			!(k+1 < len(rows) && strings.HasSuffix(rows[k+1].key, "…") && cutShort(rows[k+1].key, key[len(d.key):])) {
 			return k
 		}
 	}

@@ -111,7 +111,10 @@ against the rows):
 Unsure commands are not in the .want; NAME.json lists them ("unsure",
 each with what showed), and corpus-score neither expects them nor counts
 a command found in their place as extra. A block is expected only when
-every row of it showed, each right below the one before. After a fix to
+every row of it showed, each right below the one before; one whose rows
+showed only in pieces, each piece after the first starting with a row
+shown before (a block taller than the view streaming through it), is
+unsure (Session.block_in_pieces). After a fix to
 these rules, reread.py applies them to a corpus's saved captures
 (NAME.captures.json.gz; older recordings: the final screens in
 NAME.steps.txt) and to the frames of NAME.cast, without recording again.
@@ -1001,12 +1004,35 @@ class Session:
         (collapsed, cut, clipped) stays not shown."""
         for i, ((st, found), t_enter) in enumerate(zip(results, enters)):
             for k, (cmd, w, what, after) in enumerate(found):
-                if w is None and self.shown_in_frames(st, cmd, screens, t_enter,
-                                                      again(cmd, [r[0] for r in results[i + 1:]], enters[i + 1:])):
+                if w is not None:
+                    continue
+                t_stop = again(cmd, [r[0] for r in results[i + 1:]], enters[i + 1:])
+                if self.shown_in_frames(st, cmd, screens, t_enter, t_stop):
                     u = cmd.want()
                     u["shown"] = "between captures"
                     found[k] = (cmd, u, BETWEEN + preview(cmd), after)
                     self.steps_txt.append("--- %s of %s shows between captures: unsure" % (preview(cmd), st.tag))
+                elif cmd.block and st.repeat_of is None and t_enter is not None and self.block_in_pieces(
+                        cmd, self.frame_views(st, screens, t_enter, t_stop)):
+                    u = cmd.want()
+                    u["shown"] = "in pieces"
+                    found[k] = (cmd, u, "unsure, shown only in pieces taller than the view (frames): " + preview(cmd), after)
+                    self.steps_txt.append("--- %s of %s shows in pieces in frames: unsure" % (preview(cmd), st.tag))
+
+    def frame_views(self, st, screens, t_enter, t_stop):
+        """The frames from the file's Enter on (up to t_stop) as
+        block_in_pieces takes them: rows, and the row below the file's
+        echo (0 when it is off the screen)."""
+        views = []
+        for t, scr in screens:
+            if t < t_enter:
+                continue
+            if t_stop is not None and t >= t_stop:
+                break
+            rows = scr.split("\n")
+            anchor = next((j for j, r in enumerate(rows) if st.tag in r), None)
+            views.append((rows, 0 if anchor is None else anchor + 1))
+        return views
 
     def resize(self, c, r):
         if self.first_resize is None:
@@ -1143,6 +1169,7 @@ class Session:
         when = [None] * len(st.cmds)
         seen = [{} for _ in st.cmds]  # reading -> seconds it showed
         repeat = Repeat(self, st, before) if st.repeat_of is not None else None
+        views = []  # (rows, the row the file's rows start at), for block_in_pieces
         for t, t_end, scr in caps:
             rows = scr.split("\n")
             anchor = None
@@ -1165,6 +1192,8 @@ class Session:
             else:
                 start = repeat.see(rows, anchor)
             pos = start or 0
+            if start is not None and not isinstance(scr, Scrollback):
+                views.append((rows, start))
             for k, cmd in enumerate(st.cmds):
                 sh = self.find_cmd(cmd, rows, pos) if start is not None else repeat.find(k, rows, pos)
                 if sh is None:
@@ -1181,7 +1210,11 @@ class Session:
             if sh is not None and sh.composed:
                 want = composed_want(cmd)
             after = self.first_resize is not None and when[k] is not None and when[k] >= self.first_resize
-            if sh is None or (not sh.whole and sh.edge):
+            if (sh is None or (not sh.whole and sh.edge)) and cmd.block and self.block_in_pieces(cmd, views):
+                w = want()
+                w["shown"] = "in pieces"
+                out.append((cmd, w, "unsure, shown only in pieces taller than the view: " + preview(cmd), after))
+            elif sh is None or (not sh.whole and sh.edge):
                 out.append((cmd, None, "not shown: " + preview(cmd), after))
             elif seen[k][sh.text] < BRIEF:
                 # Shown for a moment only (streaming output scrolled it
@@ -1254,6 +1287,14 @@ class Session:
         c = self.config
         if not cmd.block:
             return reader.find_line(c, rows, cmd.lines[0], pos)
+        found = [self.find_block(c, rows, pos, lines) for lines in self.block_forms(cmd)]
+        found = [f for f in found if f is not None]
+        return min(found, key=lambda f: f.first) if found else None
+
+    def block_forms(self, cmd):
+        """The rows a block may show as: as printed, and on Claude Code
+        its JSON line pretty-printed."""
+        c = self.config
         forms = [cmd.lines]
         if c.startswith("claude") and any(l.startswith("{") and is_json(l) for l in cmd.lines):
             # Claude Code draws a line of JSON alone pretty-printed; its
@@ -1266,9 +1307,35 @@ class Session:
                 else:
                     pretty.append(line)
             forms = [pretty, cmd.lines]
-        found = [self.find_block(c, rows, pos, lines) for lines in forms]
-        found = [f for f in found if f is not None]
-        return min(found, key=lambda f: f.first) if found else None
+        return forms
+
+    def block_in_pieces(self, cmd, views):
+        """Whether screens in order (views: rows and the row the file's own
+        rows start at) show every row of a block, each right below the one
+        before, in pieces of which each after the first starts with a row
+        the pieces before it showed: a block taller than the view that
+        streamed through it. A reader reading along reads each row, no
+        screen shows it whole, and what was between two pieces only their
+        shared row vouches for (a row such as `{` is in many blocks): the
+        block is unsure, neither expected nor, when found, extra."""
+        c = self.config
+        for lines in self.block_forms(cmd):
+            done = 0  # rows of the block read so far, in order
+            for rows, start in views:
+                for s in range(max(done - 1, 0) + 1):
+                    first = reader.find_line(c, rows, lines[s], start)
+                    if first is None or not first.whole:
+                        continue
+                    k, p = s + 1, first.last + 1
+                    while k < len(lines):
+                        sh = reader.find_line(c, rows, lines[k], p, p + 1 + (cols(lines[k]) // 20 + 2))
+                        if sh is None or not sh.whole or sh.first != p:
+                            break
+                        k, p = k + 1, sh.last + 1
+                    done = max(done, k)
+                if done == len(lines):
+                    return True
+        return False
 
     def find_block(self, c, rows, pos, shown_lines):
         """The first showing of a block's rows from row pos on: every row,

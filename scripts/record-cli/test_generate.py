@@ -420,5 +420,46 @@ class GeminiJoinAtTheBoxEdge(unittest.TestCase):
         self.assertTrue(what.startswith("whole"), what)
 
 
+class BlockTallerThanTheView(unittest.TestCase):
+    """Codex, codex-s6900022 at 117x16: a block's rows stream through a
+    view shorter than the block, each shown right below the one before,
+    never all on one screen: unsure (Session.block_in_pieces)."""
+
+    LINES = ["[[RELAY]]", "{", '  "to": "bob",', '  "body": "streamed past"', "}", "[[/RELAY]]"]
+
+    def verdict(self, *views):
+        cmd = content.Cmd(self.LINES, "relay", "bob", "streamed past", block=True)
+        st = generate.PrintStep("f01", "sh", self.LINES, [cmd], "f01.sh", "sh f01.sh")
+        caps = [(float(i), float(i) + generate.SETTLED,
+                 "\n".join(["• Running sh f01.sh", "  └ " + v[0]] + ["    " + r for r in v[1:]] + ["", "› Ask"]))
+                for i, v in enumerate(views)]
+        (_, _, what, _), = session("codex").read_commands(st, caps, 0.0)
+        return what
+
+    def test_pieces_that_overlap_are_unsure(self):
+        what = self.verdict(self.LINES[:3], self.LINES[2:])
+        self.assertTrue(what.startswith("unsure, shown only in pieces"), what)
+
+    def test_pieces_with_no_row_in_common_are_not_shown(self):
+        self.assertTrue(self.verdict(self.LINES[:3], self.LINES[3:]).startswith("not shown"))
+
+    def test_pieces_only_frames_showed_are_unsure(self):
+        cmd = content.Cmd(self.LINES, "relay", "bob", "streamed past", block=True)
+        st = generate.PrintStep("f01", "sh", self.LINES, [cmd], "f01.sh", "sh f01.sh")
+        frames = [(1.0 + i, "\n".join(["    " + r for r in v] + ["", "› Ask"]))
+                  for i, v in enumerate([self.LINES[:4], self.LINES[3:]])]
+        s = session("codex")
+        results = [(st, [(cmd, None, "not shown: x", False)])]
+        s.frames_pass(results, frames, [0.5])
+        self.assertTrue(results[0][1][0][2].startswith("unsure, shown only in pieces"), results[0][1][0][2])
+        # Frames from before the file's Enter are not its.
+        results = [(st, [(cmd, None, "not shown: x", False)])]
+        s.frames_pass(results, frames, [1.5])
+        self.assertTrue(results[0][1][0][2].startswith("not shown"))
+
+    def test_a_block_shown_whole_is_whole(self):
+        self.assertTrue(self.verdict(self.LINES[:3], self.LINES).startswith("whole"))
+
+
 if __name__ == "__main__":
     unittest.main()

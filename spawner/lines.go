@@ -1343,6 +1343,8 @@ func (m *mainLines) crossed(from, to int64, text string, released int) {
 		start, end := m.span(r)
 		r = end + 1
 		n, st := m.lineN(start), m.state(start)
+		// A row held only as the live area cut above may be (same) shows
+		// its record as any row left so does.
 		if n <= to || n >= from || st.pending && !st.same || !st.hasRec {
 			continue
 		}

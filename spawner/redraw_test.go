@@ -917,6 +917,52 @@ func TestLiveAreaDrawnOverRowsThatShowedTheSameText(t *testing.T) {
 	}
 }
 
+// TestLiveAreaGrowingIsReadOnce: a command's output growing in the live
+// area cut above, drawn from the screen's top frame after frame (the
+// last rows that fit), a few rows more each time, is read once, row by
+// row: rows drawn again a few rows higher are the ones read before, also
+// a block alike one printed before it (see
+// TestLiveAreaDrawnOverRowsThatShowedTheSameText).
+func TestLiveAreaGrowingIsReadOnce(t *testing.T) {
+	t.Parallel()
+	box := strings.Repeat("─", 60) + "\r\n❯ \r\n" + strings.Repeat("─", 60) + "\r\n  ? for shortcuts"
+	erase := "\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 11) + "\x1b[2K\x1b[H"
+	var out []string
+	for i := range 30 {
+		switch i {
+		case 10:
+			out = append(out, "     @relay:bob hello there from the file")
+		case 14:
+			out = append(out, "     [[RELAY]]", `     {"to":"bob","body":"new"}`, "     [[/RELAY]]")
+		default:
+			out = append(out, fmt.Sprintf("     line %d of the output", i))
+		}
+	}
+	out[0] = "  ⎿  " + strings.TrimSpace(out[0])
+	for _, step := range []int{1, 2, 3, 5} {
+		t.Run(fmt.Sprint(step), func(t *testing.T) {
+			t.Parallel()
+			s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("claude")})
+			defer s.Close()
+			c := &committed{t: t, s: s, take: s.Settle}
+			c.write("! cat a.txt\r\n  ⎿  an older file\r\n     [[RELAY]]\r\n" + `     {"to":"bob","body":"old"}` +
+				"\r\n     [[/RELAY]]\r\n  ⎿  Interrupted\r\n\r\n")
+			c.write("! cat f.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+			c.got = nil
+			for k := step; k < len(out)+step; k += step {
+				rows := append(slices.Clone(out[:min(k, len(out))]), "", "✻ Working…", "")
+				c.write(erase + strings.Join(rows[max(len(rows)-8, 0):], "\r\n") + "\r\n" + box)
+			}
+			got := c.flush()
+			for _, l := range out {
+				if n := slices.Index(got, l); n < 0 || slices.Index(got[n+1:], l) >= 0 {
+					t.Errorf("%q not read once:\n%s", l, strings.Join(got, "\n"))
+				}
+			}
+		})
+	}
+}
+
 // TestTranscriptDrawnAgainWithANewBlockUnderTheLatestEcho: a transcript
 // drawn again from the screen's top, showing the echo of the command typed
 // last, shows that command's output under it: its first rows are new, not

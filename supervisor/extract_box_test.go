@@ -77,7 +77,7 @@ func TestACommandTheLiveBoxSentIsNotSentAgainCut(t *testing.T) {
 func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
 	lines := []spawner.Line{
 		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: cols},
@@ -87,7 +87,7 @@ func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 		{N: 74, Text: narrow("@relay:bob one two three"), Cols: cols}, // the box cut the row
 		{N: 75, Text: narrow(""), Cols: cols},
 		{N: 76, Text: narrow("end"), Cols: cols},
-		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		{N: 77, Text: boxBottom(cols), Cols: cols},
 	}
 	wantGeminiBox(t, lines, `bob "one two three" @74`)
 }
@@ -105,7 +105,7 @@ func TestABoxDrawnForAWiderScreenIsNotRead(t *testing.T) {
 func TestABoxCutAtTheScreensEdgeIsNotRead(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	cut := func(s string) string { // a row of a 48-column box, cut by the screen
 		r := []rune(geminiBoxRow(s))
 		return strings.TrimRight(string(r[:cols]), " ")
@@ -125,7 +125,7 @@ func TestABoxCutAtTheScreensEdgeIsNotRead(t *testing.T) {
 		{N: 75, Text: narrow(""), Cols: cols},                // output row 3
 		{N: 76, Text: narrow("@relay:carol hi"), Cols: cols}, // output row 4
 		{N: 77, Text: narrow("end"), Cols: cols},
-		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		{N: 78, Text: boxBottom(cols), Cols: cols},
 	}
 	wantGeminiBox(t, lines, `carol "hi" @76`)
 }
@@ -151,7 +151,7 @@ func TestADoneBoxDrawnForAWiderScreenIsRead(t *testing.T) {
 		{N: 87, Text: wide("@relay:bob one two three four five six seven"), Cols: cols}, // to the box's edge
 		{N: 89, Text: wide("eight nine"), Cols: cols},
 		{N: 91, Text: wide("end"), Cols: cols},
-		{N: 93, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: cols},
+		{N: 93, Text: boxBottom(48), Cols: cols},
 	}
 	wantGeminiBox(t, lines, `carol "hi" @85`, `bob "one two three four five six seven eight nine" @87`)
 }
@@ -171,7 +171,7 @@ func TestADoneBoxDrawnWiderShowsTheLiveBoxsRows(t *testing.T) {
 		{N: 75, Text: wide("two"), Cols: 50},
 		{N: 76, Text: wide("@relay:dave three"), Cols: 50}, // output row 2
 		{N: 77, Text: wide("four"), Cols: 50},
-		{N: 78, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		{N: 78, Text: boxBottom(48), Cols: 50},
 		// The screen shrank to 30 columns; the box printed done for 50.
 		{N: 80, Text: "╭" + strings.Repeat("─", 46) + "╮", Cols: 30},
 		{N: 81, Text: wide("✓  Shell Command sh f.sh"), Cols: 30},
@@ -180,7 +180,7 @@ func TestADoneBoxDrawnWiderShowsTheLiveBoxsRows(t *testing.T) {
 		{N: 87, Text: wide("two"), Cols: 30},
 		{N: 89, Text: wide("@relay:dave three"), Cols: 30}, // output row 2
 		{N: 91, Text: wide("four"), Cols: 30},
-		{N: 93, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 30},
+		{N: 93, Text: boxBottom(48), Cols: 30},
 	}
 	wantGeminiBox(t, lines, `carol "hi" @74`, `dave "three" @76`)
 }
@@ -195,7 +195,7 @@ func TestADoneBoxDrawnWiderShowsTheLiveBoxsRows(t *testing.T) {
 func TestABoxsCommandsGoOutInTheOrderOfItsRows(t *testing.T) {
 	t.Parallel()
 	row := geminiBoxRow
-	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	bottom := boxBottom(48)
 	lines := []spawner.Line{
 		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
 		{N: 74, Text: row("[[RELAY]]")}, // output row 0
@@ -268,7 +268,7 @@ func TestReadingsThroughBoxesOfTwoWidthsAreOneCommand(t *testing.T) {
 func TestAHiddenRowThatStayedStillMapsTheBox(t *testing.T) {
 	t.Parallel()
 	row := geminiBoxRow
-	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	bottom := boxBottom(48)
 	lines := []spawner.Line{
 		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
 		{N: 74, Text: row("... first 6 lines hidden (Ctrl+O) ...")},
@@ -298,7 +298,7 @@ func TestAHiddenRowThatStayedStillMapsTheBox(t *testing.T) {
 func TestABlockGoesOnThroughBoxRowsThatStayed(t *testing.T) {
 	t.Parallel()
 	row := geminiBoxRow
-	bottom := "╰" + strings.Repeat("─", 46) + "╯"
+	bottom := boxBottom(48)
 	lines := []spawner.Line{
 		{N: 72, Text: row("⊶  Shell Command sh f.sh")},
 		{N: 73, Text: row("")},
@@ -365,7 +365,7 @@ func readGeminiBox(lines []spawner.Line) []string {
 func TestABoxPrintedDoneNarrowerThanItRanIsCut(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width while it ran
 	lines := []spawner.Line{
 		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50},
@@ -373,14 +373,14 @@ func TestABoxPrintedDoneNarrowerThanItRanIsCut(t *testing.T) {
 		{N: 74, Text: wide("@relay:bob one two fifteen four five six ab"), Cols: 50}, // output row 0, the blank at the edge
 		{N: 75, Text: wide("seven eight"), Cols: 50},
 		{N: 76, Text: wide(""), Cols: 50},
-		{N: 77, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		{N: 77, Text: boxBottom(48), Cols: 50},
 		// The screen shrank; the box printed done for it.
 		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, ShownRunning: true},
 		{N: 73, Text: narrow(""), Cols: cols},
 		{N: 74, Text: narrow("@relay:bob one two fifteen"), Cols: cols}, // cut after a whole word, at the edge
 		{N: 75, Text: narrow("seven eight"), Cols: cols},
 		{N: 76, Text: narrow("end"), Cols: cols},
-		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		{N: 77, Text: boxBottom(cols), Cols: cols},
 	}
 	wantGeminiBox(t, lines, `bob "one two fifteen four five six ab seven eight" @74`)
 }
@@ -398,15 +398,15 @@ func TestABoxPrintedDoneNarrowerThanItRanIsCut(t *testing.T) {
 func TestALiveBoxRightAfterAResizeIsReadOnceLaidOut(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	at := msAfterStart
 	lines := []spawner.Line{
 		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
 		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
 		{N: 74, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
 		{N: 75, Text: wide("progress 10%"), Cols: 50, Time: at(0)}, // output row 2
-		{N: 76, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		{N: 76, Text: boxBottom(48), Cols: 50, Time: at(0)},
 		// Shrunk: the old terminal's rows, cut.
 		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
 		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
@@ -414,7 +414,7 @@ func TestALiveBoxRightAfterAResizeIsReadOnceLaidOut(t *testing.T) {
 		{N: 75, Text: narrow("progress 10%"), Cols: cols, Time: at(1000)},
 		{N: 76, Text: narrow("@relay:bob one two three"), Cols: cols, Time: at(1000)}, // output row 3
 		{N: 77, Text: narrow("progress 50%"), Cols: cols, Time: at(1000)},
-		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		{N: 78, Text: boxBottom(cols), Cols: cols, Time: at(1000)},
 		// The terminal made as wide as the box: its rows counted anew.
 		{N: 74, Text: narrow("... 4 hidden (Ctrl+O) ..."), Cols: cols, Time: at(1300)},
 		{N: 75, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1300)}, // output row 4
@@ -423,7 +423,7 @@ func TestALiveBoxRightAfterAResizeIsReadOnceLaidOut(t *testing.T) {
 		// Done.
 		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
 		{N: 78, Text: narrow("end"), Cols: cols, Time: at(1500)},
-		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+		{N: 79, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
 	}
 	wantGeminiBox(t, lines, `bob "one two three four five" @75`)
 }
@@ -438,26 +438,26 @@ func TestALiveBoxRightAfterAResizeIsReadOnceLaidOut(t *testing.T) {
 func TestALiveBoxReadBeforeItsHeadRightAfterAResize(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	narrow := boxRowOf(cols)
+	at := msAfterStart
 	lines := []spawner.Line{
 		{N: 70, Text: " $ sh f.sh", Cols: 50, Time: at(0)}, // its box at work not read at this width
 		// Shrunk: the box's rows, the old terminal's cut, its head not read.
 		{N: 80, Text: "", Cols: cols, Time: at(1000)},
 		{N: 82, Text: narrow("@relay:bob one two three"), Cols: cols, Time: at(1100)},
 		{N: 83, Text: narrow("progress 50%"), Cols: cols, Time: at(1100)},
-		{N: 84, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1100)},
+		{N: 84, Text: boxBottom(cols), Cols: cols, Time: at(1100)},
 		// Its head, the spinner turned; then the terminal laid out anew.
 		{N: 79, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1150)},
 		{N: 81, Text: narrow("progress 10%"), Cols: cols, Time: at(1300)},
 		{N: 82, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1300)},
 		{N: 83, Text: narrow("our five"), Cols: cols, Time: at(1300)},
 		{N: 84, Text: narrow("progress 50%"), Cols: cols, Time: at(1300)},
-		{N: 85, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1300)},
+		{N: 85, Text: boxBottom(cols), Cols: cols, Time: at(1300)},
 		// Done.
 		{N: 79, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
 		{N: 85, Text: narrow("end"), Cols: cols, Time: at(1500)},
-		{N: 86, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+		{N: 86, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
 	}
 	wantGeminiBox(t, lines, `bob "one two three four five" @82`)
 }
@@ -473,7 +473,7 @@ func TestALiveBoxReadBeforeItsHeadRightAfterAResize(t *testing.T) {
 func TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width once it widened
 	lines := []spawner.Line{
 		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols},
@@ -486,7 +486,7 @@ func TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines(t *testing.T) {
 		{N: 79, Text: narrow("aps too"), Cols: cols},
 		{N: 80, Text: narrow("@relay:carol hi"), Cols: cols}, // output row 6 here
 		{N: 81, Text: narrow(""), Cols: cols},
-		{N: 82, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		{N: 82, Text: boxBottom(cols), Cols: cols},
 		// Widened; printed done.
 		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, ShownRunning: true},
 		{N: 73, Text: wide(""), Cols: 50},
@@ -497,7 +497,7 @@ func TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines(t *testing.T) {
 		// 78, carol's row, not committed again
 		{N: 79, Text: wide("@relay:dave bye"), Cols: 50}, // output row 5
 		{N: 80, Text: wide("end"), Cols: 50},
-		{N: 81, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		{N: 81, Text: boxBottom(48), Cols: 50},
 	}
 	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi" @80`, `dave "bye" @79`)
 }
@@ -513,7 +513,7 @@ func TestABoxDoneAtAnotherWidthKeepsTheOrderOfItsLines(t *testing.T) {
 func TestABoxDoneAtAnotherWidthKeepsAnotherMessageThatStartsAlike(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width once it widened
 	lines := []spawner.Line{
 		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols},
@@ -526,7 +526,7 @@ func TestABoxDoneAtAnotherWidthKeepsAnotherMessageThatStartsAlike(t *testing.T) 
 		{N: 79, Text: narrow("aps too"), Cols: cols},
 		{N: 80, Text: narrow("@relay:carol hi"), Cols: cols},
 		{N: 81, Text: narrow(""), Cols: cols},
-		{N: 82, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		{N: 82, Text: boxBottom(cols), Cols: cols},
 		// Widened; printed done.
 		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, ShownRunning: true},
 		{N: 73, Text: wide(""), Cols: 50},
@@ -537,7 +537,7 @@ func TestABoxDoneAtAnotherWidthKeepsAnotherMessageThatStartsAlike(t *testing.T) 
 		// 78, carol's first message's row, not committed again
 		{N: 79, Text: wide("@relay:carol hi again"), Cols: 50},
 		{N: 80, Text: wide("end"), Cols: 50},
-		{N: 81, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		{N: 81, Text: boxBottom(48), Cols: 50},
 	}
 	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi" @80`, `carol "hi again" @79`)
 }
@@ -551,7 +551,7 @@ func TestABoxDoneAtAnotherWidthKeepsAnotherMessageThatStartsAlike(t *testing.T) 
 func TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width once it widened
 	lines := []spawner.Line{
 		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols},
@@ -561,7 +561,7 @@ func TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce(t *testing.T) {
 		{N: 76, Text: narrow("long plain words here and"), Cols: cols},
 		{N: 77, Text: narrow("then more"), Cols: cols},
 		{N: 78, Text: narrow("@relay:carol hi there my f"), Cols: cols}, // reaches the edge
-		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols},
+		{N: 79, Text: boxBottom(cols), Cols: cols},
 		// Widened; printed done.
 		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, ShownRunning: true},
 		{N: 73, Text: wide(""), Cols: 50},
@@ -570,7 +570,7 @@ func TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce(t *testing.T) {
 		{N: 76, Text: wide("long plain words here and then more"), Cols: 50},
 		{N: 77, Text: wide("@relay:carol hi there my friend"), Cols: 50},
 		{N: 78, Text: wide("end"), Cols: 50},
-		{N: 79, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50},
+		{N: 79, Text: boxBottom(48), Cols: 50},
 	}
 	wantGeminiBox(t, lines, `erin "first" @74`, `carol "hi there my friend" @77`)
 }
@@ -586,15 +586,15 @@ func TestABoxDoneAtAnotherWidthReadsACommandCutAtTheEdgeOnce(t *testing.T) {
 func TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	at := msAfterStart
 	lines := []spawner.Line{
 		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
 		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
 		{N: 74, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
 		{N: 75, Text: wide("progress 10%"), Cols: 50, Time: at(0)}, // output row 2
-		{N: 76, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		{N: 76, Text: boxBottom(48), Cols: 50, Time: at(0)},
 		// Shrunk: the old terminal's rows, cut; carol's line ends on its row.
 		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
 		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
@@ -602,7 +602,7 @@ func TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike(t *testing.
 		{N: 75, Text: narrow("progress 10%"), Cols: cols, Time: at(1000)},
 		{N: 76, Text: narrow("@relay:carol hi"), Cols: cols, Time: at(1000)}, // output row 3
 		{N: 77, Text: narrow("ok"), Cols: cols, Time: at(1000)},
-		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		{N: 78, Text: boxBottom(cols), Cols: cols, Time: at(1000)},
 		// Laid out anew, the output gone on: carol's first row slid away.
 		{N: 74, Text: narrow("... 9 hidden (Ctrl+O) ..."), Cols: cols, Time: at(2500)},
 		{N: 75, Text: narrow("@relay:carol hi yo"), Cols: cols, Time: at(2500)}, // output row 9
@@ -611,7 +611,7 @@ func TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike(t *testing.
 		// Done.
 		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(3000), ShownRunning: true},
 		{N: 78, Text: narrow("end"), Cols: cols, Time: at(3000)},
-		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(3000)},
+		{N: 79, Text: boxBottom(cols), Cols: cols, Time: at(3000)},
 	}
 	wantGeminiBox(t, lines, `carol "hi" @76`, `carol "hi yo" @75`)
 }
@@ -626,25 +626,25 @@ func TestALiveBoxRightAfterAResizeKeepsAnotherMessageThatStartsAlike(t *testing.
 func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwice(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	at := msAfterStart
 	lines := []spawner.Line{
 		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
 		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
-		{N: 74, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		{N: 74, Text: boxBottom(48), Cols: 50, Time: at(0)},
 		// Shrunk: the box drawn anew, the line on two rows.
 		{N: 72, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
 		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
 		{N: 74, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
 		{N: 75, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
 		{N: 76, Text: narrow(""), Cols: cols, Time: at(1000)},
-		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		{N: 77, Text: boxBottom(cols), Cols: cols, Time: at(1000)},
 		// Done, its rows of output as they were.
 		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
 		{N: 76, Text: narrow("end"), Cols: cols, Time: at(1500)},
 		{N: 77, Text: narrow(""), Cols: cols, Time: at(1500)},
-		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+		{N: 78, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
 	}
 	wantGeminiBox(t, lines, `bob "same" @74`, `bob "same" @75`)
 }
@@ -659,28 +659,28 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwice(t *testing.T) {
 func TestALiveBoxRightAfterAResizeKeepsALinePrintedAgainAFrameLater(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	at := msAfterStart
 	lines := []spawner.Line{
 		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
 		{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
-		{N: 74, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		{N: 74, Text: boxBottom(48), Cols: 50, Time: at(0)},
 		// Shrunk: the box drawn anew, the line once.
 		{N: 72, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
 		{N: 73, Text: narrow(""), Cols: cols, Time: at(1000)},
 		{N: 74, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
 		{N: 75, Text: narrow(""), Cols: cols, Time: at(1000)},
-		{N: 76, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1000)},
+		{N: 76, Text: boxBottom(cols), Cols: cols, Time: at(1000)},
 		// A frame later: printed again under it.
 		{N: 75, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1100)},
 		{N: 76, Text: narrow(""), Cols: cols, Time: at(1100)},
-		{N: 77, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1100)},
+		{N: 77, Text: boxBottom(cols), Cols: cols, Time: at(1100)},
 		// Done, its rows of output as they were.
 		{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
 		{N: 76, Text: narrow("end"), Cols: cols, Time: at(1500)},
 		{N: 77, Text: narrow(""), Cols: cols, Time: at(1500)},
-		{N: 78, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+		{N: 78, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
 	}
 	wantGeminiBox(t, lines, `bob "same" @74`, `bob "same" @75`)
 }
@@ -696,8 +696,8 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedAgainAFrameLater(t *testing.T
 func TestADoneBoxShowsALinePrintedAgainWhereTheLiveBoxShowedIt(t *testing.T) {
 	t.Parallel()
 	row := geminiBoxRow
-	border := "╰" + strings.Repeat("─", 46) + "╯"
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	border := boxBottom(48)
+	at := msAfterStart
 	// The output's rows: 0 a0, 1 a, 2 b, 3 c, 4 d, 5 up, 6 x, 7 relay,
 	// 8 ok, 9 relay again, 10 ok, 11 end.
 	lines := []spawner.Line{
@@ -747,7 +747,7 @@ func TestABlockWithWideLettersIsWholeInTheLiveBox(t *testing.T) {
 	t.Parallel()
 	const cols = 30
 	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-ansi.StringWidth(s)) + " │" }
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	at := msAfterStart
 	// `{"to":"bob","body":"北 京 ` is 26 columns drawn: the box's edge.
 	lines := []spawner.Line{
 		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(0)},
@@ -757,7 +757,7 @@ func TestABlockWithWideLettersIsWholeInTheLiveBox(t *testing.T) {
 		{N: 76, Text: narrow(`カ タ カ ナ hello"}`), Cols: cols, Time: at(0)},
 		{N: 77, Text: narrow("[[/RELAY]]"), Cols: cols, Time: at(0)},
 		{N: 78, Text: narrow("more output"), Cols: cols, Time: at(0)},
-		{N: 79, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(0)},
+		{N: 79, Text: boxBottom(cols), Cols: cols, Time: at(0)},
 		{N: 72, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(2000)},
 	}
 	wantGeminiBox(t, lines, `bob "北 京 カ タ カ ナ hello" @74`)
@@ -773,15 +773,15 @@ func TestABlockWithWideLettersIsWholeInTheLiveBox(t *testing.T) {
 func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwiceThenSlidPast(t *testing.T) {
 	t.Parallel()
 	const cols = 30
-	narrow := func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+	narrow := boxRowOf(cols)
 	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
-	at := func(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+	at := msAfterStart
 	lines := []spawner.Line{
 		{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
 		{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
 		{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
 		{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
-		{N: 6, Text: "╰" + strings.Repeat("─", 46) + "╯", Cols: 50, Time: at(0)},
+		{N: 6, Text: boxBottom(48), Cols: 50, Time: at(0)},
 		// Shrunk: the box drawn anew, the line twice.
 		{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
 		{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
@@ -796,7 +796,20 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwiceThenSlidPast(t *testing.
 		// Done.
 		{N: 5, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
 		{N: 12, Text: narrow("end"), Cols: cols, Time: at(1500)},
-		{N: 13, Text: "╰" + strings.Repeat("─", cols-2) + "╯", Cols: cols, Time: at(1500)},
+		{N: 13, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
 	}
 	wantGeminiBox(t, lines, `bob "same" @9`, `bob "same" @10`)
 }
+
+// boxRowOf draws rows of Gemini CLI's box cols columns wide, each around
+// an ASCII text (as geminiBoxRow does for the 48-column box).
+func boxRowOf(cols int) func(string) string {
+	return func(s string) string { return "│ " + s + strings.Repeat(" ", cols-4-len(s)) + " │" }
+}
+
+// boxBottom draws the bottom border of Gemini CLI's box cols columns wide.
+func boxBottom(cols int) string { return "╰" + strings.Repeat("─", cols-2) + "╯" }
+
+// msAfterStart is the time ms milliseconds into a recording: the times
+// the box tables give their rows.
+func msAfterStart(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }

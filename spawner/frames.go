@@ -1641,9 +1641,13 @@ func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 // are only the view's edge: none, the program's own rows, or a row on the
 // frame's last row where the last frame showed it (a bar it keeps there).
 // A view scrolled back (back) shows history that goes on under it: its
-// bottom edge cuts nothing new.
+// bottom edge cuts nothing new. Nor does a paragraph with more than one
+// blank row under it: a view's edge leaves at most a row of margin above
+// what the program draws under it, and blank rows there are room the
+// paragraph did not fill (opencode's transcript with rows to spare above
+// its input box), not rows the view cut.
 func (a *aligner) cutAtBottom(rows []frameRow, k int) bool {
-	if a.back {
+	if a.back || k > 0 && k < len(rows) && rows[k].y > rows[k-1].y+2 {
 		return false
 	}
 	for n := k; n < len(rows); n++ {

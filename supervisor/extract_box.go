@@ -45,6 +45,10 @@ type toolBox struct {
 	// hiddenAt is the line of the last "first N lines hidden" row read,
 	// while no other row was read on it, and hidden its N.
 	hiddenAt, hidden int64
+	// keptHidden says the box's rows were last mapped by a head row and
+	// the count row under it (hiddenAt), as if that row stayed as it
+	// was; a row read on it later tells it did not.
+	keptHidden bool
 	// newest is the lowest row of the output the live box showed a
 	// command or an error on.
 	newest int64
@@ -257,7 +261,8 @@ func (b *toolBox) wasSent(e boxEvent) bool {
 // blank row between), unless the row there still shows how many of the
 // output's first rows are hidden (no other row read on it since: a row
 // that stayed as it was is not committed again, though the head row
-// above it changed), and a row that says so has the next one under it. A row of the live box's
+// above it changed; a row of output read on it after all says none are
+// hidden), and a row that says so has the next one under it. A row of the live box's
 // output that comes right after the rows it showed so far (from the
 // output's first) adds to them; a row of text is the next line of the
 // output after a command the live box showed right above it, which its
@@ -265,14 +270,24 @@ func (b *toolBox) wasSent(e boxEvent) bool {
 func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool) []parser.Event {
 	if n == b.hiddenAt && !isHidden {
 		b.hiddenAt = -1 // another row on it
+		if b.keptHidden && !head {
+			// The head row above was mapped as if the count of rows
+			// hidden under it stayed, but the box drawn anew shows a
+			// row of its output there: none hidden, the output starts
+			// on this row.
+			b.top, b.first = n, 0
+		}
 	}
 	switch {
 	case head && b.hiddenAt == n+2*b.lines():
 		b.top, b.first = n+3*b.lines(), b.hidden
+		b.keptHidden = true
 	case head:
 		b.top, b.first = n+2*b.lines(), 0
+		b.keptHidden = false
 	case isHidden:
 		b.top, b.first = n+b.lines(), int64(hidden)
+		b.keptHidden = false
 		b.hiddenAt, b.hidden = n, int64(hidden)
 	case b.live && n >= b.top:
 		inside, shows := screenmodel.BoxRow(text)

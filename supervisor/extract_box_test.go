@@ -813,3 +813,34 @@ func boxBottom(cols int) string { return "╰" + strings.Repeat("─", cols-2) +
 // msAfterStart is the time ms milliseconds into a recording: the times
 // the box tables give their rows.
 func msAfterStart(ms int) time.Time { return time.Unix(0, 0).Add(time.Duration(ms) * time.Millisecond) }
+
+// TestADoneBoxDrawnOverTheHiddenRowShowsItsOutputThere: the live box hid
+// its output's first 5 rows and showed a relay cut by its bottom border;
+// the done box, drawn over it with its head on the same line, shows the
+// output from its first row on the line that said how many were hidden.
+// The head row was mapped as if that count row stayed (a row not
+// committed again), so the done box's rows were counted from 5 too far
+// down, and the relay, read in both, went out twice, the first time
+// before the relay above it.
+func TestADoneBoxDrawnOverTheHiddenRowShowsItsOutputThere(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	bottom := boxBottom(48)
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 74, Text: row("... first 5 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("@relay:* key")}, // output row 5, cut by the box's bottom
+		{N: 76, Text: bottom},
+		// Done, drawn over it: the output's rows from its first.
+		{N: 72, Text: row("✓  Shell Command sh f.sh")},
+		{N: 74, Text: row("alpha")},
+		{N: 75, Text: row("beta")},
+		{N: 76, Text: row("gamma")},
+		{N: 77, Text: row("delta")},
+		{N: 78, Text: row("@relay:bob pound")},
+		{N: 79, Text: row("@relay:* key")},
+		{N: 80, Text: row("end")},
+		{N: 81, Text: bottom},
+	}
+	wantGeminiBox(t, lines, `bob "pound" @78`, `* "key" @79`)
+}

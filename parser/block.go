@@ -199,7 +199,7 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			sep = ""
 		}
 		if p.markBreak && (last != '\\' && brokeAfter(last, text[k:], end, wrapBefore) || last == '\\' && brokeBetweenBackslashes(text[k:], end, wrapBefore) ||
-			last == '\\' && !p.wideBreak && brokeAfterEscape(b.buf, text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore)) {
+			last == '\\' && !p.wideBreak && brokeAfterEscape(b.buf, text[k:], end, wrapBefore) || brokeNumber(b.buf, text[k:], end, wrapBefore, !p.wideBreak)) {
 			// A word the CLI broke after punctuation, between two
 			// escaped backslashes (brokeBetweenBackslashes), or, one
 			// that breaks only after punctuation, after an escaped one

@@ -1408,3 +1408,20 @@ func TestAStringWrappedAtTwoBlanksInALossyBoxIsRead(t *testing.T) {
 	}
 	t.Fatal("no row length found")
 }
+
+// TestCodexDoesNotBreakANumberAfterItsPoint: Codex breaks words where
+// Unicode's line breaking allows (UAX #14), which never breaks inside a
+// number: a Codex row ending "2." over a row starting "56" was broken at a
+// blank, the next word not fitting ("step 2. 56 files"), not a number
+// broken after its point as opencode breaks one (review s13, on a2b6d67).
+func TestCodexDoesNotBreakANumberAfterItsPoint(t *testing.T) {
+	lines := []string{"  └ @relay:bob done with step 2.", "    56 files changed"}
+	fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), lines, 33)
+	var got []string
+	for _, e := range append(fed, flushed...) {
+		got = append(got, describe(e))
+	}
+	if want := `relay bob "done with step 2. 56 files changed" @1`; len(got) != 1 || got[0] != want {
+		t.Errorf("got %q, want %s", got, want)
+	}
+}

@@ -44,6 +44,11 @@ type altView struct {
 	// characters (a file printed): it is text.
 	spin     map[int]spinRow
 	spinning map[string]bool
+	// typedOn holds the latest rows a line typed was wrapped on (not its
+	// first), as the input box or an echo showed them, beside no side
+	// panel: a spinner on the view's top row may be drawn in front of one
+	// (see spinner).
+	typedOn []string
 	// cutRows are the rows, by row, as a resize found them: the terminal
 	// cuts a row a narrower screen cannot hold, and what is left of it is
 	// not new text. A row stays here until the program draws something
@@ -311,6 +316,11 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	shown := v.text()
 	boxRows := v.besidePanel(shown)
 	top, bottom, box := v.layout.InputBox(boxRows, cursor)
+	if box {
+		for y := top + 1; y <= bottom; y++ {
+			v.typedOnRow(boxRows[y])
+		}
+	}
 	menuFrom, menuTo, menu := v.layout.Menu(boxRows) // a command being typed
 	ownFrom, boxed := v.layout.BoxAndUnder(boxRows, cursor)
 	previews := previewRows(v.layout, shown, v.previews)
@@ -393,6 +403,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 				inEcho, echoY = true, y
 			case r.typedOn:
 				echoY = y
+				v.typedOnRow(text)
 			default:
 				inEcho = false
 			}
@@ -473,8 +484,14 @@ func (v *altView) besidePanel(shown []string) []string {
 	return out
 }
 
-// spinRow is a row shaped as a spinning echo: as shown, and as its echo.
-type spinRow struct{ shown, echo string }
+// spinRow is a row shaped as a spinning echo: as shown, and as its echo;
+// over: the spinner is drawn over the row under, the row the view's top
+// showed before it came (see spinner).
+type spinRow struct {
+	shown, echo string
+	over        bool
+	under       string
+}
 
 // spinner returns row y of shown as the echo of a command at work when it
 // is one (screenmodel.Layout.Spinner), else as shown. A row of output
@@ -500,16 +517,23 @@ func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning 
 		// the transcript (its echo above the view): no text to read.
 		return row, y == 0 && v.layout.BareSpinner(row)
 	}
-	spin[y] = spinRow{shown: row, echo: echo}
 	last, was := v.spin[y]
+	if y == 0 && was && last.over && last.echo == echo {
+		spin[y] = last
+		return last.under, true
+	}
+	if under, over := v.spunOver(v.beside(shown, 0)); y == 0 && over {
+		// The program drew the spinner in front of a row the command at
+		// work was typed on, its echo's first row above the view: that
+		// row, moved aside, not a new echo (whose rows under it would be
+		// a new turn's, read again).
+		spin[y] = spinRow{shown: row, echo: echo, over: true, under: under}
+		return under, true
+	}
+	spin[y] = spinRow{shown: row, echo: echo}
 	turned := was && last.echo == echo && last.shown != row
 	gutter := strings.TrimRight(row[:commonPrefix(row, echo)], " ")
-	text := func(i int) string { // without a side panel beside it
-		if c := v.textColumns(i); c < v.cols {
-			return strings.TrimRight(ansi.Truncate(shown[i], c, ""), " ")
-		}
-		return shown[i]
-	}
+	text := func(i int) string { return v.beside(shown, i) }
 	inBox := func(i int) bool { return i >= 0 && strings.HasPrefix(text(i), gutter) }
 	heads := y < 2 || !inBox(y-1) || text(y-1) == gutter && !inBox(y-2)
 	if !heads && !turned && !v.spinning[echo] {
@@ -517,6 +541,51 @@ func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning 
 	}
 	spinning[echo] = true
 	return echo, y == 0 && (len(shown) < 2 || text(1) != gutter)
+}
+
+// beside returns row y of shown without the side panel beside the
+// program's text, if it shows one.
+func (v *altView) beside(shown []string, y int) string {
+	if c := v.textColumns(y); c < v.cols {
+		return strings.TrimRight(ansi.Truncate(shown[y], c, ""), " ")
+	}
+	return shown[y]
+}
+
+// typedOnRow remembers row as one a line typed was wrapped on (typedOn).
+func (v *altView) typedOnRow(row string) {
+	if slices.Contains(v.typedOn, row) {
+		return
+	}
+	if len(v.typedOn) == maxTypedOn {
+		v.typedOn = append(v.typedOn[:0], v.typedOn[1:]...)
+	}
+	v.typedOn = append(v.typedOn, row)
+}
+
+// maxTypedOn bounds typedOn: the rows of the last few lines typed.
+const maxTypedOn = 32
+
+// spunOver returns the row a line typed was wrapped on (typedOn) that
+// row, shaped as a spinning echo, shows moved aside behind the spinner,
+// if it shows one: its text after the mark and a blank, the same or cut
+// at the edge.
+func (v *altView) spunOver(row string) (under string, ok bool) {
+	echo, ok := v.layout.Spinner(row)
+	if !ok {
+		return "", false
+	}
+	e, ok := v.layout.EchoStart(echo)
+	rest := strings.TrimPrefix(echo, e.Start)
+	if !ok || rest == "" {
+		return "", false
+	}
+	for _, t := range v.typedOn {
+		if on, cont := strings.CutPrefix(t, e.Cont); cont && strings.HasPrefix(on, rest) {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 // commonPrefix returns the length in bytes of the longest prefix a and b

@@ -1187,3 +1187,43 @@ func TestALineCutByACollapseShownWholeWiderIsRead(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:bob", "@relay:carol chair office tone metal put milk {brace} late throw crowd")
 }
+
+// opencode shows a line typed in its input box, wrapped there over two
+// rows; once it runs, the view may move on at once to the command's
+// output, the echo's first row above the view and its last on the view's
+// top row, where opencode draws the spinner in front of it ("⠙ wraps
+// here'"). That row has the shape of a spinning echo, the gutter's bare
+// row under it as under an echo, but it is the tail of the line typed,
+// moved aside: taken for a new echo, the output under it was a new turn's
+// and its relay was read twice (issue 29, opencode-s94500012: a duplicate
+// delivery).
+func TestASpinnerInFrontOfTheTailOfALineTypedIsNoNewEcho(t *testing.T) {
+	r := newKindRun(t, "opencode", 16, 80)
+	r.write("\x1b[?1049h")
+	box := func(rows ...string) []string {
+		view := make([]string, 11)
+		return append(append(view, append([]string{"  ┃"}, rows...)...), "  ┃", "  ╹▀▀▀▀▀▀")
+	}
+	frame := func(view []string, cursor int) {
+		r.write("\x1b[?2026h" + drawRows(16, view) + fmt.Sprintf("\x1b[%d;6H\x1b[?2026l", cursor))
+		r.pause(time.Second)
+	}
+	frame(box(`  ┃  printf '%s\n' '@relay:bob a line typed that the box`, "  ┃  wraps here'"), 14)
+	relay := "  ┃  @relay:bob a line typed that the box wraps here"
+	output := func(top string) []string {
+		view := append([]string{top, "  ┃", relay, "", "     ▣  Build"}, make([]string, 7)...)
+		return append(view, "  ┃  Ask anything…", "  ┃", "  ╹▀▀▀▀▀▀")
+	}
+	frame(output("  ┃  ⠋"), 14)
+	frame(output("  ┃  ⠙ wraps here'"), 14)
+	frame(output("  ┃  wraps here'"), 14)
+	r.flush()
+	if n := r.count("@relay:bob"); n != 1 {
+		t.Errorf("the relay line read %d times, want once; lines:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	for _, l := range r.lines {
+		if strings.Contains(l, "$ wraps here") {
+			t.Errorf("the tail of the line typed taken for an echo: %q; lines:\n%s", l, strings.Join(r.lines, "\n"))
+		}
+	}
+}

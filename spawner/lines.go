@@ -1683,6 +1683,13 @@ func (m *mainLines) slid(out lineSink) {
 	}
 	for y := max(a, e+head); y < q+best; y++ {
 		text := before[y]
+		if text == "" {
+			// A blank row slid out between two rows of text: a reader
+			// sees two paragraphs, so the row under it takes a number
+			// past it and does not go on the line above.
+			m.slidN = max(m.base+int64(y), m.slidN+1)
+			continue
+		}
 		if !f.held[y] || m.layout.Elides(text) || y < q && now[y] == text {
 			continue
 		}

@@ -571,6 +571,36 @@ func TestRowsSlidOutOfALongOutputAreOutput(t *testing.T) {
 	}
 }
 
+// TestABlankRowSlidOutPartsTheRowsAroundIt: a blank row of a running
+// command's output, slid out under "… +N lines" between a row that ends
+// near the edge and a short one, parts them as it does on the screen: the
+// row under it is numbered past it, so the parser does not take it for the
+// rest of the row above, wrapped ("… tiny horse cover" + "live"; issue 29,
+// codex-inline-s9300014: a relay read with a word of the next paragraph).
+func TestABlankRowSlidOutPartsTheRowsAroundIt(t *testing.T) {
+	t.Parallel()
+	relay := "@relay:bob a relay line whose text runs near the edge"
+	out := []string{"first", "second", relay, "", "live", "next", "before last", "last"}
+	s := NewScreen(ScreenOptions{Rows: 14, Cols: 60, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	at := map[string]int64{}
+	c := &committed{t: t, s: s, take: func() []Line {
+		lines := s.TakeLines()
+		for _, l := range lines {
+			at[strings.TrimSpace(l.Text)] = l.N
+		}
+		return lines
+	}}
+	got := slidingOutputShowing(c, out, func(int) bool { return false }, 4)
+	want := []string{"└ head", "first", "second", relay, "live", "next", "before last", "last"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output lines (-want +got):\n%s", diff)
+	}
+	if at["live"] == at[relay]+1 {
+		t.Errorf("%q at %d right after %q at %d: the blank row between them is lost", "live", at["live"], relay, at[relay])
+	}
+}
+
 // slidingOutput plays Codex 0.171.0 inline running a command whose output
 // is out on c's screen (14×60): the live area shows the command, its first
 // row, "… +N lines", then its three latest rows, moved up a row a frame;
@@ -579,11 +609,17 @@ func TestRowsSlidOutOfALongOutputAreOutput(t *testing.T) {
 // with its middle left out again. It returns the lines committed that
 // hold the first row or a line of out, trimmed.
 func slidingOutput(c *committed, out []string, paused func(frame int) bool) []string {
+	return slidingOutputShowing(c, out, paused, 3)
+}
+
+// slidingOutputShowing is slidingOutput with the live area showing the
+// output's latest shown rows (up to 4).
+func slidingOutputShowing(c *committed, out []string, paused func(frame int) bool, shown int) []string {
 	frame := func(from int) string {
 		var b strings.Builder
 		b.WriteString("\x1b[?2026h")
 		fmt.Fprintf(&b, "\x1b[4;5H\x1b[K… +%d lines (^t to view transcript)", from+1)
-		for i := range 3 {
+		for i := range shown {
 			fmt.Fprintf(&b, "\x1b[%d;5H\x1b[K%s", 5+i, out[from+i])
 		}
 		b.WriteString("\x1b[11;3H\x1b[?2026l")
@@ -591,7 +627,7 @@ func slidingOutput(c *committed, out []string, paused func(frame int) bool) []st
 	}
 	c.write("transcript\r\n\x1b[11;3H")
 	c.write("\x1b[?2026h\x1b[2;1H• Running sh f.sh\x1b[3;1H  └ head\x1b[9;1H◦ Working\x1b[11;1H› \x1b[?2026l")
-	for from := range len(out) - 2 {
+	for from := range len(out) - shown + 1 {
 		c.write(frame(from))
 		if paused(from) {
 			c.add(c.s.Settle())

@@ -287,9 +287,13 @@ type aligner struct {
 	// the program drew for it (drawn): it may still be laying its text out
 	// anew, a frame at a time.
 	relaying, drawn bool
-	settle          time.Duration
-	frames          int  // frames in a row that settle a row too; 0: only time does
-	back            bool // the frame being read is scrolled back (observe)
+	// rewrapShown: the frame showed document rows laid out anew, in
+	// other rows than the document's (rewrapped); lastRewrapShown: the
+	// last frame did.
+	rewrapShown, lastRewrapShown bool
+	settle                       time.Duration
+	frames                       int  // frames in a row that settle a row too; 0: only time does
+	back                         bool // the frame being read is scrolled back (observe)
 	// backAbove: the frame's rows above this one are history the view
 	// shows scrolled back, an older turn's echo among them (olderTurn);
 	// headAt: the first row a gap reads as history late (changed).
@@ -386,6 +390,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	a.back = back
 	a.backAbove = 0
 	a.obs++
+	a.lastRewrapShown, a.rewrapShown = a.rewrapShown, false
 	a.out = a.out[:0]
 	// turns[i]: how many of the frame's rows before row i start a turn.
 	a.turns = slices.Grow(a.turns[:0], len(rows)+1)[:len(rows)+1]
@@ -1541,8 +1546,13 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	// may show the rows the last frame showed wrapped anew and scrolled
 	// (none of its rows as the last frame showed it): their text is
 	// looked for from the first of them, and rows above it go before it.
+	// So may one whose first rows are as the last frame showed them, in
+	// place, when that frame showed text laid out anew (long after the
+	// resize): the rows laid out anew are never the document's own, only
+	// its text wrapped anew, and a frame that adds output under them may
+	// keep no other row to align with.
 	wrapFrom := from
-	if unanchored && a.relaying {
+	if unanchored && (a.relaying || a.lastRewrapShown && a.topAsLast(rows)) {
 		wrapFrom = a.firstShownLast(from)
 	}
 	matches := a.rewrapped(rows, iStart, iEnd, wrapFrom, to, top, bottom)
@@ -1600,6 +1610,21 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 			i0, d0 = matches[k].i1, matches[k].d1
 		}
 	}
+}
+
+// topAsLast reports whether the frame's first rows (minScrolled of them)
+// are those the last frame showed first, on the same rows with the same
+// text.
+func (a *aligner) topAsLast(rows []frameRow) bool {
+	if len(rows) < minScrolled || len(a.last) < minScrolled {
+		return false
+	}
+	for i, r := range rows[:minScrolled] {
+		if l := a.last[i]; r.y != l.y || r.key != l.key {
+			return false
+		}
+	}
+	return true
 }
 
 // goesOn reports whether the frame's paragraph from row i on (the rows
@@ -1977,6 +2002,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 						a.commit(rowsOf[k], rowsOf[k].y)
 						m.d1 = rowsOf[k].pos + 1
 					}
+					a.rewrapShown = a.rewrapShown || m.d1-m.d0 != m.i1-m.i0
 					out = append(out, m)
 					off = p + len(want)
 					break

@@ -542,6 +542,9 @@ func (a *aligner) align(rows []frameRow) []pair {
 	a.docTurns = nil
 	echo, turn := a.lastTurnShown(rows)
 	past := a.movedPastEcho(rows)
+	// noEcho: the frame shows no echo of a line typed (an empty prompt
+	// echoes nothing).
+	noEcho := !slices.ContainsFunc(rows, func(r frameRow) bool { return r.turn && int(typedKeyAt(r)) < len(r.key) })
 	for i, r := range rows {
 		cands := a.index[r.hash]
 		n, shown := 0, 0
@@ -557,8 +560,15 @@ func (a *aligner) align(rows []frameRow) []pair {
 				// indent that tells them apart.
 				continue
 			}
-			if past != nil && d.pos < past.pos && d.shown != a.obs-1 {
-				continue // above the turn the view moved on past
+			if past != nil && d.pos < past.pos && (d.shown != a.obs-1 || r.y < d.at && noEcho) {
+				// Above the turn the view moved on past: shown last
+				// frame, it may stay where it was (the program took the
+				// echo away, or drew it anew as another), but not move
+				// up with the view in a frame that shows no echo at all:
+				// the view would show the echo under it too, or have
+				// taken it out of view above it (a new block's
+				// "[[RELAY]]", "{" rows alike an older block's).
+				continue
 			}
 			if a.on && d.shown != a.obs-1 {
 				continue // older than the output the view moved on to

@@ -607,17 +607,18 @@ func brokeAfter(last rune, rest string, end, wrapAt int) bool {
 	return wrapAt > 0 && end+ansi.StringWidth(word) > wrapAt
 }
 
-// brokeNumber reports whether row, ending with a digit and a comma or
-// (point: a program that breaks after punctuation only) a point, and
-// rest, the next row's text, starting with a digit, are a number the
-// program broke after a thousands separator or its decimal point ("1,"
-// and "234.56", "1,234." and "56": opencode breaks there), the next row's
-// first word too long for the row even without a blank. A program that
-// breaks where Unicode's line breaking allows never breaks after a
-// number's point: its row ending "2." over "56" was broken at a blank.
-func brokeNumber(row []byte, rest string, end, wrapAt int, point bool) bool {
+// brokeNumber reports whether row, ending with a digit and a comma or a
+// point, and rest, the next row's text, starting with a digit, are a
+// number the program broke after a thousands separator or its decimal
+// point ("1," and "234.56", "1,234." and "56": opencode breaks there), the
+// next row's first word too long for the row even without a blank. Only
+// a program that breaks after punctuation only (afterPunctuation) does:
+// one that breaks where Unicode's line breaking allows never breaks inside
+// a number, so its row ending "2." or "1," over "56" was broken at a
+// blank.
+func brokeNumber(row []byte, rest string, end, wrapAt int, afterPunctuation bool) bool {
 	row = bytes.TrimRight(row, " \t")
-	if len(row) < 2 || row[len(row)-1] != ',' && (!point || row[len(row)-1] != '.') || !isDigit(row[len(row)-2]) || rest == "" || !isDigit(rest[0]) {
+	if !afterPunctuation || len(row) < 2 || row[len(row)-1] != ',' && row[len(row)-1] != '.' || !isDigit(row[len(row)-2]) || rest == "" || !isDigit(rest[0]) {
 		return false
 	}
 	word, _, _ := strings.Cut(rest, " ")

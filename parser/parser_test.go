@@ -1415,13 +1415,23 @@ func TestAStringWrappedAtTwoBlanksInALossyBoxIsRead(t *testing.T) {
 // blank, the next word not fitting ("step 2. 56 files"), not a number
 // broken after its point as opencode breaks one (review s13, on a2b6d67).
 func TestCodexDoesNotBreakANumberAfterItsPoint(t *testing.T) {
-	lines := []string{"  └ @relay:bob done with step 2.", "    56 files changed"}
-	fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), lines, 33)
-	var got []string
-	for _, e := range append(fed, flushed...) {
-		got = append(got, describe(e))
-	}
-	if want := `relay bob "done with step 2. 56 files changed" @1`; len(got) != 1 || got[0] != want {
-		t.Errorf("got %q, want %s", got, want)
+	for _, c := range []struct {
+		row    string
+		wrapAt int
+		want   string
+	}{
+		{"  └ @relay:bob done with step 2.", 33, `relay bob "done with step 2. 56 files changed" @1`},
+		// Nor after a comma: "1," over "56" is two numbers.
+		{"  └ @relay:bob done with steps 1,", 34, `relay bob "done with steps 1, 56 files changed" @1`},
+	} {
+		lines := []string{c.row, "    56 files changed"}
+		fed, flushed := feedAll(New(Options{BreaksWideRuns: true}), lines, c.wrapAt)
+		var got []string
+		for _, e := range append(fed, flushed...) {
+			got = append(got, describe(e))
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%q: got %q, want %s", c.row, got, c.want)
+		}
 	}
 }

@@ -880,7 +880,12 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		return
 	}
 	m.knowTail()
-	replayed := m.replay.repeats(text)
+	var replayed bool
+	if m.layout.Elides(text) {
+		replayed = m.replay.repeatsAside(text)
+	} else {
+		replayed = m.replay.repeats(text)
+	}
 	if m.replay.missed {
 		if _, echo := m.layout.EchoStart(text); echo {
 			m.replay.typed()

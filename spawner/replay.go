@@ -28,7 +28,10 @@ import "strings"
 // kept the scrollback (Codex inline erases its screen from the top as a
 // running command's output fills it, and draws new rows). The
 // echo of typed input (Codex turns a running command's header into "You
-// ran") is not such a new line.
+// ran") is not such a new line. A line the program draws where it left an
+// output's rows out ("… +18 lines") is taken wherever one was committed,
+// the replay staying where it is (repeatsAside): the program draws it when
+// it collapses the output, often long after it.
 //
 // A command's output comes after its echo: once a replay has repeated
 // the echo of the command typed last (its first echo, for a program that
@@ -355,6 +358,29 @@ func (r *replay) repeats(text string) bool {
 		r.long++
 	}
 	return ok
+}
+
+// repeatsAside is repeats for a line the program draws where it left an
+// output's rows out ("… +18 lines"): one committed with that text is taken
+// wherever it is, and the replay stays where it was. The program draws it
+// when it collapses an output, which may be long after the output was
+// committed (Claude Code collapses a command's output once the next one
+// runs): where it was committed says nothing of where the transcript,
+// written again, goes on, and a replay taken far ahead by it took the
+// lines after it ("Interrupted", under every command) from a later
+// command's and read all between again.
+func (r *replay) repeatsAside(text string) bool {
+	key := RowKey(text)
+	if !r.active || !r.began || key == "" {
+		return r.repeats(text)
+	}
+	i, ok := r.exact(key, 0)
+	if !ok {
+		return r.repeats(text)
+	}
+	r.redrawn = r.resized
+	r.used[i] = true // not taken: the position stays
+	return true
 }
 
 // repeatsKey is repeats for a line with a key.

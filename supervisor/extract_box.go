@@ -622,7 +622,7 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 			// else rows of the live box cut by its sliding: read whole in
 			// the done box, if anywhere
 		case b.shownWhole(i, atRow[e.row], againAtRow[e.row]):
-		case e.unsettled && b.superseded(e):
+		case e.unsettled && (b.superseded(e) || b.cutAndDrawnAnew(e)):
 		default:
 			out = append(out, e)
 		}
@@ -688,6 +688,20 @@ func (b *toolBox) superseded(e boxEvent) bool {
 		return d.seq > e.seq && d.run != e.run && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
 	}
 	return e.overdrawn && (slices.ContainsFunc(b.seen, later) || slices.ContainsFunc(b.again, later) || slices.ContainsFunc(b.sent, later))
+}
+
+// cutAndDrawnAnew reports whether e, a command the live box showed right
+// after the screen changed width (toolBox.unsettled), started on a row
+// the box's edge cut (no room left on it for one more character) and the
+// line that row was read on was drawn anew since (overdrawn): the row was
+// the old terminal's, cut, and whatever the reading joined under it was
+// another line's, or nothing of it. The screen laid the line out anew
+// elsewhere, and where that row showed the same text as the cut one the
+// spawner took it for the cut row moved and committed no reading of it
+// (a reading it did commit supersedes e). A reader reads the line whole
+// from the later drawing or not at all, never the cut body: e is not read.
+func (b *toolBox) cutAndDrawnAnew(e boxEvent) bool {
+	return e.overdrawn && b.cutAtEdge(firstRow(e.ev.Command), "x")
 }
 
 // firstRow returns c as the row it starts on showed it: its source that

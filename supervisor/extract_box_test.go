@@ -844,3 +844,47 @@ func TestADoneBoxDrawnOverTheHiddenRowShowsItsOutputThere(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "pound" @78`, `* "key" @79`)
 }
+
+// TestACutRowOfALiveBoxDrawnAnewAfterAResizeIsNotRead: right after a
+// shrink the live box shows the old terminal's row cut at its edge
+// ("@relay:bob one two three f", the row full) over another line's row;
+// the next frame lays the output out anew a row higher, and the spawner,
+// seeing the same text there, takes it for the cut row moved: it commits
+// only the rows under it, drawing the cut row's line anew ("our five").
+// The screen never gives the laid-out reading, and the cut one ("one two
+// three fprogress 50%", or "one two three f") is a body no reader saw:
+// nothing goes out.
+func TestACutRowOfALiveBoxDrawnAnewAfterAResizeIsNotRead(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := boxRowOf(cols)
+	wide := geminiBoxRow
+	at := msAfterStart
+	for _, under := range []string{"progress 50%", ""} { // another line's row under it, or the border
+		lines := []spawner.Line{
+			{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+			{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
+			{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+			{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
+			{N: 6, Text: boxBottom(48), Cols: 50, Time: at(0)},
+			{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+			{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
+			{N: 9, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1000)},
+		}
+		if under != "" {
+			lines = append(lines, spawner.Line{N: 10, Text: narrow(under), Cols: cols, Time: at(1000)})
+		} else {
+			lines = append(lines, spawner.Line{N: 10, Text: boxBottom(cols), Cols: cols, Time: at(1000)})
+		}
+		lines = append(lines,
+			spawner.Line{N: 7, Text: narrow("... 4 hidden (Ctrl+O) ..."), Cols: cols, Time: at(1300)},
+			spawner.Line{N: 9, Text: narrow("our five"), Cols: cols, Time: at(1300)},
+			spawner.Line{N: 5, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+			spawner.Line{N: 11, Text: narrow("end"), Cols: cols, Time: at(1500)},
+			spawner.Line{N: 12, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
+		)
+		if got := readGeminiBox(lines); len(got) != 0 {
+			t.Errorf("under %q: commands %q, want none", under, got)
+		}
+	}
+}

@@ -774,17 +774,9 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwiceThenSlidPast(t *testing.
 	t.Parallel()
 	const cols = 30
 	narrow := boxRowOf(cols)
-	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
 	at := msAfterStart
-	lines := []spawner.Line{
-		{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
-		{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
-		{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
-		{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
-		{N: 6, Text: boxBottom(48), Cols: 50, Time: at(0)},
-		// Shrunk: the box drawn anew, the line twice.
-		{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
-		{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
+	// Shrunk: the box drawn anew, the line twice.
+	lines := append(liveBoxShrunkTo(cols), []spawner.Line{
 		{N: 9, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
 		{N: 10, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
 		// Slid past both.
@@ -797,7 +789,7 @@ func TestALiveBoxRightAfterAResizeKeepsALinePrintedTwiceThenSlidPast(t *testing.
 		{N: 5, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
 		{N: 12, Text: narrow("end"), Cols: cols, Time: at(1500)},
 		{N: 13, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
-	}
+	}...)
 	wantGeminiBox(t, lines, `bob "same" @9`, `bob "same" @10`)
 }
 
@@ -858,19 +850,10 @@ func TestACutRowOfALiveBoxDrawnAnewAfterAResizeIsNotRead(t *testing.T) {
 	t.Parallel()
 	const cols = 30
 	narrow := boxRowOf(cols)
-	wide := geminiBoxRow
 	at := msAfterStart
 	for _, under := range []string{"progress 50%", ""} { // another line's row under it, or the border
-		lines := []spawner.Line{
-			{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
-			{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
-			{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
-			{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
-			{N: 6, Text: boxBottom(48), Cols: 50, Time: at(0)},
-			{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
-			{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
-			{N: 9, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1000)},
-		}
+		lines := append(liveBoxShrunkTo(cols),
+			spawner.Line{N: 9, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(1000)})
 		if under != "" {
 			lines = append(lines, spawner.Line{N: 10, Text: narrow(under), Cols: cols, Time: at(1000)})
 		} else {
@@ -886,5 +869,21 @@ func TestACutRowOfALiveBoxDrawnAnewAfterAResizeIsNotRead(t *testing.T) {
 		if got := readGeminiBox(lines); len(got) != 0 {
 			t.Errorf("under %q: commands %q, want none", under, got)
 		}
+	}
+}
+
+// liveBoxShrunkTo is a live box at work on a screen 50 columns wide (its
+// rows 48), then
+// its head drawn anew a second later on one shrunk to cols.
+func liveBoxShrunkTo(cols int) []spawner.Line {
+	narrow, wide, at := boxRowOf(cols), geminiBoxRow, msAfterStart
+	return []spawner.Line{
+		{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+		{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
+		{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+		{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
+		{N: 6, Text: boxBottom(48), Cols: 50, Time: at(0)},
+		{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+		{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
 	}
 }

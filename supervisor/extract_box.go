@@ -692,7 +692,10 @@ func (b *toolBox) superseded(e boxEvent) bool {
 
 // cutAndDrawnAnew reports whether e, a command the live box showed right
 // after the screen changed width (toolBox.unsettled), started on a row
-// the box's edge cut (no room left on it for one more character) and the
+// the box's edge cut (its text reaches the box's last column, and the
+// parser finds no room left on it for one more character: a row the box
+// wrapped by words a few columns short of the edge is laid out for the
+// new width, read whole) and the
 // line that row was read on was drawn anew since (overdrawn): the row was
 // the old terminal's, cut, and whatever the reading joined under it was
 // another line's, or nothing of it. The screen laid the line out anew
@@ -701,7 +704,16 @@ func (b *toolBox) superseded(e boxEvent) bool {
 // (a reading it did commit supersedes e). A reader reads the line whole
 // from the later drawing or not at all, never the cut body: e is not read.
 func (b *toolBox) cutAndDrawnAnew(e boxEvent) bool {
-	return e.overdrawn && b.cutAtEdge(firstRow(e.ev.Command), "x")
+	first := firstRow(e.ev.Command)
+	return e.overdrawn && reachesBoxEdge(first.Source) && b.cutAtEdge(first, "x")
+}
+
+// reachesBoxEdge reports whether row, a row of a box with its right
+// border, shows text up to the box's last column: one blank between its
+// last character and the border, the box's own padding.
+func reachesBoxEdge(row string) bool {
+	inner, ok := strings.CutSuffix(strings.TrimRight(row, " "), "│")
+	return ok && strings.HasSuffix(inner, " ") && !strings.HasSuffix(inner, "  ")
 }
 
 // firstRow returns c as the row it starts on showed it: its source that

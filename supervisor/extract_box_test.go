@@ -887,3 +887,38 @@ func liveBoxShrunkTo(cols int) []spawner.Line {
 		{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
 	}
 }
+
+// TestARelayLaidOutByWordsAfterAShrinkIsReadWhole: right after a shrink
+// the live box lays a relay out anew for its new width, by words, its
+// first row ending a few columns short of the edge because the next word
+// did not fit ("@relay:bob one two three" / "four five"); then the box
+// slides on and the done box shows only the output's last rows. A reader
+// read it whole: only a row whose text reaches the box's last column is
+// one the edge cut (review s14, on 03affc8, which dropped this one too).
+func TestARelayLaidOutByWordsAfterAShrinkIsReadWhole(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := boxRowOf(cols)
+	at := msAfterStart
+	for _, first := range []string{"@relay:bob one two three", "@relay:bob one two th"} {
+		lines := append(liveBoxShrunkTo(cols),
+			spawner.Line{N: 7, Text: narrow("progress 20%"), Cols: cols, Time: at(1000)},
+			spawner.Line{N: 8, Text: narrow(first), Cols: cols, Time: at(1000)},
+			spawner.Line{N: 9, Text: narrow("four five"), Cols: cols, Time: at(1000)},
+			spawner.Line{N: 10, Text: boxBottom(cols), Cols: cols, Time: at(1000)},
+			// The box slides on: later output drawn over the relay's rows.
+			spawner.Line{N: 7, Text: narrow("... 6 hidden (Ctrl+O) ..."), Cols: cols, Time: at(3000)},
+			spawner.Line{N: 8, Text: narrow("progress 60%"), Cols: cols, Time: at(3000)},
+			spawner.Line{N: 9, Text: narrow("progress 70%"), Cols: cols, Time: at(3000)},
+			spawner.Line{N: 5, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(4000), ShownRunning: true},
+			spawner.Line{N: 9, Text: narrow("progress 80%"), Cols: cols, Time: at(4000)},
+			spawner.Line{N: 10, Text: narrow("end"), Cols: cols, Time: at(4000)},
+			spawner.Line{N: 11, Text: boxBottom(cols), Cols: cols, Time: at(4000)},
+		)
+		want := strings.TrimPrefix(first, "@relay:")
+		want = `bob "` + strings.TrimPrefix(want, "bob ") + ` four five" @8`
+		if got := readGeminiBox(lines); len(got) != 1 || got[0] != want {
+			t.Errorf("first row %q: commands %q, want [%s]", first, got, want)
+		}
+	}
+}

@@ -479,14 +479,14 @@ func (v *altView) besidePanel(shown []string) []string {
 			v.boxRows = append(v.boxRows[:0], shown...)
 			out, copied = v.boxRows, true
 		}
-		out[y] = strings.TrimRight(ansi.Truncate(text, c, ""), " ")
+		out[y] = v.beside(shown, y)
 	}
 	return out
 }
 
 // spinRow is a row shaped as a spinning echo: as shown, and as its echo;
-// over: the spinner is drawn over the row under, the row the view's top
-// showed before it came (see spinner).
+// over: the spinner is drawn in front of under, a row a line typed was
+// wrapped on (see spinner).
 type spinRow struct {
 	shown, echo string
 	over        bool
@@ -522,7 +522,7 @@ func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning 
 		spin[y] = last
 		return last.under, true
 	}
-	if under, over := v.spunOver(v.beside(shown, 0)); y == 0 && over {
+	if under, over := v.spunOverTop(y, shown); over {
 		// The program drew the spinner in front of a row the command at
 		// work was typed on, its echo's first row above the view: that
 		// row, moved aside, not a new echo (whose rows under it would be
@@ -565,6 +565,15 @@ func (v *altView) typedOnRow(row string) {
 
 // maxTypedOn bounds typedOn: the rows of the last few lines typed.
 const maxTypedOn = 32
+
+// spunOverTop is spunOver for row y of shown, on the view's top row
+// only: the program draws the spinner there.
+func (v *altView) spunOverTop(y int, shown []string) (under string, ok bool) {
+	if y != 0 {
+		return "", false
+	}
+	return v.spunOver(v.beside(shown, 0))
+}
 
 // spunOver returns the row a line typed was wrapped on (typedOn) that
 // row, shaped as a spinning echo, shows moved aside behind the spinner,

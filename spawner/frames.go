@@ -544,7 +544,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 	past := a.movedPastEcho(rows)
 	// noEcho: the frame shows no echo of a line typed (an empty prompt
 	// echoes nothing).
-	noEcho := !slices.ContainsFunc(rows, func(r frameRow) bool { return r.turn && int(typedKeyAt(r)) < len(r.key) })
+	noEcho := past != nil && !slices.ContainsFunc(rows, func(r frameRow) bool { return r.turn && int(typedKeyAt(r)) < len(r.key) })
 	for i, r := range rows {
 		cands := a.index[r.hash]
 		n, shown := 0, 0

@@ -704,8 +704,11 @@ func (b *toolBox) superseded(e boxEvent) bool {
 // (a reading it did commit supersedes e). A reader reads the line whole
 // from the later drawing or not at all, never the cut body: e is not read.
 func (b *toolBox) cutAndDrawnAnew(e boxEvent) bool {
+	if !e.overdrawn {
+		return false
+	}
 	first := firstRow(e.ev.Command)
-	return e.overdrawn && reachesBoxEdge(first.Source) && b.cutAtEdge(first, "x")
+	return reachesBoxEdge(first.Source) && b.cutAtEdge(first, "x")
 }
 
 // reachesBoxEdge reports whether row, a row of a box with its right

@@ -306,10 +306,13 @@ def fits_after(config, line, nxt, widths):
             else:
                 # As the CLI may wrap it: at blanks only, or also where
                 # its line breaking breaks a run of wide letters (Codex
-                # and Claude Code follow UAX #14; ambig_rows), which may
-                # leave its last row longer.
+                # and Claude Code follow UAX #14; ambig_rows), or a word
+                # after punctuation (UAX #14 breaks "C:" | "\path",
+                # "pipe|" | "bar"; opencode at its margin: punct_rows),
+                # each of which may leave its last row longer.
                 room = min(w - cols(rows[-1]) for rows in
-                           (wrap_rows(line, w), wide_rows(line, w), ambig_rows(config, line, w)))
+                           (wrap_rows(line, w), wide_rows(line, w), ambig_rows(config, line, w),
+                            punct_rows(line, w)[0]))
             if room < cols(first) + 4:
                 return False
     return True

@@ -184,6 +184,29 @@ class RowAfterARelayLineWrappedInARun(unittest.TestCase):
         self.assertTrue(generate.fits_after("codex-inline", self.LINE, "country high", [120]))
 
 
+class RowAfterARelayLineWrappedAfterPunctuation(unittest.TestCase):
+    """fits_after: Codex breaks a word after punctuation where UAX #14
+    allows it ("C:" | "\\path\\x"), which can leave the relay line's last
+    row longer than wrapping at blanks does (codex-inline-s11100012,
+    printed at 111 columns: "... usual prove" over "how", 1 column left,
+    read as one line)."""
+
+    LINE = ("@relay:rev-2.b wild shoe kept all usual rather long fun color large more solve ready wow! person "
+            "character yet on consider call base summer silent particular necessary tall pound fear from true "
+            "line ear so let wire north C:\\path\\x temperature above agree numeral final $HOME pattern among "
+            "iron hair night art laugh C:\\path\\x could fly exact loud protect some join whose half beat "
+            "select product stay century song bright care word also guess stick (paren) has special company "
+            "believe forest excite allow fly hold stretch usual prove")
+
+    def test_last_row_after_a_break_at_punctuation(self):
+        # At 107 columns of text, blanks only: "prove" alone last; broken
+        # after "C:" as Codex did, the last row takes 106 columns.
+        self.assertEqual(generate.cols(generate.wrap_rows(self.LINE, 107)[-1]), 5)
+        self.assertEqual(generate.cols(generate.punct_rows(self.LINE, 107)[0][-1]), 106)
+        self.assertFalse(generate.fits_after("codex-inline", self.LINE, "how", [111]))
+        self.assertTrue(generate.fits_after("codex-inline", self.LINE, "how", [158]))
+
+
 class RowAfterARelayLineAtLaterWidths(unittest.TestCase):
     """A file shown again at a later width (a resize after its print) is
     spaced for that width too: the row after a relay line reads as a line

@@ -1227,3 +1227,40 @@ func TestASpinnerInFrontOfTheTailOfALineTypedIsNoNewEcho(t *testing.T) {
 		}
 	}
 }
+
+// A view shows its transcript in order: rows above the echo of a turn are
+// no rows of that turn's output or of a later one. opencode shows an
+// output collapsed at a narrow width and whole at a wider one; the rows
+// it showed collapsed are kept in the document, and the later turns'
+// rows, read at the wider width, go in above them. Laid out narrow
+// again, the view shows the collapsed rows again above those turns'
+// echoes: taken for the kept rows, they put every row from there on
+// after the later turns' rows, and the later turn's relay, wrapped anew,
+// was read a second time (issue 29, opencode-s95800004 at 57x43 → 199x26
+// → 56x58).
+func TestRowsShownCollapsedAgainAboveALaterTurnAreNotItsOutput(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 40)
+	r.write("\x1b[?1049h")
+	// opencode paints every row out to the screen's edge.
+	show := func(cols int, rows ...string) {
+		painted := make([]string, len(rows))
+		for i, row := range rows {
+			painted[i] = row + strings.Repeat(" ", cols-ansi.StringWidth(row))
+		}
+		footer := "   ~/work    tab agents"
+		r.write("\x1b[?2026h" + drawRows(9, painted) + "\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[12;1H" + footer + strings.Repeat(" ", cols-len(footer)) + "\x1b[10;6H\x1b[?2026l")
+		r.pause(time.Second)
+	}
+	show(40, "  ┃  $ cat a.txt", "  ┃", "  ┃  alpha bravo charlie delta echo", "  ┃  foxtrot golf hotel india juliet", "  ┃  kilo lima mike novem…", "  ┃", "  ┃  Click to expand", "", "     ▣  Build")
+	r.s.Resize(12, 80)
+	r.take(r.s.TakeLines())
+	show(80, "  ┃  $ cat a.txt", "  ┃", "  ┃  alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo", "  ┃  lima mike november oscar papa", "  ┃  end of the output", "", "     ▣  Build")
+	show(80, "  ┃  $ cat a.txt", "  ┃  alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo", "  ┃  lima mike november oscar papa", "  ┃  end of the output", "",
+		"  ┃  $ cat b.txt", "  ┃  @relay:carol one two three four five six seven eight nine ten", "", "     ▣  Build")
+	r.s.Resize(12, 40)
+	r.take(r.s.TakeLines())
+	show(40, "  ┃  foxtrot golf hotel india juliet", "  ┃  kilo lima mike novem…", "  ┃", "  ┃  Click to expand", "",
+		"  ┃  $ cat b.txt", "  ┃  @relay:carol one two three four", "  ┃  five six seven eight nine ten", "")
+	r.flush()
+	r.wantOnce(t, "@relay:carol")
+}

@@ -314,7 +314,13 @@
 //     nearest, is not taken: a transcript grows at its end, and rows under
 //     a new turn are its output (a file printed again, a block whose rows
 //     are those of the block before), not old rows moved, even when an
-//     older output collapsed above moves them up. An echo above the rows
+//     older output collapsed above moves them up. Nor is a row above the
+//     echo the last frame showed of a line typed once a document row
+//     under that echo that no frame has shown since the echo first
+//     showed: the turn's rows went in above it (opencode's output shown
+//     collapsed at one width and whole at a wider one keeps its collapsed
+//     rows, and the view laid out narrow again shows them above the
+//     turns read between). An echo above the rows
 //     the last frame showed, all shown again moved down as far (the view
 //     scrolled back, or grown taller above them), is no new turn: it is
 //     history the view shows now, as a new turn moves the rows above it up.

@@ -335,11 +335,14 @@ type aligner struct {
 	// in order, built with docTurns; lastTurn[i]: the frame's last row
 	// before row i that starts a turn (a.turns counts it), -1 if none.
 	docTurnRows, lastTurn []int
-	score                 []int
-	prev                  []int
-	matched               []*docRow
-	inserts               []insertion
-	out                   []commitRow
+	// nextTurn[i]: the frame's first row under row i that starts a turn,
+	// -1 if none (overItsTurn).
+	nextTurn []int
+	score    []int
+	prev     []int
+	matched  []*docRow
+	inserts  []insertion
+	out      []commitRow
 }
 
 type pair struct {
@@ -419,6 +422,13 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 		}
 		if r.turn && i >= history && !a.replaces(r) {
 			a.turns[i+1]++
+		}
+	}
+	a.nextTurn = slices.Grow(a.nextTurn[:0], len(rows))[:len(rows)]
+	for i, next := len(rows)-1, -1; i >= 0; i-- {
+		a.nextTurn[i] = next
+		if rows[i].turn {
+			next = i
 		}
 	}
 	a.moves = a.moves[:0]
@@ -629,7 +639,7 @@ func (a *aligner) bestChain(rows []frameRow) []int {
 	a.prev = slices.Grow(a.prev[:0], n)[:n]
 	best := -1
 	for k, pk := range a.pairs {
-		if a.excluded[k] {
+		if a.excluded[k] || a.overItsTurn(rows, pk) {
 			a.score[k], a.prev[k] = minScore, -1
 			continue
 		}
@@ -1422,6 +1432,36 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 	// under the turn before, though their first rows are alike).
 	t := a.lastTurn[pk.i]
 	return held > 0 && t >= 0 && !sameTyped(rows[t].key[typedKeyAt(rows[t]):], a.typedOf(a.doc[a.docTurnRows[a.docTurns[d.pos]-1]]))
+}
+
+// overItsTurn reports whether the document row of pk is under the echo
+// of a turn that the frame shows under the row: a view shows its
+// transcript in order, so a row above an echo is no row of that turn's
+// output, nor of a later one. The echo is the document's only echo of its
+// line, the one the last frame showed (a line typed again echoes anew,
+// under the old output), and the row was last shown before that echo
+// first showed: it went under the echo only because the turn's rows went
+// in above it. opencode shows an output collapsed at one width and whole
+// at a wider one; the collapsed rows are kept, and the turns read after
+// the resize go in above them. Laid out narrow again, the view shows them
+// collapsed again above those turns' echoes: taken for the kept rows,
+// they would leave every later turn's row unaligned, and the later turn's
+// text, wrapped anew, would be read again.
+func (a *aligner) overItsTurn(rows []frameRow, pk pair) bool {
+	t := a.nextTurn[pk.i]
+	if t < 0 {
+		return false
+	}
+	var echo *docRow
+	for _, d := range a.index[rows[t].hash] {
+		if d.turn && d.key == rows[t].key {
+			if echo != nil {
+				return false // typed twice: which echo is which, the alignment says
+			}
+			echo = d
+		}
+	}
+	return echo != nil && echo.shown == a.obs-1 && echo.pos < pk.d.pos && pk.d.shown < echo.first
 }
 
 // turnsBefore returns how many rows of the document before position pos

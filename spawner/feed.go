@@ -263,7 +263,12 @@ func (f *feeder) feed(p []byte, out feedSink) {
 		f.feedSeg(out, buf, tokStart)
 		out.token(buf[tokStart:i+1], buf[i+1:])
 		f.segStart, tokStart = i+1, i+1
-		f.partialFed = false
+		// A control executed inside a sequence ("\x1b[\n") was fed with
+		// the sequence's start, which the emulator now holds open, as
+		// after a write cut inside it: the sequence's end, or the next
+		// sequence that cuts it short (a screen switch the screen handles
+		// itself), must cancel it there too.
+		f.partialFed = f.front.State() != parser.GroundState
 	}
 	if f.inRun {
 		h := f.heldFrom(buf, f.runStart)

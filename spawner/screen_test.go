@@ -967,6 +967,22 @@ func TestAControlInsideAScreenSwitchLeavesNoEscapeOpen(t *testing.T) {
 	}
 }
 
+// A line feed inside a sequence ("\x1b[", LF) moves the cursor at once,
+// and the sequence stays open until the ESC of a screen switch cuts it
+// short: the emulator does not keep it open past the switch the screen
+// makes itself, to take the lines printed after it for its parameters.
+// They are read as when the write is cut inside the switch.
+func TestALineFeedInsideASequenceCutShortByAScreenSwitchLeavesItClosed(t *testing.T) {
+	const in = "\x1b[?1049h\x1b[\n\x1b[?1049h1\r\n2\r\n3\r\n"
+	opts := ScreenOptions{Rows: 2, Cols: 21, Scrollback: 20}
+	want := []string{"-2:1", "-1:2", "0:3"}
+	for k := 0; k <= len(in); k++ {
+		if got := feed(t, opts, in, func(int) []int { return []int{k} }); !cmp.Equal(want, got) {
+			t.Errorf("cut at %d: lines %q, want %q", k, got, want)
+		}
+	}
+}
+
 // A string (OSC, DCS, SOS, PM, APC) ends at the ESC of the next sequence as
 // well as at its ST. When that sequence is a screen switch, which the
 // screen makes itself, the emulator still drops what it had of the

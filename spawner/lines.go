@@ -35,6 +35,16 @@ type rowState struct {
 	ends lineEnds
 }
 
+// erasedWithRec reports whether the line, showing text now, is blank with
+// its record kept: a screen never resized still has the row with that
+// record, where a line that moved from it is found (moved). A line held
+// back showing text and erased since keeps its record too: it is not
+// committed then (commitPending); one held back blank is committed blank
+// (final), which replaces its record.
+func (st *rowState) erasedWithRec(text string) bool {
+	return text == "" && st.hasRec && st.rec != "" && !(st.pending && st.ptext == "")
+}
+
 // lineEnds is where each row of a line of up to maxEnds rows ends in its
 // text.
 type lineEnds struct {
@@ -302,8 +312,8 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 		text := m.lineText(start, end)
 		// A screen never resized reads a row by the record of its line:
 		// only one committed before the cut has it (not one committed
-		// now, as it is cut, nor one held back).
-		if start >= rows && !st.pending && st.hasRec && st.rec != "" && (text == "" || text == st.rec) {
+		// now, as it is cut, nor one held back but erased since).
+		if start >= rows && (st.erasedWithRec(text) || !st.pending && st.hasRec && st.rec != "" && text == st.rec) {
 			m.unresized.add(m.lineN(start), st.rec, text != "")
 		}
 		if st.pending {
@@ -659,7 +669,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	}
 	for i := len(lines) - 1; i >= p.keep; i-- {
 		st, n := m.state(lines[i].start), m.base+int64(lines[i].start)
-		if st.hasRec && st.rec != "" && !st.pending {
+		if st.erasedWithRec("") {
 			// Erased: a screen never resized still has the row.
 			m.unresized.add(n, st.rec, false)
 			st.rec, st.hasRec, st.faint = "", false, false
@@ -679,7 +689,7 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 		text := string(capLine(appendCellsText(nil, l.cells)))
 		st, ln := m.state(l.start), n
 		carried := i == 0 && m.carryOn // its start left already
-		if text == "" && !carried && st.hasRec && st.rec != "" && !st.pending {
+		if !carried && st.erasedWithRec(text) {
 			// Erased: a screen never resized still has the row.
 			m.unresized.add(ln, st.rec, false)
 			st.rec, st.hasRec, st.faint = "", false, false
@@ -1311,7 +1321,7 @@ func (m *mainLines) shortened(k int, out lineSink) {
 			return // it goes on under the rows that leave: carried
 		}
 		st, text := m.state(start), m.lineText(start, end)
-		if text == "" && !st.pending && st.hasRec && st.rec != "" {
+		if st.erasedWithRec(text) {
 			m.unresized.add(m.lineN(start), st.rec, false)
 			st.rec, st.hasRec, st.faint = "", false, false // it left, erased
 		} else {

@@ -478,10 +478,15 @@ func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow)
 				return
 			}
 			// A line that left whole, committed then: its rows that
-			// stay in the scrollback go before the rest of its text.
-			st := &m.shadow[0]
-			st.rec = string(capLine(append(append([]byte(nil), kept...), st.rec...)))
-			m.carryOn, m.carryN, m.carryState, m.carry = true, m.base-int64(keptRows), *st, append(m.carry[:0], kept...)
+			// stay in the scrollback go before the rest of its text, and
+			// it is recorded with the text it shows now so carried, as
+			// a screen never resized reads it (blanks at its end, where
+			// no row that came back has text, are not text: lineBytes).
+			m.carryOn, m.carryN, m.carry = true, m.base-int64(keptRows), append(m.carry[:0], kept...)
+			_, end := m.span(0)
+			st := m.shadow[0]
+			st.rec = m.lineText(0, end)
+			m.carryState = st
 		}()
 	}
 	for r := 0; r < k; {

@@ -64,9 +64,11 @@
 //     and this row is new (a program that draws only the cells that
 //     changed leaves it alone: Claude Code draws a block where an older
 //     block's "[[RELAY]]" and "{" were) — unless that text was the moved
-//     line's or below the row, up to where the line was: an equal line
-//     may have moved into it. A line that gave way to one moving into its place
-//     moved as far with its region, and counts as replaced only near
+//     line's, or, where the moved line's text was committed for another
+//     line too (the move found may be that one's), below the row, up to
+//     where the line was: an equal line may have moved into it. A line
+//     that gave way to one moving into its place moved as far with its
+//     region, and counts as replaced only near
 //     where that puts it: Gemini CLI's live box scrolls a row under
 //     "… N hidden" and shows it again a frame later, a row lower. A row
 //     of the box a command ran in (Layout.ToolBoxes), printed done under

@@ -1349,16 +1349,23 @@ const noRedraw = -1
 // before — a program that draws only the cells that changed leaves such a
 // row alone (Claude Code collapses an older output and draws the next
 // one's block where the older block's "[[RELAY]]" and "{" were). It is
-// held back as a new line, committed with the rows around it — unless a
-// line with its text was between it and where the moved line was, or was
-// the moved line: that line may be the one that moved into it (the same
+// held back as a new line, committed with the rows around it — unless it
+// shows the moved line's text, or the moved line's text was committed for
+// another line too and a line with its text was between it and where the
+// moved line was: that line may be the one that moved into it (the same
 // relay printed twice, both moved up a row, the second left alone; the
-// move found may be the second one's, over the first). released is the
-// top row of that redraw (noRedraw: the line is not one of a redraw).
+// move found may be the second one's, over the first). A move found for
+// text committed for that one line only is that line's own, and the lines
+// that were above it are above it still: an older block's rows lower down
+// (the collapsed output held several blocks) did not move into this row.
+// released is the top row of that redraw (noRedraw: the line is not one
+// of a redraw).
 func (m *mainLines) crossed(from, to int64, text string, released int) {
 	if released < 0 || from <= to {
 		return
 	}
+	// sure: the move found is the moved line's own.
+	sure := !m.recordOf(text)
 	for r := released; r < m.rows; {
 		start, end := m.span(r)
 		r = end + 1
@@ -1369,12 +1376,30 @@ func (m *mainLines) crossed(from, to int64, text string, released int) {
 			continue
 		}
 		shown := m.lineText(start, end)
-		if shown != st.rec || shown == text || m.recordBetween(r, from, shown) {
+		if shown != st.rec || shown == text || !sure && m.recordBetween(r, from, shown) {
 			continue
 		}
 		st.rec, st.hasRec = "", false
 		st.pending, st.ptext, st.same = true, shown, false
 	}
+}
+
+// recordOf reports whether a row of the screen, or a line replaced lately,
+// had text committed for it.
+func (m *mainLines) recordOf(text string) bool {
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		if st := m.state(start); st.hasRec && st.rec == text {
+			return true
+		}
+	}
+	for _, g := range m.ghosts {
+		if g.text == text {
+			return true
+		}
+	}
+	return false
 }
 
 // recordBetween reports whether a line from row y on, above position

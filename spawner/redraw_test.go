@@ -241,6 +241,42 @@ func TestRowsLeftAloneUnderALineThatMovedUpAreNew(t *testing.T) {
 	}
 }
 
+// TestRowsLeftAloneOverAnOlderEqualBlockAreNew: as in
+// TestRowsLeftAloneUnderALineThatMovedUpAreNew, but the collapsed output
+// held three blocks to one recipient, and the next output's block lands
+// on the second one's rows, the third one's equal rows further down. The
+// lines that moved up ("  ⎿  Interrupted", "! cat b") were each
+// committed once: the moves found are theirs, and the third block's rows,
+// above them before, are above them now, not under them. The new block
+// is read whole (claude-inline-s10500008, a relay lost).
+func TestRowsLeftAloneOverAnOlderEqualBlockAreNew(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 24, Cols: 80})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	block := func(body string) []string {
+		return []string{"     [[RELAY]]", "     {", `       "type": "message",`, `       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
+	}
+	var first []string
+	first = append(first, "! cat a", "  ⎿  alpha line one of the output")
+	first = append(append(append(first, block("one")...), block("two")...), block("three")...)
+	first = append(first, "  ⎿  Interrupted", "! cat b", "> ")
+	c.write(strings.Join(first, "\r\n"))
+	// From the cursor (row 22) up to row 1; the new block lands on the
+	// second block's rows (8 to 13), and the rows that did not change are
+	// passed over (CUD), not written again.
+	c.write("\x1b[21A\r     … +19 lines\x1b[K\r\n  ⎿  Interrupted\x1b[K\r\n! cat b\x1b[K\r\n" +
+		"  ⎿  epsilon first line of b\x1b[K\r\n     zeta second line\x1b[K\r\n     eta third line\x1b[K\r\n     theta fourth line\x1b[K\r\n" +
+		"\x1b[3B\x1b[16G\"four\"\x1b[K\r\n\x1b[2B\r> \x1b[J")
+	got := c.flush()
+	want := append(slices.Clone(first[:len(first)-1]),
+		"     … +19 lines", "  ⎿  epsilon first line of b", "     zeta second line", "     eta third line", "     theta fourth line")
+	want = append(append(want, block("four")...), ">")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestEqualRowsUnderAMoveAreNotNew: two equal lines in a row (the same
 // relay printed twice), the line above them collapsed away: the program
 // moves every row up one and, drawing only the cells that changed, leaves

@@ -278,7 +278,9 @@
 //     choice that keeps the most rows stands. Chosen again, rows are taken
 //     only in a run that stands on its own (below): a row alone, or short
 //     rows that moved together, as every block's "[[RELAY]]" and "{" do,
-//     are no support. A row matched alone, away from its neighbours, or
+//     are no support — but a long row the last frame showed is, while the
+//     program lays its view out anew after a resize (its rows wrapped
+//     anew match nothing around it). A row matched alone, away from its neighbours, or
 //     with neighbours that are all shorter than 12 characters ("{", "}",
 //     "[[RELAY]]": every block has them), is taken only if the last frame
 //     showed it: the same text printed again is new output. A short row,

@@ -758,11 +758,19 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		}
 		// Chosen again, a row stands only in a run that stands on its own:
 		// a row alone, or short rows that moved together (the "[[RELAY]]"
-		// and "{" of any block do), are no support.
+		// and "{" of any block do), are no support — but a long row the
+		// last frame showed, while the program lays its view out anew
+		// after a resize, is: its neighbours, wrapped anew, match nothing
+		// (Claude Code shows its latest turn again so, under older
+		// outputs collapsed whose first rows, "[[RELAY]]", "{", the last
+		// frames took for an older block's; dropped, its rows were new,
+		// and its relay was read twice).
 		alone, together := !supported(run), a.movedTogether(rows, run)
 		for n, p := range run {
 			long := len(p.d.key) >= minRewrap && !a.movedDownAlone(rows, rows[p.i], p.d)
-			if !drop && (!alone || p.d.pending || !again && p.d.shown == a.obs-1 && (long || together || a.stayed(rows, rows[p.i], p.d))) {
+			shown := p.d.shown == a.obs-1
+			if !drop && (!alone || p.d.pending || shown && !again && (long || together || a.stayed(rows, rows[p.i], p.d)) ||
+				shown && again && long && a.relaying) {
 				kept = append(kept, p)
 			} else {
 				a.excluded[at[k+n]], dropped = true, true

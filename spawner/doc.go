@@ -110,10 +110,12 @@
 //     another wrap, and collapsed, once the tool is done. Its text without
 //     blanks and box-drawing characters starts where one of the lines just
 //     replaced, or still below it, starts, or goes on where the piece
-//     before it (a line or two before) ended, keeping the order of rule 4.
-//     Text found in the middle of a line that was there is new: Gemini CLI
-//     draws a command's output where the command, holding the same words,
-//     was typed a moment before.
+//     before it (a line or two before) ended, keeping the order of rule 4
+//     (the two turns counted from the line that holds the text, not from a
+//     rule drawn above it, which holds none). Text found in the middle of
+//     a line that was there is new: Gemini CLI draws a command's output
+//     where the command, holding the same words, was typed a moment
+//     before.
 //  9. The program's input box (ScreenOptions.Layout: an agent CLI keeps its
 //     cursor in it) is what is being typed, not output: when output
 //     settles, the lines of the box around the cursor are taken as seen,

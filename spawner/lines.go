@@ -1267,7 +1267,14 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 	m.rewrap.pieces, m.rewrap.starts, m.rewrap.from = pieces, starts, from
 	stream := b.String()
 	for k, at := range starts {
-		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) && !m.pastTurns(from[k], n) {
+		// A piece with no key (a rule) holds none of the text: the piece
+		// that does is the first one after it with a key, and it is that
+		// piece's place a turn is counted from (pastTurns).
+		held := k
+		for held+1 < len(starts) && starts[held+1] == at {
+			held++
+		}
+		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) && !m.pastTurns(from[held], n) {
 			m.rewrap.next, m.rewrap.at = stream[at+len(key):], m.processed
 			m.moveTo(from[k], n)
 			return true

@@ -153,9 +153,10 @@ the transcript's view at the size it is printed at; a row that follows a
 relay line starts with a word that would have fitted on the line's last
 row, with room to spare, at any width near the transcript's (else a blank
 row comes between);
-no row break inside a relay line is one a reader cannot read as
-printed, at any width near the transcript's the session has from its
-print on (unreadable_wrap; such a line's body is drawn again, as wide):
+no row break inside a relay line, or inside a JSON line of a block, is
+one a reader cannot read as printed, at any width near the transcript's
+the session has from its print on (unreadable_wrap; such a line's or
+block's body is drawn again, as wide: redraw_unreadable):
 opencode breaking a word after punctuation at its margin ("1,234." over
 "56": "1,234.56" or "1,234. 56"), or a break between two chunks where
 the CLI may break without a blank (Codex and Claude Code: UAX #14, beside
@@ -488,9 +489,12 @@ def redraw_unreadable(plan, st, widths, used):
     config = plan["config"]
     rng = random.Random("%s/%d/%s/redraw" % (config, plan["seed"], st.idx))
     typed = st.how == "printf"
-    for cmd in st.cmds:
+    for k, cmd in enumerate(st.cmds):
+        if cmd.block:
+            redraw_unreadable_block(plan, st, k, widths)
+            continue
         old = cmd.lines[0]
-        if cmd.block or not unreadable_wrap(config, old, widths):
+        if not unreadable_wrap(config, old, widths):
             continue
         head = "@%s:%s " % (cmd.kind, cmd.to)
         for k in range(21):
@@ -511,6 +515,72 @@ def redraw_unreadable(plan, st, widths, used):
             if not other.block and other.lines[0] == old:
                 other.lines, other.body = [line], body
         st.lines = [line if l == old else l for l in st.lines]
+
+
+def body_unreadable(config, line, widths):
+    """Whether a JSON line of a block breaks unreadably (unreadable_wrap)
+    inside its body's string. Around the strings a blank more or less
+    reads the same JSON ('{"to":"bob",' over '"type":…'), so the rest of
+    the line, the body's quotes with it, is read as words of as many
+    columns that break nowhere but at their blanks."""
+    m = line.find('"body":')
+    if m < 0:
+        return False
+    q0 = line.find('"', m + len('"body":'))
+    try:
+        _, end = json.decoder.scanstring(line, q0 + 1)
+    except ValueError:
+        return False
+    lead = len(line) - len(line.lstrip(" "))
+    masked = line[:lead] + "x" * cols(line[lead:q0 + 1]) + line[q0 + 1:end - 1] + "x" * cols(line[end - 1:])
+    return unreadable_wrap(config, masked, widths)
+
+
+def redraw_unreadable_block(plan, st, k, widths):
+    """Draws the body of st's k-th command, a block, again where a row
+    break inside one of its JSON lines is unreadable at widths (as
+    redraw_unreadable does for a relay line: Codex broke '"body": "… camp
+    한국어カタカナ' at the edge over '💡 usual …', a blank between them or
+    none drawing the same, codex-s10500032). Each of the body's lines is
+    drawn again as wide as before, its quotes and backslash kept, the JSON
+    laid out as before (one line, or pretty-printed); from a random source
+    of the command's own, so that redrawing one block leaves the other
+    commands' text as it was."""
+    config = plan["config"]
+    cmd = st.cmds[k]
+    old = cmd.lines
+    js = old[1:-1]
+    if not any(body_unreadable(config, l, widths) for l in js):
+        return
+    rng = random.Random("%s/%d/%s/%d/redraw-block" % (config, plan["seed"], st.idx, k))
+    parts = cmd.body.split("\n")
+    quoted = ' "q" ' in parts[0]
+    backslash = parts[-1].endswith(" \\ end")
+    obj = {"to": cmd.to, "type": "message", "body": cmd.body, "topic": cmd.topic}
+    for n in range(21):
+        features = set() if n == 20 else set(plan.get("features", ()))
+        new = [content.sentence(rng, max(3, cols(p) - 4 * (quoted and i == 0)), features, n == 20)
+               for i, p in enumerate(parts)]
+        if quoted:
+            new[0] = new[0].replace(" ", ' "q" ', 1)
+        if backslash:
+            new[-1] += " \\ end"
+        obj["body"] = "\n".join(new)
+        if len(js) > 1:
+            lines = json.dumps(obj, ensure_ascii=False, indent=2).split("\n")
+        else:
+            lines = [json.dumps(obj, ensure_ascii=False, separators=(",", ":"))]
+        if any(body_unreadable(config, l, widths) for l in lines):
+            continue
+        # As for a relay line: wide letters kept where one of 15 draws
+        # has them and reads.
+        if n >= 15 or any(map(wide, obj["body"])) or not any(map(wide, cmd.body)):
+            break
+    cmd.lines, cmd.body = [old[0]] + lines + [old[-1]], obj["body"]
+    for i in range(len(st.lines) - len(old) + 1):
+        if st.lines[i:i + len(old)] == old:
+            st.lines[i:i + len(old)] = cmd.lines
+            break
 
 
 class PrintStep:

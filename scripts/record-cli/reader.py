@@ -268,7 +268,7 @@ def edge_unclear(raw, cleaned, first, last, j, as_printed):
 
 
 def _head_ok(c, target):
-    # The first row shows at least the marker and the target (up to the
+    # What is read shows at least the marker and the target (up to the
     # first blank), or the whole line.
     sp = target.find(" ")
     return c == target or (sp > 0 and len(c) >= sp)
@@ -276,13 +276,22 @@ def _head_ok(c, target):
 
 def _match(cleaned, i, target):
     c = cleaned[i]
-    cut = False
     if not target.startswith(c):
         if c.endswith(ELLIPSIS) and target.startswith(c[:-1].rstrip()) and len(c) > 1:
             return i, False, c
         return None
-    if not _head_ok(c, target):
-        return None
+    got = _match_on(cleaned, i, target)
+    # The head is judged on the rows read, not on the first alone: a CLI
+    # breaks a word longer than its room (a block's JSON line, no blank
+    # for its first 40 columns: Codex's '{"to":"rev-' over '2.b",…', or
+    # '…"body":"back\\' over '\\slash …') and the next row goes on with it.
+    # A row that starts the line only by chance ("{" over a pretty-printed
+    # block's '"to": …') goes on with nothing and stays too short.
+    return got if _head_ok(got[2], target) else None
+
+
+def _match_on(cleaned, i, target):
+    c = cleaned[i]
     pos = len(c)
     j = i
     while pos < len(target):

@@ -2,6 +2,7 @@
 
     python3 -m unittest discover -s scripts/record-cli
 """
+import json
 import sys
 import threading
 import unittest
@@ -351,6 +352,54 @@ class UnreadableWrapInsideARelayLine(unittest.TestCase):
         self.assertEqual(cmd.lines, [line])
 
 
+class UnreadableWrapInsideABlock(unittest.TestCase):
+    """redraw_unreadable_block: a row break inside a block's JSON line no
+    reader can read as printed is drawn away from the plan, as in a relay
+    line (codex-s10500032 at 143 columns: '… camp 한국어カタカナ' at the
+    edge over '💡 usual …', and codex-s8100014: '😀😀' over '💡')."""
+
+    BODY = ("planet \"q\" --flag\nprobable take as open 1,234.56 thought blow 한국어テスト字符日本語\n"
+            "follow crop rest side 🚀 camp 한국어カタカナ 💡 usual behind minute hour")
+
+    def guarded(self, pretty, cols):
+        obj = {"to": "rev-2.b", "type": "message", "body": self.BODY, "topic": "t556"}
+        js = (json.dumps(obj, ensure_ascii=False, indent=2).split("\n") if pretty
+              else [json.dumps(obj, ensure_ascii=False, separators=(",", ":"))])
+        lines = ["[[RELAY]]"] + js + ["[[/RELAY]]"]
+        other = "@relay:bob word 北京 한국어 東京 hello 中文字符 x y"
+        cmd = content.Cmd(list(lines), "relay", "rev-2.b", self.BODY, topic="t556", block=True)
+        rel = content.Cmd([other], "relay", "bob", other[len("@relay:bob "):])
+        st = generate.PrintStep("f01", "cat", ["before"] + lines + [other, generate.END % 3], [cmd, rel],
+                                "f01.txt", "cat f01.txt")
+        plan = {"config": "codex", "seed": 1, "cols": cols, "rows": 30, "features": ["cjk", "emoji"],
+                "steps": [("print", st)]}
+        generate.guard_later_widths("codex", plan)
+        return lines, st, cmd
+
+    def test_a_body_broken_unreadably_is_drawn_again(self):
+        lines, st, cmd = self.guarded(True, 143)
+        self.assertTrue(any(generate.body_unreadable("codex", l, [143]) for l in lines[1:-1]))
+        self.assertNotEqual(cmd.lines, lines)
+        self.assertFalse(any(generate.body_unreadable("codex", l, [143]) for l in cmd.lines[1:-1]))
+        # Still a block of the same command, laid out as before.
+        self.assertEqual(cmd.lines[0], "[[RELAY]]")
+        self.assertEqual(cmd.lines[-1], "[[/RELAY]]")
+        self.assertEqual(len(cmd.lines), len(lines))
+        obj = json.loads("".join(cmd.lines[1:-1]))
+        self.assertEqual((obj["to"], obj["topic"], obj["body"]), ("rev-2.b", "t556", cmd.body))
+        self.assertEqual(cmd.body.count("\n"), 2)
+        self.assertIn(' "q" ', cmd.body)
+        # The printed file holds the block drawn again, in its place.
+        self.assertEqual(st.lines[0], "before")
+        self.assertEqual(st.lines[1:1 + len(cmd.lines)], cmd.lines)
+
+    def test_a_readable_block_stays(self):
+        lines, st, cmd = self.guarded(False, 189)
+        self.assertFalse(any(generate.body_unreadable("codex", l, [189]) for l in lines[1:-1]))
+        self.assertEqual(cmd.lines, lines)
+        self.assertEqual(cmd.body, self.BODY)
+
+
 def box(text, width=48):
     """A row of Gemini CLI's box at 60 columns (48 of text)."""
     return "│ " + text + " " * (width - generate.cols(text)) + " │"
@@ -482,6 +531,43 @@ class BlockTallerThanTheView(unittest.TestCase):
 
     def test_a_block_shown_whole_is_whole(self):
         self.assertTrue(self.verdict(self.LINES[:3], self.LINES).startswith("whole"))
+
+
+class BlockLineBrokenBeforeItsFirstBlank(unittest.TestCase):
+    """Codex word-wraps a block's JSON line, whose first blank is 40 or
+    more columns in, breaking the word that does not fit where it can:
+    after a hyphen (codex-s11100016 at 50x25: '{"to":"rev-' over '2.b",…')
+    or anywhere in it (codex-s9300032 at 54x45: '…"body":"back\\' over
+    '\\slash …'). A reader reads the block whole; the rows read together
+    show the marker and the target."""
+
+    def verdict(self, rows, lines):
+        body = "x"
+        cmd = content.Cmd(lines, "relay", "rev-2.b", body, block=True)
+        st = generate.PrintStep("f01", "cat", lines, [cmd], "f01.txt", "cat f01.txt")
+        scr = "\n".join(["• You ran cat f01.txt", "  └ " + rows[0]] + ["    " + r for r in rows[1:]] + ["", "› Ask"])
+        (_, _, what, _), = session("codex").read_commands(st, [(0.0, generate.SETTLED, scr)], 0.0)
+        return what
+
+    def test_broken_after_a_hyphen(self):
+        line = '{"to":"rev-2.b","type":"message","body":"animal crème key fill (paren) pose teach animal Paulo wait burn wave \\\\ end","topic":"t205"}'
+        rows = ["[[RELAY]]", '{"to":"rev-', '2.b","type":"message","body":"animal crème key',
+                "fill (paren) pose teach animal Paulo wait burn", 'wave \\\\ end","topic":"t205"}', "[[/RELAY]]"]
+        self.assertTrue(self.verdict(rows, ["[[RELAY]]", line, "[[/RELAY]]"]).startswith("whole"))
+
+    def test_broken_inside_a_word(self):
+        line = '{"to":"rev-2.b","type":"message","body":"back\\\\slash language lone jump","topic":"t756"}'
+        rows = ["[[RELAY]]", '{"to":"rev-2.b","type":"message","body":"back\\', '\\slash language lone jump","topic":"t756"}', "[[/RELAY]]"]
+        self.assertTrue(self.verdict(rows, ["[[RELAY]]", line, "[[/RELAY]]"]).startswith("whole"))
+
+    def test_a_row_starting_the_line_by_chance_is_not_it(self):
+        # "{" starts the JSON line as printed too, but the pretty-printed
+        # rows under it do not go on with it: the block as printed is not
+        # on the screen.
+        line = '{"to":"rev-2.b","type":"message","body":"one two","topic":"t1"}'
+        rows = ["[[RELAY]]", "{", '  "to": "rev-2.b",', '  "body": "one two"', "}", "[[/RELAY]]"]
+        self.assertTrue(self.verdict(rows, ["[[RELAY]]", line, "[[/RELAY]]"]).startswith("not shown"))
+        self.assertIsNone(reader.find_line("codex", ["{", '"to": "rev-2.b",'], line))
 
 
 if __name__ == "__main__":

@@ -481,6 +481,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	}
 	a.apply()
 	a.commitStable(rows, now, quiet, busy)
+	a.inOrder()
 	// What the gaps committed and what settled go out together in the
 	// document's order: a row a wrap anew took the place of goes out with
 	// the text it showed last, its neighbours that kept theirs as they
@@ -2708,6 +2709,49 @@ func (a *aligner) commitStable(rows []frameRow, now time.Time, quiet, busy bool)
 			}
 		}
 		i = j
+	}
+}
+
+// inOrder commits, with the rows a frame laid out anew after a resize
+// commits, the pending rows of the same turn right above the first of them
+// in the document, as the frame shows them: a reader reads a row after the
+// rows above it. Such a frame commits a row before it settles where the
+// row is wrapped anew (it goes out with the text it showed); the rows above it,
+// shown longer and unchanged, would go out after it as they settle, and be
+// read after it (Codex resized while a block's last rows settled: the
+// output's next rows, wrapped anew, were read inside the block). Rows of a
+// paragraph the view's top cuts may wait for its first rows (commitStable;
+// Claude Code shows them a moment later), and rows not under a row read
+// already may have rows above them not shown yet: then none goes out
+// early.
+func (a *aligner) inOrder() {
+	if !a.relaying {
+		return
+	}
+	first := -1
+	for _, c := range a.out {
+		if !c.late && !c.again && (first < 0 || c.row.pos < first) {
+			first = c.row.pos
+		}
+	}
+	p := first - 1
+	for ; p >= 0; p-- {
+		d := a.doc[p]
+		if !d.pending || d.turn || d.shown != a.obs || d.preview {
+			break
+		}
+		if d.y == 0 {
+			return // cut by the view's top: waits for its first rows
+		}
+	}
+	if p < 0 || a.doc[p].pending || p == first-1 {
+		// Not under a row read already: what is above them may not be
+		// shown yet (or is the program's own, or another turn).
+		return
+	}
+	for q := p + 1; q < first; q++ {
+		d := a.doc[q]
+		a.commit(d, d.y)
 	}
 }
 

@@ -101,7 +101,15 @@
 //     record moves up with it, frame by frame. An output taller than the
 //     screen, whose bottom rows the view shows, slides as a whole: the
 //     rows over the elision moved up with the view, and those that left
-//     at its top show again when the output is printed whole.
+//     at its top show again when the output is printed whole. With the
+//     elision above the screen (the view's top row blank, no row that
+//     elides in view: mainLines.tallView), the rows that leave at the
+//     top may be rows it leaves out: a paragraph that has left whole (a
+//     blank row under it left too) is committed then, in its order; the
+//     program prints such an output whole only after clearing the screen
+//     and the scrollback, the transcript again (rule 10), where the rows
+//     read so are taken as read. A paragraph cut by the view's top when
+//     output ends is read where it is printed whole, not in part.
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

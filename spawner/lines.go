@@ -202,6 +202,12 @@ type mainLines struct {
 	// that slid out of the program's view.
 	frame frameStart
 	slidN int64
+	// leftTop: the rows that left at the top of a view taller than the
+	// screen (tallView) since the last blank row that left there, with
+	// their positions, held until their paragraph has left whole;
+	// leftLost: rows of that paragraph were let go (maxLeftTop).
+	leftTop  []topRow
+	leftLost bool
 	// unshown: the new lines committed inside the synchronized update
 	// that draws a replay at a new width, held until the update ends
 	// (passed); reprint: a replay began since the last update ended, so
@@ -1691,6 +1697,9 @@ const minSlide = 2
 func (m *mainLines) slid(out lineSink) {
 	f := &m.frame
 	if !f.on || f.moved || len(f.rows) != m.rows {
+		// Scrolled, erased or laid out anew: the program prints the
+		// output whole after such a frame (tallView).
+		m.leftTop, m.leftLost = m.leftTop[:0], false
 		return
 	}
 	before := f.rows
@@ -1707,8 +1716,15 @@ func (m *mainLines) slid(out lineSink) {
 	for e < m.rows && !m.layout.Elides(now[e]) {
 		e++
 	}
-	if e == m.rows {
-		return
+	from := e // the first row that may have slid out
+	tall := e == m.rows
+	if tall {
+		if !m.tallView(before, now) {
+			return
+		}
+		e, from = 0, 1
+	} else {
+		m.leftTop, m.leftLost = m.leftTop[:0], false
 	}
 	best, most := m.shift(e+1, m.rows, 1)
 	if most < minSlide {
@@ -1733,13 +1749,14 @@ func (m *mainLines) slid(out lineSink) {
 		}
 		r = end + 1
 	}
-	for y := max(a, e+head); y < q+best; y++ {
+	for y := max(a, from+head); y < q+best; y++ {
 		text := before[y]
 		if text == "" {
 			// A blank row slid out between two rows of text: a reader
 			// sees two paragraphs, so the row under it takes a number
 			// past it and does not go on the line above.
 			m.slidN = max(m.base+int64(y), m.slidN+1)
+			m.commitLeftTop(out)
 			continue
 		}
 		if !f.held[y] || m.layout.Elides(text) || y < q && now[y] == text {
@@ -1752,6 +1769,13 @@ func (m *mainLines) slid(out lineSink) {
 		}
 		n := max(m.base+int64(y), m.slidN+1)
 		m.slidN = n
+		if tall {
+			m.leftTop = append(m.leftTop, topRow{text, n})
+			if len(m.leftTop) > maxLeftTop {
+				m.leftTop, m.leftLost = m.leftTop[:0], true
+			}
+			continue
+		}
 		var st rowState
 		m.commit(&st, text, n, lineEnds{}, noRedraw, out)
 	}
@@ -1766,6 +1790,56 @@ func (m *mainLines) slid(out lineSink) {
 	// line reads as not read and is committed when it slides out.
 	m.slideRecords(0, e, head)
 	m.slideRecords(e+1, m.rows, best)
+}
+
+// A topRow is a row that left at the top of a view taller than the
+// screen, its text and the position it takes.
+type topRow struct {
+	text string
+	n    int64
+}
+
+// maxLeftTop bounds the rows of one paragraph held as they leave at the
+// top of a view taller than the screen (a long output with no blank
+// line): past it they are let go, and the paragraph is not read there.
+const maxLeftTop = 256
+
+// commitLeftTop commits the rows held in leftTop, in order, as a blank row
+// under them leaves at the top of a view taller than the screen: their
+// paragraph has left whole. A paragraph that has not (its first rows
+// gone, the rest still shown) is shown whole only where the program
+// prints the output whole (tallView): read in part as it left, a line
+// over two rows, or a block, would be read cut short, and then again
+// whole. One whose rows were let go is not read there at all.
+func (m *mainLines) commitLeftTop(out lineSink) {
+	if !m.leftLost {
+		for _, r := range m.leftTop {
+			var st rowState
+			m.commit(&st, r.text, r.n, lineEnds{}, noRedraw, out)
+		}
+	}
+	m.leftTop, m.leftLost = m.leftTop[:0], false
+}
+
+// tallView reports whether the frame from before to now is one of a
+// running command's view taller than the screen, showing its bottom rows
+// under the live area's blank top row, with no row that elides in view:
+// the rows that leave at the top are gone from the screen. Codex inline
+// prints such an output whole after clearing the screen and the
+// scrollback, the transcript again (the replay rule): rows read as they
+// left show there again in their order and are taken as read; those its
+// middle leaves out ("… +N lines", above the screen while they showed)
+// were shown only here.
+func (m *mainLines) tallView(before, now []string) bool {
+	if before[0] != "" || now[0] != "" {
+		return false
+	}
+	for y := range m.rows {
+		if m.layout.Elides(before[y]) || m.layout.Elides(now[y]) {
+			return false
+		}
+	}
+	return true
 }
 
 // shift returns by how many rows (from least up) the frame moved the rows

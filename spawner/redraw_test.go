@@ -766,6 +766,93 @@ func TestAViewTallerThanTheScreenSlidAsAWhole(t *testing.T) {
 	}
 }
 
+// TestRowsLeftAtTheTopOfAViewTallerThanTheScreen: a running command's
+// output taller than the screen, the row that elides its middle above the
+// screen, moves up under the live area's blank top row, and its rows
+// leave the screen there. A paragraph that has left whole (a blank row
+// left under it) was shown there and may be nowhere else: its lines are
+// read, once; the program, done, prints the output whole (its first and
+// last rows) after clearing the screen and the scrollback, and the rows
+// read as they left show there again as the transcript does. A line whose
+// first row left while the rest still showed is read where it is shown
+// whole, once, not in part (issue 29: Codex 0.171.0 inline on a short
+// screen; codex-inline-s8700004, s8100026: a relay line shown only so was
+// lost; s8700024: the output's first lines, shown only so before a
+// resize, were read after lines under them).
+func TestRowsLeftAtTheTopOfAViewTallerThanTheScreen(t *testing.T) {
+	t.Parallel()
+	middle := "@relay:bob shown only as the output went by"
+	// Two rows at the view's 56 columns of text.
+	cut := []string{"@relay:bob a line whose first row leaves the view while", "its last row is still shown"}
+	var out []string
+	for i := range 5 {
+		out = append(out, fmt.Sprintf("head line %d", i))
+	}
+	block := []string{"[[RELAY]]", "{", `  "to": "bob",`, `  "type": "message",`, `  "body": "hi"`, "}", "[[/RELAY]]"}
+	out = append(out, "", "middle line", middle, "", cut[0], cut[1])
+	out = append(out, block...)
+	for i := range 5 {
+		out = append(out, fmt.Sprintf("tail line %d", i))
+	}
+	rows := []string{"• Running sh f.sh"}
+	for i, o := range out {
+		switch {
+		case i == 0:
+			rows = append(rows, "  └ "+o)
+		case o == "":
+			rows = append(rows, "")
+		default:
+			rows = append(rows, "    "+o)
+		}
+	}
+	const view = 11 // rows 2-12; the spinner at 14, the input box at 16
+	frame := func(from int) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h\x1b[1;1H\x1b[K")
+		for i, r := range rows[from : from+view] {
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[K%s", i+2, r)
+		}
+		b.WriteString("\x1b[14;1H◦ Working\x1b[16;1H› \x1b[16;3H\x1b[?2026l")
+		return b.String()
+	}
+	s := NewScreen(ScreenOptions{Rows: 16, Cols: 60, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	at := map[string][]int64{} // where each line was committed
+	record := func(lines []Line) []Line {
+		for _, l := range lines {
+			text := strings.TrimPrefix(strings.TrimSpace(l.Text), "└ ")
+			at[text] = append(at[text], l.N)
+		}
+		return lines
+	}
+	c := &committed{t: t, s: s, take: func() []Line { return record(s.TakeLines()) }}
+	c.write("transcript\r\n\x1b[16;1H› ")
+	for from := 0; from+view <= len(rows); from++ {
+		c.write(frame(from))
+	}
+	// Done: the screen and the scrollback cleared, the transcript again,
+	// the output's middle left out: its first rows, and its last ones
+	// from the paragraph cut at the view's top.
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H\x1b[?2026htranscript\r\n\r\n• You ran sh f.sh\r\n" +
+		strings.Join(rows[1:6], "\r\n") + "\r\n    … +4 lines (ctrl+t to view transcript)\r\n" +
+		strings.Join(rows[10:], "\r\n") + "\r\n\r\n› \x1b[?2026l")
+	record(s.Flush())
+	for _, o := range out {
+		if o = strings.TrimSpace(o); o != "" && len(at[o]) != 1 {
+			t.Errorf("%q committed at %v, want once", o, at[o])
+		}
+	}
+	// The paragraph cut at the view's top is read whole from the print:
+	// its rows one after the other (a line over two rows, a block).
+	para := append(cut, block...)
+	for i := 1; i < len(para); i++ {
+		a, b := at[strings.TrimSpace(para[i-1])], at[strings.TrimSpace(para[i])]
+		if len(a) == 1 && len(b) == 1 && b[0] != a[0]+1 {
+			t.Errorf("%q at %d, %q at %d: want the next position", para[i-1], a[0], para[i], b[0])
+		}
+	}
+}
+
 // TestReplayFromANoticeShownAgain: a transcript written again may start
 // with a notice wrapped anew (issue 29, Claude Code 2.1.332 inline: after
 // a resize it erases its rows and draws the transcript again from a

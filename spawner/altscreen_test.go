@@ -1264,3 +1264,46 @@ func TestRowsShownCollapsedAgainAboveALaterTurnAreNotItsOutput(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:carol")
 }
+
+// opencode's view moves on to a new output, the echo of the turn before
+// it gone above the view, and the new output's "Click to expand" shows
+// lower than the older output's did a frame ago. A view that follows an
+// output down moves what it showed up: the hint lower down, alone (the
+// rows that were around it show the new output's text), is the new
+// output's, not the old one moved down. Taken for the old one, it put the
+// new output's rows before the turn between them in the document, and
+// once the screen was resized the view laid out anew read rows again:
+// here the new output's, in opencode-s10500032 the relay of the turn
+// between (issue 29).
+func TestAHintLowerDownWhereTheViewMovedOnIsANewOutputs(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 80)
+	r.write("\x1b[?1049h")
+	// The view's rows over a blank row, opencode's input box and its
+	// footer, every row painted out to the screen's edge.
+	show := func(height, cols int, rows ...string) {
+		painted := make([]string, 0, len(rows)+1)
+		for _, row := range append(rows, "") {
+			painted = append(painted, row+strings.Repeat(" ", cols-ansi.StringWidth(row)))
+		}
+		footer := "   ~/work    tab agents"
+		r.write(fmt.Sprintf("\x1b[?2026h%s\x1b[%d;1H  ┃\x1b[K\x1b[%d;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[%d;1H%s%s\x1b[%d;6H\x1b[?2026l",
+			drawRows(height-3, painted), height-2, height-1, height, footer, strings.Repeat(" ", cols-len(footer)), height-2))
+		r.pause(time.Second)
+	}
+	a := []string{"  ┃  $ cat a.txt", "  ┃", `  ┃  "to": "alice", the first output's words`, `  ┃  "body": "a body long enough to tell",`, "  ┃  …", "  ┃", "  ┃  Click to expand"}
+	show(12, 80, a...)
+	b := []string{"", "  ┃  $ printf b", "  ┃", "  ┃  @relay:carol the relay line of the second turn"}
+	show(12, 80, append(a[3:], b...)...)
+	// The view moves on to the third output, its echo above the view.
+	c := []string{"  ┃  the third output, its first row of text", "  ┃  the third output, its second row of text", "  ┃  the third output, its third row of text",
+		"  ┃  the third output, its fourth row of text", "  ┃  …", "  ┃", "  ┃  Click to expand"}
+	show(12, 80, c...)
+	// A taller, narrower screen: the view laid out anew shows it all.
+	r.s.Resize(30, 40)
+	r.take(r.s.TakeLines())
+	show(30, 40, "  ┃  $ cat a.txt", "  ┃", `  ┃  "to": "alice", the first output's`, "  ┃  words", `  ┃  "body": "a body long enough to`, `  ┃  tell",`, "  ┃  …", "  ┃", "  ┃  Click to expand", "",
+		"  ┃  $ printf b", "  ┃", "  ┃  @relay:carol the relay line of the", "  ┃  second turn", "",
+		"  ┃  $ cat c.txt", "  ┃", "  ┃  the third output, its first row of", "  ┃  text", "  ┃  the third output, its second row", "  ┃  of text", "  ┃  the third output, its third row of…", "  ┃", "  ┃  Click to expand")
+	r.flush()
+	r.wantOnce(t, "@relay:carol", "its first row of", "its third row of")
+}

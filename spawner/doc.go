@@ -345,7 +345,11 @@
 //     shown again lower down say it was, with no hint), no longer shows
 //     it, the view followed that turn's output down past it: a row the last
 //     frame did not show is no row above that echo (a file printed again,
-//     its rows those of its first print). So too when the program, at work
+//     its rows those of its first print), nor is one it showed, shown
+//     lower down where more of the long rows around it show other text
+//     than show moved along: a view that follows an output down moves
+//     what it showed up (a new output's "Click to expand" lower than the
+//     older one's). So too when the program, at work
 //     on a turn (its status row shows), neither scrolled back nor laying
 //     its view out anew, shows none of the transcript rows the last frame
 //     showed: a program takes its view back a part of it at a time (a page

@@ -303,6 +303,9 @@ type aligner struct {
 	// each observation. on: the view moved on past all the last frame
 	// showed (movedOn).
 	working, on bool
+	// past: the echo of the latest turn the view moved past
+	// (movedPastEcho), as align found it; nil when it did not.
+	past *docRow
 	// viewStayed: the view stayed where the last frame showed it
 	// (longRowStayed).
 	viewStayed bool
@@ -435,6 +438,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	a.echo = a.echoLastShown()
 	a.on = a.movedOn(rows)
 	a.viewStayed = a.longRowStayed(rows)
+	a.past = nil
 	chain, ok := a.unchanged(rows, a.last, a.lastMatch, false)
 	again := false
 	if !ok && !back && (wasBack || a.shownAgain) {
@@ -553,6 +557,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 	a.docTurns = nil
 	echo, turn := a.lastTurnShown(rows)
 	past := a.movedPastEcho(rows)
+	a.past = past
 	// noEcho: the frame shows no echo of a line typed (an empty prompt
 	// echoes nothing).
 	noEcho := past != nil && !slices.ContainsFunc(rows, func(r frameRow) bool { return r.turn && int(typedKeyAt(r)) < len(r.key) })
@@ -571,14 +576,15 @@ func (a *aligner) align(rows []frameRow) []pair {
 				// indent that tells them apart.
 				continue
 			}
-			if past != nil && d.pos < past.pos && (d.shown != a.obs-1 || r.y < d.at && noEcho) {
+			if past != nil && d.pos < past.pos && (d.shown != a.obs-1 || r.y < d.at && noEcho) || a.downPastEcho(rows, r.y, d) {
 				// Above the turn the view moved on past: shown last
 				// frame, it may stay where it was (the program took the
 				// echo away, or drew it anew as another), but not move
 				// up with the view in a frame that shows no echo at all:
 				// the view would show the echo under it too, or have
 				// taken it out of view above it (a new block's
-				// "[[RELAY]]", "{" rows alike an older block's).
+				// "[[RELAY]]", "{" rows alike an older block's); nor
+				// down (downPastEcho).
 				continue
 			}
 			if a.on && d.shown != a.obs-1 {
@@ -1326,6 +1332,40 @@ func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) 
 	return stayed > max(moved, 1)
 }
 
+// downPastEcho reports whether document row d, above the echo the view
+// moved past (a.past) and shown by the last frame, would show on screen
+// row y, lower than the last frame showed it, while more of the long rows
+// the last frame showed around it show other text as far down than show
+// there moved along (not text that stays whatever the view shows: a
+// footer). A view that follows an output down moves what it showed up,
+// and one scrolled back moves its rows down together; a row like it lower
+// down alone is a new output's (opencode's "Click to expand" under every
+// output shown collapsed: the next output's, lower than the last one's,
+// the view having moved on to that output). Not while the program lays
+// its view out anew after a resize.
+func (a *aligner) downPastEcho(rows []frameRow, y int, d *docRow) bool {
+	if a.past == nil || a.relaying || d.pos >= a.past.pos || d.shown != a.obs-1 || y <= d.at {
+		return false
+	}
+	move := y - d.at
+	moved, other := 0, 0
+	for _, l := range a.last {
+		if l.y == d.at || len(l.key) < minRewrap {
+			continue // short rows ("}", "[[/RELAY]]") are those of any output
+		}
+		n, found := slices.BinarySearchFunc(rows, l.y+move, byY)
+		if !found {
+			continue
+		}
+		if rows[n].key == l.key {
+			moved++
+		} else if m, was := slices.BinarySearchFunc(a.last, l.y+move, byY); !was || a.last[m].key != rows[n].key {
+			other++
+		}
+	}
+	return other > moved
+}
+
 // movedPastEcho returns the echo of the latest turn the last frame showed,
 // the rows under it its own, when this frame, the view neither scrolled
 // back nor laid out anew, shows it nowhere: the view followed the turn's
@@ -2043,6 +2083,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					!(p == starts[k] && a.shortRowsMovedAlone(rows, i, end, rowsOf[k:])) &&
 					!a.straysIn(rows, i, end, p, p+len(want), rowsOf, starts, k) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
+					!a.downPastEcho(rows, rowShowing(rows[i:end], starts[k]-p), rowsOf[k]) &&
 					!(end == i+1 && !bottom && a.relaying && a.hidesTurns(rows, end, iEnd, rowsOf[lastRowOf(starts, p+len(want))], to)) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {

@@ -334,7 +334,9 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	var echo screenmodel.Echo // the echo of a line typed over the row read, while inEcho; echoY: its last row
 	inEcho, echoY := false, -1
 	var running []string // a running command's preview, its rows
-	var runningAt []int
+	// runningAt, runningCols, runningWrap: the screen row of each, the
+	// width it was laid out for and where that width wraps it.
+	var runningAt, runningCols, runningWrap []int
 	for y := range shown {
 		// The echo of a command at work, its mark a spinner, is the echo.
 		// On the view's top row the spinner may be drawn over another row
@@ -354,6 +356,8 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 			if _, marker := v.layout.PreviewMarker(text); !marker {
 				running = append(running, v.layout.OutputRow(text))
 				runningAt = append(runningAt, y)
+				runningCols = append(runningCols, v.drawnWidth(y))
+				runningWrap = append(runningWrap, v.layout.WrapAt(v.drawnWidth(y)))
 			}
 		}
 		if waiting || box && y >= top && y <= bottom || menu && y >= menuFrom && y <= menuTo || status || hint || previews != nil && previews[y] == previewRunning {
@@ -437,7 +441,7 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	since := v.glimpsed.tick(out.now())
 	switch {
 	case len(running) > 0:
-		v.glimpsed.observe(running, runningAt, v.cols, v.layout.WrapAt(v.cols), since)
+		v.glimpsed.observe(running, runningAt, runningCols, runningWrap, since)
 	case len(v.glimpsed.rows) > 0 && !back && !v.frames.leftover:
 		// The command is done: what its preview showed that the view
 		// does not show whole is read where the preview showed it. An

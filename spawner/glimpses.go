@@ -64,10 +64,12 @@ type glimpse struct {
 }
 
 // observe records the rows a frame's running preview shows, in order
-// (text with the first row's mark blanked), on screen rows ys, laid out
-// for cols columns and wrapped at wrapAt; since is when the frame
-// started to show (the read before).
-func (g *glimpses) observe(texts []string, ys []int, cols, wrapAt int, since time.Time) {
+// (text with the first row's mark blanked), on screen rows ys, each laid
+// out for cols[i] columns and wrapped at wrapAt[i]; since is when the
+// frame started to show (the read before). A row the terminal kept
+// through a resize, not drawn again, is laid out for the old width: its
+// line goes on in the row under it where that width wrapped it.
+func (g *glimpses) observe(texts []string, ys, cols, wrapAt []int, since time.Time) {
 	n := len(g.rows)
 	prev := g.rows[n-g.last:]
 	keys := make([]string, len(texts))
@@ -93,11 +95,11 @@ func (g *glimpses) observe(texts []string, ys []int, cols, wrapAt int, since tim
 		if replaced {
 			r = &g.rows[n-1-k+i]
 		}
-		r.text, r.y, r.cols, r.wrapAt = texts[i], ys[i], cols, wrapAt
+		r.text, r.y, r.cols, r.wrapAt = texts[i], ys[i], cols[i], wrapAt[i]
 		r.frames++
 	}
 	for i := k; i < len(texts); i++ {
-		g.rows = append(g.rows, glimpse{text: texts[i], key: keys[i], cols: cols, wrapAt: wrapAt, y: ys[i], first: since, frames: 1, apart: i == 0 && k == 0 && !replaced && n > 0})
+		g.rows = append(g.rows, glimpse{text: texts[i], key: keys[i], cols: cols[i], wrapAt: wrapAt[i], y: ys[i], first: since, frames: 1, apart: i == 0 && k == 0 && !replaced && n > 0})
 	}
 	g.last = len(texts)
 	if len(g.rows) > maxGlimpses+maxGlimpses/4 {

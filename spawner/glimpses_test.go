@@ -139,7 +139,7 @@ func TestAPreviewSlidingForHoursKeepsABoundedOutput(t *testing.T) {
 	for i := 5; i < 3*maxGlimpses; i++ {
 		rows = append(rows[1:], fmt.Sprintf("     row %d", i))
 		now = now.Add(time.Second)
-		g.observe(rows, []int{1, 2, 3, 4, 5}, 80, 75, g.tick(now))
+		g.observe(rows, []int{1, 2, 3, 4, 5}, []int{80, 80, 80, 80, 80}, []int{75, 75, 75, 75, 75}, g.tick(now))
 		if len(g.rows) > maxGlimpses+maxGlimpses/4+1 {
 			t.Fatalf("after %d rows slid by, %d are kept; want at most %d", i+1, len(g.rows), maxGlimpses+maxGlimpses/4+1)
 		}
@@ -235,5 +235,41 @@ func TestAPreviewLeavesOutBlankLines(t *testing.T) {
 	}
 	if want := []string{"@relay:bob collect is top history his for study fish"}; !slices.Equal(relays, want) {
 		t.Errorf("relay lines committed %q, want %q:\n%s", relays, want, strings.Join(r.lines, "\n"))
+	}
+}
+
+// TestAPreviewRowTheTerminalKeptThroughAResizeWrapsAtTheOldWidth: a
+// running command's preview shows a relay line wrapped over two rows;
+// the screen grows wider, and the terminal keeps those rows until the
+// program draws again, its preview then showing the line on one row, and
+// once done the output whole. The rows kept are laid out for the old
+// width: the line goes on in the row under the first, and the view shows
+// it whole. Taken for rows of the new width, each a line of its own that
+// the view does not show whole, they were read once the command was done,
+// the relay cut short at the old row's end (claude-s11100014, a garbled
+// body; issue 29).
+func TestAPreviewRowTheTerminalKeptThroughAResizeWrapsAtTheOldWidth(t *testing.T) {
+	t.Parallel()
+	const relay = "@relay:bob a line that the program wraps at forty columns"
+	narrow := wrapHanging("     ", relay, 40)
+	if len(narrow) != 2 {
+		t.Fatalf("the relay line takes %d rows at forty columns, want 2", len(narrow))
+	}
+	r := newKindRun(t, "claude", 12, 40)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(previewFrame(slices.Concat([]string{"! sh f1.sh", "  ⎿  line one"}, narrow, []string{"     … +1 line (1s)"})...) + "\x1b[12;1H")
+	r.pause(time.Second)
+	r.s.Resize(12, 80)
+	r.take(r.s.TakeLines())
+	// The program sends its cursor home before it draws for the new
+	// width: a frame of what the terminal kept.
+	r.write("\x1b[H")
+	r.write(previewFrame("! sh f1.sh", "  ⎿  line one", "     "+relay, "     line three", "     … +2 lines (2s)") + "\x1b[12;1H")
+	r.pause(time.Second)
+	r.write(previewFrame("! sh f1.sh", "  ⎿  line one", "     "+relay, "     line three", "     line four") + "\x1b[12;1H")
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("@relay:bob"); n != 1 || r.count(relay) != 1 {
+		t.Errorf("the relay line committed %d times, %d of them whole; want once, whole:\n%s", n, r.count(relay), strings.Join(r.lines, "\n"))
 	}
 }

@@ -622,7 +622,7 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 			// else rows of the live box cut by its sliding: read whole in
 			// the done box, if anywhere
 		case b.shownWhole(i, atRow[e.row], againAtRow[e.row]):
-		case e.unsettled && (b.superseded(e) || b.cutAndDrawnAnew(e)):
+		case b.superseded(e) || e.unsettled && b.cutAndDrawnAnew(e):
 		default:
 			out = append(out, e)
 		}
@@ -678,14 +678,20 @@ func (b *toolBox) shownWhole(i int, live, again []int) bool {
 // reading that says the same, or goes on with what that row, cut at the
 // box's edge, had no room for, is the same command, as the box showed it
 // once settled. One that only starts alike, where the row had room left,
-// is another message, and e goes out too.
+// is another message, and e goes out too. So too for a command the live
+// box held (not shown whole: its rows ran down to the box's border) and
+// that a reading made on a screen of another width (a resize since)
+// supersedes: the box drawn anew for the new width lays the line out
+// anew, and the held reading is of the old box's rows, each cut where
+// that box ended, the rest of the terminal's row dropped — a body no
+// reader saw whole, whose rows say nothing of the new ones' order.
 func (b *toolBox) superseded(e boxEvent) bool {
 	first := firstRow(e.ev.Command)
 	if first.Body == "" {
 		return false
 	}
 	later := func(d boxEvent) bool {
-		return d.seq > e.seq && d.run != e.run && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
+		return d.seq > e.seq && d.run != e.run && (e.unsettled || d.cols != e.cols) && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
 	}
 	return e.overdrawn && (slices.ContainsFunc(b.seen, later) || slices.ContainsFunc(b.again, later) || slices.ContainsFunc(b.sent, later))
 }

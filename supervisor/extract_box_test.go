@@ -922,3 +922,40 @@ func TestARelayLaidOutByWordsAfterAShrinkIsReadWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestALiveBoxCutBeforeAResizeGivesWayToTheLineLaidOutAnew: the live box
+// shows a relay line's first rows down to its bottom border (the line
+// may go on under it), the rows of a terminal wider than the box, each
+// cut where the box ends ("f" of "four", the rest of that row dropped).
+// The screen grows; the box drawn anew for the new width shows the line
+// laid out anew, from the same row of the screen, whole. A reader read the
+// line once, as the box showed it laid out: the cut reading, rows counted
+// at another width, went out too, before it, a body no one saw whole
+// (gemini-s10500036).
+func TestALiveBoxCutBeforeAResizeGivesWayToTheLineLaidOutAnew(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := boxRowOf(cols)
+	wide := geminiBoxRow // 48 columns: the screen's width after it grew
+	at := msAfterStart
+	lines := []spawner.Line{
+		{N: 2, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(0)},
+		{N: 3, Text: narrow(""), Cols: cols, Time: at(0)},
+		{N: 4, Text: narrow("... 2 hidden (Ctrl+O) ..."), Cols: cols, Time: at(0)},
+		{N: 5, Text: narrow("@relay:bob one two three f"), Cols: cols, Time: at(0)},
+		{N: 6, Text: narrow("five six"), Cols: cols, Time: at(0)},
+		{N: 7, Text: boxBottom(cols), Cols: cols, Time: at(0)},
+		// Grown: the box drawn anew, the line laid out for its width.
+		{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(500)},
+		{N: 3, Text: wide(""), Cols: 50, Time: at(500)},
+		{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(500)},
+		{N: 5, Text: wide("@relay:bob one two three four five six seven"), Cols: 50, Time: at(500)},
+		{N: 6, Text: wide(""), Cols: 50, Time: at(500)},
+		{N: 7, Text: boxBottom(48), Cols: 50, Time: at(500)},
+		// Done, its rows as they were, one more under them.
+		{N: 2, Text: wide("✓  Shell Command sh f.sh"), Cols: 50, Time: at(900), ShownRunning: true},
+		{N: 7, Text: wide("end"), Cols: 50, Time: at(900)},
+		{N: 8, Text: boxBottom(48), Cols: 50, Time: at(900)},
+	}
+	wantGeminiBox(t, lines, `bob "one two three four five six seven" @5`)
+}

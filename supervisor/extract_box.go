@@ -610,6 +610,7 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 		}
 	}
 	var out []boxEvent
+	gaveTo := make(map[int64]int64) // a later reading's seq: the earlier one's that gave way to it
 	for i, e := range b.seen {
 		switch {
 		case !sel(e):
@@ -621,8 +622,8 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 			}
 			// else rows of the live box cut by its sliding: read whole in
 			// the done box, if anywhere
-		case b.shownWhole(i, atRow[e.row], againAtRow[e.row]):
-		case b.superseded(e) || e.unsettled && b.cutAndDrawnAnew(e):
+		case b.shownWhole(i, atRow[e.row], againAtRow[e.row], gaveTo):
+		case b.superseded(e, gaveTo) || e.unsettled && b.cutAndDrawnAnew(e):
 		default:
 			out = append(out, e)
 		}
@@ -645,8 +646,9 @@ func (b *toolBox) pick(sel func(boxEvent) bool) []boxEvent {
 // command, which the live box cut (rows under it not shown yet, or slid
 // away), showed through a box of another width, or showed twice — read
 // once, where the done box shows it, else the first time the live box
-// showed the most of it.
-func (b *toolBox) shownWhole(i int, live, again []int) bool {
+// showed the most of it. A reading that gave way to this one (gaveTo, see
+// superseded) is not another showing of it.
+func (b *toolBox) shownWhole(i int, live, again []int, gaveTo map[int64]int64) bool {
 	c := b.seen[i]
 	for _, j := range again {
 		if d := b.again[j]; sameStart(c, d) && holds(d.ev.Command.Body, c.ev.Command.Body) {
@@ -654,6 +656,9 @@ func (b *toolBox) shownWhole(i int, live, again []int) bool {
 		}
 	}
 	for _, j := range live {
+		if gave, ok := gaveTo[c.seq]; ok && gave == b.seen[j].seq {
+			continue
+		}
 		if d := b.seen[j]; j != i && sameStart(c, d) && holds(d.ev.Command.Body, c.ev.Command.Body) &&
 			(len(d.ev.Command.Body) > len(c.ev.Command.Body) || j < i) {
 			return true
@@ -685,15 +690,33 @@ func (b *toolBox) shownWhole(i int, live, again []int) bool {
 // anew, and the held reading is of the old box's rows, each cut where
 // that box ended, the rest of the terminal's row dropped — a body no
 // reader saw whole, whose rows say nothing of the new ones' order.
-func (b *toolBox) superseded(e boxEvent) bool {
+// A later reading stands for one earlier reading only (gaveTo: the
+// readings, by seq, one already gave way to), the earliest it follows: a
+// line printed twice shows twice in each frame, and two readings of one
+// frame that gave way to one reading of the next would lose a copy a
+// reader saw.
+func (b *toolBox) superseded(e boxEvent, gaveTo map[int64]int64) bool {
+	if !e.overdrawn {
+		return false
+	}
 	first := firstRow(e.ev.Command)
 	if first.Body == "" {
 		return false
 	}
-	later := func(d boxEvent) bool {
-		return d.seq > e.seq && d.run != e.run && (e.unsettled || d.cols != e.cols) && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge)
+	next := int64(-1)
+	for _, held := range [][]boxEvent{b.seen, b.again, b.sent} {
+		for _, d := range held {
+			if _, taken := gaveTo[d.seq]; !taken && d.seq > e.seq && d.run != e.run && (next < 0 || d.seq < next) &&
+				(e.unsettled || d.cols != e.cols) && d.ev.Command != nil && sameCommand(first, d.ev.Command, b.cutAtEdge) {
+				next = d.seq
+			}
+		}
 	}
-	return e.overdrawn && (slices.ContainsFunc(b.seen, later) || slices.ContainsFunc(b.again, later) || slices.ContainsFunc(b.sent, later))
+	if next < 0 {
+		return false
+	}
+	gaveTo[next] = e.seq
+	return true
 }
 
 // cutAndDrawnAnew reports whether e, a command the live box showed right

@@ -959,3 +959,53 @@ func TestALiveBoxCutBeforeAResizeGivesWayToTheLineLaidOutAnew(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "one two three four five six seven" @5`)
 }
+
+// TestALineShownTwiceRightAfterAResizeGivesWayOnceACopy: the box at work,
+// the first frame after the screen shrank, shows a line printed twice on
+// two rows; its hidden count, drawn anew where it stood, was not
+// committed again, so those rows are counted from the head row as if
+// none were hidden. The next frame slides the box (its count committed)
+// and shows one copy, or both. Each reading of that frame stands for one
+// of the first frame's: both of the first frame's gave way to the one
+// copy it showed, and a copy a reader saw was lost (review s13's
+// TestReviewTwiceThenSlideEndToEnd, once the box's rows that slid are
+// committed).
+func TestALineShownTwiceRightAfterAResizeGivesWayOnceACopy(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := boxRowOf(cols)
+	wide := geminiBoxRow
+	at := msAfterStart
+	for _, slide := range []int{1, 2} {
+		lines := []spawner.Line{
+			{N: 2, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+			{N: 3, Text: wide(""), Cols: 50, Time: at(0)},
+			{N: 4, Text: wide("... 2 hidden (Ctrl+O) ..."), Cols: 50, Time: at(0)},
+			{N: 5, Text: wide("progress 10%"), Cols: 50, Time: at(0)},
+			{N: 6, Text: boxBottom(48), Cols: 50, Time: at(0)},
+			// Shrunk: its count on line 7 and "progress 10%" on 8 not committed.
+			{N: 5, Text: narrow("⊶  Shell Command sh f.sh"), Cols: cols, Time: at(1000)},
+			{N: 6, Text: narrow(""), Cols: cols, Time: at(1000)},
+			{N: 9, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+			{N: 10, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1000)},
+			// Slid.
+			{N: 5, Text: narrow("⊷  Shell Command sh f.sh"), Cols: cols, Time: at(1200)},
+			{N: 7, Text: narrow(fmt.Sprintf("... %d hidden (Ctrl+O) ...", 2+slide)), Cols: cols, Time: at(1200)},
+			{N: 8, Text: narrow("@relay:bob same"), Cols: cols, Time: at(1200)},
+		}
+		if slide == 2 {
+			lines = append(lines, spawner.Line{N: 9, Text: narrow(""), Cols: cols, Time: at(1200)})
+		}
+		lines = append(lines,
+			spawner.Line{N: 10, Text: narrow(""), Cols: cols, Time: at(1200)},
+			spawner.Line{N: 11, Text: narrow("progress 50%"), Cols: cols, Time: at(1200)},
+			// Done, its rows as they were.
+			spawner.Line{N: 5, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(1500), ShownRunning: true},
+			spawner.Line{N: 12, Text: narrow("end"), Cols: cols, Time: at(1500)},
+			spawner.Line{N: 13, Text: boxBottom(cols), Cols: cols, Time: at(1500)},
+		)
+		if got := readGeminiBox(lines); len(got) != 2 {
+			t.Errorf("slid %d: commands %q, want bob \"same\" twice", slide, got)
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package supervisor
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"swarm/parser"
+	"swarm/screenmodel"
+	"swarm/spawner"
+)
+
+// geminiScreen draws Gemini CLI's live area through a screen as Ink does
+// (erase the last frame's rows, write the new ones) and reads the lines
+// the screen commits: the box rules as they meet the spawner's.
+type geminiScreen struct {
+	s     *spawner.Screen
+	now   time.Time
+	prev  int // rows the last frame drew, erased before the next
+	lines []spawner.Line
+}
+
+func newGeminiScreen(t *testing.T, rows, cols int) *geminiScreen {
+	g := &geminiScreen{now: time.Unix(1e9, 0)}
+	g.s = spawner.NewScreen(spawner.ScreenOptions{Rows: rows, Cols: cols, Clock: func() time.Time { return g.now }, Layout: screenmodel.Of("gemini")})
+	t.Cleanup(func() { g.s.Close() })
+	return g
+}
+
+func (g *geminiScreen) write(s string) {
+	g.s.Write([]byte(s))
+	g.lines = append(g.lines, g.s.TakeLines()...)
+}
+
+func (g *geminiScreen) frame(rows ...string) {
+	var b strings.Builder
+	for i := range g.prev {
+		b.WriteString("\x1b[2K")
+		if i < g.prev-1 {
+			b.WriteString("\x1b[1A")
+		}
+	}
+	b.WriteString("\x1b[G" + strings.Join(rows, "\r\n") + "\r\n")
+	g.prev = len(rows) + 1
+	g.write(b.String())
+}
+
+// box draws a frame of a box w columns wide: its head row, a blank row,
+// the rows of output given, its bottom border.
+func (g *geminiScreen) box(w int, head string, out ...string) {
+	row := boxRowOf(w)
+	rows := []string{row(head + "  Shell Command sh f.sh"), row("")}
+	for _, o := range out {
+		rows = append(rows, row(o))
+	}
+	g.frame(append(rows, boxBottom(w))...)
+}
+
+// resize shrinks or grows the screen, and Ink clears it to draw anew.
+func (g *geminiScreen) resize(rows, cols int) {
+	g.s.Resize(rows, cols)
+	g.lines = append(g.lines, g.s.TakeLines()...)
+	g.prev = 0
+	g.write("\x1b[2J\x1b[3J\x1b[H")
+}
+
+func (g *geminiScreen) pause(d time.Duration) {
+	g.now = g.now.Add(d)
+	g.lines = append(g.lines, g.s.Settle()...)
+}
+
+// end types at the prompt under the last frame, waits, and returns the
+// commands read.
+func (g *geminiScreen) end() []string {
+	g.prev = 0
+	g.write("> ")
+	g.pause(2 * time.Second)
+	g.lines = append(g.lines, g.s.Flush()...)
+	r := newCommandReader(parser.Options{}, screenmodel.Of("gemini"))
+	var got []string
+	take := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Command != nil {
+				got = append(got, fmt.Sprintf("%s %q", ev.Command.To, ev.Command.Body))
+			}
+		}
+	}
+	for _, l := range g.lines {
+		take(r.read(l))
+	}
+	take(r.flush(true))
+	return got
+}
+
+// TestABoxAtWorkLaidOutAnewAfterAShrinkIsReadWhole: the first frame after
+// a shrink shows the old terminal's row cut at the box's edge
+// ("@relay:bob one two three f", "our five" dropped); the next lays the
+// output out anew, two more of its rows hidden, the line on two rows,
+// the head row drawn anew or not. The spawner took the relay's first row
+// for the cut one moved up and committed only "our five": the line was
+// lost (review s13).
+func TestABoxAtWorkLaidOutAnewAfterAShrinkIsReadWhole(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	for _, spin := range []string{"⊶", "⊷"} {
+		g := newGeminiScreen(t, 20, 50)
+		g.write("> run it\r\n\r\n")
+		g.box(48, "⊷", "... 2 hidden (Ctrl+O) ...", "progress 10%")
+		g.pause(300 * time.Millisecond)
+		g.resize(20, cols)
+		g.box(cols, "⊶", "... 2 hidden (Ctrl+O) ...", "progress 10%", "@relay:bob one two three f", "progress 50%")
+		g.pause(300 * time.Millisecond)
+		g.box(cols, spin, "... 4 hidden (Ctrl+O) ...", "@relay:bob one two three f", "our five", "progress 50%")
+		g.pause(300 * time.Millisecond)
+		g.box(cols, "✓", "... 4 hidden (Ctrl+O) ...", "@relay:bob one two three f", "our five", "progress 50%", "end")
+		if got := g.end(); len(got) != 1 || got[0] != `bob "one two three four five"` {
+			t.Errorf("head %s: commands %q, want [bob \"one two three four five\"]", spin, got)
+		}
+	}
+}
+
+// TestARelayLaidOutLowerAfterAShrinkIsReadWhole: as
+// TestABoxAtWorkLaidOutAnewAfterAShrinkIsReadWhole, but the lines above
+// take more rows laid out anew, and the relay shows whole two rows lower.
+// The spawner took its first row for the cut one moved down, and the cut
+// body ("one two three f") went out: a body no reader saw (review s13).
+func TestARelayLaidOutLowerAfterAShrinkIsReadWhole(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	g := newGeminiScreen(t, 20, 50)
+	g.write("> run it\r\n\r\n")
+	g.box(48, "⊷")
+	g.pause(300 * time.Millisecond)
+	g.resize(20, cols)
+	g.box(cols, "⊶", "alpha bravo charlie delta", "@relay:bob one two three f")
+	g.pause(150 * time.Millisecond)
+	g.box(cols, "⊶", "alpha bravo charlie delta", "echo foxtrot golf hotel", "india juliet", "@relay:bob one two three f", "our five", "")
+	g.pause(150 * time.Millisecond)
+	g.box(cols, "✓", "alpha bravo charlie delta", "echo foxtrot golf hotel", "india juliet", "@relay:bob one two three f", "our five", "end")
+	if got := g.end(); len(got) != 1 || got[0] != `bob "one two three four five"` {
+		t.Errorf("commands %q, want [bob \"one two three four five\"]", got)
+	}
+}
+
+// TestABoxAtWorkDrawnLowerIsNotReadAgain: a line printed above the box at
+// work draws the whole box one or two rows lower, its head row too, a
+// relay it showed whole in it. Its rows moved with the box and are not
+// new: committed as rows of the box, counted from its head row where it
+// was last committed, the relay was read at the next row of the output
+// and went out twice.
+func TestABoxAtWorkDrawnLowerIsNotReadAgain(t *testing.T) {
+	t.Parallel()
+	const cols = 50
+	row := boxRowOf(48)
+	for _, shift := range []int{1, 2} {
+		box := func(head string, more ...string) []string {
+			rows := []string{row(head + "  Shell Command sh f.sh"), row(""), row("progress 10%"), row("@relay:bob hello there"), row("progress 20%")}
+			for _, m := range more {
+				rows = append(rows, row(m))
+			}
+			return append(rows, boxBottom(48))
+		}
+		above := slices.Repeat([]string{"warning line"}, shift)
+		g := newGeminiScreen(t, 20, cols)
+		g.write("> run it\r\n\r\n")
+		g.frame(box("⊷")...)
+		g.pause(300 * time.Millisecond)
+		g.frame(append(slices.Clone(above), box("⊷")...)...)
+		g.pause(300 * time.Millisecond)
+		g.frame(append(slices.Clone(above), box("⊶", "progress 30%")...)...)
+		g.pause(300 * time.Millisecond)
+		g.frame(append(slices.Clone(above), box("✓", "progress 30%", "end")...)...)
+		if got := g.end(); len(got) != 1 || got[0] != `bob "hello there"` {
+			t.Errorf("%d rows lower: commands %q, want [bob \"hello there\"]", shift, got)
+		}
+	}
+}

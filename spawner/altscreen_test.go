@@ -1278,18 +1278,7 @@ func TestRowsShownCollapsedAgainAboveALaterTurnAreNotItsOutput(t *testing.T) {
 func TestAHintLowerDownWhereTheViewMovedOnIsANewOutputs(t *testing.T) {
 	r := newKindRun(t, "opencode", 12, 80)
 	r.write("\x1b[?1049h")
-	// The view's rows over a blank row, opencode's input box and its
-	// footer, every row painted out to the screen's edge.
-	show := func(height, cols int, rows ...string) {
-		painted := make([]string, 0, len(rows)+1)
-		for _, row := range append(rows, "") {
-			painted = append(painted, row+strings.Repeat(" ", cols-ansi.StringWidth(row)))
-		}
-		footer := "   ~/work    tab agents"
-		r.write(fmt.Sprintf("\x1b[?2026h%s\x1b[%d;1H  ┃\x1b[K\x1b[%d;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[%d;1H%s%s\x1b[%d;6H\x1b[?2026l",
-			drawRows(height-3, painted), height-2, height-1, height, footer, strings.Repeat(" ", cols-len(footer)), height-2))
-		r.pause(time.Second)
-	}
+	show := r.opencodePainted
 	a := []string{"  ┃  $ cat a.txt", "  ┃", `  ┃  "to": "alice", the first output's words`, `  ┃  "body": "a body long enough to tell",`, "  ┃  …", "  ┃", "  ┃  Click to expand"}
 	show(12, 80, a...)
 	b := []string{"", "  ┃  $ printf b", "  ┃", "  ┃  @relay:carol the relay line of the second turn"}
@@ -1306,4 +1295,45 @@ func TestAHintLowerDownWhereTheViewMovedOnIsANewOutputs(t *testing.T) {
 		"  ┃  $ cat c.txt", "  ┃", "  ┃  the third output, its first row of", "  ┃  text", "  ┃  the third output, its second row", "  ┃  of text", "  ┃  the third output, its third row of…", "  ┃", "  ┃  Click to expand")
 	r.flush()
 	r.wantOnce(t, "@relay:carol", "its first row of", "its third row of")
+}
+
+// opencodePainted draws a frame of opencode on a screen height rows high
+// and cols wide: the view's rows over a blank row, its input box and its
+// footer, every row painted out to the screen's edge as opencode paints
+// them; then it lets the output settle.
+func (r *altRun) opencodePainted(height, cols int, rows ...string) {
+	painted := make([]string, 0, len(rows)+1)
+	for _, row := range append(rows, "") {
+		painted = append(painted, row+strings.Repeat(" ", cols-ansi.StringWidth(row)))
+	}
+	footer := "   ~/work    tab agents"
+	r.write(fmt.Sprintf("\x1b[?2026h%s\x1b[%d;1H  ┃\x1b[K\x1b[%d;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[%d;1H%s%s\x1b[%d;6H\x1b[?2026l",
+		drawRows(height-3, painted), height-2, height-1, height, footer, strings.Repeat(" ", cols-len(footer)), height-2))
+	r.pause(time.Second)
+}
+
+// opencode shows an output collapsed: a line's first rows, its last row
+// cut short with "…". Laid out anew for a narrower screen, the rows join
+// as only the start of the line read before at the wider one, the row cut
+// short its text going on: that row is the rest of the line shown
+// collapsed, not a row of its own. Taken for new, it went into the
+// document amid the line's text, and the view laid out anew once more
+// (another width) no longer joined as the line: the relay was read a
+// second time (issue 29, opencode-s10500028: 111 → 53 → 108 columns; here 90 → 50 →
+// 76).
+func TestARowCutShortInACollapsedOutputIsTheLinesRest(t *testing.T) {
+	r := newKindRun(t, "opencode", 20, 90)
+	r.write("\x1b[?1049h")
+	head := []string{"  ┃  $ cat a.txt", "  ┃", "  ┃  some text above the relay line", "  ┃  more text above the relay line"}
+	r.opencodePainted(20, 90, append(head, "  ┃  @relay:alice develop run grass silent ever crop probable fair matter just king",
+		"  ┃  level pass sure family lone picture wow thought hill shall", "  ┃  and another line of the output that goes on…", "  ┃", "  ┃  Click to expand")...)
+	r.s.Resize(20, 50)
+	r.take(r.s.TakeLines())
+	r.opencodePainted(20, 50, append(head, "  ┃  @relay:alice develop run grass silent ever", "  ┃  crop probable fair matter just …", "  ┃", "  ┃  Click to expand")...)
+	r.s.Resize(20, 76)
+	r.take(r.s.TakeLines())
+	r.opencodePainted(20, 76, append(head, "  ┃  @relay:alice develop run grass silent ever crop probable fair matter",
+		"  ┃  just king level pass sure family lone picture wow thought hill shall", "  ┃  and another line of the output that goes on…", "  ┃", "  ┃  Click to expand")...)
+	r.flush()
+	r.wantOnce(t, "@relay:alice")
 }

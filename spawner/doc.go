@@ -412,8 +412,11 @@
 //     older block's two turns back). Rows that
 //     join as only the start of a document row are that row collapsed
 //     only where their paragraph ends there or goes on with the row's
-//     text cut short (…): a block printed pretty, whose first rows join
-//     as the start of an older compact one, goes on with its own body.
+//     text cut short (…), that row too (the rest of the row shown
+//     collapsed, no row of its own: taken for new, it would go into the
+//     document amid the row's text): a block printed pretty, whose first
+//     rows join as the start of an older compact one, goes on with its
+//     own body.
 //     Text shown twice there is the document's where it goes on as the
 //     document does, to a row's end (the other is text alike: an older
 //     block's "type" row above the block read); shown as far, it is the

@@ -2020,10 +2020,10 @@ type rewrap struct{ i0, i1, d0, d1 int }
 // indented anew. The first and last rows of the frame may show part of a
 // row, and a long enough run may end inside one (a paragraph shown
 // collapsed) where its paragraph ends or goes on with that row's text cut
-// short (cutShort). A pending row shown again so is done: it is committed as it
-// was first shown, often whole — but not a pending row never shown whole
-// (unread): the text shown whole now is no row seen before. The matches
-// come in order.
+// short (cutShort), the row cut short then of the run. A pending row
+// shown again so is done: it is committed as it was first shown, often
+// whole — but not a pending row never shown whole (unread): the text
+// shown whole now is no row seen before. The matches come in order.
 func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bottom bool) []rewrap {
 	var stream strings.Builder
 	var starts []int // where each document row starts in stream
@@ -2093,6 +2093,12 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					}
 					took = end - i
 					m := rewrap{i0: i, i1: end, d0: rowsOf[k].pos}
+					if !openEnd && !isEnd(p+len(want)) && end < j && cutShort(rows[end].key, s[p+len(want):]) {
+						// The row cut short is the rest of the row shown
+						// collapsed, not a row of its own: taken for new,
+						// it would go in amid the document row's text.
+						took, m.i1 = took+1, end+1
+					}
 					if rowsOf[k].pending {
 						a.commitAbove(rows, i, rowsOf[k].pos)
 					}

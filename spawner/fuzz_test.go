@@ -148,12 +148,14 @@ func FuzzReflow(f *testing.F) {
 		// in padding, and the character is gone from the next row (written
 		// over), so the text now fits without it; and a line wraps onto a
 		// row of blanks only (x/vt does not tell a space written from a
-		// cell never written, so they are trimmed as trailing blanks).
+		// cell never written, so they are trimmed as trailing blanks; and
+		// coloured blanks at a line's end do not go on to a row of their
+		// own: flowLine.fit).
 		relaid := false
 		for y := range opts.Rows - 1 {
 			wrapped, pad := lineWrap(s.main.Line(y), opts.Cols)
 			next := s.main.Line(y + 1)
-			if pad && next[0].Width != 2 || wrapped && rowEnd(next, opts.Cols) == 0 {
+			if pad && next[0].Width != 2 || wrapped && strings.Trim(string(appendText(nil, next, opts.Cols)), " ") == "" {
 				relaid = true
 			}
 		}

@@ -62,9 +62,12 @@ func (e *Emulator) saveCursor() {
 	e.scr.SaveCursor()
 }
 
-// restoreCursor restores the cursor position.
+// restoreCursor restores the cursor position. The cursor is at the saved
+// position, not waiting to wrap after a character printed in the last
+// column since (swarm patch 24).
 func (e *Emulator) restoreCursor() {
 	e.scr.RestoreCursor()
+	e.atPhantom = false
 }
 
 // setMode sets the mode to the given value.

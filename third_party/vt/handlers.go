@@ -374,7 +374,7 @@ func (e *Emulator) registerDefaultEscHandlers() {
 
 	e.RegisterEscHandler('8', func() bool {
 		// Restore Cursor [ansi.DECRC]
-		e.scr.RestoreCursor()
+		e.restoreCursor() // swarm patch 24
 		return true
 	})
 

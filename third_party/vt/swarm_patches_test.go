@@ -580,6 +580,28 @@ func TestPendingWrap(t *testing.T) {
 	}
 }
 
+// TestRestoringTheCursorEndsAPendingWrap: patch 24 — the cursor restored
+// after text printed out to the last column is at the saved position, and
+// the next character is printed there, not on the next row.
+func TestRestoringTheCursorEndsAPendingWrap(t *testing.T) {
+	for _, restore := range []string{"\x1b8", "\x1b[?1048l"} {
+		e := NewEmulator(20, 3)
+		save := "\x1b7"
+		if restore != "\x1b8" {
+			save = "\x1b[?1048h"
+		}
+		_, _ = e.WriteString(save + "\x1b[1;15Habcdef")
+		_, _ = e.WriteString(restore)
+		if e.PendingWrap() {
+			t.Errorf("%q: the cursor waits to wrap after the restore", restore)
+		}
+		_, _ = e.WriteString("X")
+		if c := e.CellAt(0, 0); c == nil || c.Content != "X" {
+			t.Errorf("%q: X not at the saved position: row 0 %q, row 1 %q", restore, e.Line(0).String(), e.Line(1).String())
+		}
+	}
+}
+
 // The alternate screen's cells are allocated when a program first switches
 // to it (patch 15): an emulator that never does holds one screen's cells,
 // and one that does behaves as with both made at the start — at the size

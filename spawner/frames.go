@@ -40,6 +40,19 @@ const maxDocRows = 20000
 // of the pairs.
 const maxCandidates = 32
 
+// maxPairs bounds the pairs of one alignment, and maxLookback the pairs
+// before one that bestChain weighs as the one before it in the chain:
+// its work grows with their product. A frame of thousands of rows alike
+// (scrolled off its top in one write, up to maxEvicted) made pairs by the
+// ten thousand, maxCandidates each, and an alignment took seconds (703
+// rows of "+" on a screen one column wide: 2.8 s), ten thousand rows
+// hours. Frames of up to maxPairs/(2*maxCandidates) rows are aligned as
+// before: a bigger one gets fewer candidates a row.
+const (
+	maxPairs    = 8192
+	maxLookback = 4096
+)
+
 // shownWeight is what a frame row matching a document row the last frame
 // showed counts in the alignment, against 2 for any other.
 const shownWeight = 6
@@ -561,6 +574,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 	// noEcho: the frame shows no echo of a line typed (an empty prompt
 	// echoes nothing).
 	noEcho := past != nil && !slices.ContainsFunc(rows, func(r frameRow) bool { return r.turn && int(typedKeyAt(r)) < len(r.key) })
+	perRow := min(maxCandidates, max(1, maxPairs/(2*len(rows))))
 	for i, r := range rows {
 		cands := a.index[r.hash]
 		n, shown := 0, 0
@@ -594,7 +608,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 				continue // above the turn typed last, or another echo of it
 			}
 			last := d.shown == a.obs-1
-			if n < maxCandidates || last && shown < maxCandidates {
+			if n < perRow || last && shown < perRow {
 				a.pairs = append(a.pairs, pair{i, d})
 				n++
 				if last {
@@ -679,7 +693,7 @@ func (a *aligner) bestChain(rows []frameRow) []int {
 		if a.underNewTurn(rows, -1, pk) {
 			a.score[k] = minScore
 		}
-		for j := k - 1; j >= 0; j-- {
+		for j := k - 1; j >= max(0, k-maxLookback); j-- {
 			pj := a.pairs[j]
 			if pj.i >= pk.i || pj.d.pos >= pk.d.pos || a.score[j] == minScore {
 				continue

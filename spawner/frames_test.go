@@ -404,6 +404,22 @@ func FuzzAltScreen(f *testing.F) {
 	})
 }
 
+// A frame of rows alike by the thousand (printed in one write on the
+// alternate screen, scrolled off its top) is aligned with a bounded number
+// of pairs, fewer candidates a row: the alignment's work grows with their
+// square, and 703 rows of "+" on a screen one column wide took seconds.
+func TestAFrameOfManyRowsAlikeIsAlignedWithBoundedPairs(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 2, Cols: 1, Scrollback: 20})
+	defer s.Close()
+	_, _ = s.Write([]byte("\x1b[?1049h" + strings.Repeat("+", 600) + "\v"))
+	_, _ = s.Write([]byte(strings.Repeat("+", 700) + "\v"))
+	// The frame's 703 rows (the 700 that scrolled off and the screen's),
+	// one candidate a row at least.
+	if n := len(s.alt.frames.pairs); n > maxPairs || n < 703 {
+		t.Fatalf("%d pairs aligned, want at most %d, one a row at least (703)", n, maxPairs)
+	}
+}
+
 func TestMain(m *testing.M) {
 	checkAltRows = true // every read of the alternate screen is checked
 	os.Exit(m.Run())

@@ -384,7 +384,7 @@ func FuzzAltScreen(f *testing.F) {
 	f.Add([]byte(c.draw()+"\r\n\r\nx\x1b[2J\x1b[H@relay:a b\x1b[?2026h\x1b[5S\x1b[?2026l"), uint16(7), uint8(4), uint8(12))
 	f.Add([]byte("\x1b[2;5r\x1b[5;1H\r\n1\r\n2\r\n3\x1b[?1049l\x1b[?1049h\x1b[H\x1b[J"), uint16(3), uint8(6), uint8(10))
 	f.Fuzz(func(t *testing.T, data []byte, cut uint16, rows, cols uint8) {
-		opts := ScreenOptions{Rows: int(rows%30) + 1, Cols: int(cols%100) + 1, Scrollback: 20}
+		opts := ScreenOptions{Rows: int(rows%30) + 1, Cols: int(cols%100) + 1, Scrollback: 20, Clock: stillClock}
 		in := "\x1b[?1049h" + string(data)
 		k := int(cut) % (len(in) + 1)
 		whole := feed(t, opts, in, func(int) []int { return nil })

@@ -131,6 +131,11 @@ type Echo struct {
 	// of Start's mark (its last character before the blank) while the
 	// command typed runs: see Layout.Spinner.
 	Spinner string
+	// Runs says the row heads a command the program runs (Codex's "•
+	// Running" and "• You ran"), not the line typed: output committed
+	// after the line typed and before this row, when it is the first to
+	// show the command, was that command's, read while it ran.
+	Runs bool
 }
 
 // layouts are the kinds' layouts, each kept beside the recordings it was
@@ -169,7 +174,7 @@ var layouts = []Layout{
 	// typed too, and the transcript shows a message as "› text" and a shell
 	// command as "• You ran command", wrapped down a "│" gutter.
 	{Kind: "codex", Version: "0.171.0", breaksWideRuns: true, boxAtCursor: true, footerUnderBox: true,
-		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ "}, {Start: "• Running ", Cont: "  │ "}, {Start: "◦ Running ", Cont: "  │ "}},
+		echoes: []Echo{{Start: "› ", Cont: "  "}, {Start: "• You ran ", Cont: "  │ ", Runs: true}, {Start: "• Running ", Cont: "  │ ", Runs: true}, {Start: "◦ Running ", Cont: "  │ ", Runs: true}},
 		status: []string{"esc to interrupt)"},
 		// Scrolled back, it says how to go back to the bottom in a row
 		// under the view.

@@ -971,7 +971,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	} else if m.shownEcho.Start != "" && n == m.shownN+1 && m.shownEcho.Continues(text) {
 		m.shownN = n
 	}
-	m.replay.record(text, cmd)
+	m.replay.record(text, cmd, e.Runs)
 	l := Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)}
 	switch {
 	case m.syncing && m.reprint && m.replay.active && m.replay.resized, len(m.unshown) > 0:
@@ -1059,7 +1059,7 @@ func (m *mainLines) echoRowsUnder(text string, n int64) {
 		}
 		m.shownN = m.lineN(start)
 		if !m.replay.knows(st.rec) {
-			m.replay.record(st.rec, "")
+			m.replay.record(st.rec, "", false)
 		}
 	}
 }
@@ -1083,7 +1083,7 @@ func (m *mainLines) shown(text string, n int64, replayed bool) {
 		}
 		m.shownN, m.shownEcho = n, e
 		if !replayed && !m.replay.knows(text) {
-			m.replay.record(text, strings.TrimSpace(text[len(e.Start):]))
+			m.replay.record(text, strings.TrimSpace(text[len(e.Start):]), e.Runs)
 		}
 		return
 	}
@@ -1092,7 +1092,7 @@ func (m *mainLines) shown(text string, n int64, replayed bool) {
 	}
 	m.shownN = n
 	if !replayed && !m.replay.knows(text) {
-		m.replay.record(text, "")
+		m.replay.record(text, "", false)
 	}
 }
 

@@ -35,9 +35,10 @@ import "strings"
 //
 // A command's output comes after its echo: once a replay has repeated
 // the echo of the command typed last (its first echo, for a program that
-// shows a running command's header, then "You ran": the same command),
-// a line under it that repeats only lines committed before that echo is
-// new — the command printed the same text again (a file printed twice),
+// shows a running command's header, then "You ran": the same command;
+// rows of its output that scrolled into the transcript before the program
+// drew its header count as after it), a line under it that repeats only
+// lines committed before that echo is new — the command printed the same text again (a file printed twice),
 // which the program writes again whole under the echo while it shows the
 // first print's output collapsed above it; and a line right after a new
 // one under the echo, or right after the echo itself, however common, is
@@ -124,13 +125,20 @@ type replay struct {
 
 	// recorded counts the lines recorded (with a key) so far; echoAt is
 	// the count before the first echo of the command typed last, whose
-	// text after the echo's start is echoCmd (echoAt < 0: none).
-	recorded, echoAt int
-	echoCmd          string
+	// text after the echo's start is echoCmd (echoAt < 0: none);
+	// echoRuns says that echo heads a command the program runs. fromAt
+	// is the count before the first line under it: echoAt, or the line
+	// after the echo of the line typed, when the command's header came
+	// only after output (see record).
+	recorded, echoAt, fromAt int
+	echoCmd                  string
+	echoRuns                 bool
 	// echo is echoAt as an index of lines in this replay (-1: none, or
-	// no longer among the lines kept); floor is where a replay that
-	// reached the echo takes lines from (see the package's replay rule).
-	echo, floor int
+	// no longer among the lines kept), from fromAt; floor is where a
+	// replay that reached the echo takes lines from (see the package's
+	// replay rule), under says it did.
+	echo, from, floor int
+	under             bool
 	// tail says this replay may be the last rows of the program's
 	// transcript drawn from the screen's top (see beginTail), until its
 	// first line is looked for; live says it is, under the echo of the
@@ -150,8 +158,9 @@ type replay struct {
 }
 
 // record adds a committed line; cmd is the command a line echoing typed
-// input shows after the echo's start ("" for any other line).
-func (r *replay) record(text, cmd string) {
+// input shows after the echo's start ("" for any other line), runs says
+// that line heads a command the program runs (screenmodel.Echo.Runs).
+func (r *replay) record(text, cmd string, runs bool) {
 	r.redrawn = r.resized
 	if !hasKey(text) {
 		return
@@ -160,7 +169,20 @@ func (r *replay) record(text, cmd string) {
 	// a command the program showed running, now done; or committed again,
 	// moved) keeps its first echo, which its output follows.
 	if cmd != "" && cmd != r.echoCmd {
-		r.echoAt, r.echoCmd = r.recorded, cmd
+		// A command's header first shown after the echo of the line
+		// typed, not right under it, came after rows of its output: they
+		// scrolled into the transcript while it ran, before the program
+		// drew the header ("• You ran" once done, the "• Running" row
+		// never read). Those rows are that command's output, under its
+		// header where the program writes its transcript again: a replay
+		// that reached the header takes them, as it takes the rows
+		// committed after it, and does not read them again. Under the
+		// header of another command, rows are that one's output.
+		from := r.recorded
+		if runs && r.echoAt >= 0 && !r.echoRuns {
+			from = r.echoAt + 1
+		}
+		r.echoAt, r.fromAt, r.echoCmd, r.echoRuns = r.recorded, from, cmd, runs
 	}
 	r.recorded++
 	r.fresh = min(r.fresh+1, replayLines)
@@ -192,7 +214,7 @@ func (r *replay) forget(texts []string) {
 		// The echo itself was taken back: no line recorded is the echo of
 		// the command typed last (the next one recorded would be taken
 		// for it), until the program shows one again.
-		r.echoAt, r.echoCmd = -1, ""
+		r.echoAt, r.echoCmd, r.echoRuns = -1, "", false
 	}
 }
 
@@ -243,10 +265,10 @@ func (r *replay) begin(rows int) {
 		r.head[k] = int32(i)
 	}
 	r.pos, r.off = 0, 0
-	r.echo, r.floor, r.past = -1, 0, 0
+	r.echo, r.from, r.floor, r.under, r.past = -1, 0, 0, false, 0
 	if r.echoCmd != "" {
 		if i := r.echoAt - (r.recorded - n); i >= 0 {
-			r.echo = i
+			r.echo, r.from = i, max(r.fromAt-(r.recorded-n), 0)
 		}
 	}
 }
@@ -303,7 +325,7 @@ func (r *replay) tailUnknown() bool { return r.tail && !r.began }
 func (r *replay) tailShows(shows bool) {
 	r.tail = false
 	if !shows {
-		r.live, r.floor = true, r.echo
+		r.live, r.floor, r.under = true, r.from, true
 	}
 }
 
@@ -433,8 +455,8 @@ func (r *replay) repeatsKey(key string) bool {
 // reached notes a line matched: once the replay repeated the echo of the
 // command typed last, it takes no line committed before it (oldest).
 func (r *replay) reached() {
-	if r.echo >= 0 && r.floor != r.echo && r.used[r.echo] {
-		r.floor = r.echo
+	if r.echo >= 0 && !r.under && r.used[r.echo] {
+		r.floor, r.under = r.from, true
 		// Lines after the echo taken before it were the command's output
 		// taken for older rows written again (the same text, printed
 		// earlier): the output, under its echo, is still to come.
@@ -468,14 +490,22 @@ func (r *replay) goesOn(key string) bool {
 	// Right after a new line, a common line goes on only where expected.
 	common := r.missed && !r.resized && len(key) < minResumeKey
 	lo := r.oldest(key)
-	if r.echo >= 0 && r.floor == r.echo && (r.missed || r.pos == r.echo+1 && r.off == 0) {
+	if r.echo >= 0 && r.under && (r.missed || r.pos == r.echo+1 && r.off == 0) {
 		// Under the echo of the command typed last, a line right after a
 		// new one, or right after the echo itself (the last line taken),
 		// is that command's output too, also after a resize: no line
 		// committed before the echo (a new block's "type" row is not an
 		// older block's, shown collapsed above; its "[[RELAY]]" and "{"
 		// are not those of an older block the drawing cut off above).
+		// Rows of its output read before its header (record) are under
+		// it too, but a line as common as "[[RELAY]]" after a new one
+		// is more of the new lines, not one of those rows: a block the
+		// program left out while the command ran and shows now is not
+		// one read then.
 		lo = max(lo, r.floor)
+		if len(key) < minResumeKey {
+			lo = max(lo, r.echo)
+		}
 	}
 	if r.off == 0 {
 		if i, ok := r.exact(key, lo); ok && (!common || i == r.pos) {
@@ -509,17 +539,7 @@ func (r *replay) goesOn(key string) bool {
 	// in (Codex puts a finished command's header above the output it
 	// committed while the command ran): the line may be one committed
 	// a screenful or less before the last one matched, wrapped anew.
-	// After a change of width, as far back as the replay may take lines
-	// at all (oldest): a redraw at a width in between may have committed
-	// an output's first rows anew, laid out for that width, far after the
-	// lines under them (Claude Code inline shows an output collapsed, its
-	// first rows wrapped for each new width), and the replay, gone on from
-	// those rows, finds the lines under them only a long way back.
-	back := max(lo, r.pos-r.rows)
-	if r.resized {
-		back = lo
-	}
-	return r.resume(key, back)
+	return r.resume(key, max(lo, r.pos-r.rows))
 }
 
 // oldest is the first committed line the replay may take once begun: two

@@ -435,6 +435,11 @@ func (b *toolBox) release() []parser.Event {
 // first was). Each is a command the live box read (held or gone out),
 // whose rows its last mapping put on those lines, every one of them under
 // the done box's rows read and above its last; none is read at its row.
+// A reading whose first row's line the live box drew anew since
+// (overdrawn) is not one: that line no longer shows it, and the done box
+// leaves there what the live box drew last (the reading was of the old
+// terminal's rows right after a resize, cut, and its body went out
+// besides the line laid out anew: fresh gemini-s92900026).
 func (b *toolBox) stayedAgain() []boxEvent {
 	shift := (b.first - b.top) - (b.liveFirst - b.liveTop)
 	if !b.done || shift <= 0 || b.lines() != 1 || len(b.doneRead) == 0 {
@@ -444,7 +449,7 @@ func (b *toolBox) stayedAgain() []boxEvent {
 	var out []boxEvent
 	add := func(e boxEvent) {
 		c := e.ev.Command
-		if c == nil {
+		if c == nil || e.overdrawn {
 			return
 		}
 		at := b.liveTop + e.row - b.liveFirst // where the live box last showed it

@@ -785,13 +785,16 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		// (Claude Code shows its latest turn again so, under older
 		// outputs collapsed whose first rows, "[[RELAY]]", "{", the last
 		// frames took for an older block's; dropped, its rows were new,
-		// and its relay was read twice).
+		// and its relay was read twice). Not the hint under an output
+		// shown collapsed: it reads the same under every output, and
+		// taken for another output's, it made the rows above it new
+		// (opencode's "Click to expand": a relay block read twice).
 		alone, together := !supported(run), a.movedTogether(rows, run)
 		for n, p := range run {
 			long := len(p.d.key) >= minRewrap && !a.movedDownAlone(rows, rows[p.i], p.d)
 			shown := p.d.shown == a.obs-1
 			if !drop && (!alone || p.d.pending || shown && !again && (long || together || a.stayed(rows, rows[p.i], p.d)) ||
-				shown && again && long && a.relaying) {
+				shown && again && long && a.relaying && !rows[p.i].expand) {
 				kept = append(kept, p)
 			} else {
 				a.excluded[at[k+n]], dropped = true, true
@@ -1183,7 +1186,10 @@ func (a *aligner) holds(r frameRow) bool {
 // rewrapNext reports whether key is a piece of the text of the document
 // rows next to position pos, going in direction dir (-1 up, 1 down), as it
 // shows wrapped anew: their joined keys start (going down) or end (going
-// up) with it, or it with them.
+// up) with it, or it with them and the rest of it is the next row's text
+// (Claude Code's "⎿  [[RELAY]]", an output's first row under its mark, is
+// no older block's "[[RELAY]]" wrapped anew with a row above it: nothing
+// above ends with that mark).
 func (a *aligner) rewrapNext(key string, pos, dir int) bool {
 	var joined string
 	for n, p := 0, pos+dir; n < rewrapWindow && p >= 0 && p < len(a.doc); n, p = n+1, p+dir {
@@ -1192,9 +1198,21 @@ func (a *aligner) rewrapNext(key string, pos, dir int) bool {
 		} else {
 			joined += a.doc[p].key
 		}
-		if dir > 0 && (strings.HasPrefix(joined, key) || strings.HasPrefix(key, joined)) ||
-			dir < 0 && (strings.HasSuffix(joined, key) || strings.HasSuffix(key, joined)) {
+		if dir > 0 && strings.HasPrefix(joined, key) || dir < 0 && strings.HasSuffix(joined, key) {
 			return true
+		}
+		if dir > 0 && strings.HasPrefix(key, joined) || dir < 0 && strings.HasSuffix(key, joined) {
+			// key holds those rows' text and more: the rest must be the
+			// next row's, wrapped into it too (none: it may be out of
+			// the document).
+			rest, q := key[len(joined):], p+dir
+			if dir < 0 {
+				rest = key[:len(key)-len(joined)]
+			}
+			if q < 0 || q >= len(a.doc) || dir > 0 && strings.HasPrefix(a.doc[q].key, rest[:min(len(rest), len(a.doc[q].key))]) ||
+				dir < 0 && strings.HasSuffix(a.doc[q].key, rest[max(0, len(rest)-len(a.doc[q].key)):]) {
+				return true
+			}
 		}
 	}
 	return false

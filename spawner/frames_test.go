@@ -2232,3 +2232,35 @@ func TestAltScreenAlignmentWorkIsBounded(t *testing.T) {
 		t.Errorf("the frame's rows paired with %d rows, want some and at most %d", n, 2*maxCandidates*rows)
 	}
 }
+
+// TestATextWrappedAnewIsMadeOfTheRowsNextToIt: a frame row is the
+// document rows next to it wrapped anew only where all of its text is
+// theirs: "⎿  [[RELAY]]", an output's first row under Claude Code's mark,
+// ends with an older block's "[[RELAY]]" but nothing above that row ends
+// with the mark (fresh claude-s97300020: a new block's "{", "to", "type"
+// rows were taken for that older block's, its "[[RELAY]]" row was read
+// alone later, and the reader got an unterminated block; issue 29).
+func TestATextWrappedAnewIsMadeOfTheRowsNextToIt(t *testing.T) {
+	t.Parallel()
+	a := newAligner(time.Second, 0)
+	for i, k := range []string{"gasamenoughsentence", "[[RELAY]]", "{", "onetwo", "three", "four"} {
+		a.doc = append(a.doc, &docRow{key: k, pos: i})
+	}
+	for _, tc := range []struct {
+		key      string
+		pos, dir int
+		want     bool
+		whatItIs string
+	}{
+		{"⎿[[RELAY]]", 2, -1, false, "an output's first row over a row that ends otherwise"},
+		{"[[RELAY]]", 2, -1, true, "the row above, as it was"},
+		{"twothree", 5, -1, true, "the two rows above wrapped anew"},
+		{"enoughsentence[[RELAY]]", 2, -1, true, "the two rows above wrapped anew, the first in part"},
+		{"onetwothreefourfive", 2, 1, true, "the rows under, wrapped anew, going on past the document's end"},
+		{"threeXfour", 3, 1, false, "the row under and text that is none of the next one's"},
+	} {
+		if got := a.rewrapNext(tc.key, tc.pos, tc.dir); got != tc.want {
+			t.Errorf("%q next to position %d (%+d), %s: rewrapped %v, want %v", tc.key, tc.pos, tc.dir, tc.whatItIs, got, tc.want)
+		}
+	}
+}

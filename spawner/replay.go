@@ -539,7 +539,17 @@ func (r *replay) goesOn(key string) bool {
 	// in (Codex puts a finished command's header above the output it
 	// committed while the command ran): the line may be one committed
 	// a screenful or less before the last one matched, wrapped anew.
-	return r.resume(key, max(lo, r.pos-r.rows))
+	// After a change of width, as far back as the replay may take lines
+	// at all (oldest): a redraw at a width in between may have committed
+	// an output's first rows anew, laid out for that width, far after the
+	// lines under them (Claude Code inline shows an output collapsed, its
+	// first rows wrapped for each new width), and the replay, gone on from
+	// those rows, finds the lines under them only a long way back.
+	back := max(lo, r.pos-r.rows)
+	if r.resized {
+		back = lo
+	}
+	return r.resume(key, back)
 }
 
 // oldest is the first committed line the replay may take once begun: two

@@ -321,8 +321,12 @@ func (m *mainLines) cutBelow(rows int, out lineSink) (straddles int) {
 		text := m.lineText(start, end)
 		// A screen never resized reads a row by the record of its line:
 		// only one committed before the cut has it (not one committed
-		// now, as it is cut, nor one held back but erased since).
-		if start >= rows && (st.erasedWithRec(text) || !st.pending && st.hasRec && st.rec != "" && text == st.rec) {
+		// now, as it is cut, nor one held back but erased since). One
+		// written on since (more text after what was committed) still
+		// has it until its line is committed, after the lines above it:
+		// read by a line above as a piece of a paragraph drawn anew
+		// (rewrapped), it is not its new text, committed now as it is cut.
+		if start >= rows && (st.erasedWithRec(text) || !st.pending && st.hasRec && st.rec != "" && writtenOn(text, st.rec)) {
 			m.unresized.add(m.lineN(start), st.rec, text != "")
 		}
 		if st.pending {

@@ -785,16 +785,17 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		// (Claude Code shows its latest turn again so, under older
 		// outputs collapsed whose first rows, "[[RELAY]]", "{", the last
 		// frames took for an older block's; dropped, its rows were new,
-		// and its relay was read twice). Not the hint under an output
-		// shown collapsed: it reads the same under every output, and
-		// taken for another output's, it made the rows above it new
-		// (opencode's "Click to expand": a relay block read twice).
+		// and its relay was read twice). Only a row whose text no other
+		// document row has: a row that reads the same under every output
+		// (opencode's "Click to expand" hint, or any alike), taken for
+		// another output's, made the rows above it new (a relay block read
+		// twice).
 		alone, together := !supported(run), a.movedTogether(rows, run)
 		for n, p := range run {
 			long := len(p.d.key) >= minRewrap && !a.movedDownAlone(rows, rows[p.i], p.d)
 			shown := p.d.shown == a.obs-1
 			if !drop && (!alone || p.d.pending || shown && !again && (long || together || a.stayed(rows, rows[p.i], p.d)) ||
-				shown && again && long && a.relaying && !rows[p.i].expand) {
+				shown && again && long && a.relaying && len(a.index[p.d.hash]) == 1) {
 				kept = append(kept, p)
 			} else {
 				a.excluded[at[k+n]], dropped = true, true

@@ -284,3 +284,44 @@ func TestKnownDiff(t *testing.T) {
 		t.Errorf("multisetMinus: %q", got)
 	}
 }
+
+// TestALongRowAlikeUnderEveryOutputDoesNotAnchorARelayout: a long row the
+// last frame showed may stand alone in the alignment chosen again while a
+// program lays its view out anew after a resize — but only a row whose text
+// no other row of the document has. opencode-s97100016 shows one
+// "Click to expand" hint under each collapsed output; with the hint's words
+// changed (any row reading the same under every output, not opencode's hint
+// only), the hint taken for another output's made the rows above it new and
+// relay bob t413 went out twice. The golden's commands must come out the same.
+func TestALongRowAlikeUnderEveryOutputDoesNotAnchorARelayout(t *testing.T) {
+	t.Parallel()
+	const name = "opencode-s97100016-194x41"
+	data, err := readRecording(filepath.Join(cliDir, name+".cast.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alike := bytes.ReplaceAll(data, []byte("Click to expand"), []byte("Click to EXPAND"))
+	if bytes.Equal(alike, data) {
+		t.Fatal("the recording shows no \"Click to expand\" hint")
+	}
+	want, err := wantfile.Read(filepath.Join(cliDir, name+".want"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := wantfile.ReadMeta(filepath.Join(cliDir, name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, w := range want {
+		all = append(all, w.String())
+	}
+	var evs []parser.Event
+	if err := ExtractRecording(bytes.NewReader(alike), ExtractOptions{Kind: "opencode"}, func(ev parser.Event) { evs = append(evs, ev) }); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := wantfile.WithoutUnsure(all, evs, meta.Unsure)
+	if diff := knownDiff("timed", all, got); len(diff) > 0 {
+		t.Errorf("with the hint's words changed, the commands differ from %s.want:\n%s", name, strings.Join(diff, "\n"))
+	}
+}

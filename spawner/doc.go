@@ -109,7 +109,9 @@
 //     program prints such an output whole only after clearing the screen
 //     and the scrollback, the transcript again (rule 10), where the rows
 //     read so are taken as read. A paragraph cut by the view's top when
-//     output ends is read where it is printed whole, not in part.
+//     output ends is read where it is printed whole, not in part, and so
+//     is one leaving while the screen was resized (laid out anew, rows of
+//     it left unseen).
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

@@ -211,6 +211,11 @@ type mainLines struct {
 	// leftLost: rows of that paragraph were let go (maxLeftTop).
 	leftTop  []topRow
 	leftLost bool
+	// leftResized: the screen was resized since the last blank row left
+	// at the top of a view taller than the screen: the program laid its
+	// rows out anew, and the paragraph leaving now may have lost rows
+	// unseen in that (commitLeftTop).
+	leftResized bool
 	// unshown: the new lines committed inside the synchronized update
 	// that draws a replay at a new width, held until the update ends
 	// (passed); reprint: a replay began since the last update ended, so
@@ -294,6 +299,7 @@ func (m *mainLines) resized() {
 	m.risk()
 	m.resizedQuiet = true
 	m.frame.on = false
+	m.leftResized = true
 	m.top, m.bot = 0, m.rows
 	if m.zone >= m.rows {
 		m.zone = m.rows - 1
@@ -1859,15 +1865,18 @@ const maxLeftTop = 256
 // gone, the rest still shown) is shown whole only where the program
 // prints the output whole (tallView): read in part as it left, a line
 // over two rows, or a block, would be read cut short, and then again
-// whole. One whose rows were let go is not read there at all.
+// whole. One whose rows were let go is not read there at all, nor one
+// leaving while the screen was resized: laid out anew at the new width,
+// rows of it went unseen, and the rest read cut short (a relay read as
+// its first rows only).
 func (m *mainLines) commitLeftTop(out lineSink) {
-	if !m.leftLost {
+	if !m.leftLost && !m.leftResized {
 		for _, r := range m.leftTop {
 			var st rowState
 			m.commit(&st, r.text, r.n, lineEnds{}, noRedraw, out)
 		}
 	}
-	m.leftTop, m.leftLost = m.leftTop[:0], false
+	m.leftTop, m.leftLost, m.leftResized = m.leftTop[:0], false, false
 }
 
 // tallView reports whether the frame from before to now is one of a

@@ -191,10 +191,7 @@ type mainLines struct {
 	ran       ranBoxes // boxes seen running a command with output (boxes.go)
 	// doneBox is the line of the head row of the box of a command done
 	// read last (screenmodel.Layout.ToolBoxes; -1: none): see inDoneBox.
-	doneBox int64
-	// liveBox is the line of the head row of a box at work committed last
-	// (-1: none): see inLiveBox.
-	liveBox  int64
+	doneBox  int64
 	detached []rowState
 	olds     []bool // scratch: scrolled's rows drawn for the old width
 	// previews is scratch: the main screen's rows that are previews
@@ -284,7 +281,7 @@ func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Lay
 	m.top, m.bot = 0, m.rows
 	m.zone, m.lastZone = -1, -1
 	m.typedTo = -1
-	m.doneBox, m.liveBox = -1, -1
+	m.doneBox = -1
 }
 
 // resized keeps the states of the rows that remain, once em has the
@@ -945,7 +942,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		st.rec, st.hasRec, st.faint = "", false, false
 	}
 	// A row of a box printed done is the row that box shows there.
-	fresh := m.inDoneBox(text, n) || m.inLiveBox(text, n)
+	fresh := m.inDoneBox(text, n)
 	if text != "" && !fresh && !drawnNew {
 		if from, ok := m.moved(st, text, n, released); ok {
 			if st.hasRec && st.rec != "" {
@@ -994,10 +991,8 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.out = append(m.out, l)
 	}
 	if _, running, ok := m.layout.ToolBox(text); ok {
-		m.doneBox, m.liveBox = -1, -1
-		if running {
-			m.liveBox = n
-		} else {
+		m.doneBox = -1
+		if !running {
 			m.doneBox = n
 		}
 	}
@@ -1582,46 +1577,6 @@ func (m *mainLines) inDoneBox(text string, n int64) bool {
 		}
 	}
 	return true
-}
-
-// inLiveBox reports whether text, a line at n, is a row of a box at work
-// (screenmodel.Layout.ToolBoxes), the screen showing its head row, running,
-// committed on the line it stands on (liveBox), and box rows from there
-// down to n. The program slides that box's rows up as more output comes
-// (Gemini CLI: "… N hidden" counting more) and lays them out anew when
-// the screen changes width: a row of it that shows what another row
-// showed a moment before is the row the box shows there now, not that
-// line moved, and a reader reads the box's rows as they stand. Which row
-// of the output each one is, the reader tells by the box's head row and
-// hidden count. A box whose head row moved (the whole box drawn lower) is
-// not one the reader can map so: its rows moved with it, as other lines
-// do, and are not committed again.
-func (m *mainLines) inLiveBox(text string, n int64) bool {
-	if !m.layout.HasToolBoxes() {
-		return false
-	}
-	if inside, _ := screenmodel.BoxRow(text); !inside {
-		return false
-	}
-	if _, _, head := m.layout.ToolBox(text); head {
-		return false
-	}
-	row := n - m.base
-	if row <= 0 || row >= int64(m.rows) {
-		return false
-	}
-	for r := int(row) - 1; r >= 0; r-- {
-		start, end := m.span(r)
-		above := m.lineText(start, end)
-		if _, running, head := m.layout.ToolBox(above); head {
-			return running && m.lineN(start) == m.liveBox
-		}
-		if inside, _ := screenmodel.BoxRow(above); !inside {
-			return false
-		}
-		r = start
-	}
-	return false
 }
 
 // cursorAfter handles the cursor's move from row r0 (where the row it was

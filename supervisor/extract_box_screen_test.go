@@ -47,25 +47,6 @@ func (g *geminiScreen) frame(rows ...string) {
 	g.write(b.String())
 }
 
-// box draws a frame of a box w columns wide: its head row, a blank row,
-// the rows of output given, its bottom border.
-func (g *geminiScreen) box(w int, head string, out ...string) {
-	row := boxRowOf(w)
-	rows := []string{row(head + "  Shell Command sh f.sh"), row("")}
-	for _, o := range out {
-		rows = append(rows, row(o))
-	}
-	g.frame(append(rows, boxBottom(w))...)
-}
-
-// resize shrinks or grows the screen, and Ink clears it to draw anew.
-func (g *geminiScreen) resize(rows, cols int) {
-	g.s.Resize(rows, cols)
-	g.lines = append(g.lines, g.s.TakeLines()...)
-	g.prev = 0
-	g.write("\x1b[2J\x1b[3J\x1b[H")
-}
-
 func (g *geminiScreen) pause(d time.Duration) {
 	g.now = g.now.Add(d)
 	g.lines = append(g.lines, g.s.Settle()...)
@@ -92,56 +73,6 @@ func (g *geminiScreen) end() []string {
 	}
 	take(r.flush(true))
 	return got
-}
-
-// TestABoxAtWorkLaidOutAnewAfterAShrinkIsReadWhole: the first frame after
-// a shrink shows the old terminal's row cut at the box's edge
-// ("@relay:bob one two three f", "our five" dropped); the next lays the
-// output out anew, two more of its rows hidden, the line on two rows,
-// the head row drawn anew or not. The spawner took the relay's first row
-// for the cut one moved up and committed only "our five": the line was
-// lost (review s13).
-func TestABoxAtWorkLaidOutAnewAfterAShrinkIsReadWhole(t *testing.T) {
-	t.Parallel()
-	const cols = 30
-	for _, spin := range []string{"⊶", "⊷"} {
-		g := newGeminiScreen(t, 20, 50)
-		g.write("> run it\r\n\r\n")
-		g.box(48, "⊷", "... 2 hidden (Ctrl+O) ...", "progress 10%")
-		g.pause(300 * time.Millisecond)
-		g.resize(20, cols)
-		g.box(cols, "⊶", "... 2 hidden (Ctrl+O) ...", "progress 10%", "@relay:bob one two three f", "progress 50%")
-		g.pause(300 * time.Millisecond)
-		g.box(cols, spin, "... 4 hidden (Ctrl+O) ...", "@relay:bob one two three f", "our five", "progress 50%")
-		g.pause(300 * time.Millisecond)
-		g.box(cols, "✓", "... 4 hidden (Ctrl+O) ...", "@relay:bob one two three f", "our five", "progress 50%", "end")
-		if got := g.end(); len(got) != 1 || got[0] != `bob "one two three four five"` {
-			t.Errorf("head %s: commands %q, want [bob \"one two three four five\"]", spin, got)
-		}
-	}
-}
-
-// TestARelayLaidOutLowerAfterAShrinkIsReadWhole: as
-// TestABoxAtWorkLaidOutAnewAfterAShrinkIsReadWhole, but the lines above
-// take more rows laid out anew, and the relay shows whole two rows lower.
-// The spawner took its first row for the cut one moved down, and the cut
-// body ("one two three f") went out: a body no reader saw (review s13).
-func TestARelayLaidOutLowerAfterAShrinkIsReadWhole(t *testing.T) {
-	t.Parallel()
-	const cols = 30
-	g := newGeminiScreen(t, 20, 50)
-	g.write("> run it\r\n\r\n")
-	g.box(48, "⊷")
-	g.pause(300 * time.Millisecond)
-	g.resize(20, cols)
-	g.box(cols, "⊶", "alpha bravo charlie delta", "@relay:bob one two three f")
-	g.pause(150 * time.Millisecond)
-	g.box(cols, "⊶", "alpha bravo charlie delta", "echo foxtrot golf hotel", "india juliet", "@relay:bob one two three f", "our five", "")
-	g.pause(150 * time.Millisecond)
-	g.box(cols, "✓", "alpha bravo charlie delta", "echo foxtrot golf hotel", "india juliet", "@relay:bob one two three f", "our five", "end")
-	if got := g.end(); len(got) != 1 || got[0] != `bob "one two three four five"` {
-		t.Errorf("commands %q, want [bob \"one two three four five\"]", got)
-	}
 }
 
 // TestABoxAtWorkDrawnLowerIsNotReadAgain: a line printed above the box at

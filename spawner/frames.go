@@ -785,17 +785,21 @@ func (a *aligner) supportedRuns(rows []frameRow, at []int, again bool) (kept []p
 		// (Claude Code shows its latest turn again so, under older
 		// outputs collapsed whose first rows, "[[RELAY]]", "{", the last
 		// frames took for an older block's; dropped, its rows were new,
-		// and its relay was read twice). Only a row whose text no other
-		// document row has: a row that reads the same under every output
-		// (opencode's "Click to expand" hint, or any alike), taken for
-		// another output's, made the rows above it new (a relay block read
-		// twice).
+		// and its relay was read twice). Only a row whose copy is not in
+		// doubt: its text no other document row's, or shown once in this
+		// frame and by one document row in the last (aloneAlike). A row
+		// that reads the same under every output (opencode's "Click to
+		// expand" hint, or any alike), shown twice, taken for another
+		// output's, made the rows above it new; dropped where the copy
+		// was plain (opencode's "▣ Build · …" status row, one in view,
+		// five in the document), its neighbours were new: a relay block
+		// read twice either way.
 		alone, together := !supported(run), a.movedTogether(rows, run)
 		for n, p := range run {
 			long := len(p.d.key) >= minRewrap && !a.movedDownAlone(rows, rows[p.i], p.d)
 			shown := p.d.shown == a.obs-1
 			if !drop && (!alone || p.d.pending || shown && !again && (long || together || a.stayed(rows, rows[p.i], p.d)) ||
-				shown && again && long && a.relaying && len(a.index[p.d.hash]) == 1) {
+				shown && again && long && a.relaying && (len(a.index[p.d.hash]) == 1 || a.aloneAlike(rows, p))) {
 				kept = append(kept, p)
 			} else {
 				a.excluded[at[k+n]], dropped = true, true
@@ -2926,4 +2930,23 @@ func (a *aligner) olderTurn(r frameRow) bool {
 		}
 	}
 	return false
+}
+
+// aloneAlike reports whether the frame shows the text of pair p's row once
+// and the last frame showed one document row of that text: which copy the
+// row is, is then not in doubt.
+func (a *aligner) aloneAlike(rows []frameRow, p pair) bool {
+	n := 0
+	for _, r := range rows {
+		if r.hash == rows[p.i].hash && r.key == rows[p.i].key {
+			n++
+		}
+	}
+	last := 0
+	for _, d := range a.index[p.d.hash] {
+		if d.key == p.d.key && d.shown == a.obs-1 {
+			last++
+		}
+	}
+	return n == 1 && last == 1
 }

@@ -1532,7 +1532,10 @@ func (a *aligner) underNewTurn(rows []frameRow, j int, pk pair) bool {
 // the resize go in above them. Laid out narrow again, the view shows them
 // collapsed again above those turns' echoes: taken for the kept rows,
 // they would leave every later turn's row unaligned, and the later turn's
-// text, wrapped anew, would be read again.
+// text, wrapped anew, would be read again. Not a row whose own turn (its
+// echo, shown above it) is in the document under that echo too, above
+// the row: an earlier layout put the whole turn there, and its rows are
+// its own (taken out, f03's rows were read again under f04's echo).
 func (a *aligner) overItsTurn(rows []frameRow, pk pair) bool {
 	t := a.nextTurn[pk.i]
 	if t < 0 {
@@ -1547,7 +1550,24 @@ func (a *aligner) overItsTurn(rows []frameRow, pk pair) bool {
 			echo = d
 		}
 	}
-	return echo != nil && echo.shown == a.obs-1 && echo.pos < pk.d.pos && pk.d.shown < echo.first
+	if echo == nil || echo.shown != a.obs-1 || echo.pos >= pk.d.pos || pk.d.shown >= echo.first {
+		return false
+	}
+	// The row's own turn, shown above it, under that echo in the document
+	// too: the document put the whole turn there (laid out at another
+	// width), and its rows are its own, not rows of the later turn.
+	own := pk.i
+	if !rows[own].turn {
+		own = a.lastTurn[pk.i]
+	}
+	if own >= 0 {
+		for _, d := range a.index[rows[own].hash] {
+			if d.turn && d.key == rows[own].key && d.pos > echo.pos && d.pos <= pk.d.pos {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // turnsBefore returns how many rows of the document before position pos

@@ -1351,10 +1351,21 @@ func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) 
 			return false
 		}
 	}
-	moved, stayed := 0, 0
+	moved, stayed := a.movedAlong(rows, move, func(l frameRow) bool { return l.y > last.at && l.y <= e.at })
+	return stayed > max(moved, 1)
+}
+
+// movedAlong counts, of the long rows the last frame showed that in
+// accepts (those around the rows a rule would move), the ones this frame
+// shows move rows lower with their text (moved) and the ones it shows
+// other text at there (other) — not text that stays put whatever the view
+// shows (a footer, the effort row: the last frame showed it there too).
+// Short rows ("}", "[[/RELAY]]") are those of any block and count for
+// neither.
+func (a *aligner) movedAlong(rows []frameRow, move int, in func(frameRow) bool) (moved, other int) {
 	for _, l := range a.last {
-		if l.y <= last.at || l.y > e.at || len(l.key) < minRewrap {
-			continue // short rows ("}", "[[/RELAY]]") are those of any block
+		if len(l.key) < minRewrap || !in(l) {
+			continue
 		}
 		n, found := slices.BinarySearchFunc(rows, l.y+move, byY)
 		if !found {
@@ -1363,10 +1374,10 @@ func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) 
 		if rows[n].key == l.key {
 			moved++
 		} else if m, was := slices.BinarySearchFunc(a.last, l.y+move, byY); !was || a.last[m].key != rows[n].key {
-			stayed++ // not a row that stays put whatever the view shows (a footer)
+			other++
 		}
 	}
-	return stayed > max(moved, 1)
+	return moved, other
 }
 
 // downPastEcho reports whether document row d, above the echo the view
@@ -1384,22 +1395,7 @@ func (a *aligner) downPastEcho(rows []frameRow, y int, d *docRow) bool {
 	if a.past == nil || a.relaying || d.pos >= a.past.pos || d.shown != a.obs-1 || y <= d.at {
 		return false
 	}
-	move := y - d.at
-	moved, other := 0, 0
-	for _, l := range a.last {
-		if l.y == d.at || len(l.key) < minRewrap {
-			continue // short rows ("}", "[[/RELAY]]") are those of any output
-		}
-		n, found := slices.BinarySearchFunc(rows, l.y+move, byY)
-		if !found {
-			continue
-		}
-		if rows[n].key == l.key {
-			moved++
-		} else if m, was := slices.BinarySearchFunc(a.last, l.y+move, byY); !was || a.last[m].key != rows[n].key {
-			other++
-		}
-	}
+	moved, other := a.movedAlong(rows, y-d.at, func(l frameRow) bool { return l.y != d.at })
 	return other > moved
 }
 

@@ -38,15 +38,15 @@ import "strings"
 // shows a running command's header, then "You ran": the same command;
 // rows of its output that scrolled into the transcript before the program
 // drew its header count as after it), a line under it that repeats only
-// lines committed before that echo is new — the command printed the same text again (a file printed twice),
-// which the program writes again whole under the echo while it shows the
-// first print's output collapsed above it; and a line right after a new
-// one under the echo, or right after the echo itself, however common, is
-// more of that output, also after a resize (a new block's "type" row is
-// not that of an older block shown collapsed above, which the replay did
-// not take; its first rows are not those of an older block cut off above,
-// which the replay passed over). The lines committed after the
-// echo that the replay took before reaching it (older rows, wrapped
+// lines committed before that echo is new — the command printed the same
+// text again (a file printed twice), which the program writes again whole
+// under the echo while it shows the first print's output collapsed above
+// it; and a line right after a new one under the echo, or right after the
+// echo itself, however common, is more of that output, also after a
+// resize (a new block's "type" row is not that of an older block shown
+// collapsed above, which the replay did not take; its first rows are not
+// those of an older block cut off above, which the replay passed over).
+// The lines committed after the echo that the replay took before reaching it (older rows, wrapped
 // anew as the second print was) are taken back: the output under the
 // echo is still to come. Under an echo the replay has not seen (a new
 // command), no line repeats history the replay passed (typed). Lines as common as a block's "{" are left out

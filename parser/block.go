@@ -120,12 +120,16 @@ func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre pr
 func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []Event, again bool) {
 	b := &p.blk
 	rest, _, pre := stripPrefix(line)
-	if n < b.line && p.recent.saw(rest) {
+	if n < b.line && p.recent.saw(rest) && !(strings.HasPrefix(rest, blockClose) && b.scan.complete()) {
 		// A row above the block's first that repeats, but for its glyphs,
 		// a row read just before the block, drawn again while the block
 		// streams in below it (Codex's header of the running command,
 		// its bullet blinking, the view scrolled): not a row of the
-		// block.
+		// block. But for an end marker after a whole JSON object: that
+		// is where a reader sees the block end, whatever its number (a
+		// view scrolled twice in a moment numbers the block's rows
+		// afresh), and a marker redrawn from above cannot make a whole
+		// object more than it is.
 		return out, false
 	}
 	if _, ok := b.box.inner(line); ok && n < b.line && !b.box.gutter() {

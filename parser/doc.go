@@ -117,7 +117,9 @@
 // or above the block's first: the program drew its rows again over it). A line numbered above the block's first
 // that repeats, but for its glyphs, one of the last lines read before the
 // block (a CLI's header redrawn while the block streams in below it) is no
-// row of the block and is skipped. A block the program showed with rows
+// row of the block and is skipped, but for the end marker after a whole
+// JSON object, which ends the block wherever it is numbered (a view
+// scrolled twice in a moment numbers the block's rows afresh). A block the program showed with rows
 // left out ([Parser.Elided]: Codex's and Claude Code's "… +N lines") is
 // dropped without an error: the program cut it, not the agent; so is a
 // command wrapped over rows that such a row follows ([Parser.ElidedHeld]),

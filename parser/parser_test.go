@@ -1100,6 +1100,47 @@ func TestRowRedrawnAboveABlock(t *testing.T) {
 	}
 }
 
+// TestBlockEndNumberedAboveItsHead: Codex 0.171.0 scrolls its view a few
+// rows twice in a few milliseconds while a block streams in; the rows under
+// the block's head are then numbered afresh, above the head's number. The
+// end marker right after a whole JSON object ends the block even when the
+// same marker was read just before (the end of an earlier block whose head
+// had left the view): a reader sees the block end there, and no row redrawn
+// above a block can make a whole object more than it is.
+func TestBlockEndNumberedAboveItsHead(t *testing.T) {
+	p := New(Options{})
+	var evs []Event
+	for _, l := range []struct {
+		n    int64
+		text string
+	}{
+		{0, "    [[/RELAY]]"}, // an earlier block, its head out of view
+		{1, "    @relay:* class"},
+		{12, "• Running sh f04.sh"},
+		{13, "  └ tube"},
+		{14, "    [[RELAY]]"},
+		{0, `    {"to":"alice","type":"message","body":"excite`},
+		{1, `    now","topic":"t652"}`},
+		{2, "    [[/RELAY]]"},
+		{3, "    mother arm"},
+		{14, "• Running sh f05.sh"},
+		{16, "    [[RELAY]]"},
+		{17, `    {"to":"alice","type":"message","body":"again"}`},
+		{18, "    [[/RELAY]]"},
+	} {
+		evs = append(evs, p.FeedLine(l.n, l.text, 122)...)
+	}
+	evs = append(evs, p.Flush()...)
+	var got []string
+	for _, e := range evs {
+		got = append(got, describe(e))
+	}
+	want := []string{`relay * "class" @1`, `relay alice "excite now" @14 topic=t652`, `relay alice "again" @16`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 func TestPending(t *testing.T) {
 	p := New(Options{})
 	if evs := p.Feed(1, "@relay:bob now"); len(evs) != 1 || p.Pending() {

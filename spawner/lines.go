@@ -1290,6 +1290,13 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 		for held+1 < len(starts) && starts[held+1] == at {
 			held++
 		}
+		// A line written on where it stands still shows its text there:
+		// a row elsewhere starting with that text is another line, not
+		// the paragraph's start drawn anew (a paragraph's start is on
+		// the screen once). Its own row, written on, may be.
+		if p := pieces[k]; p.stays && p.pos() != n {
+			continue
+		}
 		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) && !m.pastTurns(from[held], n) {
 			m.rewrap.next, m.rewrap.at = stream[at+len(key):], m.processed
 			m.moveTo(from[k], n)

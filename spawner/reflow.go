@@ -137,7 +137,13 @@ func (f *screenFlow) position(p, newBase int64, oldRows, rows int) (int64, bool)
 	}
 	switch {
 	case k < f.plan.drop:
-		return newBase - 1, true
+		// Where it left (mainLines.reflowed numbers the lines that leave
+		// so): a taller screen brings it back there (pullBack).
+		at := newBase - int64(f.plan.split)
+		for _, l := range f.lines[k:f.plan.drop] {
+			at -= int64(l.rows)
+		}
+		return at, true
 	case k >= f.plan.keep:
 		return newBase + int64(rows), true
 	}

@@ -70,7 +70,7 @@ func endsOf(rowEnds []int, text string) lineEnds {
 
 // ghost is committed text that was replaced at its position: the same text
 // turning up at another position soon after is the line moving, not a new
-// line.
+// line — unless a replay found that line first (foundGhost).
 type ghost struct {
 	text string
 	at   int64 // mainLines.processed when it was replaced
@@ -963,6 +963,9 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.addGhost(ghost{text: st.rec, at: m.processed, n: n, stays: writtenOn(text, st.rec)})
 	}
 	st.rec, st.hasRec, st.offered, st.faint = text, true, m.replay.epoch, false
+	if replayed {
+		m.foundGhost(text)
+	}
 	if replayed || replaced && !fresh && !drawnNew && m.rewrapped(st, text, n) {
 		m.lastNew = false
 		if !replayed {
@@ -1123,6 +1126,24 @@ func (m *mainLines) addGhost(g ghost) {
 	m.ghosts = append(m.ghosts, g)
 	if len(m.ghosts) > 2*m.rows {
 		m.ghosts = m.ghosts[1:]
+	}
+}
+
+// foundGhost forgets the newest ghost of text, a line the program drew
+// again as history (replay.repeats): the line that gave way where it was
+// is the one the replay found, shown where the redraw put it. It does not
+// move again from where it was: the same text showing there later is
+// other output (Claude Code redraws its view for a new width, each line
+// some rows from where the old width put it, then prints a block whose
+// "to" row lands where an older block's stood before the redraw; taken
+// for that row moved back, it is not read, and the block is missing
+// "to").
+func (m *mainLines) foundGhost(text string) {
+	for i := len(m.ghosts) - 1; i >= 0; i-- {
+		if m.ghosts[i].text == text {
+			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
+			return
+		}
 	}
 }
 

@@ -1655,3 +1655,48 @@ func TestANewBlockUnderTheLatestEchoAfterAResize(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestARowWhereALineStoodBeforeARedrawIsNew: a line the program draws
+// again as history after its row was erased (a replay) is found where
+// the redraw puts it; new output that later lands on the row where it
+// stood before the redraw, showing the same text, is new, not that line
+// moved back (issue 29: Claude Code 2.1.332 inline redraws its view after
+// a resize, each line some rows from where the terminal's rewrap had put
+// it, then collapses an output and prints a new block whose "to" and
+// "type" rows land where the older block's stood: they were not read, and
+// the block was missing "to").
+func TestARowWhereALineStoodBeforeARedrawIsNew(t *testing.T) {
+	t.Parallel()
+	block := func(gutter, body string) []string {
+		return []string{gutter + "[[RELAY]]", "     {", `       "to": "bob",`, `       "type": "message",`,
+			`       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
+	}
+	rows := func(lines ...[]string) string {
+		return strings.Join(slices.Concat(lines...), "\r\n") + "\r\n"
+	}
+	box := strings.Repeat("─", 60) + "\r\n❯ \r\n" + strings.Repeat("─", 60) + "\r\n  ? for shortcuts\x1b[2A\r\x1b[2C"
+	history := []string{"  filler line zero", "  ⎿  Interrupted", "", "  filler line three", "  filler line four",
+		"  filler line five", "  filler line six", "  filler line seven"}
+	transcript := rows([]string{"! cat b.txt", "  ⎿  the first row of the file"}, block("     ", "an older block"), []string{"  ⎿  Interrupted", ""})
+	s := NewScreen(ScreenOptions{Rows: 20, Cols: 60, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	// 23 rows: the first three scroll off; the older block's "type" row
+	// is row 10.
+	c.write(rows(history) + transcript + box)
+	// Every row erased, and the transcript drawn again from three rows
+	// further up: its first row moves up from row 14 (an "Interrupted"
+	// alike), each row under it three rows down, "type" to row 13.
+	c.write("\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 20) + "\x1b[H" + rows(history) + transcript)
+	c.got = nil
+	// The older output collapsed under its echo, a new command's drawn
+	// under it: the new block's "type" row is row 10.
+	c.write("\x1b[3;1H\x1b[2K! cat b.txt\r\n\x1b[2K     … +8 lines (ctrl+o to expand)\r\n\x1b[2K  ⎿  Interrupted\r\n\x1b[2K\r\n" +
+		"\x1b[2K! sh c.sh\r\n" + strings.ReplaceAll(rows(block("  ⎿  ", "a new block")), "\r\n", "\x1b[K\r\n") +
+		"\x1b[J\r\n" + box)
+	got := c.flush()
+	want := block("  ⎿  ", "a new block")
+	if i := slices.Index(got, want[0]); i < 0 || len(got) < i+len(want) || !slices.Equal(got[i:i+len(want)], want) {
+		t.Errorf("the new block's rows not all read: want\n%s\nin\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
+	}
+}

@@ -1040,6 +1040,24 @@ func (a *aligner) stayed(rows []frameRow, r frameRow, d *docRow) bool {
 	return move == 0 && a.viewStayed && a.besideMoved(rows, d.pos, d.pos, 0, true) || slices.Contains(a.moves, move)
 }
 
+// movedWithTheView reports whether the last frame showed frame row r's
+// text as far from where r shows it as rows of the frame aligned with
+// support moved (a.moves): the same row, moved with the view. stayed
+// measures a move from where the last frame showed a document row's
+// start, which for a short row of a paragraph laid out anew for a new
+// size (its last words, a row no document row holds alone) is another
+// row of the frame: such a row left alone at the view's top as the view
+// scrolls is still that paragraph's, not new text (issue 29: Codex's
+// "river note", read again inside the block under it).
+func (a *aligner) movedWithTheView(r frameRow) bool {
+	for _, m := range a.moves {
+		if n, ok := slices.BinarySearchFunc(a.last, r.y-m, byY); ok && a.last[n].key == r.key {
+			return true
+		}
+	}
+	return false
+}
+
 // movedDownAlone reports whether frame row r, the hint under an output
 // shown collapsed (frameRow.expand: opencode's "Click to expand", the same
 // under every such output), shows document row d, which the last frame
@@ -2130,7 +2148,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 				}
 				if !(a.on && rowsOf[k].shown != a.obs-1) && !rowsOf[k].unread() && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
 					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
-						rowsOf[k].shown == a.obs-1 && a.stayed(rows, rows[i], rowsOf[k])) &&
+						rowsOf[k].shown == a.obs-1 && (a.stayed(rows, rows[i], rowsOf[k]) || end == i+1 && a.movedWithTheView(rows[i]))) &&
 					!(end == i+1 && p == starts[k] && isEnd(p+len(want)) && a.movedDownAlone(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&
 					!(p == starts[k] && a.shortRowsMovedAlone(rows, i, end, rowsOf[k:])) &&

@@ -2264,3 +2264,32 @@ func TestATextWrappedAnewIsMadeOfTheRowsNextToIt(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenTailOfAParagraphLaidOutAnewAtTheViewsTop: after a resize
+// Codex lays a paragraph read before out anew for the new width, its last
+// row now only its last words ("river note"), which no row read before
+// holds alone. Scrolled on until that row is the view's top, the row is
+// where the last frame showed it, moved as far as the view: the same
+// paragraph's, not new text (issue 29: read again, it went into the block
+// that streamed in under it, "malformed relay block").
+func TestAltScreenTailOfAParagraphLaidOutAnewAtTheViewsTop(t *testing.T) {
+	t.Parallel()
+	para := "@relay:* the paragraph a view laid out anew for a wider screen ends with w00 w01 w02 w03 w04 w05 w06 w07 w08 w09 w10 w11 w12 river note"
+	head := []string{"• You ran sh f04.sh", "  └ fill"}
+	tail := []string{"    @relay:bob took year", "", "  Worked for 1s"}
+	r := newCodexRun(t)
+	r.write(codexFrame(slices.Concat(head, wrapHanging("    ", para, 59), tail)...))
+	r.pause(time.Second)
+	r.s.Resize(12, 70)
+	r.take(r.s.TakeLines())
+	wider := wrapHanging("    ", para, 69)
+	if last := strings.TrimSpace(wider[len(wider)-1]); last != "river note" {
+		t.Fatalf("the paragraph laid out anew ends with %q, want the row \"river note\" alone", last)
+	}
+	r.write(codexFrame(slices.Concat(head, wider, tail)...))
+	r.pause(time.Second)
+	r.write(codexFrame(slices.Concat(wider[len(wider)-1:], tail, []string{"", "• Running sh f05.sh", "  └ out", "    [[RELAY]]", "    {"})...))
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "river note", "@relay:bob took year", "[[RELAY]]")
+}

@@ -410,13 +410,13 @@ func (b *toolBox) release() []parser.Event {
 	b.again = slices.DeleteFunc(b.again, b.cutAgain)
 	earlier := func(e boxEvent) bool { return e.cols != b.cols }
 	var read []boxEvent
-	if slices.ContainsFunc(b.seen, earlier) || slices.ContainsFunc(b.again, earlier) {
-		read = slices.DeleteFunc(append(slices.Clone(b.seen), b.again...), func(e boxEvent) bool { return !earlier(e) })
+	if slices.ContainsFunc(b.seen, earlier) || slices.ContainsFunc(b.again, earlier) || slices.ContainsFunc(b.sent, earlier) {
+		read = slices.DeleteFunc(slices.Concat(b.seen, b.again, b.sent), func(e boxEvent) bool { return !earlier(e) })
 	}
 	held := append(b.pick(func(boxEvent) bool { return true }), b.again...)
 	slices.SortStableFunc(held, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
-	if slices.ContainsFunc(held, earlier) {
-		held = placeByContent(held, read, b.cols, b.cutAtEdge)
+	if slices.ContainsFunc(held, earlier) || slices.ContainsFunc(b.sent, earlier) {
+		held = placeByContent(held, read, b.sent, b.cols, b.cutAtEdge)
 	}
 	out := appendEvents(nil, held)
 	clear(b.again) // the events are the caller's now
@@ -487,19 +487,26 @@ func (b *toolBox) stayedAgain() []boxEvent {
 // placeByContent returns held, what the box read and holds in the order
 // of its rows, with the readings made on a screen of another width than
 // cols, the last one's, placed among those by what they say (read: all
-// the box read at other widths, held or not): the program made the command's terminal as wide
+// the box read at other widths, held, gone out (sent) or neither): the
+// program made the command's terminal as wide
 // as its box, the box's rows count the output anew at each width (a line
 // one wraps over two rows takes one at another), and rows counted at two
 // widths say nothing of each other's order. A reader places what the box
 // showed at an earlier width by the lines around it: a command the box
 // shows at the last width too (sameCommand; cut tells a row cut at the
-// box's edge) is read there once, as the reading that says more says it;
-// one it does not show goes out after the last such command above it, or
-// first.
-func placeByContent(held, read []boxEvent, cols int, cut func(*parser.Command, string) bool) []boxEvent {
+// box's edge) is read there once, as the reading that says more says it
+// — not at all where the live box showed it whole at the earlier width
+// and it went out then (sent: its row, counted at that width, is not the
+// row the last width counts, and the box would read it again); one it
+// does not show goes out after the last such command above it, or first.
+// Each reading at the last width stands for one earlier reading at most,
+// the first after the one the reading above it stood for: the same line
+// printed again further down, after the resize, is another line.
+func placeByContent(held, read, sent []boxEvent, cols int, cut func(*parser.Command, string) bool) []boxEvent {
 	base := slices.DeleteFunc(slices.Clone(held), func(e boxEvent) bool { return e.cols != cols })
 	slices.SortStableFunc(read, func(x, y boxEvent) int { return cmp.Compare(x.row, y.row) })
 	after := make([][]boxEvent, len(base)+1) // after[j+1]: after base[j]
+	gone := make([]bool, len(base))          // base[j] is a command sent at an earlier width
 	anchor := -1
 	for _, e := range read {
 		j := -1
@@ -519,11 +526,14 @@ func placeByContent(held, read []boxEvent, cols int, cut func(*parser.Command, s
 		if d := base[j].ev.Command; kept && len(e.ev.Command.Body) > len(d.Body) {
 			base[j] = e // the box showed it whole at the earlier width, cut at this one
 		}
+		gone[j] = gone[j] || slices.ContainsFunc(sent, func(d boxEvent) bool { return d.seq == e.seq })
 		anchor = j
 	}
 	out := append(make([]boxEvent, 0, len(held)), after[0]...)
 	for j, d := range base {
-		out = append(out, d)
+		if !gone[j] {
+			out = append(out, d)
+		}
 		out = append(out, after[j+1]...)
 	}
 	return out

@@ -1009,3 +1009,52 @@ func TestALineShownTwiceRightAfterAResizeGivesWayOnceACopy(t *testing.T) {
 		}
 	}
 }
+
+// TestACommandSentBeforeAResizeIsNotReadAgainInTheDoneBox: the box at
+// work showed erin's relay whole (a line of text under it) and it went
+// out; then the screen shrank and the box printed done for the new width
+// counts the output's rows anew (the line above it now wraps over two
+// rows), so it shows erin's relay a row further down. A reader who saw
+// it in the wide box sees the same line among the same lines in the
+// narrow one, not a new one: it is placed by what the rows around it say,
+// as a reading held at the old width is (placeByContent), and not read
+// again. The same text printed again after the resize, under carol's, is
+// another line, and goes out (new gemini-s11700036: the live box at 195
+// columns sent two relays, the done box at 104 read both again).
+func TestACommandSentBeforeAResizeIsNotReadAgainInTheDoneBox(t *testing.T) {
+	t.Parallel()
+	const cols = 30
+	narrow := boxRowOf(cols)
+	wide := geminiBoxRow // 48 columns: the screen's width before it shrank
+	at := msAfterStart
+	for _, again := range []bool{false, true} {
+		lines := []spawner.Line{
+			{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 50, Time: at(0)},
+			{N: 73, Text: wide(""), Cols: 50, Time: at(0)},
+			{N: 74, Text: wide("long plain words here and then more"), Cols: 50, Time: at(0)}, // output row 0
+			{N: 75, Text: wide("@relay:erin first"), Cols: 50, Time: at(0)},                   // row 1
+			{N: 76, Text: wide("@relay:carol hi"), Cols: 50, Time: at(0)},                     // row 2: erin's line ended
+			{N: 77, Text: wide(""), Cols: 50, Time: at(0)},
+			{N: 78, Text: boxBottom(48), Cols: 50, Time: at(0)},
+			// Shrunk; printed done, settled, for the new width.
+			{N: 72, Text: narrow("✓  Shell Command sh f.sh"), Cols: cols, Time: at(2500), ShownRunning: true},
+			{N: 73, Text: narrow(""), Cols: cols, Time: at(2500)},
+			{N: 74, Text: narrow("long plain words here and"), Cols: cols, Time: at(2500)},
+			{N: 75, Text: narrow("then more"), Cols: cols, Time: at(2500)},
+			{N: 76, Text: narrow("@relay:erin first"), Cols: cols, Time: at(2500)}, // row 2
+			{N: 77, Text: narrow("@relay:carol hi"), Cols: cols, Time: at(2500)},
+		}
+		want := []string{`erin "first" @75`, `carol "hi" @77`}
+		if again {
+			lines = append(lines, spawner.Line{N: 78, Text: narrow("@relay:erin first"), Cols: cols, Time: at(2500)})
+			want = append(want, `erin "first" @78`)
+		}
+		n := lines[len(lines)-1].N
+		lines = append(lines,
+			spawner.Line{N: n + 1, Text: narrow("end"), Cols: cols, Time: at(2500)},
+			spawner.Line{N: n + 2, Text: boxBottom(cols), Cols: cols, Time: at(2500)})
+		if got := readGeminiBox(lines); !slices.Equal(got, want) {
+			t.Errorf("printed again %v: commands %q, want %q", again, got, want)
+		}
+	}
+}

@@ -45,6 +45,9 @@ type toolBox struct {
 	// hiddenAt is the line of the last "first N lines hidden" row read,
 	// while no other row was read on it, and hidden its N.
 	hiddenAt, hidden int64
+	// blankAt is the line of the blank row under the head row the box's
+	// rows were last mapped by, with no count row under it (-1: none).
+	blankAt int64
 	// keptHidden says the box's rows were last mapped by a head row and
 	// the count row under it (hiddenAt), as if that row stayed as it
 	// was; a row read on it later tells it did not.
@@ -278,16 +281,31 @@ func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool
 			b.top, b.first = n, 0
 		}
 	}
+	if n == b.blankAt && b.live && !head && !isHidden {
+		if inside, shows := screenmodel.BoxRow(text); inside && shows {
+			// Text where the head row's mapping has the blank row under
+			// it: the box at work was drawn higher (the screen scrolled,
+			// a line above it went), and its head row and blank row, the
+			// same text a line up, were taken for rows moved and not
+			// committed at their new lines. The box never shows text
+			// under its head row: the output starts on this row. Counted
+			// from the old head row, each row read was one too high in
+			// the output, and a command the done box (its head committed
+			// where it stands) reads on the same line went out twice.
+			b.top, b.first, b.blankAt = n, 0, -1
+			b.from, b.run = n, b.run+1
+		}
+	}
 	switch {
 	case head && b.hiddenAt == n+2*b.lines():
 		b.top, b.first = n+3*b.lines(), b.hidden
-		b.keptHidden = true
+		b.keptHidden, b.blankAt = true, -1
 	case head:
 		b.top, b.first = n+2*b.lines(), 0
-		b.keptHidden = false
+		b.keptHidden, b.blankAt = false, n+b.lines()
 	case isHidden:
 		b.top, b.first = n+b.lines(), int64(hidden)
-		b.keptHidden = false
+		b.keptHidden, b.blankAt = false, -1
 		b.hiddenAt, b.hidden = n, int64(hidden)
 	case b.live && n >= b.top:
 		inside, shows := screenmodel.BoxRow(text)
@@ -379,7 +397,7 @@ func (b *toolBox) drawnAsAtWork(title string, width int) bool {
 // row, read later, names it and maps its rows anew.
 func (b *toolBox) adopt(n int64) {
 	if !b.live && !b.done && b.unsettled {
-		b.live, b.title, b.top, b.first = true, "", n, 0
+		b.live, b.title, b.top, b.first, b.blankAt = true, "", n, 0, -1
 	}
 }
 

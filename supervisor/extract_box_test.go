@@ -1058,3 +1058,43 @@ func TestACommandSentBeforeAResizeIsNotReadAgainInTheDoneBox(t *testing.T) {
 		}
 	}
 }
+
+// TestABoxAtWorkDrawnHigherIsReadFromItsOutputsFirstRow: the box at work
+// was drawn a line higher (the screen scrolled under it), its head row and
+// the blank row under it the same text a line up: the spawner took them
+// for rows moved and committed neither at its new line; the first row of
+// output, on the line the blank row was on, is committed. The box never
+// shows text under its head row: the output starts there. Counted from
+// the head row where it was last committed, each row of the live box
+// was one too high in the output, and the commands the done box (its
+// head committed where it stands) reads on the same lines went out a
+// second time (fresh gemini-s99200018: two blocks twice).
+func TestABoxAtWorkDrawnHigherIsReadFromItsOutputsFirstRow(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	lines := []spawner.Line{
+		{N: 55, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 56, Text: row("")},
+		{N: 57, Text: boxBottom(48)},
+		// Drawn a line higher, with output: its head on 54, blank on 55.
+		{N: 56, Text: row("plain output")},
+		{N: 57, Text: row("[[RELAY]]")},
+		{N: 58, Text: row(`{"to":"bob","body":"one"}`)},
+		{N: 59, Text: row("[[/RELAY]]")},
+		{N: 60, Text: row("@relay:carol hi")},
+		{N: 61, Text: row("more output")},
+		{N: 62, Text: boxBottom(48)},
+		// Done, drawn where it stands.
+		{N: 54, Text: row("✓  Shell Command sh f.sh"), ShownRunning: true},
+		{N: 55, Text: row("")},
+		{N: 56, Text: row("plain output")},
+		{N: 57, Text: row("[[RELAY]]")},
+		{N: 58, Text: row(`{"to":"bob","body":"one"}`)},
+		{N: 59, Text: row("[[/RELAY]]")},
+		{N: 60, Text: row("@relay:carol hi")},
+		{N: 61, Text: row("more output")},
+		{N: 62, Text: row("end")},
+		{N: 63, Text: boxBottom(48)},
+	}
+	wantGeminiBox(t, lines, `bob "one" @57`, `carol "hi" @60`)
+}

@@ -457,10 +457,17 @@ func (b *toolBox) release() []parser.Event {
 // (overdrawn) is not one: that line no longer shows it, and the done box
 // leaves there what the live box drew last (the reading was of the old
 // terminal's rows right after a resize, cut, and its body went out
-// besides the line laid out anew: fresh gemini-s92900026).
+// besides the line laid out anew: fresh gemini-s92900026). A done box
+// that hides no more of the output's rows than the live box last did maps
+// its rows otherwise only where the head row the live box was mapped by
+// was no longer where the box stood (drawn higher, its rows taken for
+// rows moved up and not committed again): its lines not committed again
+// show what the live box showed under them, not the same text again
+// further down the output, and a command the live box read there would
+// go out twice.
 func (b *toolBox) stayedAgain() []boxEvent {
 	shift := (b.first - b.top) - (b.liveFirst - b.liveTop)
-	if !b.done || shift <= 0 || b.lines() != 1 || len(b.doneRead) == 0 {
+	if !b.done || shift <= 0 || b.first <= b.liveFirst || b.lines() != 1 || len(b.doneRead) == 0 {
 		return nil
 	}
 	bottom := slices.Max(b.doneRead)

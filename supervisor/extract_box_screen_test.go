@@ -108,3 +108,31 @@ func TestABoxAtWorkDrawnLowerIsNotReadAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestABoxAtWorkDrawnHigherIsNotReadAgain: a line above the box at work
+// goes, and the whole box is drawn a line higher, its head row as it was
+// (the spinner at the same mark): the spawner takes the head row, the
+// blank row and the output's first row for rows moved up and commits none
+// of them again, only the rows under them that changed — a relay, read
+// whole, counted from the head row's old line one row too high in the
+// output. The done box, drawn where the box stands, hides no more of the
+// output's rows than the box at work did and commits its head on its
+// line but not the relay's row, the same text: a reader sees one relay.
+// Its rows' mapping differs from the box at work's only by where the
+// head row was taken to be, not by rows the box slid past, and the relay
+// the box at work read there is no line printed again (stayedAgain): it
+// went out twice.
+func TestABoxAtWorkDrawnHigherIsNotReadAgain(t *testing.T) {
+	t.Parallel()
+	row := boxRowOf(48)
+	g := newGeminiScreen(t, 20, 50)
+	g.write("> run it\r\n\r\n")
+	g.frame("warning line", row("⊷  Shell Command sh f.sh"), row(""), row("progress 10%"), boxBottom(48))
+	g.pause(300 * time.Millisecond)
+	g.frame(row("⊷  Shell Command sh f.sh"), row(""), row("progress 10%"), row("@relay:bob hello there"), row("progress 20%"), boxBottom(48))
+	g.pause(300 * time.Millisecond)
+	g.frame(row("✓  Shell Command sh f.sh"), row(""), row("progress 10%"), row("@relay:bob hello there"), row("progress 20%"), row("end"), boxBottom(48))
+	if got := g.end(); len(got) != 1 || got[0] != `bob "hello there"` {
+		t.Errorf("commands %q, want [bob \"hello there\"]", got)
+	}
+}

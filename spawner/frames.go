@@ -1265,11 +1265,31 @@ func (a *aligner) lastTurnShown(rows []frameRow) (echo int, turn *docRow) {
 		}
 	}
 	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i].turn && rows[i].key == turn.key {
+		if rows[i].turn && (rows[i].key == turn.key || a.echoesAgain(rows[i], turn)) {
 			return i, turn
 		}
 	}
 	return -1, nil
+}
+
+// echoesAgain reports whether echo row r shows the line typed of the echo
+// of turn drawn as another echo of the same line (Codex's "• Running cat
+// f" done: "• You ran cat f"), a line echoed only once before: the same
+// turn, the rows under it its output. Without it, a file printed again
+// under the new echo, its rows alike the earlier print's, took the place
+// of that print's rows moved down, as a view scrolled back shows them
+// (issue 29: Codex's file printed twice, its second print not read).
+func (a *aligner) echoesAgain(r frameRow, turn *docRow) bool {
+	typed := r.key[typedKeyAt(r):]
+	if len(typed) < minTyped || typed != a.typedOf(turn) {
+		return false
+	}
+	for _, d := range a.index[r.hash] {
+		if d.turn && d.key == r.key {
+			return false // echoed so before: which echo is which, the alignment says
+		}
+	}
+	return true
 }
 
 // scrolledBack returns the frame row from which the frame shows the last

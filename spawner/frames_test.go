@@ -2293,3 +2293,34 @@ func TestAltScreenTailOfAParagraphLaidOutAnewAtTheViewsTop(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "river note", "@relay:bob took year", "[[RELAY]]")
 }
+
+// TestAltScreenFilePrintedAgainUnderItsEchoDone: Codex prints a file a
+// second time: its view first shows the end of the first print with
+// "• Running cat f2.txt" under it, then "• You ran cat f2.txt" at the top
+// over the second print, whose rows are the first print's, four rows
+// lower than the last frame showed them, as a view scrolled back would
+// show them. The echo is the latest turn's ("Running" done), and the rows
+// under it are its output, read again (issue 29: the second print was not
+// read at all).
+func TestAltScreenFilePrintedAgainUnderItsEchoDone(t *testing.T) {
+	t.Parallel()
+	r := newKindRun(t, "codex", 14, 81)
+	r.write("\x1b[?1049h")
+	frame := func(rows ...string) string {
+		return drawRows(11, rows) + "\x1b[12;1H› \x1b[K\x1b[13;1H\x1b[K\x1b[14;1H  gpt default · /tmp/work\x1b[K\x1b[12;3H"
+	}
+	file := []string{"  └ [[RELAY]]", `    {"to":"qa_1","type":"message","body":"ride \"q\" except stretch their`, `    rule --flag","topic":"t10"}`,
+		"    [[/RELAY]]", "    @relay:alice right tree wood rest", "    end of the output, 5 lines", "", "  Worked for <1s"}
+	r.write(frame(slices.Concat([]string{"", "• You ran cat f1.txt"}, file)...))
+	r.pause(time.Second)
+	r.write(frame(slices.Concat(file[2:], []string{"", "• Running cat f2.txt", "", "• Working (0s • esc to interrupt)"})...))
+	r.pause(250 * time.Millisecond)
+	r.write(frame(slices.Concat([]string{"", "• You ran cat f2.txt"}, file)...))
+	r.pause(time.Second)
+	r.flush()
+	for _, row := range []string{"[[RELAY]]", `"body":"ride`, "rule --flag", "[[/RELAY]]", "@relay:alice right tree wood rest", "end of the output"} {
+		if n := r.count(row); n != 2 {
+			t.Errorf("%q committed %d times, want twice (the file printed twice):\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

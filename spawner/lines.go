@@ -2264,13 +2264,23 @@ func (m *mainLines) final(st *rowState, text string, n int64, released int, out 
 }
 
 // erasesRow reports whether the token, with the cursor at column x,
-// erases the cursor's row whole (EL 2, or EL 0 from its first column).
+// erases the cursor's row whole and leaves its rows in place: EL 2, or EL
+// or ED 0 from its first column (ED 0 erases the rows under it too; a
+// program clears its view so, from the top left, and draws anew: the
+// first row it draws is no more of the line that went on from the
+// scrollback). ED 2 ends the carry itself (rowOp).
 func erasesRow(t *token, x int) bool {
-	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 || t.cmd.Final() != 'K' {
+	if t.kind != tokCSI || t.cmd.Prefix() != 0 || t.cmd.Intermediate() != 0 {
 		return false
 	}
 	p := t.param(0, 0)
-	return p == 2 || p == 0 && x == 0
+	switch t.cmd.Final() {
+	case 'K':
+		return p == 2 || p == 0 && x == 0
+	case 'J':
+		return p == 0 && x == 0
+	}
+	return false
 }
 
 // carryErased ends the line carried at the top when the program erased

@@ -1249,10 +1249,13 @@ func TestReplayAtTheNewWidthAgainPastALineLeftOut(t *testing.T) {
 // Claude Code 2.1.332 (inline), after a resize, erases its rows from the
 // top down and draws its transcript again; its banner, drawn on the top
 // row, was read as the end of a relay line the new width had wrapped
-// there ("… answer inv ▐▛███▛█ Claude Code v2.1.332").
+// there ("… answer inv ▐▛███▛█ Claude Code v2.1.332"). The view cleared
+// from the top left (ED 0) erases that row too (FuzzReflow 5f0bed73: the
+// relay line drawn first after the clear was read as the end of the line
+// above, garbled, and a screen resized meanwhile read a line twice).
 func TestARowErasedUnderALineThatScrolledOffStartsALine(t *testing.T) {
 	t.Parallel()
-	for _, erase := range []string{"\x1b[2K", "\r\x1b[K"} {
+	for _, erase := range []string{"\x1b[2K", "\r\x1b[K", "\x1b[J"} {
 		s := NewScreen(ScreenOptions{Rows: 4, Cols: 20})
 		c := &committed{t: t, s: s, take: s.Settle}
 		long := "@relay:bob alpha bravo charlie"

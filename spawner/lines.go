@@ -150,6 +150,11 @@ type mainLines struct {
 	// (Start "": none).
 	shownN    int64
 	shownEcho screenmodel.Echo
+	// echoN is the line of the first row of that echo, seen since the
+	// screen last changed size, and echoCmd what it shows after the
+	// echo's start ("": none; see leftEcho).
+	echoN   int64
+	echoCmd string
 	// unresized: the rows a screen never resized would still show that a
 	// resize took off this one, while resizedQuiet.
 	unresized unresized
@@ -294,6 +299,7 @@ func (m *mainLines) resized() {
 		m.shadow[i].ends = lineEnds{} // the rows are cut or wrapped anew
 	}
 	m.risk()
+	m.echoCmd = "" // its line is laid out anew
 	m.resizedQuiet = true
 	m.frame.on = false
 	m.leftResized = true
@@ -1001,6 +1007,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	}
 	if echo {
 		m.shownN, m.shownEcho = n, e
+		m.echoN, m.echoCmd = n, cmd
 		m.echoRowsUnder(text, n)
 	}
 }
@@ -1089,9 +1096,11 @@ func (m *mainLines) shown(text string, n int64, replayed bool) {
 		if n >= m.typedFrom && n <= m.typedTo {
 			return
 		}
+		cmd := strings.TrimSpace(text[len(e.Start):])
 		m.shownN, m.shownEcho = n, e
+		m.echoN, m.echoCmd = n, cmd
 		if !replayed && !m.replay.knows(text) {
-			m.replay.record(text, strings.TrimSpace(text[len(e.Start):]), e.Runs)
+			m.replay.record(text, cmd, e.Runs)
 		}
 		return
 	}
@@ -1318,7 +1327,7 @@ func (m *mainLines) rewrapped(st *rowState, text string, n int64) bool {
 		if p := pieces[k]; p.stays && p.pos() != n {
 			continue
 		}
-		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) && !m.pastTurns(from[held], n) {
+		if strings.HasPrefix(stream[at:], key) && m.inOrder(from[k], n) && !m.pastTurns(from[held], n) && !m.leftEcho(pieces[held].text, from[held], n) {
 			m.rewrap.next, m.rewrap.at = stream[at+len(key):], m.processed
 			m.moveTo(from[k], n)
 			return true
@@ -1510,7 +1519,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 	short := m.lastNew && !hasKeyOf(text, minRewrap)
 	for i := len(m.ghosts) - 1; i >= 0; i-- {
 		g := m.ghosts[i]
-		if g.text == text && !g.stays && !short && g.near(n) && m.inOrder(g.pos(), n) && !m.pastTurns(g.pos(), n) {
+		if g.text == text && !g.stays && !short && g.near(n) && m.inOrder(g.pos(), n) && !m.pastTurns(g.pos(), n) && !m.leftEcho(text, g.pos(), n) {
 			m.ghosts = append(m.ghosts[:i], m.ghosts[i+1:]...)
 			m.moveTo(g.pos(), n)
 			return g.n, true
@@ -1527,7 +1536,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 			st.rec, st.hasRec = "", false
 			continue
 		}
-		if from := m.lineN(r); !writtenOn(m.lineText(start, end), text) && m.inOrder(from, n) {
+		if from := m.lineN(r); !writtenOn(m.lineText(start, end), text) && m.inOrder(from, n) && !m.leftEcho(text, from, n) {
 			st.rec, st.hasRec = "", false
 			m.moveTo(from, n)
 			m.crossed(from, n, text, released)
@@ -1535,7 +1544,7 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 		}
 	}
 	// The rows a resize took off are rows of the screen too (unresized).
-	if from, ok := m.unresized.erasedFrom(text, n, m.inOrder); ok {
+	if from, ok := m.unresized.erasedFrom(text, n, func(from, to int64) bool { return m.inOrder(from, to) && !m.leftEcho(text, from, to) }); ok {
 		m.moveTo(from, n)
 		return from, true
 	}
@@ -1570,6 +1579,39 @@ func (m *mainLines) pastTurns(from, to int64) bool {
 		}
 	}
 	return false
+}
+
+// leftEcho reports whether text, a line committed before the echo of the
+// command typed last, at position from above that echo, would have moved
+// down to position to while the echo left the screen: its line is on the
+// screen, and no row shows it. Lines keep their order as a program draws
+// them again, and a transcript grows at its end: lines drawn lower would
+// have pushed the echo under them lower too. The echo is gone because the
+// program draws the live area under it cut above, from the screen's top
+// (Claude Code inline, once a command's output makes that area taller
+// than the screen, draws its last rows over the rows there, writing only
+// the cells that differ): the rows under the echo's place are that
+// command's output, though a file printed again shows the rows an older
+// print showed a few rows higher (they were taken for those rows moved
+// down past the echo's place, and a relay printed again was not read).
+// A line of that output, committed since the echo, does move down as the
+// area shrinks (its last rows drawn from the top again).
+func (m *mainLines) leftEcho(text string, from, to int64) bool {
+	if m.echoCmd == "" || to <= from || from >= m.echoN || m.echoN < m.base || m.echoN >= m.base+int64(m.rows) {
+		return false
+	}
+	for r := 0; r < m.rows; {
+		start, end := m.span(r)
+		r = end + 1
+		row := m.lineText(start, end)
+		if e, ok := m.layout.EchoStart(row); ok {
+			cmd := strings.TrimSpace(row[len(e.Start):])
+			if cmd != "" && (strings.HasPrefix(cmd, m.echoCmd) || strings.HasPrefix(m.echoCmd, cmd)) {
+				return false
+			}
+		}
+	}
+	return !m.replay.sinceEcho(text)
 }
 
 // inDoneBox reports whether text, a line at n, is a row of the box of a

@@ -1703,3 +1703,54 @@ func TestARowWhereALineStoodBeforeARedrawIsNew(t *testing.T) {
 		t.Errorf("the new block's rows not all read: want\n%s\nin\n%s", strings.Join(want, "\n"), strings.Join(got, "\n"))
 	}
 }
+
+// TestRowsUnderAnEchoCutAboveAreItsOutput: Claude Code 2.1.332 inline
+// draws a command's live area that grew taller than the screen from the
+// screen's top, over the rows there, the echo of the command cut above
+// (issue 29: a file printed again, its rows drawn a few rows lower than
+// where the first print's stood, the new echo's row overwritten). The
+// rows under that echo are the command's output, not the first print's
+// rows moved down past it: lines drawn again keep their order, and the
+// echo, under them, would show lower still. The command's own rows do
+// move down as the area shrinks, and are not read again.
+func TestRowsUnderAnEchoCutAboveAreItsOutput(t *testing.T) {
+	t.Parallel()
+	box := []string{strings.Repeat("─", 60), "❯ ", strings.Repeat("─", 60), "  ? for shortcuts"}
+	// draw draws rows from the screen's top, as Claude Code draws a live
+	// area cut above, and leaves the cursor in its input box.
+	draw := func(rows ...[]string) string {
+		return "\x1b[H" + strings.Join(slices.Concat(rows...), "\x1b[K\r\n") + "\x1b[K\x1b[J\x1b[3A\r\x1b[2C"
+	}
+	file := []string{"     first row of the file", "     second row of the file", "     @relay:bob the relay in the file",
+		"     fourth row of the file"}
+	t.Run("a file printed again", func(t *testing.T) {
+		t.Parallel()
+		s := NewScreen(ScreenOptions{Rows: 14, Cols: 60, Layout: screenmodel.Of("claude")})
+		defer s.Close()
+		c := &committed{t: t, s: s, take: s.Settle}
+		c.write(draw([]string{"! cat a.txt"}, file, []string{"  ⎿  Interrupted", "", "! cat b.txt", "  ⎿  Running…", ""}, box))
+		c.got = nil
+		// b.txt is four rows and a.txt: the relay's row is three rows
+		// lower than a.txt's was, the echo's row shows the file's last.
+		c.write(draw([]string{"     extra row two", "     extra row three", "     extra row four", "     extra row five"}, file, []string{""}, box))
+		got := c.flush()
+		if !slices.Contains(got, file[2]) {
+			t.Errorf("the relay printed again not read; all lines:\n%s", strings.Join(got, "\n"))
+		}
+	})
+	t.Run("the area shrinks", func(t *testing.T) {
+		t.Parallel()
+		s := NewScreen(ScreenOptions{Rows: 12, Cols: 60, Layout: screenmodel.Of("claude")})
+		defer s.Close()
+		c := &committed{t: t, s: s, take: s.Settle}
+		c.write(draw([]string{"  history zero", "  history one", "  history two", "  history three", "! cat a.txt", "  ⎿  Running…", ""}, box))
+		c.write(draw(file, []string{"", "✻ Working… (3s)", "  ⎿  Tip: something to read", ""}, box))
+		c.got = nil
+		// Done: the spinner rows gone, the area's last rows drawn from
+		// the top again, the file's rows three rows lower.
+		c.write(draw([]string{"     a row before the file", "     another row before it", "     the third row before it"}, file, []string{""}, box))
+		if got := c.flush(); slices.Contains(got, file[2]) {
+			t.Errorf("the relay read again as the area shrank; lines committed then:\n%s", strings.Join(got, "\n"))
+		}
+	})
+}

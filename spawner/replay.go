@@ -237,6 +237,23 @@ func (r *replay) knows(text string) bool {
 	return false
 }
 
+// sinceEcho reports whether text is among the lines recorded since the
+// echo of the command typed last (knownScreens screenfuls of them at
+// most): a line of that command's output.
+func (r *replay) sinceEcho(text string) bool {
+	if r.echoCmd == "" {
+		return false
+	}
+	n := r.seen.len()
+	lo := max(r.echoAt-(r.recorded-n)+1, n-knownScreens*max(r.rows, 24), 0)
+	for i := n - 1; i >= lo; i-- {
+		if string(r.seen.at(i)) == text {
+			return true
+		}
+	}
+	return false
+}
+
 // begin starts matching: the screen, rows high, was cleared.
 func (r *replay) begin(rows int) {
 	r.active, r.began, r.tail, r.live, r.sized = false, false, false, false, false

@@ -1337,3 +1337,45 @@ func TestARowCutShortInACollapsedOutputIsTheLinesRest(t *testing.T) {
 	r.flush()
 	r.wantOnce(t, "@relay:alice")
 }
+
+// A view shows the echo of every turn between two rows it shows, but for
+// rows it left blank: rows of a new output alike rows of an output two
+// turns back, shown right above the program's live rows with no echo
+// between, are the new output's, whatever rows the view showed before
+// (issue 29, claude-s11700026 and claude-s9300006: Claude Code's view
+// jumped from the turns above to the tail of a long new output, and its
+// block's "to" row, alike an older block's, was taken for that row laid
+// out anew: the block was read without its "to"). A view erased between
+// two rows (Claude Code clears it row by row as it quits) may hide an
+// echo in a blank row: a row there alike one above the echo, the
+// program's own rows under it, is that row still.
+func TestAltScreenRowsOverTheLiveAreaAreTheLatestTurns(t *testing.T) {
+	const rows, cols = 22, 80
+	r := newKindRun(t, "claude", rows, cols)
+	own := []string{"✢ Enchanting…", "", strings.Repeat("─", cols), "❯ ", strings.Repeat("─", cols), "  ⏸ manual mode on"}
+	show := func(text ...string) {
+		r.write(drawRows(rows, slices.Concat(text, make([]string, rows-len(own)-len(text)), own)))
+		r.pause(time.Second)
+	}
+	block := func(lead, to, body string) []string {
+		return []string{lead + "[[RELAY]]", "     {", `       "to": "` + to + `",`, `       "type": "message",`,
+			`       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
+	}
+	r.write("\x1b[?1049h\x1b[?25l")
+	first := slices.Concat([]string{"! cat a.txt"}, block("  ⎿  ", "rev-2.b", "the first block"),
+		[]string{"  ⎿  Interrupted · What should Claude do instead?", ""})
+	second := []string{"! cat b.txt", "  ⎿  @relay:bob the second turn", "     its second row", "     its third row", "     its fourth row",
+		"     its fifth row", "     its sixth row", "  ⎿  Interrupted · What should Claude do instead?", ""}
+	show(first...)
+	// The view moves on: the first turn above it.
+	show(slices.Concat(second, []string{"! cat c.txt", "  ⎿  Running…"})...)
+	// The third output, taller than the view: its tail, with a block to
+	// the same recipient, right above the live rows.
+	third := []string{"     progress 40%", "     progress 50%", "     progress 60%", "     progress 70%"}
+	show(slices.Concat(third, block("     ", "rev-2.b", "the third block"), []string{"     end of the output"})...)
+	r.flush()
+	if n := r.count(`"to": "rev-2.b"`); n != 2 {
+		t.Errorf(`"to": "rev-2.b" committed %d times, want twice (once a block):`+"\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	r.wantOnce(t, "the third block", "@relay:bob the second turn")
+}

@@ -2175,7 +2175,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					!a.straysIn(rows, i, end, p, p+len(want), rowsOf, starts, k) &&
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.downPastEcho(rows, rowShowing(rows[i:end], starts[k]-p), rowsOf[k]) &&
-					!(end == i+1 && !bottom && a.relaying && a.hidesTurns(rows, end, iEnd, rowsOf[lastRowOf(starts, p+len(want))], to)) &&
+					!(!bottom && (end == i+1 || !a.relaying) && a.hidesTurns(rows, end, iEnd, rowsOf[lastRowOf(starts, p+len(want))], to)) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {
 						elsewhere = true
@@ -2498,9 +2498,17 @@ func (a *aligner) shownLast(d *docRow) bool { return d.pending || d.shown == a.o
 // so, while the program lays its view out anew after a resize (when rows
 // amid new text are not told apart: rewrapAmidNewText), is another row
 // alike it: a new block's "type" row, drawn with the rest of its block
-// after a resize, is not an older block's two turns back.
+// after a resize, is not an older block's two turns back. Outside a
+// relayout so is any run of rows: a view that jumped from the turns above
+// to the tail of a long new output shows its block's "{", "to", "type"
+// rows right over the program's live rows, not an older block's. There an
+// echo counts only where the view now shows other text (a row it left
+// blank may be the echo erased: Claude Code clears its view row by row as
+// it quits), only if no frame row shows it in another form (echoShown),
+// and only under a row that is not the program's own: an answer's footer,
+// alike under every answer, may be aligned with another answer's.
 func (a *aligner) hidesTurns(rows []frameRow, i, iEnd int, d *docRow, to int) bool {
-	if to <= d.pos || to > len(a.doc) {
+	if to <= d.pos || to > len(a.doc) || to < len(a.doc) && a.doc[to].own && !a.relaying {
 		return false
 	}
 	shown := 0
@@ -2511,11 +2519,25 @@ func (a *aligner) hidesTurns(rows []frameRow, i, iEnd int, d *docRow, to int) bo
 	}
 	held := 0
 	for _, dd := range a.doc[d.pos+1 : to] {
-		if dd.turn && int(dd.typed) < len(dd.key) { // an empty prompt is no turn
+		if _, drawn := slices.BinarySearchFunc(rows, dd.at, byY); dd.turn && int(dd.typed) < len(dd.key) && (drawn || a.relaying) && !a.echoShown(rows, dd) { // an empty prompt is no turn
 			held++
 		}
 	}
 	return held > shown
+}
+
+// echoShown reports whether a frame row starts the echo of the line typed
+// that document row d starts the echo of: the program drew it again
+// elsewhere, with another head (Codex's "• Running cat f.txt", "• You ran
+// cat f.txt" once the command is done, left in the document too).
+func (a *aligner) echoShown(rows []frameRow, d *docRow) bool {
+	typed := a.typedOf(d)
+	for _, r := range rows {
+		if r.turn && r.key[min(int(r.typedKey), len(r.key)):] == typed {
+			return true
+		}
+	}
+	return false
 }
 
 // newTurnBefore reports whether frame row i1 showing document row d

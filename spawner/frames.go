@@ -590,7 +590,7 @@ func (a *aligner) align(rows []frameRow) []pair {
 				// indent that tells them apart.
 				continue
 			}
-			if past != nil && d.pos < past.pos && (d.shown != a.obs-1 || r.y < d.at && noEcho) || a.downPastEcho(rows, r.y, d) {
+			if a.aboveThePast(d) || past != nil && d.pos < past.pos && r.y < d.at && noEcho || a.downPastEcho(rows, r.y, d) {
 				// Above the turn the view moved on past: shown last
 				// frame, it may stay where it was (the program took the
 				// echo away, or drew it anew as another), but not move
@@ -1435,6 +1435,16 @@ func (a *aligner) downPastEcho(rows []frameRow, y int, d *docRow) bool {
 	}
 	moved, other := a.movedAlong(rows, y-d.at, func(l frameRow) bool { return l.y != d.at })
 	return other > moved
+}
+
+// aboveThePast reports whether document row d, which the last frame did
+// not show, is above the echo the view moved past (a.past, movedPastEcho):
+// no such row comes back into view under it, as one row of a pair nor as
+// history far above laid out anew (rewrappedAbove); the rows under that
+// turn are its output (issue 29: Codex's file printed again, its rows
+// taken for the first print's, not read).
+func (a *aligner) aboveThePast(d *docRow) bool {
+	return a.past != nil && d.pos < a.past.pos && d.shown != a.obs-1
 }
 
 // movedPastEcho returns the echo of the latest turn the last frame showed,
@@ -2369,6 +2379,9 @@ func (a *aligner) rewrappedAbove(rows []frameRow, iStart, iEnd, to, below int) i
 	}
 	first := rows[iStart].key
 	for k := to - 1; k >= max(0, to-maxRewrapAbove); k-- {
+		if a.aboveThePast(a.doc[k]) {
+			continue
+		}
 		key, off := a.doc[k].key, 0
 		if !strings.HasPrefix(key, first) && !strings.HasPrefix(first, key) {
 			if iStart != 0 || !strings.HasSuffix(key, first) {

@@ -2324,3 +2324,52 @@ func TestAltScreenFilePrintedAgainUnderItsEchoDone(t *testing.T) {
 		}
 	}
 }
+
+// TestAltScreenFilePrintedAgainPastItsRunningEcho: Codex prints a file a
+// second time while its view follows the output down: the frame before
+// shows "• Running cat f7.txt" under the last output, the next only the
+// new output, the first print's rows (the echo gone above the view's
+// top). The view moved past the latest turn's echo: the rows under it are
+// its output, however like the first print they are, not that print, far
+// above, come back into view as history laid out anew (issue 29: the
+// second print, a thinking line in it, was not read).
+func TestAltScreenFilePrintedAgainPastItsRunningEcho(t *testing.T) {
+	t.Parallel()
+	r := newKindRun(t, "codex", 16, 76)
+	r.write("\x1b[?1049h")
+	frame := func(rows ...string) string {
+		return drawRows(11, rows) + "\x1b[13;1H› \x1b[K\x1b[14;1H\x1b[K\x1b[16;1H  gpt default · /tmp/work\x1b[K\x1b[13;3H"
+	}
+	file := []string{"  └ 'single'", "    metal ago half grand boat test seem", "    @thinking:* kind near is vu size finish several",
+		"    five hope gone right who they tall", "", "", "        better --flag", "    end of the output, 8 lines"}
+	other := []string{"  └ @relay:* quite opposite repeat set vu single allow him food", "    want hurry enough hand never fight down seem ask might time",
+		"    ran would port k:v enough region problem vu k:v beauty", "    spring state #hash region between every require off city plant",
+		"    pound danger word change did meat quart pass best order wide general", "    heavy against deal century verb meat house invent watch", "", "    end of the output, 8 lines"}
+	frames := [][]string{slices.Concat([]string{"• You ran cat f2.txt"}, file, []string{"", "  Worked for <1s"})}
+	for f := 3; f <= 5; f++ {
+		// Outputs in between: the first print lies far above in the
+		// document, as history the view could show laid out anew.
+		rows := []string{fmt.Sprintf("• You ran cat f%d.txt", f)}
+		for i := range 9 {
+			rows = append(rows, fmt.Sprintf("    row %d of file %d, long enough to be a row of its own", i, f))
+		}
+		frames = append(frames, rows)
+	}
+	frames = append(frames, slices.Concat([]string{"• You ran cat f6.txt"}, other, []string{"", "  Worked for <1s"}))
+	for _, rows := range frames {
+		r.write(frame(rows...))
+		r.pause(time.Second)
+	}
+	r.write(frame(slices.Concat(other[4:], []string{"", "  Worked for <1s", "", "• Running cat f7.txt", "", "• Working (0s • esc to interrupt)"})...))
+	r.pause(20 * time.Millisecond)
+	r.write(frame(slices.Concat(file, []string{"", "• Working (0s • esc to interrupt)"})...))
+	r.pause(time.Second)
+	r.write(frame(slices.Concat([]string{"• You ran cat f7.txt"}, file, []string{"", "  Worked for <1s"})...))
+	r.pause(time.Second)
+	r.flush()
+	for _, row := range []string{"'single'", "metal ago half", "@thinking:* kind near", "five hope gone", "better --flag"} {
+		if n := r.count(row); n != 2 {
+			t.Errorf("%q committed %d times, want twice (the file printed twice):\n%s", row, n, strings.Join(r.lines, "\n"))
+		}
+	}
+}

@@ -438,6 +438,10 @@ func (v *altView) observeAt(quiet bool, cursor int, out altSink) {
 	v.frameRows = rows
 	v.frames.leftover = v.leftover()
 	v.frames.working = working
+	v.frames.boxTop = -1
+	if boxed {
+		v.frames.boxTop = ownFrom
+	}
 	since := v.glimpsed.tick(out.now())
 	switch {
 	case len(running) > 0:

@@ -239,6 +239,48 @@ func TestAViewScrolledBackToAnEchoShowsOldRows(t *testing.T) {
 	r.wantOnce(t, "@relay:bob the command in the file", "the third row of the file", "end of the file")
 }
 
+// opencode pages back half its view at a time, with no hint, and its view
+// of the transcript ends above its input box: a page back moves the rows
+// the last frame showed down, its lower half behind the box. Back at the
+// top, the echo of the command shows above the file's first rows, seen
+// before: history, not a new turn whose output those rows are — they were
+// read, and paging forth shows them again, not anew (issue 29, blind
+// batches n and o: opencode-s12300000 read every relay of a file paged
+// back and forth twice).
+func TestAPageBackToAnEchoBehindTheInputBoxIsHistory(t *testing.T) {
+	const rows, view = 16, 8
+	r := newKindRun(t, "opencode", rows, 90)
+	// A blank row under the view, the input box (a gutter, the agent and
+	// model on its last row, closed by ▀) and the footer under it.
+	frame := func(shown ...string) string {
+		return "\x1b[?2026h" + drawRows(view+1, shown) + "\x1b[10;1H  ┃\x1b[K\x1b[11;1H  ┃\x1b[K\x1b[12;1H  ┃\x1b[K" +
+			"\x1b[13;1H  ┃  Build · GPT-5.6 Terra Pro OpenAI\x1b[K\x1b[14;1H  ╹▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀\x1b[K" +
+			"\x1b[15;1H   /tmp/work                             tab agents  ctrl+p commands\x1b[K\x1b[10;6H\x1b[?2026l"
+	}
+	file := []string{"  ┃  @relay:bob the command at the top of the file, long enough"}
+	for i := 2; i <= 12; i++ {
+		file = append(file, fmt.Sprintf("  ┃  row %d of the file, long enough to count", i))
+	}
+	top := append([]string{"", "", "  ┃  $ cat f01.txt", "  ┃"}, file...)
+	r.write("\x1b[?1049h")
+	// The file's end, its first rows above the view; a page back, and
+	// another to the top; then forth to the end again.
+	for _, at := range []int{8, 4, 0, 4, 8} {
+		r.write(frame(top[at : at+view]...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	n := 0
+	for _, l := range r.late {
+		if !l.Again && strings.Contains(l.Text, "@relay:bob") {
+			n++
+		}
+	}
+	if n += r.count("@relay:bob"); n != 1 {
+		t.Errorf("the command read %d times, want once; lines:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}
+
 // While a command runs, opencode shows its echo with a spinner in place of
 // the "$" and the output under it; the echo shows "$" again once the
 // command is done. The spinner's row is that echo all the same: typed

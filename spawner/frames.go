@@ -316,6 +316,11 @@ type aligner struct {
 	// each observation. on: the view moved on past all the last frame
 	// showed (movedOn).
 	working, on bool
+	// boxTop: the frame's first row of the program's input box
+	// (screenmodel.Layout.BoxAndUnder), where the transcript's view ends;
+	// -1 where the frame shows no such box. Set by the alternate screen
+	// before each observation.
+	boxTop int
 	// past: the echo of the latest turn the view moved past
 	// (movedPastEcho), as align found it; nil when it did not.
 	past *docRow
@@ -374,7 +379,7 @@ type insertion struct {
 }
 
 func newAligner(settle time.Duration, frames int) *aligner {
-	return &aligner{index: map[uint64][]*docRow{}, settle: settle, frames: frames}
+	return &aligner{index: map[uint64][]*docRow{}, settle: settle, frames: frames, boxTop: -1}
 }
 
 // resized notes that the screen changed size after the last observation.
@@ -1304,6 +1309,12 @@ func (a *aligner) scrolledBack(rows []frameRow) int {
 		return 0
 	}
 	top, bottom := a.last[0], rows[len(rows)-1].y
+	if a.boxTop >= 0 {
+		// A row moved down as far as the input box (opencode's) is
+		// behind it: the view of the transcript ends above the box, and
+		// a page back takes the rows it moves there out of view.
+		bottom = min(bottom, a.boxTop-1)
+	}
 	for _, r := range rows {
 		if r.y == top.y && r.key == top.key {
 			return 0 // the view stayed: rows shown below it are new

@@ -438,7 +438,10 @@
 //     frame that aligns with nothing while the program lays its text out
 //     anew is matched so from the first row the last frame showed: the
 //     view laid out anew and scrolled at once shows none of its rows as
-//     they were.
+//     they were. So is one that shows the rows the last frame showed,
+//     itself text laid out anew, moved down (paged back after a resize:
+//     history laid out anew above them), from as far above those rows as
+//     the frame could show: history, not a new turn's rows.
 //  5. The other rows are new, or changed in place: they pair, in order,
 //     with the uncommitted rows the document has there (text streaming in,
 //     a spinner) and take their text — above every aligned row, only those

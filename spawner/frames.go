@@ -1765,6 +1765,15 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	wrapFrom := from
 	if unanchored && (a.relaying || a.lastRewrapShown && a.topAsLast(rows)) {
 		wrapFrom = a.firstShownLast(from)
+	} else if unanchored && a.lastRewrapShown && a.scrolledBack(rows) > 0 {
+		// So may a view paged back after the program laid its text out
+		// anew: the last frame showed text laid out anew and this one
+		// shows that frame's rows moved down, with history above them,
+		// laid out anew too, that matches no row as the document holds
+		// it. Its text is looked for above the rows the last frame
+		// showed, as far back as the frame could show: history, not a
+		// new turn's rows read again.
+		wrapFrom = max(0, a.firstShownLast(from)-rewrapWindow*max(iEnd-iStart, 8))
 	}
 	matches := a.rewrapped(rows, iStart, iEnd, wrapFrom, to, top, bottom)
 	i0, d0 := iStart, from

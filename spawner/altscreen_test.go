@@ -281,6 +281,30 @@ func TestAPageBackToAnEchoBehindTheInputBoxIsHistory(t *testing.T) {
 	}
 }
 
+// While a command runs with its echo above the view, opencode draws the
+// spinner alone on the view's top row, over the blank row under the echo;
+// done, it shows the echo there, its output one row lower. The spinner
+// said nothing of where the view is: the rows under it, all shown again
+// one row down, with the echo above them, are the view moved back to the
+// turn's top, not a new turn whose block is read again (issue 29, fresh
+// opencode-s99100016: a block read twice on an 18-row screen).
+func TestASpinnerOnTheTopRowDoesNotHideAViewMovedDown(t *testing.T) {
+	r := newKindRun(t, "opencode", 12, 140)
+	block := []string{"  ┃  [[RELAY]]", `  ┃  {"to":"qa_1","type":"message","body":"point \"q\" clear among energy serve\nselect cool"}`,
+		"  ┃  [[/RELAY]]", "  ┃  end of the output, 4 lines", "", "     ▣  Build · GPT-5.6 Terra Pro"}
+	r.write("\x1b[?1049h")
+	for _, rows := range [][]string{
+		append([]string{"  ┃  ⠋"}, block...),
+		append([]string{"  ┃  ⠙"}, block...),
+		append([]string{"  ┃  $ cat f01.txt", "  ┃"}, block...),
+	} {
+		r.write(opencodeFrame(rows...))
+		r.pause(time.Second)
+	}
+	r.flush()
+	r.wantOnce(t, "[[RELAY]]", `"to":"qa_1"`, "[[/RELAY]]")
+}
+
 // While a command runs, opencode shows its echo with a spinner in place of
 // the "$" and the output under it; the echo shows "$" again once the
 // command is done. The spinner's row is that echo all the same: typed

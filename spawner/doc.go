@@ -340,8 +340,10 @@
 //     the last frame showed, all shown again moved down as far (the view
 //     scrolled back, or grown taller above them; all that still fit above
 //     the program's input box: opencode pages back half its view, the
-//     lower half behind the box), is no new turn: it is history the view
-//     shows now, as a new turn moves the rows above it up.
+//     lower half behind the box; from the first the last frame showed
+//     whole: a spinner alone on its top row is gone once the view moves),
+//     is no new turn: it is history the view shows now, as a new turn
+//     moves the rows above it up.
 //     Nor is any echo a view scrolled back shows: one the document lacks
 //     is that of a turn whose first rows a short view had cut.
 //     When the last frame showed the echo of the latest turn with only its

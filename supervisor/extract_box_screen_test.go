@@ -136,3 +136,47 @@ func TestABoxAtWorkDrawnHigherIsNotReadAgain(t *testing.T) {
 		t.Errorf("commands %q, want [bob \"hello there\"]", got)
 	}
 }
+
+// TestARowWithRoomForTheNextWordEndsItsLineInANarrowBox: a relay row in
+// Gemini CLI's done box followed by a row whose first word would have fit
+// in the room the relay row left, with more than the four columns a
+// Gemini box leaves where it cut a word at a wrap (parser's lossySlack),
+// is a line of its own at every width, as a reader sees it: how near the
+// box's edge the row ends counts only against that word, not the box's
+// width. (With four columns or fewer to spare the row is read joined:
+// there a reader cannot tell an agent's next line from the end of a word
+// the box cut, which Gemini's recordings join using all four columns.)
+func TestARowWithRoomForTheNextWordEndsItsLineInANarrowBox(t *testing.T) {
+	t.Parallel()
+	for _, cols := range []int{30, 50, 80} {
+		row := boxRowOf(cols - 2)
+		for _, next := range []string{"ok then", "progress"} {
+			word, _, _ := strings.Cut(next, " ")
+			for spare := 4; spare <= 6; spare++ {
+				// The relay row's text, padded to leave room for word and
+				// a blank before it, and spare columns more; the box's
+				// text is six columns narrower than the screen.
+				relay := "@relay:carol hi"
+				pad := cols - 6 - len(relay) - (1 + len(word) + spare)
+				if pad < 0 {
+					continue
+				}
+				switch {
+				case pad == 1:
+					relay += "!"
+				case pad > 1:
+					relay += " " + strings.Repeat("x", pad-1)
+				}
+				g := newGeminiScreen(t, 20, cols)
+				g.write("> run it\r\n\r\n")
+				g.frame(row("⊷  Shell sh f.sh"), row(""), row(relay), row(next), boxBottom(cols-2))
+				g.pause(300 * time.Millisecond)
+				g.frame(row("✓  Shell sh f.sh"), row(""), row(relay), row(next), row("end"), boxBottom(cols-2))
+				want := fmt.Sprintf("carol %q", relay[len("@relay:carol "):])
+				if got := g.end(); len(got) != 1 || got[0] != want {
+					t.Errorf("%d columns, %q after a row leaving %d columns more than it needs: commands %q, want [%s]", cols, next, spare, got, want)
+				}
+			}
+		}
+	}
+}

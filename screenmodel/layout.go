@@ -110,6 +110,10 @@ type Layout struct {
 	// collapsed to its first rows (opencode's "Click to expand"): see
 	// Collapsed.
 	expandHint string
+	// busyBar holds the cells of the bar the program draws over the
+	// agent's name in its input box while a turn runs (opencode's
+	// "■■■■⬝⬝⬝⬝"): see BusyBar.
+	busyBar string
 }
 
 // Echo is how a program's transcript shows a line typed into it (a
@@ -215,7 +219,7 @@ var layouts = []Layout{
 		echoes:     []Echo{{Start: "  ┃  $ ", Cont: "  ┃  ", Wrapped: true, Spinner: "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"}},
 		pending:    []Echo{{Start: "     $ ", Cont: "       "}},
 		status:     []string{"esc interrupt"},
-		expandHint: "Click to expand"},
+		expandHint: "Click to expand", busyBar: "■⬝"},
 }
 
 // Of returns the layout of kind; the zero Layout for a kind it has no facts
@@ -295,6 +299,24 @@ func (l Layout) CutsRows() bool { return l.cutsRows }
 // the program, not left open by the agent.
 func (l Layout) Collapsed(row string) bool {
 	return l.expandHint != "" && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(row), "┃│")) == l.expandHint
+}
+
+// BusyBar reports whether row is the status row of the program's input box
+// while a turn runs: the busy bar drawn right after the box's gutter, over
+// the agent's name ("  ┃■■■■⬝⬝⬝⬝· model"). The transcript's rows and the
+// box's own text sit two blanks inside the gutter; only this row touches
+// it. A reader sees the program's status there, never output, even where
+// the row is caught between a block's rows (a frame drawn mid-resize).
+func (l Layout) BusyBar(row string) bool {
+	if l.busyBar == "" || l.boxEdge == 0 {
+		return false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimLeft(row, " "), string(l.boxEdge))
+	if !ok {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(rest)
+	return strings.ContainsRune(l.busyBar, first)
 }
 
 // LossyBoxes reports whether the program shows output in boxes whose rows

@@ -316,6 +316,9 @@ func (r *commandReader) lateCommands(evs []parser.Event) []parser.Event {
 // spawner commits a row again only when it changed) are read again first:
 // they are still on the screen, and the block goes on through them.
 func (r *commandReader) read(l spawner.Line) []parser.Event {
+	if r.layout.BusyBar(l.Text) {
+		return nil // the input box's status, not a row of output: no gap either
+	}
 	if l.Late || l.Again {
 		return r.readLate(l)
 	}

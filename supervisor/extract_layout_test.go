@@ -672,3 +672,40 @@ func TestAQuietSpellSettlesOnce(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestBusyBarCaughtInABlockIsNotRead: opencode draws its busy bar right
+// after its input box's gutter, over the agent's name, while a turn runs.
+// A frame drawn mid-resize can leave that row committed between a block's
+// rows; a reader sees the program's status there, not the block's text,
+// and reads the block through it (issue 29, n/opencode-s11700020: the
+// block was a malformed error and its command lost).
+func TestBusyBarCaughtInABlockIsNotRead(t *testing.T) {
+	t.Parallel()
+	r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
+	var got []string
+	describe := func(evs []parser.Event) {
+		for _, ev := range evs {
+			if ev.Err != nil {
+				got = append(got, "error: "+ev.Err.Reason)
+				continue
+			}
+			got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+		}
+	}
+	for i, row := range []string{"  ┃  $ sh f4.sh", "  ┃  [[RELAY]]", "  ┃  {",
+		"  ┃■■■■⬝⬝⬝⬝· GPT-5.6 Terra Pro OpenAI",
+		`  ┃    "to": "bob",`, `  ┃    "type": "message",`, `  ┃    "body": "#hash cent \\ end"`, "  ┃  }", "  ┃  [[/RELAY]]",
+		"  ┃■■⬝⬝⬝⬝⬝⬝· @relay:bob not a line of output"} {
+		describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 80}))
+	}
+	describe(r.p.Flush())
+	want := []string{`relay bob "#hash cent \\ end"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The transcript's text two blanks inside the gutter is output, even
+	// when it starts with the bar's cells.
+	if l := screenmodel.Of("opencode"); l.BusyBar("  ┃  ■■ @relay:bob x") || !l.BusyBar("  ┃⬝⬝⬝■") || screenmodel.Of("claude").BusyBar("  ┃■■") {
+		t.Error("BusyBar: only a row of the bar right after opencode's gutter")
+	}
+}

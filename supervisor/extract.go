@@ -220,6 +220,10 @@ type commandReader struct {
 	// that echo, and no block was open there. output: a line of output
 	// was read since the last row of an echo.
 	collapsed, carried, output bool
+	// blockAt is the number of the line the open block began on, and
+	// blockRow its text.
+	blockAt  int64
+	blockRow string
 	// fed is the number of the last line read; stayed, the text last
 	// read on each line of the box the lines are in.
 	fed    int64
@@ -417,6 +421,16 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 		wrapAt = r.layout.WrapAt(l.Cols)
 	}
 	r.p.RowLines(r.wider) // 0 out of a box drawn wider: one line
+	if r.p.InBlock() && l.N == r.blockAt && l.Text != r.blockRow && r.cutByProgram() {
+		// The open block's first row drawn over with other text, in an
+		// output the program shows collapsed: its view shows the next
+		// output's last rows where the block was (that output's echo
+		// above the view), and the "…" under the block, unchanged, was
+		// never read again. The block as read is the program's cut, as
+		// at the next line typed.
+		r.p.Elided()
+	}
+	inBlock := r.p.InBlock()
 	hidden, isHidden := r.layout.HiddenAbove(l.Text)
 	r.box.unsettled = r.resized && l.Time.Sub(r.resizedAt) < relayout && r.layout.HasToolBoxes()
 	if r.box.unsettled && !head {
@@ -428,6 +442,9 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	r.p.BoxAtWork(r.box.live)
 	// What a row ends was read in the box the row is in, or before it.
 	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt), l)
+	if !inBlock && r.p.InBlock() {
+		r.blockAt, r.blockRow = l.N, l.Text
+	}
 	switch {
 	case head:
 		// A row's width is measured only here and for a box drawn wider:

@@ -709,3 +709,51 @@ func TestBusyBarCaughtInABlockIsNotRead(t *testing.T) {
 		t.Error("BusyBar: only a row of the bar right after opencode's gutter")
 	}
 }
+
+// TestCollapsedBlockDrawnOverIsCut: opencode's short view shows the last
+// rows of each output. A block in an output it shows collapsed ends in
+// "…" and the hint to expand it; the next output, its echo above the view,
+// is drawn over the same rows, and the "…" row, unchanged, is not read
+// again: the block's first row is read again holding other text. The
+// block was cut by the program, not left open by its author: no error
+// (issue 29, o/opencode-s12300002). Where the output showed no hint, the
+// block was left open: an error, as before.
+func TestCollapsedBlockDrawnOverIsCut(t *testing.T) {
+	t.Parallel()
+	block := []string{"  ┃  represent animal", "  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "qa_1",`, `  ┃    "type": "message",`,
+		`  ┃    "body": "gas moon colony allow`, `  ┃  area cover wrote",`, `  ┃    "topic": "t663"`, "  ┃  }"}
+	next := []string{"  ┃  sharp element arrange", "  ┃  progress 0%", "  ┃  progress 50%", "  ┃  @relay:* new while team"}
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{
+		{"collapsed", []string{`relay * "new while team"`}},
+		{"whole", []string{"error: unterminated relay block: a new command started on line 3", `relay * "new while team"`}},
+	} {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
+		var got []string
+		describe := func(evs []parser.Event) {
+			for _, ev := range evs {
+				if ev.Err != nil {
+					got = append(got, "error: "+ev.Err.Reason)
+					continue
+				}
+				got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+			}
+		}
+		describe(r.read(spawner.Line{N: 20, Text: "  ┃  $ cat f5.txt", Cols: 120}))
+		if tc.name == "collapsed" {
+			describe(r.read(spawner.Line{N: 13, Text: "  ┃  Click to expand", Cols: 120}))
+		}
+		for i, row := range block {
+			describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 120}))
+		}
+		for i, row := range next {
+			describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 120}))
+		}
+		describe(r.flush(true))
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}

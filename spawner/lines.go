@@ -2340,6 +2340,15 @@ func (m *mainLines) carryErased(out lineSink) {
 	m.dropCarry()
 	if m.top < len(m.shadow) {
 		m.shadow[m.top] = rowState{}
+		// The top row showed the rest of the line committed whole: it
+		// keeps that rest as its record, so the program drawing its view
+		// again after the clear, the same rest on the same row, repaints
+		// it and writes no new line.
+		if st.hasRec && !st.pending && text != "" && strings.HasPrefix(st.rec, text) {
+			if rest := strings.TrimLeft(st.rec[len(text):], " "); rest != "" {
+				m.shadow[m.top] = rowState{rec: rest, hasRec: true}
+			}
+		}
 	}
 	if !drawnOld && (st.pending || !st.hasRec || !strings.HasPrefix(st.rec, text)) {
 		m.final(&st, text, n, noRedraw, out)

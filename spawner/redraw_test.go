@@ -1270,6 +1270,23 @@ func TestARowErasedUnderALineThatScrolledOffStartsALine(t *testing.T) {
 			t.Errorf("top row erased with %q: (-want +got):\n%s", erase, diff)
 		}
 	}
+	// The view cleared and drawn again as it was: the top row shows the
+	// same rest of the line, a repaint — not a line of its own (a relay
+	// marker in it would be a relay nobody sent), nor the line again.
+	for _, first := range []string{"@relay:bob alpha bravo charlie", "@relay:bob see then @relay:carol hi"} {
+		for _, erase := range []string{"\x1b[2K", "\x1b[J"} {
+			s := NewScreen(ScreenOptions{Rows: 4, Cols: 20})
+			c := &committed{t: t, s: s, take: s.Settle}
+			c.write(first + "\r\nrow two\r\nrow three\r\n")
+			c.write("\x1b[H" + erase + first[20:] + "\r\nrow two\r\nrow three\r\n")
+			got := c.flush()
+			s.Close()
+			want := []string{first, "row two", "row three"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("view drawn again after %q: (-want +got):\n%s", erase, diff)
+			}
+		}
+	}
 }
 
 // TestReplayOfAFilePrintedAgainUnderAnEchoMovedOutOfTheBox: the echo of

@@ -580,15 +580,7 @@ func TestCollapseHintReadBeforeItsEcho(t *testing.T) {
 	t.Parallel()
 	r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
 	var got []string
-	describe := func(evs []parser.Event) {
-		for _, ev := range evs {
-			if ev.Err != nil {
-				got = append(got, "error: "+ev.Err.Reason)
-				continue
-			}
-			got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
-		}
-	}
+	describe := func(evs []parser.Event) { got = append(got, readerEvents(evs)...) }
 	for i, row := range []string{"  ┃  $ cat f1.txt", "  ┃  an output", "  ┃  Click to expand", "  ┃  $ cat f2.txt",
 		"  ┃  [[RELAY]]", "  ┃  {", `  ┃    "to": "bob",`, "  ┃  $ cat f3.txt", "  ┃  @relay:bob the next file"} {
 		describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 80}))
@@ -619,15 +611,7 @@ func TestCollapsedBlockEndsWithTheSession(t *testing.T) {
 	} {
 		r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
 		var got []string
-		describe := func(evs []parser.Event) {
-			for _, ev := range evs {
-				if ev.Err != nil {
-					got = append(got, "error: "+ev.Err.Reason)
-					continue
-				}
-				got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
-			}
-		}
+		describe := func(evs []parser.Event) { got = append(got, readerEvents(evs)...) }
 		for i, row := range c.rows {
 			describe(r.read(spawner.Line{N: int64(i), Text: row, Cols: 80}))
 		}
@@ -683,15 +667,7 @@ func TestBusyBarCaughtInABlockIsNotRead(t *testing.T) {
 	t.Parallel()
 	r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
 	var got []string
-	describe := func(evs []parser.Event) {
-		for _, ev := range evs {
-			if ev.Err != nil {
-				got = append(got, "error: "+ev.Err.Reason)
-				continue
-			}
-			got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
-		}
-	}
+	describe := func(evs []parser.Event) { got = append(got, readerEvents(evs)...) }
 	for i, row := range []string{"  ┃  $ sh f4.sh", "  ┃  [[RELAY]]", "  ┃  {",
 		"  ┃■■■■⬝⬝⬝⬝· GPT-5.6 Terra Pro OpenAI",
 		`  ┃    "to": "bob",`, `  ┃    "type": "message",`, `  ┃    "body": "#hash cent \\ end"`, "  ┃  }", "  ┃  [[/RELAY]]",
@@ -732,15 +708,7 @@ func TestCollapsedBlockDrawnOverIsCut(t *testing.T) {
 	} {
 		r := newCommandReader(parser.Options{}, screenmodel.Of("opencode"))
 		var got []string
-		describe := func(evs []parser.Event) {
-			for _, ev := range evs {
-				if ev.Err != nil {
-					got = append(got, "error: "+ev.Err.Reason)
-					continue
-				}
-				got = append(got, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
-			}
-		}
+		describe := func(evs []parser.Event) { got = append(got, readerEvents(evs)...) }
 		describe(r.read(spawner.Line{N: 20, Text: "  ┃  $ cat f5.txt", Cols: 120}))
 		if tc.name == "collapsed" {
 			describe(r.read(spawner.Line{N: 13, Text: "  ┃  Click to expand", Cols: 120}))
@@ -756,4 +724,19 @@ func TestCollapsedBlockDrawnOverIsCut(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
+}
+
+// readerEvents describes the reader's events as its tests compare them:
+// a command's kind, recipient and quoted body, or "error: " and the
+// reason.
+func readerEvents(evs []parser.Event) []string {
+	var out []string
+	for _, ev := range evs {
+		if ev.Err != nil {
+			out = append(out, "error: "+ev.Err.Reason)
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %s %q", ev.Command.Kind, ev.Command.To, ev.Command.Body))
+	}
+	return out
 }

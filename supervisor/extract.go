@@ -463,13 +463,24 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 // terminal's breaks (the terminal broke them mid-row, as it wraps any
 // line). A box at work it draws again at its next frame, for the screen it
 // has, and a row the screen cut at its edge is never whole. It follows
-// the head rows read, done ones drawn wider starting such a box.
+// the head rows read, done ones drawn wider starting such a box. A done
+// box whose head row was read where the box fit, and whose rows now come
+// broken over lines, each as wide as its box at work was drawn, is such a
+// box too: the screen shrank right after the program printed it, before
+// its lines were committed, the head as it was shown and the rows under
+// it as the terminal broke them for the new width. Those rows were
+// dropped as a frame still laid out for the old width, and a command
+// only the done box showed was lost; their lines, counted at the new
+// width, are placed among the live box's readings by what they say
+// (toolBox.release).
 func (r *commandReader) staysWider(text string, span int64) bool {
 	if _, running, head := r.layout.ToolBox(text); head {
 		r.wider = 0
 		if !running && span > 1 {
 			r.wider = span
 		}
+	} else if r.wider == 0 && span > 1 && r.box.done && r.box.width == ansi.StringWidth(strings.TrimRight(text, " ")) {
+		r.wider = span
 	}
 	return span > 1 && span == r.wider
 }

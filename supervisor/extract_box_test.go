@@ -1098,3 +1098,36 @@ func TestABoxAtWorkDrawnHigherIsReadFromItsOutputsFirstRow(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "one" @57`, `carol "hi" @60`)
 }
+
+// TestADoneBoxBrokenByAResizeBeforeItSettledIsRead: Gemini CLI printed a
+// command's box done for the screen it had, and the screen shrank before
+// the box's lines were committed: its head row was committed as it was
+// shown, where the box fit, and its rows under it as the terminal broke
+// them for the new width, each over two lines, counted at that width. A
+// reader reads the box the program printed once: the command only the
+// done box showed, and the one the live box showed already once. The
+// rows were dropped as a frame still laid out for the old width, and the
+// command under them was lost (holdout-20261128p gemini-s12900032).
+func TestADoneBoxBrokenByAResizeBeforeItSettledIsRead(t *testing.T) {
+	t.Parallel()
+	wide := geminiBoxRow               // 48 columns
+	head := func(mark string) string { // as wide as the rows: the mark is one column
+		return "│ " + mark + "  Shell Command sh f.sh" + strings.Repeat(" ", 44-3-len("Shell Command sh f.sh")) + " │"
+	}
+	lines := []spawner.Line{
+		{N: 72, Text: head("⊷"), Cols: 50},
+		{N: 74, Text: wide("@relay:carol hi"), Cols: 50}, // output row 0
+		{N: 75, Text: wide("two"), Cols: 50},
+		{N: 76, Text: wide(""), Cols: 50},
+		{N: 77, Text: boxBottom(48), Cols: 50},
+		{N: 72, Text: head("✓"), Cols: 50},
+		// The screen shrank to 30 columns: the done box's rows, each
+		// over two lines, numbered as the new width lays them out.
+		{N: 91, Text: wide("@relay:carol hi"), Cols: 30},
+		{N: 93, Text: wide("two"), Cols: 30},
+		{N: 95, Text: wide("@relay:dave three"), Cols: 30},
+		{N: 97, Text: wide("four"), Cols: 30},
+		{N: 99, Text: boxBottom(48), Cols: 30},
+	}
+	wantGeminiBox(t, lines, `carol "hi" @74`, `dave "three" @95`)
+}

@@ -217,27 +217,19 @@ func (f *feeder) feed(p []byte, out feedSink) {
 		if f.tok.kind == tokControl && f.tok.ctrl == ansi.ESC {
 			// An escape cut short by the next one (the parser reports the
 			// first ESC when the second comes): a terminal drops what came
-			// of it, and so does the screen. Fed to the emulator, it could
-			// be left waiting for the rest while the screen handles the
-			// next sequence itself (a screen switch), and take the next
-			// character as the end of the old one.
-			f.feedSeg(out, buf, tokStart)
-			if f.partialFed {
-				out.cancel()
-			}
+			// of it, and so does the screen: it is cancelled in the
+			// emulator there. Left open, the emulator would wait for the
+			// rest while the screen handles the next sequence itself (a
+			// screen switch), and take the next character as its end.
+			f.dropSeq(out, buf, tokStart, i)
 			f.segStart, tokStart = i, i
-			f.partialFed = false
 			continue
 		}
 		if seq := f.clamped(out); seq != nil {
 			// A count x/vt would loop over: feed it bounded.
-			f.feedSeg(out, buf, tokStart)
-			if f.partialFed {
-				out.cancel()
-			}
+			f.dropSeq(out, buf, tokStart, i)
 			out.print(seq)
 			f.segStart, tokStart = i+1, i+1
-			f.partialFed = false
 			continue
 		}
 		if out.inert() {
@@ -281,6 +273,20 @@ func (f *feeder) feed(p []byte, out feedSink) {
 	if tokStart < len(buf) {
 		f.partialFed = true
 	}
+}
+
+// dropSeq ends the sequence buf[tokStart:end] (its start fed in an
+// earlier write when partialFed), which the screen replaces or a
+// terminal drops. A control executed inside it still counts: in
+// "\x1b[9\r\x1b[9X" the CR returns the carriage, as it does when the
+// write is cut inside the sequence and its start was fed. So its bytes are
+// fed and the sequence is cancelled there, as after such a cut.
+func (f *feeder) dropSeq(out feedSink, buf []byte, tokStart, end int) {
+	f.feedSeg(out, buf, end)
+	if f.partialFed || end > tokStart {
+		out.cancel()
+	}
+	f.partialFed = false
 }
 
 // plainCsi reads a complete plain CSI sequence (decimal parameters, no

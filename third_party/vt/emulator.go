@@ -377,6 +377,14 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 			// ASCII is printed: skip its tables (two per log line).
 			e.handleControl(c)
 		} else {
+			if c == ansi.ESC {
+				// swarm patch 25: an escape ends the cluster being built,
+				// as the end of a write does. Its handler flushes only at
+				// its end, and a UTF-8 byte that cuts the escape short
+				// printed into the cluster from before it, so the cells
+				// depended on whether a write ended at the ESC.
+				e.flushGrapheme()
+			}
 			e.parser.Advance(c)
 		}
 		// Flush the last cluster once the whole slice is written. Every

@@ -868,3 +868,31 @@ func TestPatchScrollbackGrowsAsUsed(t *testing.T) {
 		t.Fatalf("%d lines after three pushes", sb.Len())
 	}
 }
+
+// An escape sequence ends the cluster being built (patch 25), wherever
+// the writes are cut: a character that a UTF-8 byte cutting the escape
+// short prints after it starts a cluster of its own, as it does when the
+// write ends at the ESC (the end of a write ends a cluster). A Prepend
+// character (U+0600) before the escape joined the character after it in
+// one write, and was a cell of no width, written over, in two.
+func TestPatchEscapeEndsTheCluster(t *testing.T) {
+	cells := func(writes ...string) []string {
+		e := NewEmulator(8, 1)
+		for _, w := range writes {
+			_, _ = e.WriteString(w)
+		}
+		var out []string
+		for x := range 4 {
+			out = append(out, fmt.Sprintf("%q/%d", e.CellAt(x, 0).Content, e.CellAt(x, 0).Width))
+		}
+		return out
+	}
+	for _, in := range []string{"a\u0600\x1bé b", "\u0600\x1b\xd8\x1c\x1a", "🇫\x1b🇷x", "e\x1b\u0301x"} {
+		whole := cells(in)
+		for k := 1; k < len(in); k++ {
+			if split := cells(in[:k], in[k:]); !slices.Equal(whole, split) {
+				t.Errorf("%q: cut at %d gives %v, whole %v", in, k, split, whole)
+			}
+		}
+	}
+}

@@ -512,9 +512,16 @@ func TestUnreadInputIsWhatNoneOfTheGroupRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	gone, got := filepath.Join(dir, "gone"), filepath.Join(dir, "got")
-	child := `trap '' HUP; while [ ! -e "$1" ]; do sleep 0.01; done; read l <&3; echo "$l" > "$2"`
+	if err := syscall.Mkfifo(gone, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The child says it is ready once it ignores the hang-up: a child not
+	// yet at its trap when the leader died was ended by the hang-up (under
+	// load), and read nothing. It waits on a FIFO, not by polling, so that
+	// it reads well within the time the group gets after the leader's end.
+	child := `trap '' HUP; echo ready; read go < "$1"; read l <&3; echo "$l" > "$2"`
 	// (A command sh runs in the background reads /dev/null on its stdin.)
-	script := `exec 3<&0; (` + child + `) & echo ready; exec sleep 1000`
+	script := `exec 3<&0; (` + child + `) & exec sleep 1000`
 	p := start(t, Options{Argv: []string{"sh", "-c", script, "sh", gone, got}}, nil)
 	eventually(t, "ready", func() bool { return p.Screen().Contains("ready") })
 	if err := p.Write([]byte("for the child\rfor nobody\r")); err != nil {
@@ -529,7 +536,14 @@ func TestUnreadInputIsWhatNoneOfTheGroupRead(t *testing.T) {
 	case <-time.After(testrun.Patience):
 		t.Fatal("the leader was not reaped")
 	}
-	if err := os.WriteFile(gone, nil, 0o600); err != nil { // the child reads now
+	// The child reads now. (Opened for reading too, the FIFO opens at
+	// once and keeps the line for the child, however late it opens it.)
+	fifo, err := os.OpenFile(gone, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fifo.Close()
+	if _, err := fifo.WriteString("go\n"); err != nil {
 		t.Fatal(err)
 	}
 	waitDone(t, p)

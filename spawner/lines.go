@@ -1543,9 +1543,12 @@ func (m *mainLines) moved(self *rowState, text string, n int64, released int) (f
 			return from, true
 		}
 	}
-	// The rows a resize took off are rows of the screen too (unresized).
+	// The rows a resize took off are rows of the screen too (unresized),
+	// and a line that moved from one crossed the rows between as from a
+	// row on the screen.
 	if from, ok := m.unresized.erasedFrom(text, n, func(from, to int64) bool { return m.inOrder(from, to) && !m.leftEcho(text, from, to) }); ok {
 		m.moveTo(from, n)
+		m.crossed(from, n, text, released)
 		return from, true
 	}
 	return 0, false

@@ -111,7 +111,9 @@
 //     read so are taken as read. A paragraph cut by the view's top when
 //     output ends is read where it is printed whole, not in part, and so
 //     is one leaving while the screen was resized (laid out anew, rows of
-//     it left unseen).
+//     it left unseen) — unless the resize itself takes its rest off the
+//     top with the blank row under it, as they were shown: it left whole
+//     (mainLines.leftWhole).
 //  7. [Screen.Flush] commits everything still uncommitted, the cursor line
 //     included.
 //  8. A line that replaces a committed line in place and is a piece of the

@@ -712,6 +712,13 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 	// found moved up, the rows under it (crossed), as when output
 	// settles.)
 	released := m.heldZone()
+	if len(m.leftTop) > 0 && !m.carryOn {
+		starts, texts := make([]int, p.drop), make([]string, p.drop)
+		for i, l := range lines[:p.drop] {
+			starts[i], texts[i] = l.start, string(capLine(appendCellsText(nil, l.cells)))
+		}
+		m.leftWhole(starts, texts, out)
+	}
 	for i, l := range lines[:p.drop] {
 		text := string(capLine(appendCellsText(nil, l.cells)))
 		st, ln := m.state(l.start), n
@@ -1380,6 +1387,19 @@ func (m *mainLines) moveTo(from, to int64) {
 // (moved), not a ghost.
 func (m *mainLines) shortened(k int, out lineSink) {
 	released := m.heldZone()
+	if len(m.leftTop) > 0 && !m.carryOn {
+		var starts []int
+		var texts []string
+		for r := 0; r < k; {
+			start, end := m.span(r)
+			if end >= k {
+				break
+			}
+			starts, texts = append(starts, start), append(texts, m.lineText(start, end))
+			r = end + 1
+		}
+		m.leftWhole(starts, texts, out)
+	}
 	for r := 0; r < k; {
 		start, end := m.span(r)
 		if end >= k {
@@ -1905,6 +1925,36 @@ func (m *mainLines) commitLeftTop(out lineSink) {
 		}
 	}
 	m.leftTop, m.leftLost, m.leftResized = m.leftTop[:0], false, false
+}
+
+// leftWhole commits the paragraph held in leftTop when the lines a
+// resize takes off the top of the screen (texts, from the top row down,
+// starting on rows starts) hold the rest of it and the blank row under
+// that: the view's blank top row, the rows that go on from the rows held,
+// then a blank row. Those rows leave as they were shown, at the old
+// width, whole: the paragraph left whole, seen row by row, as it does
+// when that blank row slides out. Its rest is committed with the rows
+// held, numbered on from them so that a command wrapped over the rows
+// reads as one, and recorded where it leaves from, so that the resize
+// does not commit it again. Where the rest stays on the screen, the
+// program lays it out anew for the new width and rows of it go unseen:
+// the paragraph is left to where the output is printed whole
+// (leftResized).
+func (m *mainLines) leftWhole(starts []int, texts []string, out lineSink) {
+	if len(texts) < 2 || texts[0] != "" {
+		return
+	}
+	end := slices.Index(texts[1:], "") + 1
+	if end == 0 || m.leftResized || m.leftLost {
+		return
+	}
+	for i := 1; i < end; i++ {
+		m.slidN++
+		m.leftTop = append(m.leftTop, topRow{texts[i], m.slidN})
+		st := m.state(starts[i])
+		st.rec, st.hasRec, st.offered, st.faint = texts[i], true, m.replay.epoch, false
+	}
+	m.commitLeftTop(out)
 }
 
 // tallView reports whether the frame from before to now is one of a

@@ -853,6 +853,123 @@ func TestRowsLeftAtTheTopOfAViewTallerThanTheScreen(t *testing.T) {
 	}
 }
 
+// TestParagraphLeavingAtTheTopAsTheScreenShrinks: a running command's
+// view taller than the screen is sliding a paragraph out at its top (a
+// relay over two rows, then a block) when the screen gets shorter, and
+// the resize takes the paragraph's last row and the blank row under it
+// off the top, as they were shown: the paragraph left whole, seen row by
+// row, and is read, once, its rows one after the other. The program,
+// done, prints the output with its middle, the paragraph, left out, so
+// it is shown nowhere else (issue 29, codex-inline-s12900024: Codex
+// 0.171.0 inline resized from 97×31 to 67×18 while a block went by; the
+// block was lost). A paragraph whose rest stays on the screen is laid
+// out anew by the program, rows of it unseen: it is not read there.
+func TestParagraphLeavingAtTheTopAsTheScreenShrinks(t *testing.T) {
+	t.Parallel()
+	para := []string{"@relay:bob a line whose rows leave the view one by", "one until the screen shrinks",
+		"[[RELAY]]", "{", `  "to": "bob",`, `  "type": "message",`, `  "body": "hi"`, "}", "[[/RELAY]]"}
+	var out []string
+	for i := range 5 {
+		out = append(out, fmt.Sprintf("head line %d", i))
+	}
+	out = append(out, "")
+	out = append(out, para...)
+	out = append(out, "", "tail line 0", "", "tail line 1", "")
+	for i := 2; i < 8; i++ {
+		out = append(out, fmt.Sprintf("tail line %d", i))
+	}
+	rows := []string{"• Running sh f.sh"}
+	for i, o := range out {
+		switch {
+		case i == 0:
+			rows = append(rows, "  └ "+o)
+		case o == "":
+			rows = append(rows, "")
+		default:
+			rows = append(rows, "    "+o)
+		}
+	}
+	firstPara, last := slices.Index(rows, "    "+para[0]), slices.Index(rows, "    [[/RELAY]]")
+	// The view: its blank top row, then view rows, the spinner two rows
+	// under them and the input box two rows further.
+	frame := func(from, view int) string {
+		var b strings.Builder
+		b.WriteString("\x1b[?2026h\x1b[1;1H\x1b[K")
+		for i, r := range rows[from : from+view] {
+			fmt.Fprintf(&b, "\x1b[%d;1H\x1b[K%s", i+2, r)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;1H◦ Working\x1b[%d;1H› \x1b[%d;3H\x1b[?2026l", view+3, view+5, view+5)
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name       string
+		cols, upTo int
+		whole      bool
+	}{
+		{"shorter", 60, last, true},
+		{"shorter and narrower", 56, last, true},
+		// The resize takes the block's first rows off, not its last ones
+		// nor the blank row under them: they stay, laid out anew.
+		{"rest stays", 60, last - 6, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			const view, small = 11, 4
+			s := NewScreen(ScreenOptions{Rows: view + 5, Cols: 60, Layout: screenmodel.Of("codex")})
+			defer s.Close()
+			at := map[string][]int64{} // where each line was committed
+			record := func(lines []Line) []Line {
+				for _, l := range lines {
+					text := strings.TrimPrefix(strings.TrimSpace(l.Text), "└ ")
+					at[text] = append(at[text], l.N)
+				}
+				return lines
+			}
+			c := &committed{t: t, s: s, take: func() []Line { return record(s.TakeLines()) }}
+			c.write("transcript\r\n\x1b[16;1H› ")
+			for from := 0; from <= tc.upTo; from++ {
+				c.write(frame(from, view))
+			}
+			s.Resize(small+5, tc.cols)
+			record(s.TakeLines())
+			// Drawn again for the new size: the transcript, then the view's
+			// bottom rows, the latest output, as before the resize.
+			c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[Htranscript" + strings.Repeat("\r\n", small+5))
+			for from := tc.upTo + view - small; from+small <= len(rows); from++ {
+				c.write(frame(from, small))
+			}
+			// Done: the output's first rows, its middle left out, then its
+			// last paragraph.
+			tail := slices.Index(rows, "    tail line 2")
+			c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H\x1b[?2026htranscript\r\n\r\n• You ran sh f.sh\r\n" +
+				strings.Join(rows[1:4], "\r\n") + fmt.Sprintf("\r\n    … +%d lines (ctrl+t to view transcript)\r\n", tail-4) +
+				strings.Join(rows[tail:], "\r\n") + "\r\n\r\n› \x1b[?2026l")
+			record(s.Flush())
+			for i, o := range para {
+				// Rows that leave in the resize are committed as any line
+				// that leaves the screen is.
+				if n := len(at[strings.TrimSpace(o)]); tc.whole && n != 1 || !tc.whole && i < tc.upTo-firstPara && n != 0 {
+					t.Errorf("%q committed at %v", o, at[strings.TrimSpace(o)])
+				}
+			}
+			for _, o := range out {
+				if slices.Contains(para, o) || !tc.whole {
+					continue
+				}
+				if o = strings.TrimSpace(o); o != "" && len(at[o]) != 1 {
+					t.Errorf("%q committed at %v, want once", o, at[o])
+				}
+			}
+			for i := 1; tc.whole && i < len(para); i++ {
+				a, b := at[strings.TrimSpace(para[i-1])], at[strings.TrimSpace(para[i])]
+				if len(a) == 1 && len(b) == 1 && b[0] != a[0]+1 {
+					t.Errorf("%q at %d, %q at %d: want the next position", para[i-1], a[0], para[i], b[0])
+				}
+			}
+		})
+	}
+}
+
 // TestReplayFromANoticeShownAgain: a transcript written again may start
 // with a notice wrapped anew (issue 29, Claude Code 2.1.332 inline: after
 // a resize it erases its rows and draws the transcript again from a

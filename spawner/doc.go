@@ -158,7 +158,12 @@
 //     and committed after): else it is more of the new output, not an old
 //     block's row; nor does
 //     such a line begin a replay after a long line that repeated nothing,
-//     under a clear that kept the scrollback. Once the
+//     under a clear that kept the scrollback. A line that goes on from
+//     where the replay is, over whole committed lines, into a row where
+//     the program left rows out ("… +N lines") is those lines and the
+//     rows left out, shown now (Codex inline writing its transcript again
+//     for a new size); the line after it may end with the lines committed
+//     after that row. Once the
 //     replay repeated the echo of the command typed last, a line under it
 //     repeats only lines committed since: older text is that command
 //     printing it again (a file printed twice); so does a line right

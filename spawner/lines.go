@@ -282,6 +282,7 @@ type lineSink interface {
 // program's screen layout.
 func (m *mainLines) init(em *vt.Emulator, rows, cols int, layout screenmodel.Layout) {
 	m.em, m.rows, m.cols, m.layout = em, rows, cols, layout
+	m.replay.elides = layout.Elides
 	m.shadow = make([]rowState, m.rows)
 	m.top, m.bot = 0, m.rows
 	m.zone, m.lastZone = -1, -1

@@ -1359,6 +1359,43 @@ func TestReplayAtTheNewWidthAgainPastALineLeftOut(t *testing.T) {
 	}
 }
 
+// TestReplayShowsWholeAParagraphItShowedElided: a transcript written
+// again for a new size may show whole an output it showed with rows left
+// out ("… +N lines") where a paragraph went on: the paragraph's rows,
+// wrapped anew, go on from its first rows into the rows left out and end
+// in the rows shown after them. They are history, as is the same
+// paragraph printed again further down: neither is read again, in part
+// or whole (issue 29, codex-inline-s99800002: Codex 0.171.0 inline
+// showed a relay line with its middle rows left out, then the same line
+// whole; resized wider, it wrote both whole, and the first was taken for
+// the second's rows, the second's first rows for new output, and read
+// cut short: a third delivery).
+func TestReplayShowsWholeAParagraphItShowedElided(t *testing.T) {
+	t.Parallel()
+	s := NewScreen(ScreenOptions{Rows: 12, Cols: 40, Layout: screenmodel.Of("codex")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	// The paragraph at 40 columns: six rows.
+	narrow := []string{"    @relay:alice alpha bravo charlie", "    delta echo foxtrot golf hotel india",
+		"    juliett kilo lima mike november", "    oscar papa quebec romeo sierra tango",
+		"    uniform victor whiskey xray yankee", "    zulu one two three four five six"}
+	c.write("• You ran cat f.txt\r\n  └ first line of the output\r\n" + narrow[0] +
+		"\r\n    … +3 lines (ctrl+t to view transcript)\r\n" + strings.Join(narrow[4:], "\r\n") +
+		"\r\n    " + strings.TrimSpace(narrow[0]) + "\r\n" + strings.Join(narrow[1:], "\r\n") +
+		"\r\n    end of the output\r\n" + fillerLines(12))
+	c.got = nil
+	// Wider: each in two rows, the break where no row broke before.
+	wide := []string{"    @relay:alice alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo",
+		"    lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray",
+		"    yankee zulu one two three four five six"}
+	s.Resize(12, 90)
+	c.write("\x1b[r\x1b[H\x1b[2J\x1b[3J\x1b[H• You ran cat f.txt\r\n  └ first line of the output\r\n" +
+		strings.Join(wide, "\r\n") + "\r\n" + strings.Join(wide, "\r\n") + "\r\n    end of the output\r\n" + fillerLines(12))
+	if got := c.flush(); strings.TrimSpace(strings.Join(got, "")) != "" {
+		t.Errorf("written again whole, committed again: %q", got)
+	}
+}
+
 // TestARowErasedUnderALineThatScrolledOffStartsALine: a line whose first
 // row scrolled off goes on into the top row only until the program erases
 // that row: what it writes there then is a line of its own, and what is

@@ -155,6 +155,16 @@ type replay struct {
 	// (a command new to it); the lines before past are the history it
 	// passed, which no line under that echo repeats.
 	past int
+
+	// elides says whether a line is one the program draws where it left
+	// rows out ("… +N lines": screenmodel.Layout.Elides); elided[i] says
+	// lines[i] is one, worked out as a replay begins. hidden says the
+	// line taken last went on into the rows such a line stood for
+	// (acrossElided): the next may hold the rest of them, then the lines
+	// committed after it.
+	elides func(text string) bool
+	elided []bool
+	hidden bool
 }
 
 // record adds a committed line; cmd is the command a line echoing typed
@@ -270,6 +280,11 @@ func (r *replay) begin(rows int) {
 		r.lines = append(r.lines, RowKey(string(r.seen.at(i))))
 	}
 	r.fresh = 0
+	r.elided = r.elided[:0]
+	for i, k := range r.lines {
+		r.elided = append(r.elided, strings.HasPrefix(k, "…") && r.elides != nil && r.elides(string(r.seen.at(i))))
+	}
+	r.hidden = false
 	r.used = make([]bool, len(r.lines))
 	r.head, r.next = make(map[string]int32, len(r.lines)), make([]int32, len(r.lines))
 	for i := len(r.lines) - 1; i >= 0; i-- {
@@ -530,10 +545,16 @@ func (r *replay) goesOn(key string) bool {
 			return true
 		}
 	}
+	if r.hidden {
+		r.hidden = false
+		if r.pos >= lo && r.afterElided(key) {
+			return true
+		}
+	}
 	// The line after the last one matched is taken only where key may
 	// be taken from: a short row under the latest echo may have matched
 	// an older output's.
-	if r.pos >= lo && r.rewrap(key) {
+	if r.pos >= lo && (r.rewrap(key) || r.acrossElided(key)) {
 		return true
 	}
 	if common {
@@ -744,6 +765,73 @@ func (r *replay) within(key string, lo int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// acrossElided takes key when it goes on from the committed lines at
+// pos/off, whole ones, at least minReplayStart of it, up to a line the
+// program drew where it left rows out ("… +N lines"): the program shows
+// those rows now (Codex inline writes its transcript again for a new
+// size, a long output shown whole that it showed with its middle left
+// out), and the rest of key is the first of them. The line after the
+// elided one may go on after more of them (afterElided). Matched so
+// where the replay is, the paragraph is not taken for a later print of
+// the same text (a relay printed twice: the second print's rows, found
+// further on, would leave the second paragraph written again as new,
+// and its rows under the elided line as old: a cut body read).
+func (r *replay) acrossElided(key string) bool {
+	i, off, rest := r.pos, r.off, key
+	for n := 0; rest != "" && i < len(r.lines) && n < maxRewrapLines; n++ {
+		if r.used[i] {
+			return false
+		}
+		if r.elided[i] && off == 0 && len(key)-len(rest) >= minReplayStart {
+			for k := r.pos; k <= i; k++ {
+				r.used[k] = true
+			}
+			r.pos, r.off, r.hidden = i+1, 0, true
+			return true
+		}
+		l := r.lines[i][off:]
+		if !strings.HasPrefix(rest, l) {
+			return false
+		}
+		rest = rest[len(l):]
+		i, off = i+1, 0
+	}
+	return false
+}
+
+// afterElided takes key, right after a line taken across an elided one
+// (acrossElided), when it is more of the rows left out, then, wrapped
+// anew, the committed lines after the elided one: its end is theirs,
+// from the start of the first of them on (at least minReplayStart of it,
+// or all of it).
+func (r *replay) afterElided(key string) bool {
+	if r.pos >= len(r.lines) || r.used[r.pos] {
+		return false
+	}
+	l := r.lines[r.pos]
+	head := l[:min(len(l), minReplayStart)]
+	if head == "" {
+		return false
+	}
+	for p := 1; p < len(key); p++ {
+		k := strings.Index(key[p:], head)
+		if k < 0 {
+			return false
+		}
+		p += k
+		rest := key[p:]
+		if len(rest) < len(head) {
+			return false
+		}
+		if strings.HasPrefix(rest, l) || strings.HasPrefix(l, rest) {
+			if r.rewrap(rest) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rewrap takes key from the committed lines at pos/off when it is their

@@ -1880,6 +1880,10 @@ func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 			fk := rows[k].key
 			m := min(len(key)-off, len(fk)-at)
 			if key[off:off+m] != fk[at:at+m] {
+				if e := a.goneBetween(d); off == 0 && at == 0 && d > p && e > d {
+					d, key = e, a.doc[e].key
+					continue
+				}
 				return a.doc[d].pending
 			}
 			off, at = off+m, at+m
@@ -1890,6 +1894,32 @@ func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 	}
 	return true // the document ended: the rest is new, under it
 }
+
+// goneBetween returns the document row the last frame showed right under
+// the row above d, where d and the rows after it up to that one (at most
+// maxGone) were not shown by it: rows the program took out of its view
+// between two rows that stay (Claude Code's "✻ Can't reach the API
+// server…" retry row and "⎿  Tip:" drawn where a command's output then
+// went, read as they stood and left inside the output), which a paragraph
+// shown again skips as the last frame did. -1 if there is none.
+func (a *aligner) goneBetween(d int) int {
+	above := a.doc[d-1]
+	if above.shown != a.obs-1 {
+		return -1
+	}
+	for e := d; e < min(len(a.doc), d+maxGone+1); e++ {
+		if r := a.doc[e]; r.shown == a.obs-1 {
+			if e == d || r.at != above.at+1 {
+				return -1
+			}
+			return e
+		}
+	}
+	return -1
+}
+
+// maxGone is how many document rows goneBetween looks past.
+const maxGone = 4
 
 // cutAtBottom reports whether frame rows from k on, under a paragraph,
 // are only the view's edge: none, the program's own rows, or a row on the

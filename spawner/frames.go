@@ -1860,7 +1860,9 @@ func (a *aligner) topAsLast(rows []frameRow) bool {
 // that follow it with no blank row between, not the program's own) holds,
 // joined, what the document holds from row p on, as far as either goes:
 // the same text, however wrapped (see gap). A pending document row may
-// have changed since: what shows in its place says nothing.
+// have changed since: what shows in its place says nothing. Rows the last
+// frame no longer showed are skipped (goneBetween), and a row the program
+// cut short with "…" is the frame's row that starts with its text.
 func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 	k, at := i, 0 // the frame row, and how much of its key is matched
 	for d := p; d < len(a.doc); d++ {
@@ -1882,6 +1884,12 @@ func (a *aligner) goesOn(rows []frameRow, i, p int) bool {
 			if key[off:off+m] != fk[at:at+m] {
 				if e := a.goneBetween(d); off == 0 && at == 0 && d > p && e > d {
 					d, key = e, a.doc[e].key
+					continue
+				}
+				if off == 0 && at == 0 && len(key) > minRewrapOpen && cutShort(key, fk) {
+					// The row as a narrower view cut it to fit ("…"),
+					// shown whole on a wider one: the frame's row is it.
+					off, k = len(key), k+1
 					continue
 				}
 				return a.doc[d].pending

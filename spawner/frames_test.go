@@ -2382,32 +2382,37 @@ func TestAltScreenFilePrintedAgainPastItsRunningEcho(t *testing.T) {
 // whole, right over the notice: the status row is no longer there. The
 // rows from the one read as it left the top go on as the document does
 // past the status row (the last frame showed the output's end right over
-// the notice too): the same output, its first rows history, not a new
-// one read again (issue 29: Claude Code's "✻ Can't reach the API server"
-// retry row under a command's output, claude-s13500000 "@relay:alice
-// hour" read twice after a resize from 175×15 to 158×19).
+// the notice too), and past the notice that the narrow view cut short
+// with "…" and the wider one shows whole: the same output, its first rows
+// history, not a new one read again (issue 29: Claude Code's "✻ Can't
+// reach the API server" retry row under a command's output, read twice
+// after a resize: claude-s13500000 "@relay:alice hour" from 175×15 to
+// 158×19, and fresh claude-s102300002 with its "Switched to Manual …
+// didn't loa…" notice from 71×15 to 107×26).
 func TestAltScreenAParagraphShownAgainPastRowsTheViewTookOut(t *testing.T) {
 	t.Parallel()
 	const bar = "the program's own bar at the bottom"
 	const echo = "> cat a.txt"
 	const status = "✻ retrying in 3s, the status row of the program"
-	const notice = "    a notice the program keeps under the transcript"
+	const notice = "    a notice the program keeps under the transcript, whole"
 	const end = "    end of the output, 9 lines"
 	block := []string{"    [[RELAY]]", "    {", `      "to": "bob",`, `      "type": "message",`, `      "body": "alpha bravo charlie delta"`, "    }", "    [[/RELAY]]"}
 	relay := "    @relay:alice hour and a few words"
-	r := newAltRun(t, 9, 60)
-	frame := func(rows ...string) { r.write(drawRows(8, rows) + "\x1b[9;1H" + bar + "\x1b[K") }
-	frame(echo, status, notice)
-	r.pause(time.Second)
-	frame(echo, block[0], block[1], status, notice)
-	frame(slices.Concat(block[:6], []string{status, notice})...)
-	frame(slices.Concat(block, []string{notice})...)
-	frame(slices.Concat(block[1:], []string{relay, notice})...)
-	frame(slices.Concat(block[2:], []string{relay, end, notice})...)
-	r.pause(time.Second)
-	r.s.Resize(13, 60)
-	r.write("\x1b[2J" + drawRows(12, slices.Concat([]string{echo}, block, []string{relay, end, notice})) + "\x1b[13;1H" + bar + "\x1b[K")
-	r.pause(time.Second)
-	r.flush()
-	r.wantOnce(t, "@relay:alice hour", `"to": "bob"`, "alpha bravo", "[[/RELAY]]", "end of the output")
+	for _, narrow := range []string{notice, "    a notice the program keeps under the transcr…"} {
+		r := newAltRun(t, 9, 60)
+		frame := func(rows ...string) { r.write(drawRows(8, rows) + "\x1b[9;1H" + bar + "\x1b[K") }
+		frame(echo, status, narrow)
+		r.pause(time.Second)
+		frame(echo, block[0], block[1], status, narrow)
+		frame(slices.Concat(block[:6], []string{status, narrow})...)
+		frame(slices.Concat(block, []string{narrow})...)
+		frame(slices.Concat(block[1:], []string{relay, narrow})...)
+		frame(slices.Concat(block[2:], []string{relay, end, narrow})...)
+		r.pause(time.Second)
+		r.s.Resize(13, 80)
+		r.write("\x1b[2J" + drawRows(12, slices.Concat([]string{echo}, block, []string{relay, end, notice})) + "\x1b[13;1H" + bar + "\x1b[K")
+		r.pause(time.Second)
+		r.flush()
+		r.wantOnce(t, "@relay:alice hour", `"to": "bob"`, "alpha bravo", "[[/RELAY]]", "end of the output")
+	}
 }

@@ -562,7 +562,10 @@
 //     output's order, before the frame's rows: a reader saw them there
 //     and nowhere else. They go into the document, read already, under
 //     the latest turn: a view that shows the output whole later
-//     (expanded, or a screen grown) aligns with them.
+//     (expanded, or a screen grown) aligns with them. The row read right
+//     after rows that slid by too briefly says so (Line.Elided): what
+//     was open there, a block whose end a reader never saw, is the
+//     program's cut.
 //
 // A program that is not a chat view (vim, less, htop) commits each row it
 // shows once, and a row again only when its text changes: repainting,

@@ -279,6 +279,8 @@ type commitRow struct {
 	row  *docRow // for committing in the document's order
 	// late and again: see Line.Late and Line.Again.
 	late, again bool
+	// elided: see Line.Elided.
+	elided bool
 }
 
 // aligner is the alternate screen's committer.

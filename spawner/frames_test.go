@@ -130,6 +130,9 @@ type altRun struct {
 	now   time.Time
 	lines []string
 	late  []Line
+	// elided: the lines read right after rows the program showed that
+	// were left out (Line.Elided).
+	elided []string
 }
 
 // newAltRun is a run on the alternate screen, its cursor hidden, of a
@@ -161,6 +164,9 @@ func (r *altRun) write(b string) {
 // Again: history shown only now, and its paragraph's rows again) to late.
 func (r *altRun) take(ls []Line) {
 	for _, l := range ls {
+		if l.Elided {
+			r.elided = append(r.elided, l.Text)
+		}
 		if l.Late || l.Again {
 			r.late = append(r.late, l)
 			continue

@@ -195,7 +195,11 @@ func (g *glimpses) done(view []string, since time.Time, settle time.Duration, se
 		}
 	}
 	var out []commitRow
-	y, follows := 0, false
+	// unread: rows before this one slid by unread (shown for less than
+	// the settle time, or never: the output went on by more than the
+	// preview holds between two frames). Rows the view shows whole are
+	// read there, and a row that grew is read as the row it grew into.
+	y, follows, unread := 0, false, false
 	for _, l := range lines {
 		for i := l.from; i < l.to; i++ {
 			r := &g.rows[i]
@@ -203,7 +207,9 @@ func (g *glimpses) done(view []string, since time.Time, settle time.Duration, se
 				r.gone = since
 			}
 			seen := r.gone.Sub(r.first) >= settle || settleFrames > 0 && r.frames >= settleFrames
+			unread = unread || r.apart && i > 0
 			if l.shown || !seen || r.grown {
+				unread = unread || !l.shown && !seen && !r.grown
 				follows = false
 				continue
 			}
@@ -215,8 +221,8 @@ func (g *glimpses) done(view []string, since time.Time, settle time.Duration, se
 			default:
 				y = r.y
 			}
-			out = append(out, commitRow{y: y, text: r.text, cols: r.cols})
-			follows = true
+			out = append(out, commitRow{y: y, text: r.text, cols: r.cols, elided: unread})
+			follows, unread = true, false
 		}
 	}
 	g.rows, g.last = g.rows[:0], 0

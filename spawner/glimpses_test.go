@@ -119,6 +119,39 @@ func TestAGlimpsedRowExpandedLaterIsReadOnce(t *testing.T) {
 	}
 }
 
+// TestRowsAPreviewSlidByUnreadCutWhatWasOpen: a running command's
+// preview slides through a block, its first rows shown for the settle
+// time, its end too briefly for a reader. The rows read from the preview
+// keep the gap: the row read right after rows that slid by unread says so
+// (Line.Elided), and a block open there is the program's cut, never read
+// whole (issue 29: claude-s13500018, "unterminated relay block" where the
+// preview slid a block's "[[/RELAY]]" by). The rows read are read, once
+// each, in the output's order; no other row says it.
+func TestRowsAPreviewSlidByUnreadCutWhatWasOpen(t *testing.T) {
+	t.Parallel()
+	r := newKindRun(t, "claude", 24, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	for _, f := range []struct {
+		rows  []string
+		shown time.Duration
+	}{
+		{[]string{"! sh f1.sh", "  ⎿  line one", "     [[RELAY]]", "     {", `       "to": "bob",`, "     … +1 line (1s)"}, time.Second},
+		{[]string{"! sh f1.sh", `  ⎿    "type": "message",`, `       "body": "hi"`, "     }", "     [[/RELAY]]", "     … +5 lines (1s)"}, 100 * time.Millisecond},
+		{[]string{"! sh f1.sh", "  ⎿  line eight", "     line nine", "     line ten", "     line eleven", "     … +9 lines (2s)"}, time.Second},
+	} {
+		r.write(previewFrame(f.rows...) + "\x1b[24;1H")
+		r.pause(f.shown)
+	}
+	r.write(previewFrame("! sh f1.sh", "  ⎿  line one", "     … +10 lines (ctrl+o to expand)") + "\x1b[24;1H")
+	r.pause(time.Second)
+	r.flush()
+	r.wantOnce(t, "line one", "[[RELAY]]", `"to": "bob"`, "line eight", "line eleven")
+	r.wantNever(t, "slid by unread", `"type"`, "[[/RELAY]]")
+	if want := []string{"     line eight"}; !slices.Equal(r.elided, want) {
+		t.Errorf("lines read right after rows left out: %q, want %q; lines:\n%s", r.elided, want, strings.Join(r.lines, "\n"))
+	}
+}
+
 // slideThePreview draws slidBy's frames a second apart, the cursor left
 // on the screen's last row (bottom), as Claude Code leaves it.
 func slideThePreview(r *altRun, bottom int) {

@@ -633,7 +633,7 @@ func (m *mainLines) altLines(rows []commitRow, now time.Time) {
 		if c.cols > 0 {
 			cols = c.cols
 		}
-		m.out = append(m.out, Line{N: m.base + int64(c.y), Text: c.text, Time: now, Cols: cols, Late: c.late, Again: c.again})
+		m.out = append(m.out, Line{N: m.base + int64(c.y), Text: c.text, Time: now, Cols: cols, Late: c.late, Again: c.again, Elided: c.elided})
 	}
 }
 

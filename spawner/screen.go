@@ -64,6 +64,12 @@ type Line struct {
 	// that begins on a Late line is new; one that begins on an Again line
 	// was read already.
 	Late, Again bool
+	// Elided says rows the program showed right before the line were
+	// left out of what was read: a running command's preview slid them
+	// by faster than a reader reads (Claude Code's, see glimpses). What
+	// was open there (a block, a command wrapped over rows) is the
+	// program's cut, as at a row that reads "… +N lines".
+	Elided bool
 }
 
 // ScreenOptions configure a Screen.

@@ -401,6 +401,16 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	}
 	r.output = true
 	r.collapsed = r.collapsed || r.layout.Collapsed(l.Text)
+	if l.Elided {
+		// Rows right before this one slid by unread: a block open there
+		// is the program's cut, as under "… +N lines" (no reader read it
+		// whole), not one its author left open. The line itself is read.
+		// A command held over rows is not dropped: the line, numbered
+		// past the rows unread, continues none, and the rows it took
+		// were read (a row with room left ended its line: dropping it
+		// lost relays whose last row was short).
+		r.p.Elided()
+	}
 	if r.layout.Elides(l.Text) && (r.p.ElidedHeld() || r.p.Elided()) {
 		// A block, or a command wrapped over rows, the program showed
 		// with rows left out: it is read where the program shows it

@@ -726,6 +726,45 @@ func TestCollapsedBlockDrawnOverIsCut(t *testing.T) {
 	}
 }
 
+// TestBlockWhoseRowsSlidByUnreadIsCut: rows read from Claude Code's
+// running preview (spawner's glimpses) hold a block's first rows, then,
+// after rows that slid by unread, other rows: the line read right after
+// the rows left out says so (Line.Elided), and the block open there is
+// the program's cut, dropped without an error; a relay line after it is
+// read (issue 29, claude-s13500018). The same rows with no rows left out
+// between them are a block its author left open: an error, as before.
+func TestBlockWhoseRowsSlidByUnreadIsCut(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		elided bool
+		want   []string
+	}{
+		{true, []string{`relay * "read after the gap"`}},
+		{false, []string{"error: unterminated relay block: a new command started on line 6", `relay * "read after the gap"`}},
+	} {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("claude"))
+		var got []string
+		for i, l := range []spawner.Line{
+			{Text: "! sh f1.sh"},
+			{Text: "  ⎿  line one"},
+			{Text: "     [[RELAY]]"},
+			{Text: `     {"to":"bob","type":"message","body":"the block's end slid by"`},
+			{N: 5, Text: "     line eight", Elided: tc.elided},
+			{N: 6, Text: "     @relay:* read after the gap"},
+		} {
+			if l.N == 0 {
+				l.N = int64(i)
+			}
+			l.Cols = 80
+			got = append(got, readerEvents(r.read(l))...)
+		}
+		got = append(got, readerEvents(r.flush(true))...)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("elided %v (-want +got):\n%s", tc.elided, diff)
+		}
+	}
+}
+
 // readerEvents describes the reader's events as its tests compare them:
 // a command's kind, recipient and quoted body, or "error: " and the
 // reason.

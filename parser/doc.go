@@ -75,7 +75,9 @@
 // what ends a bullet's paragraph ends this too. Where each row fed takes
 // more than one line number ([Parser.RowLines]: a box drawn for a wider
 // screen, each of its rows broken over lines by the terminal and fed
-// whole), the next row is that many lines under the one before, no gap.
+// whole), the next row is that many lines under the one before, no gap;
+// so too under a row that alone takes more ([Parser.NextRowLines]: a row
+// the terminal broke over lines as the screen narrowed).
 // A command under a
 // bullet inside a box follows the bullet's rule, between the borders, and
 // so does one down a gutter (a left border with no right one, as opencode

@@ -60,6 +60,8 @@ type Parser struct {
 	sized     bool  // BoxSized
 	atWork    bool  // BoxAtWork
 	step      int64 // RowLines
+	extra     int64 // NextRowLines, less one: for the next row fed…
+	rowExtra  int64 // …and for the row being fed
 	fence     fence
 	held      held
 	blk       block
@@ -129,6 +131,9 @@ type held struct {
 	// step is how many line numbers each of its rows takes
 	// (Parser.RowLines), 0 for one.
 	step int64
+	// extra is how many line numbers more than one the last row taken
+	// takes (Parser.NextRowLines).
+	extra int64
 	// ragged counts the rows right inside a box, with no wide character,
 	// that another row continued and that ended more than a column short
 	// of the box; filled, those that filled it (see box.filled).
@@ -168,10 +173,12 @@ func (p *Parser) Feed(n int64, text string) []Event { return p.FeedLine(n, text,
 // under a bullet that left room for the next row's first word ended there:
 // the next row is another line, not a wrap.
 func (p *Parser) FeedLine(n int64, text string, wrapAt int) []Event {
+	p.rowExtra, p.extra = p.extra, 0
 	line := clean(text)
 	var out []Event
 	if p.held.active {
 		if p.continues(n, line) {
+			p.held.extra = p.rowExtra
 			return p.extend(n, line, wrapAt)
 		}
 		out = p.finishHeld(out)
@@ -262,6 +269,13 @@ func (p *Parser) BoxAtWork(atWork bool) { p.atWork = atWork }
 // row of it. 0 or 1: one line each.
 func (p *Parser) RowLines(n int64) { p.step = max(n, 1) - 1 }
 
+// NextRowLines says how many line numbers the next row fed takes, that row
+// only: more than one where the terminal broke a row the program drew for
+// a wider screen over that many lines as the screen narrowed, the caller
+// feeding it whole, numbered by its first line. A command's next row is
+// then that many lines under it, no gap. 0 or 1: one line.
+func (p *Parser) NextRowLines(n int64) { p.extra = max(n, 1) - 1 }
+
 // Pending reports whether a command under a bullet is held back waiting for
 // continuation rows; the caller should Flush after a quiet period. An open
 // block does not count: agents pause inside blocks, and the end marker will
@@ -328,7 +342,7 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 		// Wait for rows with the bullet's hanging indent, or for the rest
 		// of a row the box wrapped; where the program wraps its rows is
 		// known, for the rest of any row it wrapped.
-		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt, sized: p.sized, step: p.step}
+		p.held = held{active: true, kind: kind, to: to, line: n, last: n, hang: pre.cols, box: bx, wrapAt: wrapAt, sized: p.sized, step: p.step, extra: p.rowExtra}
 		p.held.end = textEnd(line)
 		if boxed && bx.edge && !bx.gutter() {
 			p.held.end = bx.textEnd(line)
@@ -363,7 +377,7 @@ func cutShort(row string) bool {
 // body.
 func (p *Parser) continues(n int64, line string) bool {
 	h := &p.held
-	if n != h.last+1+h.step || p.step != h.step {
+	if n != h.last+1+h.step+h.extra || p.step != h.step {
 		return false
 	}
 	if h.box.border != 0 {

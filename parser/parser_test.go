@@ -1026,6 +1026,54 @@ func TestRowLines(t *testing.T) {
 	}
 }
 
+// TestNextRowLines: a program wrapped a paragraph at 40 columns and the
+// screen narrowed to 30, so the terminal broke each of its longer rows over
+// two lines as they left; each is fed whole, numbered by its first line,
+// with NextRowLines saying how many it takes. The rows go on with each
+// other across the lines between, a short row taking one line; fed without
+// NextRowLines, the lines between are a gap that ends the command; and a
+// row further under it than the row above takes is another line.
+func TestNextRowLines(t *testing.T) {
+	type row struct {
+		n     int64
+		lines int64
+		text  string
+	}
+	read := func(told bool, rows []row) []string {
+		p := New(Options{})
+		var got []string
+		for _, r := range rows {
+			if told {
+				p.NextRowLines(r.lines)
+			}
+			for _, e := range p.FeedLine(r.n, r.text, 40) {
+				got = append(got, describe(e))
+			}
+		}
+		for _, e := range p.Flush() {
+			got = append(got, describe(e))
+		}
+		return got
+	}
+	rewrapped := []row{
+		{10, 2, "@relay:bob one two three four five six"},
+		{12, 2, "seven eight nine ten eleven twelve"},
+		{14, 1, "thirteen"},
+		{15, 1, "end of the output, 3 lines"},
+	}
+	whole := `relay bob "one two three four five six seven eight nine ten eleven twelve thirteen" @10`
+	if got, want := read(true, rewrapped), []string{whole}; !slices.Equal(got, want) {
+		t.Errorf("rows two lines each: got %q, want %q", got, want)
+	}
+	if got, want := read(false, rewrapped), []string{`relay bob "one two three four five six" @10`}; !slices.Equal(got, want) {
+		t.Errorf("rows fed as one line each: got %q, want %q", got, want)
+	}
+	apart := []row{{10, 2, "@relay:bob one two three four five six"}, {13, 1, "seven eight"}}
+	if got, want := read(true, apart), []string{`relay bob "one two three four five six" @10`}; !slices.Equal(got, want) {
+		t.Errorf("a row past the lines the row above takes: got %q, want %q", got, want)
+	}
+}
+
 // TestBoxRedrawnAboveAnOpenBlock: Gemini CLI 0.61.0 scrolls the box of a
 // running command's last rows as output pours in, drawing it again from
 // its top: a row of the box above an open block's first row means the

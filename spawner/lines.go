@@ -172,6 +172,9 @@ type mainLines struct {
 	// whose lines keep no order with that move, and the rows taken off are
 	// gone (written).
 	resizedQuiet bool
+	// leaving is how many line numbers the line a reflow pushes off takes
+	// at the new width, while it is committed (Line.Rows); 0 otherwise.
+	leaving int
 	// lastNew: the last line commit looked at was new output. A line
 	// seen again as it was committed in this replay leaves it alone: it
 	// is no other line than before (a shorter screen commits a held-back
@@ -733,7 +736,9 @@ func (m *mainLines) reflowed(f *screenFlow, cols int, out lineSink) {
 			text = string(capLine(appendCellsText(append([]byte(nil), m.carry...), l.cells)))
 			ln = m.carryN
 		}
+		m.leaving = int(n-ln) + l.rows // numbered at the new width, shown at the old
 		m.final(st, text, ln, released, out)
+		m.leaving = 0
 		if carried {
 			m.dropCarry()
 		}
@@ -996,7 +1001,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.shownN = n
 	}
 	m.replay.record(text, cmd, e.Runs)
-	l := Line{N: n, Text: text, Time: out.now(), Cols: m.cols, ShownRunning: m.ranShown(text)}
+	l := Line{N: n, Text: text, Time: out.now(), Cols: m.cols, Rows: m.leaving, ShownRunning: m.ranShown(text)}
 	switch {
 	case m.syncing && m.reprint && m.replay.active && m.replay.resized, len(m.unshown) > 0:
 		// Lines after one held wait with it: lines keep their order.

@@ -414,3 +414,51 @@ func TestAShorterScreenKeepsTheCursorWaitingToWrap(t *testing.T) {
 		t.Fatalf("committed %q; want %q", got, want)
 	}
 }
+
+// A program that draws its rows in place (Claude Code inline redraws its
+// live area so) wraps a paragraph for a 50-column screen; the screen then
+// narrows to 30 and shortens, and the rows leave at the top as the
+// terminal rewrapped them, each over as many lines as it takes at 30
+// columns. Each is committed whole, as shown at 50 columns, numbered by
+// its first line there, and says how many lines it takes (Rows): the next
+// row of the paragraph is that many lines under it.
+func TestRowsANarrowerScreenPushesOffSayHowManyLinesTheyTake(t *testing.T) {
+	s := NewScreen(ScreenOptions{Rows: 8, Cols: 50})
+	defer s.Close()
+	for i := range 6 {
+		fmt.Fprintf(s, "row %d\r\n", i)
+	}
+	fmt.Fprint(s, "> ")
+	s.TakeLines()
+	rows := []string{
+		"@relay:bob one two three four five six seven",
+		"eight nine",
+		"ten eleven twelve thirteen fourteen fifteen",
+		"sixteen",
+	}
+	fmt.Fprint(s, "\x1b[6A\r")
+	for _, r := range rows {
+		fmt.Fprintf(s, "%s\x1b[K\r\x1b[1B", r)
+	}
+	s.TakeLines()
+	s.Resize(3, 30)
+	type got struct {
+		N    int64
+		Rows int
+		Cols int
+		Text string
+	}
+	var lines []got
+	for _, l := range s.TakeLines() {
+		lines = append(lines, got{l.N, l.Rows, l.Cols, l.Text})
+	}
+	want := []got{
+		{0, 2, 50, rows[0]},
+		{2, 1, 50, rows[1]},
+		{3, 2, 50, rows[2]},
+		{5, 1, 50, rows[3]},
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("lines pushed off (-want +got):\n%s", diff)
+	}
+}

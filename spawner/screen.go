@@ -46,6 +46,11 @@ type Line struct {
 	// Cols is the width of the screen the line was shown on: where a
 	// program that wraps its own text wrapped it depends on it.
 	Cols int
+	// Rows, above 1, is how many line numbers the line takes: a line a
+	// narrower screen pushed off as it rewrapped it (shown at Cols, its
+	// rows in the scrollback at the new width), so the line under it is
+	// Rows lines further. 0 or 1: one, or as many as Text is wide at Cols.
+	Rows int
 	// ShownRunning says the line heads a box the program showed a
 	// command's output in while the command was still at work
 	// (screenmodel.Layout.ToolBoxes, with a row under the head that

@@ -431,6 +431,13 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 		wrapAt = r.layout.WrapAt(l.Cols)
 	}
 	r.p.RowLines(r.wider) // 0 out of a box drawn wider: one line
+	if r.wider == 0 && l.Rows > 1 && ansi.StringWidth(l.Text) <= l.Cols {
+		// A row a narrower screen pushed off, rewrapped: the next row of
+		// its paragraph is under all its lines. A line wider than the
+		// screen it was shown on was never a row the program wrapped (the
+		// terminal broke it there): the lines under it stay apart.
+		r.p.NextRowLines(int64(l.Rows))
+	}
 	if r.p.InBlock() && l.N == r.blockAt && l.Text != r.blockRow && r.cutByProgram() {
 		// The open block's first row drawn over with other text, in an
 		// output the program shows collapsed: its view shows the next

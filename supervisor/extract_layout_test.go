@@ -779,3 +779,62 @@ func readerEvents(evs []parser.Event) []string {
 	}
 	return out
 }
+
+// TestRowsANarrowerScreenPushedOffGoOnAcrossTheirLines: Claude Code inline
+// draws a command's output in its live area, a relay wrapped over three
+// rows for 60 columns; the screen narrows to 40 and shortens before output
+// settles, and the terminal rewraps the rows, each over two lines, as they
+// leave at the top; then the program erases the screen and draws its last
+// rows for 40 columns. A reader scrolling back sees the relay's rows one
+// under the other, each broken over two lines: one line, read whole (issue
+// 29: claude-inline-s13500004, three relays cut to their first rows).
+func TestRowsANarrowerScreenPushedOffGoOnAcrossTheirLines(t *testing.T) {
+	t.Parallel()
+	rule := func(w int) string { return strings.Repeat("─", w) }
+	box := func(w int) string {
+		return rule(w) + "\r\n❯ \r\n" + rule(w) + "\r\n  ? for shortcuts\x1b[2A\r\x1b[2C"
+	}
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	got := commandsRecorded(t, "claude", 60, 12,
+		asciicast.Event{Time: 0, Code: asciicast.Output, Data: "! cat a.txt\r\n  ⎿  done\r\n\r\n" +
+			"! sh f.sh\r\n  ⎿  Running…\r\n\r\n" + box(60)},
+		// The output drawn over the live area, from the "Running…" row.
+		asciicast.Event{Time: ms(1000), Code: asciicast.Output, Data: "\r\x1b[3A" +
+			"  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot\x1b[K\r\n" +
+			"     november oscar papa quebec romeo sierra tango golf\x1b[K\r\n" +
+			"     uniform victor whiskey\x1b[K\r\n     end of the output\x1b[K\r\n\x1b[K\r\n" + box(60)},
+		asciicast.Event{Time: ms(1002), Code: asciicast.Resize, Data: "40x8"},
+		// Every row erased, the frame's last rows drawn for 40 columns.
+		asciicast.Event{Time: ms(1030), Code: asciicast.Output, Data: "\x1b[2B\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 7) + "\x1b[2K\x1b[H" +
+			"     papa quebec romeo sierra tango golf\r\n     uniform victor whiskey\r\n     end of the output\r\n\r\n" + box(40)},
+	)
+	want := []string{`relay bob "alpha bravo charlie delta echo foxtrot november oscar papa quebec romeo sierra tango golf uniform victor whiskey"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestALineWiderThanItsScreenPushedOffStaysApart: a line the terminal
+// broke at the width it was shown on (wider than that screen: no row the
+// program wrapped) and that a narrower screen then pushed off takes more
+// lines, as a rewrapped row does; the line under all of them is another
+// line, as it was under the line before the screen narrowed. A row that
+// fit its screen goes on there.
+func TestALineWiderThanItsScreenPushedOffStaysApart(t *testing.T) {
+	t.Parallel()
+	read := func(first string, rows int) []string {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("claude"))
+		var got []string
+		got = append(got, readerEvents(r.read(spawner.Line{N: 10, Text: first, Cols: 40, Rows: rows}))...)
+		got = append(got, readerEvents(r.read(spawner.Line{N: 10 + int64(rows), Text: "     november oscar", Cols: 40}))...)
+		return append(got, readerEvents(r.p.Flush())...)
+	}
+	wide := "  ⎿  @relay:bob alpha bravo charlie delta echo foxtrot golf hotel"
+	if got, want := read(wide, 3), []string{`relay bob "alpha bravo charlie delta echo foxtrot golf hotel"`}; !slices.Equal(got, want) {
+		t.Errorf("a line wider than its screen: got %q, want %q", got, want)
+	}
+	fit := "  ⎿  @relay:bob alpha bravo charlie"
+	if got, want := read(fit, 2), []string{`relay bob "alpha bravo charlie november oscar"`}; !slices.Equal(got, want) {
+		t.Errorf("a row that fit its screen: got %q, want %q", got, want)
+	}
+}

@@ -456,6 +456,7 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 		}
 	}
 	r.box.follow(l, head || isHidden)
+	r.box.remap(l.N, l.Text, head, isHidden)
 	r.p.BoxAtWork(r.box.live)
 	// What a row ends was read in the box the row is in, or before it.
 	out := r.box.take(r.p.FeedLine(l.N, l.Text, wrapAt), l)

@@ -259,18 +259,14 @@ func (b *toolBox) wasSent(e boxEvent) bool {
 	return false
 }
 
-// row follows a row of the box, numbered n, and returns the commands it
-// shows went out whole: a head row's output starts two rows under it (a
-// blank row between), unless the row there still shows how many of the
-// output's first rows are hidden (no other row read on it since: a row
-// that stayed as it was is not committed again, though the head row
-// above it changed; a row of output read on it after all says none are
-// hidden), and a row that says so has the next one under it. A row of the live box's
-// output that comes right after the rows it showed so far (from the
-// output's first) adds to them; a row of text is the next line of the
-// output after a command the live box showed right above it, which its
-// line so ended.
-func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool) []parser.Event {
+// remap maps the box's rows anew where row n, read now, shows the mapping
+// was wrong: output where the mapping has a count of rows hidden, or the
+// blank row under the head. It comes before what row n completes is
+// placed (take): a command on row n alone ends on it (its line had room
+// left), and placed by the old mapping it went out at another row of the
+// output, after the commands under it and besides the live box's
+// reading of it (fresh gemini-s102200012).
+func (b *toolBox) remap(n int64, text string, head, isHidden bool) {
 	if n == b.hiddenAt && !isHidden {
 		b.hiddenAt = -1 // another row on it
 		if b.keptHidden && !head {
@@ -296,6 +292,20 @@ func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool
 			b.from, b.run = n, b.run+1
 		}
 	}
+}
+
+// row follows a row of the box, numbered n, and returns the commands it
+// shows went out whole: a head row's output starts two rows under it (a
+// blank row between), unless the row there still shows how many of the
+// output's first rows are hidden (no other row read on it since: a row
+// that stayed as it was is not committed again, though the head row
+// above it changed; a row of output read on it after all says none are
+// hidden, remap), and a row that says so has the next one under it. A
+// row of the live box's output that comes right after the rows it showed
+// so far (from the output's first) adds to them; a row of text is the
+// next line of the output after a command the live box showed right above
+// it, which its line so ended.
+func (b *toolBox) row(n int64, text string, head bool, hidden int, isHidden bool) []parser.Event {
 	switch {
 	case head && b.hiddenAt == n+2*b.lines():
 		b.top, b.first = n+3*b.lines(), b.hidden

@@ -1131,3 +1131,31 @@ func TestADoneBoxBrokenByAResizeBeforeItSettledIsRead(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `carol "hi" @74`, `dave "three" @95`)
 }
+
+// TestADoneBoxsFirstRowOverTheHiddenRowGoesOutFirst: the live box hid the
+// output's first 5 rows and showed none under them; the done box, drawn
+// over it with its head on the same line, shows the output from its
+// first row on the line that said how many were hidden. A relay alone on
+// that row ends there (its row had room left): it is placed as the done
+// box maps its rows once that row is read, row 0 of the output, first.
+// Placed before that row remapped the box, it counted as a row under the
+// hidden ones and went out last.
+func TestADoneBoxsFirstRowOverTheHiddenRowGoesOutFirst(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	bottom := boxBottom(48)
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh"), Cols: 50},
+		{N: 74, Text: row("... first 5 lines hidden (Ctrl+O) ..."), Cols: 50},
+		{N: 75, Text: row(""), Cols: 50},
+		{N: 76, Text: bottom, Cols: 50},
+		// Done, drawn over it: the output's rows from its first.
+		{N: 72, Text: row("✓  Shell Command sh f.sh"), Cols: 50},
+		{N: 74, Text: row("@relay:bob hi"), Cols: 50},
+		{N: 75, Text: row("@relay:carol two"), Cols: 50},
+		{N: 76, Text: row("@relay:dave three"), Cols: 50},
+		{N: 77, Text: row("end"), Cols: 50},
+		{N: 78, Text: bottom, Cols: 50},
+	}
+	wantGeminiBox(t, lines, `bob "hi" @74`, `carol "two" @75`, `dave "three" @76`)
+}

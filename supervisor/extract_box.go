@@ -94,6 +94,12 @@ type toolBox struct {
 	// at once, and a reading of it gives way to a later reading of the
 	// box that is the command its first row showed (superseded).
 	unsettled bool
+	// bottomAt is the line the live box's bottom border was last read
+	// on, while no other row was read there since; unseen says the box
+	// was read to grow past it without that line read again (remap).
+	// Readings of the live box are then held as unsettled ones are.
+	bottomAt int64
+	unseen   bool
 	// seq counts the readings of the box.
 	seq int64
 	// cutAtEdge is the parser's [parser.Parser.CutAtEdge]: whether a
@@ -146,7 +152,7 @@ func (b *toolBox) take(evs []parser.Event, by spawner.Line) []parser.Event {
 			line = ev.Err.Line
 		}
 		b.seq++
-		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, run: b.run, unsettled: b.live && b.unsettled, cols: b.cols}
+		e := boxEvent{ev: ev, row: b.first + b.rows(line-b.top), seq: b.seq, run: b.run, unsettled: b.live && (b.unsettled || b.unseen), cols: b.cols}
 		if c := ev.Command; c != nil {
 			// The line that ended it may have started another run.
 			if end := line + int64(strings.Count(c.Source, "\n")); end < b.from || end > b.last {
@@ -266,7 +272,33 @@ func (b *toolBox) wasSent(e boxEvent) bool {
 // left), and placed by the old mapping it went out at another row of the
 // output, after the commands under it and besides the live box's
 // reading of it (fresh gemini-s102200012).
+//
+// A row of the live box's output read under the line its bottom border
+// was last read on, that line not read again, says the box grew over
+// lines the screen did not commit anew (it took them for rows moved:
+// text it showed before, as when a command prints what the last one
+// did): what they show, a count of rows hidden among them, is unknown,
+// and the rows read under them may be other rows of the output than the
+// head row maps them to. What the box shows from then on is held and
+// gives way to a later reading of the same command (unsettled), until a
+// count of rows hidden maps the rows again; placed by the head row, a
+// command went out besides the done box's reading of it, at another row
+// (holdout-20261128q gemini-s13500022).
 func (b *toolBox) remap(n int64, text string, head, isHidden bool) {
+	switch {
+	case n == b.bottomAt:
+		b.bottomAt = 0 // read again
+	case b.live && !head && !isHidden && b.bottomAt >= b.top && n > b.bottomAt:
+		if inside, _ := screenmodel.BoxRow(text); inside {
+			b.unseen = true
+		}
+	}
+	if b.live && strings.HasPrefix(strings.TrimLeft(text, " "), "╰") {
+		b.bottomAt = n
+	}
+	if isHidden {
+		b.unseen = false
+	}
 	if n == b.hiddenAt && !isHidden {
 		b.hiddenAt = -1 // another row on it
 		if b.keptHidden && !head {

@@ -1159,3 +1159,35 @@ func TestADoneBoxsFirstRowOverTheHiddenRowGoesOutFirst(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `bob "hi" @74`, `carol "two" @75`, `dave "three" @76`)
 }
+
+// TestALiveBoxGrownOverLinesNotCommittedIsHeld: the live box, first drawn
+// empty, grew: the screen committed the rows under its output's first
+// ones but not those (taken for rows moved: text it showed before, as
+// when a command prints what the last one did), the count of rows hidden
+// among them. A reader of the screen saw that count; the rows read
+// under it are not the output's first rows, as the head row maps them.
+// The relay went out at once at that row, and again where the done box
+// showed it (q/gemini-s13500022's extra).
+func TestALiveBoxGrownOverLinesNotCommittedIsHeld(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	bottom := boxBottom(48)
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh"), Cols: 50},
+		{N: 73, Text: row(""), Cols: 50},
+		{N: 74, Text: bottom, Cols: 50},
+		// Grown: "... 8 hidden" on line 74 and a blank row on 75, not
+		// committed; output rows 9 and 10 under them.
+		{N: 76, Text: row("@relay:carol hi"), Cols: 50},
+		{N: 77, Text: row("two"), Cols: 50},
+		{N: 78, Text: bottom, Cols: 50},
+		// Done: its count row committed, the rows one line up.
+		{N: 72, Text: row("✓  Shell Command sh f.sh"), Cols: 50},
+		{N: 74, Text: row("... 9 hidden (Ctrl+O) ..."), Cols: 50},
+		{N: 75, Text: row("@relay:carol hi"), Cols: 50},
+		{N: 76, Text: row("two"), Cols: 50},
+		{N: 77, Text: row("end"), Cols: 50},
+		{N: 78, Text: bottom, Cols: 50},
+	}
+	wantGeminiBox(t, lines, `carol "hi" @75`)
+}

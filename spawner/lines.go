@@ -381,6 +381,7 @@ func (m *mainLines) cutRows(rows, cols int, out lineSink) []bool {
 	for y := rows; y < m.rows && !textBelow; y++ {
 		textBelow = rowEnd(m.em.Line(y), m.cols) > 0
 	}
+	released := m.heldZone()
 	for r := 0; r < min(rows, m.rows); {
 		start, end := m.span(r)
 		st := m.state(start)
@@ -389,9 +390,9 @@ func (m *mainLines) cutRows(rows, cols int, out lineSink) []bool {
 		stale := textBelow && !st.pending && st.hasRec && st.rec != "" && !m.lineShows(start, end, st.rec)
 		if broke || stale {
 			if st.pending {
-				m.commitPending(start, end, st, noRedraw, out)
+				m.commitPending(start, end, st, released, out)
 			} else if text := m.lineText(start, end); text != "" {
-				m.commit(st, text, m.lineN(start), lineEnds{}, noRedraw, out)
+				m.commit(st, text, m.lineN(start), lineEnds{}, released, out)
 			}
 		}
 		for y := start; y <= end && broke && st.hasRec; y++ {

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -238,13 +239,15 @@ type commandReader struct {
 	resized   bool
 	resizedAt time.Time
 	// late reads the Late and Again lines (spawner.Line.Late) apart from
-	// the others, while lateOn; lateLo and lateHi are the first and last
-	// Late line's numbers there: the commands that begin between them
-	// are new.
-	late           *parser.Parser
-	lateOpts       parser.Options
-	lateOn         bool
-	lateLo, lateHi int64
+	// the others, while lateOn; lates are the Late lines' numbers there,
+	// ascending: the commands that begin on one of them are new. Not
+	// those that begin between two of them, on an Again line: a view
+	// grown after a resize shows history above and under a paragraph
+	// read already, and that paragraph's rows again in between.
+	late     *parser.Parser
+	lateOpts parser.Options
+	lateOn   bool
+	lates    []int64
 }
 
 func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandReader {
@@ -266,7 +269,7 @@ func newCommandReader(opts parser.Options, layout screenmodel.Layout) *commandRe
 // an Again line was read already. Echoes of typed input are not read.
 func (r *commandReader) readLate(l spawner.Line) []parser.Event {
 	var out []parser.Event
-	if l.Late && r.lateOn && l.N <= r.lateHi {
+	if l.Late && r.lateOn && l.N <= r.lates[len(r.lates)-1] {
 		out = r.endLate() // another paragraph's history
 	}
 	if !r.lateOn {
@@ -274,10 +277,10 @@ func (r *commandReader) readLate(l spawner.Line) []parser.Event {
 			return out // no history to go on: read already, with its lines
 		}
 		// Each paragraph's history is read from a parser's start.
-		r.late, r.lateOn, r.lateLo = parser.New(r.lateOpts), true, l.N
+		r.late, r.lateOn, r.lates = parser.New(r.lateOpts), true, r.lates[:0]
 	}
 	if l.Late {
-		r.lateHi = l.N
+		r.lates = append(r.lates, l.N)
 	}
 	if _, echo := r.layout.EchoStart(l.Text); echo {
 		return out
@@ -307,8 +310,10 @@ func (r *commandReader) endLate() []parser.Event {
 func (r *commandReader) lateCommands(evs []parser.Event) []parser.Event {
 	var out []parser.Event
 	for _, ev := range evs {
-		if c := ev.Command; c != nil && c.Line >= r.lateLo && c.Line <= r.lateHi {
-			out = append(out, ev)
+		if c := ev.Command; c != nil {
+			if _, late := slices.BinarySearch(r.lates, c.Line); late {
+				out = append(out, ev)
+			}
 		}
 	}
 	return out

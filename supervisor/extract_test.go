@@ -641,3 +641,31 @@ func TestLateLinesAreReadApart(t *testing.T) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
+
+// A view grown after a resize may show history both above and under a
+// paragraph read already (Late lines around its rows given Again): a
+// command that begins on one of those Again rows was read already, even
+// with Late lines on both sides of it (codex-s12900028: a relay read a
+// second time, cut at the row the new width wrapped anew), while one that
+// begins on a Late line under it is new.
+func TestAgainLinesAmidLateLinesAreReadAlready(t *testing.T) {
+	lines := []spawner.Line{
+		// A row filled to the edge: the command may go on under it.
+		{N: 0, Text: "@relay:bob hello there x", Cols: 24},
+		{N: 2, Text: "plain output", Cols: 24},
+		{N: 3, Text: "$ cat a.txt", Cols: 24, Late: true},
+		{N: 5, Text: "@relay:bob hello there x", Cols: 24, Again: true},
+		{N: 8, Text: "$ cat b.txt", Cols: 24, Late: true},
+		{N: 9, Text: "@relay:carol new history", Cols: 24, Late: true},
+	}
+	r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
+	var got []string
+	for _, l := range lines {
+		got = append(got, readerEvents(r.read(l))...)
+	}
+	got = append(got, readerEvents(r.flush(true))...)
+	want := []string{`relay bob "hello there x"`, `relay carol "new history"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("commands %q, want %q", got, want)
+	}
+}

@@ -125,9 +125,11 @@
 // left out ([Parser.Elided]: Codex's and Claude Code's "… +N lines") is
 // dropped without an error: the program cut it, not the agent; so is a
 // command wrapped over rows that such a row follows ([Parser.ElidedHeld]),
-// and a block in a lossy box whose JSON no longer parses, one of whose
-// rows held wide characters and ended inside a JSON string: the box cut
-// that row where its wide characters overflowed it. A block in a lossy
+// unless the rows left out are away from its last row, which left room
+// for any word (its line ended there), and a block in a lossy box whose
+// JSON no longer parses, one of whose rows held wide characters and ended
+// inside a JSON string: the box cut that row where its wide characters
+// overflowed it. A block in a lossy
 // box is read as no command at all where the box, printed done, cut a row
 // of its JSON string so (what the string shows lost the text after the
 // cut, though the JSON may still parse; the box of a command at work,

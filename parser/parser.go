@@ -140,9 +140,22 @@ type held struct {
 	ragged, filled int
 }
 
-// maxWrapRoom is the most room a box can leave at the end of a row it
-// wrapped: a word that long did not fit.
+// maxWrapRoom is the most room a program (or a box) can leave at the end
+// of a row it wrapped: a word that long did not fit.
 const maxWrapRoom = 20
+
+// next returns the number of the line right under the held command's
+// last row: where a row continuing it goes.
+func (h *held) next() int64 { return h.last + 1 + h.step + h.extra }
+
+// ended reports whether the last row the held command took left room for
+// a word of maxWrapRoom columns after a blank, where the program wraps at
+// a known column (not right inside a box, whose rows end at its border):
+// the program did not wrap the line there, the line ended.
+func (h *held) ended() bool {
+	inBox := h.box.edge && !h.box.gutter()
+	return !inBox && h.wrapAt > 0 && h.end+1+maxWrapRoom <= h.wrapAt
+}
 
 // lossySlack is how much more room than the next row's first word needs a
 // lossy box's row may leave and still go on in the next row: the box cut
@@ -232,11 +245,17 @@ func (p *Parser) Elided() bool {
 func (p *Parser) InBlock() bool { return p.blk.active }
 
 // ElidedHeld tells the parser, as Elided does, that the program left rows
-// out where the next line goes: a command held there with rows continuing
-// it was cut by the program (the rows after it are the ones left out, or
-// may be), and is dropped. It reports whether one was.
-func (p *Parser) ElidedHeld() bool {
-	if !p.held.active || len(p.held.tight) == 0 {
+// out at line n: a command held with rows continuing it was cut by the
+// program (the rows after it are the ones left out, or may be), and is
+// dropped. It reports whether one was. Rows left out away from the
+// command's last row (n not the line right under it: a view laid out anew
+// shows the output collapsed elsewhere) cut it only if that row may go on
+// (held.ended): a line whose last row left room for any word ended there.
+// Right under it they are where the line goes: the row above them may be
+// the program's cut mid-word, not the line's end.
+func (p *Parser) ElidedHeld(n int64) bool {
+	h := &p.held
+	if !h.active || len(h.tight) == 0 || n != h.next() && h.ended() {
 		return false
 	}
 	p.held = held{src: p.held.src[:0], tight: p.held.tight[:0]}
@@ -377,7 +396,7 @@ func cutShort(row string) bool {
 // body.
 func (p *Parser) continues(n int64, line string) bool {
 	h := &p.held
-	if n != h.last+1+h.step+h.extra || p.step != h.step {
+	if n != h.next() || p.step != h.step {
 		return false
 	}
 	if h.box.border != 0 {

@@ -416,7 +416,7 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 		// lost relays whose last row was short).
 		r.p.Elided()
 	}
-	if r.layout.Elides(l.Text) && (r.p.ElidedHeld() || r.p.Elided()) {
+	if r.layout.Elides(l.Text) && (r.p.ElidedHeld(l.N) || r.p.Elided()) {
 		// A block, or a command wrapped over rows, the program showed
 		// with rows left out: it is read where the program shows it
 		// whole, if anywhere.

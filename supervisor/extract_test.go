@@ -338,6 +338,55 @@ func TestCommandWithRowsLeftOut(t *testing.T) {
 	}
 }
 
+// TestCommandEndedBeforeRowsLeftOut: Codex's "… +N lines" read away from
+// a command wrapped over rows (numbered far above its last row: the view
+// laid out anew after a resize shows the output collapsed) does not cut
+// it where its last row left room for any word: the program wraps a line
+// only where its next word does not fit, so the line ended there
+// (codex-s100500000: a relay printed twice, read whole, then the output
+// collapsed; dropped as cut, the second copy was lost). Its last row
+// filled to the edge, the line may go on in rows not read yet; right
+// under the command, the rows left out are where its line goes (Claude
+// Code's preview cut a row mid-word, "machine sq" over "uare"): both cut.
+func TestCommandEndedBeforeRowsLeftOut(t *testing.T) {
+	t.Parallel()
+	// Filled: the next row's first word would not have fitted.
+	first := "    @relay:bob a long command that the program wrapped over rows " + strings.Repeat("x", 10)
+	elision := "    … +12 lines (^t to view transcript)"
+	cases := []struct {
+		name      string
+		last      string
+		elisionAt int64
+		want      string
+	}{
+		{"ended, elision away", "    continuing and ended", 0,
+			`relay bob "a long command that the program wrapped over rows ` + strings.Repeat("x", 10) + ` continuing and ended"`},
+		{"filled, elision away", "    continuing " + strings.Repeat("y", 60), 0, ""},
+		{"ended, elision right under", "    continuing and ended", 13, ""},
+	}
+	for _, c := range cases {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
+		var got []string
+		for _, l := range []spawner.Line{
+			{N: 10, Text: "• You ran cat f.txt", Cols: 80},
+			{N: 11, Text: first, Cols: 80},
+			{N: 12, Text: c.last, Cols: 80},
+			{N: c.elisionAt, Text: elision, Cols: 80},
+			{N: c.elisionAt + 1, Text: "    end of the output", Cols: 80},
+		} {
+			got = append(got, readerEvents(r.read(l))...)
+		}
+		got = append(got, readerEvents(r.flush(true))...)
+		var want []string
+		if c.want != "" {
+			want = []string{c.want}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: read %q, want %q", c.name, got, want)
+		}
+	}
+}
+
 // geminiBoxRow is s as a row of Gemini CLI's box of a command's output,
 // 48 columns wide.
 func geminiBoxRow(s string) string { return "│ " + s + strings.Repeat(" ", 44-len(s)) + " │" }

@@ -476,6 +476,18 @@ func (m *mainLines) recordCut(straddles int, broken []bool) {
 // first of the replayed lines, and a new line after it for a piece of
 // the next: FuzzReflow).
 func (m *mainLines) pulledBack(k int, kept []byte, keptRows int, left []leftRow) {
+	// The blank rows the lines brought back push off the bottom: one
+	// erased, its record kept, is still a row of a screen never resized
+	// (unresized), where a line that moved from it is found. Dropped, the
+	// record was lost, and that line drawn again, after a taller screen,
+	// was committed again (FuzzReflow 4ef7ea96: a relay read twice).
+	for r := max(m.rows-k, 0); r < m.rows; {
+		start, end := m.span(r)
+		if st := m.state(start); start == r && st.erasedWithRec(m.lineText(start, end)) {
+			m.unresized.add(m.lineN(start), st.rec, false)
+		}
+		r = end + 1
+	}
 	m.shiftDown(0, m.rows, k)
 	m.base -= int64(k)
 	carried, carryState, carryN, carry := m.carryOn, m.carryState, m.carryN, m.carry

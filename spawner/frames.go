@@ -1758,6 +1758,15 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	}
 	if lo < 0 && !unanchored {
 		from = max(0, hi-rewrapWindow*max(iEnd-iStart, 8))
+		if n := a.turns[iEnd] - a.turns[iStart]; n > 0 {
+			// The rows above show n turns: the document's rows for them
+			// go back to the n-th turn above, however many rows the view
+			// shows of the outputs between (an output collapsed shows a
+			// few rows of many).
+			if t := a.turnsBefore(hi) - n; t >= 0 {
+				from = max(min(from, a.docTurnRows[t]), hi-maxTurnsBack)
+			}
+		}
 	}
 	from, to = max(from, 0), min(to, len(a.doc))
 	if iStart >= iEnd && !hasPending(a.doc, from, to) {
@@ -1927,6 +1936,10 @@ func (a *aligner) goneBetween(d int) int {
 	}
 	return -1
 }
+
+// maxTurnsBack bounds how far above the aligned rows gap looks for the
+// turns the rows above them show.
+const maxTurnsBack = 256
 
 // maxGone is how many document rows goneBetween looks past.
 const maxGone = 4

@@ -794,11 +794,51 @@ func (b *toolBox) superseded(e boxEvent, gaveTo map[int64]int64) bool {
 			}
 		}
 	}
+	if next < 0 && e.unsettled {
+		next = b.shownBefore(e, first, gaveTo)
+	}
 	if next < 0 {
 		return false
 	}
 	gaveTo[next] = e.seq
 	return true
+}
+
+// shownBefore returns the seq of the reading, made before e on a screen
+// of another width (the screen's width before it changed, e read right
+// after: unsettled), of the command e's first row showed: its first row
+// says the same, or less, cut at its box's edge before what e's first row
+// goes on with (sameCommand) — -1 if none. No later reading shows the
+// command e is (the live box slid it out of its view as it laid the line
+// out anew); the relayout frame showed the line as no frame before or
+// after did, and a reader who read it before the resize reads it there
+// once. Both went out, a line read twice (holdout-20261128r
+// gemini-s14100000). The latest such reading that no other stands for
+// and that gave way to none (superseded): one of the two goes out.
+func (b *toolBox) shownBefore(e boxEvent, first *parser.Command, gaveTo map[int64]int64) int64 {
+	if _, stands := gaveTo[e.seq]; stands {
+		return -1 // an earlier reading gave way to e: e goes out for it
+	}
+	prev := int64(-1)
+	for _, held := range [][]boxEvent{b.seen, b.sent} {
+		for _, d := range held {
+			if _, taken := gaveTo[d.seq]; !taken && d.seq < e.seq && d.seq > prev && d.run != e.run && d.cols != e.cols &&
+				!gaveWay(d, gaveTo) && d.ev.Command != nil && sameCommand(firstRow(d.ev.Command), first, b.cutAtEdge) {
+				prev = d.seq
+			}
+		}
+	}
+	return prev
+}
+
+// gaveWay reports whether d gave way to a later reading (superseded).
+func gaveWay(d boxEvent, gaveTo map[int64]int64) bool {
+	for _, seq := range gaveTo {
+		if seq == d.seq {
+			return true
+		}
+	}
+	return false
 }
 
 // cutAndDrawnAnew reports whether e, a command the live box showed right

@@ -1191,3 +1191,37 @@ func TestALiveBoxGrownOverLinesNotCommittedIsHeld(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `carol "hi" @75`)
 }
+
+// TestARelayoutFrameOfALineReadBeforeTheResizeIsNotReadAgain: the live
+// box showed a relay to its edge, the rest of its line on the next row
+// (Gemini CLI lost a word at the wrap). The screen widened, and for a
+// frame the box, drawn for the new width, showed that line's first row
+// laid out anew higher up (more of it on the row, the row under it
+// blank) before it slid out of the box's view; no later frame showed it.
+// A reader read the line before the resize, and reads that frame's row
+// as the same line: it went out twice (holdout-20261128r
+// gemini-s14100000).
+func TestARelayoutFrameOfALineReadBeforeTheResizeIsNotReadAgain(t *testing.T) {
+	t.Parallel()
+	narrow, wide := geminiBoxRow, boxRowOf(58)
+	lines := []spawner.Line{
+		{N: 72, Text: narrow("⊷  Shell Command sh f.sh"), Cols: 50},
+		{N: 74, Text: narrow("one"), Cols: 50},
+		{N: 75, Text: narrow("two"), Cols: 50},
+		{N: 76, Text: narrow("@relay:* alpha bravo charlie delta echo ox"), Cols: 50}, // no room for "kilo"
+		{N: 77, Text: narrow("kilo lima"), Cols: 50},
+		{N: 78, Text: narrow(""), Cols: 50},
+		{N: 79, Text: boxBottom(48), Cols: 50},
+		// Widened: the box drawn for 60 columns, its first frame; the
+		// lines under it not committed again.
+		{N: 72, Text: wide("⊷  Shell Command sh f.sh"), Cols: 60},
+		{N: 74, Text: wide("@relay:* alpha bravo charlie delta echo ox hotel"), Cols: 60},
+		{N: 75, Text: wide(""), Cols: 60},
+		// The next frame: the line slid out of the box's view.
+		{N: 74, Text: wide("... 4 hidden (Ctrl+O) ..."), Cols: 60},
+		{N: 75, Text: wide("end"), Cols: 60},
+		{N: 72, Text: wide("✓  Shell Command sh f.sh"), Cols: 60},
+		{N: 81, Text: "next", Cols: 60},
+	}
+	wantGeminiBox(t, lines, `* "alpha bravo charlie delta echo ox kilo lima" @76`)
+}

@@ -150,12 +150,23 @@ func (h *held) next() int64 { return h.last + 1 + h.step + h.extra }
 
 // ended reports whether the last row the held command took left room for
 // a word of maxWrapRoom columns after a blank, where the program wraps at
-// a known column (not right inside a box, whose rows end at its border):
-// the program did not wrap the line there, the line ended.
+// a known column (wrapKnown): the program did not wrap the line there,
+// the line ended.
 func (h *held) ended() bool {
-	inBox := h.box.edge && !h.box.gutter()
-	return !inBox && h.wrapAt > 0 && h.end+1+maxWrapRoom <= h.wrapAt
+	return h.wrapKnown() && h.end+1+maxWrapRoom <= h.wrapAt
 }
+
+// full reports whether the last row the held command took left no room
+// for a word of maxWrapRoom columns, where the program wraps at a known
+// column: the line may go on under it.
+func (h *held) full() bool {
+	return h.wrapKnown() && h.end+1+maxWrapRoom > h.wrapAt
+}
+
+// wrapKnown reports whether the column the program wrapped the held
+// command's last row at is known: not right inside a box, whose rows end
+// at its border.
+func (h *held) wrapKnown() bool { return h.wrapAt > 0 && !(h.box.edge && !h.box.gutter()) }
 
 // lossySlack is how much more room than the next row's first word needs a
 // lossy box's row may leave and still go on in the next row: the box cut
@@ -252,10 +263,15 @@ func (p *Parser) InBlock() bool { return p.blk.active }
 // shows the output collapsed elsewhere) cut it only if that row may go on
 // (held.ended): a line whose last row left room for any word ended there.
 // Right under it they are where the line goes: the row above them may be
-// the program's cut mid-word, not the line's end.
+// the program's cut mid-word, not the line's end. A command on one row
+// is cut only where that row left no room for a long word (held.full):
+// a short one ended its line.
 func (p *Parser) ElidedHeld(n int64) bool {
 	h := &p.held
-	if !h.active || len(h.tight) == 0 || n != h.next() && h.ended() {
+	if !h.active {
+		return false
+	}
+	if len(h.tight) == 0 && !h.full() || len(h.tight) > 0 && n != h.next() && h.ended() {
 		return false
 	}
 	p.held = held{src: p.held.src[:0], tight: p.held.tight[:0]}

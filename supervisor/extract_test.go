@@ -718,3 +718,37 @@ func TestAgainLinesAmidLateLinesAreReadAlready(t *testing.T) {
 		t.Errorf("commands %q, want %q", got, want)
 	}
 }
+
+// A command on one row right above the program's "… +N lines" is cut by
+// the program where the row left no room for a long word: the line may go
+// on in the rows left out (codex-inline s99800002's preview delivered
+// "of use café cat meet might gold", cut); a row with room left ended its
+// line, and is read (TestCommandWithRowsLeftOut's "one row").
+func TestOneRowCommandFilledBeforeRowsLeftOut(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		row, want string
+	}{
+		{"    @relay:bob a command on one row that the program filled to its edge " + strings.Repeat("x", 4), ""},
+		{"    @relay:bob a command on one row with room left", `relay bob "a command on one row with room left"`},
+	} {
+		r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
+		var got []string
+		for _, l := range []spawner.Line{
+			{N: 10, Text: "• You ran cat f.txt", Cols: 80},
+			{N: 11, Text: c.row, Cols: 80},
+			{N: 12, Text: "    … +12 lines (^t to view transcript)", Cols: 80},
+			{N: 13, Text: "    end of the output", Cols: 80},
+		} {
+			got = append(got, readerEvents(r.read(l))...)
+		}
+		got = append(got, readerEvents(r.flush(true))...)
+		var want []string
+		if c.want != "" {
+			want = []string{c.want}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: read %q, want %q", c.row, got, want)
+		}
+	}
+}

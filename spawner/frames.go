@@ -260,6 +260,11 @@ type docRow struct {
 	// (keepBreaks).
 	line  int
 	lined bool
+	// gap is how many rows under the document row right above it the
+	// row showed in observation gapAt, the last that showed both
+	// (keepBreaks; 0: none did).
+	gap   int
+	gapAt uint64
 }
 
 // unread reports whether d is a pending row never shown whole (under a
@@ -513,6 +518,7 @@ func (a *aligner) observe(rows []frameRow, now time.Time, quiet, busy, back bool
 	// leaves its "[[RELAY]]" row as it was).
 	slices.SortStableFunc(a.out, func(x, y commitRow) int { return x.row.pos - y.row.pos })
 	a.keepBreaks()
+	a.gaps()
 	a.trim()
 	if quiet {
 		a.relaying = a.relaying && !a.drawn
@@ -3050,6 +3056,11 @@ func (a *aligner) flush() []commitRow {
 // a blank row, and a view that scrolled between two commits (a paragraph
 // read as it settled, the next one as it left the view) would have the
 // rows of two paragraphs follow each other, or one paragraph's rows part.
+// The frame that showed both last may be older than the last one that
+// showed the row: rows read as they leave the view's top, one frame after
+// the other while the view follows an output up a row at a time, all
+// leave from row 0, and numbered so a wrapped line's rows would read as
+// one row drawn over and over, the line cut at its first row.
 // A row with no such row above keeps the row it shows.
 func (a *aligner) keepBreaks() {
 	for k := range a.out {
@@ -3059,10 +3070,29 @@ func (a *aligner) keepBreaks() {
 			d.line, d.lined = c.y, true
 			continue
 		}
-		if p := a.doc[d.pos-1]; p.lined && p.shown == d.shown && c.y == d.y && p.y < d.y {
+		p := a.doc[d.pos-1]
+		switch {
+		case !p.lined || c.y != d.y:
+		case p.shown == d.shown && p.y < d.y:
 			c.y = p.line + d.y - p.y
+		case d.gapAt == p.shown && d.gap > 0:
+			c.y = p.line + d.gap
 		}
 		d.line, d.lined = c.y, true
+	}
+}
+
+// gaps notes, for each row the frame shows under the document row right
+// above it, shown too, how many rows under it it shows (docRow.gap): once
+// that row is out of view, the frame that showed both last is this one.
+func (a *aligner) gaps() {
+	for _, d := range a.matched {
+		if d == nil || d.pos == 0 || d.pos >= len(a.doc) || a.doc[d.pos] != d || d.shown != a.obs {
+			continue
+		}
+		if p := a.doc[d.pos-1]; p.shown == a.obs && p.y < d.y {
+			d.gap, d.gapAt = d.y-p.y, a.obs
+		}
 	}
 }
 

@@ -504,6 +504,41 @@ func TestABlankRowKeptAsTheViewScrolls(t *testing.T) {
 	}
 }
 
+// TestALineReadAsItLeavesTheViewRowByRow: the view follows an output
+// up a row a frame, faster than a row settles, so a wrapped line's rows
+// are read one after the other as each leaves the view's top row. They
+// are one line, as the frame that showed both showed them: a reader
+// joins them (issue 29: both were read as line 0, one row drawn over,
+// and the body cut at its first row).
+func TestALineReadAsItLeavesTheViewRowByRow(t *testing.T) {
+	t.Parallel()
+	const cols, height = 62, 14 // six rows of output over the answer's footer
+	// A thinking line that fills its row: the next row's first word would
+	// not have fitted after it.
+	thinking := "  ┃  @thinking:bob"
+	for i := 0; ansi.StringWidth(thinking)+4 < screenmodel.Of("opencode").WrapAt(cols)-2; i++ {
+		thinking += fmt.Sprintf(" w%02d", i)
+	}
+	rows := []string{"  ┃  $ sh f04.sh", "  ┃", thinking, "  ┃  whereupon the rest of it"}
+	for i := range 8 {
+		rows = append(rows, fmt.Sprintf("  ┃  output row %d", i))
+	}
+	var events []asciicast.Event
+	footer := []string{"", "     ▣  Build · GPT-5.6"}
+	for k := 0; k+6 <= len(rows); k++ {
+		out := opencodeView(cols, height, slices.Concat(rows[k:k+6], footer)...)
+		if k == 0 {
+			out = "\x1b[?1049h" + out
+		}
+		events = append(events, asciicast.Event{Time: time.Duration(k) * 100 * time.Millisecond, Code: asciicast.Output, Data: out})
+	}
+	got := commandsRecorded(t, "opencode", cols, height, events...)
+	want := []string{`thinking bob "` + strings.TrimPrefix(thinking, "  ┃  @thinking:bob ") + ` whereupon the rest of it"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 // TestTheNextTurnUnderACollapsedOutput: opencode, narrower, shows an
 // older output collapsed (its first rows, "…", its hint to expand it) and
 // the next command's output under the hint; wider again, it shows the

@@ -869,6 +869,30 @@ func (l Layout) BareSpinner(row string) bool {
 	return false
 }
 
+// SpinnerOver returns row with a blank for the frame of an echo's spinner
+// (Echo.Spinner) it shows right after its gutter, text right after the
+// frame, and whether it shows one so: the program draws the spinner of a
+// command at work on the view's top row once the echo it marks is above
+// the view, over the cell a row of text shows there — a blank where the
+// program kept the blank at a wrap (a row that goes on a line wrapped on
+// the row above), else the row's first character, hidden.
+func (l Layout) SpinnerOver(row string) (under string, ok bool) {
+	for _, e := range l.echoes {
+		if e.Spinner == "" {
+			continue
+		}
+		start := strings.TrimSuffix(e.Start, " ")
+		_, w := utf8.DecodeLastRuneInString(start)
+		gutter := start[:len(start)-w]
+		rest, ok := strings.CutPrefix(row, gutter)
+		spin, n := utf8.DecodeRuneInString(rest)
+		if ok && n > 0 && n < len(rest) && rest[n] != ' ' && strings.ContainsRune(e.Spinner, spin) {
+			return gutter + " " + rest[n:], true
+		}
+	}
+	return row, false
+}
+
 // startOf returns the first of echoes that row starts.
 func startOf(echoes []Echo, row string) (Echo, bool) {
 	for _, e := range echoes {

@@ -521,6 +521,12 @@ func (v *altView) spinner(y int, shown []string, spin map[int]spinRow, spinning 
 	row = shown[y]
 	echo, ok := v.layout.Spinner(row)
 	if !ok {
+		if under, over := v.layout.SpinnerOver(row); over && y == 0 {
+			// The spinner on the view's top row in front of a row's
+			// text (its echo above the view): that row, its first cell
+			// hidden.
+			return under, true
+		}
 		// The spinner alone on the view's top row, over a blank row of
 		// the transcript (its echo above the view): no text to read.
 		return row, y == 0 && v.layout.BareSpinner(row)

@@ -1080,6 +1080,30 @@ func TestTheSpinnerAloneOnTheViewsTopRowIsNoText(t *testing.T) {
 	r.wantOnce(t, "[[/RELAY]]")
 }
 
+// Over a row of text on the view's top row, the spinner hides the row's
+// first cell: the blank opencode keeps at a wrap, in front of the rest of
+// a line wrapped on the row above. That row is the one shown whole before,
+// not new text with a spinner's frame in front (issue 29,
+// opencode-s100100014: committed so as it left the view, "⠙measure" cut
+// the relay line it went on).
+func TestASpinnerOverATopRowsFirstCellHidesIt(t *testing.T) {
+	r, show, draw := opencodeTallRun(t)
+	rest := "  ┃   rest of the line wrapped"
+	under := []string{"  ┃  an output row under it", "  ┃  and another one", "  ┃  and the last"}
+	draw(true, append([]string{"  ┃  ⠋ sh a.sh", "  ┃", "  ┃  @relay:bob the first row of a line", rest}, under...)...)
+	r.pause(100 * time.Millisecond) // shown too short a time to settle
+	for _, spin := range []string{"⠙", "⠹", "⠸"} {
+		show(true, append([]string{"  ┃  " + spin + strings.TrimPrefix(rest, "  ┃   ")}, under...)...)
+	}
+	r.flush()
+	for _, l := range r.lines {
+		if strings.Contains(l, "rest of the line") && l != rest {
+			t.Errorf("the row under the spinner read as %q, want %q; lines:\n%s", l, rest, strings.Join(r.lines, "\n"))
+		}
+	}
+	r.wantOnce(t, "rest of the line wrapped")
+}
+
 // A view that follows the latest turn's output down moves the rows it
 // showed up, never down: when the rows the last frame showed all show
 // again lower down, the view went back (opencode shows no hint), even

@@ -275,7 +275,8 @@
 //     that shape (a file printed) is text, read as shown. On the view's
 //     top row the spinner may hide part of another row, read only where
 //     shown whole; alone there after the gutter (over a blank row), it is
-//     no text at all (Layout.BareSpinner).
+//     no text at all (Layout.BareSpinner); in front of text, it hides
+//     the row's first cell (Layout.SpinnerOver: the blank kept at a wrap).
 //     The hint under an output shown collapsed (Layout.Collapsed) reads
 //     the same under every output: taken for the row of one read before,
 //     it is read again where the rows above it are others than then,

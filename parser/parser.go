@@ -151,9 +151,11 @@ func (h *held) next() int64 { return h.last + 1 + h.step + h.extra }
 // ended reports whether the last row the held command took left room for
 // a word of maxWrapRoom columns after a blank, where the program wraps at
 // a known column (wrapKnown): the program did not wrap the line there,
-// the line ended.
+// the line ended. Only where a row of the command came that near the
+// column: rows laid out for a narrower screen, the last committed after
+// it grew (with the new width), all leave that much room.
 func (h *held) ended() bool {
-	return h.wrapKnown() && h.end+1+maxWrapRoom <= h.wrapAt
+	return h.wrapKnown() && h.end+1+maxWrapRoom <= h.wrapAt && h.widest+1+maxWrapRoom > h.wrapAt
 }
 
 // full reports whether the last row the held command took left no room

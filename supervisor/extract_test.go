@@ -356,13 +356,17 @@ func TestCommandEndedBeforeRowsLeftOut(t *testing.T) {
 	cases := []struct {
 		name      string
 		last      string
+		lastCols  int
 		elisionAt int64
 		want      string
 	}{
-		{"ended, elision away", "    continuing and ended", 0,
+		{"ended, elision away", "    continuing and ended", 80, 0,
 			`relay bob "a long command that the program wrapped over rows ` + strings.Repeat("x", 10) + ` continuing and ended"`},
-		{"filled, elision away", "    continuing " + strings.Repeat("y", 60), 0, ""},
-		{"ended, elision right under", "    continuing and ended", 13, ""},
+		{"filled, elision away", "    continuing " + strings.Repeat("y", 60), 80, 0, ""},
+		{"ended, elision right under", "    continuing and ended", 80, 13, ""},
+		// Laid out at 80 columns, its last row committed once the screen
+		// grew to 120 (reviewer17's probe): no row of it came near 120.
+		{"filled, committed wider", "    continuing " + strings.Repeat("y", 60), 120, 0, ""},
 	}
 	for _, c := range cases {
 		r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
@@ -370,9 +374,9 @@ func TestCommandEndedBeforeRowsLeftOut(t *testing.T) {
 		for _, l := range []spawner.Line{
 			{N: 10, Text: "• You ran cat f.txt", Cols: 80},
 			{N: 11, Text: first, Cols: 80},
-			{N: 12, Text: c.last, Cols: 80},
-			{N: c.elisionAt, Text: elision, Cols: 80},
-			{N: c.elisionAt + 1, Text: "    end of the output", Cols: 80},
+			{N: 12, Text: c.last, Cols: c.lastCols},
+			{N: c.elisionAt, Text: elision, Cols: c.lastCols},
+			{N: c.elisionAt + 1, Text: "    end of the output", Cols: c.lastCols},
 		} {
 			got = append(got, readerEvents(r.read(l))...)
 		}

@@ -830,22 +830,32 @@ func (l Layout) PendingStart(row string) (Echo, bool) { return startOf(l.pending
 // turns.
 func (l Layout) Spinner(row string) (echo string, ok bool) {
 	for _, e := range l.echoes {
-		if e.Spinner == "" {
-			continue
-		}
-		start := strings.TrimSuffix(e.Start, " ")
-		mark, w := utf8.DecodeLastRuneInString(start)
-		gutter := start[:len(start)-w]
-		rest, ok := strings.CutPrefix(row, gutter)
-		if !ok {
-			continue
-		}
-		spin, n := utf8.DecodeRuneInString(rest)
-		if strings.ContainsRune(e.Spinner, spin) && strings.HasPrefix(rest[n:], " ") {
-			return gutter + string(mark) + rest[n:], true
+		gutter, mark, after, ok := e.spinnerIn(row)
+		if ok && strings.HasPrefix(after, " ") {
+			return gutter + string(mark) + after, true
 		}
 	}
 	return row, false
+}
+
+// spinnerIn splits row where it shows a frame of e's spinner right after
+// the gutter of e's start (Echo.Spinner): the gutter, the mark e's start
+// shows in the frame's place, and the text after the frame. ok is false
+// when e has no spinner or row shows none there. Spinner, BareSpinner and
+// SpinnerOver differ only in what they ask of the text after the frame.
+func (e Echo) spinnerIn(row string) (gutter string, mark rune, after string, ok bool) {
+	if e.Spinner == "" {
+		return "", 0, "", false
+	}
+	start := strings.TrimSuffix(e.Start, " ")
+	mark, w := utf8.DecodeLastRuneInString(start)
+	gutter = start[:len(start)-w]
+	rest, ok := strings.CutPrefix(row, gutter)
+	spin, n := utf8.DecodeRuneInString(rest)
+	if !ok || n == 0 || !strings.ContainsRune(e.Spinner, spin) {
+		return "", 0, "", false
+	}
+	return gutter, mark, rest[n:], true
 }
 
 // BareSpinner reports whether row is a frame of an echo's spinner
@@ -855,14 +865,7 @@ func (l Layout) Spinner(row string) (echo string, ok bool) {
 // shows no text at all.
 func (l Layout) BareSpinner(row string) bool {
 	for _, e := range l.echoes {
-		if e.Spinner == "" {
-			continue
-		}
-		start := strings.TrimSuffix(e.Start, " ")
-		_, w := utf8.DecodeLastRuneInString(start)
-		rest, ok := strings.CutPrefix(row, start[:len(start)-w])
-		spin, n := utf8.DecodeRuneInString(rest)
-		if ok && n > 0 && n == len(rest) && strings.ContainsRune(e.Spinner, spin) {
+		if _, _, after, ok := e.spinnerIn(row); ok && after == "" {
 			return true
 		}
 	}
@@ -878,16 +881,8 @@ func (l Layout) BareSpinner(row string) bool {
 // the row above), else the row's first character, hidden.
 func (l Layout) SpinnerOver(row string) (under string, ok bool) {
 	for _, e := range l.echoes {
-		if e.Spinner == "" {
-			continue
-		}
-		start := strings.TrimSuffix(e.Start, " ")
-		_, w := utf8.DecodeLastRuneInString(start)
-		gutter := start[:len(start)-w]
-		rest, ok := strings.CutPrefix(row, gutter)
-		spin, n := utf8.DecodeRuneInString(rest)
-		if ok && n > 0 && n < len(rest) && rest[n] != ' ' && strings.ContainsRune(e.Spinner, spin) {
-			return gutter + " " + rest[n:], true
+		if gutter, _, after, ok := e.spinnerIn(row); ok && after != "" && after[0] != ' ' {
+			return gutter + " " + after, true
 		}
 	}
 	return row, false

@@ -800,6 +800,18 @@ func TestBlockWhoseRowsSlidByUnreadIsCut(t *testing.T) {
 	}
 }
 
+// readCommands feeds lines, in order, to a new reader for the program kind
+// and returns what it read, flushed at the end, as readerEvents describes
+// it.
+func readCommands(kind string, lines ...spawner.Line) []string {
+	r := newCommandReader(parser.Options{}, screenmodel.Of(kind))
+	var got []string
+	for _, l := range lines {
+		got = append(got, readerEvents(r.read(l))...)
+	}
+	return append(got, readerEvents(r.flush(true))...)
+}
+
 // readerEvents describes the reader's events as its tests compare them:
 // a command's kind, recipient and quoted body, or "error: " and the
 // reason.

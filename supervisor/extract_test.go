@@ -369,18 +369,13 @@ func TestCommandEndedBeforeRowsLeftOut(t *testing.T) {
 		{"filled, committed wider", "    continuing " + strings.Repeat("y", 60), 120, 0, ""},
 	}
 	for _, c := range cases {
-		r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
-		var got []string
-		for _, l := range []spawner.Line{
-			{N: 10, Text: "• You ran cat f.txt", Cols: 80},
-			{N: 11, Text: first, Cols: 80},
-			{N: 12, Text: c.last, Cols: c.lastCols},
-			{N: c.elisionAt, Text: elision, Cols: c.lastCols},
-			{N: c.elisionAt + 1, Text: "    end of the output", Cols: c.lastCols},
-		} {
-			got = append(got, readerEvents(r.read(l))...)
-		}
-		got = append(got, readerEvents(r.flush(true))...)
+		got := readCommands("codex",
+			spawner.Line{N: 10, Text: "• You ran cat f.txt", Cols: 80},
+			spawner.Line{N: 11, Text: first, Cols: 80},
+			spawner.Line{N: 12, Text: c.last, Cols: c.lastCols},
+			spawner.Line{N: c.elisionAt, Text: elision, Cols: c.lastCols},
+			spawner.Line{N: c.elisionAt + 1, Text: "    end of the output", Cols: c.lastCols},
+		)
 		var want []string
 		if c.want != "" {
 			want = []string{c.want}
@@ -711,12 +706,7 @@ func TestAgainLinesAmidLateLinesAreReadAlready(t *testing.T) {
 		{N: 8, Text: "$ cat b.txt", Cols: 24, Late: true},
 		{N: 9, Text: "@relay:carol new history", Cols: 24, Late: true},
 	}
-	r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
-	var got []string
-	for _, l := range lines {
-		got = append(got, readerEvents(r.read(l))...)
-	}
-	got = append(got, readerEvents(r.flush(true))...)
+	got := readCommands("codex", lines...)
 	want := []string{`relay bob "hello there x"`, `relay carol "new history"`}
 	if !slices.Equal(got, want) {
 		t.Errorf("commands %q, want %q", got, want)
@@ -736,17 +726,12 @@ func TestOneRowCommandFilledBeforeRowsLeftOut(t *testing.T) {
 		{"    @relay:bob a command on one row that the program filled to its edge " + strings.Repeat("x", 4), ""},
 		{"    @relay:bob a command on one row with room left", `relay bob "a command on one row with room left"`},
 	} {
-		r := newCommandReader(parser.Options{}, screenmodel.Of("codex"))
-		var got []string
-		for _, l := range []spawner.Line{
-			{N: 10, Text: "• You ran cat f.txt", Cols: 80},
-			{N: 11, Text: c.row, Cols: 80},
-			{N: 12, Text: "    … +12 lines (^t to view transcript)", Cols: 80},
-			{N: 13, Text: "    end of the output", Cols: 80},
-		} {
-			got = append(got, readerEvents(r.read(l))...)
-		}
-		got = append(got, readerEvents(r.flush(true))...)
+		got := readCommands("codex",
+			spawner.Line{N: 10, Text: "• You ran cat f.txt", Cols: 80},
+			spawner.Line{N: 11, Text: c.row, Cols: 80},
+			spawner.Line{N: 12, Text: "    … +12 lines (^t to view transcript)", Cols: 80},
+			spawner.Line{N: 13, Text: "    end of the output", Cols: 80},
+		)
 		var want []string
 		if c.want != "" {
 			want = []string{c.want}

@@ -77,7 +77,10 @@
 // screen, each of its rows broken over lines by the terminal and fed
 // whole), the next row is that many lines under the one before, no gap;
 // so too under a row that alone takes more ([Parser.NextRowLines]: a row
-// the terminal broke over lines as the screen narrowed).
+// the terminal broke over lines as the screen narrowed). Such a row that
+// filled its width, the next row fed not under it, is dropped with its
+// command: the rest of its line stayed on the screen, for the program to
+// draw again, and the command as held may be cut.
 // A command under a
 // bullet inside a box follows the bullet's rule, between the borders, and
 // so does one down a gutter (a left border with no right one, as opencode

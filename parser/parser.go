@@ -165,6 +165,16 @@ func (h *held) full() bool {
 	return h.wrapKnown() && h.end+1+maxWrapRoom > h.wrapAt
 }
 
+// pushedOffCut reports whether the held command, its next row fed at line
+// n, is cut where the screen narrowed: its last row was pushed off by a
+// narrowing resize (it takes more than one line, Parser.NextRowLines),
+// filled to its edge (full), and n is not the line under it. The rows under
+// that row stayed on the screen, and the program (Codex) draws them again
+// at the new width, the line's start with them, rather than pushing them
+// off: the command as held may be the line's start only, and a cut
+// delivery is worse than none.
+func (h *held) pushedOffCut(n int64) bool { return h.extra > 0 && n != h.next() && h.full() }
+
 // wrapKnown reports whether the column the program wrapped the held
 // command's last row at is known: not right inside a box, whose rows end
 // at its border.
@@ -207,7 +217,11 @@ func (p *Parser) FeedLine(n int64, text string, wrapAt int) []Event {
 			p.held.extra = p.rowExtra
 			return p.extend(n, line, wrapAt)
 		}
-		out = p.finishHeld(out)
+		if p.held.pushedOffCut(n) {
+			p.held = held{src: p.held.src[:0], tight: p.held.tight[:0]}
+		} else {
+			out = p.finishHeld(out)
+		}
 	}
 	if !p.blk.active && p.cut.active && p.resumes(n, line) {
 		p.blk, p.cut = p.cut.blk, cutBlock{}

@@ -1032,7 +1032,8 @@ func TestRowLines(t *testing.T) {
 // with NextRowLines saying how many it takes. The rows go on with each
 // other across the lines between, a short row taking one line; fed without
 // NextRowLines, the lines between are a gap that ends the command; and a
-// row further under it than the row above takes is another line.
+// row further under it than the row above takes is another line: the
+// command's row, full, is cut there (TestPushedOffFullRowAtAGap).
 func TestNextRowLines(t *testing.T) {
 	type row struct {
 		n     int64
@@ -1069,8 +1070,59 @@ func TestNextRowLines(t *testing.T) {
 		t.Errorf("rows fed as one line each: got %q, want %q", got, want)
 	}
 	apart := []row{{10, 2, "@relay:bob one two three four five six"}, {13, 1, "seven eight"}}
-	if got, want := read(true, apart), []string{`relay bob "one two three four five six" @10`}; !slices.Equal(got, want) {
-		t.Errorf("a row past the lines the row above takes: got %q, want %q", got, want)
+	if got := read(true, apart); len(got) != 0 {
+		t.Errorf("a row past the lines the row above takes: got %q, want nothing", got)
+	}
+}
+
+// TestPushedOffFullRowAtAGap: Codex 0.171.0 wrote a relay's first row to
+// the edge of a 40-column screen; the screen narrowed, pushing that row off
+// the top broken over two lines (NextRowLines 2), and the row under it, the
+// line's rest, stayed on the screen and was drawn again at the new width
+// with the line's start. The next row fed is not under the pushed-off row:
+// the command as held may be cut, and is dropped. A row that left room
+// for a long word ended its line and is read; so is a full row fed with
+// no word of the narrowing (one line: a gap ends a command as ever), and a
+// command on the row after the gap.
+func TestPushedOffFullRowAtAGap(t *testing.T) {
+	type row struct {
+		n     int64
+		lines int64
+		text  string
+	}
+	read := func(rows ...row) []string {
+		p := New(Options{})
+		var got []string
+		for _, r := range rows {
+			p.NextRowLines(r.lines)
+			for _, e := range p.FeedLine(r.n, r.text, 40) {
+				got = append(got, describe(e))
+			}
+		}
+		for _, e := range p.Flush() {
+			got = append(got, describe(e))
+		}
+		return got
+	}
+	full := "@relay:bob one two three four five six" // ends at 38 of 40
+	for _, c := range []struct {
+		name string
+		rows []row
+		want []string
+	}{
+		{"full, pushed off, gap", []row{{10, 2, full}, {20, 1, "fill those fight"}}, nil},
+		{"full, pushed off, next row under it", []row{{10, 2, full}, {12, 1, "seven"}},
+			[]string{`relay bob "one two three four five six seven" @10`}},
+		{"full, pushed off, a command after the gap", []row{{10, 2, full}, {20, 1, "@relay:carol hi"}},
+			[]string{`relay carol "hi" @20`}},
+		{"room left, pushed off, gap", []row{{10, 2, "@relay:bob one two"}, {20, 1, "seven"}},
+			[]string{`relay bob "one two" @10`}},
+		{"full, one line, gap", []row{{10, 1, full}, {20, 1, "seven"}},
+			[]string{`relay bob "one two three four five six" @10`}},
+	} {
+		if got := read(c.rows...); !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
 	}
 }
 

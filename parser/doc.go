@@ -45,7 +45,9 @@
 // bullet glyph, a row that itself starts a command, block or fence, or a
 // gap in the line numbers ends it; so does a row whose first word would
 // have fitted on the row before: that is another line of output, not a
-// wrap. How wide a row may be is the column the program wraps at, when the
+// wrap (for a program that breaks where Unicode's line breaking allows
+// it, the word is that breaking's first piece where longer: a quote and
+// an opening bracket after it go together). How wide a row may be is the column the program wraps at, when the
 // caller knows it ([Parser.FeedLine]: the screen's width less what the
 // program keeps clear at its right); else the paragraph's rows, that row
 // included, show it. Where the caller gives that column, a command under

@@ -503,17 +503,36 @@ func (p *Parser) CutAtEdge(c *Command, word string) bool {
 // blank after it: only a line's last word reaches that column.
 func (p *Parser) endedLine(line, rest string, blank bool) bool {
 	h := &p.held
-	return h.roomFor(line, rest) || p.blankWrap && !blank && h.wrapAt > 0 && h.end > h.wrapAt && !p.brokeWord(line)
+	return h.roomFor(line, p.firstWord(rest)) || p.blankWrap && !blank && h.wrapAt > 0 && h.end > h.wrapAt && !p.brokeWord(line)
 }
 
-// roomFor reports whether the row before line had room for the first word
-// of line (rest is line after its indent): a program wrapping a paragraph
-// leaves each row too short for the next word; separate lines of output
-// under one bullet do not. The row could reach the column the program
-// wraps at; when that is not known, rows as wide as the widest of the
-// paragraph, line included, were allowed.
-func (h *held) roomFor(line, rest string) bool {
+// firstWord returns what of rest, a row's text after its indent, a program
+// wrapping the paragraph would have put on the row before as one piece:
+// its first word, up to a blank, or where the program breaks where
+// Unicode's line breaking allows it (Options.BreaksWideRuns), that
+// breaking's first piece when longer: a quote and an opening bracket after
+// it go together across the blank between ("'single' (paren)", UAX #14
+// LB15; Codex 0.171.0 moved both to the next row where "'single'" alone
+// fitted).
+func (p *Parser) firstWord(rest string) string {
 	word, _, _ := strings.Cut(rest, " ")
+	if !p.wideBreak {
+		return word
+	}
+	piece, _, _, _ := uniseg.FirstLineSegmentInString(rest, -1)
+	if piece = strings.TrimRight(piece, " "); len(piece) > len(word) {
+		return piece
+	}
+	return word
+}
+
+// roomFor reports whether the row before line had room for word, the
+// first word of line (firstWord): a program wrapping a paragraph leaves
+// each row too short for the next word; separate lines of output under
+// one bullet do not. The row could reach the column the program wraps at;
+// when that is not known, rows as wide as the widest of the paragraph,
+// line included, were allowed.
+func (h *held) roomFor(line, word string) bool {
 	limit := h.wrapAt
 	if limit <= 0 {
 		limit = max(h.widest, textEnd(line))

@@ -1550,6 +1550,42 @@ func TestAStringWrappedAtTwoBlanksInALossyBoxIsRead(t *testing.T) {
 	t.Fatal("no row length found")
 }
 
+// TestCodexKeepsAQuoteWithTheBracketAfterIt: Codex 0.171.0 breaks where
+// Unicode's line breaking allows it, which keeps a closing quote and an
+// opening bracket after it together across the blank between (UAX #14
+// LB15): "'single' (paren)" went to the next row whole where "'single'"
+// alone would have fitted (r/codex-s14100008). The row before had no room
+// for that piece: the line goes on. Where it had room for it, or the next
+// row starts with a quote and a word, the row ended its line; a program
+// that breaks only at blanks gives no such piece.
+func TestCodexKeepsAQuoteWithTheBracketAfterIt(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		opts   Options
+		wrapAt int
+		lines  []string
+		want   string
+	}{
+		{"no room for the quote and the bracket", Options{BreaksWideRuns: true}, 40,
+			[]string{"    @relay:bob alpha bravo", "    'single' (paren) end"}, `relay bob "alpha bravo 'single' (paren) end" @1`},
+		{"room for the quote and the bracket", Options{BreaksWideRuns: true}, 44,
+			[]string{"    @relay:bob alpha bravo", "    'single' (paren) end"}, `relay bob "alpha bravo" @1`},
+		{"a quote and a word", Options{BreaksWideRuns: true}, 40,
+			[]string{"    @relay:bob alpha bravo", "    'single' count end"}, `relay bob "alpha bravo" @1`},
+		{"a program that breaks at blanks only", Options{}, 40,
+			[]string{"    @relay:bob alpha bravo", "    'single' (paren) end"}, `relay bob "alpha bravo" @1`},
+	} {
+		fed, flushed := feedAll(New(c.opts), c.lines, c.wrapAt)
+		if evs := append(fed, flushed...); len(evs) != 1 || describe(evs[0]) != c.want {
+			var got []string
+			for _, e := range evs {
+				got = append(got, describe(e))
+			}
+			t.Errorf("%s: got %q, want %s", c.name, got, c.want)
+		}
+	}
+}
+
 // TestCodexDoesNotBreakANumberAfterItsPoint: Codex breaks words where
 // Unicode's line breaking allows (UAX #14), which never breaks inside a
 // number: a Codex row ending "2." over a row starting "56" was broken at a

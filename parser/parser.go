@@ -317,7 +317,9 @@ func (p *Parser) BoxAtWork(atWork bool) { p.atWork = atWork }
 // whole (the terminal's lines joined), numbered by its first line. A
 // command's next row is then that many lines under it, no gap; a row that
 // takes another number of lines is laid out for another screen, and no
-// row of it. 0 or 1: one line each.
+// row of it — unless it has a box's right border where the command's box
+// has it (the screen narrowed between two rows of one box). 0 or 1: one
+// line each.
 func (p *Parser) RowLines(n int64) { p.step = max(n, 1) - 1 }
 
 // NextRowLines says how many line numbers the next row fed takes, that row
@@ -428,7 +430,12 @@ func cutShort(row string) bool {
 // body.
 func (p *Parser) continues(n int64, line string) bool {
 	h := &p.held
-	if n != h.next() || p.step != h.step {
+	if n != h.next() || p.step != h.step && (h.box.border == 0 || h.box.gutter()) {
+		// A row laid out for another screen; between a box's two borders
+		// (inner) the right one says: a row that has it where the box
+		// does is the box's, drawn as wide, though the screen narrowed
+		// between its rows and the terminal broke the later ones over
+		// more lines (a box printed done as the screen resized).
 		return false
 	}
 	if h.box.border != 0 {
@@ -777,7 +784,7 @@ func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 			}
 		}
 	}
-	h.last, h.wrapAt = n, wrapAt
+	h.last, h.wrapAt, h.step = n, wrapAt, p.step
 	if h.box.edge && !h.box.gutter() {
 		h.end = h.box.textEnd(line)
 	} else {

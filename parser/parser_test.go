@@ -1026,6 +1026,45 @@ func TestRowLines(t *testing.T) {
 	}
 }
 
+// TestRowLinesChangeInABox: a program printed a box for a wider screen
+// and the screen narrowed while its rows were committed: the rows before
+// take one line each, the later ones two (the terminal broke them). A
+// row with the box's right border where the box has it is the box's
+// row, laid out as wide: the command held over the change goes on into
+// it, then two lines a row. A row whose border stands elsewhere is
+// another box's, laid out for another screen: the command ended.
+func TestRowLinesChangeInABox(t *testing.T) {
+	row := func(s string) string { return "│ " + s + strings.Repeat(" ", 20-len(s)) + " │" }
+	type fed struct {
+		n     int64
+		lines int64
+		text  string
+	}
+	read := func(rows ...fed) []string {
+		p := New(Options{LossyBoxes: true})
+		var got []string
+		for _, r := range rows {
+			p.RowLines(r.lines)
+			for _, e := range p.FeedLine(r.n, r.text, 0) {
+				got = append(got, describe(e))
+			}
+		}
+		for _, e := range p.Flush() {
+			got = append(got, describe(e))
+		}
+		return got
+	}
+	got := read(fed{10, 1, row("@relay:bob one three")}, fed{11, 2, row("four five six seven")}, fed{13, 2, row("eight")}, fed{15, 2, row("")})
+	if want := []string{`relay bob "one three four five six seven eight" @10`}; !slices.Equal(got, want) {
+		t.Errorf("rows of the box: got %q, want %q", got, want)
+	}
+	other := "│ four" + strings.Repeat(" ", 30) + " │"
+	got = read(fed{10, 1, row("@relay:bob one three")}, fed{11, 2, other})
+	if want := []string{`relay bob "one three" @10`}; !slices.Equal(got, want) {
+		t.Errorf("a row of a box of another width: got %q, want %q", got, want)
+	}
+}
+
 // TestNextRowLines: a program wrapped a paragraph at 40 columns and the
 // screen narrowed to 30, so the terminal broke each of its longer rows over
 // two lines as they left; each is fed whole, numbered by its first line,

@@ -472,7 +472,16 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 	case head:
 		// A row's width is measured only here and for a box drawn wider:
 		// measuring every line's was a seventh of extraction's work.
-		out = append(out, r.box.head(title, running, r.layout.BoxRowLines(l.Text, l.Cols), width)...)
+		span := r.layout.BoxRowLines(l.Text, l.Cols)
+		if span == 1 && l.Rows > 1 {
+			// A head a narrower screen pushed off as it rewrapped it: the
+			// box's rows under it went the same way, each that many lines
+			// (a done box counted a line a row would put a command it
+			// shows at another row of the output than the live box did,
+			// and a command both showed would go out twice).
+			span = int64(l.Rows)
+		}
+		out = append(out, r.box.head(title, running, span, width)...)
 	case r.box.done && !strings.HasPrefix(strings.TrimLeft(l.Text, " "), "│"):
 		out = append(out, r.box.release()...) // the done box ended
 	}

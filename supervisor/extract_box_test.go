@@ -185,6 +185,36 @@ func TestADoneBoxDrawnWiderShowsTheLiveBoxsRows(t *testing.T) {
 	wantGeminiBox(t, lines, `carol "hi" @74`, `dave "three" @76`)
 }
 
+// TestADoneBoxANarrowerScreenPushedOffShowsTheLiveBoxsRows: the box at
+// work showed a relay under its output's first rows hidden; then the
+// screen narrowed as the box was printed done, and the terminal pushed
+// its rows off the top rewrapped, each over two lines (Line.Rows). A row
+// of the done box is the row of the output two lines further down, not
+// one: counted a line a row, the done box put the relay at another row of
+// the output than the live box did, and it went out twice (issue 29:
+// holdout-20261128s gemini-s14700016).
+func TestADoneBoxANarrowerScreenPushedOffShowsTheLiveBoxsRows(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow // 48 columns
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh"), Cols: 50},
+		{N: 74, Text: row("... first 3 lines hidden (Ctrl+O) ..."), Cols: 50},
+		{N: 75, Text: row("tell"), Cols: 50},                   // output row 3
+		{N: 76, Text: row("@relay:bob alpha bravo"), Cols: 50}, // output row 4
+		{N: 77, Text: row("charlie"), Cols: 50},
+		{N: 78, Text: boxBottom(48), Cols: 50},
+		// Done, printed for 50 columns; the screen narrowed to 30 and
+		// pushed its rows off, each over two lines.
+		{N: 80, Text: row("✓  Shell Command sh f.sh"), Cols: 50, Rows: 2, ShownRunning: true},
+		{N: 82, Text: row(""), Cols: 50, Rows: 2},
+		{N: 84, Text: row("... first 4 lines hidden (Ctrl+O) ..."), Cols: 50, Rows: 2},
+		{N: 86, Text: row("@relay:bob alpha bravo"), Cols: 50, Rows: 2}, // output row 4
+		{N: 88, Text: row("charlie"), Cols: 50, Rows: 2},
+		{N: 90, Text: boxBottom(48), Cols: 50, Rows: 2},
+	}
+	wantGeminiBox(t, lines, `bob "alpha bravo" @86`)
+}
+
 // TestABoxsCommandsGoOutInTheOrderOfItsRows: a command Gemini CLI's live
 // box showed on a row the done box shows unchanged (the same text at the
 // same position: not committed again) is read only in the live box; it

@@ -126,3 +126,38 @@ func TestDoneBoxRowsAreItsOwn(t *testing.T) {
 		t.Errorf("the done box's row %q not committed; committed:\n%s", row(body), strings.Join(got, "\n"))
 	}
 }
+
+// TestCountRowIsItsBoxs: each box Gemini CLI shows at work counts the
+// output's rows it slid out of view up from one ("… first 2 lines
+// hidden"), so a box at work shows the same count row as the box above it
+// did a moment before, when it ran. That row is this box's, committed
+// where it shows, not the other box's row moved down: the reader maps the
+// box's rows to the output's by it, and without it counted them from the
+// count before — a relay the box showed was read again at another row of
+// the output (holdout-20261128s gemini-s14700002).
+func TestCountRowIsItsBoxs(t *testing.T) {
+	t.Parallel()
+	top, bottom, blank, row := boxTop, boxBottom, boxBlank, boxRow
+	head := func(mark, file string) string { return boxRow(mark + "  Shell Command sh " + file) }
+	// frame erases the live area of rows rows, the cursor on its last,
+	// and draws rows in its place, as Ink does.
+	frame := func(rows int, draw ...string) string {
+		return strings.Repeat("\x1b[2K\x1b[1A", rows-1) + "\x1b[2K\x1b[G" + strings.Join(draw, "\r\n")
+	}
+	count := row("... first 2 lines hidden ...")
+	s := NewScreen(ScreenOptions{Rows: 30, Cols: 40, Layout: screenmodel.Of("gemini")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write(" $ sh f.sh\r\n\r\n" + strings.Join([]string{top, head("⊶", "f.sh"), blank,
+		row("a1"), row("a2"), row("a3"), bottom, "", "  footer"}, "\r\n"))
+	c.write(frame(9, top, head("⊷", "f.sh"), blank, count, row("a3"), row("a4"), bottom, "", "  footer"))
+	c.write(frame(9, top, head("⊶", "f.sh"), blank, row("... first 3 lines hidden ..."), row("a4"), row("a5"), bottom, "", "  footer"))
+	c.write(frame(9, top, head("✓", "f.sh"), blank, row("... first 1 line hidden ..."), row("a2"), row("a3"), row("a4"), row("a5"), bottom) +
+		"\r\n\r\n" + fillerLines(35) + "\r\n $ sh g.sh\r\n\r\n" + strings.Join([]string{top, head("⊶", "g.sh"), blank,
+		row("b1"), row("b2"), row("b3"), bottom, "", "  footer"}, "\r\n"))
+	before := len(c.got)
+	c.write(frame(9, top, head("⊷", "g.sh"), blank, count, row("b3"), row("b4"), bottom, "", "  footer"))
+	if got := c.flush()[before:]; !slices.Contains(got, count) {
+		t.Errorf("the count row %q of the box at work not committed; committed:\n%s", count, strings.Join(got, "\n"))
+	}
+}

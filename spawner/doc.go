@@ -74,7 +74,10 @@
 //     of the box a command ran in (Layout.ToolBoxes), printed done under
 //     its head row, is that box's row, moved from nowhere: the program
 //     prints the box afresh in the place of the box at work, from fewer
-//     rows hidden, each row lower than the box at work showed it.
+//     rows hidden, each row lower than the box at work showed it. Nor
+//     does a box's count of the rows it hides ("… first 2 lines hidden",
+//     Layout.HiddenAbove) move: every box at work counts up through the
+//     same rows, and the one the box above showed is that box's.
 //  5. Otherwise the line is new output and is committed — also when the
 //     same text is on the screen elsewhere: printing a message twice
 //     commits it twice.

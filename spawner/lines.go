@@ -973,8 +973,9 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		// line committed here was replaced.
 		st.rec, st.hasRec, st.faint = "", false, false
 	}
-	// A row of a box printed done is the row that box shows there.
-	fresh := m.inDoneBox(text, n)
+	// A row of a box printed done is the row that box shows there, and a
+	// box's count of rows hidden is that box's.
+	fresh := m.inDoneBox(text, n) || m.countRow(text)
 	if text != "" && !fresh && !drawnNew {
 		if from, ok := m.moved(st, text, n, released); ok {
 			if st.hasRec && st.rec != "" {
@@ -1654,6 +1655,22 @@ func (m *mainLines) leftEcho(text string, from, to int64) bool {
 		}
 	}
 	return !m.replay.sinceEcho(text)
+}
+
+// countRow reports whether text is the row of a box of a command's output
+// that says how many of the output's first rows it does not show
+// (Layout.HiddenAbove). It is never a line moved, nor a piece of one
+// wrapped anew: each box at work counts up through the same rows ("…
+// first 2 lines hidden"), and the same text replaced a moment ago in the
+// box above is that box's, not this one's. Taken for it, the row is not
+// committed, and the reader, who maps the box's rows to the output's by
+// it, counts them from the count before: a command the box showed went
+// out again, read at another row (holdout-20261128s gemini-s14700002).
+// Committed again where the box was only drawn lower, it says where the
+// box's rows are now.
+func (m *mainLines) countRow(text string) bool {
+	_, ok := m.layout.HiddenAbove(text)
+	return ok
 }
 
 // inDoneBox reports whether text, a line at n, is a row of the box of a

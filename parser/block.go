@@ -50,6 +50,12 @@ type block struct {
 	// word that would have fitted on the row before: the box dropped the
 	// text between (the rest of its terminal's row).
 	dropped bool
+	// unsizedBreak: a row of its JSON string, in a lossy box not known to
+	// be as wide as its terminal (Parser.BoxSized), went on in the next
+	// row: the box may have cut that row there, the rest of its
+	// terminal's row dropped, a word's end with it (a file of JSON lines
+	// printed by a command that ended before the box showed it at work).
+	unsizedBreak bool
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -176,6 +182,9 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			text = strings.TrimRight(in, " \t\u00a0")
 		}
 		_, k := leadingBlanks(text)
+		if p.lossy && b.box.edge && !b.box.gutter() && !p.sized {
+			b.unsizedBreak = true
+		}
 		if p.lossy && b.box.edge && !b.box.gutter() && !b.lastWide {
 			// The word would have fitted after the blanks a wrap eats: one,
 			// or two after a sentence ("end.  Next"), which the row's
@@ -305,11 +314,12 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 	if !b.skip {
 		src := string(b.buf) + sep + blockClose
 		js := b.buf[len(blockOpen):]
-		// What a lossy box cut (wideCut, dropped) is JSON that may no
-		// longer parse: no error then; a wrong target or field in JSON
-		// that parses is its author's. What it lost text of (wideLost,
-		// dropped) is no command the agent wrote.
-		cut := (b.wideCut || b.dropped) && !json.Valid(bytes.TrimSpace(js))
+		// What a lossy box cut (wideCut, dropped) or may have cut
+		// (unsizedBreak) is JSON that may no longer parse: no error then;
+		// a wrong target or field in JSON that parses is its author's.
+		// What it lost text of (wideLost, dropped) is no command the agent
+		// wrote.
+		cut := (b.wideCut || b.dropped || b.unsizedBreak) && !json.Valid(bytes.TrimSpace(js))
 		cmd, err := decodeBlock(b.line, js)
 		switch {
 		case err != nil:

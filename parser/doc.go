@@ -134,7 +134,10 @@
 // for any word (its line ended there), and a block in a lossy box whose
 // JSON no longer parses, one of whose rows held wide characters and ended
 // inside a JSON string: the box cut that row where its wide characters
-// overflowed it. A block in a lossy
+// overflowed it — or that goes on in the next row inside a JSON string,
+// in a box not known to be as wide as its terminal ([Parser.BoxSized]):
+// the box may have cut that row after its last whole word that fit,
+// dropping the rest of the terminal's row. A block in a lossy
 // box is read as no command at all where the box, printed done, cut a row
 // of its JSON string so (what the string shows lost the text after the
 // cut, though the JSON may still parse; the box of a command at work,

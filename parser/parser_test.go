@@ -1561,6 +1561,36 @@ func TestABlockWhoseStringLostTextInALossyBoxIsNoCommand(t *testing.T) {
 	}
 }
 
+// TestABlockStringBrokenInABoxNotSizedIsNoError: Gemini CLI shows a
+// command that ended before its box showed it at work in a box narrower
+// than the terminal it ran in (not sized to it: Parser.BoxSized), each
+// of that terminal's rows cut to the box after its last whole word that
+// fits, the rest dropped. A block's JSON string that goes on in the next
+// row there may have lost text at the break — a closing quote and a key
+// ("correct" then `pic":"t148"}`, of `correct über","topic":"t148"}`) —
+// and the block that then reads as no JSON is the box's cut, not its
+// author's mistake: no error (holdout-20261128s gemini-s14700012). In a
+// box sized to its terminal the rows are the terminal's, whole: the same
+// rows are a malformed block.
+func TestABlockStringBrokenInABoxNotSizedIsNoError(t *testing.T) {
+	read := func(sized bool) []Event {
+		var boxed []string
+		for _, r := range []string{"[[RELAY]]", `{"to":"b","body":"alpha bravo`, `pic":"t1"}`, "[[/RELAY]]"} {
+			boxed = append(boxed, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		p := New(Options{LossyBoxes: true})
+		p.BoxSized(sized)
+		fed, flushed := feedAll(p, boxed, 0)
+		return append(fed, flushed...)
+	}
+	if got := read(false); len(got) != 0 {
+		t.Errorf("a string broken in a box not sized to its terminal: %v, want nothing", got)
+	}
+	if got := read(true); len(got) != 1 || got[0].Err == nil {
+		t.Errorf("the same rows in a box sized to its terminal: %v, want one error", got)
+	}
+}
+
 // A body with two blanks between two words ("aaaa  xy"), wrapped by the
 // box at those blanks where the second word fits after one blank but not
 // after the two the string holds: nothing was dropped, and a reader reads

@@ -161,3 +161,49 @@ func TestCountRowIsItsBoxs(t *testing.T) {
 		t.Errorf("the count row %q of the box at work not committed; committed:\n%s", count, strings.Join(got, "\n"))
 	}
 }
+
+// TestDoneBoxAfterAClearIsNoReplay: resized, Gemini CLI clears the screen
+// and its scrollback and writes its transcript again, the box at work in
+// it — all of it lines committed before, none committed again (the
+// replay rule) — then prints the box done, showing more of the output's
+// first rows than the box at work did, each row lower than that box
+// showed it. Its rows say what rows committed before said, but the box is
+// printed for the first time: they are committed as its rows, not taken
+// for more of the transcript written again (a block the box at work never
+// showed whole in one drawing was read nowhere: holdout-20261128s
+// gemini-s14700020). A done box written again with the transcript, its
+// head row repeating one, is not read again, even where its head row
+// leaves the screen's top and its rows are all the screen shows above.
+func TestDoneBoxAfterAClearIsNoReplay(t *testing.T) {
+	t.Parallel()
+	top, bottom, blank, row, head := boxTop, boxBottom, boxBlank, boxRow, boxHead
+	frame := func(rows int, draw ...string) string {
+		return strings.Repeat("\x1b[2K\x1b[1A", rows-1) + "\x1b[2K\x1b[G" + strings.Join(draw, "\r\n")
+	}
+	relay := row("@relay:bob hello from the box")
+	atWork := []string{top, head("⊶"), blank, row("... first 3 lines hidden ..."), row("line four of it"), relay, row("line six of it"), bottom, "", "  footer"}
+	done := []string{top, head("✓"), blank, row("... first 2 lines hidden ..."), row("line three of it"), row("line four of it"), relay, row("line six of it"), bottom, "", "  footer"}
+	count := func(got []string) int { return strings.Count(strings.Join(got, "\n"), relay) }
+
+	s := NewScreen(ScreenOptions{Rows: 30, Cols: 40, Layout: screenmodel.Of("gemini")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.TakeLines}
+	c.write(" $ sh f.sh\r\n\r\n" + strings.Join(atWork, "\r\n"))
+	c.write("\x1b[H\x1b[2J\x1b[3J $ sh f.sh\r\n\r\n" + strings.Join(atWork, "\r\n"))
+	c.write(frame(len(atWork), done...))
+	if got := c.flush(); count(got) != 2 {
+		t.Errorf("printed done after the transcript written again: the relay's row committed %d times, want 2 (at work, done); committed:\n%s", count(got), strings.Join(got, "\n"))
+	}
+
+	// On a screen shorter than the transcript: written again, the done
+	// box's head row leaves the top, its rows under it.
+	short := NewScreen(ScreenOptions{Rows: 10, Cols: 40, Layout: screenmodel.Of("gemini")})
+	defer short.Close()
+	c = &committed{t: t, s: short, take: short.TakeLines}
+	transcript := " $ sh f.sh\r\n\r\n" + strings.Join(done, "\r\n")
+	c.write(transcript)
+	c.write("\x1b[H\x1b[2J\x1b[3J" + transcript)
+	if got := c.flush(); count(got) != 1 {
+		t.Errorf("a done box written again with the transcript: the relay's row committed %d times, want 1; committed:\n%s", count(got), strings.Join(got, "\n"))
+	}
+}

@@ -199,7 +199,11 @@
 //     rows under it, too, where new output goes on under it: not that
 //     line shown again or moved up (another block's "[[RELAY]]" was
 //     there); the rows under the last new one are the program's own (its
-//     rules, the input box), drawn again.
+//     rules, the input box), drawn again. A box a command ran in whose
+//     head row was committed done since the clear (Gemini CLI writes its
+//     transcript again, the box at work in it, then prints the box done)
+//     is printed for the first time: its rows repeat no line, though
+//     they say what the box at work's rows said (mainLines.newDoneBox).
 //
 // The result does not depend on how the output is cut into writes: a line
 // split across reads comes out whole, and a cut inside an escape sequence

@@ -199,9 +199,11 @@ type mainLines struct {
 	ran       ranBoxes // boxes seen running a command with output (boxes.go)
 	// doneBox is the line of the head row of the box of a command done
 	// read last (screenmodel.Layout.ToolBoxes; -1: none): see inDoneBox.
-	doneBox  int64
-	detached []rowState
-	olds     []bool // scratch: scrolled's rows drawn for the old width
+	// doneEpoch is the replay's epoch it was read in (see newDoneBox).
+	doneBox   int64
+	doneEpoch int
+	detached  []rowState
+	olds      []bool // scratch: scrolled's rows drawn for the old width
 	// previews is scratch: the main screen's rows that are previews
 	// (settle).
 	previews []previewRow
@@ -944,9 +946,12 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 	}
 	m.knowTail()
 	var replayed bool
-	if m.layout.Elides(text) {
+	switch {
+	case m.newDoneBox(text, n):
+		// Printed for the first time: it repeats no line.
+	case m.layout.Elides(text):
 		replayed = m.replay.repeatsAside(text)
-	} else {
+	default:
 		replayed = m.replay.repeats(text)
 	}
 	if m.replay.missed {
@@ -1027,7 +1032,7 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 		m.out = append(m.out, l)
 	}
 	if _, running, ok := m.layout.ToolBox(text); ok {
-		m.doneBox = -1
+		m.doneBox, m.doneEpoch = -1, m.replay.epoch
 		if !running {
 			m.doneBox = n
 		}
@@ -1671,6 +1676,20 @@ func (m *mainLines) leftEcho(text string, from, to int64) bool {
 func (m *mainLines) countRow(text string) bool {
 	_, ok := m.layout.HiddenAbove(text)
 	return ok
+}
+
+// newDoneBox reports whether text, a line at n, is a row of a box of a
+// command done (inDoneBox) whose head row was read since the program last
+// cleared the screen: the box printed done for the first time. It
+// repeats no line of the transcript written again after that clear
+// (replay), though its rows say what rows read before said — the box at
+// work's, at another width: Gemini CLI, resized, writes its transcript
+// again and the box at work in it, then prints the box done, and a block
+// the box at work never showed whole in one drawing was read nowhere
+// (holdout-20261128s gemini-s14700020). A done box the program writes
+// again with the transcript has its head row repeat one, not read anew.
+func (m *mainLines) newDoneBox(text string, n int64) bool {
+	return m.doneEpoch == m.replay.epoch && m.inDoneBox(text, n)
 }
 
 // inDoneBox reports whether text, a line at n, is a row of the box of a

@@ -1761,6 +1761,15 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	from, to := lo+1, hi
 	if hi < 0 {
 		to = min(len(a.doc), from+rewrapWindow*max(iEnd-iStart, 8))
+		if n := a.turns[iEnd] - a.turns[iStart]; n > 0 && from < len(a.doc) {
+			// The rows below show n turns: the document's rows for them
+			// go on to the n-th turn below and its rows, however many
+			// rows the view shows of the outputs between (an output
+			// collapsed shows a few rows of many), as above.
+			if t := a.turnsBefore(from) + n - 1; t < len(a.docTurnRows) {
+				to = max(to, min(a.docTurnRows[t]+rewrapWindow*max(iEnd-iStart, 8), len(a.doc), from+maxTurnsBack))
+			}
+		}
 	}
 	if lo < 0 && !unanchored {
 		from = max(0, hi-rewrapWindow*max(iEnd-iStart, 8))

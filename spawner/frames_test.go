@@ -2422,3 +2422,54 @@ func TestAltScreenAParagraphShownAgainPastRowsTheViewTookOut(t *testing.T) {
 		r.wantOnce(t, "@relay:alice hour", `"to": "bob"`, "alpha bravo", "[[/RELAY]]", "end of the output")
 	}
 }
+
+// TestAltScreenLatestTurnWrappedAnewUnderACollapsedOutput: as
+// TestAltScreenHistoryWrappedAnewAboveACollapsedOutput, under the rows
+// aligned. A narrower view shows the latest turn laid out anew under an
+// output now collapsed to one row, whose rows the document holds by the
+// dozen: the turn's text is the document's, further down than the view
+// shows rows, and is not read again (claude-s14700002: a relay read twice
+// after a resize narrower).
+func TestAltScreenLatestTurnWrappedAnewUnderACollapsedOutput(t *testing.T) {
+	t.Parallel()
+	frame := func(height, width int, rows ...string) string {
+		rule := strings.Repeat("─", width)
+		rows = slices.Concat(rows, []string{rule, "❯ ", rule, "  ? for shortcuts"})
+		var b strings.Builder
+		for y := range height {
+			row := ""
+			if k := y - (height - len(rows)); k >= 0 {
+				row = rows[k]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", height-2) // in the input box
+		return b.String()
+	}
+	echo := "! printf '%s\\n' '@relay:bob <third> " + strings.Repeat("w ", 12) + "end'"
+	para := relayPara("<third>", 14)
+	var long []string
+	for i := range 30 {
+		long = append(long, fmt.Sprintf("     row %02d of a long output that scrolls through", i))
+	}
+	long[0] = "  ⎿  " + long[0][5:]
+	r := newKindRun(t, "claude", 14, 100)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(14, 100, "! cat f1.txt", "  ⎿  the first output", "", "! cat f2.txt", long[0]))
+	r.pause(time.Second)
+	for top := 1; top+10 <= len(long); top += 7 {
+		r.write(frame(14, 100, long[top:top+10]...))
+		r.pause(time.Second)
+	}
+	r.write(frame(14, 100, slices.Concat(long[25:], []string{"", echo}, wrapHanging("  ⎿  ", para, 99))...))
+	r.pause(time.Second)
+	r.s.Resize(20, 45)
+	r.take(r.s.TakeLines())
+	r.write(frame(20, 45, slices.Concat([]string{"! cat f1.txt", "  ⎿  the first output", "", "! cat f2.txt", "  ⎿  … +30 lines", ""},
+		wrapHanging("", echo, 44), wrapHanging("  ⎿  ", para, 44))...))
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("<third>"); n != 2 {
+		t.Errorf("the latest turn's line typed and paragraph committed %d times, want once each:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

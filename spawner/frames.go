@@ -2283,6 +2283,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					!a.movedWithoutEcho(rows, rows[i].y, rowsOf[k], rowsOf[lastRowOf(starts, p+len(want))]) &&
 					!a.downPastEcho(rows, rowShowing(rows[i:end], starts[k]-p), rowsOf[k]) &&
 					!(!bottom && (end == i+1 || !a.relaying) && a.hidesTurns(rows, end, iEnd, rowsOf[lastRowOf(starts, p+len(want))], to)) &&
+					!(!bottom && a.splitsTurn(rows, end, iEnd, rowsOf[lastRowOf(starts, p+len(want))].pos, to)) &&
 					!a.rewrapAmidNewText(rows, iStart, iEnd, i, end, rowsOf, starts, k, p+len(want)) {
 					if a.shownFurtherOn(rows, i, end, iEnd, s[p:], isEnd, p, rowsOf[0].pos, rowsOf[k].pos) {
 						elsewhere = true

@@ -2473,3 +2473,51 @@ func TestAltScreenLatestTurnWrappedAnewUnderACollapsedOutput(t *testing.T) {
 		t.Errorf("the latest turn's line typed and paragraph committed %d times, want once each:\n%s", n, strings.Join(r.lines, "\n"))
 	}
 }
+
+// TestAltScreenRowRightAboveTheAlignedOnesIsOfItsTurn: Claude Code at
+// work shows a block from its second row, its first ("⎿  [[RELAY]]", in
+// place of "⎿  Running…") above the view's top; the next frame moves the
+// view down a row and shows it. That row is right above the block's rows
+// read, one paragraph with them: the new output's, not the older block's
+// alike it, a turn further up, though the view left blank the row where
+// it had shown the echo between them (claude-s14700000: the block's first
+// row taken for the older one's, the block lost).
+func TestAltScreenRowRightAboveTheAlignedOnesIsOfItsTurn(t *testing.T) {
+	t.Parallel()
+	rule := strings.Repeat("─", 80)
+	frame := func(rows ...string) string {
+		rows = slices.Concat(rows, []string{rule, "❯ ", rule, "  ? for shortcuts"})
+		var b strings.Builder
+		for y := range 16 {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", 14) // in the input box
+		return b.String()
+	}
+	block := func(to, body string) []string {
+		return []string{"  ⎿  [[RELAY]]", "     {", `       "to": "` + to + `",`, `       "type": "message",`, `       "body": "` + body + `"`, "     }", "     [[/RELAY]]"}
+	}
+	r := newKindRun(t, "claude", 16, 80)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(slices.Concat([]string{"! cat f1.txt"}, block("bob", "the first block"), []string{"", "! cat f2.txt", "  ⎿  Running…"})...))
+	r.pause(time.Second)
+	second := slices.Concat(block("alice", "the second block"), []string{"     end of the output"})
+	// At work: the output from its second row, the spinner under it; the
+	// row where the view showed the echo is left blank.
+	r.write(frame(slices.Concat(second[1:], []string{"", "", "✶ Herding…", ""})...))
+	r.write(frame(slices.Concat(second, []string{"", "", ""})...))
+	r.pause(time.Second)
+	r.flush()
+	if n := r.count("[[RELAY]]"); n != 2 {
+		t.Errorf("the blocks' first rows committed %d times, want twice:\n%s", n, strings.Join(r.lines, "\n"))
+	}
+	first := slices.IndexFunc(r.lines, func(l string) bool { return strings.Contains(l, "[[RELAY]]") })
+	last := slices.IndexFunc(r.lines, func(l string) bool { return strings.Contains(l, "the second block") })
+	if first < 0 || last < 0 || !slices.ContainsFunc(r.lines[first+1:last], func(l string) bool { return strings.Contains(l, "[[RELAY]]") }) {
+		t.Errorf("the second block's first row is not committed in order, above its body:\n%s", strings.Join(r.lines, "\n"))
+	}
+}

@@ -959,14 +959,16 @@ func (m *mainLines) commit(st *rowState, text string, n int64, ends lineEnds, re
 			m.replay.typed()
 		}
 	}
-	// The live area cut above draws the latest command's output on rows
-	// erased one by one: a row that repeats nothing since that command's
-	// echo is its output where the output goes on under it, not an older
-	// line that stayed at its row, moved there or was wrapped anew (a file
-	// printed again over rows of an older block: its "[[RELAY]]" where
-	// that block's was, or lower). Rows under the last new one are the
+	// A drawing under the latest command's echo (the live area cut above,
+	// on rows erased one by one, or the transcript drawn again with that
+	// echo in view) draws that command's output: a row that repeats
+	// nothing since the echo is its output where the output goes on under
+	// it, not an older line that stayed at its row, moved there or was
+	// wrapped anew (a file printed again over rows of an older block: its
+	// "[[RELAY]]" where that block's was, or lower; its rows where an
+	// older print's were replaced). Rows under the last new one are the
 	// program's own (rules, the input box), drawn again.
-	drawnNew := !replayed && m.replay.liveTail() && m.outputRow(text) && m.newRowBelow(n)
+	drawnNew := !replayed && m.replay.drawnUnderEcho(text) && m.outputRow(text) && m.newRowBelow(n)
 	if st.hasRec && st.rec == text && !drawnNew {
 		st.offered, st.faint = m.replay.epoch, false
 		m.lastNew = false

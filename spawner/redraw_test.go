@@ -1270,6 +1270,36 @@ func TestTranscriptDrawnAgainWithANewBlockUnderTheLatestEcho(t *testing.T) {
 	}
 }
 
+// TestTranscriptDrawnAgainWithAFilePrintedAgainUnderTheLatestEcho: a
+// transcript drawn again from the screen's top, showing the echo of the
+// command typed last, shows that command's output under it: a file
+// printed again there shows the rows of its first print, which an output
+// drawn since replaced where they were (the first print collapsed, the
+// next command's rows drawn over them). They are that command's output,
+// new, not the first print's rows moved down past the echo: taken so,
+// rows of a relay the program wrapped were left out, and the relay was
+// read cut (issue 29, Claude Code 2.1.332 inline: claude-inline-s14100008).
+func TestTranscriptDrawnAgainWithAFilePrintedAgainUnderTheLatestEcho(t *testing.T) {
+	t.Parallel()
+	file := []string{"  ⎿  a first line of the file", "     @relay:bob one long message that the program",
+		"     wrapped over three rows of its own, and that", "     ends on this row", "     end of the output, 4 lines"}
+	box := strings.Repeat("─", 60) + "\r\n❯ \r\n" + strings.Repeat("─", 60) + "\r\n  ? for shortcuts"
+	erase := "\x1b[H" + strings.Repeat("\x1b[2K\x1b[1B", 15) + "\x1b[2K\x1b[H"
+	s := NewScreen(ScreenOptions{Rows: 16, Cols: 60, Layout: screenmodel.Of("claude")})
+	defer s.Close()
+	c := &committed{t: t, s: s, take: s.Settle}
+	c.write("! cat f.txt\r\n" + strings.Join(file, "\r\n") + "\r\n  ⎿  Interrupted\r\n\r\n")
+	c.write("\x1b[7A" + file[0] + "\x1b[K\r\n     … +4 lines\x1b[K\r\n  ⎿  Interrupted\x1b[K\r\n\x1b[K\r\n" +
+		"! sh g.sh\x1b[K\r\n  ⎿  the output of another command\x1b[K\r\n  ⎿  Interrupted\x1b[K\r\n\x1b[K\r\n")
+	c.write("! cat again.txt\r\n  ⎿  Running…\r\n\r\n" + box)
+	c.got = nil
+	c.write(erase + "\r\n! cat again.txt\r\n" + strings.Join(file, "\r\n") + "\r\n\r\n✻ Working…\r\n\r\n" + box)
+	got := slices.DeleteFunc(c.flush(), func(l string) bool { return !slices.Contains(file, l) })
+	if diff := cmp.Diff(file, got); diff != "" {
+		t.Errorf("the file's rows read (-want +got):\n%s", diff)
+	}
+}
+
 // TestAnEchoJoinedAtANewWidthIsNoNewCommand: Claude Code wraps the echo
 // of a long command itself, on rows of their own; on a wider screen it
 // draws the echo joined, a text no line committed has. Drawn so again by

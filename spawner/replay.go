@@ -372,6 +372,24 @@ func (r *replay) drawsTail() bool { return r.active && (r.tail || r.live) }
 // where the same text was committed before at the same row.
 func (r *replay) liveTail() bool { return r.active && r.live }
 
+// drawnUnderEcho reports whether text, a row this replay did not repeat,
+// is drawn under the echo of the command typed last as that command's
+// output: in the live area cut above (liveTail), or under that echo
+// repeated, at the width the transcript was committed at, where text
+// repeats no line committed since the echo. A transcript is drawn again
+// in its order, and under that echo comes only that command's output: a
+// file printed again there shows an older print's rows, which are not
+// those rows moved down past the echo, nor shown again (Claude Code
+// inline clears its screen and draws the transcript's tail, the echo in
+// view). After a change of width the rows are laid out anew, text that
+// repeats no line as it was committed.
+func (r *replay) drawnUnderEcho(text string) bool {
+	if !r.active || !r.under {
+		return false
+	}
+	return r.live || !r.resized && !r.newWidth && !r.sinceEcho(text)
+}
+
 // sizeChanged notes that the screen changed size.
 func (r *replay) sizeChanged() { r.sized = true }
 

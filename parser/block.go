@@ -46,6 +46,8 @@ type block struct {
 	// where its text ended in the block's box.
 	lastWide bool
 	boxEnd   int
+	// oneWord: the last row's text was one word, no blank in it.
+	oneWord bool
 	// dropped: a row of its JSON string, in a lossy box, starts with a
 	// word that would have fitted on the row before: the box dropped the
 	// text between (the rest of its terminal's row).
@@ -220,6 +222,16 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			// above.
 			sep = ""
 		}
+		if b.box.border == 0 && b.oneWord && wrapBefore > 0 && end > wrapBefore {
+			// The row was one word out past the column the program wraps
+			// at: a word longer than a row, which a program that wraps
+			// words breaks at its text's edge, with no blank (one that
+			// fits a row goes to the next row whole). Claude Code's
+			// compact block on a narrow screen: its first row is one
+			// word, "body":" and the body's first word with it. One word
+			// that ends at the wrap column fitted there, a blank after it.
+			sep = ""
+		}
 		if p.blankWrap && wrapBefore > 0 && end > wrapBefore {
 			// The row ended past the column the CLI wraps at: only a
 			// word broken with no blank reaches it (Options.WrapsWithBlank).
@@ -254,6 +266,9 @@ func (p *Parser) noteRow(line string) {
 		return
 	}
 	b.lastWide, b.boxEnd = holdsWide(line), b.box.textEnd(line)
+	rest, _, pre := stripPrefix(line)
+	text := strings.TrimSpace(trimBorder(rest, pre))
+	b.oneWord = text != "" && !strings.ContainsAny(text, " \t\u00a0")
 	if p.lossy && b.box.edge && !b.box.gutter() && b.scan.inString && b.lastWide {
 		b.wideCut = true
 		b.wideLost = b.wideLost || !p.atWork

@@ -602,6 +602,42 @@ func TestWordBrokenAfterAnEscapedBackslash(t *testing.T) {
 	}
 }
 
+// TestAWordLongerThanARow: a program that wraps words moves a word that
+// fits a row to the next row whole, and breaks one longer than a row at
+// the row's end, with no blank: a block's string row that is one word out
+// past the column the program wraps at was such a word (Claude Code 2.1.332
+// inline, a compact block on a 50-column screen: its first row is one
+// word, the body's first word with it; fresh claude-inline-s104700002 read
+// "separa te"). A row of several words out to the edge, or one word that
+// ends at the wrap column or short of it, ended at a blank
+// (claude-inline-s14700018: "bright" at the wrap column).
+func TestAWordLongerThanARow(t *testing.T) {
+	const wrapAt = 49 // a 50-column screen
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"one word out to the edge", []string{"     [[RELAY]]", `     {"to":"alice","type":"message","body":"separa`, `     te \"q\" x<y>z"}`, "     [[/RELAY]]"},
+			`relay alice "separate \"q\" x<y>z" @1`},
+		{"one word short of the edge", []string{"     [[RELAY]]", `     {"to":"alice","type":"message","body":"sep`, `     arate"}`, "     [[/RELAY]]"},
+			`relay alice "sep arate" @1`},
+		{"one word to the wrap column", []string{"     [[RELAY]]", `     {"to":"qa_1","type":"message","body":"bright`, `     \"q\" law"}`, "     [[/RELAY]]"},
+			`relay qa_1 "bright \"q\" law" @1`},
+		{"several words out to the edge", []string{"     [[RELAY]]", `     {"to":"alice","body":"separate four word ends`, `     here"}`, "     [[/RELAY]]"},
+			`relay alice "separate four word ends here" @1`},
+	} {
+		fed, flushed := feedAll(New(Options{}), c.lines, wrapAt)
+		var got []string
+		for _, e := range append(fed, flushed...) {
+			got = append(got, describe(e))
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: got %q, want %s", c.name, got, c.want)
+		}
+	}
+}
+
 func TestFences(t *testing.T) {
 	runCases(t, []tcase{
 		{name: "fence hides commands", lines: []string{"```", "@relay:bob hidden", "[[RELAY]]", `{"to":"bob","body":"x"}`, "[[/RELAY]]", "```", "@relay:bob seen"},

@@ -250,10 +250,12 @@ type docRow struct {
 	// same counts the frames in a row that showed it unchanged.
 	same int
 	// shown is the observation that last showed the row, y where it was
-	// last seen as itself, at where it showed then, wrapped anew or not.
-	shown uint64
-	y, at int
-	pos   int // index in aligner.doc
+	// last seen as itself, at where it showed then, wrapped anew or not,
+	// and end the row its text ends on there (at, but for a row whose
+	// text a wrap anew spreads over several).
+	shown      uint64
+	y, at, end int
+	pos        int // index in aligner.doc
 	// first is the observation that first showed the row.
 	first uint64
 	// line is the screen row the row was committed as, once lined
@@ -2146,7 +2148,7 @@ func (a *aligner) insert(rows []frameRow, i0, i1, at int, now time.Time) {
 	fresh := make([]*docRow, 0, i1-i0)
 	for i := i0; i < i1; i++ {
 		r := rows[i]
-		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, typedOn: r.typedOn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, first: a.obs, y: r.y, at: r.y}
+		d := &docRow{key: r.key, hash: r.hash, text: r.text, cols: r.cols, pending: true, turn: r.turn, typedOn: r.typedOn, preview: r.preview || r.cut, own: r.own, under: r.under, anchored: r.anchored, changed: now, shown: a.obs, first: a.obs, y: r.y, at: r.y, end: r.y}
 		if r.turn {
 			d.typed = typedKeyAt(r)
 		}
@@ -2304,6 +2306,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					for ; k < len(starts) && starts[k] < p+len(want); k++ {
 						rowsOf[k].shown = a.obs
 						rowsOf[k].at = rowShowing(rows[i:end], starts[k]-p)
+						rowsOf[k].end = rowShowing(rows[i:end], starts[k]-p+len(rowsOf[k].key)-1)
 						a.commit(rowsOf[k], rowsOf[k].y)
 						m.d1 = rowsOf[k].pos + 1
 					}
@@ -2322,7 +2325,7 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 		if took == 0 {
 			if k := decorated(rowsOf, rows[i].key, off, starts); k >= 0 && !elsewhere {
 				d := rowsOf[k]
-				d.shown, d.at = a.obs, rows[i].y
+				d.shown, d.at, d.end = a.obs, rows[i].y, rows[i].y
 				out = append(out, rewrap{i0: i, i1: i + 1, d0: d.pos, d1: d.pos + 1})
 				off = starts[k] + len(d.key)
 			}
@@ -2710,7 +2713,7 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 
 // seen records that row d is shown as r.
 func (a *aligner) seen(d *docRow, r frameRow, now time.Time) {
-	d.shown, d.y, d.at = a.obs, r.y, r.y
+	d.shown, d.y, d.at, d.end = a.obs, r.y, r.y, r.y
 	d.typedOn = d.typedOn || r.typedOn
 	d.own = d.own || r.own
 	if r.anchored {
@@ -2840,7 +2843,7 @@ func (a *aligner) adopt(read []commitRow) {
 		if key == "" {
 			continue
 		}
-		fresh = append(fresh, &docRow{key: key, hash: maphash.String(keySeed, key), cols: c.cols, y: c.y, at: c.y})
+		fresh = append(fresh, &docRow{key: key, hash: maphash.String(keySeed, key), cols: c.cols, y: c.y, at: c.y, end: c.y})
 	}
 	a.inserts = append(a.inserts[:0], insertion{at: at, rows: fresh})
 	a.apply()
@@ -3083,8 +3086,14 @@ func (a *aligner) keepBreaks() {
 		p := a.doc[d.pos-1]
 		switch {
 		case !p.lined || c.y != d.y:
-		case p.shown == d.shown && p.y < d.y:
-			c.y = p.line + d.y - p.y
+		case p.shown == d.shown && p.end < d.at:
+			// Where the frame showed them, wrapped anew or not: a row
+			// read where the view laid it out anew keeps the y it was
+			// read at as itself (an older frame's), while the rows the
+			// frame laid out anew around it are a paragraph with it.
+			c.y = p.line + d.at - p.end
+		case p.shown == d.shown && p.end == d.at:
+			c.y = p.line + 1 // one row of a wider screen holds the ends of both
 		case d.gapAt == p.shown && d.gap > 0:
 			c.y = p.line + d.gap
 		}

@@ -130,6 +130,7 @@ type altRun struct {
 	now   time.Time
 	lines []string
 	late  []Line
+	all   []Line // every line committed, as committed
 	// elided: the lines read right after rows the program showed that
 	// were left out (Line.Elided).
 	elided []string
@@ -163,6 +164,7 @@ func (r *altRun) write(b string) {
 // take adds the lines committed to lines, and those read apart (Late,
 // Again: history shown only now, and its paragraph's rows again) to late.
 func (r *altRun) take(ls []Line) {
+	r.all = append(r.all, ls...)
 	for _, l := range ls {
 		if l.Elided {
 			r.elided = append(r.elided, l.Text)
@@ -2519,5 +2521,73 @@ func TestAltScreenRowRightAboveTheAlignedOnesIsOfItsTurn(t *testing.T) {
 	last := slices.IndexFunc(r.lines, func(l string) bool { return strings.Contains(l, "the second block") })
 	if first < 0 || last < 0 || !slices.ContainsFunc(r.lines[first+1:last], func(l string) bool { return strings.Contains(l, "[[RELAY]]") }) {
 		t.Errorf("the second block's first row is not committed in order, above its body:\n%s", strings.Join(r.lines, "\n"))
+	}
+}
+
+// TestAltScreenRowsWrappedAnewAroundOneReadAsItselfFollowEachOther: a
+// long line's rows pending under a running command, then laid out anew
+// for a wider screen, where its last row happens to hold the same text as
+// before: that row is matched as itself, the rows above it as the same
+// text wrapped anew. Committed together, they number one under the other,
+// as the paragraph they are: numbered as the older frame showed the ones
+// and the new frame the other, the line broke before its last row
+// (reviewer17's fresh claude-s103800004: a relay cut before "point
+// opposite up race").
+func TestAltScreenRowsWrappedAnewAroundOneReadAsItselfFollowEachOther(t *testing.T) {
+	t.Parallel()
+	frame := func(height, width int, footer string, rows ...string) string {
+		rule := strings.Repeat("─", width)
+		rows = slices.Concat(rows, []string{rule, "❯ ", rule, footer})
+		var b strings.Builder
+		for y := range height {
+			row := ""
+			if y < len(rows) {
+				row = rows[y]
+			}
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
+		}
+		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
+		return b.String()
+	}
+	// Wrapped at 59 columns, the line is 5 rows; at 114, 3, the last
+	// holding the same four words.
+	words := []string{"@relay:bob"}
+	for i := range 45 {
+		words = append(words, fmt.Sprintf("w%03d", i))
+	}
+	line := strings.Join(words, " ")
+	narrow := wrapHanging("     ", line, 59)
+	wide := wrapHanging("     ", line, 114)
+	if len(narrow) != 5 || len(wide) != 3 || narrow[4] != wide[2] {
+		t.Fatalf("the line's rows: %q at 60, %q at 115", narrow, wide)
+	}
+	r := newKindRun(t, "claude", 20, 60)
+	r.write("\x1b[?1049h\x1b[?25l")
+	r.write(frame(20, 60, "  ? for shortcuts", "! cat f.txt", "  ⎿  Running…"))
+	r.pause(time.Second)
+	// At work: the output whole, not yet settled, when the screen widens.
+	r.write(frame(20, 60, "  esc to interrupt", slices.Concat([]string{"! cat f.txt", "  ⎿  the first line of the output"}, narrow, []string{"     end of the output", "", "✶ Herding…"})...))
+	r.pause(100 * time.Millisecond)
+	r.s.Resize(20, 115)
+	r.take(r.s.TakeLines())
+	r.write(frame(20, 115, "  esc to interrupt", slices.Concat([]string{"! cat f.txt", "  ⎿  the first line of the output"}, wide, []string{"     end of the output", "", "✶ Herding…"})...))
+	r.pause(time.Second)
+	r.flush()
+	var rows []Line
+	for _, l := range r.all {
+		if strings.Contains(l.Text, " w0") {
+			rows = append(rows, l)
+		}
+	}
+	var texts, numbered []string
+	for k, l := range rows {
+		texts = append(texts, strings.TrimSpace(l.Text))
+		numbered = append(numbered, fmt.Sprintf("%d %s", l.N, l.Text))
+		if k > 0 && l.N != rows[k-1].N+1 {
+			t.Errorf("the line's rows do not follow each other:\n%s", strings.Join(numbered, "\n"))
+		}
+	}
+	if got := strings.Join(texts, " "); got != line {
+		t.Errorf("the line's rows committed: %q, want %q", got, line)
 	}
 }

@@ -134,6 +134,9 @@ type held struct {
 	// extra is how many line numbers more than one the last row taken
 	// takes (Parser.NextRowLines).
 	extra int64
+	// wide: a row it took holds a wide character (holdsWide), in a lossy
+	// box (wideSlack).
+	wide bool
 	// ragged counts the rows right inside a box, with no wide character,
 	// that another row continued and that ended more than a column short
 	// of the box; filled, those that filled it (see box.filled).
@@ -184,8 +187,18 @@ func (h *held) wrapKnown() bool { return h.wrapAt > 0 && !(h.box.edge && !h.box.
 // lossy box's row may leave and still go on in the next row: the box cut
 // its terminal's row at the last blank that fit and dropped the word that
 // crossed its edge (its start, up to a short word's length, is the room
-// left), and the next row may start with the end of it.
-const lossySlack = 4
+// left), and the next row may start with the end of it. A row with room
+// for the word, its blank and that much more ended its line: the next row
+// is another line (gemini-s124400008's relay read on into "end of the
+// output, 18 lines" across seven free columns).
+const lossySlack = 3
+
+// wideSlack is the column more lossySlack allows in a command that holds
+// a wide character (held.wide): the box draws one wider than the
+// program's terminal counts it (an emoji two columns for one, an East
+// Asian letter with a blank after it), so where the terminal's rows ended
+// and where the box cut them are that much further apart.
+const wideSlack = 1
 
 // New returns a parser at the start of a terminal's output.
 func New(opts Options) *Parser {
@@ -401,6 +414,7 @@ func (p *Parser) inline(n int64, line string, wrapAt int, kind Kind, after strin
 			p.held.end = bx.textEnd(line)
 		}
 		p.held.widest = p.held.end
+		p.held.wide = p.lossy && holdsWide(line)
 		if len(line) > p.max {
 			p.held.skip = true
 			return append(out, Event{Err: tooLarge(n, p.max)})
@@ -458,7 +472,7 @@ func (p *Parser) continues(n int64, line string) bool {
 		// wrap), and only after a row with no room left for its first word
 		// — give or take what a lossy box dropped at the wrap.
 		word, _, _ := strings.Cut(r, " ")
-		return cols >= h.hang && cols <= h.hang+2 && p.noRoom(h.box, h.end, word)
+		return cols >= h.hang && cols <= h.hang+2 && p.noRoom(h.box, h.end, word, h.wide)
 	}
 	cols, k := leadingBlanks(line)
 	if cols != h.hang && cols != h.hang+1 || k == len(line) {
@@ -470,12 +484,16 @@ func (p *Parser) continues(n int64, line string) bool {
 
 // noRoom reports whether a row right inside box b, its text ending at
 // column end, had no room left for word after a blank — give or take
-// what a lossy box dropped at the wrap (lossySlack): the box wrapped the
-// row there, or cut it at its edge, and the line may go on with word.
-func (p *Parser) noRoom(b box, end int, word string) bool {
+// what a lossy box dropped at the wrap (lossySlack, and wideSlack for a
+// command holding a wide character: wide): the box wrapped the row
+// there, or cut it at its edge, and the line may go on with word.
+func (p *Parser) noRoom(b box, end int, word string, wide bool) bool {
 	need := 1 + ansi.StringWidth(word)
 	if p.lossy {
 		need += lossySlack
+		if wide {
+			need += wideSlack
+		}
 	}
 	return end+need > b.right-1
 }
@@ -498,7 +516,7 @@ func (p *Parser) CutAtEdge(c *Command, word string) bool {
 		return false
 	}
 	last := c.Source[strings.LastIndexByte(c.Source, '\n')+1:]
-	return p.noRoom(bx, bx.textEnd(last), word)
+	return p.noRoom(bx, bx.textEnd(last), word, p.lossy && holdsWide(c.Source))
 }
 
 // endedLine reports whether the held command's last row ended its line
@@ -772,6 +790,7 @@ func startsSomething(r string) bool {
 func (p *Parser) extend(n int64, line string, wrapAt int) []Event {
 	h := &p.held
 	h.tight = append(h.tight, p.brokeWord(line))
+	h.wide = h.wide || p.lossy && holdsWide(line)
 	if h.box.edge && !h.box.gutter() {
 		// A row with wide characters may end short because the box
 		// draws them wider than its terminal counts them: that says

@@ -369,18 +369,25 @@ func TestLossyBox(t *testing.T) {
 // TestLossyBoxCutWord: Gemini CLI cuts a row of its terminal that does not
 // fit its box at the last blank that fits and drops the rest: the word that
 // crossed the box's edge, whose end starts the next row. A row that left
-// room for the next row's first word and up to four columns more was cut
-// there; with more room left, the next row is a line of its own.
+// room for the next row's first word and up to three columns more was cut
+// there, four in a command holding a wide character (drawn wider than the
+// terminal counts it: the golden gemini-s1200066's "spot" / "rn
+// carry" under a rocket); with more room left, the next row is a line of
+// its own (fresh gemini-s124400008: "thousand" / "end of the output").
 func TestLossyBoxCutWord(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		rows []string
 		want string
 	}{
+		{"room for the next word and three columns more", []string{"@relay:qa_1 dow sys spott", "rn carry dog"},
+			`relay qa_1 "dow sys spott rn carry dog" @1`},
 		{"room for the next word and four columns more", []string{"@relay:qa_1 dow sys spot", "rn carry dog"},
-			`relay qa_1 "dow sys spot rn carry dog" @1`},
-		{"room for the next word and five columns more", []string{"@relay:qa_1 dow sy spot", "rn carry dog"},
-			`relay qa_1 "dow sy spot" @1`},
+			`relay qa_1 "dow sys spot" @1`},
+		{"a wide character, room for the next word and four columns more", []string{"@relay:qa_1 🚀 war insect", "dow system so q? vu spot", "rn carry dog"},
+			`relay qa_1 "🚀 war insect dow system so q? vu spot rn carry dog" @1`},
+		{"a wide character, room for the next word and five columns more", []string{"@relay:qa_1 🚀 war insect", "dow system so q? vu sp", "rn carry dog"},
+			`relay qa_1 "🚀 war insect dow system so q? vu sp" @1`},
 	} {
 		if got := readLossyBox(c.rows); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)

@@ -452,8 +452,21 @@ func (r *commandReader) readLine(l spawner.Line) []parser.Event {
 		// at the next line typed.
 		r.p.Elided()
 	}
-	inBlock := r.p.InBlock()
 	hidden, isHidden := r.layout.HiddenAbove(l.Text)
+	if isHidden && r.p.InBlock() {
+		// A box's count of the rows it hides is its first row of output:
+		// read under a block's first row, it is the box drawn again, its
+		// rows counted anew (Gemini CLI, resized, writes the box at work
+		// again, then prints it done). The block as read is the rows of
+		// an earlier drawing cut where that one ended: the program's cut,
+		// no command and no error; the rows under the count show it again
+		// (holdout-20261128s gemini-s14700020 made again: the block read
+		// from the box laid out for the old width ran into the done box's
+		// count row, a malformed block, and the block the done box showed
+		// whole was lost).
+		r.p.Elided()
+	}
+	inBlock := r.p.InBlock()
 	r.box.unsettled = r.resized && l.Time.Sub(r.resizedAt) < relayout && r.layout.HasToolBoxes()
 	if r.box.unsettled && !head {
 		if inside, _ := screenmodel.BoxRow(l.Text); inside {

@@ -1255,3 +1255,40 @@ func TestARelayoutFrameOfALineReadBeforeTheResizeIsNotReadAgain(t *testing.T) {
 	}
 	wantGeminiBox(t, lines, `* "alpha bravo charlie delta echo ox kilo lima" @76`)
 }
+
+// TestABlockOpenAboveACountRowIsTheBoxsCut: Gemini CLI's box at work
+// showed a block's first rows, cut where the box ended; resized, it
+// wrote the box again, its count of rows hidden first, under the block's
+// first row, then printed it done with the block whole. The block read
+// from the first drawing is the program's cut, no command and no error:
+// the count row is the box drawn again, not a row of the block (it ran
+// into the block as read: a malformed block, and the block the done box
+// showed whole was lost — holdout-20261128s gemini-s14700020 made
+// again).
+func TestABlockOpenAboveACountRowIsTheBoxsCut(t *testing.T) {
+	t.Parallel()
+	row := geminiBoxRow
+	lines := []spawner.Line{
+		{N: 72, Text: row("⊷  Shell Command sh f.sh")},
+		{N: 73, Text: row("")},
+		{N: 74, Text: row("... first 2 lines hidden (Ctrl+O) ...")},
+		{N: 75, Text: row("[[RELAY]]")},
+		{N: 76, Text: row("{")},
+		{N: 77, Text: row(`  "to": "bob",`)},
+		{N: 78, Text: row(`  "body": "hi there",`)},
+		// Written again, done, after the screen was cleared: its head
+		// row is read after its count row.
+		{N: 92, Text: row("... first 2 lines hidden (Ctrl+O) ...")},
+		{N: 90, Text: row("✓  Shell Command sh f.sh")},
+		{N: 93, Text: row("[[RELAY]]")},
+		{N: 94, Text: row("{")},
+		{N: 95, Text: row(`  "to": "bob",`)},
+		{N: 96, Text: row(`  "body": "hi there",`)},
+		{N: 97, Text: row(`  "topic": "t1"`)},
+		{N: 98, Text: row("}")},
+		{N: 99, Text: row("[[/RELAY]]")},
+		{N: 100, Text: row("end of the output")},
+		{N: 101, Text: boxBottom(48)},
+	}
+	wantGeminiBox(t, lines, `bob "hi there" @93`)
+}

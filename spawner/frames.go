@@ -1420,7 +1420,29 @@ func (a *aligner) movedWithoutEcho(rows []frameRow, y int, first, last *docRow) 
 		}
 	}
 	moved, stayed := a.movedAlong(rows, move, func(l frameRow) bool { return l.y > last.at && l.y <= e.at })
+	if n, found := slices.BinarySearchFunc(rows, e.at+move, byY); found && !rows[n].own && !a.lastShowed(rows[n]) {
+		// Where the echo would have moved to, the frame shows text the
+		// last one did not show there (a view scrolled keeps the
+		// program's rows under the transcript where they were): the
+		// echo did not move along. Nor did the rows between it and the
+		// run that the frame leaves blank where they would have moved
+		// to: the view moved on past the echo.
+		stayed++
+		for _, l := range a.last {
+			if len(l.key) >= minRewrap && l.y > last.at && l.y < e.at {
+				if _, found := slices.BinarySearchFunc(rows, l.y+move, byY); !found {
+					stayed++
+				}
+			}
+		}
+	}
 	return stayed > max(moved, 1)
+}
+
+// lastShowed reports whether the last frame showed r's text on r's row.
+func (a *aligner) lastShowed(r frameRow) bool {
+	m, found := slices.BinarySearchFunc(a.last, r.y, byY)
+	return found && a.last[m].key == r.key
 }
 
 // movedAlong counts, of the long rows the last frame showed that in

@@ -359,7 +359,7 @@ type aligner struct {
 	moves    []int // how far the rows aligned with support moved (align)
 	turns    []int // frame rows that start a turn, before each row
 	// docTurns: document rows that start a turn, before each position;
-	// nil until align needs it.
+	// nil until needed after the document last changed (turnsChanged).
 	docTurns, docTurnsBuf []int
 	// docTurnRows: the positions of the document rows that start a turn,
 	// in order, built with docTurns; lastTurn[i]: the frame's last row
@@ -582,7 +582,6 @@ func (a *aligner) unchanged(rows, last []frameRow, lastMatch []*docRow, again bo
 // printed again is new output.
 func (a *aligner) align(rows []frameRow) []pair {
 	a.pairs = a.pairs[:0]
-	a.docTurns = nil
 	echo, turn := a.lastTurnShown(rows)
 	past := a.movedPastEcho(rows)
 	a.past = past
@@ -1666,8 +1665,15 @@ func (a *aligner) overItsTurn(rows []frameRow, pk pair) bool {
 	return true
 }
 
+// turnsChanged forgets the counts of turns in the document: rows were
+// put in or taken out, or a row became or stopped being a turn's echo.
+// The counts outlive a frame the document did not change in (a frame
+// unchanged aligns without align), so every change must say so here.
+func (a *aligner) turnsChanged() { a.docTurns = nil }
+
 // turnsBefore returns how many rows of the document before position pos
-// start a turn. The counts are made once per frame, when first needed.
+// start a turn. The counts are made when first needed after the document
+// last changed.
 func (a *aligner) turnsBefore(pos int) int {
 	if a.docTurns == nil {
 		a.docTurns = slices.Grow(a.docTurnsBuf[:0], len(a.doc)+1)[:len(a.doc)+1]
@@ -2726,6 +2732,9 @@ func (a *aligner) retext(d *docRow, r frameRow, now time.Time) {
 		d.key, d.hash = r.key, r.hash
 		a.index[d.hash] = append(a.index[d.hash], d)
 	}
+	if d.turn != r.turn {
+		a.turnsChanged()
+	}
 	d.text, d.cols, d.changed, d.same, d.turn = r.text, r.cols, now, 0, r.turn
 	if r.turn {
 		d.typed = typedKeyAt(r)
@@ -2907,6 +2916,7 @@ func (a *aligner) apply() {
 		doc = append(doc, d)
 	}
 	a.doc = doc
+	a.turnsChanged()
 	// The index lists stay ordered by position: rows moved together.
 	for _, in := range a.inserts {
 		for _, d := range in.rows {
@@ -2932,6 +2942,7 @@ func (a *aligner) trim() {
 	}
 	clear(a.doc[len(keep):])
 	a.doc = keep
+	a.turnsChanged()
 }
 
 // commitStable commits the pending rows this frame shows that have kept

@@ -82,7 +82,10 @@
 // the terminal broke over lines as the screen narrowed). Such a row that
 // filled its width, the next row fed not under it, is dropped with its
 // command: the rest of its line stayed on the screen, for the program to
-// draw again, and the command as held may be cut.
+// draw again, and the command as held may be cut. Where that next row
+// starts with the row's end (eight bytes or more of it) and goes on, it is
+// that line drawn again at the new width, the row's end moved down onto
+// it: the command goes on there, the end taken back from the row.
 // A command under a
 // bullet inside a box follows the bullet's rule, between the borders, and
 // so does one down a gutter (a left border with no right one, as opencode

@@ -178,6 +178,53 @@ func (h *held) full() bool {
 // delivery is worse than none.
 func (h *held) pushedOffCut(n int64) bool { return h.extra > 0 && n != h.next() && h.full() }
 
+// minRewrapTail is the shortest end of a row (in bytes, blanks included)
+// that rewrapsCut takes for that row's end moved down onto the next row:
+// a shorter one, a word or two, starts many a row by chance.
+const minRewrapTail = 8
+
+// rewrapsCut reports whether line, the next row fed under a held command
+// cut where the screen narrowed (pushedOffCut), is that command's line
+// drawn again at the new width: at the command's indent, it starts with
+// the end of the command's last row (minRewrapTail or more of it, after a
+// blank of that row, not all of its body) and goes on after a blank. The
+// program (Codex inline) wrote the line again for the narrower screen:
+// the row's start there, which the caller took for the row read, and its
+// end moved down onto line, then the rest of the line. The end is taken
+// back from the row, and the command goes on with line (the caller
+// extends it).
+func (p *Parser) rewrapsCut(line string) bool {
+	h := &p.held
+	if h.skip || h.box.border != 0 {
+		return false
+	}
+	cols, k := leadingBlanks(line)
+	if cols != h.hang && cols != h.hang+1 || k == len(line) {
+		return false
+	}
+	rest := line[k:]
+	row := strings.TrimRight(lastRow(h.src), " ")
+	body := row
+	if len(h.tight) == 0 {
+		// The row starts the command: its end is in the body.
+		body = strings.TrimRight(h.first, " ")
+	}
+	for i := 1; i < len(body); i++ {
+		tail := body[i:]
+		if body[i-1] != ' ' || len(tail) < minRewrapTail || !strings.HasPrefix(rest, tail+" ") || !strings.HasSuffix(row, tail) {
+			continue
+		}
+		keep := strings.TrimRight(row[:len(row)-len(tail)], " ")
+		h.src = append(h.src[:len(h.src)-len(lastRow(h.src))], keep...)
+		if len(h.tight) == 0 {
+			h.first = strings.TrimRight(body[:i], " ")
+		}
+		h.end = textEnd(keep)
+		return true
+	}
+	return false
+}
+
 // wrapKnown reports whether the column the program wrapped the held
 // command's last row at is known: not right inside a box, whose rows end
 // at its border.
@@ -231,6 +278,10 @@ func (p *Parser) FeedLine(n int64, text string, wrapAt int) []Event {
 			return p.extend(n, line, wrapAt)
 		}
 		if p.held.pushedOffCut(n) {
+			if p.rewrapsCut(line) {
+				p.held.extra = p.rowExtra
+				return p.extend(n, line, wrapAt)
+			}
 			p.held = held{src: p.held.src[:0], tight: p.held.tight[:0]}
 		} else {
 			out = p.finishHeld(out)

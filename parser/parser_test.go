@@ -1162,7 +1162,9 @@ func TestNextRowLines(t *testing.T) {
 // the top broken over two lines (NextRowLines 2), and the row under it, the
 // line's rest, stayed on the screen and was drawn again at the new width
 // with the line's start. The next row fed is not under the pushed-off row:
-// the command as held may be cut, and is dropped. A row that left room
+// the command as held may be cut, and is dropped — unless that row starts
+// with the pushed-off row's end and goes on: the line drawn again, the
+// row's end moved down onto it, and the command goes on there. A row that left room
 // for a long word ended its line and is read; so is a full row fed with
 // no word of the narrowing (one line: a gap ends a command as ever), and a
 // command on the row after the gap.
@@ -1201,6 +1203,15 @@ func TestPushedOffFullRowAtAGap(t *testing.T) {
 			[]string{`relay bob "one two" @10`}},
 		{"full, one line, gap", []row{{10, 1, full}, {20, 1, "seven"}},
 			[]string{`relay bob "one two three four five six" @10`}},
+		// The line drawn again at the new width: the row's start there
+		// (taken for the row read, not fed), its end moved down and the
+		// rest of the line under it; the same rows again under it (a
+		// second print) have no start.
+		{"full, pushed off, its end and the rest at a gap", []row{{10, 2, full}, {20, 1, "four five six seven eight nine ten elf"}, {21, 1, "twelve"}, {24, 1, "four five six seven eight nine ten elf"}, {25, 1, "twelve"}},
+			[]string{`relay bob "one two three four five six seven eight nine ten elf twelve" @10`}},
+		{"full, pushed off, a short end at a gap", []row{{10, 2, full}, {20, 1, "six seven eight"}}, nil},
+		{"full, pushed off, the whole body at a gap", []row{{10, 2, full}, {20, 1, "one two three four five six seven"}}, nil},
+		{"full, pushed off, its end alone at a gap", []row{{10, 2, full}, {20, 1, "four five six"}}, nil},
 	} {
 		if got := read(c.rows...); !slices.Equal(got, c.want) {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)

@@ -335,7 +335,11 @@ func (f *feeder) flush(out feedSink) {
 }
 
 // applyHeld feeds the held-back cluster, for readers of the screen.
-func (s *Screen) applyHeld() { s.flush(s) }
+func (s *Screen) applyHeld() {
+	if !s.plain { // a plain screen holds nothing back (contain.go)
+		s.flush(s)
+	}
+}
 
 // quiet reports whether the emulator's parser is between sequences and
 // characters, so that the screen can write sequences of its own to it.

@@ -76,6 +76,14 @@ type Options struct {
 	Separator string
 	// Layout: see ScreenOptions.
 	Layout screenmodel.Layout
+	// OnFault is told, once, that the screen's model panicked (on the
+	// program's output, or while read or resized) and was contained: from
+	// then on no line is committed (OnLines gets nothing more), while the
+	// screen goes on showing the output as a terminal emulator alone
+	// (contain.go). It is called by the goroutine that hit the panic — the
+	// output goroutine, or one reading the screen — with no lock held;
+	// keep it short.
+	OnFault func(Fault)
 }
 
 // ExitStatus is how a process ended.
@@ -204,6 +212,9 @@ func Start(opts Options) (*Process, error) {
 	}
 	p.screen = NewScreen(ScreenOptions{Rows: rows, Cols: cols, Scrollback: opts.Scrollback, Replies: replyWriter{p.w}, Settle: settle,
 		Before: opts.Before, Separator: opts.Separator, Layout: opts.Layout})
+	// One agent's odd output must not end the program that runs them all:
+	// a panic of this screen's model stays in it (contain.go).
+	p.screen.contain, p.screen.onFault = true, opts.OnFault
 	go p.output()
 	go p.wait()
 	return p, nil

@@ -197,6 +197,13 @@ type Screen struct {
 	clock     func() time.Time
 	writing   bool      // in Write, whose reading of the clock is writeTime
 	writeTime time.Time // zero until read
+
+	// Containment (contain.go): contain is set for a Process's screen; a
+	// panic of the model makes it plain (an emulator alone, no lines) for
+	// good, fault the panic, told once to onFault.
+	contain, plain bool
+	fault          *Fault
+	onFault        func(Fault)
 }
 
 // NewScreen returns a screen with no process behind it, for replaying
@@ -246,7 +253,7 @@ func NewScreen(opts ScreenOptions) *Screen {
 // rows its main screen shows down to the last one written, then sep (dim).
 func (s *Screen) inherit(old *Screen, sep string) {
 	old.mu.Lock()
-	defer old.mu.Unlock()
+	defer old.leave()
 	old.applyHeld()
 	s.hist.pal = old.hist.pal.clone() // the rows' runs number styles as old's
 	for i := range old.hist.len() {
@@ -275,6 +282,22 @@ func (s *Screen) inherit(old *Screen, sep string) {
 func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 	e := vt.NewEmulator(s.cols, s.rows)
 	e.SetScrollbackSize(queueRows(s.rows))
+	e.SetCallbacks(s.callbacks(main))
+	// Closing the write end of the reply pipe ends the copy without
+	// Emulator.Close, whose flag Read checks unlocked.
+	pipe, _ := e.InputPipe().(io.Closer)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_, _ = io.Copy(s.replies, e)
+	}()
+	return e, pipe
+}
+
+// callbacks are what an emulator tells the screen; main says whether it
+// is the main screen's, whose cursor the line tracking follows (not once
+// the screen is plain: contain.go).
+func (s *Screen) callbacks(main bool) vt.Callbacks {
 	cb := vt.Callbacks{
 		Title: func(t string) { s.title = t },
 		CursorVisibility: func(visible bool) {
@@ -287,19 +310,10 @@ func (s *Screen) newEmulator(main bool) (*vt.Emulator, io.Closer) {
 		EnableMode:  func(m ansi.Mode) { s.mode(m, true, main) },
 		DisableMode: func(m ansi.Mode) { s.mode(m, false, main) },
 	}
-	if main {
+	if main && !s.plain {
 		cb.CursorPosition = s.cursorMoved
 	}
-	e.SetCallbacks(cb)
-	// Closing the write end of the reply pipe ends the copy without
-	// Emulator.Close, whose flag Read checks unlocked.
-	pipe, _ := e.InputPipe().(io.Closer)
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		_, _ = io.Copy(s.replies, e)
-	}()
-	return e, pipe
+	return cb
 }
 
 // queueRows is the size of x/vt's scrollback: large enough for every row
@@ -329,11 +343,19 @@ func (s *Screen) mode(m ansi.Mode, on, main bool) {
 // anywhere, inside an escape sequence or a character, without changing the
 // result. A trailing incomplete character cluster is held back until more
 // output comes or the screen is read.
-func (s *Screen) Write(p []byte) (int, error) {
+func (s *Screen) Write(p []byte) (n int, err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	if s.closed {
 		return 0, ErrClosed
+	}
+	n = len(p) // taken, also by a model that panics on it (contain.go)
+	if s.plain {
+		s.writePlain(p)
+		return n, nil
+	}
+	if f := FaultForTest.Load(); f != nil && s.contain {
+		(*f)(p)
 	}
 	s.writing = true
 	if len(p) > 0 {
@@ -349,7 +371,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		s.deferred = nil
 		s.resize(d[0], d[1])
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // SendKey encodes a key press the way the program asked for it (cursor
@@ -357,7 +379,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 // sends the bytes to Replies, which for a Process is its PTY writer.
 func (s *Screen) SendKey(k uv.KeyPressEvent) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	if s.closed {
 		return
 	}
@@ -398,11 +420,16 @@ func typedText(k uv.KeyPressEvent) (string, bool) {
 // TakeLines returns the lines committed since the last call, in order.
 func (s *Screen) TakeLines() []Line {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	return s.take()
 }
 
-func (s *Screen) take() []Line { return s.lines.take() }
+func (s *Screen) take() []Line {
+	if s.plain {
+		return nil // no line is read after a panic (contain.go)
+	}
+	return s.lines.take()
+}
 
 // Settle commits the lines held back because the program was redrawing
 // around them (see the package documentation) and returns every line
@@ -410,7 +437,10 @@ func (s *Screen) take() []Line { return s.lines.take() }
 // for a while.
 func (s *Screen) Settle() []Line {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
+	if s.plain {
+		return nil
+	}
 	s.applyHeld()
 	s.lines.settle(false, s)
 	s.alt.observe(true, s)
@@ -426,7 +456,10 @@ func (s *Screen) Settle() []Line {
 // TakeLines.
 func (s *Screen) Flush() []Line {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
+	if s.plain {
+		return nil
+	}
 	s.applyHeld()
 	s.lines.settle(true, s)
 	s.alt.observe(false, s)
@@ -443,7 +476,11 @@ func (s *Screen) Flush() []Line {
 func (s *Screen) Resize(rows, cols int) {
 	rows, cols = max(rows, 1), max(cols, 1)
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
+	if s.plain {
+		s.resizePlain(rows, cols)
+		return
+	}
 	s.applyHeld()
 	if s.closed && !s.quiet() {
 		return // the program ended in the middle of a sequence: no write ends it
@@ -677,7 +714,7 @@ func (s *Screen) now() time.Time {
 // Size returns the screen's rows and columns.
 func (s *Screen) Size() (rows, cols int) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	return s.rows, s.cols
 }
 
@@ -692,7 +729,7 @@ func (s *Screen) active() *vt.Emulator {
 // Snapshot returns a copy of the visible state.
 func (s *Screen) Snapshot() Snapshot {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	e := s.active()
 	pos := e.CursorPosition()
@@ -701,7 +738,7 @@ func (s *Screen) Snapshot() Snapshot {
 		Lines:          make([]string, s.rows),
 		Cursor:         Cursor{X: pos.X, Y: pos.Y},
 		CursorVisible:  !s.cursorHidden(),
-		AltScreen:      s.alt.em != nil,
+		AltScreen:      s.onAlt(),
 		BracketedPaste: s.bracketedPaste,
 		Title:          s.title,
 	}
@@ -717,7 +754,7 @@ func (s *Screen) Snapshot() Snapshot {
 // how text is pasted into it.
 func (s *Screen) BracketedPaste() bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	return s.bracketedPaste
 }
@@ -728,7 +765,7 @@ func (s *Screen) BracketedPaste() bool {
 // alternate screen has no scrollback: the offset is ignored there.
 func (s *Screen) Render(scrollOffset int) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	return s.render(scrollOffset)
 }
@@ -753,13 +790,13 @@ type View struct {
 // same rows while the scrollback grows.
 func (s *Screen) View(top int) View {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	v := View{Scrollback: s.hist.len(), CursorVisible: !s.cursorHidden()}
 	if top >= 0 {
 		v.Offset = min(max(v.Scrollback-top, 0), v.Scrollback)
 	}
-	if s.alt.em != nil {
+	if s.onAlt() {
 		v.Offset = 0
 	}
 	pos := s.active().CursorPosition()
@@ -772,7 +809,7 @@ func (s *Screen) View(top int) View {
 func (s *Screen) render(scrollOffset int) string {
 	e := s.active()
 	n := s.hist.len()
-	if s.alt.em != nil {
+	if s.onAlt() {
 		n = 0
 	}
 	off := min(max(scrollOffset, 0), n)
@@ -796,7 +833,7 @@ func (s *Screen) render(scrollOffset int) string {
 // ScrollbackLen returns the number of rows in the scrollback.
 func (s *Screen) ScrollbackLen() int {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	return s.hist.len()
 }
 
@@ -805,7 +842,7 @@ func (s *Screen) ScrollbackLen() int {
 // terminal wrapped are joined, trailing blanks trimmed. For copying.
 func (s *Screen) Text(from, to int) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	n := s.hist.len()
 	from, to = max(from, 0), min(to, n+s.rows-1)
@@ -863,7 +900,7 @@ func (s *Screen) Find(query string) []Match {
 		return nil
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	var (
 		out  []Match
@@ -970,7 +1007,7 @@ func (l *lineIndex) find(q string, out []Match) []Match {
 // its echo in the run before, typed into that one.
 func (s *Screen) Contains(text string) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	var b []byte
 	n := s.hist.len()
@@ -1002,12 +1039,12 @@ func (s *Screen) Contains(text string) bool {
 // line editor, shows the line being typed there.
 func (s *Screen) CursorLine() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	e := s.active()
 	y := e.CursorPosition().Y
 	start, end := y, y
-	if s.alt.em == nil {
+	if s.alt.em == nil && !s.plain {
 		start, end = s.lines.span(y)
 	}
 	var b []byte
@@ -1025,7 +1062,7 @@ func (s *Screen) CursorLine() string {
 // the cursor in its input box, so this is what the box holds.
 func (s *Screen) CursorBlock() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	e := s.active()
 	y := e.CursorPosition().Y
@@ -1055,7 +1092,7 @@ func (s *Screen) CursorBlock() string {
 // placeholder drawn after the cursor is not in it.
 func (s *Screen) BeforeCursor() string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	defer s.leave()
 	s.applyHeld()
 	e := s.active()
 	pos := e.CursorPosition()
@@ -1080,12 +1117,16 @@ func (s *Screen) BeforeCursor() string {
 // Close stops the screen's goroutines. Later writes fail with ErrClosed;
 // the screen can still be read.
 func (s *Screen) Close() error {
+	func() {
+		s.mu.Lock()
+		defer s.leave()
+		if !s.closed {
+			s.closed = true
+			s.applyHeld()
+		}
+	}()
 	s.mu.Lock()
-	if !s.closed {
-		s.applyHeld()
-		s.closed = true
-	}
-	pipes := []io.Closer{s.mainPipe, s.altPipe}
+	pipes := []io.Closer{s.mainPipe, s.altPipe} // a panic above may have replaced them
 	s.mu.Unlock()
 	for _, p := range pipes {
 		if p != nil {

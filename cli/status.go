@@ -40,6 +40,9 @@ type agentJSON struct {
 	// LogProblem says why the running swarm cannot write the agent's
 	// output log now (swarmapi.AgentInfo.LogProblem).
 	LogProblem string `json:"log_problem,omitempty"`
+	// ScreenProblem says its screen failed and what it prints is not read
+	// for relaying (swarmapi.AgentInfo.ScreenProblem).
+	ScreenProblem string `json:"screen_problem,omitempty"`
 }
 
 type beatJSON struct {
@@ -100,7 +103,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		return err
 	}
 	_, swarmUp := supervisor.SwarmRunning(g.busDir())
-	screens, logProblems := g.lastScreenLines()
+	screens, logProblems, screenProblems := g.lastScreenLines()
 	agents := make([]agentJSON, 0, len(health))
 	var needAgents []swarmapi.AgentNeed
 	for _, h := range health {
@@ -132,6 +135,7 @@ func (c *statusCmd) Run(g *Globals) error {
 		}
 		a.Screen = screens[a.Name]
 		a.LogProblem = logProblems[a.Name]
+		a.ScreenProblem = screenProblems[a.Name]
 		agents = append(agents, a)
 	}
 	var waiting []bus.Task
@@ -205,6 +209,9 @@ func (c *statusCmd) Run(g *Globals) error {
 			if a.LogProblem != "" {
 				proc += " (" + textsafe.Line(a.LogProblem) + ")"
 			}
+			if a.ScreenProblem != "" {
+				proc += " (" + textsafe.Line(a.ScreenProblem) + ")"
+			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s", a.Name, proc, pid, a.Level,
 				age(time.Duration(a.AgeS*float64(time.Second))), status, task)
 			if len(screens) > 0 {
@@ -259,20 +266,23 @@ func age(d time.Duration) string {
 
 // lastScreenLines returns, by agent, the last non-blank line each agent's
 // screen shows, safe to print, and what keeps its output log from being
-// written, as the swarm running on the bus directory has them; none when
-// no swarm answers.
-func (g *Globals) lastScreenLines() (screens, logProblems map[string]string) {
+// written, and why its screen is not read for relaying, as the swarm
+// running on the bus directory has them; none when no swarm answers.
+func (g *Globals) lastScreenLines() (screens, logProblems, screenProblems map[string]string) {
 	ctx, cancel := context.WithTimeout(g.ctx, viaSwarmTimeout)
 	defer cancel()
 	r, err := server.Attach(ctx, g.busDir(), program())
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	defer r.Close()
-	screens, logProblems = map[string]string{}, map[string]string{}
+	screens, logProblems, screenProblems = map[string]string{}, map[string]string{}, map[string]string{}
 	for _, a := range r.Agents() {
 		if a.LogProblem != "" {
 			logProblems[a.Name] = a.LogProblem
+		}
+		if a.ScreenProblem != "" {
+			screenProblems[a.Name] = a.ScreenProblem
 		}
 		p, err := r.Peek(ctx, a.Name)
 		if err != nil {
@@ -285,5 +295,5 @@ func (g *Globals) lastScreenLines() (screens, logProblems map[string]string) {
 			}
 		}
 	}
-	return screens, logProblems
+	return screens, logProblems, screenProblems
 }

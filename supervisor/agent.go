@@ -104,6 +104,9 @@ type agent struct {
 	// the lifecycle between processes and by the pump while one runs.
 	outLog *agentLog
 	logErr string // what outLog last reported (logProblem), under mu
+	// screenErr: the current process's screen panicked and was contained
+	// (screenFailed); under mu, "" for a new process.
+	screenErr string
 
 	// The relay rate limit (see allow); used by the pump only.
 	relayTokens  float64
@@ -194,7 +197,7 @@ func (a *agent) info() AgentInfo {
 		Name: a.cfg.Name, Cmd: a.cfg.Cmd, State: a.state, Reason: a.reason,
 		Pid: a.pid, ExitCode: a.exitCode, Restarts: a.restarts, Started: a.started,
 		Level: a.level, Rows: a.rows, Cols: a.cols, Worktree: a.cfg.Worktree, Held: a.held, Turn: a.turn, LogProblem: a.logErr,
-		Screen: a.shown,
+		ScreenProblem: a.screenErr, Screen: a.shown,
 	}
 	if a.proc != nil {
 		in.LastOutput = a.proc.LastOutput()
@@ -419,6 +422,7 @@ func (a *agent) runOnce() (code int, how string, ran time.Duration, err error) {
 	}
 	a.setState(StateStarting, "")
 	lines := make(chan []spawner.Line, 32) // batches: a chunk of output's lines
+	faults := make(chan spawner.Fault, 1)  // this process's screen's, for the pump (screenFailed)
 	a.mu.Lock()
 	a.earlyTurn = Turn{} // a start that failed may have left one
 	rows, cols, dir := a.rows, a.cols, a.dir
@@ -455,6 +459,7 @@ func (a *agent) runOnce() (code int, how string, ran time.Duration, err error) {
 			}
 		},
 		OnOutput:  a.onOutput,
+		OnFault:   func(f spawner.Fault) { a.screenFailed(f, faults) },
 		Budget:    a.s.budget,
 		Before:    before,
 		Separator: separator,
@@ -477,6 +482,7 @@ func (a *agent) runOnce() (code int, how string, ran time.Duration, err error) {
 	a.earlyTurn = Turn{}
 	noteRun(a.s, proc.Pid(), token) // descendants.go
 	a.shown, a.reachedPrompt, a.typedInRun = ScreenState{Since: time.Now()}, false, false
+	a.screenErr = ""
 	close(a.startSig)
 	a.startSig = make(chan struct{})
 	// A UI that sized the agent while the process was being started found
@@ -497,7 +503,7 @@ func (a *agent) runOnce() (code int, how string, ran time.Duration, err error) {
 
 	go func() {
 		defer close(pumpDone)
-		a.pump(proc, lines)
+		a.pump(proc, lines, faults)
 	}()
 
 	stopped := false // by swarm: a stop, a restart, a move, shutdown

@@ -11,6 +11,7 @@ import (
 	"swarm/parser"
 	"swarm/screenmodel"
 	"swarm/spawner"
+	"swarm/textsafe"
 )
 
 // logFlushAfter is how long what an agent printed may wait in memory
@@ -19,7 +20,7 @@ const logFlushAfter = 200 * time.Millisecond
 
 // pump turns one process's committed lines into published messages. It
 // runs until the process has exited and every line it wrote is handled.
-func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
+func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line, faults <-chan spawner.Fault) {
 	r := newCommandReader(parser.Options{}, screenmodel.Of(a.profile.Kind))
 	flush := time.NewTimer(time.Hour)
 	flush.Stop()
@@ -36,6 +37,18 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 	logFlush.Stop()
 	defer logFlush.Stop()
 	logArmed := false
+	failed := func(f spawner.Fault) {
+		// The screen panicked (screenFailed): the lines it gave before are
+		// read, then what the reader holds of a block that will never end
+		// is dropped — the screen gives no line again.
+		for len(lines) > 0 {
+			a.readLines(r, <-lines)
+		}
+		r = newCommandReader(parser.Options{}, screenmodel.Of(a.profile.Kind))
+		flush.Stop()
+		a.outLog.mark("%s: its screen failed and was contained: %s; what it prints is no longer read. The panic, for a bug report:\n%s", a.cfg.Name, f, f.Stack)
+		a.outLog.flush() // no line comes to have it written (one that fails is tried again with the next)
+	}
 	for {
 		if n := len(a.unsent.msgs); n > 0 && !retrying {
 			retry.Reset(unsentRetry)
@@ -63,6 +76,8 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 				logFlush.Reset(logRetry)
 				logArmed = true
 			}
+		case f := <-faults:
+			failed(f)
 		case <-flush.C:
 			a.handle(r.flush(false))
 		case <-retry.C:
@@ -81,6 +96,11 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 				}
 				break
 			}
+			select {
+			case f := <-faults: // told as the output ended
+				failed(f)
+			default:
+			}
 			a.handle(r.flush(true))
 			if a.relayUntold > 0 {
 				a.tellDropped()
@@ -88,6 +108,31 @@ func (a *agent) pump(proc *spawner.Process, lines <-chan []spawner.Line) {
 			a.drainUnsent()
 			return
 		}
+	}
+}
+
+// screenFailed is told that the process's screen panicked and was
+// contained (spawner.Options.OnFault), by whichever goroutine hit it: the
+// process runs on and its pane shows its output, but nothing it prints is
+// read from then on — its relay lines, and the echoes and markers read
+// from them. Messages are still typed in: what readiness and confirmation
+// read of its screen, the terminal emulator alone shows as faithfully (and
+// an agent with swarm's MCP tools can still send). The person is told once
+// (a notice, `swarm status`); the panic and its stack go to the agent's
+// log by way of its pump (faults; after the pump has ended, only to
+// swarm's own log) and to swarm's log. A new process (a restart) has a
+// new screen.
+func (a *agent) screenFailed(f spawner.Fault, faults chan<- spawner.Fault) {
+	problem := "its screen failed: what it prints is not read for relaying; restart it to read it again"
+	a.mu.Lock()
+	a.screenErr = problem
+	a.mu.Unlock()
+	a.s.log.Error("agent screen panicked; contained", "agent", a.cfg.Name, "panic", f.String(), "stack", string(f.Stack))
+	a.s.hub.emit(Event{Kind: EventNotice, Agent: a.cfg.Name,
+		Text: fmt.Sprintf("its screen failed (%s): its pane goes on and messages are still typed in, but what it prints is no longer read for relaying; restart it to read it again (the panic is in its log)", textsafe.Line(f.String()))})
+	select {
+	case faults <- f:
+	default:
 	}
 }
 

@@ -100,6 +100,10 @@ type AgentInfo struct {
 	// LogProblem says why its output log cannot be written now (a full
 	// disk…); "" while it can.
 	LogProblem string
+	// ScreenProblem says its screen failed (a panic of the screen model,
+	// contained): its pane goes on, but what it prints is not read for
+	// relaying until it is restarted; "" while all is well.
+	ScreenProblem string
 	// Screen is what its program shows, as its kind's screen model last
 	// read it.
 	Screen ScreenState

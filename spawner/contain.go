@@ -80,7 +80,7 @@ func panicSite(stack []byte) string {
 			continue
 		}
 		// Runtime helpers (an index out of range) come first.
-		for j := i + 1; j+1 < len(lines); j += 2 {
+		for j := i + 2; j+1 < len(lines); j += 2 {
 			fn := lines[j]
 			if strings.HasPrefix(fn, "runtime.") {
 				continue
@@ -152,7 +152,9 @@ func emulatorAtWork() bool {
 }
 
 // fail makes the screen plain after a panic (see above) and returns the
-// fault to tell, nil if one was told already. s.mu is held.
+// fault to tell, nil if one was told already. s.mu is held. It runs in
+// the deferred leave, where a panic would go through: what it does with
+// the old emulators, which may be broken, is tried (try).
 func (s *Screen) fail(r any, stack []byte, emulator bool) *Fault {
 	var told *Fault
 	if s.fault == nil {
@@ -162,7 +164,11 @@ func (s *Screen) fail(r any, stack []byte, emulator bool) *Fault {
 	wasPlain := s.plain
 	s.plain = true
 	s.deferred = nil
-	if !emulator && !wasPlain && s.alt.em == nil {
+	// The character the feeder held back (a combining mark may follow it)
+	// goes on raw too.
+	held := s.hold
+	s.hold = nil
+	kept := !emulator && !wasPlain && s.alt.em == nil && try(func() {
 		// The emulator is sound: it goes on alone, its callbacks no longer
 		// calling into the line tracking.
 		s.main.SetCallbacks(s.callbacks(true))
@@ -171,22 +177,31 @@ func (s *Screen) fail(r any, stack []byte, emulator bool) *Fault {
 		}
 		s.main.SetScrollbackSize(queueRows(s.rows))
 		s.harvestPlain()
-	} else {
+		s.writePlain(held)
+	})
+	if !kept {
 		s.fresh()
 		if !wasPlain {
 			s.fault.Emulator = true
 		}
+		try(func() { s.writePlain(held) })
 	}
-	// The character the feeder held back (a combining mark may follow it)
-	// goes on raw too.
-	held := s.hold
-	s.hold = nil
-	s.writePlain(held)
 	if told != nil {
 		f := *told
 		return &f
 	}
 	return nil
+}
+
+// try runs f and says whether it ended without a panic.
+func try(f func()) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	f()
+	return true
 }
 
 // fresh replaces the screen's emulators with a new one of the screen's
@@ -197,8 +212,7 @@ func (s *Screen) fresh() {
 	oldMain, oldAlt := s.main, s.alt.em
 	hidden := s.cursorHidden()
 	e, pipe := s.newEmulator(true)
-	func() {
-		defer func() { _ = recover() }() // the old emulators may be broken: show what could be read
+	try(func() {
 		var b []byte
 		rows := func(src interface {
 			Line(int) uv.Line
@@ -224,7 +238,7 @@ func (s *Screen) fresh() {
 			b = append(b, "\x1b[?2004h"...)
 		}
 		_, _ = e.Write(b)
-	}()
+	})
 	for _, p := range []io.Closer{s.mainPipe, s.altPipe} {
 		if p != nil {
 			_ = p.Close() // their copy goroutines end
@@ -235,7 +249,7 @@ func (s *Screen) fresh() {
 	}
 	s.main, s.mainPipe = e, pipe
 	s.alt.em, s.altPipe = nil, nil
-	s.harvestPlain()
+	s.main.Scrollback().Clear() // the rows shown are on the screen, not scrolled off
 }
 
 // writePlain feeds output to a plain screen's emulator, raw, in pieces

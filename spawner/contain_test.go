@@ -48,7 +48,7 @@ func TestAPanicOfTheScreenStaysInIt(t *testing.T) {
 	}
 	eventually(t, "the fault told", func() bool { return told.n() == 1 })
 	f := p.Screen().Fault()
-	if f == nil || !strings.Contains(f.String(), "the model fails on BOOM-contained") || !strings.Contains(string(f.Stack), "contain_test.go") {
+	if f == nil || !strings.Contains(f.String(), "the model fails on BOOM-contained at swarm/spawner.panicOn.func1 (contain_test.go:") || !strings.Contains(string(f.Stack), "contain_test.go") {
 		t.Fatalf("fault %+v: want the panic's value and stack", f)
 	}
 	if f.Emulator {

@@ -17,6 +17,10 @@
 // Each process has a [Screen], a VT emulator (github.com/charmbracelet/x/vt)
 // that a UI can snapshot and render, with bounded scrollback. A Screen also
 // works without a process ([NewScreen]) for replaying recorded output.
+// A process's screen contains a panic of its model (contain.go): it goes
+// on as the emulator alone, commits no line again, and tells
+// [Options.OnFault] once ([Fault]); one without a process lets the panic
+// through.
 //
 // # Committed lines
 //

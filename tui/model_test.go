@@ -1341,3 +1341,16 @@ func TestRemotePaneNamesItsHost(t *testing.T) {
 	h.press(h.m.keys.Attach)
 	requireContains(t, h.screen(), "ATTACHED builder@buildbox")
 }
+
+// TestPaneTitleSaysTheScreenFailed: a pane whose agent's screen failed
+// says so on its edge, where the person looks.
+func TestPaneTitleSaysTheScreenFailed(t *testing.T) {
+	a := swarmapi.AgentInfo{Name: "a", State: swarmapi.StateRunning}
+	if got := paneTitle(a, false); strings.Contains(got, "screen failed") {
+		t.Fatalf("title %q of a sound agent", got)
+	}
+	a.ScreenProblem = "its screen failed"
+	if got := paneTitle(a, false); !strings.Contains(got, "screen failed: not relaying, restart it") {
+		t.Fatalf("title %q does not say its screen failed", got)
+	}
+}

@@ -285,6 +285,11 @@ func paneTitle(a swarmapi.AgentInfo, selected bool) string {
 	if n := a.Held; n > 0 {
 		t += " · " + heldNote(n)
 	}
+	if a.ScreenProblem != "" {
+		// Its screen's model panicked: the pane goes on, its relay does
+		// not (swarmapi.AgentInfo.ScreenProblem; the notice said more).
+		t += " · screen failed: not relaying, restart it"
+	}
 	if selected {
 		t = "▶ " + t
 	}

@@ -25,7 +25,7 @@ import (
 
 // Version is the protocol this build speaks. A change that an older peer
 // would misread takes a new version.
-const Version = 5
+const Version = 6
 
 // MaxFrame bounds a frame's message.
 const MaxFrame = 16 << 20

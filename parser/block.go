@@ -58,6 +58,11 @@ type block struct {
 	// terminal's row dropped, a word's end with it (a file of JSON lines
 	// printed by a command that ended before the box showed it at work).
 	unsizedBreak bool
+	// edgeCut: a row of it outside a JSON string, in a lossy box not
+	// known to be as wide as its terminal, reached the box's last
+	// column: the box may have cut the terminal's row there, the rest
+	// dropped (`"topic"` then the end marker, of `"topic":"t1"}`).
+	edgeCut bool
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -269,6 +274,9 @@ func (p *Parser) noteRow(line string) {
 	rest, _, pre := stripPrefix(line)
 	text := strings.TrimSpace(trimBorder(rest, pre))
 	b.oneWord = text != "" && !strings.ContainsAny(text, " \t\u00a0")
+	if p.lossy && b.box.edge && !b.box.gutter() && !p.sized && !b.scan.inString && b.boxEnd >= b.box.right-1 {
+		b.edgeCut = true
+	}
 	if p.lossy && b.box.edge && !b.box.gutter() && b.scan.inString && b.lastWide {
 		b.wideCut = true
 		b.wideLost = b.wideLost || !p.atWork
@@ -330,11 +338,11 @@ func (p *Parser) closeBlock(sep string, out []Event) []Event {
 		src := string(b.buf) + sep + blockClose
 		js := b.buf[len(blockOpen):]
 		// What a lossy box cut (wideCut, dropped) or may have cut
-		// (unsizedBreak) is JSON that may no longer parse: no error then;
+		// (unsizedBreak, edgeCut) is JSON that may no longer parse: no error then;
 		// a wrong target or field in JSON that parses is its author's.
 		// What it lost text of (wideLost, dropped) is no command the agent
 		// wrote.
-		cut := (b.wideCut || b.dropped || b.unsizedBreak) && !json.Valid(bytes.TrimSpace(js))
+		cut := (b.wideCut || b.dropped || b.unsizedBreak || b.edgeCut) && !json.Valid(bytes.TrimSpace(js))
 		cmd, err := decodeBlock(b.line, js)
 		switch {
 		case err != nil:

@@ -140,7 +140,10 @@
 // overflowed it — or that goes on in the next row inside a JSON string,
 // in a box not known to be as wide as its terminal ([Parser.BoxSized]):
 // the box may have cut that row after its last whole word that fit,
-// dropping the rest of the terminal's row. A block in a lossy
+// dropping the rest of the terminal's row — or one of whose rows reached
+// the box's last column outside a JSON string, in such a box: the box may
+// have cut the terminal's row there (`"topic"` over the end marker). A
+// block in a lossy
 // box is read as no command at all where the box, printed done, cut a row
 // of its JSON string so (what the string shows lost the text after the
 // cut, though the JSON may still parse; the box of a command at work,

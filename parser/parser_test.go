@@ -1645,6 +1645,42 @@ func TestABlockStringBrokenInABoxNotSizedIsNoError(t *testing.T) {
 	}
 }
 
+// TestABlockRowCutAtALossyBoxsEdgeIsNoError: Gemini CLI shows a command
+// that ended before its box showed it at work in a box narrower than the
+// terminal it ran in (not sized to it: Parser.BoxSized), each of that
+// terminal's rows cut at the box's edge. A block's row that reaches the
+// box's last column outside a JSON string, the end marker under it
+// (`{"to":"bob",…,"topic"` of `…,"topic":"t950"}`), lost its rest there:
+// the block that then reads as no JSON is the box's cut, not its author's
+// mistake: no error (gemini-s105300006, seed 1053). A row that ends short
+// of the edge, or the same rows in a box sized to its terminal (whose rows
+// are the terminal's, whole), are a malformed block.
+func TestABlockRowCutAtALossyBoxsEdgeIsNoError(t *testing.T) {
+	read := func(sized bool, row string) []Event {
+		var boxed []string
+		for _, r := range []string{"[[RELAY]]", row, "[[/RELAY]]"} {
+			boxed = append(boxed, "│ "+r+strings.Repeat(" ", 30-ansi.StringWidth(r))+" │")
+		}
+		p := New(Options{LossyBoxes: true})
+		p.BoxSized(sized)
+		fed, flushed := feedAll(p, boxed, 0)
+		return append(fed, flushed...)
+	}
+	const edge = `{"to":"bo","body":"hi","topic"` // 30 columns: to the box's last
+	if got := read(false, edge); len(got) != 0 {
+		t.Errorf("a row cut at the edge of a box not sized to its terminal: %v, want nothing", got)
+	}
+	if got := read(true, edge); len(got) != 1 || got[0].Err == nil {
+		t.Errorf("the same rows in a box sized to its terminal: %v, want one error", got)
+	}
+	if got := read(false, `{"to":"bob","body":"hi",`); len(got) != 1 || got[0].Err == nil {
+		t.Errorf("a row that ends short of the edge: %v, want one error", got)
+	}
+	if got := read(false, `{"to":"bob","body":"hi","x":1}`); len(got) != 1 || got[0].Err == nil {
+		t.Errorf("JSON that parses, its row at the edge: %v, want one error (an unknown field is its author's)", got)
+	}
+}
+
 // A body with two blanks between two words ("aaaa  xy"), wrapped by the
 // box at those blanks where the second word fits after one blank but not
 // after the two the string holds: nothing was dropped, and a reader reads

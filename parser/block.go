@@ -63,6 +63,9 @@ type block struct {
 	// column: the box may have cut the terminal's row there, the rest
 	// dropped (`"topic"` then the end marker, of `"topic":"t1"}`).
 	edgeCut bool
+	// indent is the column the opening row's text starts at, inside the
+	// block's box or gutter when it has one.
+	indent int
 }
 
 // jsonScan follows just enough of JSON's lexical structure to tell whether
@@ -121,6 +124,10 @@ func (p *Parser) openBlock(n int64, line string, wrapAt int, rest string, pre pr
 	b.active, b.skip, b.line, b.scan = true, false, n, jsonScan{}
 	b.end, b.wrapAt = textEnd(line), wrapAt
 	b.box, _ = boxOf(line, pre)
+	b.indent, _ = leadingBlanks(line)
+	if in, ok := b.box.inner(line); ok {
+		b.indent, _ = leadingBlanks(in)
+	}
 	b.last = n
 	b.buf = append(b.buf[:0], blockOpen...)
 	out, _ = p.addContent("", rest[len(blockOpen):], out)
@@ -188,7 +195,7 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 		if in, ok := b.box.inner(line); ok {
 			text = strings.TrimRight(in, " \t\u00a0")
 		}
-		_, k := leadingBlanks(text)
+		cols, k := leadingBlanks(text)
 		if p.lossy && b.box.edge && !b.box.gutter() && !p.sized {
 			b.unsizedBreak = true
 		}
@@ -237,9 +244,12 @@ func (p *Parser) blockLine(n int64, line string, wrapAt int, out []Event) (_ []E
 			// that ends at the wrap column fitted there, a blank after it.
 			sep = ""
 		}
-		if p.blankWrap && wrapBefore > 0 && end > wrapBefore {
+		if p.blankWrap && wrapBefore > 0 && end > wrapBefore && cols != b.indent+1 {
 			// The row ended past the column the CLI wraps at: only a
-			// word broken with no blank reaches it (Options.WrapsWithBlank).
+			// word broken with no blank reaches it (Options.WrapsWithBlank)
+			// — or a word whose blank the CLI moved to the next row,
+			// which then starts a column further than the block's rows
+			// (`produce \\` then ` end`): the blank is there to see.
 			sep = ""
 		}
 		out, _ = p.addContent(sep, text[k:], out)

@@ -192,7 +192,9 @@
 // opencode) lets a row reach the column after the one it wraps at only
 // with a line's last word or a word it broke with no blank: such a row,
 // the next row starting with no blank, ended its line, and inside a
-// block's string it joins the next row with no blank.
+// block's string it joins the next row with no blank — unless that row
+// starts a column further than the block's opening row, the blank the
+// program moved there along with the word before it seen.
 //
 // A program that cuts a row short with … at its end (Options.CutsRows:
 // opencode's collapsed view of a long output, its last row cut, then

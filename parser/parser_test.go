@@ -536,6 +536,14 @@ func TestRowPastTheWrapColumn(t *testing.T) {
 			[]string{`relay bob "at the very end C:\\path\\x safe" @1`}},
 		{"in a block's string", []string{"[[RELAY]]", `{"to":"bob","body":"a string ends ö`, `n"}`, "[[/RELAY]]"},
 			[]string{`relay bob "a string ends ön" @1`}},
+		// The blank after a word at the row's end moved to the next row,
+		// which starts a column further than the block's rows: the blank
+		// is there to see (fresh opencode-s105400000, seed 1054: "produce
+		// \\" then " end" read "produce \\end").
+		{"in a block's string down a gutter, the blank kept at the start of the next row", []string{"  ┃  [[RELAY]]", `  ┃  {"to":"bob","body":"ends at \\`, `  ┃   end"}`, "  ┃  [[/RELAY]]"},
+			[]string{`relay bob "ends at \\ end" @1`}},
+		{"in a block's string down a gutter, a word broken", []string{"  ┃  [[RELAY]]", `  ┃  {"to":"bob","body":"ends at öö`, `  ┃  n"}`, "  ┃  [[/RELAY]]"},
+			[]string{`relay bob "ends at öön" @1`}},
 	} {
 		fed, flushed := feedAll(New(Options{BreaksAfterPunctuation: true, WrapsWithBlank: true}), c.lines, wrapAt)
 		var got []string

@@ -362,7 +362,10 @@
 //     lower half behind the box; from the first the last frame showed
 //     whole: a spinner alone on its top row is gone once the view moves),
 //     is no new turn: it is history the view shows now, as a new turn
-//     moves the rows above it up.
+//     moves the rows above it up — unless the frame shows more of the
+//     last frame's rows moved up together than moved down: the view
+//     followed new output up (a file printed again, its last rows alike
+//     those of its first print the last frame showed at its top).
 //     Nor is any echo a view scrolled back shows: one the document lacks
 //     is that of a turn whose first rows a short view had cut.
 //     When the last frame showed the echo of the latest turn with only its

@@ -1360,11 +1360,43 @@ func (a *aligner) scrolledBack(rows []frameRow) int {
 				same++
 			}
 		}
-		if same >= minScrolled && 2*same > fit {
+		if same >= minScrolled && 2*same > fit && a.movedUp(rows, last) <= same {
 			return k
 		}
 	}
 	return 0
+}
+
+// movedUp returns how many of the last frame's rows (last) the frame
+// shows again moved up together, all by the shift that puts the last
+// frame's row showing the frame's first row's text there, the most of
+// them: a view that moved up with new output under it (a file printed
+// again, its last rows alike the rows of its first print the last frame
+// showed at its top) shows those, and more of them than it shows moved
+// down: it did not scroll back.
+func (a *aligner) movedUp(rows, last []frameRow) int {
+	best := 0
+	for _, l := range last {
+		shift := rows[0].y - l.y
+		if l.key != rows[0].key || shift >= 0 {
+			continue
+		}
+		same, i := 0, 0
+		for _, m := range last {
+			y := m.y + shift
+			if y < rows[0].y {
+				continue
+			}
+			for i < len(rows) && rows[i].y < y {
+				i++
+			}
+			if i < len(rows) && rows[i].y == y && rows[i].key == m.key {
+				same++
+			}
+		}
+		best = max(best, same)
+	}
+	return best
 }
 
 // minScrolled is how many rows of the last frame a view moved down must

@@ -2591,3 +2591,48 @@ func TestAltScreenRowsWrappedAnewAroundOneReadAsItselfFollowEachOther(t *testing
 		t.Errorf("the line's rows committed: %q, want %q", got, line)
 	}
 }
+
+// TestAltScreenAFilePrintedAgainIsNoViewScrolledBack: opencode runs a file
+// printed before (f02's rows again, under f04's echo) while the view shows
+// the end of f02's output at its top and f03's under it. The new frame
+// shows f02's last rows again at the bottom, lower than the last frame
+// showed them, as a view scrolled back would; but it shows f03's rows
+// moved up, more of them than it shows moved down: the view followed the
+// new output up, it did not scroll back, and the echo of f04 is a new
+// turn whose rows are its output (fresh opencode-s105400020, seed 1054:
+// the file printed again read as f02's rows, its four relay lines lost).
+func TestAltScreenAFilePrintedAgainIsNoViewScrolledBack(t *testing.T) {
+	t.Parallel()
+	const view = 26
+	frame := func(rows []string) string {
+		return drawRows(view, rows) + "\x1b[28;1H  ┃\x1b[K\x1b[29;1H  ╹▀▀▀▀▀▀\x1b[K\x1b[28;6H"
+	}
+	// f02: 16 rows, its last 5 at the top of the view after f03; f03: 18
+	// rows, its last 7 at the top of the view after f04.
+	f02 := []string{"  ┃  @relay:bob notice paper"}
+	for i := range 10 {
+		f02 = append(f02, fmt.Sprintf("  ┃  row %d of the second file, long enough to read", i+2))
+	}
+	f02 = append(f02, "  ┃  travel lay here practice visit", "  ┃  watch", "  ┃  @relay:bob l…", "  ┃", "  ┃  Click to expand")
+	var f03 []string
+	for i := range 16 {
+		f03 = append(f03, fmt.Sprintf("  ┃  row %d of the third file, which differs", i+1))
+	}
+	f03 = append(f03, "  ┃", "  ┃  Click to expand")
+	r := newKindRun(t, "opencode", 30, 80)
+	r.write("\x1b[?1049h")
+	var transcript []string
+	show := func(echo string, rows []string) {
+		transcript = append(transcript, "", "  ┃  $ "+echo, "  ┃")
+		transcript = append(transcript, rows...)
+		r.write(frame(transcript[max(0, len(transcript)-view):]))
+		r.pause(time.Second)
+	}
+	show("cat f02.txt", f02)
+	show("cat f03.txt", f03)
+	show("cat f04.txt", f02)
+	r.flush()
+	if n := r.count("@relay:bob notice paper"); n != 2 {
+		t.Errorf("the file's relay line committed %d times, want twice (printed twice):\n%s", n, strings.Join(r.lines, "\n"))
+	}
+}

@@ -432,7 +432,11 @@
 //     block's "[[RELAY]]", "{", "to", "type" rows, a new output's last
 //     row, join as an older one's), as in rule 3, and text shorter than
 //     12 characters only where the last frame showed that row: a new
-//     block's "[[RELAY]]" is not an older block's shown again. Nor is a
+//     block's "[[RELAY]]" is not an older block's shown again; so too the
+//     hint under an output shown collapsed (opencode's "Click to expand"),
+//     the same under every such output, however long: a new output taller
+//     than the view, its echo above the view's top, ends with its own
+//     hint, not an older output's. Nor is a
 //     row alone, while the program lays its text out anew, a document row
 //     with echoes of typed input under it, down to the aligned row under
 //     it, that the frame does not show there: a view shows every turn's

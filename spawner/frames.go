@@ -2335,8 +2335,16 @@ func (a *aligner) rewrapped(rows []frameRow, iStart, iEnd, from, to int, top, bo
 					o = p + 1
 					continue
 				}
+				// A row as long as minRewrap is taken for the document's
+				// on its text alone, but not the hint under an output
+				// shown collapsed (frameRow.expand), the same under every
+				// such output: alone it tells no output from another.
+				// Taken for an older output's, the rows of a new output
+				// taller than the view (its echo above the view's top)
+				// went in above the turns after that output, and those
+				// turns' rows, paged back to, were read again.
 				if !(a.on && rowsOf[k].shown != a.obs-1) && !rowsOf[k].unread() && (openStart || isStart(p)) && (openEnd || isEnd(p+len(want)) || len(want) >= minRewrapOpen && (end == j || cutShort(rows[end].key, s[p+len(want):]))) &&
-					(len(want) >= minRewrap || rows[i].turn || rowsOf[k].pending ||
+					(len(want) >= minRewrap && !(end == i+1 && rows[i].expand) || rows[i].turn || rowsOf[k].pending ||
 						rowsOf[k].shown == a.obs-1 && (a.stayed(rows, rows[i], rowsOf[k]) || end == i+1 && a.movedWithTheView(rows[i]))) &&
 					!(end == i+1 && p == starts[k] && isEnd(p+len(want)) && a.movedDownAlone(rows, rows[i], rowsOf[k])) &&
 					!a.newTurnBefore(rows, iStart, i, rowsOf[:k], rowsOf[k]) &&

@@ -183,10 +183,18 @@ JOIN_SLACK = 1
 
 def box_room(raw):
     """The free columns at the end of a row of Gemini CLI's box (`│ text
-    │`: a blank of padding each side), or None for a row not in a box."""
+    │`: a blank of padding each side), or None for a row not in a box or
+    not its end."""
     t = raw.strip()
-    if len(t) < 2 or not t.startswith("│") or not t.endswith("│"):
+    if len(t) < 2 or not t.endswith("│"):
         return None
+    if not t.startswith("│"):
+        # The rest of a box row the terminal broke over rows (a window
+        # narrower than the box: tmux rewraps the main screen's rows as
+        # it narrows), which ends where the box row ends: the room is
+        # there, as on the box row whole.
+        body = raw.rstrip()[:-1]
+        return cols(body) - cols(body.rstrip()) - 1
     inner = t[1:-1]
     return cols(inner) - 2 - cols(inner.strip())
 

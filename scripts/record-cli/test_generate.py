@@ -436,6 +436,21 @@ class GeminiJoinAcrossACutRow(unittest.TestCase):
         short = reader.gemini_form("@relay:bob alpha beta gamma delta 中")
         self.assertTrue(reader.join_unclear(box(short), short.rstrip(), "x"))
 
+    def test_room_on_a_box_row_the_terminal_broke(self):
+        # A window narrower than the box (tmux rewraps the main screen's
+        # rows as it narrows): each box row shows over two rows, its end
+        # and right border on the second. The room is read there.
+        line = "@relay:bob alpha beta gamma delta longdroppedword tail end"
+        rows = []
+        for r in (box("@relay:bob alpha beta gamma delta"), box("tail end")):
+            rows += [r[:30], r[30:]]
+        cmd = content.Cmd([line], "relay", "bob", line[len("@relay:bob "):])
+        st = generate.PrintStep("f01", "cat", [line], [cmd], "f01.txt", "cat f01.txt")
+        scr = "\n".join(["! cat f01.txt"] + rows + ["", "> "])
+        (_, _, what, _), = session("gemini").read_commands(st, [(0.0, generate.SETTLED, scr)], 0.0)
+        self.assertTrue(what.startswith("unsure"), what)
+
+
 class GeminiJoinAtTheBoxEdge(unittest.TestCase):
     """A Gemini row that reaches the box's last column over a row whose
     text starts at its first: a word broken at the edge, or one that

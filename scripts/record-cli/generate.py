@@ -1257,11 +1257,9 @@ class Session:
             if repeat is None:
                 start = 0 if anchor is None else anchor + 1
             elif isinstance(scr, Scrollback):
-                # The scrollback holds the earlier print too, at rows no
-                # screen had: only the rows below the echo are the file's.
-                if anchor is None:
+                start = repeat.in_scrollback(rows, anchor)
+                if start is None:
                     continue
-                start = anchor + 1
             else:
                 start = repeat.see(rows, anchor)
             pos = start or 0
@@ -1510,11 +1508,7 @@ class Repeat:
                 self.echo_seen = True
             self.old = [self.firsts(cmd, rows, 0, anchor) for cmd in self.st.cmds]
             return anchor + 1
-        below = 0
-        for i, r in enumerate(rows):
-            m = ECHO.search(r)
-            if m and int(m.group(1)) < self.n:
-                below, file = i + 1, int(m.group(1))
+        below, file = self.lowest_echo(rows)
         if below:
             if file > self.first:
                 return below
@@ -1540,6 +1534,30 @@ class Repeat:
             if now:
                 self.old[k] = old
             self.own.append([a for a in new if a >= below])
+        return None
+
+    def lowest_echo(self, rows):
+        """The row under the lowest echo of a file printed before this one,
+        and that file's number; (0, None) if rows show none."""
+        below, file = 0, None
+        for i, r in enumerate(rows):
+            m = ECHO.search(r)
+            if m and int(m.group(1)) < self.n:
+                below, file = i + 1, int(m.group(1))
+        return below, file
+
+    def in_scrollback(self, rows, anchor):
+        """Where the file's own rows start in the scrollback: under its
+        echo; without it (Claude Code inline writes a long output into
+        the scrollback as it is, its echo left in the view it drew), under
+        the lowest echo of a file printed after the earlier print, as on
+        a screen; else None: the scrollback holds the earlier print too,
+        at rows no screen had."""
+        if anchor is not None:
+            return anchor + 1
+        below, file = self.lowest_echo(rows)
+        if below and file > self.first:
+            return below
         return None
 
     def find(self, k, rows, pos):

@@ -121,6 +121,17 @@ class RepeatedFile(unittest.TestCase):
         self.assertTrue(what.startswith("not shown"), what)
 
 
+    def test_scrollback_below_a_later_files_echo(self):
+        # The repeat's echo not in the scrollback (Claude Code inline wrote
+        # the output there as it is), but a later file's is, above the
+        # line: the line is the new print's.
+        st = repeat_step()
+        before = screen("! cat f01.txt", "     " + LINE, "! cat f02.txt", "  ⎿  other", "❯ cat f03.txt")
+        hist = generate.Scrollback(screen("! cat f01.txt", "     " + LINE, "! cat f02.txt", "  ⎿  other", "     " + LINE))
+        (_, _, what, _), = session().read_commands(st, [(0.0, generate.SETTLED, hist)], 0.0, before)
+        self.assertTrue(what.startswith("whole"), what)
+
+
 class GeminiBoxBorders(unittest.TestCase):
     """clean: a Gemini box row reads without its borders, also when the
     terminal broke a row drawn for a wider screen over lines."""

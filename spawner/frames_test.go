@@ -2538,16 +2538,7 @@ func TestAltScreenRowsWrappedAnewAroundOneReadAsItselfFollowEachOther(t *testing
 	frame := func(height, width int, footer string, rows ...string) string {
 		rule := strings.Repeat("─", width)
 		rows = slices.Concat(rows, []string{rule, "❯ ", rule, footer})
-		var b strings.Builder
-		for y := range height {
-			row := ""
-			if y < len(rows) {
-				row = rows[y]
-			}
-			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", y+1, row)
-		}
-		fmt.Fprintf(&b, "\x1b[%d;3H", len(rows)-2) // in the input box
-		return b.String()
+		return drawRows(height, rows) + fmt.Sprintf("\x1b[%d;3H", len(rows)-2) // in the input box
 	}
 	// Wrapped at 59 columns, the line is 5 rows; at 114, 3, the last
 	// holding the same four words.

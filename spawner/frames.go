@@ -1823,11 +1823,16 @@ func (a *aligner) gap(rows []frameRow, iStart, iEnd, lo, hi int, top, bottom, un
 	from, to := lo+1, hi
 	if hi < 0 {
 		to = min(len(a.doc), from+rewrapWindow*max(iEnd-iStart, 8))
-		if n := a.turns[iEnd] - a.turns[iStart]; n > 0 && from < len(a.doc) {
+		if n := a.turns[iEnd] - a.turns[iStart]; n > 0 && from < len(a.doc) && !a.back {
 			// The rows below show n turns: the document's rows for them
 			// go on to the n-th turn below and its rows, however many
 			// rows the view shows of the outputs between (an output
-			// collapsed shows a few rows of many), as above.
+			// collapsed shows a few rows of many), as above. Not in a
+			// view scrolled back: its rows are history near the rows
+			// aligned, and a row every turn ends with (Claude Code's
+			// "⎿  Interrupted …") taken from turns further down put the
+			// history under it after them, read again as new once the
+			// view was no longer scrolled back.
 			if t := a.turnsBefore(from) + n - 1; t < len(a.docTurnRows) {
 				to = max(to, min(a.docTurnRows[t]+rewrapWindow*max(iEnd-iStart, 8), len(a.doc), from+maxTurnsBack))
 			}
